@@ -1,0 +1,179 @@
+"""`car-sandbox` command line: the window, and headless commands on the same code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .errors import UserError
+
+HZ_RANGE = (10, 1000)
+
+
+def _hz(text: str) -> int:
+    try:
+        hz = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"tick rate {text!r} is not a whole number of Hz") from None
+    if not HZ_RANGE[0] <= hz <= HZ_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"tick rate {hz} Hz is outside {HZ_RANGE[0]} … {HZ_RANGE[1]} Hz")
+    return hz
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{value:g} s is outside 0 … 600 s")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="car-sandbox", description="Tune 2D top-down car physics. With no command, opens the window.")
+    parser.add_argument("--preset", type=Path, help="preset file to open (default: the last one used)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("simulate", help="replay a control trace and write the trajectory CSV")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick")
+    p.add_argument("--out", type=Path, required=True, help="trajectory CSV to write")
+    p.add_argument("--hz", type=_hz, default=60, help="physics tick rate in Hz (default 60)")
+
+    p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--out", type=Path, required=True, help="output file: .png, .svg or .csv")
+    p.add_argument("--hz", type=_hz, default=60, help="physics tick rate in Hz (default 60)")
+
+    p = sub.add_parser("params", help="list every parameter declaration of every model")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="as JSON")
+    fmt.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
+
+    p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    p.add_argument("--drive", type=_seconds, default=6.0, help="seconds of scripted driving first (default 6)")
+    p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
+    return parser
+
+
+def cmd_simulate(args) -> None:
+    from .controls import load_trace, save_trajectory
+    from .presets import load_preset
+    from .sim import run_trace
+
+    preset = load_preset(args.preset)
+    trace = load_trace(args.controls)
+    save_trajectory(args.out, run_trace(preset.model, preset.tuning, trace, args.hz))
+
+
+def cmd_curves(args) -> None:
+    from .analysis import curve_csv, force_curve
+    from .files import write_text_atomic
+    from .presets import load_preset
+
+    suffix = args.out.suffix.lower()
+    if suffix not in (".png", ".svg", ".csv"):
+        raise UserError(f"{args.out}: unknown output type {suffix or '(none)'!r}; use .png, .svg or .csv")
+    preset = load_preset(args.preset)
+    if suffix == ".csv":
+        write_text_atomic(args.out, curve_csv(force_curve(preset.model, preset.tuning, args.hz)))
+        return
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from .ui.qt import application
+    from .ui.curves import ForceCurvePlot
+
+    app = application()  # noqa: F841  (the exporters need a QApplication)
+    plot = ForceCurvePlot()
+    plot.resize(900, 560)
+    plot.set_tuning(preset.model, preset.tuning, args.hz, title=preset.name)
+    plot.show()  # lay out title and axes before rendering
+    app.processEvents()
+    plot.export(args.out)
+
+
+def params_table_markdown() -> str:
+    from .models import MODELS
+
+    lines = []
+    for model in MODELS.values():
+        lines += [f"**{model.TITLE}** (`{model.NAME}`)", "",
+                  "| name | label | unit | default | min | max | step | what it does |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for p in model.PARAMS:
+            lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | {p.step:g} | {p.help} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def cmd_params(args) -> None:
+    from .models import MODELS
+
+    if args.json:
+        print(json.dumps({name: [p.as_dict() for p in m.PARAMS] for name, m in MODELS.items()}, indent=2, ensure_ascii=False))
+    elif args.markdown:
+        print(params_table_markdown(), end="")
+    else:
+        for name, model in MODELS.items():
+            print(f"{name}: {model.TITLE}")
+            for p in model.PARAMS:
+                print(f"  {p.name:18s} {p.default:>8g} {p.unit:9s} [{p.min:g} … {p.max:g}, step {p.step:g}]  {p.help}")
+
+
+def cmd_screenshot(args) -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1400x860") from None
+    if args.out.suffix.lower() != ".png":
+        raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
+    from .presets import load_preset
+    from .ui.qt import application
+    from .ui.app import MainWindow
+
+    preset = load_preset(args.preset)
+    app = application()
+    window = MainWindow(remember=False)
+    window.resize(width, height)
+    window.show()
+    window.apply_preset(preset)
+    window.scripted_drive(args.drive)
+    app.processEvents()
+    window.save_screenshot(args.out)
+    window.close()
+
+
+def cmd_window(args) -> int:
+    from .presets import load_preset
+    from .ui.qt import application
+    from .ui.app import MainWindow
+
+    preset = load_preset(args.preset) if args.preset else None
+    app = application()
+    window = MainWindow()
+    if preset is not None:
+        window.apply_preset(preset)
+    window.show()
+    return app.exec()
+
+
+COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command is None:
+            return cmd_window(args)
+        COMMANDS[args.command](args)
+    except UserError as exc:
+        print(f"car-sandbox: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,82 @@
+"""Control traces: CSV files with header `steer,throttle,brake`, one row per tick."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from .errors import TraceError
+from .files import read_text, write_text_atomic
+
+TRACE_COLUMNS = ("steer", "throttle", "brake")
+TRACE_RANGES = {"steer": (-1.0, 1.0), "throttle": (0.0, 1.0), "brake": (0.0, 1.0)}
+TRACE_LIMIT = 64 * 1024 * 1024
+"""bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
+
+TRAJECTORY_COLUMNS = ("t", "x", "y", "heading", "vx", "vy", "speed", "slip_angle")
+
+
+def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
+    """Rows of (steer, throttle, brake) as an (n, 3) float array; TraceError names the line."""
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise TraceError(f"{source}: empty file; expected the header {','.join(TRACE_COLUMNS)}")
+    header = tuple(h.strip() for h in lines[0].split(","))
+    if header != TRACE_COLUMNS:
+        raise TraceError(f"{source} line 1: header is {lines[0].strip()!r}, expected {','.join(TRACE_COLUMNS)}")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        cells = line.split(",")
+        if len(cells) != 3:
+            raise TraceError(f"{source} line {number}: {len(cells)} values, expected 3 ({','.join(TRACE_COLUMNS)})")
+        row = []
+        for name, cell in zip(TRACE_COLUMNS, cells):
+            lo, hi = TRACE_RANGES[name]
+            try:
+                value = float(cell)
+            except ValueError:
+                raise TraceError(f"{source} line {number}: {name} {cell.strip()!r} is not a number") from None
+            if not math.isfinite(value) or not lo <= value <= hi:
+                raise TraceError(f"{source} line {number}: {name} {cell.strip()} is outside {lo:g} … {hi:g}")
+            row.append(value)
+        rows.append(row)
+    if not rows:
+        raise TraceError(f"{source}: no rows after the header")
+    return np.array(rows, dtype=np.float64)
+
+
+def load_trace(path: str | os.PathLike) -> np.ndarray:
+    return parse_trace(read_text(path, TRACE_LIMIT, TraceError), str(path))
+
+
+def format_rows(columns: tuple[str, ...], rows: np.ndarray) -> str:
+    """CSV text with every float written as its shortest exact repr (byte-stable).
+
+    Adding 0.0 turns -0.0 into 0.0 and leaves every other value as it is.
+    """
+    body = "\n".join(",".join(repr(float(v) + 0.0) for v in row) for row in rows)
+    return ",".join(columns) + "\n" + body + ("\n" if len(rows) else "")
+
+
+def save_trace(path: str | os.PathLike, trace: np.ndarray) -> None:
+    write_text_atomic(path, format_rows(TRACE_COLUMNS, trace), TraceError)
+
+
+def save_trajectory(path: str | os.PathLike, rows: np.ndarray) -> None:
+    write_text_atomic(path, format_rows(TRAJECTORY_COLUMNS, rows), TraceError)
+
+
+def demo_drive(t: float) -> tuple[float, float, float]:
+    """Scripted controls (steer, throttle, brake) at time `t` s, used by `screenshot`:
+    full throttle straight, a long right-hander, a flick left, then right again."""
+    if t < 1.8:
+        return 0.0, 1.0, 0.0
+    if t < 3.6:
+        return 1.0, 1.0, 0.0
+    if t < 4.4:
+        return -1.0, 1.0, 0.0
+    return 1.0, 1.0, 0.0

@@ -1,0 +1,66 @@
+"""Reading user files safely and writing them atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import UserError
+
+
+def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError) -> str:
+    """Text of a UTF-8 file of at most `limit` bytes; `error` names the file and the problem."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not a file") from None
+    except PermissionError:
+        raise error(f"{path}: permission denied") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> tuple[int, str]:
+    """(fd, name) of a new temporary file in `path`'s folder, with the permissions a
+    plain `open` would give (mkstemp's are 0600), for writing then renaming."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=path.parent)
+    except OSError as exc:
+        raise error(f"{path}: cannot write here ({exc.strerror or exc})") from None
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    return fd, tmp
+
+
+def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError] = UserError) -> None:
+    """Write `text` to a temporary file beside `path`, then rename it over `path`.
+
+    A crash or a full disk never leaves a half-written file at `path`.
+    """
+    path = Path(path)
+    fd, tmp = temp_beside(path, ".tmp", error)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise error(f"{path}: cannot write ({exc.strerror or exc})") from None

@@ -1,0 +1,132 @@
+"""Arcade controller of the Godot recipe "Car steering" (seed 001, all five parts).
+
+Units: px, s, rad inside (the `steering_angle` parameter is in degrees, as in the
+recipe). Integrator: the recipe's own semi-implicit Euler at a fixed tick `dt`.
+
+One tick, in the recipe's order (`_physics_process`):
+ 1. get_input: steer angle = steer * steering_angle; acceleration = heading *
+    engine_power on throttle, overwritten by heading * braking on brake (brake wins).
+ 2. apply_friction: with no acceleration and |v| < 50 px/s the car stops; then
+    acceleration += v * friction * dt + v * |v| * drag * dt. Quirk kept: these are
+    multiplied by dt here and again when integrated, so the feel depends on the tick.
+ 3. calculate_steering: move a rear and a front wheel (wheel_base apart) by v*dt and
+    by v rotated by the steer angle; the new heading points rear -> front. Forward
+    (heading . v > 0): v = lerp(v, heading*|v|, traction*dt) with traction_fast above
+    slip_speed, else traction_slow. Backward: v = -heading * min(|v|, max_speed_reverse).
+ 4. v += acceleration * dt; position += v * dt (move_and_slide without collisions).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ..params import Param
+from .state import Controls, State
+
+NAME = "arcade"
+TITLE = "Arcade (Godot recipe)"
+LENGTH_UNIT = "px"
+
+STOP_SPEED = 50.0
+"""px/s: below this, with no throttle or brake, the recipe sets velocity to zero."""
+
+PARAMS = (
+    Param("wheel_base", "Wheel base", "px", 70, 10, 300, 1,
+          "Distance from rear to front wheel. Longer turns wider."),
+    Param("steering_angle", "Steering angle", "°", 15, 1, 60, 0.5,
+          "How far the front wheels turn at full steer."),
+    Param("engine_power", "Engine power", "px/s²", 900, 0, 4000, 10,
+          "Forward acceleration while the throttle is held."),
+    Param("friction", "Friction", "1/s²", -55, -400, 0, 1,
+          "Ground friction, proportional to speed (the recipe multiplies it by "
+          "the tick length twice). More negative = stickier ground."),
+    Param("drag", "Drag", "1/(px·s)", -0.06, -1, 0, 0.001,
+          "Air drag, proportional to speed squared (also applied with the tick "
+          "length twice). Mostly sets the top speed."),
+    Param("braking", "Braking", "px/s²", -450, -4000, 0, 10,
+          "Deceleration while the brake is held; past zero it drives in reverse."),
+    Param("max_speed_reverse", "Reverse speed limit", "px/s", 250, 0, 2000, 5,
+          "Reverse speed is clamped to this before each tick's acceleration."),
+    Param("slip_speed", "Slip speed", "px/s", 400, 0, 3000, 5,
+          "Above this speed the tyres use traction_fast and the car slides."),
+    Param("traction_fast", "Traction fast", "1/s", 2.5, 0, 60, 0.1,
+          "Grip above slip speed: how fast the velocity turns toward the heading. "
+          "Low values drift."),
+    Param("traction_slow", "Traction slow", "1/s", 10, 0, 60, 0.1,
+          "Grip below slip speed."),
+)
+
+
+def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
+    """Advance every car one tick of `dt` seconds; returns a new State."""
+    hx, hy = np.cos(state.heading), np.sin(state.heading)
+    vx, vy = state.vx, state.vy
+    throttle = np.asarray(controls.throttle, dtype=np.float64)
+    brake = np.asarray(controls.brake, dtype=np.float64)
+
+    # 1. get_input
+    steer_angle = np.asarray(controls.steer, dtype=np.float64) * np.radians(p["steering_angle"])
+    push = np.where(brake > 0, p["braking"] * brake, np.where(throttle > 0, p["engine_power"] * throttle, 0.0))
+    ax, ay = hx * push, hy * push
+
+    # 2. apply_friction
+    speed = np.hypot(vx, vy)
+    stop = (push == 0) & (speed < STOP_SPEED)
+    vx, vy, speed = np.where(stop, 0.0, vx), np.where(stop, 0.0, vy), np.where(stop, 0.0, speed)
+    resist = p["friction"] * dt + p["drag"] * dt * speed
+    ax, ay = ax + vx * resist, ay + vy * resist
+
+    # 3. calculate_steering: only the difference front - rear matters
+    half = np.asarray(p["wheel_base"], dtype=np.float64) / 2.0
+    cs, sn = np.cos(steer_angle), np.sin(steer_angle)
+    fvx, fvy = vx * cs - vy * sn, vx * sn + vy * cs  # Vector2.rotated
+    dx = 2 * half * hx + (fvx - vx) * dt
+    dy = 2 * half * hy + (fvy - vy) * dt
+    length = np.hypot(dx, dy)
+    safe = length > 0  # Godot's normalized() of a zero vector is zero; keep the heading then
+    nhx = np.where(safe, dx / np.where(safe, length, 1.0), hx)
+    nhy = np.where(safe, dy / np.where(safe, length, 1.0), hy)
+
+    fast = speed > p["slip_speed"]
+    weight = np.where(fast, p["traction_fast"], p["traction_slow"]) * dt
+    along = nhx * vx + nhy * vy  # same sign as heading . v.normalized()
+    forward, backward = along > 0, along < 0
+    back_speed = np.minimum(speed, p["max_speed_reverse"])
+    vx = np.where(forward, vx + (nhx * speed - vx) * weight, np.where(backward, -nhx * back_speed, vx))
+    vy = np.where(forward, vy + (nhy * speed - vy) * weight, np.where(backward, -nhy * back_speed, vy))
+    heading = np.arctan2(nhy, nhx)
+
+    # 4. integrate
+    vx, vy = vx + ax * dt, vy + ay * dt
+    return State(state.x + vx * dt, state.y + vy * dt, heading, vx, vy,
+                 wheel_angle=np.broadcast_to(steer_angle, heading.shape).copy(),
+                 traction_fast=forward & fast)
+
+
+def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[str, np.ndarray]:
+    """Accelerations (px/s²) along the heading at full throttle, driving straight.
+
+    What the recipe adds to the velocity each tick, divided by dt: engine_power,
+    friction * v * dt, drag * v² * dt (the tick length appears once more than a
+    physicist would write, hence the dependence on the tick rate), and their sum.
+    """
+    v = np.asarray(speeds, dtype=np.float64)
+    engine = np.full_like(v, float(p["engine_power"]))
+    friction = p["friction"] * dt * v
+    drag = p["drag"] * dt * v * v
+    return {"engine": engine, "friction": friction, "drag": drag, "net": engine + friction + drag}
+
+
+def top_speed(p: Mapping[str, float], dt: float) -> float:
+    """Speed (px/s) where the net acceleration of `force_curve` is zero; inf if none.
+
+    Root of drag*dt*v² + friction*dt*v + engine_power = 0 with v > 0.
+    """
+    a, b, c = p["drag"] * dt, p["friction"] * dt, float(p["engine_power"])
+    if c <= 0:
+        return 0.0
+    if a == 0:
+        return c / -b if b < 0 else float("inf")
+    return float((-b - np.sqrt(b * b - 4 * a * c)) / (2 * a))

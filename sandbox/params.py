@@ -1,0 +1,91 @@
+"""Parameter declarations and validated tunings.
+
+Each model declares its parameters exactly once as a tuple of `Param`. Sliders,
+preset validation, preset files, the `params` command and the README's table are
+all generated from that tuple; nothing else lists parameter names.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, asdict
+from typing import Iterable, Mapping
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable number of a model.
+
+    `since` is the preset format version that introduced the parameter: files of an
+    older format do not carry it and load with `default` (see presets.py).
+    """
+
+    name: str
+    label: str
+    unit: str
+    default: float
+    min: float
+    max: float
+    step: float
+    help: str
+    since: int = 1
+
+    def __post_init__(self) -> None:
+        if not (self.min <= self.default <= self.max):
+            raise ValueError(f"{self.name}: default {self.default} outside {self.min}..{self.max}")
+        if self.step <= 0:
+            raise ValueError(f"{self.name}: step must be positive")
+
+    @property
+    def decimals(self) -> int:
+        """Decimal places needed to show a multiple of `step` exactly."""
+        text = f"{self.step:.10f}".rstrip("0")
+        return len(text.split(".")[1]) if "." in text else 0
+
+    def range_text(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{self.min:g} … {self.max:g}{unit}"
+
+    def check(self, value: object) -> float:
+        """Return `value` as a float, or raise ValueError naming the allowed range."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{value!r} is not a number (allowed {self.range_text()})")
+        value = float(value)
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a finite number (allowed {self.range_text()})")
+        if not (self.min <= value <= self.max):
+            raise ValueError(f"{value:g} is outside the allowed range {self.range_text()}")
+        return value
+
+    def snap(self, value: float) -> float:
+        """Nearest multiple of `step` from `min`, clamped to the range (for sliders)."""
+        steps = round((value - self.min) / self.step)
+        snapped = round(self.min + steps * self.step, self.decimals)
+        return min(self.max, max(self.min, snapped))
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class Tuning(dict):
+    """Parameter values of one model, always complete and within range.
+
+    A plain `dict` of name -> float so it can be passed straight to `model.step`.
+    """
+
+    def __init__(self, params: Iterable[Param], values: Mapping[str, float] | None = None):
+        super().__init__()
+        self.params = {p.name: p for p in params}
+        for p in self.params.values():
+            self[p.name] = p.default
+        for name, value in (values or {}).items():
+            self.set(name, value)
+
+    def set(self, name: str, value: float) -> None:
+        """Set one value; raises KeyError/ValueError (nothing changed) if it is bad."""
+        if name not in self.params:
+            raise KeyError(f"unknown parameter {name!r}")
+        self[name] = self.params[name].check(value)
+
+    def copy(self) -> "Tuning":
+        return Tuning(self.params.values(), self)

@@ -1,0 +1,163 @@
+"""Preset files: a model name and one value per parameter, as versioned JSON.
+
+    {"format": 1, "model": "arcade", "name": "...", "description": "...",
+     "params": {"wheel_base": 70, ...}}
+
+Format history: 1 is the first. A parameter declares the format that introduced it
+(`Param.since`); a file of an older format loads with that parameter's default, so
+presets written before a model gained a parameter keep loading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from .errors import PresetError
+from .files import read_text, write_text_atomic
+from .models import DEFAULT_MODEL, get_model
+from .params import Tuning
+
+FORMAT = 1
+PRESET_LIMIT = 1024 * 1024
+"""bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
+TOP_LEVEL_KEYS = ("format", "model", "name", "description", "params")
+BUILTIN_DIR = Path(__file__).resolve().parent.parent / "presets"
+DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
+
+
+@dataclass
+class Preset:
+    model: ModuleType
+    tuning: Tuning
+    name: str = "Untitled"
+    description: str = ""
+    path: Path | None = field(default=None, compare=False)
+
+
+def user_dir() -> Path:
+    """Folder for the user's own presets (platform user data folder).
+
+    `CAR_SANDBOX_HOME` overrides the data folder (tests, portable installs).
+    """
+    home = os.environ.get("CAR_SANDBOX_HOME")
+    if home:
+        base = Path(home)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_data_dir("car-sandbox", appauthor=False))
+    return base / "presets"
+
+
+def default_preset() -> Preset:
+    """The recipe's defaults, from the built-in file or, failing that, the declaration."""
+    try:
+        return load_preset(DEFAULT_PRESET)
+    except PresetError:
+        model = get_model(DEFAULT_MODEL)
+        return Preset(model, Tuning(model.PARAMS), "Recipe defaults")
+
+
+def parse_preset(text: str, source: str = "<preset>") -> Preset:
+    """Validate preset JSON text; PresetError names the source, field and allowed range."""
+    def fail(what: str) -> PresetError:
+        return PresetError(f"{source}: {what}")
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise fail(f"not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise fail("not a preset (JSON nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise fail("not a preset (expected a JSON object with format, model and params)")
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            raise fail(f"field {key!r} is not part of a preset (allowed: {', '.join(TOP_LEVEL_KEYS)})")
+
+    version = data.get("format")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise fail(f"field 'format' must be a whole number 1 … {FORMAT}, got {version!r}")
+    if not 1 <= version <= FORMAT:
+        raise fail(f"field 'format': version {version} is not one this sandbox reads (1 … {FORMAT})")
+
+    model_name = data.get("model")
+    if not isinstance(model_name, str):
+        raise fail(f"field 'model' must be a model name, got {model_name!r}")
+    try:
+        model = get_model(model_name)
+    except KeyError as exc:
+        raise fail(f"field 'model': {exc.args[0]}") from None
+
+    texts = {}
+    for key, fallback in (("name", Path(source).stem), ("description", "")):
+        value = data.get(key, fallback)
+        if not isinstance(value, str):
+            raise fail(f"field {key!r} must be text, got {type(value).__name__}")
+        texts[key] = value
+
+    params = data.get("params")
+    if not isinstance(params, dict):
+        raise fail("field 'params' must be an object of parameter values")
+    declared = {p.name: p for p in model.PARAMS}
+    for name in params:
+        if name not in declared:
+            raise fail(f"field 'params.{name}': unknown parameter of model {model_name!r}")
+    values = {}
+    for p in model.PARAMS:
+        if p.name not in params:
+            if p.since <= version:
+                raise fail(f"field 'params.{p.name}' is missing (allowed {p.range_text()})")
+            continue  # added after this file's format: the declared default applies
+        try:
+            values[p.name] = p.check(params[p.name])
+        except ValueError as exc:
+            raise fail(f"field 'params.{p.name}': {exc}") from None
+    return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"])
+
+
+def load_preset(path: str | os.PathLike) -> Preset:
+    preset = parse_preset(read_text(path, PRESET_LIMIT, PresetError), str(path))
+    preset.path = Path(path)
+    return preset
+
+
+def dump_preset(preset: Preset) -> str:
+    data = {
+        "format": FORMAT,
+        "model": preset.model.NAME,
+        "name": preset.name,
+        "description": preset.description,
+        "params": {p.name: preset.tuning[p.name] for p in preset.model.PARAMS},
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def save_preset(preset: Preset, path: str | os.PathLike) -> None:
+    """Write atomically (temporary file, then rename)."""
+    write_text_atomic(path, dump_preset(preset), PresetError)
+    preset.path = Path(path)
+
+
+def list_presets() -> list[tuple[Path, str, bool]]:
+    """(path, display name, is_builtin) of built-in then user presets.
+
+    A file that does not load is listed with its file name and a warning sign, so the
+    user can open it and read the message.
+    """
+    found = []
+    for folder, builtin in ((BUILTIN_DIR, True), (user_dir(), False)):
+        if not folder.is_dir():
+            continue
+        paths = sorted(folder.glob("*.json"), key=lambda p: (p != DEFAULT_PRESET, p.name))
+        for path in paths:
+            try:
+                name = load_preset(path).name
+            except PresetError:
+                name = f"{path.stem} ⚠"
+            found.append((path, name, builtin))
+    return found

@@ -1,0 +1,35 @@
+"""Preallocated ring buffers for live plots (no Qt, no per-sample allocation)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class RingBuffer:
+    """The last `capacity` rows of `columns` floats.
+
+    Each row is written twice, at i and i + capacity, so the newest `capacity` rows
+    are always one contiguous slice: `view()` returns it without copying.
+    """
+
+    def __init__(self, capacity: int, columns: int):
+        self.capacity = capacity
+        self._data = np.zeros((columns, 2 * capacity), dtype=np.float64)
+        self._next = 0
+        self.count = 0
+
+    def append(self, row) -> None:
+        i = self._next
+        self._data[:, i] = row
+        self._data[:, i + self.capacity] = row
+        self._next = (i + 1) % self.capacity
+        self.count = min(self.count + 1, self.capacity)
+
+    def view(self) -> np.ndarray:
+        """(columns, count) array of rows, oldest first; a view into the buffer."""
+        start = self._next if self.count == self.capacity else 0
+        return self._data[:, start:start + self.count]
+
+    def clear(self) -> None:
+        self._next = 0
+        self.count = 0

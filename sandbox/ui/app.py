@@ -1,0 +1,392 @@
+"""Main window: the car view, the tuning panel, live plots, menus and the frame loop."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter)
+
+from ..controls import demo_drive
+from ..errors import UserError
+from ..models.state import Controls
+from ..presets import (BUILTIN_DIR, Preset, default_preset, dump_preset, list_presets, load_preset,
+                       parse_preset, save_preset, user_dir)
+from ..sim import DEFAULT_HZ, Simulation
+from .curves import ForceCurvePlot
+from .input import DriveKeys
+from .qt import APPLICATION, ORGANIZATION
+from .telemetry import LivePlots
+from .track_view import TrackView
+from .tuning_panel import TuningPanel
+
+FRAME_MS = 8
+"""Frame timer interval: frames every ~8 ms; physics runs whole 1/hz ticks in between."""
+CONTROLS_HELP = """<b>Driving</b><br>
+W / ↑ accelerate · S / ↓ brake, then reverse · A / ← steer left · D / → steer right<br>
+R reset the car · mouse wheel zoom · Tab show/hide the tuning panel<br><br>
+<b>Tuning</b><br>
+Drag a slider or type in its number box; the next physics tick uses the new value.<br>
+↺ resets one parameter · Ctrl+Z undo · Ctrl+Shift+Z redo (one drag = one step)<br>
+Ctrl+O open · Ctrl+S save · Ctrl+Shift+S save as · Ctrl+1…9 switch preset"""
+
+
+def settings() -> QSettings:
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+
+
+class MainWindow(QMainWindow):
+    """The sandbox window. `remember=False` neither reads nor writes QSettings."""
+
+    def __init__(self, remember: bool = True, hz: int = DEFAULT_HZ):
+        super().__init__()
+        self.remember = remember
+        self.last_error: str | None = None
+        self.undo = QUndoStack(self)
+        self.preset, restored = self._initial_preset()
+        self.model = self.preset.model
+        self.tuning = (restored or self.preset.tuning).copy()
+        self.sim = Simulation(self.model, self.tuning, n=1, hz=hz)
+
+        self.track = TrackView(hz)
+        self.setCentralWidget(self.track)
+        self.panel = TuningPanel(self.tuning, self.undo)
+        self.panel.tuning_changed.connect(self._on_tuning_changed)
+        self.panel.edit_finished.connect(self.track.setFocus)
+        self.panel_dock = self._dock("Tuning", "tuning_dock", self.panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.panel_dock.setMinimumWidth(300)
+
+        self.plots = LivePlots(hz, self.model.LENGTH_UNIT)
+        self.curves = ForceCurvePlot()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.plots)
+        split.addWidget(self.curves)
+        split.setSizes([600, 500])
+        self.plots_dock = self._dock("Plots", "plots_dock", split, Qt.DockWidgetArea.BottomDockWidgetArea)
+
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status, 1)
+        self.keys = DriveKeys(self)
+        self.keys.tab_pressed.connect(self.toggle_panel)
+        self._build_menus()
+        self.undo.indexChanged.connect(self._update_title)
+
+        self._frame_times = []
+        self._fps = 0.0
+        self._last_frame = time.perf_counter()
+        self.timer = QTimer(self)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.timeout.connect(self.frame)
+        self.timer.start(FRAME_MS)
+
+        self.resize(1400, 860)
+        self.resizeDocks([self.plots_dock], [300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.panel_dock], [330], Qt.Orientation.Horizontal)
+        if remember:
+            self._restore_layout()
+        self._on_tuning_changed()
+        self.reset_car()
+        if restored is not None:
+            self.statusBar().showMessage(f"Restored your tuning from last session (based on {self.preset.name})", 8000)
+        self.track.setFocus()
+
+    # --- construction --------------------------------------------------------
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(file, "&Open preset…", self.open_preset_dialog, QKeySequence.StandardKey.Open)
+        self._action(file, "&Save preset", self.save, QKeySequence.StandardKey.Save,
+                     "Save over the current preset (built-in presets are saved as a copy)")
+        self._action(file, "Save preset &as…", self.save_as_dialog, "Ctrl+Shift+S")
+        file.addSeparator()
+        export = file.addMenu("&Export force curve")
+        self._action(export, "as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
+        self._action(export, "as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
+        self._action(export, "as &CSV data…", lambda: self.export_curve_dialog(".csv"))
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit = bar.addMenu("&Edit")
+        undo = self.undo.createUndoAction(self, "&Undo")
+        undo.setShortcuts([QKeySequence("Ctrl+Z")])
+        redo = self.undo.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit.addAction(undo)
+        edit.addAction(redo)
+        edit.addSeparator()
+        self._action(edit, "Reset all &parameters", self.panel.reset_all, "Ctrl+Shift+R")
+
+        self.presets_menu = bar.addMenu("&Presets")
+        self.presets_menu.aboutToShow.connect(self._fill_presets_menu)
+        self._fill_presets_menu()
+
+        view = bar.addMenu("&View")
+        self.panel_action = self._action(view, "Show tuning panel\tTab", self.toggle_panel)
+        self.panel_action.setCheckable(True)
+        self.panel_action.setChecked(True)
+        self.panel_dock.visibilityChanged.connect(self.panel_action.setChecked)
+        view.addAction(self.plots_dock.toggleViewAction())
+        view.addSeparator()
+        self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
+        self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
+        self._action(view, "&Actual size", lambda: self.track.set_zoom(1.0), "Ctrl+0")
+
+        car = bar.addMenu("&Car")
+        self._action(car, "&Reset car", self.reset_car, "R", "Put the car back at the origin, at rest")
+
+        help_ = bar.addMenu("&Help")
+        self._action(help_, "&Controls…", self.show_controls, QKeySequence.StandardKey.HelpContents)
+
+    def _fill_presets_menu(self) -> None:
+        menu = self.presets_menu
+        menu.clear()
+        entries = list_presets()
+        builtin = [e for e in entries if e[2]]
+        mine = [e for e in entries if not e[2]]
+        menu.addSection("Built-in")
+        for number, (path, name, _) in enumerate(builtin + mine, start=1):
+            if number == len(builtin) + 1:
+                menu.addSection("Yours")
+            shortcut = f"Ctrl+{number}" if number <= 9 else None
+            self._action(menu, name, lambda _=False, p=path: self.open_preset_file(p), shortcut, str(path))
+        if not mine:
+            hint = menu.addAction(f"(your presets go to {user_dir()})")
+            hint.setEnabled(False)
+
+    # --- the frame loop ------------------------------------------------------
+    def frame(self) -> None:
+        """One display frame: run the physics ticks that are due, then redraw."""
+        now = time.perf_counter()
+        elapsed = now - self._last_frame
+        self._last_frame = now
+        self._frame_times.append(elapsed)
+        if len(self._frame_times) >= 30:
+            self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
+            self._frame_times.clear()
+        self.sim.advance(elapsed, self.keys.controls, self._on_tick)
+        self._refresh_views()
+
+    def _on_tick(self, state) -> None:
+        self.track.record(state, self.tuning["wheel_base"])
+        self.plots.record(self.sim.time, float(state.speed[0]), float(state.slip_angle[0]))
+
+    def _refresh_views(self) -> None:
+        state = self.sim.state
+        speed = float(state.speed[0])
+        slip = math.degrees(float(state.slip_angle[0]))
+        along = math.cos(float(state.heading[0])) * float(state.vx[0]) + math.sin(float(state.heading[0])) * float(state.vy[0])
+        if bool(state.traction_fast[0]):
+            regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} px/s)"
+        elif along < 0:
+            regime = "reversing (speed clamp, no traction lerp)"
+        else:
+            regime = "traction slow"
+        unit = self.model.LENGTH_UNIT
+        self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime} · "
+                            f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
+        self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
+        self.track.show_state(state, self.tuning["wheel_base"])
+        self.plots.refresh(self.sim.time)
+        self.curves.set_speed(speed)
+
+    def scripted_drive(self, seconds: float) -> None:
+        """Drive `controls.demo_drive` for `seconds` of physics time, then redraw once."""
+        for _ in range(round(seconds * self.sim.hz)):
+            self.sim.tick(Controls(*demo_drive(self.sim.time)))
+            self._on_tick(self.sim.state)
+        self._refresh_views()
+
+    def reset_car(self) -> None:
+        self.sim.reset()
+        self.keys.release_all()
+        self.track.clear_trail()
+        self.plots.reset_data()
+        self._refresh_views()
+
+    # --- tuning and presets --------------------------------------------------
+    def _on_tuning_changed(self) -> None:
+        self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
+        self._update_title()
+
+    def modified(self) -> bool:
+        return dict(self.tuning) != dict(self.preset.tuning)
+
+    def _update_title(self) -> None:
+        star = " *" if self.modified() else ""
+        self.setWindowTitle(f"car-sandbox — {self.preset.name}{star}")
+        self.panel.title.setText(f"<b>{self.model.TITLE}</b><br>preset: {self.preset.name}{star}<br>"
+                                 f"<span style='color:gray'>{self.preset.description}</span>")
+
+    def apply_preset(self, preset: Preset) -> None:
+        """Switch to `preset`'s values as one undo step."""
+        if preset.model is not self.model:
+            raise UserError(f"{preset.path or preset.name}: model {preset.model.NAME!r} is not available in this window")
+        self.preset = preset
+        self.panel.set_values(preset.tuning, f"Load preset {preset.name}")
+        self._on_tuning_changed()
+        if self.remember and preset.path is not None:
+            settings().setValue("preset/last_path", str(preset.path))
+        self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
+
+    def open_preset_file(self, path) -> bool:
+        """Load a preset file; on a bad file show why and change nothing."""
+        try:
+            self.apply_preset(load_preset(path))
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        return True
+
+    def open_preset_dialog(self) -> None:
+        start = str(self.preset.path.parent if self.preset.path else user_dir())
+        path, _ = QFileDialog.getOpenFileName(self, "Open preset", start, "Presets (*.json);;All files (*)")
+        if path:
+            self.open_preset_file(path)
+
+    def save(self) -> None:
+        path = self.preset.path
+        if path is None or path.resolve().parent == BUILTIN_DIR:
+            self.save_as_dialog()
+        else:
+            self.save_preset_to(path)
+
+    def save_as_dialog(self) -> None:
+        folder = user_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.preset.name.lower()) or "preset"
+        path, _ = QFileDialog.getSaveFileName(self, "Save preset as", str(folder / f"{stem}.json"), "Presets (*.json)")
+        if path:
+            if not path.lower().endswith(".json"):
+                path += ".json"
+            self.save_preset_to(path, name=Path(path).stem)
+
+    def save_preset_to(self, path, name: str | None = None) -> bool:
+        """Write the current tuning to `path` (atomically); it becomes the current preset."""
+        base = self.preset
+        description = base.description if name is None else f"Based on {base.name}."
+        preset = Preset(self.model, self.tuning.copy(), name or base.name, description)
+        try:
+            save_preset(preset, path)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.preset = preset
+        self._on_tuning_changed()
+        if self.remember:
+            settings().setValue("preset/last_path", str(preset.path))
+        self._fill_presets_menu()
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def export_curve_dialog(self, suffix: str) -> None:
+        start = str(user_dir().parent / f"force_curve{suffix}")
+        path, _ = QFileDialog.getSaveFileName(self, f"Export force curve as {suffix[1:].upper()}", start,
+                                              f"{suffix[1:].upper()} (*{suffix})")
+        if path:
+            if not path.lower().endswith(suffix):
+                path += suffix
+            self.export_curve(path)
+
+    def export_curve(self, path) -> bool:
+        try:
+            self.curves.export(path)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
+
+    # --- view ------------------------------------------------------------------
+    def toggle_panel(self) -> None:
+        self.panel_dock.setVisible(not self.panel_dock.isVisible())
+        self.track.setFocus()
+
+    def show_controls(self) -> None:
+        QMessageBox.information(self, "Controls", CONTROLS_HELP)
+
+    def show_error(self, message: str) -> None:
+        """A dialog that names the problem; non-blocking so the car keeps running."""
+        self.last_error = message
+        self.statusBar().showMessage(message, 10000)
+        box = QMessageBox(QMessageBox.Icon.Warning, "car-sandbox", message, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def save_screenshot(self, path) -> None:
+        """PNG of the whole window as it is drawn now."""
+        if not self.grab().save(str(path), "PNG"):
+            raise UserError(f"{path}: cannot write the screenshot")
+
+    # --- memory between runs -------------------------------------------------
+    def _initial_preset(self) -> tuple[Preset, dict | None]:
+        """The last preset used (or the recipe's defaults) and, if the last session
+        ended with unsaved changes, those values."""
+        if not self.remember:
+            return default_preset(), None
+        store = settings()
+        preset = default_preset()
+        last = store.value("preset/last_path")
+        if last:
+            try:
+                preset = load_preset(last)
+            except UserError:
+                pass  # moved or broken since: start from the defaults
+        restored = None
+        text = store.value("preset/tuning")
+        if text:
+            try:
+                saved = parse_preset(str(text), "saved tuning")
+                if saved.model is preset.model and dict(saved.tuning) != dict(preset.tuning):
+                    restored = saved.tuning
+            except UserError:
+                pass
+        return preset, restored
+
+    def _restore_layout(self) -> None:
+        store = settings()
+        geometry, state = store.value("window/geometry"), store.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        zoom = store.value("view/zoom")
+        if zoom is not None:
+            try:
+                self.track.set_zoom(float(zoom))
+            except (TypeError, ValueError):
+                pass
+
+    def closeEvent(self, event) -> None:
+        self.timer.stop()
+        if self.remember:
+            store = settings()
+            store.setValue("window/geometry", self.saveGeometry())
+            store.setValue("window/state", self.saveState())
+            store.setValue("view/zoom", self.track.zoom)
+            current = Preset(self.model, self.tuning, self.preset.name, self.preset.description)
+            store.setValue("preset/tuning", dump_preset(current))
+            store.sync()
+        self.keys.detach()
+        super().closeEvent(event)

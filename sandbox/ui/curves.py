@@ -1,0 +1,106 @@
+"""Force-vs-speed plot: engine, friction, drag and net acceleration for a tuning.
+
+Markers: the car's current speed, the top speed where net = 0, the slip speed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter, SVGExporter)
+from PySide6.QtCore import Qt
+
+from ..analysis import ForceCurve, curve_csv, force_curve
+from ..errors import UserError
+from ..files import temp_beside, write_text_atomic
+
+COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee"}
+EXPORT_SUFFIXES = (".png", ".svg", ".csv")
+
+
+class ForceCurvePlot(pg.PlotWidget):
+    """pyqtgraph plot of `analysis.force_curve`, recomputed by `set_tuning`."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.curve: ForceCurve | None = None
+        item = self.getPlotItem()
+        item.showGrid(x=True, y=True, alpha=0.25)
+        item.addLegend(offset=(-10, 10))
+        item.setLabel("bottom", "speed", units="px/s")
+        item.setLabel("left", "acceleration", units="px/s²")
+        item.setMenuEnabled(True)
+        for axis in ("bottom", "left"):
+            item.getAxis(axis).enableAutoSIPrefix(False)  # "kpx/s" reads worse than 1000 px/s
+        self._lines = {}
+        for name, colour in COLOURS.items():
+            width = 3 if name == "net" else 2
+            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=width), name=name)
+        item.addLine(y=0, pen=pg.mkPen("#888", width=1))
+        label_opts = {"position": 0.92, "color": "#ddd", "fill": (0, 0, 0, 120), "movable": False}
+        self.top_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e53935", width=2, style=Qt.PenStyle.DashLine),
+                                          label="top {value:.0f}", labelOpts=label_opts)
+        self.slip_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine),
+                                           label="slip {value:.0f}", labelOpts={**label_opts, "position": 0.08})
+        self.speed_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#ffeb3b", width=2),
+                                            label="now", labelOpts={**label_opts, "position": 0.5})
+        for marker in (self.top_marker, self.slip_marker, self.speed_marker):
+            item.addItem(marker, ignoreBounds=True)
+        self.speed_marker.hide()  # shown once a live car reports its speed
+
+    def set_tuning(self, model, params, hz: float, title: str = "") -> None:
+        """Recompute every curve for `params` at `hz` ticks per second."""
+        self.curve = curve = force_curve(model, params, hz)
+        for name, line in self._lines.items():
+            line.setData(curve.speeds, curve.terms[name])
+        self.getPlotItem().setLabel("left", "acceleration", units=curve.unit)
+        top = curve.top_speed
+        self.top_marker.setVisible(math.isfinite(top) and top > 0)
+        if math.isfinite(top):
+            self.top_marker.setValue(top)
+        slip = params.get("slip_speed")
+        self.slip_marker.setVisible(slip is not None)
+        if slip is not None:
+            self.slip_marker.setValue(slip)
+        top_text = f"top speed {top:.0f} {model.LENGTH_UNIT}/s" if math.isfinite(top) else "no top speed"
+        head = f"{title} — " if title else ""
+        self.getPlotItem().setTitle(f"{head}force curve at {hz:g} Hz · {top_text}")
+        self.getPlotItem().setXRange(0, float(curve.speeds[-1]), padding=0.02)
+
+    def set_speed(self, speed: float) -> None:
+        self.speed_marker.setValue(speed)
+        self.speed_marker.show()
+
+    def export(self, path: str | os.PathLike) -> None:
+        """Write the plot as PNG or SVG (pyqtgraph exporters) or the data as CSV.
+
+        Written to a temporary file first and renamed, so a failure never leaves a
+        half-written file.
+        """
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in EXPORT_SUFFIXES:
+            raise UserError(f"{path}: unknown export type {suffix or '(none)'!r}; use .png, .svg or .csv")
+        if self.curve is None:
+            raise UserError("nothing to export yet")
+        if suffix == ".csv":
+            write_text_atomic(path, curve_csv(self.curve))
+            return
+        exporter_class = pg.exporters.ImageExporter if suffix == ".png" else pg.exporters.SVGExporter
+        fd, tmp = temp_beside(path, suffix)
+        os.close(fd)
+        try:
+            exporter = exporter_class(self.getPlotItem())
+            if suffix == ".png":
+                exporter.parameters()["width"] = max(800, self.width())
+            exporter.export(tmp)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise UserError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)

@@ -1,0 +1,84 @@
+"""Keyboard driving: which keys are held, read once per physics tick.
+
+An application-wide event filter sees the driving keys whatever widget has focus,
+so clicking a slider never steals them. Auto-repeat events are ignored (a held key
+is one press and one release), and every key is released when the window loses
+focus, so a key let go elsewhere does not stay held.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
+
+from ..models.state import Controls
+
+K = Qt.Key
+ACTIONS = {
+    K.Key_W: "accelerate", K.Key_Up: "accelerate",
+    K.Key_S: "brake", K.Key_Down: "brake",
+    K.Key_A: "steer_left", K.Key_Left: "steer_left",
+    K.Key_D: "steer_right", K.Key_Right: "steer_right",
+}
+ARROWS = {K.Key_Up, K.Key_Down, K.Key_Left, K.Key_Right}
+
+
+class DriveKeys(QObject):
+    """Held driving keys of one window, and the Tab key that toggles the panel."""
+
+    tab_pressed = Signal()
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.held: set[Qt.Key] = set()
+        app = QApplication.instance()
+        app.installEventFilter(self)
+        app.applicationStateChanged.connect(self._on_app_state)
+
+    def controls(self) -> Controls:
+        """This tick's controls: steer -1/0/1, throttle and brake 0/1."""
+        actions = {ACTIONS[k] for k in self.held}
+        steer = float("steer_right" in actions) - float("steer_left" in actions)
+        return Controls(steer, float("accelerate" in actions), float("brake" in actions))
+
+    def detach(self) -> None:
+        """Stop watching the application's events (the window is closing)."""
+        QApplication.instance().removeEventFilter(self)
+        self.release_all()
+
+    def release_all(self) -> None:
+        self.held.clear()
+
+    def _on_app_state(self, state) -> None:
+        if state != Qt.ApplicationState.ApplicationActive:
+            self.release_all()
+
+    def _mine(self, obj) -> bool:
+        return hasattr(obj, "window") and callable(obj.window) and obj.window() is self.window
+
+    def eventFilter(self, obj, event) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut) and obj is self.window:
+            self.release_all()
+            return False
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease) or not self._mine(obj):
+            return False
+        key = event.key()
+        if key == K.Key_Tab and kind == QEvent.Type.KeyPress and not event.modifiers():
+            if not event.isAutoRepeat():
+                self.tab_pressed.emit()
+            return True
+        if key not in ACTIONS:
+            return False
+        if kind == QEvent.Type.KeyPress:
+            if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+                return False  # Ctrl+S is Save, not the brake
+            focus = QApplication.focusWidget()
+            if key in ARROWS and isinstance(focus, (QAbstractSpinBox, QLineEdit)):
+                return False  # arrows step the number box being edited
+            if not event.isAutoRepeat():
+                self.held.add(key)
+        elif not event.isAutoRepeat():
+            self.held.discard(key)  # whatever modifiers are down now, a release releases
+        return True

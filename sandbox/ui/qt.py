@@ -1,0 +1,23 @@
+"""Qt start-up: pick the binding for pyqtgraph and make the QApplication."""
+
+from __future__ import annotations
+
+import os
+
+# pyqtgraph prefers PyQt6 when both are installed; never mix bindings.
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+ORGANIZATION = "car-sandbox"
+APPLICATION = "car-sandbox"
+
+
+def application() -> QApplication:
+    """The running QApplication, created on first use."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([APPLICATION])
+        app.setOrganizationName(ORGANIZATION)
+        app.setApplicationName(APPLICATION)
+    return app

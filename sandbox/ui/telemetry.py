@@ -1,0 +1,54 @@
+"""Live plots of speed and slip angle against time, from preallocated ring buffers."""
+
+from __future__ import annotations
+
+import math
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+import pyqtgraph as pg
+
+from ..telemetry import RingBuffer
+
+WINDOW_SECONDS = 10.0
+COLUMNS = ("t", "speed", "slip")
+
+
+class LivePlots(pg.GraphicsLayoutWidget):
+    """Speed (model units/s) and slip angle (°) over the last WINDOW_SECONDS."""
+
+    def __init__(self, hz: int = 60, length_unit: str = "px", parent=None):
+        super().__init__(parent)
+        self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
+        self.speed_plot = self.addPlot(row=0, col=0)
+        self.slip_plot = self.addPlot(row=1, col=0)
+        for plot in (self.speed_plot, self.slip_plot):
+            plot.showGrid(x=True, y=True, alpha=0.25)
+            plot.setMouseEnabled(x=False, y=True)
+            plot.getAxis("left").enableAutoSIPrefix(False)
+        self.speed_plot.setLabel("left", "speed", units=f"{length_unit}/s")
+        self.slip_plot.setLabel("left", "slip angle", units="°")
+        self.slip_plot.setLabel("bottom", "time", units="s")
+        self.slip_plot.setXLink(self.speed_plot)
+        self.speed_plot.setYRange(0, 100)
+        self.speed_plot.enableAutoRange(y=True)
+        self.slip_plot.setYRange(-10, 10)
+        self.slip_plot.enableAutoRange(y=True)
+        self.speed_curve = self.speed_plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2))
+        self.slip_curve = self.slip_plot.plot([], [], pen=pg.mkPen("#ff8a65", width=2))
+        self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
+
+    def record(self, t: float, speed: float, slip_rad: float) -> None:
+        self.buffer.append((t, speed, math.degrees(slip_rad)))
+
+    def reset_data(self) -> None:
+        # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all
+        # plots) onto the instance under that name
+        self.buffer.clear()
+        self.refresh(0.0)
+
+    def refresh(self, now: float) -> None:
+        """Redraw the curves; the x axis shows the last WINDOW_SECONDS up to `now`."""
+        t, speed, slip = self.buffer.view()
+        self.speed_curve.setData(t, speed)
+        self.slip_curve.setData(t, slip)
+        self.speed_plot.setXRange(now - WINDOW_SECONDS, now, padding=0)

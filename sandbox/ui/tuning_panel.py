@@ -1,0 +1,168 @@
+"""Slider panel generated from a model's parameter declaration, with undo.
+
+Every change goes through the window's QUndoStack: a click, a typed number, a reset
+or a preset load is one step; a slider drag applies live while the mouse moves and
+becomes one step when the mouse is released.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtWidgets import (QGridLayout, QLabel, QPushButton, QScrollArea, QToolButton, QVBoxLayout,
+                               QWidget)
+from superqt import QLabeledDoubleSlider
+
+from ..params import Param, Tuning
+
+
+class SetValues(QUndoCommand):
+    """Set some parameters of the panel's tuning from `old` to `new`."""
+
+    def __init__(self, panel: "TuningPanel", old: Mapping[str, float], new: Mapping[str, float], text: str):
+        super().__init__(text)
+        self.panel, self.old, self.new = panel, dict(old), dict(new)
+
+    def redo(self) -> None:
+        self.panel.apply_values(self.new)
+
+    def undo(self) -> None:
+        self.panel.apply_values(self.old)
+
+
+def _tooltip(p: Param) -> str:
+    return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {p.default:g} · range {p.range_text()}"
+
+
+class TuningPanel(QWidget):
+    """One labelled slider with a number box and a reset button per parameter."""
+
+    tuning_changed = Signal()
+    edit_finished = Signal()  # a number was typed: focus may return to the car
+
+    def __init__(self, tuning: Tuning, undo: QUndoStack, parent=None):
+        super().__init__(parent)
+        self.undo = undo
+        self.tuning = tuning
+        self.sliders: dict[str, QLabeledDoubleSlider] = {}
+        self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
+        self._dragging: set[str] = set()
+
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        grid = QGridLayout()
+        grid.setColumnStretch(0, 1)
+        for row, p in enumerate(tuning.params.values()):
+            grid.addWidget(self._make_label(p), 2 * row, 0, 1, 2)
+            grid.addWidget(self._make_slider(p), 2 * row + 1, 0)
+            grid.addWidget(self._make_reset(p), 2 * row + 1, 1)
+        reset_all = QPushButton("Reset all to defaults")
+        reset_all.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        reset_all.setToolTip("Set every parameter to its declared default (one undo step)")
+        reset_all.clicked.connect(self.reset_all)
+
+        body = QWidget()
+        inner = QVBoxLayout(body)
+        inner.addWidget(self.title)
+        inner.addLayout(grid)
+        inner.addWidget(reset_all)
+        inner.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    # --- widgets -------------------------------------------------------------
+    def _make_label(self, p: Param) -> QLabel:
+        label = QLabel(f"{p.label} <span style='color:gray'>[{p.unit}]</span>")
+        label.setToolTip(_tooltip(p))
+        return label
+
+    def _make_slider(self, p: Param) -> QLabeledDoubleSlider:
+        slider = QLabeledDoubleSlider(Qt.Orientation.Horizontal)
+        slider.setRange(p.min, p.max)
+        slider.setSingleStep(p.step)
+        slider.setDecimals(p.decimals)
+        slider.setValue(self.tuning[p.name])
+        slider.setToolTip(_tooltip(p))
+        slider.setObjectName(p.name)
+        # The slider never takes keyboard focus (W/A/S/D and arrows keep driving);
+        # the number box takes it on click only, for typing a value.
+        slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        slider._slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        slider._label.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        slider.valueChanged.connect(lambda value, name=p.name: self._on_value(name, value))
+        slider.sliderPressed.connect(lambda name=p.name: self._dragging.add(name))
+        slider.sliderReleased.connect(lambda name=p.name: self._on_release(name))
+        slider.editingFinished.connect(self.edit_finished)
+        self.sliders[p.name] = slider
+        return slider
+
+    def _make_reset(self, p: Param) -> QToolButton:
+        button = QToolButton()
+        button.setText("↺")
+        button.setObjectName(f"reset_{p.name}")
+        button.setToolTip(f"Reset {p.label} to {p.default:g} {p.unit}")
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        button.clicked.connect(lambda _=False, name=p.name: self.reset(name))
+        return button
+
+    # --- changes from the user ----------------------------------------------
+    def _on_value(self, name: str, value: float) -> None:
+        p = self.tuning.params[name]
+        snapped = p.snap(value)
+        if snapped != value:
+            self._show(name, snapped)
+        if snapped == self.tuning[name]:
+            return
+        self.tuning[name] = snapped
+        self.tuning_changed.emit()
+        if name not in self._dragging:
+            self._commit(name)
+
+    def _on_release(self, name: str) -> None:
+        self._dragging.discard(name)
+        self._commit(name)
+
+    def _commit(self, name: str) -> None:
+        """Record the change of `name` since the last undo step as one step."""
+        old, new = self._committed[name], self.tuning[name]
+        if old != new:
+            label = self.tuning.params[name].label
+            self.undo.push(SetValues(self, {name: old}, {name: new}, f"{label} {old:g} → {new:g}"))
+
+    def set_values(self, values: Mapping[str, float], text: str) -> None:
+        """Change several values as one undo step (reset all, preset load)."""
+        old = {k: self.tuning[k] for k in values}
+        if old != dict(values):
+            self.undo.push(SetValues(self, old, values, text))
+
+    def reset(self, name: str) -> None:
+        p = self.tuning.params[name]
+        self.set_values({name: p.default}, f"Reset {p.label}")
+
+    def reset_all(self) -> None:
+        self.set_values({p.name: p.default for p in self.tuning.params.values()}, "Reset all parameters")
+
+    # --- changes from undo/redo and loads ------------------------------------
+    def apply_values(self, values: Mapping[str, float]) -> None:
+        """Put `values` into the tuning and the sliders without recording undo steps."""
+        changed = False
+        for name, value in values.items():
+            self.tuning.set(name, value)
+            self._committed[name] = self.tuning[name]
+            self._show(name, self.tuning[name])
+            changed = True
+        if changed:
+            self.tuning_changed.emit()
+
+    def _show(self, name: str, value: float) -> None:
+        slider = self.sliders[name]
+        slider.blockSignals(True)
+        slider.setValue(value)
+        slider.blockSignals(False)
