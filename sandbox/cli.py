@@ -86,16 +86,19 @@ def cmd_curves(args) -> None:
         write_text_atomic(args.out, curve_csv(force_curve(preset.model, preset.tuning, args.hz)))
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from .ui.qt import application
+    from .ui.qt import application, dispose
     from .ui.curves import ForceCurvePlot
 
-    app = application()  # noqa: F841  (the exporters need a QApplication)
+    app = application()  # the exporters need a QApplication
     plot = ForceCurvePlot()
-    plot.resize(900, 560)
-    plot.set_tuning(preset.model, preset.tuning, args.hz, title=preset.name)
-    plot.show()  # lay out title and axes before rendering
-    app.processEvents()
-    plot.export(args.out)
+    try:
+        plot.resize(900, 560)
+        plot.set_tuning(preset.model, preset.tuning, args.hz, title=preset.name)
+        plot.show()  # lay out title and axes before rendering
+        app.processEvents()
+        plot.export(args.out)
+    finally:
+        dispose(plot)
 
 
 def params_table_markdown() -> str:
@@ -135,24 +138,26 @@ def cmd_screenshot(args) -> None:
     if args.out.suffix.lower() != ".png":
         raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
     from .presets import load_preset
-    from .ui.qt import application
+    from .ui.qt import application, dispose
     from .ui.app import MainWindow
 
     preset = load_preset(args.preset)
     app = application()
     window = MainWindow(remember=False)
-    window.resize(width, height)
-    window.show()
-    window.apply_preset(preset)
-    window.scripted_drive(args.drive)
-    app.processEvents()
-    window.save_screenshot(args.out)
-    window.close()
+    try:
+        window.resize(width, height)
+        window.show()
+        window.apply_preset(preset)
+        window.scripted_drive(args.drive)
+        app.processEvents()
+        window.save_screenshot(args.out)
+    finally:
+        dispose(window)
 
 
 def cmd_window(args) -> int:
     from .presets import load_preset
-    from .ui.qt import application
+    from .ui.qt import application, dispose
     from .ui.app import MainWindow
 
     preset = load_preset(args.preset) if args.preset else None
@@ -161,7 +166,9 @@ def cmd_window(args) -> int:
     if preset is not None:
         window.apply_preset(preset)
     window.show()
-    return app.exec()
+    code = app.exec()
+    dispose(window)
+    return code
 
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot}

@@ -21,3 +21,16 @@ def application() -> QApplication:
         app.setOrganizationName(ORGANIZATION)
         app.setApplicationName(APPLICATION)
     return app
+
+
+def dispose(widget) -> None:
+    """Close and delete `widget` now, while Python is still fully alive.
+
+    Widgets left for interpreter shutdown can call back into pyqtgraph's Python
+    event handlers after parts of Python are gone, which crashes the process.
+    """
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -1,0 +1,22 @@
+"""Test set-up: Qt offscreen, and user data and settings in a temporary folder."""
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def private_user_data(tmp_path, monkeypatch):
+    """Each test gets its own user preset folder and QSettings file."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("CAR_SANDBOX_HOME", str(home))
+    try:
+        from PySide6.QtCore import QSettings
+    except ImportError:  # pragma: no cover
+        yield home
+        return
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    yield home

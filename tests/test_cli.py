@@ -1,0 +1,139 @@
+"""Headless commands, run as a user would: a subprocess, its exit code and output."""
+
+import json
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from sandbox.controls import TRAJECTORY_COLUMNS
+from sandbox.models import arcade
+from sandbox.presets import BUILTIN_DIR
+
+DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
+
+
+def cli(*args, check=True):
+    result = subprocess.run([sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True,
+                            timeout=120)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def write_trace(path, rows, header="steer,throttle,brake"):
+    path.write_text(header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    return path
+
+
+def test_simulate_writes_one_row_per_tick_and_is_byte_identical(tmp_path):
+    rows = [(0, 1, 0)] * 90 + [(1, 1, 0)] * 90 + [(-0.5, 0, 1)] * 60
+    trace = write_trace(tmp_path / "trace.csv", rows)
+    cli("simulate", "--preset", DEFAULTS, "--controls", trace, "--out", tmp_path / "a.csv")
+    cli("simulate", "--preset", DEFAULTS, "--controls", trace, "--out", tmp_path / "b.csv")
+    a = (tmp_path / "a.csv").read_bytes()
+    assert a == (tmp_path / "b.csv").read_bytes()
+    lines = a.decode().splitlines()
+    assert lines[0] == ",".join(TRAJECTORY_COLUMNS) == "t,x,y,heading,vx,vy,speed,slip_angle"
+    assert len(lines) == 1 + len(rows)
+    first = dict(zip(TRAJECTORY_COLUMNS, map(float, lines[1].split(","))))
+    # the first tick by hand: 900 px/s² for 1/60 s from rest
+    assert first["t"] == pytest.approx(1 / 60) and first["vx"] == pytest.approx(15) and first["x"] == pytest.approx(0.25)
+    last = dict(zip(TRAJECTORY_COLUMNS, map(float, lines[-1].split(","))))
+    assert last["t"] == pytest.approx(len(rows) / 60)
+    assert last["speed"] == pytest.approx(math.hypot(last["vx"], last["vy"]))
+
+
+def test_simulate_hz_changes_tick_length(tmp_path):
+    trace = write_trace(tmp_path / "trace.csv", [(0, 1, 0)])
+    cli("simulate", "--preset", DEFAULTS, "--controls", trace, "--out", tmp_path / "o.csv", "--hz", 120)
+    row = (tmp_path / "o.csv").read_text().splitlines()[1].split(",")
+    assert float(row[0]) == pytest.approx(1 / 120) and float(row[4]) == pytest.approx(900 / 120)
+
+
+@pytest.mark.parametrize("rows, header, expected", [
+    ([(0, 1, 0), (0, "x", 0)], "steer,throttle,brake", "line 3: throttle 'x' is not a number"),
+    ([(0, 1)], "steer,throttle,brake", "line 2: 2 values, expected 3"),
+    ([(2, 0, 0)], "steer,throttle,brake", "line 2: steer 2 is outside -1 … 1"),
+    ([(0, 0, "nan")], "steer,throttle,brake", "line 2: brake nan is outside 0 … 1"),
+    ([(0, 1, 0)], "throttle,steer,brake", "line 1: header"),
+    ([], "steer,throttle,brake", "no rows"),
+])
+def test_bad_trace_exits_2_with_one_line_naming_the_line(tmp_path, rows, header, expected):
+    trace = write_trace(tmp_path / "trace.csv", rows, header)
+    out = tmp_path / "out.csv"
+    result = cli("simulate", "--preset", DEFAULTS, "--controls", trace, "--out", out, check=False)
+    assert result.returncode == 2
+    assert expected in result.stderr and str(trace) in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+def test_bad_preset_exits_2_naming_file_and_field(tmp_path):
+    bad = tmp_path / "bad.json"
+    data = json.loads(DEFAULTS.read_text())
+    data["params"]["traction_fast"] = 100
+    bad.write_text(json.dumps(data))
+    result = cli("curves", "--preset", bad, "--out", tmp_path / "c.csv", check=False)
+    assert result.returncode == 2
+    assert str(bad) in result.stderr and "params.traction_fast" in result.stderr and "0 … 60 1/s" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_output_type_is_a_user_error(tmp_path):
+    result = cli("curves", "--preset", DEFAULTS, "--out", tmp_path / "c.gif", check=False)
+    assert result.returncode == 2 and "use .png, .svg or .csv" in result.stderr
+
+
+def test_curves_csv_crosses_zero_at_the_top_speed(tmp_path):
+    cli("curves", "--preset", DEFAULTS, "--out", tmp_path / "c.csv")
+    lines = (tmp_path / "c.csv").read_text().splitlines()
+    assert lines[0] == "speed,engine,friction,drag,net"
+    rows = [list(map(float, line.split(","))) for line in lines[1:]]
+    crossing = next(r[0] for a, r in zip(rows, rows[1:]) if a[4] > 0 >= r[4])
+    top = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 54000)) / 0.12  # 900 = 55v/60 + 0.06v²/60
+    assert abs(crossing - top) < rows[1][0] - rows[0][0] + 1e-9
+    for speed, engine, friction, drag, net in rows:
+        assert net == pytest.approx(engine + friction + drag)
+        assert friction == pytest.approx(-55 * speed / 60)
+
+
+def test_curves_png_and_svg_are_valid_images(tmp_path):
+    cli("curves", "--preset", DEFAULTS, "--out", tmp_path / "c.png")
+    cli("curves", "--preset", DEFAULTS, "--out", tmp_path / "c.svg")
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    root = ET.parse(tmp_path / "c.svg").getroot()
+    assert root.tag.endswith("svg")
+    tags = [e.tag.rsplit("}", 1)[-1] for e in root.iter()]
+    assert tags.count("polyline") > 100  # the four curves, drawn point to point
+    texts = " ".join("".join(e.itertext()) for e in root.iter() if e.tag.endswith("text"))
+    for legend in ("engine", "friction", "drag", "net", "top 595"):
+        assert legend in texts
+
+
+def test_params_lists_every_declaration():
+    text = cli("params", "--json").stdout
+    data = json.loads(text)
+    assert [p["name"] for p in data["arcade"]] == [p.name for p in arcade.PARAMS]
+    for entry in data["arcade"]:
+        assert {"name", "unit", "default", "min", "max", "step", "help"} <= set(entry)
+    plain = cli("params").stdout
+    assert all(p.name in plain for p in arcade.PARAMS)
+
+
+def test_screenshot_renders_the_window(tmp_path):
+    out = tmp_path / "shot.png"
+    cli("screenshot", "--preset", BUILTIN_DIR / "drift.json", "--out", out, "--drive", 2, "--size", "1000x700")
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (1000, 700)
+
+
+def test_missing_arguments_and_bad_hz_are_usage_errors(tmp_path):
+    assert cli("simulate", check=False).returncode == 2
+    result = cli("simulate", "--preset", DEFAULTS, "--controls", "x", "--out", "y", "--hz", "0", check=False)
+    assert result.returncode == 2 and "tick rate 0 Hz" in result.stderr

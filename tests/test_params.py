@@ -1,0 +1,27 @@
+"""Parameter declarations: complete, sensible, and the README table generated from them."""
+
+import re
+from pathlib import Path
+
+from sandbox.cli import params_table_markdown
+from sandbox.models import MODELS
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_every_parameter_is_fully_declared():
+    for model in MODELS.values():
+        names = [p.name for p in model.PARAMS]
+        assert len(names) == len(set(names))
+        for p in model.PARAMS:
+            assert p.label and p.unit and p.help
+            assert p.min <= p.default <= p.max and p.step > 0
+            # the default is reachable on the slider's step grid
+            assert p.snap(p.default) == p.default
+
+
+def test_readme_parameter_table_is_the_generated_one():
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"<!-- params:start -->\n(.*?)<!-- params:end -->", text, re.S)
+    assert block, "README lacks the generated parameter table markers"
+    assert block.group(1).strip() == params_table_markdown().strip()

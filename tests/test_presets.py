@@ -1,0 +1,156 @@
+"""Preset files: built-ins load, saving round-trips exactly, bad files are refused
+with a message naming the file, the field and the allowed range."""
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from sandbox import presets
+from sandbox.errors import PresetError
+from sandbox.models import arcade
+from sandbox.params import Param, Tuning
+from sandbox.presets import Preset, load_preset, parse_preset, save_preset
+
+DATA = Path(__file__).parent / "data"
+BUILTIN = sorted(presets.BUILTIN_DIR.glob("*.json"))
+
+
+def preset_text(**params):
+    values = {p.name: p.default for p in arcade.PARAMS}
+    values.update(params)
+    return {"format": 1, "model": "arcade", "name": "t", "description": "", "params": values}
+
+
+def refuse(data, tmp_path, *expected):
+    path = tmp_path / "bad.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    with pytest.raises(PresetError) as err:
+        load_preset(path)
+    message = str(err.value)
+    assert str(path) in message and "\n" not in message
+    for part in expected:
+        assert part in message
+    return message
+
+
+def test_builtin_presets_exist_load_and_differ():
+    names = {p.stem for p in BUILTIN}
+    assert {"recipe_defaults", "ice", "grass_sand", "drift", "heavy_truck", "go_kart"} <= names
+    loaded = [load_preset(p) for p in BUILTIN]
+    values = {tuple(sorted(p.tuning.items())) for p in loaded}
+    assert len(values) == len(loaded)  # no two presets are the same tuning
+    assert all(p.description for p in loaded)
+
+
+def test_recipe_defaults_preset_is_the_declaration():
+    assert dict(load_preset(presets.DEFAULT_PRESET).tuning) == {p.name: p.default for p in arcade.PARAMS}
+
+
+def test_save_then_load_restores_every_value_exactly(tmp_path):
+    values = {p.name: p.min + (p.max - p.min) / 3 for p in arcade.PARAMS}  # awkward floats
+    original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
+    save_preset(original, tmp_path / "mine.json")
+    back = load_preset(tmp_path / "mine.json")
+    assert dict(back.tuning) == values and back.name == "Mine" and back.description == "desc"
+
+
+@pytest.mark.parametrize("data, expected", [
+    ("{not json", ["not valid JSON", "line 1"]),
+    ("[1, 2]", ["not a preset"]),
+    ("[" * 100000 + "]" * 100000, ["nested too deeply"]),
+    ({**preset_text(), "model": "spaceship"}, ["field 'model'", "unknown model 'spaceship'", "arcade"]),
+    ({**preset_text(), "format": 99}, ["field 'format'", "99"]),
+    ({**preset_text(), "format": "1"}, ["field 'format'"]),
+    ({**preset_text(), "colour": "red"}, ["field 'colour'"]),
+    ({**preset_text(), "name": 5}, ["field 'name'"]),
+    ({**preset_text(), "params": [1]}, ["field 'params'"]),
+    (preset_text(turbo=3), ["field 'params.turbo'", "unknown parameter"]),
+    (preset_text(friction="-55"), ["field 'params.friction'", "not a number", "-400 … 0 1/s²"]),
+    (preset_text(friction=True), ["field 'params.friction'", "not a number"]),
+    (preset_text(drag=-900), ["field 'params.drag'", "outside the allowed range -1 … 0 1/(px·s)"]),
+    (preset_text(engine_power=4001), ["field 'params.engine_power'", "0 … 4000 px/s²"]),
+])
+def test_bad_presets_are_refused_with_file_field_and_range(data, expected, tmp_path):
+    refuse(data, tmp_path, *expected)
+
+
+def test_missing_parameter_is_refused(tmp_path):
+    data = preset_text()
+    del data["params"]["slip_speed"]
+    refuse(data, tmp_path, "field 'params.slip_speed' is missing", "0 … 3000 px/s")
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_non_finite_values_are_refused(literal, tmp_path):
+    text = json.dumps(preset_text()).replace('"drag": -0.06', f'"drag": {literal}')
+    refuse(text, tmp_path, "field 'params.drag'", "not a finite number")
+
+
+def test_unreadable_files_are_refused(tmp_path):
+    with pytest.raises(PresetError, match="no such file"):
+        load_preset(tmp_path / "nothing.json")
+    with pytest.raises(PresetError, match="is a directory"):
+        load_preset(tmp_path)
+    binary = tmp_path / "garbage.json"
+    binary.write_bytes(bytes(range(256)))
+    with pytest.raises(PresetError, match="not UTF-8"):
+        load_preset(binary)
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b" " * (presets.PRESET_LIMIT + 1))
+    with pytest.raises(PresetError, match="too large"):
+        load_preset(huge)
+
+
+def test_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "keep.json"
+    save_preset(Preset(arcade, Tuning(arcade.PARAMS), "Keep"), path)
+    before = path.read_bytes()
+
+    def disk_full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(PresetError, match="No space left"):
+        save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.5}), "Changed"), path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json"]
+
+
+def test_file_from_format_1_loads_when_a_later_format_adds_a_parameter(monkeypatch):
+    """The upgrade path: a parameter declared `since=2` takes its default when a
+    format-1 file (frozen copy in tests/data) is loaded; format-2 files must have it."""
+    added = Param("future_knob", "Future knob", "1/s", 0.5, 0, 1, 0.1, "added later", since=2)
+    monkeypatch.setattr(arcade, "PARAMS", arcade.PARAMS + (added,))
+    monkeypatch.setattr(presets, "FORMAT", 2)
+    old = load_preset(DATA / "preset_format1_recipe_defaults.json")
+    assert old.tuning["future_knob"] == 0.5
+    assert old.tuning["friction"] == -55
+    data = json.loads((DATA / "preset_format1_recipe_defaults.json").read_text())
+    data["format"] = 2
+    with pytest.raises(PresetError, match="params.future_knob' is missing"):
+        parse_preset(json.dumps(data), "new.json")
+    # and a saved file is written in the new format with the new parameter
+    text = presets.dump_preset(old)
+    assert json.loads(text)["format"] == 2 and json.loads(text)["params"]["future_knob"] == 0.5
+
+
+def test_listing_shows_builtins_first_and_marks_broken_user_files(private_user_data):
+    folder = presets.user_dir()
+    folder.mkdir(parents=True)
+    save_preset(Preset(arcade, Tuning(arcade.PARAMS), "Zed"), folder / "zed.json")
+    (folder / "broken.json").write_text("{")
+    listed = presets.list_presets()
+    assert listed[0][0] == presets.DEFAULT_PRESET
+    names = [name for _, name, builtin in listed if not builtin]
+    assert names == ["broken ⚠", "Zed"]
+
+
+def test_param_check_and_snap():
+    p = next(p for p in arcade.PARAMS if p.name == "steering_angle")
+    assert p.snap(15.26) == 15.5 and p.snap(999) == 60 and p.decimals == 1
+    assert p.check(15) == 15.0
+    with pytest.raises(ValueError, match="outside"):
+        p.check(math.nextafter(60, 61))

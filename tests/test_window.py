@@ -1,0 +1,269 @@
+"""The real window, offscreen, driven with pytest-qt: keys, sliders, undo, presets,
+exports and memory between runs."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from sandbox.models import arcade
+from sandbox.presets import BUILTIN_DIR, load_preset
+from sandbox.ui.app import MainWindow
+
+K = Qt.Key
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow(remember=False)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def paused(w):
+    """Stop the frame timer and reset, so a test counts exactly the ticks it runs."""
+    w.timer.stop()
+    w.reset_car()
+    return w
+
+
+def speed_trace(w):
+    return w.plots.speed_curve.getData()[1]
+
+
+def key_event(kind, key, repeat=False):
+    return QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, "", repeat)
+
+
+def test_holding_w_raises_the_speed_plot(window, qtbot):
+    qtbot.keyPress(window.track, K.Key_W)
+    qtbot.waitUntil(lambda: speed_trace(window) is not None and len(speed_trace(window)) > 30
+                    and speed_trace(window)[-1] > 200, timeout=5000)
+    qtbot.keyRelease(window.track, K.Key_W)
+    trace = speed_trace(window)
+    moving = trace[np.argmax(trace > 0):]
+    assert np.all(np.diff(moving[:25]) > 0)  # rising every tick while W was held
+    assert window.sim.state.vx[0] > 0 and window.sim.state.y[0] == 0
+    assert "px/s" in window.status.text() and "60 Hz" in window.status.text()
+
+
+def test_steering_keys_turn_the_front_wheels_and_the_car(window, qtbot):
+    window.sim.state.vx[:] = 300.0
+    qtbot.keyPress(window.track, K.Key_D)
+    qtbot.waitUntil(lambda: window.sim.state.heading[0] > 0.05, timeout=3000)
+    assert window.sim.state.wheel_angle[0] == pytest.approx(math.radians(15))
+    qtbot.keyRelease(window.track, K.Key_D)
+    qtbot.keyPress(window.track, K.Key_Left)
+    qtbot.waitUntil(lambda: window.sim.state.wheel_angle[0] < 0, timeout=3000)
+    qtbot.keyRelease(window.track, K.Key_Left)
+
+
+def test_auto_repeat_does_not_stutter_the_throttle(window):
+    app = QApplication.instance()
+    app.sendEvent(window.track, key_event(QEvent.Type.KeyPress, K.Key_W))
+    for _ in range(5):  # X11 auto-repeat: a release and a press, both marked repeat
+        app.sendEvent(window.track, key_event(QEvent.Type.KeyRelease, K.Key_W, repeat=True))
+        assert window.keys.controls().throttle == 1
+        app.sendEvent(window.track, key_event(QEvent.Type.KeyPress, K.Key_W, repeat=True))
+        assert window.keys.controls().throttle == 1
+    app.sendEvent(window.track, key_event(QEvent.Type.KeyRelease, K.Key_W))
+    assert window.keys.controls().throttle == 0
+
+
+def test_losing_focus_releases_held_keys(window, qtbot):
+    qtbot.keyPress(window.track, K.Key_W)
+    qtbot.keyPress(window.track, K.Key_A)
+    assert window.keys.controls().throttle == 1 and window.keys.controls().steer == -1
+    QApplication.sendEvent(window, QEvent(QEvent.Type.WindowDeactivate))
+    assert window.keys.controls().throttle == 0 and window.keys.controls().steer == 0
+
+
+def test_release_with_a_modifier_held_still_releases(window, qtbot):
+    qtbot.keyPress(window.track, K.Key_S)
+    qtbot.keyRelease(window.track, K.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert window.keys.controls().brake == 0
+
+
+def test_clicking_a_slider_does_not_steal_the_driving_keys(window, qtbot):
+    slider = window.panel.sliders["engine_power"]
+    before = slider.value()
+    qtbot.mouseClick(slider._slider, Qt.MouseButton.LeftButton, pos=QPoint(5, slider._slider.height() // 2))
+    assert QApplication.focusWidget() is not slider._slider
+    after_click = slider.value()
+    target = QApplication.focusWidget() or window
+    for key in (K.Key_W, K.Key_Left):
+        qtbot.keyPress(target, key)
+    controls = window.keys.controls()
+    assert controls.throttle == 1 and controls.steer == -1
+    assert slider.value() == after_click  # the arrow drove the car, not the slider
+    assert after_click != before or before == arcade.PARAMS[2].min
+
+
+def test_slider_change_alters_the_next_ticks_and_the_force_curve(window, qtbot):
+    old_top = window.curves.top_marker.value()
+    window.panel.sliders["engine_power"].setValue(2000)
+    assert window.tuning["engine_power"] == 2000
+    # the curve now balances 2000 = 55 v/60 + 0.06 v²/60
+    top = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 2000 * 60)) / 0.12
+    assert window.curves.top_marker.value() == pytest.approx(top) and top > old_top
+    paused(window).sim.tick(window.keys.controls().__class__(0, 1, 0))
+    assert window.sim.state.vx[0] == pytest.approx(2000 / 60)
+
+
+def test_undo_and_redo_with_the_keyboard(window, qtbot):
+    window.panel.sliders["drag"].setValue(-0.2)
+    assert window.tuning["drag"] == -0.2
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.tuning["drag"] == -0.06
+    assert window.panel.sliders["drag"].value() == pytest.approx(-0.06)
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.tuning["drag"] == -0.2
+
+
+def test_one_drag_is_one_undo_step(window):
+    slider = window.panel.sliders["friction"]
+    steps = window.undo.count()
+    slider._slider.setSliderDown(True)  # mouse pressed on the handle
+    for value in (-60, -80, -120, -150):
+        slider._slider.setValue(value)
+        assert window.tuning["friction"] == value  # applied live while dragging
+    slider._slider.setSliderDown(False)  # mouse released
+    assert window.undo.count() == steps + 1
+    window.undo.undo()
+    assert window.tuning["friction"] == -55
+
+
+def test_slider_values_snap_to_the_declared_step(window):
+    window.panel.sliders["steering_angle"].setValue(17.26)
+    assert window.tuning["steering_angle"] == 17.5
+
+
+def test_reset_one_and_reset_all(window, qtbot):
+    window.panel.sliders["slip_speed"].setValue(1000)
+    window.panel.sliders["wheel_base"].setValue(120)
+    qtbot.mouseClick(window.panel.findChild(type(window.panel._make_reset(arcade.PARAMS[0])), "reset_slip_speed"),
+                     Qt.MouseButton.LeftButton)
+    assert window.tuning["slip_speed"] == 400 and window.tuning["wheel_base"] == 120
+    window.panel.reset_all()
+    assert dict(window.tuning) == {p.name: p.default for p in arcade.PARAMS}
+    window.undo.undo()
+    assert window.tuning["wheel_base"] == 120
+
+
+def test_save_then_load_restores_the_tuning_exactly(window, tmp_path):
+    for name, value in (("engine_power", 1230), ("traction_fast", 3.3), ("drag", -0.071)):
+        window.panel.sliders[name].setValue(value)
+    saved = dict(window.tuning)
+    path = tmp_path / "mine.json"
+    assert window.save_preset_to(path, name="mine")
+    assert "mine" in window.windowTitle() and "*" not in window.windowTitle()
+    window.panel.reset_all()
+    assert dict(window.tuning) != saved
+    assert window.open_preset_file(path)
+    assert dict(window.tuning) == saved
+    assert {name: window.panel.sliders[name].value() for name in saved} == pytest.approx(saved)
+
+
+def test_presets_menu_switches_and_undo_goes_back(window):
+    action = next(a for a in window.presets_menu.actions() if a.text() == "Ice")
+    action.trigger()
+    assert dict(window.tuning) == dict(load_preset(BUILTIN_DIR / "ice.json").tuning)
+    assert window.windowTitle().endswith("Ice")
+    window.undo.undo()
+    assert window.tuning["traction_slow"] == 10
+
+
+def test_bad_preset_shows_a_message_and_leaves_the_tuning(window, tmp_path):
+    window.panel.sliders["braking"].setValue(-700)
+    before = dict(window.tuning)
+    bad = tmp_path / "bad.json"
+    data = json.loads((BUILTIN_DIR / "drift.json").read_text())
+    data["params"]["wheel_base"] = 5000
+    bad.write_text(json.dumps(data))
+    assert not window.open_preset_file(bad)
+    assert dict(window.tuning) == before
+    assert str(bad) in window.last_error and "params.wheel_base" in window.last_error and "10 … 300 px" in window.last_error
+    boxes = [w for w in QApplication.topLevelWidgets() if w.isVisible() and w.windowTitle() == "car-sandbox"]
+    assert any(window.last_error in b.text() for b in boxes if hasattr(b, "text"))
+
+
+def test_exports_are_valid_files(window, tmp_path):
+    assert window.export_curve(tmp_path / "f.png")
+    assert window.export_curve(tmp_path / "f.svg")
+    assert window.export_curve(tmp_path / "f.csv")
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in (tmp_path / "f.svg").read_bytes()
+    rows = (tmp_path / "f.csv").read_text().splitlines()
+    assert rows[0] == "speed,engine,friction,drag,net" and len(rows) > 100
+    assert not window.export_curve(tmp_path / "f.bmp") and "bmp" in window.last_error
+
+
+def test_pyqtgraph_context_menu_export_works_on_the_curve(window, tmp_path):
+    """The plot's right-click Export… runs pyqtgraph's exporters on this item."""
+    import pyqtgraph.exporters as ex
+
+    assert window.curves.getPlotItem().menuEnabled()
+    ex.CSVExporter(window.curves.getPlotItem()).export(str(tmp_path / "menu.csv"))
+    lines = (tmp_path / "menu.csv").read_text().splitlines()
+    assert len(lines) == 1 + 241  # header, then one row per curve point
+    first = [float(v) for v in lines[1].replace("\t", ",").split(",") if v.strip()]
+    assert first[:2] == [0.0, 900.0]  # engine curve at speed 0: engine_power
+
+
+def test_tab_toggles_the_panel_and_r_resets_the_car(window, qtbot):
+    assert window.panel_dock.isVisible()
+    qtbot.keyClick(window.track, K.Key_Tab)
+    assert not window.panel_dock.isVisible()
+    qtbot.keyClick(window.track, K.Key_Tab)
+    assert window.panel_dock.isVisible()
+    window.sim.state.x[:] = 500.0
+    qtbot.keyClick(window.track, K.Key_R)
+    assert window.sim.state.x[0] == 0 and window.track.trail.count == 0
+
+
+def test_mouse_wheel_zooms(window):
+    zoom = window.track.zoom
+    centre = QPointF(window.track.width() / 2, window.track.height() / 2)
+    event = QWheelEvent(centre, window.track.mapToGlobal(centre), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(window.track, event)
+    assert window.track.zoom == pytest.approx(zoom * 1.15)
+
+
+def test_skid_marks_appear_above_slip_speed(window):
+    paused(window).scripted_drive(4)
+    skid = window.track.trail.view()[6]
+    assert skid.any() and not skid[:5].any()  # starts on grip, slides once past 400 px/s
+
+
+def test_plots_survive_hundreds_of_repaints(window, qtbot):
+    """ENVIRONMENT.md: PySide6 6.12 crashed pyqtgraph after a few repaints."""
+    paused(window)
+    for _ in range(300):
+        window.scripted_drive(1 / 60)
+        window.plots.repaint()
+        window.curves.repaint()
+    assert len(speed_trace(window)) == 300
+
+
+def test_last_preset_tuning_and_layout_are_restored(qtbot):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.show()
+    assert first.open_preset_file(BUILTIN_DIR / "go_kart.json")
+    first.panel.sliders["engine_power"].setValue(1700)
+    first.panel_dock.hide()
+    first.close()
+    second = MainWindow()
+    qtbot.addWidget(second)
+    second.show()
+    assert second.preset.name == "Go-kart"
+    assert second.tuning["engine_power"] == 1700 and second.tuning["wheel_base"] == 40
+    assert "*" in second.windowTitle()
+    assert not second.panel_dock.isVisible()
