@@ -75,7 +75,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.undo.indexChanged.connect(self._update_title)
 
-        self._frame_times = []
+        self._frame_times: list[float] = []  # seconds between drawn frames
+        self._since_drawn = 0.0
         self._fps = 0.0
         self._last_frame = time.perf_counter()
         self.timer = QTimer(self)
@@ -177,16 +178,22 @@ class MainWindow(QMainWindow):
 
     # --- the frame loop ------------------------------------------------------
     def frame(self) -> None:
-        """One display frame: run the physics ticks that are due, then redraw."""
+        """Timer callback: run the physics ticks that are due; redraw if any ran.
+
+        The timer fires faster than the tick rate so a tick is shown at most one
+        timer interval late; frames without a new tick would repeat the picture.
+        """
         now = time.perf_counter()
         elapsed = now - self._last_frame
         self._last_frame = now
-        self._frame_times.append(elapsed)
-        if len(self._frame_times) >= 30:
-            self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
-            self._frame_times.clear()
-        self.sim.advance(elapsed, self.keys.controls, self._on_tick)
-        self._refresh_views()
+        self._since_drawn += elapsed
+        if self.sim.advance(elapsed, self.keys.controls, self._on_tick):
+            self._frame_times.append(self._since_drawn)
+            self._since_drawn = 0.0
+            if len(self._frame_times) >= 30:
+                self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
+                self._frame_times.clear()
+            self._refresh_views()
 
     def _on_tick(self, state) -> None:
         self.track.record(state, self.tuning["wheel_base"])

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from ..analysis import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files import temp_beside, write_text_atomic
+from .plot_style import style_plot
 
 COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee"}
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
@@ -29,19 +30,17 @@ class ForceCurvePlot(pg.PlotWidget):
         super().__init__(parent)
         self.curve: ForceCurve | None = None
         item = self.getPlotItem()
-        item.showGrid(x=True, y=True, alpha=0.25)
-        item.addLegend(offset=(-10, 10))
+        style_plot(item)
+        item.addLegend(offset=(-10, 10), brush=(20, 20, 20))
         item.setLabel("bottom", "speed", units="px/s")
         item.setLabel("left", "acceleration", units="px/s²")
         item.setMenuEnabled(True)
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).enableAutoSIPrefix(False)  # "kpx/s" reads worse than 1000 px/s
         self._lines = {}
         for name, colour in COLOURS.items():
             width = 3 if name == "net" else 2
             self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=width), name=name)
         item.addLine(y=0, pen=pg.mkPen("#888", width=1))
-        label_opts = {"position": 0.92, "color": "#ddd", "fill": (0, 0, 0, 120), "movable": False}
+        label_opts = {"position": 0.92, "color": "#ddd", "fill": (20, 20, 20), "movable": False}
         self.top_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e53935", width=2, style=Qt.PenStyle.DashLine),
                                           label="top {value:.0f}", labelOpts=label_opts)
         self.slip_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine),

@@ -4,31 +4,39 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 
 from ..telemetry import RingBuffer
+from .plot_style import style_plot
 
 WINDOW_SECONDS = 10.0
 COLUMNS = ("t", "speed", "slip")
 
 
 class LivePlots(pg.GraphicsLayoutWidget):
-    """Speed (model units/s) and slip angle (°) over the last WINDOW_SECONDS."""
+    """Speed (model units/s) and slip angle (°) over the last WINDOW_SECONDS.
+
+    The time axis is fixed at -WINDOW_SECONDS … 0 (0 = now) and the data moves
+    along it, so the axes are not redrawn every frame.
+    """
 
     def __init__(self, hz: int = 60, length_unit: str = "px", parent=None):
         super().__init__(parent)
         self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
+        self._ago = np.empty(self.buffer.capacity)  # t - now, reused every frame
         self.speed_plot = self.addPlot(row=0, col=0)
         self.slip_plot = self.addPlot(row=1, col=0)
         for plot in (self.speed_plot, self.slip_plot):
-            plot.showGrid(x=True, y=True, alpha=0.25)
+            style_plot(plot)
             plot.setMouseEnabled(x=False, y=True)
-            plot.getAxis("left").enableAutoSIPrefix(False)
         self.speed_plot.setLabel("left", "speed", units=f"{length_unit}/s")
         self.slip_plot.setLabel("left", "slip angle", units="°")
-        self.slip_plot.setLabel("bottom", "time", units="s")
+        self.slip_plot.setLabel("bottom", "time before now", units="s")
         self.slip_plot.setXLink(self.speed_plot)
+        self.speed_plot.setXRange(-WINDOW_SECONDS, 0, padding=0)
         self.speed_plot.setYRange(0, 100)
         self.speed_plot.enableAutoRange(y=True)
         self.slip_plot.setYRange(-10, 10)
@@ -47,8 +55,8 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.refresh(0.0)
 
     def refresh(self, now: float) -> None:
-        """Redraw the curves; the x axis shows the last WINDOW_SECONDS up to `now`."""
+        """Redraw the curves against time before `now` (s)."""
         t, speed, slip = self.buffer.view()
-        self.speed_curve.setData(t, speed)
-        self.slip_curve.setData(t, slip)
-        self.speed_plot.setXRange(now - WINDOW_SECONDS, now, padding=0)
+        ago = np.subtract(t, now, out=self._ago[:len(t)])
+        self.speed_curve.setData(ago, speed)
+        self.slip_curve.setData(ago, slip)

@@ -1,0 +1,33 @@
+"""One look for every plot, chosen to paint fast.
+
+Qt's raster engine draws translucent lines 20-40x slower than opaque ones (measured
+here: 9 ms against 0.3 ms for a 1000 px grid), and pyqtgraph's grid is translucent by
+default. So grids and ticks are opaque, in a dim pen.
+"""
+
+from __future__ import annotations
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+import pyqtgraph as pg
+
+AXIS_PEN = "#383838"
+TEXT_PEN = "#b0b0b0"
+
+
+def style_plot(plot: pg.PlotItem) -> None:
+    """Opaque dim grid under the data, light labels, plain units (1000 px/s, not 1 kpx/s)."""
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen(AXIS_PEN))
+        axis.setTextPen(pg.mkPen(TEXT_PEN))
+        axis.setStyle(tickAlpha=1.0, maxTickLevel=1)
+        axis.enableAutoSIPrefix(False)
+        # the axis item draws the grid; put it below the ViewBox (z -100, no
+        # background) so the opaque grid lines pass under the curves
+        axis.setZValue(-200)
+    plot.showGrid(x=True, y=True, alpha=1.0)
+
+
+def opaque(rgb: tuple[int, int, int], alpha: float, under: tuple[int, int, int] = (0, 0, 0)) -> tuple[int, int, int]:
+    """`rgb` at `alpha` (0-1) over `under`, as one opaque colour."""
+    return tuple(round(u + (c - u) * alpha) for c, u in zip(rgb, under))
