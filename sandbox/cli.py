@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="as JSON")
     fmt.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
 
+    p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
+    p.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
+
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
@@ -155,6 +160,16 @@ def cmd_screenshot(args) -> None:
         dispose(window)
 
 
+def cmd_bench(args) -> None:
+    from .bench import report, run
+    from .files import write_text_atomic
+
+    figures = run(quick=args.quick)
+    print(json.dumps(figures, indent=2) if args.json else report(figures))
+    if args.out:
+        write_text_atomic(args.out, json.dumps(figures, indent=2) + "\n")
+
+
 def cmd_window(args) -> int:
     from .presets import load_preset
     from .ui.qt import application, dispose
@@ -171,7 +186,8 @@ def cmd_window(args) -> int:
     return code
 
 
-COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot}
+COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
+            "bench": cmd_bench}
 
 
 def main(argv: list[str] | None = None) -> int:

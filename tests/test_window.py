@@ -267,3 +267,33 @@ def test_last_preset_tuning_and_layout_are_restored(qtbot):
     assert second.tuning["engine_power"] == 1700 and second.tuning["wheel_base"] == 40
     assert "*" in second.windowTitle()
     assert not second.panel_dock.isVisible()
+
+
+def test_mouse_wheel_over_a_slider_does_not_change_it(window):
+    slider = window.panel.sliders["engine_power"]
+    inner = slider._slider
+    centre = QPointF(inner.width() / 2, inner.height() / 2)
+    event = QWheelEvent(centre, inner.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -240),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(inner, event)
+    assert window.tuning["engine_power"] == 900 and window.undo.count() == 0
+
+
+def test_presets_menu_marks_the_active_preset(window):
+    window.open_preset_file(BUILTIN_DIR / "heavy_truck.json")
+    window._fill_presets_menu()
+    checked = [a.text() for a in window.presets_menu.actions() if a.isChecked()]
+    assert checked == ["Heavy truck"]
+
+
+def test_a_broken_last_preset_is_reported_at_start(qtbot, tmp_path):
+    from sandbox.ui.app import settings
+
+    broken = tmp_path / "gone.json"
+    broken.write_text("{")
+    settings().setValue("preset/last_path", str(broken))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.preset.name == "Recipe defaults"
+    assert "Could not reopen the last preset" in w.statusBar().currentMessage()
+    assert str(broken) in w.statusBar().currentMessage()

@@ -47,6 +47,7 @@ class MainWindow(QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
+        self._startup_note = ""
         self.preset, restored = self._initial_preset()
         self.model = self.preset.model
         self.tuning = (restored or self.preset.tuning).copy()
@@ -92,7 +93,9 @@ class MainWindow(QMainWindow):
         self._on_tuning_changed()
         self.reset_car()
         if restored is not None:
-            self.statusBar().showMessage(f"Restored your tuning from last session (based on {self.preset.name})", 8000)
+            self._startup_note += f"Restored your tuning from last session (based on {self.preset.name}). "
+        if self._startup_note:
+            self.statusBar().showMessage(self._startup_note.strip(), 10000)
         self.track.setFocus()
 
     # --- construction --------------------------------------------------------
@@ -171,7 +174,9 @@ class MainWindow(QMainWindow):
             if number == len(builtin) + 1:
                 menu.addSection("Yours")
             shortcut = f"Ctrl+{number}" if number <= 9 else None
-            self._action(menu, name, lambda _=False, p=path: self.open_preset_file(p), shortcut, str(path))
+            action = self._action(menu, name, lambda _=False, p=path: self.open_preset_file(p), shortcut, str(path))
+            action.setCheckable(True)
+            action.setChecked(self.preset.path is not None and path.resolve() == self.preset.path.resolve())
         if not mine:
             hint = menu.addAction(f"(your presets go to {user_dir()})")
             hint.setEnabled(False)
@@ -308,13 +313,15 @@ class MainWindow(QMainWindow):
         return True
 
     def export_curve_dialog(self, suffix: str) -> None:
-        start = str(user_dir().parent / f"force_curve{suffix}")
+        folder = settings().value("export/last_dir") if self.remember else None
+        start = str(Path(str(folder or Path.home())) / f"force_curve{suffix}")
         path, _ = QFileDialog.getSaveFileName(self, f"Export force curve as {suffix[1:].upper()}", start,
                                               f"{suffix[1:].upper()} (*{suffix})")
         if path:
             if not path.lower().endswith(suffix):
                 path += suffix
-            self.export_curve(path)
+            if self.export_curve(path) and self.remember:
+                settings().setValue("export/last_dir", str(Path(path).parent))
 
     def export_curve(self, path) -> bool:
         try:
@@ -358,8 +365,8 @@ class MainWindow(QMainWindow):
         if last:
             try:
                 preset = load_preset(last)
-            except UserError:
-                pass  # moved or broken since: start from the defaults
+            except UserError as exc:
+                self._startup_note = f"Could not reopen the last preset ({exc}); using {preset.name}. "
         restored = None
         text = store.value("preset/tuning")
         if text:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QGridLayout, QLabel, QPushButton, QScrollArea, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QApplication, QGridLayout, QLabel, QPushButton, QScrollArea, QToolButton,
+                               QVBoxLayout, QWidget)
 from superqt import QLabeledDoubleSlider
 
 from ..params import Param, Tuning
@@ -69,13 +69,21 @@ class TuningPanel(QWidget):
         inner.addLayout(grid)
         inner.addWidget(reset_all)
         inner.addStretch(1)
-        scroll = QScrollArea()
+        self.scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+
+    def eventFilter(self, obj, event) -> bool:
+        """The mouse wheel over a slider scrolls the panel instead of changing a value
+        nobody meant to change."""
+        if event.type() == QEvent.Type.Wheel:
+            QApplication.sendEvent(self.scroll.verticalScrollBar(), event)
+            return True
+        return False
 
     # --- widgets -------------------------------------------------------------
     def _make_label(self, p: Param) -> QLabel:
@@ -96,6 +104,8 @@ class TuningPanel(QWidget):
         slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         slider._slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         slider._label.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        for part in (slider._slider, slider._label):
+            part.installEventFilter(self)
         slider.valueChanged.connect(lambda value, name=p.name: self._on_value(name, value))
         slider.sliderPressed.connect(lambda name=p.name: self._dragging.add(name))
         slider.sliderReleased.connect(lambda name=p.name: self._on_release(name))
