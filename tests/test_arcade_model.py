@@ -181,3 +181,10 @@ def test_top_speed_without_resistance_is_unlimited_and_without_drag_linear():
     assert arcade.top_speed(tuning(friction=0, drag=0), DT) == math.inf
     assert arcade.top_speed(tuning(drag=0), DT) == pytest.approx(900 / (55 / 60))
     assert arcade.top_speed(tuning(engine_power=0), DT) == 0
+
+
+def test_analog_steer_scales_the_wheel_angle():
+    half = arcade.step(moving(200), Controls(0.5, 0, 0), tuning(), DT)
+    full = arcade.step(moving(200), Controls(1.0, 0, 0), tuning(), DT)
+    assert half.wheel_angle[0] == pytest.approx(math.radians(7.5))
+    assert 0 < half.heading[0] < full.heading[0]

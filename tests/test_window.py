@@ -177,6 +177,9 @@ def test_presets_menu_switches_and_undo_goes_back(window):
     assert window.windowTitle().endswith("Ice")
     window.undo.undo()
     assert window.tuning["traction_slow"] == 10
+    assert window.windowTitle().endswith("Recipe defaults")
+    window.undo.redo()
+    assert window.windowTitle().endswith("Ice") and window.tuning["traction_slow"] == 2
 
 
 def test_bad_preset_shows_a_message_and_leaves_the_tuning(window, tmp_path):

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter)
 
 from ..controls import demo_drive
@@ -33,6 +33,22 @@ R reset the car · mouse wheel zoom · Tab show/hide the tuning panel<br><br>
 Drag a slider or type in its number box; the next physics tick uses the new value.<br>
 ↺ resets one parameter · Ctrl+Z undo · Ctrl+Shift+Z redo (one drag = one step)<br>
 Ctrl+O open · Ctrl+S save · Ctrl+Shift+S save as · Ctrl+1…9 switch preset"""
+
+
+class LoadPreset(QUndoCommand):
+    """Undoable preset switch: the values and which preset the window says it is on."""
+
+    def __init__(self, window: "MainWindow", preset: Preset):
+        super().__init__(f"Load preset {preset.name}")
+        self.window = window
+        self.old = (window.preset, dict(window.tuning))
+        self.new = (preset, dict(preset.tuning))
+
+    def redo(self) -> None:
+        self.window._show_preset(*self.new)
+
+    def undo(self) -> None:
+        self.window._show_preset(*self.old)
 
 
 def settings() -> QSettings:
@@ -252,15 +268,19 @@ class MainWindow(QMainWindow):
                                  f"<span style='color:gray'>{self.preset.description}</span>")
 
     def apply_preset(self, preset: Preset) -> None:
-        """Switch to `preset`'s values as one undo step."""
+        """Switch to `preset` (its values and its name) as one undo step."""
         if preset.model is not self.model:
             raise UserError(f"{preset.path or preset.name}: model {preset.model.NAME!r} is not available in this window")
-        self.preset = preset
-        self.panel.set_values(preset.tuning, f"Load preset {preset.name}")
-        self._on_tuning_changed()
+        self.undo.push(LoadPreset(self, preset))
         if self.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(preset.path))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
+
+    def _show_preset(self, preset: Preset, values) -> None:
+        """Make `preset` current with `values` in the sliders (used by undo/redo)."""
+        self.preset = preset
+        self.panel.apply_values(values)
+        self._on_tuning_changed()
 
     def open_preset_file(self, path) -> bool:
         """Load a preset file; on a bad file show why and change nothing."""
