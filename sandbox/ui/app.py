@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from pathlib import Path
@@ -123,7 +122,7 @@ class MainWindow(QMainWindow):
         return dock
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        action = QAction(text, self)
+        action = QAction(text, menu)  # owned by the menu: menu.clear() deletes it
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         if tip:
@@ -224,14 +223,13 @@ class MainWindow(QMainWindow):
         state = self.sim.state
         speed = float(state.speed[0])
         slip = math.degrees(float(state.slip_angle[0]))
-        along = math.cos(float(state.heading[0])) * float(state.vx[0]) + math.sin(float(state.heading[0])) * float(state.vy[0])
+        unit = self.model.LENGTH_UNIT
         if bool(state.traction_fast[0]):
-            regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} px/s)"
-        elif along < 0:
+            regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} {unit}/s)"
+        elif abs(slip) > 90:
             regime = "reversing (speed clamp, no traction lerp)"
         else:
             regime = "traction slow"
-        unit = self.model.LENGTH_UNIT
         self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime} · "
                             f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
