@@ -40,3 +40,48 @@ def curve_csv(curve: ForceCurve) -> str:
     from .controls import format_rows
 
     return format_rows(CURVE_COLUMNS, curve.rows())
+
+
+DRIVE_LIMIT_S = 120.0
+"""s: longest simulated run of one drive metric (a car that never stops is cut off)."""
+
+
+def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[str, np.ndarray]:
+    """Top speed, coast-down and braking distance by simulation, for a batch of tunings.
+
+    `params` values may be arrays (one entry per car). Straight-line drives from rest:
+    full throttle until the speed stops changing (top speed, px/s); then from there,
+    no pedals until the car stops (coast-down distance, px), and full brake until the
+    car no longer moves forward (braking distance, px).
+    """
+    from .models.state import Controls, State
+
+    n = max([np.size(v) for v in params.values()] + [1])
+    dt = 1.0 / hz
+    state = State.at_rest(n)
+    throttle = Controls(0.0, 1.0, 0.0)
+    previous = np.full(n, -1.0)
+    for _ in range(int(DRIVE_LIMIT_S * hz)):
+        state = model.step(state, throttle, params, dt)
+        if np.all(np.abs(state.speed - previous) <= 1e-9 * np.maximum(state.speed, 1.0)):
+            break
+        previous = state.speed
+    top = state.speed.copy()
+
+    def distance_until(controls: Controls, moving) -> np.ndarray:
+        s = state.copy()
+        travelled = np.zeros(n)
+        going = moving(s)
+        for _ in range(int(DRIVE_LIMIT_S * hz)):
+            if not going.any():
+                break
+            after = model.step(s, controls, params, dt)
+            travelled += np.where(going, np.hypot(after.x - s.x, after.y - s.y), 0.0)
+            s = after
+            going &= moving(s)
+        return travelled
+
+    forward = lambda s: (np.cos(s.heading) * s.vx + np.sin(s.heading) * s.vy) > 0  # noqa: E731
+    coast = distance_until(Controls(0.0, 0.0, 0.0), lambda s: s.speed > 0)
+    braking = distance_until(Controls(0.0, 0.0, 1.0), forward)
+    return {"top_speed": top, "coast_distance": coast, "braking_distance": braking}

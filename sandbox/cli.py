@@ -43,12 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick")
     p.add_argument("--out", type=Path, required=True, help="trajectory CSV to write")
-    p.add_argument("--hz", type=_hz, default=60, help="physics tick rate in Hz (default 60)")
+    p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
     p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--out", type=Path, required=True, help="output file: .png, .svg or .csv")
-    p.add_argument("--hz", type=_hz, default=60, help="physics tick rate in Hz (default 60)")
+    p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
     p = sub.add_parser("params", help="list every parameter declaration of every model")
     fmt = p.add_mutually_exclusive_group()
@@ -75,7 +75,7 @@ def cmd_simulate(args) -> None:
 
     preset = load_preset(args.preset)
     trace = load_trace(args.controls)
-    save_trajectory(args.out, run_trace(preset.model, preset.tuning, trace, args.hz))
+    save_trajectory(args.out, run_trace(preset.model, preset.tuning, trace, args.hz or preset.hz))
 
 
 def cmd_curves(args) -> None:
@@ -87,8 +87,9 @@ def cmd_curves(args) -> None:
     if suffix not in (".png", ".svg", ".csv"):
         raise UserError(f"{args.out}: unknown output type {suffix or '(none)'!r}; use .png, .svg or .csv")
     preset = load_preset(args.preset)
+    hz = args.hz or preset.hz
     if suffix == ".csv":
-        write_text_atomic(args.out, curve_csv(force_curve(preset.model, preset.tuning, args.hz)))
+        write_text_atomic(args.out, curve_csv(force_curve(preset.model, preset.tuning, hz)))
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from .ui.qt import application, dispose
@@ -98,7 +99,7 @@ def cmd_curves(args) -> None:
     plot = ForceCurvePlot()
     try:
         plot.resize(900, 560)
-        plot.set_tuning(preset.model, preset.tuning, args.hz, title=preset.name)
+        plot.set_tuning(preset.model, preset.tuning, hz, title=preset.name)
         plot.show()  # lay out title and axes before rendering
         app.processEvents()
         plot.export(args.out)
@@ -115,7 +116,12 @@ def params_table_markdown() -> str:
                   "| name | label | unit | default | min | max | step | what it does |",
                   "|---|---|---|---|---|---|---|---|"]
         for p in model.PARAMS:
-            lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | {p.step:g} | {p.help} |")
+            if p.is_bool:
+                default = "true" if p.default else "false"
+                lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {default} | – | – | – | {p.help} |")
+            else:
+                lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | "
+                             f"{p.step:g} | {p.help} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -131,7 +137,9 @@ def cmd_params(args) -> None:
         for name, model in MODELS.items():
             print(f"{name}: {model.TITLE}")
             for p in model.PARAMS:
-                print(f"  {p.name:18s} {p.default:>8g} {p.unit:9s} [{p.min:g} … {p.max:g}, step {p.step:g}]  {p.help}")
+                span = "[true or false]" if p.is_bool else f"[{p.min:g} … {p.max:g}, step {p.step:g}]"
+                print(f"  {p.name:18s} {str(p.default).lower() if p.is_bool else format(p.default, 'g'):>8s} "
+                      f"{p.unit:9s} {span}  {p.help}")
 
 
 def cmd_screenshot(args) -> None:

@@ -18,6 +18,8 @@ class Param:
 
     `since` is the preset format version that introduced the parameter: files of an
     older format do not carry it and load with `default` (see presets.py).
+    `kind` is "float" (a slider) or "bool" (a switch: value True/False, in JSON
+    true/false; min 0, max 1, step 1).
     """
 
     name: str
@@ -29,8 +31,20 @@ class Param:
     step: float
     help: str
     since: int = 1
+    kind: str = "float"
+
+    @classmethod
+    def switch(cls, name: str, label: str, default: bool, help: str, since: int = 1) -> "Param":
+        """A boolean parameter (an option that changes how the model computes)."""
+        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool")
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
 
     def __post_init__(self) -> None:
+        if self.kind not in ("float", "bool"):
+            raise ValueError(f"{self.name}: kind must be 'float' or 'bool'")
         if not (self.min <= self.default <= self.max):
             raise ValueError(f"{self.name}: default {self.default} outside {self.min}..{self.max}")
         if self.step <= 0:
@@ -43,11 +57,18 @@ class Param:
         return len(text.split(".")[1]) if "." in text else 0
 
     def range_text(self) -> str:
+        if self.is_bool:
+            return "true or false"
         unit = f" {self.unit}" if self.unit else ""
         return f"{self.min:g} … {self.max:g}{unit}"
 
-    def check(self, value: object) -> float:
-        """Return `value` as a float, or raise ValueError naming the allowed range."""
+    def check(self, value: object) -> float | bool:
+        """Return `value` as a float (bool for a switch), or raise ValueError naming
+        the allowed range."""
+        if self.is_bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"{value!r} is not true or false")
+            return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{value!r} is not a number (allowed {self.range_text()})")
         value = float(value)
@@ -59,6 +80,8 @@ class Param:
 
     def snap(self, value: float) -> float:
         """Nearest multiple of `step` from `min`, clamped to the range (for sliders)."""
+        if self.is_bool:
+            return bool(value)
         steps = round((value - self.min) / self.step)
         snapped = round(self.min + steps * self.step, self.decimals)
         return min(self.max, max(self.min, snapped))

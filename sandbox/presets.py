@@ -1,11 +1,14 @@
 """Preset files: a model name and one value per parameter, as versioned JSON.
 
-    {"format": 1, "model": "arcade", "name": "...", "description": "...",
-     "params": {"wheel_base": 70, ...}}
+    {"format": 2, "model": "arcade", "name": "...", "description": "...", "hz": 60,
+     "params": {"wheel_base": 70, ..., "rate_independent": false}}
 
-Format history: 1 is the first. A parameter declares the format that introduced it
-(`Param.since`); a file of an older format loads with that parameter's default, so
-presets written before a model gained a parameter keep loading.
+Format history (a file of an older format loads with the newer fields' defaults):
+  1  first release: format, model, name, description, params.
+  2  "hz", the physics tick rate the tuning was made at (default 60, the recipe's);
+     arcade parameter `rate_independent` (default false).
+A parameter declares the format that introduced it (`Param.since`), so presets written
+before a model gained a parameter keep loading.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from .errors import PresetError
 from .files import read_text, write_text_atomic
 from .models import DEFAULT_MODEL, get_model
 from .params import Tuning
+from .sim import TICK_RATES
 
-FORMAT = 1
+FORMAT = 2
+DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
-TOP_LEVEL_KEYS = ("format", "model", "name", "description", "params")
+TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params")
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "presets"
 DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
 
@@ -35,6 +40,7 @@ class Preset:
     tuning: Tuning
     name: str = "Untitled"
     description: str = ""
+    hz: int = DEFAULT_HZ
     path: Path | None = field(default=None, compare=False)
 
 
@@ -100,6 +106,11 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
             raise fail(f"field {key!r} must be text, got {type(value).__name__}")
         texts[key] = value
 
+    hz = data.get("hz", DEFAULT_HZ)
+    if isinstance(hz, bool) or not isinstance(hz, int) or hz not in TICK_RATES:
+        rates = ", ".join(map(str, TICK_RATES))
+        raise fail(f"field 'hz': {hz!r} is not an offered tick rate ({rates} Hz)")
+
     params = data.get("params")
     if not isinstance(params, dict):
         raise fail("field 'params' must be an object of parameter values")
@@ -117,7 +128,7 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
             values[p.name] = p.check(params[p.name])
         except ValueError as exc:
             raise fail(f"field 'params.{p.name}': {exc}") from None
-    return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"])
+    return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"], hz)
 
 
 def load_preset(path: str | os.PathLike) -> Preset:
@@ -132,6 +143,7 @@ def dump_preset(preset: Preset) -> str:
         "model": preset.model.NAME,
         "name": preset.name,
         "description": preset.description,
+        "hz": preset.hz,
         "params": {p.name: preset.tuning[p.name] for p in preset.model.PARAMS},
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -15,6 +15,8 @@ import numpy as np
 from .models.state import Controls, State
 
 DEFAULT_HZ = 60
+TICK_RATES = (30, 60, 120, 144, 240)
+"""Hz offered in the window and allowed in presets (the CLI takes any 10-1000)."""
 MAX_CATCH_UP = 0.25
 """s: a frame longer than this runs only this much physics (the game slows, the
 physics stays the same) so one stall cannot trigger a burst of hundreds of ticks."""

@@ -32,7 +32,7 @@ def run(state, controls, p, ticks):
 
 
 def test_declared_defaults_are_the_recipes():
-    assert {p.name: p.default for p in arcade.PARAMS} == RECIPE
+    assert {p.name: p.default for p in arcade.PARAMS} == {**RECIPE, "rate_independent": False}
 
 
 def test_first_two_ticks_of_throttle_match_hand_computation():

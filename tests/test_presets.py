@@ -21,7 +21,7 @@ BUILTIN = sorted(presets.BUILTIN_DIR.glob("*.json"))
 def preset_text(**params):
     values = {p.name: p.default for p in arcade.PARAMS}
     values.update(params)
-    return {"format": 1, "model": "arcade", "name": "t", "description": "", "params": values}
+    return {"format": 2, "model": "arcade", "name": "t", "description": "", "hz": 60, "params": values}
 
 
 def refuse(data, tmp_path, *expected):
@@ -50,7 +50,7 @@ def test_recipe_defaults_preset_is_the_declaration():
 
 
 def test_save_then_load_restores_every_value_exactly(tmp_path):
-    values = {p.name: p.min + (p.max - p.min) / 3 for p in arcade.PARAMS}  # awkward floats
+    values = {p.name: True if p.is_bool else p.min + (p.max - p.min) / 3 for p in arcade.PARAMS}  # awkward floats
     original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
     save_preset(original, tmp_path / "mine.json")
     back = load_preset(tmp_path / "mine.json")
@@ -72,6 +72,9 @@ def test_save_then_load_restores_every_value_exactly(tmp_path):
     (preset_text(friction=True), ["field 'params.friction'", "not a number"]),
     (preset_text(drag=-900), ["field 'params.drag'", "outside the allowed range -1 … 0 1/(px·s)"]),
     (preset_text(engine_power=4001), ["field 'params.engine_power'", "0 … 4000 px/s²"]),
+    (preset_text(rate_independent=1), ["field 'params.rate_independent'", "not true or false"]),
+    ({**preset_text(), "hz": 50}, ["field 'hz'", "30, 60, 120, 144, 240 Hz"]),
+    ({**preset_text(), "hz": "60"}, ["field 'hz'"]),
 ])
 def test_bad_presets_are_refused_with_file_field_and_range(data, expected, tmp_path):
     refuse(data, tmp_path, *expected)
@@ -119,22 +122,36 @@ def test_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json"]
 
 
-def test_file_from_format_1_loads_when_a_later_format_adds_a_parameter(monkeypatch):
-    """The upgrade path: a parameter declared `since=2` takes its default when a
-    format-1 file (frozen copy in tests/data) is loaded; format-2 files must have it."""
-    added = Param("future_knob", "Future knob", "1/s", 0.5, 0, 1, 0.1, "added later", since=2)
-    monkeypatch.setattr(arcade, "PARAMS", arcade.PARAMS + (added,))
-    monkeypatch.setattr(presets, "FORMAT", 2)
+def test_format_1_file_from_before_rate_independent_still_loads():
+    """tests/data holds a preset written by the first release (format 1, before the
+    tick rate and `rate_independent` existed): it loads with their defaults."""
     old = load_preset(DATA / "preset_format1_recipe_defaults.json")
-    assert old.tuning["future_knob"] == 0.5
+    assert json.loads((DATA / "preset_format1_recipe_defaults.json").read_text())["format"] == 1
+    assert old.tuning["rate_independent"] is False and old.hz == 60
     assert old.tuning["friction"] == -55
-    data = json.loads((DATA / "preset_format1_recipe_defaults.json").read_text())
-    data["format"] = 2
+    # saved again, it is a complete format-2 file
+    again = json.loads(presets.dump_preset(old))
+    assert again["format"] == 2 and again["hz"] == 60 and again["params"]["rate_independent"] is False
+
+
+def test_format_2_file_must_carry_rate_independent():
+    data = preset_text()
+    del data["params"]["rate_independent"]
+    with pytest.raises(PresetError, match="params.rate_independent' is missing"):
+        parse_preset(json.dumps(data), "new.json")
+
+
+def test_the_since_mechanism_serves_the_next_parameter_too(monkeypatch):
+    """A parameter declared `since=3` takes its default in every older file."""
+    data = preset_text()  # today's parameters, without the future one
+    data["format"] = 3
+    added = Param("future_knob", "Future knob", "1/s", 0.5, 0, 1, 0.1, "added later", since=3)
+    monkeypatch.setattr(arcade, "PARAMS", arcade.PARAMS + (added,))
+    monkeypatch.setattr(presets, "FORMAT", 3)
+    for path in (DATA / "preset_format1_recipe_defaults.json", presets.DEFAULT_PRESET):
+        assert load_preset(path).tuning["future_knob"] == 0.5
     with pytest.raises(PresetError, match="params.future_knob' is missing"):
         parse_preset(json.dumps(data), "new.json")
-    # and a saved file is written in the new format with the new parameter
-    text = presets.dump_preset(old)
-    assert json.loads(text)["format"] == 2 and json.loads(text)["params"]["future_knob"] == 0.5
 
 
 def test_listing_shows_builtins_first_and_marks_broken_user_files(private_user_data):

@@ -167,7 +167,8 @@ def test_save_then_load_restores_the_tuning_exactly(window, tmp_path):
     assert dict(window.tuning) != saved
     assert window.open_preset_file(path)
     assert dict(window.tuning) == saved
-    assert {name: window.panel.sliders[name].value() for name in saved} == pytest.approx(saved)
+    shown = {name: slider.value() for name, slider in window.panel.sliders.items()}
+    assert shown == pytest.approx({k: v for k, v in saved.items() if k in shown})
 
 
 def test_presets_menu_switches_and_undo_goes_back(window):
@@ -300,3 +301,49 @@ def test_a_broken_last_preset_is_reported_at_start(qtbot, tmp_path):
     assert w.preset.name == "Recipe defaults"
     assert "Could not reopen the last preset" in w.statusBar().currentMessage()
     assert str(broken) in w.statusBar().currentMessage()
+
+
+def pick_rate(window, hz):
+    """Choose `hz` in the panel's tick-rate box as a user does (activated signal)."""
+    box = window.panel.rate
+    box.setCurrentIndex(box.findData(hz))
+    box.activated.emit(box.currentIndex())
+
+
+def test_tick_rate_selector_changes_physics_curve_and_status(window):
+    pick_rate(window, 120)
+    assert window.sim.hz == 120 and window.sim.dt == 1 / 120
+    # the recipe at 120 Hz balances 900 = 55 v/120 + 0.06 v²/120
+    top = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 900 * 120)) / 0.12
+    assert window.curves.top_marker.value() == pytest.approx(top)
+    assert "120 Hz" in window.curves.getPlotItem().titleLabel.text
+    window._refresh_views()
+    assert "physics 120 Hz" in window.status.text()
+    assert [a.data() for a in window.rate_actions.actions() if a.isChecked()] == [120]
+    assert "*" in window.windowTitle()
+    window.undo.undo()
+    assert window.sim.hz == 60 and window.panel.rate.currentData() == 60
+
+
+def test_rate_independent_switch_restores_the_60_hz_top_speed(window, qtbot):
+    pick_rate(window, 240)
+    recipe_top_240 = window.curves.top_marker.value()
+    box = window.panel.switches["rate_independent"]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # on the tick box
+    assert window.tuning["rate_independent"] is True
+    assert window.curves.top_marker.value() == pytest.approx(595.26, abs=0.01) < recipe_top_240
+    window.undo.undo()
+    assert window.tuning["rate_independent"] is False and not window.panel.switches["rate_independent"].isChecked()
+
+
+def test_presets_carry_their_tick_rate(window, tmp_path):
+    pick_rate(window, 144)
+    path = tmp_path / "fast.json"
+    assert window.save_preset_to(path, name="fast")
+    assert json.loads(path.read_text())["hz"] == 144
+    window.open_preset_file(BUILTIN_DIR / "drift.json")
+    assert window.sim.hz == 60
+    window.open_preset_file(path)
+    assert window.sim.hz == 144 and window.panel.rate.currentData() == 144
+    window.undo.undo()
+    assert window.sim.hz == 60

@@ -14,6 +14,16 @@ One tick, in the recipe's order (`_physics_process`):
     (heading . v > 0): v = lerp(v, heading*|v|, traction*dt) with traction_fast above
     slip_speed, else traction_slow. Backward: v = -heading * min(|v|, max_speed_reverse).
  4. v += acceleration * dt; position += v * dt (move_and_slide without collisions).
+
+Option `rate_independent` (default off: the recipe as written). On, the tick rate
+stops changing the feel, calibrated so that at 60 Hz it drives like the recipe:
+ - friction and drag are rates taken at the recipe's 60 Hz strength,
+   v·(friction + drag·|v|)·(1/60) px/s², applied once per tick by the midpoint rule
+   (the balance with the engine, hence the top speed, is the same at every rate);
+ - position advances by the mean of the tick's start and end velocities;
+ - the traction lerp compounds: weight = 1 - (1 - traction/60)^(60·dt), exactly
+   traction/60 at 60 Hz and never above 1 (the recipe's traction·dt is above 1
+   when dt > 1/traction).
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ LENGTH_UNIT = "px"
 
 STOP_SPEED = 50.0
 """px/s: below this, with no throttle or brake, the recipe sets velocity to zero."""
+REFERENCE_DT = 1.0 / 60.0
+"""s: the tick the recipe was tuned at; `rate_independent` keeps its feel at any rate."""
 
 PARAMS = (
     Param("wheel_base", "Wheel base", "px", 70, 10, 300, 1,
@@ -56,6 +68,10 @@ PARAMS = (
           "Low values drift."),
     Param("traction_slow", "Traction slow", "1/s", 10, 0, 60, 0.1,
           "Grip below slip speed."),
+    Param.switch("rate_independent", "Rate independent", False,
+                 "Off: the recipe as written (friction, drag and traction change with the "
+                 "tick rate). On: the same feel at every tick rate, equal to the recipe at 60 Hz.",
+                 since=2),
 )
 
 
@@ -75,8 +91,16 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     speed = np.hypot(vx, vy)
     stop = (push == 0) & (speed < STOP_SPEED)
     vx, vy, speed = np.where(stop, 0.0, vx), np.where(stop, 0.0, vy), np.where(stop, 0.0, speed)
-    resist = p["friction"] * dt + p["drag"] * dt * speed
-    ax, ay = ax + vx * resist, ay + vy * resist
+    steady = np.asarray(p.get("rate_independent", False), dtype=bool)
+    inner_dt = np.where(steady, REFERENCE_DT, dt)  # the recipe's second delta
+    resist = p["friction"] * inner_dt + p["drag"] * inner_dt * speed
+    # rate_independent: midpoint rule, the resistance at v + (push + resist) dt/2
+    mid_x = vx + (ax + vx * resist) * (dt / 2)
+    mid_y = vy + (ay + vy * resist) * (dt / 2)
+    mid_resist = p["friction"] * inner_dt + p["drag"] * inner_dt * np.hypot(mid_x, mid_y)
+    ax = ax + np.where(steady, mid_x * mid_resist, vx * resist)
+    ay = ay + np.where(steady, mid_y * mid_resist, vy * resist)
+    start_x, start_y = vx, vy
 
     # 3. calculate_steering: only the difference front - rear matters
     half = np.asarray(p["wheel_base"], dtype=np.float64) / 2.0
@@ -90,7 +114,9 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     nhy = np.where(safe, dy / np.where(safe, length, 1.0), hy)
 
     fast = speed > p["slip_speed"]
-    weight = np.where(fast, p["traction_fast"], p["traction_slow"]) * dt
+    traction = np.where(fast, p["traction_fast"], p["traction_slow"])
+    compounded = 1.0 - (1.0 - np.minimum(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
+    weight = np.where(steady, compounded, traction * dt)
     along = nhx * vx + nhy * vy  # same sign as heading . v.normalized()
     forward, backward = along > 0, along < 0
     back_speed = np.minimum(speed, p["max_speed_reverse"])
@@ -100,7 +126,9 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
 
     # 4. integrate
     vx, vy = vx + ax * dt, vy + ay * dt
-    return State(state.x + vx * dt, state.y + vy * dt, heading, vx, vy,
+    step_x = np.where(steady, (start_x + vx) / 2, vx) * dt
+    step_y = np.where(steady, (start_y + vy) / 2, vy) * dt
+    return State(state.x + step_x, state.y + step_y, heading, vx, vy,
                  wheel_angle=np.broadcast_to(steer_angle, heading.shape).copy(),
                  traction_fast=forward & fast)
 
@@ -111,20 +139,24 @@ def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[s
     What the recipe adds to the velocity each tick, divided by dt: engine_power,
     friction * v * dt, drag * v² * dt (the tick length appears once more than a
     physicist would write, hence the dependence on the tick rate), and their sum.
+    With `rate_independent` the inner dt is 1/60 s at every rate.
     """
     v = np.asarray(speeds, dtype=np.float64)
+    inner_dt = REFERENCE_DT if p.get("rate_independent", False) else dt
     engine = np.full_like(v, float(p["engine_power"]))
-    friction = p["friction"] * dt * v
-    drag = p["drag"] * dt * v * v
+    friction = p["friction"] * inner_dt * v
+    drag = p["drag"] * inner_dt * v * v
     return {"engine": engine, "friction": friction, "drag": drag, "net": engine + friction + drag}
 
 
 def top_speed(p: Mapping[str, float], dt: float) -> float:
     """Speed (px/s) where the net acceleration of `force_curve` is zero; inf if none.
 
-    Root of drag*dt*v² + friction*dt*v + engine_power = 0 with v > 0.
+    Root of drag*dt*v² + friction*dt*v + engine_power = 0 with v > 0 (dt = 1/60 s
+    with `rate_independent`).
     """
-    a, b, c = p["drag"] * dt, p["friction"] * dt, float(p["engine_power"])
+    inner_dt = REFERENCE_DT if p.get("rate_independent", False) else dt
+    a, b, c = p["drag"] * inner_dt, p["friction"] * inner_dt, float(p["engine_power"])
     if c <= 0:
         return 0.0
     if a == 0:

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter)
 
 from ..controls import demo_drive
@@ -15,7 +15,7 @@ from ..errors import UserError
 from ..models.state import Controls
 from ..presets import (BUILTIN_DIR, Preset, default_preset, dump_preset, list_presets, load_preset,
                        parse_preset, save_preset, user_dir)
-from ..sim import DEFAULT_HZ, Simulation
+from ..sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .qt import APPLICATION, ORGANIZATION
@@ -35,19 +35,33 @@ Ctrl+O open · Ctrl+S save · Ctrl+Shift+S save as · Ctrl+1…9 switch preset""
 
 
 class LoadPreset(QUndoCommand):
-    """Undoable preset switch: the values and which preset the window says it is on."""
+    """Undoable preset switch: values, tick rate, and which preset the window is on."""
 
     def __init__(self, window: "MainWindow", preset: Preset):
         super().__init__(f"Load preset {preset.name}")
         self.window = window
-        self.old = (window.preset, dict(window.tuning))
-        self.new = (preset, dict(preset.tuning))
+        self.old = (window.preset, dict(window.tuning), window.sim.hz)
+        self.new = (preset, dict(preset.tuning), preset.hz)
 
     def redo(self) -> None:
         self.window._show_preset(*self.new)
 
     def undo(self) -> None:
         self.window._show_preset(*self.old)
+
+
+class SetRate(QUndoCommand):
+    """Undoable change of the physics tick rate."""
+
+    def __init__(self, window: "MainWindow", hz: int):
+        super().__init__(f"Tick rate {window.sim.hz} → {hz} Hz")
+        self.window, self.old, self.new = window, window.sim.hz, hz
+
+    def redo(self) -> None:
+        self.window._apply_rate(self.new)
+
+    def undo(self) -> None:
+        self.window._apply_rate(self.old)
 
 
 def settings() -> QSettings:
@@ -57,7 +71,7 @@ def settings() -> QSettings:
 class MainWindow(QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
-    def __init__(self, remember: bool = True, hz: int = DEFAULT_HZ):
+    def __init__(self, remember: bool = True):
         super().__init__()
         self.remember = remember
         self.last_error: str | None = None
@@ -65,7 +79,9 @@ class MainWindow(QMainWindow):
         self._startup_note = ""
         self.preset, restored = self._initial_preset()
         self.model = self.preset.model
-        self.tuning = (restored or self.preset.tuning).copy()
+        current = restored or self.preset
+        self.tuning = current.tuning.copy()
+        hz = current.hz
         self.sim = Simulation(self.model, self.tuning, n=1, hz=hz)
 
         self.track = TrackView(hz)
@@ -73,6 +89,8 @@ class MainWindow(QMainWindow):
         self.panel = TuningPanel(self.tuning, self.undo)
         self.panel.tuning_changed.connect(self._on_tuning_changed)
         self.panel.edit_finished.connect(self.track.setFocus)
+        self.panel.rate_requested.connect(self.set_rate)
+        self.panel.show_rate(hz)
         self.panel_dock = self._dock("Tuning", "tuning_dock", self.panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.panel_dock.setMinimumWidth(300)
 
@@ -89,6 +107,7 @@ class MainWindow(QMainWindow):
         self.keys = DriveKeys(self)
         self.keys.tab_pressed.connect(self.toggle_panel)
         self._build_menus()
+        self._check_rate_action(hz)
         self.undo.indexChanged.connect(self._update_title)
 
         self._frame_times: list[float] = []  # seconds between drawn frames
@@ -171,6 +190,14 @@ class MainWindow(QMainWindow):
         self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
         self._action(view, "&Actual size", lambda: self.track.set_zoom(1.0), "Ctrl+0")
+
+        physics = bar.addMenu("P&hysics")
+        self.rate_actions = QActionGroup(self)
+        for hz in TICK_RATES:
+            action = self._action(physics, f"{hz} Hz", lambda _=False, hz=hz: self.set_rate(hz))
+            action.setCheckable(True)
+            action.setData(hz)
+            self.rate_actions.addAction(action)
 
         car = bar.addMenu("&Car")
         self._action(car, "&Reset car", self.reset_car, "R", "Put the car back at the origin, at rest")
@@ -257,7 +284,27 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def modified(self) -> bool:
-        return dict(self.tuning) != dict(self.preset.tuning)
+        return dict(self.tuning) != dict(self.preset.tuning) or self.sim.hz != self.preset.hz
+
+    def set_rate(self, hz: int) -> None:
+        """Change the physics tick rate as one undo step."""
+        if hz != self.sim.hz:
+            self.undo.push(SetRate(self, hz))
+        else:
+            self.panel.show_rate(hz)
+
+    def _apply_rate(self, hz: int) -> None:
+        self.sim.hz = hz
+        self.track.set_hz(hz)
+        self.plots.set_hz(hz)
+        self.panel.show_rate(hz)
+        self._check_rate_action(hz)
+        self._on_tuning_changed()
+        self._refresh_views()
+
+    def _check_rate_action(self, hz: int) -> None:
+        for action in self.rate_actions.actions():
+            action.setChecked(action.data() == hz)
 
     def _update_title(self) -> None:
         star = " *" if self.modified() else ""
@@ -274,10 +321,12 @@ class MainWindow(QMainWindow):
             settings().setValue("preset/last_path", str(preset.path))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
 
-    def _show_preset(self, preset: Preset, values) -> None:
-        """Make `preset` current with `values` in the sliders (used by undo/redo)."""
+    def _show_preset(self, preset: Preset, values, hz: int) -> None:
+        """Make `preset` current with `values` and `hz` (used by undo/redo)."""
         self.preset = preset
         self.panel.apply_values(values)
+        if hz != self.sim.hz:
+            self._apply_rate(hz)
         self._on_tuning_changed()
 
     def open_preset_file(self, path) -> bool:
@@ -316,7 +365,7 @@ class MainWindow(QMainWindow):
         """Write the current tuning to `path` (atomically); it becomes the current preset."""
         base = self.preset
         description = base.description if name is None else f"Based on {base.name}."
-        preset = Preset(self.model, self.tuning.copy(), name or base.name, description)
+        preset = Preset(self.model, self.tuning.copy(), name or base.name, description, self.sim.hz)
         try:
             save_preset(preset, path)
         except UserError as exc:
@@ -372,9 +421,9 @@ class MainWindow(QMainWindow):
             raise UserError(f"{path}: cannot write the screenshot")
 
     # --- memory between runs -------------------------------------------------
-    def _initial_preset(self) -> tuple[Preset, dict | None]:
+    def _initial_preset(self) -> tuple[Preset, Preset | None]:
         """The last preset used (or the recipe's defaults) and, if the last session
-        ended with unsaved changes, those values."""
+        ended with unsaved changes, those values and tick rate."""
         if not self.remember:
             return default_preset(), None
         store = settings()
@@ -390,8 +439,9 @@ class MainWindow(QMainWindow):
         if text:
             try:
                 saved = parse_preset(str(text), "saved tuning")
-                if saved.model is preset.model and dict(saved.tuning) != dict(preset.tuning):
-                    restored = saved.tuning
+                differs = dict(saved.tuning) != dict(preset.tuning) or saved.hz != preset.hz
+                if saved.model is preset.model and differs:
+                    restored = saved
             except UserError:
                 pass
         return preset, restored
@@ -417,7 +467,7 @@ class MainWindow(QMainWindow):
             store.setValue("window/geometry", self.saveGeometry())
             store.setValue("window/state", self.saveState())
             store.setValue("view/zoom", self.track.zoom)
-            current = Preset(self.model, self.tuning, self.preset.name, self.preset.description)
+            current = Preset(self.model, self.tuning, self.preset.name, self.preset.description, self.sim.hz)
             store.setValue("preset/tuning", dump_preset(current))
             store.sync()
         self.keys.detach()

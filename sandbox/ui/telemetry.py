@@ -25,8 +25,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
 
     def __init__(self, hz: int = 60, length_unit: str = "px", parent=None):
         super().__init__(parent)
-        self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
-        self._ago = np.empty(self.buffer.capacity)  # t - now, reused every frame
+        self.set_hz(hz)
         self.speed_plot = self.addPlot(row=0, col=0)
         self.slip_plot = self.addPlot(row=1, col=0)
         for plot in (self.speed_plot, self.slip_plot):
@@ -44,6 +43,11 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.speed_curve = self.speed_plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2))
         self.slip_curve = self.slip_plot.plot([], [], pen=pg.mkPen("#ff8a65", width=2))
         self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
+
+    def set_hz(self, hz: int) -> None:
+        """Size the buffers for WINDOW_SECONDS at `hz` ticks per second (starts afresh)."""
+        self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
+        self._ago = np.empty(self.buffer.capacity)  # t - now, reused every frame
 
     def record(self, t: float, speed: float, slip_rad: float) -> None:
         self.buffer.append((t, speed, math.degrees(slip_rad)))

@@ -57,8 +57,13 @@ class TrackView(QWidget):
         self.state = None
         self.wheel_base = 70.0
         self.hud_lines: list[str] = []
+        self.set_hz(hz)
+
+    def set_hz(self, hz: int) -> None:
+        """Size the trail for TRAIL_SECONDS at `hz` ticks per second (starts it afresh)."""
         # x, y, rear-left x, y, rear-right x, y, skid flag per tick
         self.trail = RingBuffer(int(TRAIL_SECONDS * hz), 7)
+        self.update()
 
     # --- data in -------------------------------------------------------------
     def record(self, state, wheel_base: float) -> None:

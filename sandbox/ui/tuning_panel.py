@@ -11,11 +11,12 @@ from typing import Mapping
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QApplication, QGridLayout, QLabel, QPushButton, QScrollArea, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton,
+                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
 from superqt import QLabeledDoubleSlider
 
 from ..params import Param, Tuning
+from ..sim import TICK_RATES
 
 
 class SetValues(QUndoCommand):
@@ -33,7 +34,8 @@ class SetValues(QUndoCommand):
 
 
 def _tooltip(p: Param) -> str:
-    return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {p.default:g} · range {p.range_text()}"
+    default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} · range {p.range_text()}"
+    return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {default}"
 
 
 class TuningPanel(QWidget):
@@ -41,22 +43,39 @@ class TuningPanel(QWidget):
 
     tuning_changed = Signal()
     edit_finished = Signal()  # a number was typed: focus may return to the car
+    rate_requested = Signal(int)  # the user picked a physics tick rate (Hz)
 
     def __init__(self, tuning: Tuning, undo: QUndoStack, parent=None):
         super().__init__(parent)
         self.undo = undo
         self.tuning = tuning
         self.sliders: dict[str, QLabeledDoubleSlider] = {}
+        self.switches: dict[str, QCheckBox] = {}
         self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
         self._dragging: set[str] = set()
 
         self.title = QLabel()
         self.title.setWordWrap(True)
+        self.rate = QComboBox()
+        self.rate.setObjectName("tick_rate")
+        for hz in TICK_RATES:
+            self.rate.addItem(f"{hz} Hz", hz)
+        self.rate.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.rate.setToolTip("Physics ticks per second (Godot's physics_ticks_per_second). The recipe "
+                             "multiplies friction, drag and traction by the tick length, so its feel "
+                             "changes with the rate unless Rate independent is on.")
+        self.rate.activated.connect(lambda index: self.rate_requested.emit(self.rate.itemData(index)))
+        rate_row = QHBoxLayout()
+        rate_row.addWidget(QLabel("Physics tick rate"))
+        rate_row.addWidget(self.rate, 1)
         grid = QGridLayout()
         grid.setColumnStretch(0, 1)
         for row, p in enumerate(tuning.params.values()):
-            grid.addWidget(self._make_label(p), 2 * row, 0, 1, 2)
-            grid.addWidget(self._make_slider(p), 2 * row + 1, 0)
+            if p.is_bool:
+                grid.addWidget(self._make_switch(p), 2 * row, 0, 2, 1)
+            else:
+                grid.addWidget(self._make_label(p), 2 * row, 0, 1, 2)
+                grid.addWidget(self._make_slider(p), 2 * row + 1, 0)
             grid.addWidget(self._make_reset(p), 2 * row + 1, 1)
         reset_all = QPushButton("Reset all to defaults")
         reset_all.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -66,6 +85,7 @@ class TuningPanel(QWidget):
         body = QWidget()
         inner = QVBoxLayout(body)
         inner.addWidget(self.title)
+        inner.addLayout(rate_row)
         inner.addLayout(grid)
         inner.addWidget(reset_all)
         inner.addStretch(1)
@@ -113,11 +133,22 @@ class TuningPanel(QWidget):
         self.sliders[p.name] = slider
         return slider
 
+    def _make_switch(self, p: Param) -> QCheckBox:
+        box = QCheckBox(p.label)
+        box.setChecked(bool(self.tuning[p.name]))
+        box.setToolTip(_tooltip(p))
+        box.setObjectName(p.name)
+        box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        box.toggled.connect(lambda on, name=p.name: self._on_value(name, on))
+        self.switches[p.name] = box
+        return box
+
     def _make_reset(self, p: Param) -> QToolButton:
         button = QToolButton()
         button.setText("↺")
         button.setObjectName(f"reset_{p.name}")
-        button.setToolTip(f"Reset {p.label} to {p.default:g} {p.unit}")
+        default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} {p.unit}"
+        button.setToolTip(f"Reset {p.label} to {default}")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button.clicked.connect(lambda _=False, name=p.name: self.reset(name))
         return button
@@ -143,8 +174,9 @@ class TuningPanel(QWidget):
         """Record the change of `name` since the last undo step as one step."""
         old, new = self._committed[name], self.tuning[name]
         if old != new:
-            label = self.tuning.params[name].label
-            self.undo.push(SetValues(self, {name: old}, {name: new}, f"{label} {old:g} → {new:g}"))
+            p = self.tuning.params[name]
+            text = f"{p.label} {'on' if new else 'off'}" if p.is_bool else f"{p.label} {old:g} → {new:g}"
+            self.undo.push(SetValues(self, {name: old}, {name: new}, text))
 
     def set_values(self, values: Mapping[str, float], text: str) -> None:
         """Change several values as one undo step (reset all, preset load)."""
@@ -171,7 +203,20 @@ class TuningPanel(QWidget):
         if changed:
             self.tuning_changed.emit()
 
+    def show_rate(self, hz: int) -> None:
+        index = self.rate.findData(hz)
+        if index < 0:  # a rate from the command line, not one of the offered ones
+            self.rate.addItem(f"{hz} Hz", hz)
+            index = self.rate.count() - 1
+        self.rate.setCurrentIndex(index)
+
     def _show(self, name: str, value: float) -> None:
+        if name in self.switches:
+            box = self.switches[name]
+            box.blockSignals(True)
+            box.setChecked(bool(value))
+            box.blockSignals(False)
+            return
         slider = self.sliders[name]
         slider.blockSignals(True)
         slider.setValue(value)
