@@ -85,3 +85,19 @@ def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) ->
     coast = distance_until(Controls(0.0, 0.0, 0.0), lambda s: s.speed > 0)
     braking = distance_until(Controls(0.0, 0.0, 1.0), forward)
     return {"top_speed": top, "coast_distance": coast, "braking_distance": braking}
+
+
+def rate_table(model: ModuleType, params: Mapping[str, object], rates) -> list[dict]:
+    """`drive_metrics` at each tick rate, recipe mode and `rate_independent`, one row
+    per (hz, mode)."""
+    names = [p.name for p in model.PARAMS]
+    if "rate_independent" not in names:
+        raise ValueError(f"model {model.NAME!r} has no rate_independent option")
+    both = {k: np.array([v, v]) for k, v in params.items()}
+    both["rate_independent"] = np.array([False, True])
+    rows = []
+    for hz in rates:
+        metrics = drive_metrics(model, both, hz)
+        for i, mode in enumerate(("recipe", "rate_independent")):
+            rows.append({"hz": hz, "mode": mode, **{k: float(v[i]) for k, v in metrics.items()}})
+    return rows

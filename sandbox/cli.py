@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="as JSON")
     fmt.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
 
+    p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--markdown", action="store_true", help="as a Markdown table")
+
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
@@ -168,6 +172,29 @@ def cmd_screenshot(args) -> None:
         dispose(window)
 
 
+def cmd_rates(args) -> None:
+    from .analysis import rate_table
+    from .presets import load_preset
+    from .sim import TICK_RATES
+
+    preset = load_preset(args.preset)
+    unit = preset.model.LENGTH_UNIT
+    rows = rate_table(preset.model, preset.tuning, TICK_RATES)
+    head = ("tick rate", "mode", f"top speed ({unit}/s)", f"coast-down ({unit})", f"braking from top ({unit})")
+    cells = [(f"{r['hz']} Hz", r["mode"], f"{r['top_speed']:.1f}", f"{r['coast_distance']:.1f}",
+              f"{r['braking_distance']:.1f}") for r in rows]
+    if args.markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for row in cells:
+            print("| " + " | ".join(row) + " |")
+    else:
+        print(f"{preset.name}: straight-line drives from rest (top speed), then no pedals (coast-down) "
+              "or full brake (braking) until the car stops")
+        for row in [head] + cells:
+            print(f"{row[0]:>10s}  {row[1]:16s} {row[2]:>16s} {row[3]:>16s} {row[4]:>24s}")
+
+
 def cmd_bench(args) -> None:
     from .bench import report, run
     from .files import write_text_atomic
@@ -195,7 +222,7 @@ def cmd_window(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
-            "bench": cmd_bench}
+            "bench": cmd_bench, "rates": cmd_rates}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,75 @@
+"""The tick rate: the recipe's rate dependence, and the rate_independent option
+keeping top speed, coast-down and braking within 1 % from 30 to 240 Hz."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sandbox.analysis import drive_metrics, rate_table
+from sandbox.models import arcade
+from sandbox.models.state import Controls, State
+from sandbox.params import Tuning
+from sandbox.presets import BUILTIN_DIR, load_preset
+from sandbox.sim import TICK_RATES
+
+
+def recipe_top_speed(hz, engine=900, friction=-55, drag=-0.06):
+    """Root of engine + friction v/hz + drag v²/hz = 0: the recipe's per-tick balance."""
+    a, b = -drag / hz, -friction / hz
+    return (-b + math.sqrt(b * b + 4 * a * engine)) / (2 * a)
+
+
+@pytest.mark.parametrize("hz, expected", [(30, 354), (60, 595), (240, 1494)])
+def test_recipe_top_speed_depends_on_the_tick_rate(hz, expected):
+    """The issue's figures: about 354 px/s at 30 Hz, 595 at 60 and 1494 at 240."""
+    measured = drive_metrics(arcade, Tuning(arcade.PARAMS), hz)["top_speed"][0]
+    assert measured == pytest.approx(recipe_top_speed(hz), rel=1e-6)
+    assert round(measured) == expected
+
+
+def test_rate_independent_agrees_within_one_percent_for_every_builtin_preset():
+    presets = [load_preset(p) for p in sorted(BUILTIN_DIR.glob("*.json"))]
+    params = {p.name: np.array([pr.tuning[p.name] for pr in presets]) for p in arcade.PARAMS}
+    params["rate_independent"] = np.ones(len(presets), dtype=bool)
+    by_rate = {hz: drive_metrics(arcade, params, hz) for hz in TICK_RATES}
+    for key in ("top_speed", "coast_distance", "braking_distance"):
+        values = np.array([by_rate[hz][key] for hz in TICK_RATES])  # (rates, presets)
+        spread = (values.max(axis=0) - values.min(axis=0)) / values.min(axis=0)
+        assert np.all(spread < 0.01), f"{key}: {dict(zip([p.name for p in presets], spread))}"
+        assert np.all(values > 0)
+    # calibrated on the recipe at 60 Hz: the same balance, hence the same top speed
+    recipe_60 = drive_metrics(arcade, {**params, "rate_independent": np.zeros(len(presets), bool)}, 60)
+    assert by_rate[60]["top_speed"] == pytest.approx(recipe_60["top_speed"], rel=1e-9)
+
+
+def test_rate_table_has_both_modes_at_every_rate():
+    rows = rate_table(arcade, Tuning(arcade.PARAMS), (30, 60))
+    assert [(r["hz"], r["mode"]) for r in rows] == [(30, "recipe"), (30, "rate_independent"),
+                                                    (60, "recipe"), (60, "rate_independent")]
+    assert rows[0]["top_speed"] == pytest.approx(recipe_top_speed(30), rel=1e-6)
+
+
+def moving(speed):
+    return State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([speed]), np.zeros(1))
+
+
+def test_rate_independent_traction_is_the_recipes_at_60_hz():
+    p = Tuning(arcade.PARAMS, {"friction": 0, "drag": 0, "rate_independent": True})
+    s = arcade.step(moving(300), Controls(1, 0, 0), p, 1 / 60)
+    w = 10 / 60  # traction_slow * dt, exactly as the recipe at 60 Hz
+    h = s.heading[0]
+    assert s.vx[0] == pytest.approx((1 - w) * 300 + w * 300 * math.cos(h), abs=1e-9)
+    assert s.vy[0] == pytest.approx(w * 300 * math.sin(h), abs=1e-9)
+
+
+def test_traction_lerp_never_overshoots_with_rate_independent():
+    """traction 60 at 30 Hz: the recipe's weight is 2 (the velocity swings past the
+    heading); compounded it is 1 (the velocity lands on the heading)."""
+    base = {"friction": 0, "drag": 0, "traction_slow": 60}
+    recipe = arcade.step(moving(300), Controls(1, 0, 0), Tuning(arcade.PARAMS, base), 1 / 30)
+    fixed = arcade.step(moving(300), Controls(1, 0, 0), Tuning(arcade.PARAMS, {**base, "rate_independent": True}),
+                        1 / 30)
+    assert fixed.slip_angle[0] == pytest.approx(0, abs=1e-12)
+    assert recipe.slip_angle[0] > 0.01  # velocity turned past the new heading
+    assert fixed.speed[0] == pytest.approx(300)
