@@ -72,7 +72,7 @@ func _record():
 	var values = [float(tick) / hz, car.position.x, car.position.y, car.rotation, v.x, v.y, v.length(), slip]
 	var cells = PoolStringArray()
 	for value in values:
-		cells.append("%.10f" % value)
+		cells.append("%.7f" % value)
 	out.store_line(cells.join(","))
 
 

@@ -1,0 +1,72 @@
+# Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot 4.
+# Exported by car-sandbox: {{ORIGIN}}
+# Tuned at {{HZ}} physics ticks per second: set Project Settings > Physics > Common >
+# Physics Ticks Per Second to {{HZ}}{{RATE_NOTE}}.
+# Input actions: accelerate, brake, steer_left, steer_right.
+extends CharacterBody2D
+
+{{PARAMS}}
+
+var acceleration = Vector2.ZERO
+var steer_direction = 0.0
+
+
+func _physics_process(delta):
+	acceleration = Vector2.ZERO
+	get_input()
+	apply_friction(delta)
+	var start_velocity = velocity
+	calculate_steering(delta)
+	velocity += acceleration * delta
+	if rate_independent:
+		# move by the mean of this tick's start and end velocities
+		var end_velocity = velocity
+		velocity = (start_velocity + end_velocity) / 2.0
+		move_and_slide()
+		if get_slide_collision_count() == 0:
+			velocity = end_velocity
+	else:
+		move_and_slide()
+
+
+func get_input():
+	var turn = Input.get_axis("steer_left", "steer_right")
+	steer_direction = turn * deg_to_rad(steering_angle)
+	if Input.is_action_pressed("accelerate"):
+		acceleration = transform.x * engine_power
+	if Input.is_action_pressed("brake"):
+		acceleration = transform.x * braking
+
+
+func apply_friction(delta):
+	if acceleration == Vector2.ZERO and velocity.length() < 50:
+		velocity = Vector2.ZERO
+	var friction_force = velocity * friction * delta
+	var drag_force = velocity * velocity.length() * drag * delta
+	if rate_independent:
+		# the recipe's strength at 60 Hz, applied once per tick (midpoint rule)
+		var ref = 1.0 / 60.0
+		var mid = velocity + (acceleration + (velocity * friction + velocity * velocity.length() * drag) * ref) * delta / 2.0
+		friction_force = mid * friction * ref
+		drag_force = mid * mid.length() * drag * ref
+	acceleration += drag_force + friction_force
+
+
+func calculate_steering(delta):
+	var rear_wheel = position - transform.x * wheel_base / 2.0
+	var front_wheel = position + transform.x * wheel_base / 2.0
+	rear_wheel += velocity * delta
+	front_wheel += velocity.rotated(steer_direction) * delta
+	var new_heading = (front_wheel - rear_wheel).normalized()
+	var traction = traction_slow
+	if velocity.length() > slip_speed:
+		traction = traction_fast
+	var weight = traction * delta
+	if rate_independent:
+		weight = 1.0 - pow(1.0 - min(traction / 60.0, 1.0), delta * 60.0)
+	var d = new_heading.dot(velocity.normalized())
+	if d > 0:
+		velocity = velocity.lerp(new_heading * velocity.length(), weight)
+	if d < 0:
+		velocity = -new_heading * min(velocity.length(), max_speed_reverse)
+	rotation = new_heading.angle()

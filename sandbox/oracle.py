@@ -1,0 +1,81 @@
+"""Run the Godot 3 oracle (tools/godot_oracle) headless: a car script driven through
+the input actions by a control trace, writing a trajectory CSV.
+
+Needs `godot3-server` (Debian: apt-get install godot3-server); everything else in the
+sandbox runs without it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+from .controls import TRAJECTORY_COLUMNS
+
+PROJECT = Path(__file__).resolve().parent.parent / "tools" / "godot_oracle"
+BINARIES = ("godot3-server", "godot3", "godot3-runner")
+RECIPE_VARIABLES = ("wheel_base", "steering_angle", "engine_power", "friction", "drag", "braking",
+                    "max_speed_reverse", "slip_speed", "traction_fast", "traction_slow")
+
+
+class OracleError(RuntimeError):
+    """Godot could not run the oracle (missing binary, script error, bad output)."""
+
+
+def godot_binary() -> str | None:
+    """Path of a Godot 3 headless binary, or None when none is installed."""
+    for name in BINARIES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def run_oracle(trace_csv: Path, params: Mapping[str, float] | None = None, hz: int = 60,
+               script_text: str | None = None, timeout: float = 300) -> np.ndarray:
+    """Trajectory rows (t, x, y, heading, vx, vy, speed, slip_angle) from Godot.
+
+    With `script_text`, that script (e.g. an exported car.gd, unmodified) drives the
+    body instead of the oracle's own port of the recipe, and `params` should be None.
+    """
+    binary = godot_binary()
+    if binary is None:
+        raise OracleError("no Godot 3 binary found (install the Debian package godot3-server)")
+    with tempfile.TemporaryDirectory(prefix="car-oracle-") as tmp:
+        project = Path(tmp) / "project"
+        shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(".import", "*.csv"))
+        script = "res://recipe_car.gd"
+        if script_text is not None:
+            (project / "car.gd").write_text(script_text, encoding="utf-8")
+            script = "res://car.gd"
+        out = Path(tmp) / "trajectory.csv"
+        env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
+               "ORACLE_TRACE": str(Path(trace_csv).resolve()), "ORACLE_OUT": str(out),
+               "ORACLE_SCRIPT": script, "ORACLE_HZ": str(hz),
+               "ORACLE_PARAMS": ";".join(f"{k}={float(v)!r}" for k, v in (params or {}).items()
+                                         if k in RECIPE_VARIABLES)}
+        result = subprocess.run([binary, "--path", str(project), "--fixed-fps", str(hz)], env=env,
+                                capture_output=True, text=True, timeout=timeout)
+        if result.returncode != 0 or not out.exists():
+            raise OracleError(f"Godot failed ({result.returncode}): {result.stderr.strip()[-500:]}")
+        header = out.read_text().splitlines()[0].split(",")
+        if tuple(header) != TRAJECTORY_COLUMNS:
+            raise OracleError(f"unexpected trajectory header {header}")
+        if "SCRIPT ERROR" in result.stderr or "Parse Error" in result.stderr:
+            raise OracleError(f"Godot reported a script error: {result.stderr.strip()[-500:]}")
+        return np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)
+
+
+def compare(sandbox_rows: np.ndarray, godot_rows: np.ndarray) -> dict[str, float]:
+    """Largest position gap (px) and heading gap (rad, wrapped) over the whole run."""
+    if sandbox_rows.shape != godot_rows.shape:
+        raise ValueError(f"different lengths: {sandbox_rows.shape} vs {godot_rows.shape}")
+    position = np.hypot(sandbox_rows[:, 1] - godot_rows[:, 1], sandbox_rows[:, 2] - godot_rows[:, 2])
+    heading = np.abs(np.angle(np.exp(1j * (sandbox_rows[:, 3] - godot_rows[:, 3]))))
+    return {"position_px": float(position.max()), "heading_rad": float(heading.max())}
