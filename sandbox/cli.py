@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="as JSON")
     fmt.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
 
+    p = sub.add_parser("export-godot", help="write the recipe's car.gd with a preset's values")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--out", type=Path, required=True, help="car.gd to write")
+    p.add_argument("--godot", type=int, choices=(3, 4), default=4,
+                   help="4: CharacterBody2D (default); 3: KinematicBody2D")
+
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--markdown", action="store_true", help="as a Markdown table")
@@ -172,6 +178,13 @@ def cmd_screenshot(args) -> None:
         dispose(window)
 
 
+def cmd_export_godot(args) -> None:
+    from .godot import save_script
+    from .presets import load_preset
+
+    save_script(load_preset(args.preset), args.out, args.godot)
+
+
 def cmd_rates(args) -> None:
     from .analysis import rate_table
     from .presets import load_preset
@@ -222,7 +235,7 @@ def cmd_window(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
-            "bench": cmd_bench, "rates": cmd_rates}
+            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot}
 
 
 def main(argv: list[str] | None = None) -> int:

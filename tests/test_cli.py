@@ -149,3 +149,21 @@ def test_bench_measures_and_counts_every_tick(qtbot):
     assert 0 < frame["median_ms"] <= frame["p99_ms"] <= frame["max_ms"]
     text = bench.report({"machine": "m", "model_car_ticks_per_s": {"arcade": {"10": 1.0}}, "frame": frame})
     assert "car-ticks/s" in text and "median" in text
+
+
+def test_export_godot_command(tmp_path):
+    cli("export-godot", "--preset", BUILTIN_DIR / "ice.json", "--out", tmp_path / "car.gd", "--godot", "3")
+    text = (tmp_path / "car.gd").read_text()
+    assert "extends KinematicBody2D" in text and "var traction_slow = 2" in text
+    assert "Physics Fps to 60" in text
+    bad = cli("export-godot", "--preset", BUILTIN_DIR / "ice.json", "--out", tmp_path / "x.gd", "--godot", "5",
+              check=False)
+    assert bad.returncode == 2
+
+
+def test_rates_command_prints_both_modes(tmp_path):
+    out = cli("rates", "--preset", DEFAULTS, "--markdown").stdout
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("| tick rate | mode | top speed (px/s)")
+    assert len(lines) == 2 + 2 * 5
+    assert "| 30 Hz | recipe | 354.1 |" in out and "| 240 Hz | recipe | 1493.6 |" in out

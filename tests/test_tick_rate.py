@@ -73,3 +73,17 @@ def test_traction_lerp_never_overshoots_with_rate_independent():
     assert fixed.slip_angle[0] == pytest.approx(0, abs=1e-12)
     assert recipe.slip_angle[0] > 0.01  # velocity turned past the new heading
     assert fixed.speed[0] == pytest.approx(300)
+
+
+def test_readme_rate_table_is_the_commands_output():
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- rates:start -->\n(.*?)<!-- rates:end -->", readme, re.S)
+    assert block, "README lacks the rates table markers"
+    out = subprocess.run([sys.executable, "-m", "sandbox", "rates", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"),
+                          "--markdown"], capture_output=True, text=True, check=True).stdout
+    assert block.group(1).strip() == out.strip()

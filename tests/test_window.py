@@ -349,3 +349,30 @@ def test_presets_carry_their_tick_rate(window, tmp_path):
     assert window.sim.hz == 144 and window.panel.rate.currentData() == 144
     window.undo.undo()
     assert window.sim.hz == 60
+
+
+def test_export_godot_scripts_then_import_restores_the_values(window, tmp_path):
+    window.open_preset_file(BUILTIN_DIR / "go_kart.json")
+    window.panel.sliders["drag"].setValue(-0.123)
+    expected = dict(window.tuning)
+    for godot in (3, 4):
+        assert window.export_godot(tmp_path / f"car{godot}.gd", godot)
+    text4 = (tmp_path / "car4.gd").read_text()
+    assert "extends CharacterBody2D" in text4 and "var drag = -0.123" in text4
+    assert "extends KinematicBody2D" in (tmp_path / "car3.gd").read_text()
+    window.panel.reset_all()
+    steps = window.undo.count()
+    assert window.import_godot(tmp_path / "car3.gd")
+    assert dict(window.tuning) == expected
+    assert window.undo.count() == steps + 1  # the whole import is one undo step
+    assert "acceleration is not a tuning parameter" in window.last_error  # the state vars are listed
+    window.undo.undo()
+    assert window.tuning["wheel_base"] == 70
+
+
+def test_import_of_a_script_without_parameters_changes_nothing(window, tmp_path):
+    before = dict(window.tuning)
+    path = tmp_path / "other.gd"
+    path.write_text("extends Node\nfunc _ready():\n\tpass\n")
+    assert not window.import_godot(path)
+    assert dict(window.tuning) == before and "no parameter of the arcade model" in window.last_error

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QM
 
 from ..controls import demo_drive
 from ..errors import UserError
+from ..godot import load_script, save_script
 from ..models.state import Controls
 from ..presets import (BUILTIN_DIR, Preset, default_preset, dump_preset, list_presets, load_preset,
                        parse_preset, save_preset, user_dir)
@@ -163,6 +164,11 @@ class MainWindow(QMainWindow):
         self._action(export, "as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
         self._action(export, "as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
         self._action(export, "as &CSV data…", lambda: self.export_curve_dialog(".csv"))
+        godot = file.addMenu("Export &Godot script")
+        self._action(godot, "Godot &4 (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G")
+        self._action(godot, "Godot &3 (KinematicBody2D)…", lambda: self.export_godot_dialog(3))
+        self._action(file, "&Import Godot script…", self.import_godot_dialog, "Ctrl+I",
+                     "Read the var lines of a car.gd into the sliders (nothing in the file is run)")
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -363,9 +369,9 @@ class MainWindow(QMainWindow):
 
     def save_preset_to(self, path, name: str | None = None) -> bool:
         """Write the current tuning to `path` (atomically); it becomes the current preset."""
-        base = self.preset
-        description = base.description if name is None else f"Based on {base.name}."
-        preset = Preset(self.model, self.tuning.copy(), name or base.name, description, self.sim.hz)
+        preset = self.current_preset()
+        if name is not None:
+            preset.name, preset.description = name, f"Based on {self.preset.name}."
         try:
             save_preset(preset, path)
         except UserError as exc:
@@ -380,15 +386,11 @@ class MainWindow(QMainWindow):
         return True
 
     def export_curve_dialog(self, suffix: str) -> None:
-        folder = settings().value("export/last_dir") if self.remember else None
-        start = str(Path(str(folder or Path.home())) / f"force_curve{suffix}")
-        path, _ = QFileDialog.getSaveFileName(self, f"Export force curve as {suffix[1:].upper()}", start,
-                                              f"{suffix[1:].upper()} (*{suffix})")
+        kind = suffix[1:].upper()
+        path = self._ask_save_path(f"Export force curve as {kind}", f"force_curve{suffix}", f"{kind} (*{suffix})",
+                                   "export/last_dir")
         if path:
-            if not path.lower().endswith(suffix):
-                path += suffix
-            if self.export_curve(path) and self.remember:
-                settings().setValue("export/last_dir", str(Path(path).parent))
+            self.export_curve(path if path.lower().endswith(suffix) else path + suffix)
 
     def export_curve(self, path) -> bool:
         try:
@@ -399,6 +401,53 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Exported {path}", 4000)
         return True
 
+    def _ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
+        """Save dialog starting in the folder last used for `key`; None if cancelled."""
+        folder = settings().value(key) if self.remember else None
+        path, _ = QFileDialog.getSaveFileName(self, title, str(Path(str(folder or Path.home())) / name), pattern)
+        if path and self.remember:
+            settings().setValue(key, str(Path(path).parent))
+        return path or None
+
+    def current_preset(self) -> Preset:
+        """The tuning on screen as a preset (name and description of the loaded one)."""
+        return Preset(self.model, self.tuning.copy(), self.preset.name, self.preset.description, self.sim.hz)
+
+    def export_godot_dialog(self, godot: int) -> None:
+        path = self._ask_save_path(f"Export Godot {godot} script", "car.gd", "GDScript (*.gd)", "godot/last_dir")
+        if path:
+            self.export_godot(path if path.endswith(".gd") else path + ".gd", godot)
+
+    def export_godot(self, path, godot: int) -> bool:
+        try:
+            save_script(self.current_preset(), path, godot)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.statusBar().showMessage(f"Exported Godot {godot} script {path}", 4000)
+        return True
+
+    def import_godot_dialog(self) -> None:
+        folder = settings().value("godot/last_dir") if self.remember else None
+        path, _ = QFileDialog.getOpenFileName(self, "Import Godot script", str(folder or Path.home()),
+                                              "GDScript (*.gd);;All files (*)")
+        if path:
+            self.import_godot(path)
+
+    def import_godot(self, path) -> bool:
+        """Apply the parameters a car.gd declares, as one undo step; list what was not used."""
+        try:
+            result = load_script(path, self.model)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.panel.set_values(result.values, f"Import {Path(path).name}")
+        self.statusBar().showMessage(f"Imported {len(result.values)} values from {path}", 6000)
+        if result.warnings:
+            self.show_error(f"{path}: {len(result.values)} values imported; these lines were not used:\n"
+                            + "\n".join(result.warnings), title="Import: some lines not used")
+        return True
+
     # --- view ------------------------------------------------------------------
     def toggle_panel(self) -> None:
         self.panel_dock.setVisible(not self.panel_dock.isVisible())
@@ -407,11 +456,11 @@ class MainWindow(QMainWindow):
     def show_controls(self) -> None:
         QMessageBox.information(self, "Controls", CONTROLS_HELP)
 
-    def show_error(self, message: str) -> None:
+    def show_error(self, message: str, title: str = "car-sandbox") -> None:
         """A dialog that names the problem; non-blocking so the car keeps running."""
         self.last_error = message
-        self.statusBar().showMessage(message, 10000)
-        box = QMessageBox(QMessageBox.Icon.Warning, "car-sandbox", message, QMessageBox.StandardButton.Ok, self)
+        self.statusBar().showMessage(message.splitlines()[0], 10000)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
@@ -467,8 +516,7 @@ class MainWindow(QMainWindow):
             store.setValue("window/geometry", self.saveGeometry())
             store.setValue("window/state", self.saveState())
             store.setValue("view/zoom", self.track.zoom)
-            current = Preset(self.model, self.tuning, self.preset.name, self.preset.description, self.sim.hz)
-            store.setValue("preset/tuning", dump_preset(current))
+            store.setValue("preset/tuning", dump_preset(self.current_preset()))
             store.sync()
         self.keys.detach()
         super().closeEvent(event)

@@ -1,0 +1,70 @@
+"""Godot script export and import without Godot: structure, literals, and never
+running what a file says."""
+
+import pytest
+
+from sandbox.godot import GodotError, export_script, gdscript_literal, load_script, parse_script
+from sandbox.models import arcade
+from sandbox.presets import BUILTIN_DIR, load_preset
+
+RECIPE_ACTIONS = ('"accelerate"', '"brake"', '"steer_left"', '"steer_right"')
+
+
+@pytest.mark.parametrize("godot, base, api", [
+    (4, "extends CharacterBody2D", ("Input.get_axis", "deg_to_rad", "move_and_slide()", ".lerp(")),
+    (3, "extends KinematicBody2D", ("get_action_strength", "deg2rad", "move_and_slide(velocity)", "linear_interpolate")),
+])
+def test_export_has_the_recipes_structure_and_actions(godot, base, api):
+    preset = load_preset(BUILTIN_DIR / "drift.json")
+    text = export_script(preset, godot)
+    assert base in text
+    for piece in api + RECIPE_ACTIONS + ("func get_input", "func apply_friction", "func calculate_steering"):
+        assert piece in text
+    for p in arcade.PARAMS:
+        assert f"var {p.name} = {gdscript_literal(preset.tuning[p.name])}" in text
+    other = ("Input.get_axis", "deg_to_rad") if godot == 3 else ("deg2rad", "linear_interpolate")
+    assert not any(piece in text for piece in other)
+
+
+def test_literals_look_like_the_recipes():
+    assert [gdscript_literal(v) for v in (70.0, -0.06, 2.5, False, True, -450.0)] == \
+        ["70", "-0.06", "2.5", "false", "true", "-450"]
+
+
+def test_import_reads_var_lines_in_every_common_spelling():
+    text = "\n".join([
+        "extends KinematicBody2D",
+        "var wheel_base = 90  # px",
+        "export var steering_angle = 20.5",
+        "@export var engine_power: float = 1.2e3",
+        "var drag := -0.07",
+        "var friction = -55 * 2",       # an expression: never evaluated
+        "var braking = -99999",         # outside the range
+        "var rate_independent = true",
+        "var velocity = Vector2.ZERO",  # a state variable, not a parameter
+        "func _ready():",
+        "\tvar slip_speed = 1",         # a local inside a function: not a declaration of the car
+    ])
+    result = parse_script(text, arcade)
+    assert result.values == {"wheel_base": 90, "steering_angle": 20.5, "engine_power": 1200, "drag": -0.07,
+                             "rate_independent": True}
+    joined = "\n".join(result.warnings)
+    assert "line 6: friction = -55 * 2 is not a plain number" in joined
+    assert "line 7: braking: -99999 is outside the allowed range -4000 … 0 px/s²" in joined
+    assert "line 9: velocity is not a tuning parameter" in joined
+    assert "slip_speed" not in joined
+
+
+def test_bad_scripts_are_refused_with_the_file_name(tmp_path):
+    for name, data in (("empty.gd", b""), ("binary.gd", bytes(range(256))), ("huge.gd", b"#" * (1024 * 1024 + 1))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(GodotError, match=name):
+            load_script(path, arcade)
+    with pytest.raises(GodotError, match="is a directory"):
+        load_script(tmp_path, arcade)
+
+
+def test_export_refuses_an_unknown_godot_version():
+    with pytest.raises(GodotError, match="Godot version 5"):
+        export_script(load_preset(BUILTIN_DIR / "drift.json"), 5)
