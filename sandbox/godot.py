@@ -16,8 +16,23 @@ from .errors import UserError
 from .files import read_text, write_text_atomic
 from .presets import Preset
 
-TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
-GODOT_VERSIONS = (3, 4)
+TEMPLATE = Path(__file__).resolve().parent / "godot_templates" / "car.gd"
+DIALECTS = {
+    4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second", "VELOCITY": "",
+        "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp",
+        "MOVE": "\t\tmove_and_slide()",
+        "MOVE_MEAN": "\t\tvar end_velocity = velocity\n\t\tvelocity = (start_velocity + end_velocity) / 2.0\n"
+                     "\t\tmove_and_slide()\n\t\tif get_slide_collision_count() == 0:\n\t\t\tvelocity = end_velocity"},
+    # Godot 3: KinematicBody2D has no velocity property; move_and_slide takes and
+    # returns it; Input.get_axis does not exist yet (the same difference of strengths)
+    3: {"BODY": "KinematicBody2D", "RATE_SETTING": "Physics Fps", "VELOCITY": "var velocity = Vector2.ZERO\n",
+        "TURN": 'Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")',
+        "DEG_TO_RAD": "deg2rad", "LERP": "linear_interpolate",
+        "MOVE": "\t\tvelocity = move_and_slide(velocity)",
+        "MOVE_MEAN": "\t\tvar slid = move_and_slide((start_velocity + velocity) / 2.0)\n"
+                     "\t\tif get_slide_count() > 0:\n\t\t\tvelocity = slid"},
+}
+GODOT_VERSIONS = tuple(sorted(DIALECTS))
 SCRIPT_LIMIT = 1024 * 1024
 """bytes: a car script is a few kilobytes; larger files are refused unread."""
 
@@ -52,11 +67,12 @@ def export_script(preset: Preset, godot: int) -> str:
     for p in preset.model.PARAMS:
         lines.append(f"var {p.name} = {gdscript_literal(preset.tuning[p.name])}  # {p.unit}: {p.help}")
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
-    template = (TEMPLATES / f"car_godot{godot}.gd").read_text(encoding="utf-8")
-    return (template.replace("{{PARAMS}}", "\n".join(lines))
-            .replace("{{ORIGIN}}", f"preset {preset.name!r}")
-            .replace("{{HZ}}", str(preset.hz))
-            .replace("{{RATE_NOTE}}", rate_note))
+    fills = {**DIALECTS[godot], "GODOT": str(godot), "PARAMS": "\n".join(lines), "ORIGIN": f"preset {preset.name!r}",
+             "HZ": str(preset.hz), "RATE_NOTE": rate_note}
+    text = TEMPLATE.read_text(encoding="utf-8")
+    for key, value in fills.items():
+        text = text.replace("{{" + key + "}}", value)
+    return text
 
 
 def save_script(preset: Preset, path: str | os.PathLike, godot: int) -> None:

@@ -24,6 +24,7 @@ def test_export_has_the_recipes_structure_and_actions(godot, base, api):
         assert f"var {p.name} = {gdscript_literal(preset.tuning[p.name])}" in text
     other = ("Input.get_axis", "deg_to_rad") if godot == 3 else ("deg2rad", "linear_interpolate")
     assert not any(piece in text for piece in other)
+    assert "{{" not in text and "}}" not in text  # every placeholder of the template filled
 
 
 def test_literals_look_like_the_recipes():

@@ -1,14 +1,14 @@
-# Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot 4.
+# Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot {{GODOT}}.
 # Exported by car-sandbox: {{ORIGIN}}
 # Tuned at {{HZ}} physics ticks per second: set Project Settings > Physics > Common >
-# Physics Ticks Per Second to {{HZ}}{{RATE_NOTE}}.
+# {{RATE_SETTING}} to {{HZ}}{{RATE_NOTE}}.
 # Input actions: accelerate, brake, steer_left, steer_right.
-extends CharacterBody2D
+extends {{BODY}}
 
 {{PARAMS}}
 
 var acceleration = Vector2.ZERO
-var steer_direction = 0.0
+{{VELOCITY}}var steer_direction = 0.0
 
 
 func _physics_process(delta):
@@ -20,18 +20,14 @@ func _physics_process(delta):
 	velocity += acceleration * delta
 	if rate_independent:
 		# move by the mean of this tick's start and end velocities
-		var end_velocity = velocity
-		velocity = (start_velocity + end_velocity) / 2.0
-		move_and_slide()
-		if get_slide_collision_count() == 0:
-			velocity = end_velocity
+{{MOVE_MEAN}}
 	else:
-		move_and_slide()
+{{MOVE}}
 
 
 func get_input():
-	var turn = Input.get_axis("steer_left", "steer_right")
-	steer_direction = turn * deg_to_rad(steering_angle)
+	var turn = {{TURN}}
+	steer_direction = turn * {{DEG_TO_RAD}}(steering_angle)
 	if Input.is_action_pressed("accelerate"):
 		acceleration = transform.x * engine_power
 	if Input.is_action_pressed("brake"):
@@ -66,7 +62,7 @@ func calculate_steering(delta):
 		weight = 1.0 - pow(1.0 - min(traction / 60.0, 1.0), delta * 60.0)
 	var d = new_heading.dot(velocity.normalized())
 	if d > 0:
-		velocity = velocity.lerp(new_heading * velocity.length(), weight)
+		velocity = velocity.{{LERP}}(new_heading * velocity.length(), weight)
 	if d < 0:
 		velocity = -new_heading * min(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()
