@@ -86,3 +86,15 @@ def test_oracle_port_reproduces_a_committed_golden():
     preset = load_preset(BUILTIN_DIR / "go_kart.json")
     fresh = run_oracle(GOLDENS / "traces" / "slalom.csv", dict(preset.tuning), 60)
     assert np.allclose(fresh, load_golden(GOLDENS / "go_kart" / "slalom_60hz.csv"), atol=2e-6)
+
+
+def test_the_simulate_command_itself_matches_a_golden(tmp_path):
+    """End to end through the CLI: `car-sandbox simulate` on the 60 s mixed drive."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "mixed.csv"
+    subprocess.run([sys.executable, "-m", "sandbox", "simulate", "--preset", str(BUILTIN_DIR / "drift.json"),
+                    "--controls", str(GOLDENS / "traces" / "mixed_60s.csv"), "--out", str(out)], check=True)
+    gap = compare(load_golden(out), load_golden(GOLDENS / "drift" / "mixed_60s_60hz.csv"))
+    assert gap["position_px"] < POSITION_PX and gap["heading_rad"] < HEADING_RAD, gap
