@@ -376,3 +376,13 @@ def test_import_of_a_script_without_parameters_changes_nothing(window, tmp_path)
     path.write_text("extends Node\nfunc _ready():\n\tpass\n")
     assert not window.import_godot(path)
     assert dict(window.tuning) == before and "no parameter of the arcade model" in window.last_error
+
+
+def test_file_menu_has_import_and_export_submenus(window):
+    assert window.export_menu.title() == "&Export" and window.import_menu.title() == "&Import"
+    in_file = window.file_menu.actions()
+    assert window.export_menu.menuAction() in in_file and window.import_menu.menuAction() in in_file
+    exports = [a.text().replace("&", "") for a in window.export_menu.actions() if a.text()]
+    assert [t for t in exports if "Godot" in t] == ["Godot 4 script (CharacterBody2D)…", "Godot 3 script (KinematicBody2D)…"]
+    assert sum("Force curve" in t for t in exports) == 3
+    assert [a.text().replace("&", "") for a in window.import_menu.actions()] == ["Godot script (car.gd)…"]

@@ -154,21 +154,22 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file = bar.addMenu("&File")
+        self.file_menu = file = bar.addMenu("&File")
         self._action(file, "&Open preset…", self.open_preset_dialog, QKeySequence.StandardKey.Open)
         self._action(file, "&Save preset", self.save, QKeySequence.StandardKey.Save,
                      "Save over the current preset (built-in presets are saved as a copy)")
         self._action(file, "Save preset &as…", self.save_as_dialog, "Ctrl+Shift+S")
         file.addSeparator()
-        export = file.addMenu("&Export force curve")
-        self._action(export, "as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
-        self._action(export, "as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
-        self._action(export, "as &CSV data…", lambda: self.export_curve_dialog(".csv"))
-        godot = file.addMenu("Export &Godot script")
-        self._action(godot, "Godot &4 (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G")
-        self._action(godot, "Godot &3 (KinematicBody2D)…", lambda: self.export_godot_dialog(3))
-        self._action(file, "&Import Godot script…", self.import_godot_dialog, "Ctrl+I",
+        self.import_menu = imports = file.addMenu("&Import")
+        self._action(imports, "&Godot script (car.gd)…", self.import_godot_dialog, "Ctrl+I",
                      "Read the var lines of a car.gd into the sliders (nothing in the file is run)")
+        self.export_menu = export = file.addMenu("&Export")
+        self._action(export, "Force curve as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
+        self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
+        self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
+        export.addSeparator()
+        self._action(export, "Godot &4 script (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G")
+        self._action(export, "Godot &3 script (KinematicBody2D)…", lambda: self.export_godot_dialog(3))
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
