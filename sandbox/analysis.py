@@ -10,20 +10,27 @@ from typing import Mapping
 import numpy as np
 
 CURVE_POINTS = 241
-CURVE_COLUMNS = ("speed", "engine", "friction", "drag", "net")
 
 
 @dataclass
 class ForceCurve:
-    """Accelerations along the heading (model units, e.g. px/s²) against speed."""
+    """Accelerations along the heading (model units, e.g. px/s²) against speed.
+
+    `terms` are the model's own (the arcade's engine, friction, drag), always with
+    `net`, the acceleration at full throttle.
+    """
 
     speeds: np.ndarray
     terms: dict[str, np.ndarray]
     top_speed: float  # where net = 0; inf when nothing limits the speed
     unit: str
 
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return ("speed",) + tuple(self.terms)
+
     def rows(self) -> np.ndarray:
-        return np.column_stack([self.speeds] + [self.terms[k] for k in CURVE_COLUMNS[1:]])
+        return np.column_stack([self.speeds] + list(self.terms.values()))
 
 
 def force_curve(model: ModuleType, params: Mapping[str, float], hz: float) -> ForceCurve:
@@ -39,7 +46,7 @@ def force_curve(model: ModuleType, params: Mapping[str, float], hz: float) -> Fo
 def curve_csv(curve: ForceCurve) -> str:
     from .controls import format_rows
 
-    return format_rows(CURVE_COLUMNS, curve.rows())
+    return format_rows(curve.columns, curve.rows())
 
 
 DRIVE_LIMIT_S = 120.0

@@ -63,16 +63,34 @@ def test_rate_independent_traction_is_the_recipes_at_60_hz():
     assert s.vy[0] == pytest.approx(w * 300 * math.sin(h), abs=1e-9)
 
 
-def test_traction_lerp_never_overshoots_with_rate_independent():
-    """traction 60 at 30 Hz: the recipe's weight is 2 (the velocity swings past the
-    heading); compounded it is 1 (the velocity lands on the heading)."""
+def test_traction_lerp_never_overshoots():
+    """traction 60 at 30 Hz: the recipe's weight traction·dt would be 2, swinging the
+    velocity past the heading and adding speed every tick. The guard caps it at 1 and
+    the compounded weight of rate_independent is 1 there: both land on the heading."""
     base = {"friction": 0, "drag": 0, "traction_slow": 60}
-    recipe = arcade.step(moving(300), Controls(1, 0, 0), Tuning(arcade.PARAMS, base), 1 / 30)
-    fixed = arcade.step(moving(300), Controls(1, 0, 0), Tuning(arcade.PARAMS, {**base, "rate_independent": True}),
+    for mode in (False, True):
+        s = arcade.step(moving(300), Controls(1, 0, 0), Tuning(arcade.PARAMS, {**base, "rate_independent": mode}),
                         1 / 30)
-    assert fixed.slip_angle[0] == pytest.approx(0, abs=1e-12)
-    assert recipe.slip_angle[0] > 0.01  # velocity turned past the new heading
-    assert fixed.speed[0] == pytest.approx(300)
+        assert s.slip_angle[0] == pytest.approx(0, abs=1e-12)
+        assert s.speed[0] == pytest.approx(300)
+
+
+def test_the_guards_leave_the_recipe_alone_where_it_is_stable():
+    """At the recipe's defaults neither guard acts: one tick is the hand formula."""
+    v = 300.0
+    s = arcade.step(moving(v), Controls(0, 0, 0), Tuning(arcade.PARAMS), 1 / 30)
+    assert s.vx[0] == pytest.approx(v + (v * -55 / 30 + v * v * -0.06 / 30) / 30, abs=1e-12)
+
+
+def test_friction_guard_stops_the_recipes_blow_up():
+    """friction -400, drag -1 at 30 Hz: the recipe's tick would turn 600 px/s into
+    600·(1 - (400 + 600)/900) < 0, flipping and growing. Guarded, it stops at zero."""
+    p = Tuning(arcade.PARAMS, {"friction": -400, "drag": -1})
+    s = moving(600)
+    for _ in range(30):
+        s = arcade.step(s, Controls(0, 0, 0), p, 1 / 30)
+        assert s.speed[0] <= 600
+    assert s.speed[0] == 0
 
 
 def test_readme_rate_table_is_the_commands_output():

@@ -45,6 +45,12 @@ func apply_friction(delta):
 		var mid = velocity + (acceleration + (velocity * friction + velocity * velocity.length() * drag) * ref) * delta / 2.0
 		friction_force = mid * friction * ref
 		drag_force = mid * mid.length() * drag * ref
+	# guard (car-sandbox): one tick of friction and drag never removes more than the
+	# whole velocity; it never acts at sensible values, only where the step is unstable
+	var most = -velocity / delta
+	if (drag_force + friction_force).dot(velocity) < most.dot(velocity):
+		drag_force = most
+		friction_force = Vector2.ZERO
 	acceleration += drag_force + friction_force
 
 
@@ -57,7 +63,7 @@ func calculate_steering(delta):
 	var traction = traction_slow
 	if velocity.length() > slip_speed:
 		traction = traction_fast
-	var weight = traction * delta
+	var weight = min(traction * delta, 1.0)  # guard (car-sandbox): above 1 the lerp overshoots
 	if rate_independent:
 		weight = 1.0 - pow(1.0 - min(traction / 60.0, 1.0), delta * 60.0)
 	var d = new_heading.dot(velocity.normalized())

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import arcade
+from . import ackermann, arcade, bicycle
 from .state import Controls, State
 
-MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade,)}
+MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade, bicycle, ackermann)}
 DEFAULT_MODEL = arcade.NAME
 
 

@@ -93,11 +93,12 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     vx, vy, speed = np.where(stop, 0.0, vx), np.where(stop, 0.0, vy), np.where(stop, 0.0, speed)
     steady = np.asarray(p.get("rate_independent", False), dtype=bool)
     inner_dt = np.where(steady, REFERENCE_DT, dt)  # the recipe's second delta
-    resist = p["friction"] * inner_dt + p["drag"] * inner_dt * speed
+    floor = -1.0 / dt  # guard: never more than the whole velocity in one tick
+    resist = np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * speed, floor)
     # rate_independent: midpoint rule, the resistance at v + (push + resist) dt/2
     mid_x = vx + (ax + vx * resist) * (dt / 2)
     mid_y = vy + (ay + vy * resist) * (dt / 2)
-    mid_resist = p["friction"] * inner_dt + p["drag"] * inner_dt * np.hypot(mid_x, mid_y)
+    mid_resist = np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * np.hypot(mid_x, mid_y), floor)
     ax = ax + np.where(steady, mid_x * mid_resist, vx * resist)
     ay = ay + np.where(steady, mid_y * mid_resist, vy * resist)
     start_x, start_y = vx, vy
@@ -116,7 +117,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     fast = speed > p["slip_speed"]
     traction = np.where(fast, p["traction_fast"], p["traction_slow"])
     compounded = 1.0 - (1.0 - np.minimum(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
-    weight = np.where(steady, compounded, traction * dt)
+    weight = np.where(steady, compounded, np.minimum(traction * dt, 1.0))  # guard: no overshoot
     along = nhx * vx + nhy * vy  # same sign as heading . v.normalized()
     forward, backward = along > 0, along < 0
     back_speed = np.minimum(speed, p["max_speed_reverse"])

@@ -26,6 +26,10 @@ class State:
     | vx, vy  | px/s  | Godot `velocity`                                     |
     | wheel_angle | rad | front wheel angle used in the last tick (for drawing) |
     | traction_fast | bool | the last tick used `traction_fast` (drift regime) |
+    | extra   |       | model-specific arrays of shape (n,), by name (see each model) |
+
+    `display_heading`, when a model sets it in `extra`, is where the body is drawn
+    pointing (the bicycle's drift illusions); slip angles are measured from it.
     """
 
     x: np.ndarray
@@ -35,6 +39,7 @@ class State:
     vy: np.ndarray
     wheel_angle: np.ndarray = field(default=None)  # type: ignore[assignment]
     traction_fast: np.ndarray = field(default=None)  # type: ignore[assignment]
+    extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.x)
@@ -42,6 +47,11 @@ class State:
             self.wheel_angle = _zeros(n)
         if self.traction_fast is None:
             self.traction_fast = np.zeros(n, dtype=bool)
+
+    def get(self, name: str, default: float = 0.0) -> np.ndarray:
+        """Model-specific array `name`, or `default` for every car if not set yet."""
+        value = self.extra.get(name)
+        return np.full(len(self.x), default, dtype=np.float64) if value is None else value
 
     @classmethod
     def at_rest(cls, n: int = 1) -> "State":
@@ -52,7 +62,13 @@ class State:
         return len(self.x)
 
     def copy(self) -> "State":
-        return replace(self, **{k: np.array(v, copy=True) for k, v in vars(self).items()})
+        arrays = {k: np.array(v, copy=True) for k, v in vars(self).items() if k != "extra"}
+        return replace(self, **arrays, extra={k: np.array(v, copy=True) for k, v in self.extra.items()})
+
+    @property
+    def display_heading(self) -> np.ndarray:
+        """Where the body is drawn pointing (rad); the heading unless a model says otherwise."""
+        return self.extra.get("display_heading", self.heading)
 
     @property
     def speed(self) -> np.ndarray:
@@ -66,7 +82,7 @@ class State:
         Positive when the car moves to the right of where it points (y down). A car
         reversing straight back reads pi: the angle is not folded.
         """
-        hx, hy = np.cos(self.heading), np.sin(self.heading)
+        hx, hy = np.cos(self.display_heading), np.sin(self.display_heading)
         return np.arctan2(hx * self.vy - hy * self.vx, hx * self.vx + hy * self.vy)
 
 

@@ -19,7 +19,9 @@ from ..errors import UserError
 from ..files import temp_beside, write_text_atomic
 from .plot_style import style_plot
 
-COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee"}
+COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",
+           "throttle": "#4caf50", "coasting": "#ff9800", "brake": "#ef5350"}
+OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a")
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 
 
@@ -35,10 +37,7 @@ class ForceCurvePlot(pg.PlotWidget):
         item.setLabel("bottom", "speed", units="px/s")
         item.setLabel("left", "acceleration", units="px/s²")
         item.setMenuEnabled(True)
-        self._lines = {}
-        for name, colour in COLOURS.items():
-            width = 3 if name == "net" else 2
-            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=width), name=name)
+        self._lines: dict = {}
         item.addLine(y=0, pen=pg.mkPen("#888", width=1))
         label_opts = {"position": 0.92, "color": "#ddd", "fill": (20, 20, 20), "movable": False}
         self.top_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e53935", width=2, style=Qt.PenStyle.DashLine),
@@ -54,9 +53,12 @@ class ForceCurvePlot(pg.PlotWidget):
     def set_tuning(self, model, params, hz: float, title: str = "") -> None:
         """Recompute every curve for `params` at `hz` ticks per second."""
         self.curve = curve = force_curve(model, params, hz)
+        if list(self._lines) != list(curve.terms):
+            self._make_lines(list(curve.terms))
         for name, line in self._lines.items():
             line.setData(curve.speeds, curve.terms[name])
         self.getPlotItem().setLabel("left", "acceleration", units=curve.unit)
+        self.getPlotItem().setLabel("bottom", "speed", units=f"{model.LENGTH_UNIT}/s")
         top = curve.top_speed
         self.top_marker.setVisible(math.isfinite(top) and top > 0)
         if math.isfinite(top):
@@ -69,6 +71,18 @@ class ForceCurvePlot(pg.PlotWidget):
         head = f"{title} — " if title else ""
         self.getPlotItem().setTitle(f"{head}force curve at {hz:g} Hz · {top_text}")
         self.getPlotItem().setXRange(0, float(curve.speeds[-1]), padding=0.02)
+
+    def _make_lines(self, names: list[str]) -> None:
+        """One line per term of the model's curve, drawn in the legend in that order."""
+        item = self.getPlotItem()
+        for line in self._lines.values():
+            item.removeItem(line)
+        item.legend.clear()
+        spare = iter(OTHER_COLOURS)
+        self._lines = {}
+        for name in names:
+            colour = COLOURS.get(name) or next(spare, "#bbbbbb")
+            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=3 if name == "net" else 2), name=name)
 
     def set_speed(self, speed: float) -> None:
         self.speed_marker.setValue(speed)

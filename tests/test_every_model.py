@@ -1,0 +1,72 @@
+"""What every model must do, whatever its source: pedals and steering act the right
+way, and no tuning inside the declared ranges produces NaN or inf."""
+
+import numpy as np
+import pytest
+
+from sandbox.models import MODELS
+from sandbox.models.state import Controls, State
+from sandbox.params import Tuning
+
+ALL = sorted(MODELS)
+DT = 1 / 60
+
+
+def run(model, state, controls, p, ticks):
+    for _ in range(ticks):
+        state = model.step(state, controls, p, DT)
+    return state
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_throttle_raises_speed_and_brake_lowers_it(name):
+    model = MODELS[name]
+    p = Tuning(model.PARAMS)
+    s = run(model, State.at_rest(), Controls(0, 1, 0), p, 60)
+    assert s.speed[0] > 0
+    moving = s.speed[0]
+    s = run(model, s, Controls(0, 0, 1), p, 10)
+    assert s.speed[0] < moving
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_positive_steer_forward_turns_right(name):
+    model = MODELS[name]
+    p = Tuning(model.PARAMS)
+    s = run(model, State.at_rest(), Controls(0, 1, 0), p, 60)
+    s = run(model, s, Controls(1, 1, 0), p, 20)
+    assert s.heading[0] > 0.01  # heading increases = clockwise on a y-down screen
+    s = run(model, State.at_rest(), Controls(0, 1, 0), p, 60)
+    s = run(model, s, Controls(-1, 1, 0), p, 20)
+    assert s.heading[0] < -0.01
+
+
+@pytest.mark.parametrize("hz", [30, 240])
+@pytest.mark.parametrize("name", ALL)
+def test_random_tunings_and_controls_stay_finite(name, hz):
+    """500 cars, each with its own random tuning (edges of the ranges included) and
+    random controls changing every half second, for 20 s."""
+    model = MODELS[name]
+    rng = np.random.default_rng(hash((name, hz)) % 2**32)
+    n = 500
+    params = {}
+    for p in model.PARAMS:
+        if p.is_bool:
+            params[p.name] = rng.integers(0, 2, n).astype(bool)
+        else:
+            values = rng.uniform(p.min, p.max, n)
+            values[:20] = p.min
+            values[20:40] = p.max
+            params[p.name] = values
+    state = State.at_rest(n)
+    dt = 1 / hz
+    for tick in range(20 * hz):
+        if tick % (hz // 2) == 0:
+            controls = Controls(rng.uniform(-1, 1, n).round(1), rng.integers(0, 2, n).astype(float),
+                                rng.integers(0, 2, n).astype(float))
+        state = model.step(state, controls, params, dt)
+    for field in ("x", "y", "heading", "vx", "vy"):
+        assert np.isfinite(getattr(state, field)).all(), field
+    for name_, value in state.extra.items():
+        if name_ not in ("icr_x", "icr_y"):  # NaN there means "going straight"
+            assert np.isfinite(value).all(), name_
