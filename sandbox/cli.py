@@ -170,6 +170,7 @@ def cmd_screenshot(args) -> None:
     try:
         window.resize(width, height)
         window.show()
+        window.timer.stop()  # only the scripted drive moves the car
         window.apply_preset(preset)
         window.scripted_drive(args.drive)
         app.processEvents()

@@ -155,11 +155,11 @@ def save_preset(preset: Preset, path: str | os.PathLike) -> None:
     preset.path = Path(path)
 
 
-def list_presets() -> list[tuple[Path, str, bool]]:
-    """(path, display name, is_builtin) of built-in then user presets.
+def list_presets() -> list[tuple[Path, str, bool, str | None]]:
+    """(path, display name, is_builtin, model name) of built-in then user presets.
 
-    A file that does not load is listed with its file name and a warning sign, so the
-    user can open it and read the message.
+    A file that does not load is listed with its file name, a warning sign and no
+    model, so the user can open it and read the message.
     """
     found = []
     for folder, builtin in ((BUILTIN_DIR, True), (user_dir(), False)):
@@ -168,8 +168,9 @@ def list_presets() -> list[tuple[Path, str, bool]]:
         paths = sorted(folder.glob("*.json"), key=lambda p: (p != DEFAULT_PRESET, p.name))
         for path in paths:
             try:
-                name = load_preset(path).name
+                preset = load_preset(path)
+                name, model = preset.name, preset.model.NAME
             except PresetError:
-                name = f"{path.stem} ⚠"
-            found.append((path, name, builtin))
+                name, model = f"{path.stem} ⚠", None
+            found.append((path, name, builtin, model))
     return found

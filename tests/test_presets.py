@@ -161,7 +161,8 @@ def test_listing_shows_builtins_first_and_marks_broken_user_files(private_user_d
     (folder / "broken.json").write_text("{")
     listed = presets.list_presets()
     assert listed[0][0] == presets.DEFAULT_PRESET
-    names = [name for _, name, builtin in listed if not builtin]
+    names = [name for _, name, builtin, _ in listed if not builtin]
+    assert [model for _, name, builtin, model in listed if not builtin] == [None, "arcade"]
     assert names == ["broken ⚠", "Zed"]
 
 

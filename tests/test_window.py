@@ -386,3 +386,57 @@ def test_file_menu_has_import_and_export_submenus(window):
     assert [t for t in exports if "Godot" in t] == ["Godot 4 script (CharacterBody2D)…", "Godot 3 script (KinematicBody2D)…"]
     assert sum("Force curve" in t for t in exports) == 3
     assert [a.text().replace("&", "") for a in window.import_menu.actions()] == ["Godot script (car.gd)…"]
+
+
+def test_model_menu_switches_to_ackermann_and_drives_in_metres(window, qtbot):
+    action = next(a for a in window.model_actions.actions() if a.data() == "ackermann")
+    action.trigger()
+    assert window.model.NAME == "ackermann" and window.preset.name == "Ackermann (notes)"
+    assert "track_width" in window.panel.sliders and "engine_power" not in window.panel.sliders
+    assert window.undo.count() == 0 and window.track.unit == "m" and window.track.unit_scale == 25
+    qtbot.keyPress(window.track, K.Key_W)
+    qtbot.keyPress(window.track, K.Key_D)
+    qtbot.waitUntil(lambda: window.sim.state.heading[0] > 0.05, timeout=5000)
+    qtbot.keyRelease(window.track, K.Key_D)
+    qtbot.keyRelease(window.track, K.Key_W)
+    state = window.sim.state
+    assert state.extra["beta"][0] > state.extra["alpha"][0] > 0  # inner wheel turned further
+    window._refresh_views()
+    assert "m/s" in window.status.text()
+    assert window.curves.getPlotItem().getAxis("bottom").labelUnits == "m/s"
+    assert not window.track.grab().isNull()  # paints the centre and the wheel axes
+
+
+def test_loading_another_models_preset_switches_the_model(window):
+    window.panel.sliders["drag"].setValue(-0.2)
+    assert window.open_preset_file(BUILTIN_DIR / "bicycle_exact_arc.json")
+    assert window.model.NAME == "bicycle" and window.tuning["exact_arc"] is True
+    assert window.undo.count() == 0
+    # and back: the arcade preset brings the arcade model with its own sliders
+    assert window.open_preset_file(BUILTIN_DIR / "drift.json")
+    assert window.model.NAME == "arcade" and window.panel.sliders["engine_power"].value() == 1200
+
+
+def test_pixels_per_metre_scales_the_metre_models(window):
+    window.switch_model("bicycle")
+    window.set_px_per_metre(40.0)
+    assert window.track.unit_scale == 40.0
+    window.switch_model("arcade")
+    assert window.track.unit_scale == 1.0  # pixels stay pixels
+
+
+def test_save_and_load_a_bicycle_preset(window, tmp_path):
+    window.switch_model("bicycle")
+    window.panel.sliders["wheel_base"].setValue(3.1)
+    window.panel.switches["keep_wheel_base"].setChecked(True)
+    assert window.save_preset_to(tmp_path / "b.json", name="b")
+    saved = dict(window.tuning)
+    window.switch_model("arcade")
+    assert window.open_preset_file(tmp_path / "b.json")
+    assert window.model.NAME == "bicycle" and dict(window.tuning) == saved
+
+
+def test_godot_export_of_a_non_arcade_model_is_refused_with_a_message(window, tmp_path):
+    window.switch_model("ackermann")
+    assert not window.export_godot(tmp_path / "car.gd", 4)
+    assert "only the arcade model" in window.last_error and not (tmp_path / "car.gd").exists()

@@ -4,6 +4,7 @@
 - PARAMS: tuple of `Param`, the one declaration of its parameters
 - step(state, controls, params, dt) -> State, vectorized over cars
 - force_curve(params, speeds, dt) -> dict of arrays, top_speed(params, dt) -> float
+- body(params) -> dict of drawing sizes (wheel_base, track, length, width)
 """
 
 from __future__ import annotations

@@ -86,5 +86,11 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
                  traction_fast=np.zeros(n, dtype=bool), extra=extra)
 
 
+def body(p: Mapping[str, float]) -> dict[str, float]:
+    """Drawing sizes (m): wheels at ±l/2 along and ±w/2 across, as in the notes."""
+    l, w = float(p["wheel_base"]), float(p["track_width"])
+    return {"wheel_base": l, "track": w, "length": l + 1.2, "width": w + 0.3}
+
+
 force_curve = speed_control.force_curve
 top_speed = speed_control.top_speed

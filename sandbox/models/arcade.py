@@ -134,6 +134,12 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
                  traction_fast=forward & fast)
 
 
+def body(p: Mapping[str, float]) -> dict[str, float]:
+    """Drawing sizes (px): the recipe's wheel base, a body around it."""
+    wb = float(p["wheel_base"])
+    return {"wheel_base": wb, "track": 0.4 * wb + 12, "length": wb + 30, "width": 0.4 * wb + 20}
+
+
 def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[str, np.ndarray]:
     """Accelerations (px/s²) along the heading at full throttle, driving straight.
 

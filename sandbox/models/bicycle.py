@@ -141,5 +141,11 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
                  traction_fast=np.zeros(n, dtype=bool), extra=extra)
 
 
+def body(p: Mapping[str, float]) -> dict[str, float]:
+    """Drawing sizes (m) around the two virtual wheels; the track is for looks only."""
+    wb = float(p["wheel_base"])
+    return {"wheel_base": wb, "track": 0.6 * wb, "length": wb + 1.2, "width": 0.6 * wb + 0.3}
+
+
 force_curve = speed_control.force_curve
 top_speed = speed_control.top_speed

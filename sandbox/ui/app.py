@@ -13,7 +13,9 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QM
 from ..controls import demo_drive
 from ..errors import UserError
 from ..godot import load_script, save_script
+from ..models import MODELS
 from ..models.state import Controls
+from ..params import Tuning
 from ..presets import (BUILTIN_DIR, Preset, default_preset, dump_preset, list_presets, load_preset,
                        parse_preset, save_preset, user_dir)
 from ..sim import TICK_RATES, Simulation
@@ -24,6 +26,8 @@ from .telemetry import LivePlots
 from .track_view import TrackView
 from .tuning_panel import TuningPanel
 
+DEFAULT_PX_PER_METRE = 25.0
+PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 FRAME_MS = 8
 """Frame timer interval: frames every ~8 ms; physics runs whole 1/hz ticks in between."""
 CONTROLS_HELP = """<b>Driving</b><br>
@@ -69,6 +73,13 @@ def settings() -> QSettings:
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
 
 
+def _float_setting(key: str, default: float) -> float:
+    try:
+        return float(settings().value(key, default))
+    except (TypeError, ValueError):
+        return default
+
+
 class MainWindow(QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
@@ -85,17 +96,18 @@ class MainWindow(QMainWindow):
         hz = current.hz
         self.sim = Simulation(self.model, self.tuning, n=1, hz=hz)
 
+        self.px_per_metre = DEFAULT_PX_PER_METRE
+        if remember:
+            self.px_per_metre = _float_setting("view/px_per_metre", DEFAULT_PX_PER_METRE)
+        self.body = self.model.body(self.tuning)
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)
-        self.panel = TuningPanel(self.tuning, self.undo)
-        self.panel.tuning_changed.connect(self._on_tuning_changed)
-        self.panel.edit_finished.connect(self.track.setFocus)
-        self.panel.rate_requested.connect(self.set_rate)
-        self.panel.show_rate(hz)
+        self.panel = self._make_panel(hz)
         self.panel_dock = self._dock("Tuning", "tuning_dock", self.panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.panel_dock.setMinimumWidth(300)
 
         self.plots = LivePlots(hz, self.model.LENGTH_UNIT)
+        self._set_units()
         self.curves = ForceCurvePlot()
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.plots)
@@ -134,6 +146,19 @@ class MainWindow(QMainWindow):
         self.track.setFocus()
 
     # --- construction --------------------------------------------------------
+    def _make_panel(self, hz: int) -> TuningPanel:
+        panel = TuningPanel(self.tuning, self.undo)
+        panel.tuning_changed.connect(self._on_tuning_changed)
+        panel.edit_finished.connect(self.track.setFocus)
+        panel.rate_requested.connect(self.set_rate)
+        panel.show_rate(hz)
+        return panel
+
+    def _set_units(self) -> None:
+        unit = self.model.LENGTH_UNIT
+        self.track.set_units(unit, 1.0 if unit == "px" else self.px_per_metre)
+        self.plots.set_units(unit)
+
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
@@ -197,6 +222,23 @@ class MainWindow(QMainWindow):
         self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
         self._action(view, "&Actual size", lambda: self.track.set_zoom(1.0), "Ctrl+0")
+        scale = view.addMenu("&Pixels per metre (models in metres)")
+        self.scale_actions = QActionGroup(self)
+        for value in PX_PER_METRE_CHOICES:
+            action = self._action(scale, f"{value:g} px/m", lambda _=False, v=value: self.set_px_per_metre(v))
+            action.setCheckable(True)
+            action.setChecked(value == self.px_per_metre)
+            self.scale_actions.addAction(action)
+
+        self.model_menu = bar.addMenu("&Model")
+        self.model_actions = QActionGroup(self)
+        for name, model in MODELS.items():
+            action = self._action(self.model_menu, model.TITLE, lambda _=False, n=name: self.switch_model(n),
+                                  tip=f"Drive the {model.TITLE} model (its first preset)")
+            action.setCheckable(True)
+            action.setData(name)
+            action.setChecked(model is self.model)
+            self.model_actions.addAction(action)
 
         physics = bar.addMenu("P&hysics")
         self.rate_actions = QActionGroup(self)
@@ -213,16 +255,25 @@ class MainWindow(QMainWindow):
         self._action(help_, "&Controls…", self.show_controls, QKeySequence.StandardKey.HelpContents)
 
     def _fill_presets_menu(self) -> None:
+        """This model's presets first (Ctrl+1…9), then other models', then yours."""
         menu = self.presets_menu
         menu.clear()
         entries = list_presets()
-        builtin = [e for e in entries if e[2]]
+        here = [e for e in entries if e[2] and e[3] == self.model.NAME]
+        others = [e for e in entries if e[2] and e[3] != self.model.NAME]
         mine = [e for e in entries if not e[2]]
-        menu.addSection("Built-in")
-        for number, (path, name, _) in enumerate(builtin + mine, start=1):
-            if number == len(builtin) + 1:
-                menu.addSection("Yours")
-            shortcut = f"Ctrl+{number}" if number <= 9 else None
+        sections = {0: f"Built-in · {self.model.TITLE}"}
+        if others:
+            sections[len(here)] = "Built-in · other models (switches the model)"
+        if mine:
+            sections[len(here) + len(others)] = "Yours"
+        for index, (path, name, _, model) in enumerate(here + others + mine):
+            if index in sections:
+                menu.addSection(sections[index])
+            number = index + 1
+            if model is not None and model != self.model.NAME:
+                name = f"{name} ({MODELS[model].TITLE})"
+            shortcut = f"Ctrl+{number}" if number <= 9 and index < len(here) else None
             action = self._action(menu, name, lambda _=False, p=path: self.open_preset_file(p), shortcut, str(path))
             action.setCheckable(True)
             action.setChecked(self.preset.path is not None and path.resolve() == self.preset.path.resolve())
@@ -250,7 +301,7 @@ class MainWindow(QMainWindow):
             self._refresh_views()
 
     def _on_tick(self, state) -> None:
-        self.track.record(state, self.tuning["wheel_base"])
+        self.track.record(state, self.body)
         self.plots.record(self.sim.time, float(state.speed[0]), float(state.slip_angle[0]))
 
     def _refresh_views(self) -> None:
@@ -267,7 +318,7 @@ class MainWindow(QMainWindow):
         self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime} · "
                             f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
-        self.track.show_state(state, self.tuning["wheel_base"])
+        self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time)
         self.curves.set_speed(speed)
 
@@ -287,6 +338,7 @@ class MainWindow(QMainWindow):
 
     # --- tuning and presets --------------------------------------------------
     def _on_tuning_changed(self) -> None:
+        self.body = self.model.body(self.tuning)
         self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
         self._update_title()
 
@@ -320,10 +372,12 @@ class MainWindow(QMainWindow):
                                  f"<span style='color:gray'>{self.preset.description}</span>")
 
     def apply_preset(self, preset: Preset) -> None:
-        """Switch to `preset` (its values and its name) as one undo step."""
+        """Switch to `preset` (its values and its name) as one undo step; a preset of
+        another model switches the model (which starts a new undo history)."""
         if preset.model is not self.model:
-            raise UserError(f"{preset.path or preset.name}: model {preset.model.NAME!r} is not available in this window")
-        self.undo.push(LoadPreset(self, preset))
+            self._switch_to(preset)
+        else:
+            self.undo.push(LoadPreset(self, preset))
         if self.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(preset.path))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
@@ -335,6 +389,50 @@ class MainWindow(QMainWindow):
         if hz != self.sim.hz:
             self._apply_rate(hz)
         self._on_tuning_changed()
+
+    def switch_model(self, name: str) -> None:
+        """Drive model `name`, starting from its first built-in preset."""
+        model = MODELS[name]
+        if model is self.model:
+            return
+        firsts = [path for path, _, builtin, m in list_presets() if builtin and m == name]
+        preset = None
+        if firsts:
+            try:
+                preset = load_preset(firsts[0])
+            except UserError:
+                preset = None
+        self.apply_preset(preset or Preset(model, Tuning(model.PARAMS), f"{model.TITLE} defaults"))
+
+    def _switch_to(self, preset: Preset) -> None:
+        """Replace the model: new tuning, panel, simulation and units; undo starts afresh
+        (the old model's steps cannot apply to the new one's parameters)."""
+        self.model = preset.model
+        self.preset = preset
+        self.tuning = preset.tuning.copy()
+        self.sim = Simulation(self.model, self.tuning, n=1, hz=preset.hz)
+        old = self.panel
+        self.panel = self._make_panel(preset.hz)
+        self.panel_dock.setWidget(self.panel)
+        old.deleteLater()
+        self.undo.clear()
+        self._set_units()
+        self.track.set_hz(preset.hz)
+        self.plots.set_hz(preset.hz)
+        self._check_rate_action(preset.hz)
+        for action in self.model_actions.actions():
+            action.setChecked(action.data() == self.model.NAME)
+        self._on_tuning_changed()
+        self.reset_car()
+        self.statusBar().showMessage(f"Model {self.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
+
+    def set_px_per_metre(self, value: float) -> None:
+        self.px_per_metre = value
+        if self.remember:
+            settings().setValue("view/px_per_metre", value)
+        for action in self.scale_actions.actions():
+            action.setChecked(action.text() == f"{value:g} px/m")
+        self._set_units()
 
     def open_preset_file(self, path) -> bool:
         """Load a preset file; on a bad file show why and change nothing."""

@@ -44,6 +44,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.slip_curve = self.slip_plot.plot([], [], pen=pg.mkPen("#ff8a65", width=2))
         self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
 
+    def set_units(self, length_unit: str) -> None:
+        self.speed_plot.setLabel("left", "speed", units=f"{length_unit}/s")
+
     def set_hz(self, hz: int) -> None:
         """Size the buffers for WINDOW_SECONDS at `hz` ticks per second (starts afresh)."""
         self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))

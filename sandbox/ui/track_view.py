@@ -1,7 +1,9 @@
 """Top-down view: ground grid, trail and skid marks, the car with its wheels and arrows.
 
-World coordinates are the model's (Godot: x right, y down), so the painter maps them
-with a plain translate and scale; the camera stays centred on the first car.
+World coordinates are the model's (Godot: x right, y down; px or m). The painter maps
+them with translate and scale (zoom × pixels per model unit), and the camera stays
+centred on the car. For models that report per-wheel angles (Ackermann) the view also
+draws the instantaneous centre of rotation and the four wheel axes meeting there.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ ZOOM_STEP = 1.15
 FADE_BUCKETS = 10
 ARROW_SECONDS = 0.25
 """The velocity arrow ends where the car would be this many seconds from now."""
+GRID_BASE = {"px": 50.0, "m": 1.0}
+"""Finest grid spacing in model units; coarser (×2 steps) when zoomed out."""
 
 # Everything below is opaque: Qt paints translucent lines 20-40x slower (plot_style.py).
 GROUND_RGB = (0x2B, 0x3A, 0x2E)
@@ -31,6 +35,7 @@ GROUND = QColor(*GROUND_RGB)
 GRID_MINOR = QColor(*opaque((255, 255, 255), 0.09, GROUND_RGB))
 GRID_MAJOR = QColor(*opaque((255, 255, 255), 0.22, GROUND_RGB))
 ORIGIN = QColor(*opaque((255, 255, 255), 0.47, GROUND_RGB))
+AXIS = QColor(*opaque((255, 152, 0), 0.8, GROUND_RGB))
 BODY = QColor("#1e88e5")
 GLASS = QColor("#a9d2f5")
 HUD_TEXT = QColor("#e6e6e6")
@@ -39,9 +44,16 @@ HEADING = QColor("#ffffff")
 VELOCITY = QColor("#ffeb3b")
 
 
-def car_size(wheel_base: float) -> tuple[float, float]:
-    """Body length and width (px) drawn for a wheel base: overhangs front and back."""
-    return wheel_base + 30.0, 0.4 * wheel_base + 20.0
+def default_body(params) -> dict[str, float]:
+    """Drawing sizes (model units) from the wheel base: the arcade look."""
+    wb = float(params["wheel_base"])
+    return {"wheel_base": wb, "track": 0.4 * wb + 12, "length": wb + 30, "width": 0.4 * wb + 20}
+
+
+def _cosmetic(colour: QColor, width: float) -> QPen:
+    pen = QPen(colour, width)
+    pen.setCosmetic(True)
+    return pen
 
 
 class TrackView(QWidget):
@@ -54,8 +66,10 @@ class TrackView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(320, 240)
         self.zoom = 1.0
+        self.unit = "px"
+        self.unit_scale = 1.0  # screen px per model unit at zoom 1
         self.state = None
-        self.wheel_base = 70.0
+        self.body = default_body({"wheel_base": 70.0})
         self.hud_lines: list[str] = []
         self.set_hz(hz)
 
@@ -65,18 +79,21 @@ class TrackView(QWidget):
         self.trail = RingBuffer(int(TRAIL_SECONDS * hz), 7)
         self.update()
 
+    def set_units(self, unit: str, unit_scale: float) -> None:
+        """Model length unit and screen px per unit (1 for px; pixels per metre for m)."""
+        self.unit, self.unit_scale = unit, unit_scale
+        self.update()
+
     # --- data in -------------------------------------------------------------
-    def record(self, state, wheel_base: float) -> None:
+    def record(self, state, body: dict) -> None:
         """Add the state after one tick to the trail."""
-        self.state = state
-        self.wheel_base = wheel_base
+        self.state, self.body = state, body
         x, y, h = float(state.x[0]), float(state.y[0]), float(state.heading[0])
         (lx, ly), (rx, ry) = self._rear_wheels(x, y, h)
         self.trail.append((x, y, lx, ly, rx, ry, float(state.traction_fast[0])))
 
-    def show_state(self, state, wheel_base: float) -> None:
-        self.state = state
-        self.wheel_base = wheel_base
+    def show_state(self, state, body: dict) -> None:
+        self.state, self.body = state, body
         self.update()
 
     def clear_trail(self) -> None:
@@ -95,13 +112,23 @@ class TrackView(QWidget):
         event.accept()
 
     # --- geometry ------------------------------------------------------------
-    def _rear_wheels(self, x: float, y: float, h: float):
-        length, width = car_size(self.wheel_base)
+    @property
+    def scale(self) -> float:
+        """Screen px per model unit now."""
+        return self.zoom * self.unit_scale
+
+    def _wheel_spots(self, x: float, y: float, h: float):
+        """World positions of rear-left, rear-right, front-left, front-right wheels."""
         c, s = math.cos(h), math.sin(h)
-        back = -self.wheel_base / 2
-        side = width / 2 - 4
-        return ((x + c * back - s * -side, y + s * back + c * -side),
-                (x + c * back - s * side, y + s * back + c * side))
+        half_base, half_track = self.body["wheel_base"] / 2, self.body["track"] / 2
+        spots = []
+        for along, side in ((-half_base, -half_track), (-half_base, half_track),
+                            (half_base, -half_track), (half_base, half_track)):
+            spots.append((x + c * along - s * side, y + s * along + c * side))
+        return spots
+
+    def _rear_wheels(self, x: float, y: float, h: float):
+        return self._wheel_spots(x, y, h)[:2]
 
     def camera(self) -> tuple[float, float]:
         if self.state is None:
@@ -116,37 +143,34 @@ class TrackView(QWidget):
         cx, cy = self.camera()
         p.save()
         p.translate(self.width() / 2, self.height() / 2)
-        p.scale(self.zoom, self.zoom)
+        p.scale(self.scale, self.scale)
         p.translate(-cx, -cy)
         self._paint_grid(p, cx, cy)
         self._paint_trail(p)
         if self.state is not None:
+            self._paint_axes(p)
             self._paint_car(p)
         p.restore()
         self._paint_hud(p)
         p.end()
 
     def _paint_grid(self, p: QPainter, cx: float, cy: float) -> None:
-        half_w = self.width() / 2 / self.zoom
-        half_h = self.height() / 2 / self.zoom
-        spacing = 50.0
-        while spacing * self.zoom < 24:  # keep lines at least 24 screen px apart
+        half_w = self.width() / 2 / self.scale
+        half_h = self.height() / 2 / self.scale
+        spacing = GRID_BASE.get(self.unit, 1.0)
+        while spacing * self.scale < 24:  # keep lines at least 24 screen px apart
             spacing *= 2
-        major = spacing * 5
-        for colour, step in ((GRID_MINOR, spacing), (GRID_MAJOR, major)):
-            pen = QPen(colour, 1)
-            pen.setCosmetic(True)
-            p.setPen(pen)
+        for colour, step in ((GRID_MINOR, spacing), (GRID_MAJOR, spacing * 5)):
+            p.setPen(_cosmetic(colour, 1))
             x0 = math.floor((cx - half_w) / step) * step
             y0 = math.floor((cy - half_h) / step) * step
             lines = [QLineF(x, cy - half_h, x, cy + half_h) for x in np.arange(x0, cx + half_w + step, step)]
             lines += [QLineF(cx - half_w, y, cx + half_w, y) for y in np.arange(y0, cy + half_h + step, step)]
             p.drawLines(lines)
-        pen = QPen(ORIGIN, 2)
-        pen.setCosmetic(True)
-        p.setPen(pen)
-        p.drawLine(QLineF(-20, 0, 20, 0))
-        p.drawLine(QLineF(0, -20, 0, 20))
+        p.setPen(_cosmetic(ORIGIN, 2))
+        arm = 20 / self.scale
+        p.drawLine(QLineF(-arm, 0, arm, 0))
+        p.drawLine(QLineF(0, -arm, 0, arm))
 
     def _paint_trail(self, p: QPainter) -> None:
         data = self.trail.view()
@@ -155,6 +179,7 @@ class TrackView(QWidget):
             return
         x, y, lx, ly, rx, ry, skid = data
         edges = np.linspace(0, n - 1, FADE_BUCKETS + 1).astype(int)
+        skid_width = max(0.1 * self.body["wheel_base"], 1.5 / self.scale)
         for bucket in range(FADE_BUCKETS):
             a, b = edges[bucket], edges[bucket + 1]
             if b <= a:
@@ -168,67 +193,88 @@ class TrackView(QWidget):
                 else:
                     trail.append(QLineF(x[i], y[i], x[i + 1], y[i + 1]))
             if trail:
-                pen = QPen(QColor(*opaque(TRAIL_RGB, 0.67 * fade, GROUND_RGB)), 2)
-                pen.setCosmetic(True)
-                p.setPen(pen)
+                p.setPen(_cosmetic(QColor(*opaque(TRAIL_RGB, 0.67 * fade, GROUND_RGB)), 2))
                 p.drawLines(trail)
             if marks:
-                pen = QPen(QColor(*opaque(SKID_RGB, 0.86 * fade, GROUND_RGB)), 5)
+                pen = QPen(QColor(*opaque(SKID_RGB, 0.86 * fade, GROUND_RGB)), skid_width)
                 pen.setCapStyle(Qt.PenCapStyle.RoundCap)
                 p.setPen(pen)
                 p.drawLines(marks)
 
+    def _wheel_angles(self) -> tuple[float, float]:
+        extra = self.state.extra
+        if "wheel_left" in extra:
+            return float(extra["wheel_left"][0]), float(extra["wheel_right"][0])
+        angle = float(self.state.wheel_angle[0])
+        return angle, angle
+
+    def _paint_axes(self, p: QPainter) -> None:
+        """Instantaneous centre and the wheel axes through it (models with per-wheel angles)."""
+        extra = self.state.extra
+        if "wheel_left" not in extra or "icr_x" not in extra:
+            return
+        icx, icy = float(extra["icr_x"][0]), float(extra["icr_y"][0])
+        if not (math.isfinite(icx) and math.isfinite(icy)):
+            return
+        x, y = float(self.state.x[0]), float(self.state.y[0])
+        h = float(self.state.display_heading[0])
+        p.setPen(_cosmetic(AXIS, 1))
+        p.drawLines([QLineF(wx, wy, icx, icy) for wx, wy in self._wheel_spots(x, y, h)])
+        arm = 8 / self.scale
+        p.setPen(_cosmetic(AXIS, 2))
+        p.drawLine(QLineF(icx - arm, icy - arm, icx + arm, icy + arm))
+        p.drawLine(QLineF(icx - arm, icy + arm, icx + arm, icy - arm))
+
     def _paint_car(self, p: QPainter) -> None:
         s = self.state
-        x, y, h = float(s.x[0]), float(s.y[0]), float(s.heading[0])
-        wb = self.wheel_base
-        length, width = car_size(wb)
-        tyre_l, tyre_w = 0.22 * wb + 6, 7.0
+        x, y, h = float(s.x[0]), float(s.y[0]), float(s.display_heading[0])
+        wb, track = self.body["wheel_base"], self.body["track"]
+        length, width = self.body["length"], self.body["width"]
+        tyre_l, tyre_w = 0.22 * wb + 0.085 * length, 0.1 * wb
+        left, right = self._wheel_angles()
         p.save()
         p.translate(x, y)
         p.rotate(math.degrees(h))
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(TYRE)
-        side = width / 2 - 4
-        for ax, ay, angle in ((-wb / 2, -side, 0.0), (-wb / 2, side, 0.0),
-                              (wb / 2, -side, float(s.wheel_angle[0])), (wb / 2, side, float(s.wheel_angle[0]))):
+        for ax, ay, angle in ((-wb / 2, -track / 2, 0.0), (-wb / 2, track / 2, 0.0),
+                              (wb / 2, -track / 2, left), (wb / 2, track / 2, right)):
             p.save()
             p.translate(ax, ay)
             p.rotate(math.degrees(angle))
-            p.drawRoundedRect(QRectF(-tyre_l / 2, -tyre_w / 2, tyre_l, tyre_w), 2, 2)
+            p.drawRoundedRect(QRectF(-tyre_l / 2, -tyre_w / 2, tyre_l, tyre_w), tyre_w / 3, tyre_w / 3)
             p.restore()
         p.setBrush(BODY)
-        p.setPen(QPen(QColor("#0d47a1"), 1.5))
+        p.setPen(_cosmetic(QColor("#0d47a1"), 1.5))
         inset = width * 0.18
-        p.drawRoundedRect(QRectF(-length / 2, -width / 2 + inset / 2, length, width - inset), 8, 8)
+        corner = 0.1 * width
+        p.drawRoundedRect(QRectF(-length / 2, -width / 2 + inset / 2, length, width - inset), corner, corner)
         p.setBrush(GLASS)
-        p.drawRoundedRect(QRectF(length * 0.05, -width * 0.28, length * 0.2, width * 0.56), 4, 4)
-        pen = QPen(HEADING, 2)
-        pen.setCosmetic(True)
-        p.setPen(pen)
-        p.drawLine(QLineF(0, 0, length / 2 + 25, 0))
+        p.drawRoundedRect(QRectF(length * 0.05, -width * 0.28, length * 0.2, width * 0.56), corner / 2, corner / 2)
+        p.setPen(_cosmetic(HEADING, 2))
+        p.drawLine(QLineF(0, 0, length / 2 + 25 / self.scale, 0))
         p.restore()
         self._paint_arrow(p, x, y, float(s.vx[0]) * ARROW_SECONDS, float(s.vy[0]) * ARROW_SECONDS)
 
     def _paint_arrow(self, p: QPainter, x: float, y: float, dx: float, dy: float) -> None:
         size = math.hypot(dx, dy)
-        if size < 1:
+        if size * self.scale < 1:
             return
-        pen = QPen(VELOCITY, 3)
-        pen.setCosmetic(True)
-        p.setPen(pen)
+        p.setPen(_cosmetic(VELOCITY, 3))
         p.setBrush(VELOCITY)
         tip = QPointF(x + dx, y + dy)
         p.drawLine(QPointF(x, y), tip)
         ux, uy = dx / size, dy / size
-        head = min(14.0, size * 0.4) / self.zoom ** 0.5
+        head = min(14.0, size * self.scale * 0.4) / self.scale  # about 14 screen px
         p.drawPolygon(QPolygonF([tip,
                                  QPointF(tip.x() - ux * head - uy * head * 0.5, tip.y() - uy * head + ux * head * 0.5),
                                  QPointF(tip.x() - ux * head + uy * head * 0.5, tip.y() - uy * head - ux * head * 0.5)]))
 
     def _paint_hud(self, p: QPainter) -> None:
         p.setPen(HUD_TEXT)
-        lines = self.hud_lines + [f"zoom {self.zoom:.2f}×  ·  white: heading  ·  yellow: velocity (0.25 s ahead)"]
+        per_unit = "" if self.unit == "px" else f" · {self.unit_scale:g} px/{self.unit}"
+        lines = self.hud_lines + [f"zoom {self.zoom:.2f}×{per_unit}  ·  white: heading  ·  "
+                                  "yellow: velocity (0.25 s ahead)"]
         metrics = p.fontMetrics()
         for i, text in enumerate(lines):
             p.drawText(10, 10 + metrics.ascent() + i * metrics.height(), text)
