@@ -10,6 +10,8 @@ from typing import Mapping
 import numpy as np
 
 CURVE_POINTS = 241
+UNLIMITED_EXTENT = {"px": 1000.0, "m": 60.0}
+"""Speed range (model units/s) of the curve when nothing limits the top speed."""
 
 
 @dataclass
@@ -34,10 +36,10 @@ class ForceCurve:
 
 
 def force_curve(model: ModuleType, params: Mapping[str, float], hz: float) -> ForceCurve:
-    """The model's force curve from 0 to 1.25 × top speed (or 1000 if unlimited)."""
+    """The model's force curve from 0 to 1.25 × top speed (UNLIMITED_EXTENT if none)."""
     dt = 1.0 / hz
     top = model.top_speed(params, dt)
-    extent = 1.25 * top if math.isfinite(top) and top > 0 else 1000.0
+    extent = 1.25 * top if math.isfinite(top) and top > 0 else UNLIMITED_EXTENT.get(model.LENGTH_UNIT, 1000.0)
     speeds = np.linspace(0.0, extent, CURVE_POINTS)
     unit = f"{model.LENGTH_UNIT}/s²"
     return ForceCurve(speeds, model.force_curve(params, speeds, dt), top, unit)

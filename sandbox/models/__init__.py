@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import ackermann, arcade, bicycle
+from . import ackermann, arcade, bicycle, rigid_body
 from .state import Controls, State
 
-MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade, bicycle, ackermann)}
+MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade, bicycle, ackermann, rigid_body)}
 DEFAULT_MODEL = arcade.NAME
 
 

@@ -309,13 +309,15 @@ class MainWindow(QMainWindow):
         speed = float(state.speed[0])
         slip = math.degrees(float(state.slip_angle[0]))
         unit = self.model.LENGTH_UNIT
-        if bool(state.traction_fast[0]):
-            regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} {unit}/s)"
-        elif abs(slip) > 90:
-            regime = "reversing (speed clamp, no traction lerp)"
-        else:
-            regime = "traction slow"
-        self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime} · "
+        regime = ""
+        if "slip_speed" in self.tuning:  # the arcade's traction regimes
+            if bool(state.traction_fast[0]):
+                regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} {unit}/s) · "
+            elif abs(slip) > 90:
+                regime = "reversing (speed clamp, no traction lerp) · "
+            else:
+                regime = "traction slow · "
+        self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
                             f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
         self.track.show_state(state, self.body)
