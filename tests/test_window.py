@@ -440,3 +440,14 @@ def test_godot_export_of_a_non_arcade_model_is_refused_with_a_message(window, tm
     window.switch_model("ackermann")
     assert not window.export_godot(tmp_path / "car.gd", 4)
     assert "only the arcade model" in window.last_error and not (tmp_path / "car.gd").exists()
+
+
+def test_handbrake_and_gear_keys_reach_the_dynamic_car(window, qtbot):
+    window.open_preset_file(BUILTIN_DIR / "monster_drift_manual.json")
+    assert window.model.NAME == "monster"
+    qtbot.keyPress(window.track, K.Key_Space)
+    assert window.keys.controls().handbrake == 1
+    qtbot.keyRelease(window.track, K.Key_Space)
+    qtbot.keyClick(window.track, K.Key_E)
+    assert window.keys.controls().shift == 1
+    assert window.keys.controls().shift == 0  # one press, one gear: consumed by the first tick

@@ -91,9 +91,12 @@ class Controls:
     """Driver input for one tick: each field a float or an array of shape (n,).
 
     steer in [-1, 1] (positive = right); throttle and brake in [0, 1] (the
-    keyboard gives 0 or 1, as Godot's `is_action_pressed`).
+    keyboard gives 0 or 1, as Godot's `is_action_pressed`). handbrake in [0, 1] and
+    shift (+1 up, -1 down, this tick only) matter to the dynamic car only.
     """
 
     steer: np.ndarray | float = 0.0
     throttle: np.ndarray | float = 0.0
     brake: np.ndarray | float = 0.0
+    handbrake: np.ndarray | float = 0.0
+    shift: np.ndarray | float = 0.0

@@ -32,6 +32,7 @@ FRAME_MS = 8
 """Frame timer interval: frames every ~8 ms; physics runs whole 1/hz ticks in between."""
 CONTROLS_HELP = """<b>Driving</b><br>
 W / ↑ accelerate · S / ↓ brake, then reverse · A / ← steer left · D / → steer right<br>
+Space handbrake · Q / E shift down / up (dynamic car, manual gearbox)<br>
 R reset the car · mouse wheel zoom · Tab show/hide the tuning panel<br><br>
 <b>Tuning</b><br>
 Drag a slider or type in its number box; the next physics tick uses the new value.<br>

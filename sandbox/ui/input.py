@@ -13,13 +13,20 @@ from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..models.state import Controls
 
+
+def np_sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
 K = Qt.Key
 ACTIONS = {
     K.Key_W: "accelerate", K.Key_Up: "accelerate",
     K.Key_S: "brake", K.Key_Down: "brake",
     K.Key_A: "steer_left", K.Key_Left: "steer_left",
     K.Key_D: "steer_right", K.Key_Right: "steer_right",
+    K.Key_Space: "handbrake",
 }
+SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
+"""Manual gearbox (dynamic car): one gear per key press."""
 ARROWS = {K.Key_Up, K.Key_Down, K.Key_Left, K.Key_Right}
 
 
@@ -32,15 +39,19 @@ class DriveKeys(QObject):
         super().__init__(window)
         self.window = window
         self.held: set[Qt.Key] = set()
+        self._shift = 0  # gear changes pressed since the last tick
         app = QApplication.instance()
         app.installEventFilter(self)
         app.applicationStateChanged.connect(self._on_app_state)
 
     def controls(self) -> Controls:
-        """This tick's controls: steer -1/0/1, throttle and brake 0/1."""
+        """This tick's controls: steer -1/0/1, throttle, brake and handbrake 0/1, and
+        the gear change pressed since the last tick (then forgotten)."""
         actions = {ACTIONS[k] for k in self.held}
         steer = float("steer_right" in actions) - float("steer_left" in actions)
-        return Controls(steer, float("accelerate" in actions), float("brake" in actions))
+        shift, self._shift = self._shift, 0
+        return Controls(steer, float("accelerate" in actions), float("brake" in actions),
+                        float("handbrake" in actions), float(np_sign(shift)))
 
     def detach(self) -> None:
         """Stop watching the application's events (the window is closing)."""
@@ -68,6 +79,10 @@ class DriveKeys(QObject):
         if key == K.Key_Tab and kind == QEvent.Type.KeyPress and not event.modifiers():
             if not event.isAutoRepeat():
                 self.tab_pressed.emit()
+            return True
+        if key in SHIFTS and kind == QEvent.Type.KeyPress and not event.modifiers():
+            if not event.isAutoRepeat():
+                self._shift += SHIFTS[key]
             return True
         if key not in ACTIONS:
             return False
