@@ -451,3 +451,22 @@ def test_handbrake_and_gear_keys_reach_the_dynamic_car(window, qtbot):
     qtbot.keyClick(window.track, K.Key_E)
     assert window.keys.controls().shift == 1
     assert window.keys.controls().shift == 0  # one press, one gear: consumed by the first tick
+
+
+def test_model_telemetry_plots_the_chosen_channels(window):
+    window.open_preset_file(BUILTIN_DIR / "monster_corvette_c5.json")
+    assert [window.channel_box.itemText(i) for i in range(window.channel_box.count())] == list(
+        window.model.TELEMETRY)
+    window.channel_box.setCurrentText("rpm and gear")
+    paused(window).scripted_drive(3)
+    rpm = window.plots.channel_curves[0].getData()[1]
+    gear = window.plots.channel_curves[1].getData()[1]
+    assert len(rpm) == 180 and rpm.min() >= 1000 and rpm.max() > 2000  # idle floor, revving up
+    assert set(np.unique(gear)) <= {1000.0, 2000.0, 3000.0}  # gear × 1000
+    window.channel_box.setCurrentText("axle loads")
+    window.scripted_drive(1)
+    front, rear = (c.getData()[1] for c in window.plots.channel_curves)
+    finite = np.isfinite(front)
+    assert finite.sum() == 60  # the new group starts blank, then fills
+    # total load is the weight: m·g = 1500·9.8 N
+    assert (front[finite] + rear[finite]) == pytest.approx(np.full(60, 1500 * 9.8))

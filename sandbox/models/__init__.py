@@ -5,6 +5,7 @@
 - step(state, controls, params, dt) -> State, vectorized over cars
 - force_curve(params, speeds, dt) -> dict of arrays, top_speed(params, dt) -> float
 - body(params) -> dict of drawing sizes (wheel_base, track, length, width)
+- TELEMETRY: plot channel groups, name -> (unit, ((state key, label, factor), ...))
 """
 
 from __future__ import annotations

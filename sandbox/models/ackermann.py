@@ -41,6 +41,12 @@ PARAMS = (
 ) + speed_control.PARAMS
 
 
+# Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
+TELEMETRY = {
+    "front wheel angles": ("°", (("alpha", "outer α", 57.29577951308232), ("beta", "inner β", 57.29577951308232))),
+    "yaw rate": ("°/s", (("omega", "ω", 57.29577951308232),)),
+}
+
 def inner_angle(alpha: np.ndarray, p: Mapping) -> np.ndarray:
     """β (rad) from cot β = cot α − w/l, for α > 0."""
     cot_beta = 1 / np.tan(alpha) - p["track_width"] / p["wheel_base"]

@@ -75,6 +75,11 @@ PARAMS = (
 )
 
 
+# Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
+TELEMETRY = {
+    "wheel angle": ("°", (("wheel_angle", "front wheels", 57.29577951308232),)),
+}
+
 def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
     """Advance every car one tick of `dt` seconds; returns a new State."""
     hx, hy = np.cos(state.heading), np.sin(state.heading)

@@ -66,6 +66,13 @@ PARAMS = (
 )
 
 
+# Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
+TELEMETRY = {
+    "wheel angle": ("°", (("steer", "front wheel", 57.29577951308232),)),
+    "speed": ("m/s", (("speed", "signed speed", 1.0),)),
+    "drawn vs path heading": ("°", (("display_heading", "drawn heading", 57.29577951308232),)),
+}
+
 def _steer(state: State, steer_in: np.ndarray, speed: np.ndarray, p: Mapping, dt: float) -> np.ndarray:
     """Front wheel angle (rad) after this tick."""
     target = steer_in * np.radians(p["max_steer"])

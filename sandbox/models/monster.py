@@ -114,6 +114,16 @@ PARAMS = (
 )
 
 
+# Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
+TELEMETRY = {
+    "rpm and gear": ("rpm", (("rpm", "rpm", 1.0), ("gear", "gear × 1000", 1000.0))),
+    "slip angles": ("°", (("alpha_front", "front", 57.29577951308232), ("alpha_rear", "rear", 57.29577951308232))),
+    "lateral forces": ("N", (("lat_front", "front", 1.0), ("lat_rear", "rear", 1.0))),
+    "axle loads": ("N", (("load_front", "front", 1.0), ("load_rear", "rear", 1.0))),
+    "slip ratio": ("", (("slip_ratio", "rear SR", 1.0),)),
+    "yaw rate": ("°/s", (("omega", "ω", 57.29577951308232),)),
+}
+
 def _arr(p: Mapping, name: str) -> np.ndarray:
     return np.asarray(p[name], dtype=np.float64)
 

@@ -75,6 +75,13 @@ CORNERS = np.array([[1.0, -1.0], [1.0, 1.0], [-1.0, -1.0], [-1.0, 1.0]])
 FRONT = np.array([True, True, False, False])
 
 
+# Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
+TELEMETRY = {
+    "slip angles": ("°", (("slip_front", "front", 57.29577951308232), ("slip_rear", "rear", 57.29577951308232))),
+    "lateral forces": ("N", (("side_force_front", "front", 1.0), ("side_force_rear", "rear", 1.0))),
+    "yaw rate": ("°/s", (("omega", "ω", 57.29577951308232),)),
+}
+
 def inertia(p: Mapping) -> np.ndarray:
     """Yaw inertia (kg·m²): the seed's formula, or a box's with `box_inertia`."""
     hx, hy, m = np.asarray(p["half_length"]), np.asarray(p["half_width"]), np.asarray(p["mass"])

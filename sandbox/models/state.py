@@ -65,6 +65,11 @@ class State:
         arrays = {k: np.array(v, copy=True) for k, v in vars(self).items() if k != "extra"}
         return replace(self, **arrays, extra={k: np.array(v, copy=True) for k, v in self.extra.items()})
 
+    def channel(self, key: str) -> np.ndarray:
+        """A model's telemetry value by name: its extras first, then State's fields."""
+        value = self.extra.get(key)
+        return getattr(self, key) if value is None else value
+
     @property
     def display_heading(self) -> np.ndarray:
         """Where the body is drawn pointing (rad); the heading unless a model says otherwise."""

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter)
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
+                               QSplitter, QVBoxLayout, QWidget)
 
 from ..controls import demo_drive
 from ..errors import UserError
@@ -108,10 +109,22 @@ class MainWindow(QMainWindow):
         self.panel_dock.setMinimumWidth(300)
 
         self.plots = LivePlots(hz, self.model.LENGTH_UNIT)
+        self.channel_box = QComboBox()
+        self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.channel_box.setToolTip("What the third plot shows: the model's own telemetry")
+        self.channel_box.currentTextChanged.connect(self._show_channels)
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Model telemetry:"))
+        row.addWidget(self.channel_box, 1)
+        column.addLayout(row)
+        column.addWidget(self.plots, 1)
         self._set_units()
         self.curves = ForceCurvePlot()
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.plots)
+        split.addWidget(left)
         split.addWidget(self.curves)
         split.setSizes([600, 500])
         self.plots_dock = self._dock("Plots", "plots_dock", split, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -134,7 +147,7 @@ class MainWindow(QMainWindow):
         self.timer.start(FRAME_MS)
 
         self.resize(1400, 860)
-        self.resizeDocks([self.plots_dock], [300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.plots_dock], [340], Qt.Orientation.Vertical)
         self.resizeDocks([self.panel_dock], [330], Qt.Orientation.Horizontal)
         if remember:
             self._restore_layout()
@@ -156,9 +169,20 @@ class MainWindow(QMainWindow):
         return panel
 
     def _set_units(self) -> None:
+        """Units, scale and telemetry channels of the current model."""
         unit = self.model.LENGTH_UNIT
         self.track.set_units(unit, 1.0 if unit == "px" else self.px_per_metre)
         self.plots.set_units(unit)
+        self.channel_box.blockSignals(True)
+        self.channel_box.clear()
+        self.channel_box.addItems(list(self.model.TELEMETRY))
+        self.channel_box.blockSignals(False)
+        self._show_channels(self.channel_box.currentText())
+
+    def _show_channels(self, group: str) -> None:
+        if group in self.model.TELEMETRY:
+            unit, channels = self.model.TELEMETRY[group]
+            self.plots.set_channels(group, unit, channels)
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -303,7 +327,7 @@ class MainWindow(QMainWindow):
 
     def _on_tick(self, state) -> None:
         self.track.record(state, self.body)
-        self.plots.record(self.sim.time, float(state.speed[0]), float(state.slip_angle[0]))
+        self.plots.record(self.sim.time, state)
 
     def _refresh_views(self) -> None:
         state = self.sim.state

@@ -21,7 +21,8 @@ from .plot_style import style_plot
 
 COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",
            "throttle": "#4caf50", "coasting": "#ff9800", "brake": "#ef5350"}
-OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a")
+OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a", "#7e57c2", "#ff7043", "#78909c",
+                 "#d4e157", "#5c6bc0")
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 
 

@@ -13,11 +13,13 @@ from ..telemetry import RingBuffer
 from .plot_style import style_plot
 
 WINDOW_SECONDS = 10.0
-COLUMNS = ("t", "speed", "slip")
+COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b")
+CHANNEL_PENS = ("#aed581", "#ce93d8")
 
 
 class LivePlots(pg.GraphicsLayoutWidget):
-    """Speed (model units/s) and slip angle (°) over the last WINDOW_SECONDS.
+    """Speed (model units/s), slip angle (°) and a model channel group (e.g. rpm and
+    gear, axle loads) over the last WINDOW_SECONDS.
 
     The time axis is fixed at -WINDOW_SECONDS … 0 (0 = now) and the data moves
     along it, so the axes are not redrawn every frame.
@@ -28,13 +30,19 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.set_hz(hz)
         self.speed_plot = self.addPlot(row=0, col=0)
         self.slip_plot = self.addPlot(row=1, col=0)
-        for plot in (self.speed_plot, self.slip_plot):
+        self.channel_plot = self.addPlot(row=2, col=0)
+        self.channels: tuple = ()
+        for plot in (self.speed_plot, self.slip_plot, self.channel_plot):
             style_plot(plot)
             plot.setMouseEnabled(x=False, y=True)
         self.speed_plot.setLabel("left", "speed", units=f"{length_unit}/s")
         self.slip_plot.setLabel("left", "slip angle", units="°")
-        self.slip_plot.setLabel("bottom", "time before now", units="s")
+        self.channel_plot.setLabel("bottom", "time before now", units="s")
         self.slip_plot.setXLink(self.speed_plot)
+        self.channel_plot.setXLink(self.speed_plot)
+        self.channel_plot.enableAutoRange(y=True)
+        self.channel_legend = self.channel_plot.addLegend(offset=(5, 5), brush=(20, 20, 20))
+        self.channel_curves = [self.channel_plot.plot([], [], pen=pg.mkPen(c, width=2)) for c in CHANNEL_PENS]
         self.speed_plot.setXRange(-WINDOW_SECONDS, 0, padding=0)
         self.speed_plot.setYRange(0, 100)
         self.speed_plot.enableAutoRange(y=True)
@@ -52,8 +60,21 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
         self._ago = np.empty(self.buffer.capacity)  # t - now, reused every frame
 
-    def record(self, t: float, speed: float, slip_rad: float) -> None:
-        self.buffer.append((t, speed, math.degrees(slip_rad)))
+    def set_channels(self, group: str, unit: str, channels: tuple) -> None:
+        """Plot `channels` ((state key, label, factor), at most two) from now on; the
+        group's earlier values are not known, so its history starts blank."""
+        self.channels = tuple(channels)[:2]
+        self.channel_plot.setLabel("left", group, units=unit)
+        self.channel_legend.clear()
+        for curve, (_, label, _) in zip(self.channel_curves, self.channels):
+            self.channel_legend.addItem(curve, label)
+        self.buffer.view()[3:] = np.nan
+
+    def record(self, t: float, state) -> None:
+        """Add the state after one tick (car 0)."""
+        values = [float(state.channel(key)[0]) * factor for key, _, factor in self.channels]
+        values += [np.nan] * (2 - len(values))
+        self.buffer.append((t, float(state.speed[0]), math.degrees(float(state.slip_angle[0])), *values))
 
     def reset_data(self) -> None:
         # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all
@@ -63,7 +84,12 @@ class LivePlots(pg.GraphicsLayoutWidget):
 
     def refresh(self, now: float) -> None:
         """Redraw the curves against time before `now` (s)."""
-        t, speed, slip = self.buffer.view()
+        t, speed, slip, channel_a, channel_b = self.buffer.view()
         ago = np.subtract(t, now, out=self._ago[:len(t)])
         self.speed_curve.setData(ago, speed)
         self.slip_curve.setData(ago, slip)
+        for curve, values, used in zip(self.channel_curves, (channel_a, channel_b), (0, 1)):
+            if used < len(self.channels):
+                curve.setData(ago, values, connect="finite")
+            else:
+                curve.setData([], [])
