@@ -470,3 +470,34 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     assert finite.sum() == 60  # the new group starts blank, then fills
     # total load is the weight: m·g = 1500·9.8 N
     assert (front[finite] + rear[finite]) == pytest.approx(np.full(60, 1500 * 9.8))
+
+
+def test_ghost_drives_with_the_same_controls(window, qtbot):
+    paused(window)
+    window.pin_ghost()
+    window.panel.sliders["engine_power"].setValue(1800)  # the car changes, the ghost keeps 900
+    window.scripted_drive(2)
+    car, ghost = window.sim.state, window.ghost.state
+    assert ghost.speed[0] > 0 and car.speed[0] > ghost.speed[0]
+    # the ghost is exactly a separate run of the pinned tuning on the same controls
+    from sandbox.controls import demo_drive
+    from sandbox.sim import run_trace
+    trace = np.array([demo_drive(i / 60) for i in range(120)])
+    alone = run_trace(arcade, load_preset(BUILTIN_DIR / "recipe_defaults.json").tuning, trace)
+    assert (ghost.x[0], ghost.y[0]) == (alone[-1, 1], alone[-1, 2])
+    ghost_speed = window.plots.ghost_speed_curve.getData()[1]
+    assert ghost_speed[-1] == pytest.approx(ghost.speed[0])  # overlaid on the speed plot
+    assert any("ghost pinned" in line for line in window.track.hud_lines)
+    window.remove_ghost()
+    assert window.ghost is None and window.track.ghost is None
+
+
+def test_ghost_of_another_model_shares_the_view_in_the_cars_units(window):
+    paused(window)
+    assert window.ghost_from_file(BUILTIN_DIR / "ackermann_notes.json")  # metres beside pixels
+    window.scripted_drive(1)
+    assert window.ghost_scale() == 25.0  # px per metre
+    g = window.ghost.state
+    shown = window.plots.ghost_speed_curve.getData()[1][-1]
+    assert shown == pytest.approx(g.speed[0] * 25.0)  # m/s drawn as px/s
+    assert not window.track.grab().isNull()

@@ -97,6 +97,9 @@ class MainWindow(QMainWindow):
         self.tuning = current.tuning.copy()
         hz = current.hz
         self.sim = Simulation(self.model, self.tuning, n=1, hz=hz)
+        self.ghost: Simulation | None = None  # the compare car, driven by the same controls
+        self.ghost_name = ""
+        self._tick_controls = Controls()
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
@@ -265,6 +268,13 @@ class MainWindow(QMainWindow):
             action.setChecked(model is self.model)
             self.model_actions.addAction(action)
 
+        compare = bar.addMenu("C&ompare")
+        self._action(compare, "&Pin this tuning as the ghost", self.pin_ghost, "Ctrl+P",
+                     "A second car with these values, driven by the same controls, drawn translucent")
+        self.ghost_presets_menu = compare.addMenu("Ghost from &preset")
+        self.ghost_presets_menu.aboutToShow.connect(self._fill_ghost_menu)
+        self._action(compare, "&Remove the ghost", self.remove_ghost, "Ctrl+Shift+P")
+
         physics = bar.addMenu("P&hysics")
         self.rate_actions = QActionGroup(self)
         for hz in TICK_RATES:
@@ -306,6 +316,48 @@ class MainWindow(QMainWindow):
             hint = menu.addAction(f"(your presets go to {user_dir()})")
             hint.setEnabled(False)
 
+    def _fill_ghost_menu(self) -> None:
+        menu = self.ghost_presets_menu
+        menu.clear()
+        for path, name, _, model in list_presets():
+            if model is not None:
+                label = f"{name} ({MODELS[model].TITLE})"
+                self._action(menu, label, lambda _=False, p=path: self.ghost_from_file(p))
+
+    # --- the compare car -----------------------------------------------------
+    def set_ghost(self, preset: Preset, name: str) -> None:
+        """Drive `preset` beside the car with the same controls; both restart together."""
+        self.ghost = Simulation(preset.model, preset.tuning.copy(), n=1, hz=self.sim.hz)
+        self.ghost_body = preset.model.body(preset.tuning)
+        self.ghost_name = name
+        self.reset_car()
+        self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
+
+    def pin_ghost(self) -> None:
+        self.set_ghost(self.current_preset(), f"pinned {self.preset.name}")
+
+    def ghost_from_file(self, path) -> bool:
+        try:
+            preset = load_preset(path)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.set_ghost(preset, preset.name)
+        return True
+
+    def remove_ghost(self) -> None:
+        self.ghost = None
+        self.track.ghost = None
+        self.reset_car()
+
+    def _unit_scale(self, model) -> float:
+        """Screen px per unit of `model` at zoom 1."""
+        return 1.0 if model.LENGTH_UNIT == "px" else self.px_per_metre
+
+    def ghost_scale(self) -> float:
+        """Factor from the ghost's length unit to the car's (px ↔ m via px per metre)."""
+        return self._unit_scale(self.ghost.model) / self._unit_scale(self.model) if self.ghost else 1.0
+
     # --- the frame loop ------------------------------------------------------
     def frame(self) -> None:
         """Timer callback: run the physics ticks that are due; redraw if any ran.
@@ -325,9 +377,16 @@ class MainWindow(QMainWindow):
                 self._frame_times.clear()
             self._refresh_views()
 
+    def _controls_for_tick(self) -> Controls:
+        self._tick_controls = self.keys.controls()
+        return self._tick_controls
+
     def _on_tick(self, state) -> None:
+        ghost = None
+        if self.ghost is not None:
+            ghost = self.ghost.tick(self._tick_controls)  # the same controls as the car's
         self.track.record(state, self.body)
-        self.plots.record(self.sim.time, state)
+        self.plots.record(self.sim.time, state, ghost, self.ghost_scale())
 
     def _refresh_views(self) -> None:
         state = self.sim.state
@@ -345,6 +404,13 @@ class MainWindow(QMainWindow):
         self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
                             f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
+        if self.ghost is not None:
+            scale = self.ghost_scale()
+            g = self.ghost.state
+            gap = math.hypot(float(g.x[0]) * scale - float(state.x[0]), float(g.y[0]) * scale - float(state.y[0]))
+            self.track.ghost = (g, self.ghost_body, scale)
+            self.track.hud_lines.append(f"ghost {self.ghost_name}: {float(g.speed[0]) * scale:.0f} {unit}/s, "
+                                        f"gap {gap:.1f} {unit}")
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time)
         self.curves.set_speed(speed)
@@ -352,12 +418,15 @@ class MainWindow(QMainWindow):
     def scripted_drive(self, seconds: float) -> None:
         """Drive `controls.demo_drive` for `seconds` of physics time, then redraw once."""
         for _ in range(round(seconds * self.sim.hz)):
-            self.sim.tick(Controls(*demo_drive(self.sim.time)))
+            self._tick_controls = Controls(*demo_drive(self.sim.time))
+            self.sim.tick(self._tick_controls)
             self._on_tick(self.sim.state)
         self._refresh_views()
 
     def reset_car(self) -> None:
         self.sim.reset()
+        if self.ghost is not None:
+            self.ghost.reset()
         self.keys.release_all()
         self.track.clear_trail()
         self.plots.reset_data()
@@ -381,6 +450,8 @@ class MainWindow(QMainWindow):
 
     def _apply_rate(self, hz: int) -> None:
         self.sim.hz = hz
+        if self.ghost is not None:
+            self.ghost.hz = hz
         self.track.set_hz(hz)
         self.plots.set_hz(hz)
         self.panel.show_rate(hz)
@@ -438,6 +509,8 @@ class MainWindow(QMainWindow):
         self.preset = preset
         self.tuning = preset.tuning.copy()
         self.sim = Simulation(self.model, self.tuning, n=1, hz=preset.hz)
+        if self.ghost is not None:
+            self.ghost.hz = preset.hz
         old = self.panel
         self.panel = self._make_panel(preset.hz)
         self.panel_dock.setWidget(self.panel)

@@ -8,12 +8,14 @@ import numpy as np
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 
 from ..telemetry import RingBuffer
 from .plot_style import style_plot
 
 WINDOW_SECONDS = 10.0
-COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b")
+COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b", "ghost_speed", "ghost_slip")
+GHOST_PEN = "#b0bec5"
 CHANNEL_PENS = ("#aed581", "#ce93d8")
 
 
@@ -48,6 +50,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.speed_plot.enableAutoRange(y=True)
         self.slip_plot.setYRange(-10, 10)
         self.slip_plot.enableAutoRange(y=True)
+        dashed = pg.mkPen(GHOST_PEN, width=2, style=Qt.PenStyle.DashLine)
+        self.ghost_speed_curve = self.speed_plot.plot([], [], pen=dashed)
+        self.ghost_slip_curve = self.slip_plot.plot([], [], pen=dashed)
         self.speed_curve = self.speed_plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2))
         self.slip_curve = self.slip_plot.plot([], [], pen=pg.mkPen("#ff8a65", width=2))
         self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
@@ -70,11 +75,16 @@ class LivePlots(pg.GraphicsLayoutWidget):
             self.channel_legend.addItem(curve, label)
         self.buffer.view()[3:] = np.nan
 
-    def record(self, t: float, state) -> None:
-        """Add the state after one tick (car 0)."""
+    def record(self, t: float, state, ghost=None, ghost_scale: float = 1.0) -> None:
+        """Add the state after one tick (car 0), and the ghost's speed (times
+        `ghost_scale`, into this car's units) and slip angle if there is one."""
         values = [float(state.channel(key)[0]) * factor for key, _, factor in self.channels]
         values += [np.nan] * (2 - len(values))
-        self.buffer.append((t, float(state.speed[0]), math.degrees(float(state.slip_angle[0])), *values))
+        if ghost is None:
+            shadow = (np.nan, np.nan)
+        else:
+            shadow = (float(ghost.speed[0]) * ghost_scale, math.degrees(float(ghost.slip_angle[0])))
+        self.buffer.append((t, float(state.speed[0]), math.degrees(float(state.slip_angle[0])), *values, *shadow))
 
     def reset_data(self) -> None:
         # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all
@@ -84,10 +94,12 @@ class LivePlots(pg.GraphicsLayoutWidget):
 
     def refresh(self, now: float) -> None:
         """Redraw the curves against time before `now` (s)."""
-        t, speed, slip, channel_a, channel_b = self.buffer.view()
+        t, speed, slip, channel_a, channel_b, ghost_speed, ghost_slip = self.buffer.view()
         ago = np.subtract(t, now, out=self._ago[:len(t)])
         self.speed_curve.setData(ago, speed)
         self.slip_curve.setData(ago, slip)
+        self.ghost_speed_curve.setData(ago, ghost_speed, connect="finite")
+        self.ghost_slip_curve.setData(ago, ghost_slip, connect="finite")
         for curve, values, used in zip(self.channel_curves, (channel_a, channel_b), (0, 1)):
             if used < len(self.channels):
                 curve.setData(ago, values, connect="finite")
