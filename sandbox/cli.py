@@ -198,6 +198,9 @@ def cmd_rates(args) -> None:
     from .sim import TICK_RATES
 
     preset = load_preset(args.preset)
+    if "rate_independent" not in {p.name for p in preset.model.PARAMS}:
+        raise UserError(f"{args.preset}: model {preset.model.NAME!r} has no rate_independent option; "
+                        "the tick-rate table is for the arcade model")
     unit = preset.model.LENGTH_UNIT
     rows = rate_table(preset.model, preset.tuning, TICK_RATES)
     head = ("tick rate", "mode", f"top speed ({unit}/s)", f"coast-down ({unit})", f"braking from top ({unit})")

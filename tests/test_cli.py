@@ -6,6 +6,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 from sandbox.controls import TRAJECTORY_COLUMNS
@@ -167,3 +168,21 @@ def test_rates_command_prints_both_modes(tmp_path):
     assert lines[0].startswith("| tick rate | mode | top speed (px/s)")
     assert len(lines) == 2 + 2 * 5
     assert "| 30 Hz | recipe | 354.1 |" in out and "| 240 Hz | recipe | 1493.6 |" in out
+
+
+@pytest.mark.parametrize("preset", ["bicycle_blog", "ackermann_notes", "rigid_body_seed", "monster_corvette_c5"])
+def test_simulate_and_curves_work_for_every_model(preset, tmp_path):
+    trace = write_trace(tmp_path / "t.csv", [(0, 1, 0)] * 60 + [(1, 1, 0)] * 60)
+    cli("simulate", "--preset", BUILTIN_DIR / f"{preset}.json", "--controls", trace, "--out", tmp_path / "o.csv")
+    rows = np.loadtxt(tmp_path / "o.csv", delimiter=",", skiprows=1)
+    assert rows.shape == (120, 8) and np.isfinite(rows).all()
+    assert rows[59, 6] > 0 and rows[-1, 3] > 0  # moving, and turned right
+    cli("curves", "--preset", BUILTIN_DIR / f"{preset}.json", "--out", tmp_path / "c.csv")
+    header = (tmp_path / "c.csv").read_text().splitlines()[0].split(",")
+    assert header[0] == "speed" and header[-1] == "net"
+
+
+def test_rates_refuses_a_model_without_the_option(tmp_path):
+    result = cli("rates", "--preset", BUILTIN_DIR / "monster_corvette_c5.json", check=False)
+    assert result.returncode == 2 and "no rate_independent option" in result.stderr
+    assert "Traceback" not in result.stderr
