@@ -87,13 +87,17 @@ def _steer(state: State, steer_in: np.ndarray, speed: np.ndarray, p: Mapping, dt
     return np.where(np.asarray(p["steer_rate"]) > 0, eased, target)
 
 
-def _motion_heading(state: State, p: Mapping, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Heading to move the wheels along (delayed for drift_delay), the history, ticks."""
+def _motion_heading(state: State, p: Mapping, dt: float) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Heading to move the wheels along (delayed for drift_delay), the history, ticks.
+
+    The history (n × HISTORY) is kept only while some car has drift_delay on."""
     n = len(state)
+    ticks = state.get("ticks")
+    if not np.any(np.asarray(p["drift_delay"]) > 0):
+        return state.heading, None, ticks
     history = state.extra.get("heading_history")
     if history is None:
         history = np.repeat(state.heading[:, None], HISTORY, axis=1)
-    ticks = state.get("ticks")
     lag = np.clip(np.round(np.asarray(p["drift_delay"]) / dt), 0, HISTORY - 1).astype(int)
     lag = np.broadcast_to(np.minimum(lag, ticks.astype(int)), (n,))
     slot = (ticks.astype(int) - lag) % HISTORY
@@ -138,12 +142,13 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     gap = np.where(exact, L, gap)
 
     ticks = ticks + 1
-    history = history.copy()
-    history[np.arange(n), ticks.astype(int) % HISTORY] = heading
     display = heading + steer * (speed / np.maximum(p["max_speed"], 1e-9)) * p["drift_overrotate"]
     extra = {"speed": speed, "steer": steer, "display_heading": display, "wheel_gap": np.broadcast_to(gap, (n,)),
-             "heading_history": history, "ticks": ticks, "icr_x": np.where(turning, cx, np.nan),
-             "icr_y": np.where(turning, cy, np.nan)}
+             "ticks": ticks, "icr_x": np.where(turning, cx, np.nan), "icr_y": np.where(turning, cy, np.nan)}
+    if history is not None:
+        history = history.copy()
+        history[np.arange(n), ticks.astype(int) % HISTORY] = heading
+        extra["heading_history"] = history
     return State(x, y, heading, (x - state.x) / dt, (y - state.y) / dt, wheel_angle=steer,
                  traction_fast=np.zeros(n, dtype=bool), extra=extra)
 
