@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -64,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--markdown", action="store_true", help="as a Markdown table")
+
+    p = sub.add_parser("metrics", help="top speed, acceleration, braking, turning… by standard manoeuvres")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
+    p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -218,6 +224,22 @@ def cmd_rates(args) -> None:
             print(f"{row[0]:>10s}  {row[1]:16s} {row[2]:>16s} {row[3]:>16s} {row[4]:>24s}")
 
 
+def cmd_metrics(args) -> None:
+    from .metrics import compute, format_value, table
+    from .presets import load_preset
+
+    preset = load_preset(args.preset)
+    hz = args.hz or preset.hz
+    rows = table(preset.model, compute(preset.model, preset.tuning, hz))
+    if args.json:
+        clean = [{**r, "value": r["value"] if math.isfinite(r["value"]) else None} for r in rows]
+        print(json.dumps({"preset": preset.name, "model": preset.model.NAME, "hz": hz, "metrics": clean}, indent=2))
+        return
+    print(f"{preset.name} ({preset.model.TITLE}) at {hz} Hz")
+    for r in rows:
+        print(f"  {r['label']:40s} {format_value(r['value']):>10s} {r['unit']}")
+
+
 def cmd_bench(args) -> None:
     from .bench import report, run
     from .files import write_text_atomic
@@ -245,7 +267,7 @@ def cmd_window(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
-            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot}
+            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot, "metrics": cmd_metrics}
 
 
 def main(argv: list[str] | None = None) -> int:

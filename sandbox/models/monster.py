@@ -18,7 +18,7 @@ One tick (car frame: x forward, y right), Euler as in the seed:
    α_r = atan((v_lat − ω·c)/|v_long|); lateral force F = −Cα·α·load, at most μ·load;
    cornering force F_lat,r + cos δ·F_lat,f, yaw torque b·cos δ·F_lat,f − c·F_lat,r;
  - resistance: −Cdrag·v·|v| − Crr·v; front brakes −sign(v)·brake force (≤ μ·Wf);
- - a = F/M, v += a·dt, p += v·dt; yaw rate += torque/I·dt.
+ - a = F/M in world coordinates, v += a·dt, p += v·dt; yaw rate += torque/I·dt.
 
 Low speed (the common ports snap to zero below 0.5 m/s and still chatter): the seed's
 formulas divide by the speed and their explicit steps are stiff there (the wheel
@@ -262,17 +262,21 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     torque = b * np.cos(delta) * lat_f - c * lat_r
 
     ax, ay = fx / m, fy / m
+    # Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
+    # only by the forces, not with the body
+    vx_dynamic = state.vx + (ch * ax - sh * ay) * dt
+    vy_dynamic = state.vy + (sh * ax + ch * ay) * dt
     new_long = v_long + ax * dt
-    new_lat = v_lat + ay * dt
     new_omega = omega + torque / inertia * dt
     # low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED
     dynamic = _smooth((np.abs(new_long) - LOW_SPEED) / LOW_SPEED)
     kinematic_omega = new_long * np.sin(delta) / L
     new_omega = dynamic * new_omega + (1 - dynamic) * kinematic_omega
-    new_lat = dynamic * new_lat
     heading = h + new_omega * dt
     chn, shn = np.cos(heading), np.sin(heading)
-    vx, vy = chn * new_long - shn * new_lat, shn * new_long + chn * new_lat
+    # kinematic: the velocity follows the body, along the new heading
+    vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
+    vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
 
     extra = {"omega": new_omega, "wheel_omega": wheel_after, "gear": gear.astype(np.float64), "rpm": rpm,
              "slip_ratio": slip_ratio, "alpha_front": alpha_f, "alpha_rear": alpha_r, "lat_front": lat_f,

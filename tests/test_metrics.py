@@ -1,0 +1,99 @@
+"""Standard-manoeuvre metrics against closed forms and hand sums."""
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sandbox.metrics import compute, table
+from sandbox.models import ackermann, arcade, bicycle, rigid_body
+from sandbox.params import Tuning
+from sandbox.presets import BUILTIN_DIR
+
+DT = 1 / 60
+
+
+def one(model, **values):
+    return {k: float(np.asarray(v).reshape(-1)[0]) for k, v in compute(model, Tuning(model.PARAMS, values), 60).items()}
+
+
+def test_arcade_top_and_reverse_speed_are_the_recipes_balances():
+    m = one(arcade)
+    # settled by extrapolating the geometric approach: within 1e-5 (0.006 px/s)
+    assert m["top_speed"] == pytest.approx((-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 54000)) / 0.12, rel=1e-5)
+    a, b, c = 0.06 / 3600, 1 + 55 / 3600, -(250 + 450 / 60)  # reverse fixed point (test_arcade_model)
+    assert m["reverse_top_speed"] == pytest.approx((-b + math.sqrt(b * b - 4 * a * c)) / (2 * a), rel=1e-6)
+    assert m["time_to_100"] == pytest.approx(8 / 60)  # 15, 29.8, … px/s: 100 reached on tick 8
+
+
+def test_kinematic_speed_control_metrics_are_the_hand_sums():
+    m = one(ackermann, max_speed=20, acceleration=4, braking=8, reverse_speed=5)
+    assert m["top_speed"] == pytest.approx(20, abs=1e-9) and m["reverse_top_speed"] == pytest.approx(5)
+    assert m["time_to_90pct"] == pytest.approx(18 / 4, abs=DT)  # 0.9·20 at 4 m/s²
+    # braking 8 m/s² from 20 m/s in 1/60 s ticks: Σ (20 − k·8/60)/60, k = 1…150
+    assert m["braking_from_top"] == pytest.approx(sum((20 - k * 8 / 60) / 60 for k in range(1, 151)), rel=1e-9)
+    assert math.isnan(m["time_to_100"])  # 100 km/h = 27.8 m/s is above its 20 m/s top speed
+    fast = one(ackermann, max_speed=30, acceleration=4)
+    assert fast["time_to_100"] == pytest.approx(100 / 3.6 / 4, abs=DT)
+
+
+def test_turning_radius_is_the_geometrys():
+    l, w, alpha = 2.6, 1.5, math.radians(30)
+    m = one(ackermann, wheel_base=l, track_width=w, max_steer=30)
+    expected = math.hypot(l / 2, l / math.tan(alpha) - w / 2)  # centre p to c = p_r + l·cot α·d⊥
+    assert m["radius_low"] == pytest.approx(expected, rel=1e-6)
+    assert m["radius_top"] == pytest.approx(expected, rel=1e-6)
+    L, delta = 2.5, math.radians(30)
+    b = one(bicycle, wheel_base=L, max_steer=30, exact_arc=True)
+    assert b["radius_low"] == pytest.approx(math.hypot(L / 2, L / math.tan(delta)), rel=1e-6)
+
+
+def test_a_batch_is_the_same_as_one_tuning_at_a_time():
+    engines = np.array([500.0, 900.0, 1500.0])
+    params = {k: (engines if k == "engine_power" else v) for k, v in Tuning(arcade.PARAMS).items()}
+    batch = compute(arcade, params, 60)
+    for i, power in enumerate(engines):
+        alone = one(arcade, engine_power=power)
+        for name, value in alone.items():
+            assert batch[name][i] == pytest.approx(value, rel=1e-12, nan_ok=True)
+    assert np.all(np.diff(batch["top_speed"]) > 0)
+
+
+def test_a_slow_approach_is_extrapolated_to_the_force_curves_top_speed():
+    """The Corvette is still gaining 0.07 m/s² after a minute; its extrapolated top
+    speed agrees with where the force curve's drive and resistance balance (the curve
+    assumes rolling wheels, the run has 2 % slip: within 1 %)."""
+    from sandbox.models import monster
+
+    m = one(monster)
+    assert m["top_speed"] == pytest.approx(monster.top_speed(Tuning(monster.PARAMS), DT), rel=0.01)
+
+
+def test_a_model_without_top_speed_says_so():
+    m = one(rigid_body)
+    assert math.isinf(m["top_speed"]) and math.isnan(m["braking_from_top"]) and math.isnan(m["time_to_90pct"])
+    rows = table(rigid_body, compute(rigid_body, Tuning(rigid_body.PARAMS), 60))
+    assert rows[0]["unit"] == "m/s" and rows[1]["label"] == "time 0→100 km/h"
+
+
+def test_metrics_command_prints_json():
+    out = subprocess.run([sys.executable, "-m", "sandbox", "metrics", "--preset", str(BUILTIN_DIR / "go_kart.json"),
+                          "--json"], capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert data["model"] == "arcade" and data["hz"] == 60
+    names = [m["name"] for m in data["metrics"]]
+    assert names[0] == "top_speed" and len(names) == 10
+    assert data["metrics"][0]["value"] == pytest.approx(645, abs=1) and data["metrics"][0]["unit"] == "px/s"
+
+
+def test_the_dynamic_cars_lateral_acceleration_respects_the_grip_limit():
+    """Tyre side forces are capped at μ × axle load and the loads add up to m·g, so a
+    car turning on its tyres cannot corner harder than μ·g."""
+    from sandbox.models import monster
+
+    for mu in (0.7, 1.0):
+        m = one(monster, mu=mu)
+        assert 0.5 * mu * 9.8 < m["peak_lateral_accel"] <= 1.02 * mu * 9.8
