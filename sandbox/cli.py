@@ -9,6 +9,8 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from .errors import UserError
 
 HZ_RANGE = (10, 1000)
@@ -70,6 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON")
+
+    p = sub.add_parser("sweep", help="simulate a grid of one or two parameters as one batch; CSV of every metric")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file (the values not swept)")
+    p.add_argument("--param", action="append", required=True, metavar="NAME=LO:HI:N",
+                   help="a swept parameter; give one or two")
+    p.add_argument("--metric", required=True, help="the metric to summarise (all are written)")
+    p.add_argument("--out", type=Path, required=True, help="CSV to write: swept values, then every metric")
+    p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -240,6 +250,26 @@ def cmd_metrics(args) -> None:
         print(f"  {r['label']:40s} {format_value(r['value']):>10s} {r['unit']}")
 
 
+def cmd_sweep(args) -> None:
+    from .controls import format_rows
+    from .files import write_text_atomic
+    from .metrics import METRICS, format_value
+    from .presets import load_preset
+    from .sweep import check_metric, parse_axis, run
+
+    metric = check_metric(args.metric)
+    preset = load_preset(args.preset)
+    axes = [parse_axis(text, preset.model) for text in args.param]
+    grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz)
+    names = list(METRICS)
+    rows = np.column_stack([grid] + [values[n] for n in names])
+    write_text_atomic(args.out, format_rows(tuple(a.name for a in axes) + tuple(names), rows))
+    column = values[metric]
+    finite = column[np.isfinite(column)]
+    span = f"{format_value(finite.min())} … {format_value(finite.max())}" if len(finite) else "—"
+    print(f"{len(grid)} tunings of {preset.name}: {metric} {span}; wrote {args.out}")
+
+
 def cmd_bench(args) -> None:
     from .bench import report, run
     from .files import write_text_atomic
@@ -267,7 +297,8 @@ def cmd_window(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
-            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot, "metrics": cmd_metrics}
+            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot, "metrics": cmd_metrics,
+            "sweep": cmd_sweep}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,76 @@
+"""Parameter sweeps: a grid of tunings simulated as one batch (metrics.compute)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Mapping
+
+import numpy as np
+
+from .errors import UserError
+from .metrics import METRICS, compute
+
+MAX_POINTS = 100_000
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One swept parameter: `count` values from `low` to `high` inclusive."""
+
+    name: str
+    low: float
+    high: float
+    count: int
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.linspace(self.low, self.high, self.count)
+
+
+def parse_axis(text: str, model: ModuleType) -> Axis:
+    """NAME=LO:HI:N, checked against the model's declaration."""
+    declared = {p.name: p for p in model.PARAMS}
+    try:
+        name, span = text.split("=", 1)
+        low, high, count = span.split(":")
+        low, high, count = float(low), float(high), int(count)
+    except ValueError:
+        raise UserError(f"--param {text!r}: expected NAME=LO:HI:N, e.g. drag=-0.1:-0.01:10") from None
+    if name not in declared:
+        raise UserError(f"--param {text!r}: {name!r} is not a parameter of {model.NAME} "
+                        f"({', '.join(p.name for p in model.PARAMS if not p.is_bool)})")
+    p = declared[name]
+    if p.is_bool:
+        raise UserError(f"--param {text!r}: {name} is a switch; sweep numbers only")
+    for value in (low, high):
+        try:
+            p.check(value)
+        except ValueError as exc:
+            raise UserError(f"--param {text!r}: {exc}") from None
+    if not 1 <= count <= 1000:
+        raise UserError(f"--param {text!r}: N must be 1 … 1000")
+    return Axis(name, low, high, count)
+
+
+def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float) -> tuple[np.ndarray, dict]:
+    """(grid of swept values, one column per axis; metrics per grid point)."""
+    if not 1 <= len(axes) <= 2:
+        raise UserError("sweep one or two parameters")
+    if len({a.name for a in axes}) != len(axes):
+        raise UserError("the two swept parameters must differ")
+    grid = np.array(list(itertools.product(*[a.values for a in axes])), dtype=np.float64)
+    if len(grid) > MAX_POINTS:
+        raise UserError(f"{len(grid)} grid points is more than {MAX_POINTS}")
+    params = {k: np.full(len(grid), v) if not isinstance(v, bool) else np.full(len(grid), v, dtype=bool)
+              for k, v in base.items()}
+    for i, axis in enumerate(axes):
+        params[axis.name] = grid[:, i]
+    return grid, compute(model, params, hz)
+
+
+def check_metric(name: str) -> str:
+    if name not in METRICS:
+        raise UserError(f"--metric {name!r}: not a metric ({', '.join(METRICS)})")
+    return name
