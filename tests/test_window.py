@@ -501,3 +501,21 @@ def test_ghost_of_another_model_shares_the_view_in_the_cars_units(window):
     shown = window.plots.ghost_speed_curve.getData()[1][-1]
     assert shown == pytest.approx(g.speed[0] * 25.0)  # m/s drawn as px/s
     assert not window.track.grab().isNull()
+
+
+def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, qtbot):
+    assert not window.metrics.active  # behind the tuning tab: nothing computed
+    assert window.metrics.rows == []
+    with qtbot.waitSignal(window.metrics.updated, timeout=10000):
+        window.metrics_dock.raise_()  # shown: computes the latest request
+    top = window.metrics.rows[0]
+    assert top["name"] == "top_speed" and top["value"] == pytest.approx(595.265, abs=0.01)
+    window.pin_ghost()
+    with qtbot.waitSignal(window.metrics.updated, timeout=10000):
+        window.panel.sliders["engine_power"].setValue(1800)
+    # the balance 1800 = 55 v/60 + 0.06 v²/60, and the ghost keeps 900's
+    expected = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 1800 * 60)) / 0.12
+    assert window.metrics.rows[0]["value"] == pytest.approx(expected, rel=1e-5)
+    delta = float(window.metrics.table.item(0, 2).text())
+    assert delta == pytest.approx(expected - 595.265, rel=1e-3)
+    assert "ms" in window.metrics.status.text()

@@ -22,6 +22,7 @@ from ..presets import (BUILTIN_DIR, Preset, default_preset, dump_preset, list_pr
 from ..sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
 from .input import DriveKeys
+from .metrics_panel import MetricsPanel
 from .qt import APPLICATION, ORGANIZATION
 from .telemetry import LivePlots
 from .track_view import TrackView
@@ -131,6 +132,12 @@ class MainWindow(QMainWindow):
         split.addWidget(self.curves)
         split.setSizes([600, 500])
         self.plots_dock = self._dock("Plots", "plots_dock", split, Qt.DockWidgetArea.BottomDockWidgetArea)
+
+        self.metrics = MetricsPanel()
+        self.metrics_dock = self._dock("Metrics", "metrics_dock", self.metrics, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.metrics_dock.visibilityChanged.connect(self.metrics.set_active)
+        self.tabifyDockWidget(self.panel_dock, self.metrics_dock)
+        self._shown_once = False
 
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
@@ -246,6 +253,7 @@ class MainWindow(QMainWindow):
         self.panel_action.setChecked(True)
         self.panel_dock.visibilityChanged.connect(self.panel_action.setChecked)
         view.addAction(self.plots_dock.toggleViewAction())
+        view.addAction(self.metrics_dock.toggleViewAction())
         view.addSeparator()
         self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
@@ -331,6 +339,7 @@ class MainWindow(QMainWindow):
         self.ghost_body = preset.model.body(preset.tuning)
         self.ghost_name = name
         self.reset_car()
+        self._request_metrics()
         self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
 
     def pin_ghost(self) -> None:
@@ -349,6 +358,7 @@ class MainWindow(QMainWindow):
         self.ghost = None
         self.track.ghost = None
         self.reset_car()
+        self._request_metrics()
 
     def _unit_scale(self, model) -> float:
         """Screen px per unit of `model` at zoom 1."""
@@ -437,6 +447,14 @@ class MainWindow(QMainWindow):
         self.body = self.model.body(self.tuning)
         self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
         self._update_title()
+        self._request_metrics()
+
+    def _request_metrics(self) -> None:
+        """Recompute the metrics panel for a snapshot of the tuning (and the ghost's)."""
+        ghost = None
+        if self.ghost is not None:
+            ghost = (self.ghost.model, dict(self.ghost.params), self.ghost.hz)
+        self.metrics.request((self.model, dict(self.tuning), self.sim.hz), ghost)
 
     def modified(self) -> bool:
         return dict(self.tuning) != dict(self.preset.tuning) or self.sim.hz != self.preset.hz
@@ -708,8 +726,16 @@ class MainWindow(QMainWindow):
             except (TypeError, ValueError):
                 pass
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._shown_once:  # tab order only takes effect once the window exists
+            self._shown_once = True
+            if not (self.remember and settings().value("window/state") is not None):
+                self.panel_dock.raise_()
+
     def closeEvent(self, event) -> None:
         self.timer.stop()
+        self.metrics.wait()
         if self.remember:
             store = settings()
             store.setValue("window/geometry", self.saveGeometry())

@@ -1,0 +1,119 @@
+"""Metrics panel: the standard manoeuvres of metrics.py for the current tuning,
+recomputed on a worker thread shortly after any change, with the difference to the
+compare ghost when there is one. While the panel is hidden it only remembers the
+latest request and computes it when shown (no simulation nobody looks at)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from ..metrics import compute, format_value, table
+
+DEBOUNCE_MS = 60
+"""Wait this long after the last change before recomputing (a slider drag sends many)."""
+
+
+class _Done(QObject):
+    finished = Signal(int, object, object, float)  # generation, rows, ghost rows, seconds
+
+
+class _Job(QRunnable):
+    def __init__(self, generation: int, car, ghost, done: _Done):
+        super().__init__()
+        self.generation, self.car, self.ghost, self.done = generation, car, ghost, done
+
+    def run(self) -> None:
+        start = time.perf_counter()
+        model, params, hz = self.car
+        rows = table(model, compute(model, params, hz))
+        ghost_rows = None
+        if self.ghost is not None:
+            g_model, g_params, g_hz = self.ghost
+            ghost_rows = table(g_model, compute(g_model, g_params, g_hz))
+        self.done.finished.emit(self.generation, rows, ghost_rows, time.perf_counter() - start)
+
+
+class MetricsPanel(QWidget):
+    """A table of metric, value and change against the ghost."""
+
+    updated = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[dict] = []
+        self.ghost_rows: list[dict] | None = None
+        self.seconds = 0.0
+        self._generation = 0
+        self._pending = None
+        self.active = False  # the panel's tab is the one shown (QDockWidget.visibilityChanged)
+        self._done = _Done(self)
+        self._done.finished.connect(self._show)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._start)
+        self.status = QLabel("")
+        self.status.setStyleSheet("color: gray")
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["metric", "value", "vs ghost"])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.status)
+        layout.addWidget(self.table)
+
+    def request(self, car, ghost=None) -> None:
+        """Recompute for car = (model, params, hz) and the optional ghost, soon."""
+        self._generation += 1
+        self._pending = (self._generation, car, ghost)
+        self.status.setText("computing…")
+        if self.active:
+            self._timer.start()
+
+    def set_active(self, shown: bool) -> None:
+        """Connected to the dock's visibilityChanged: compute only what can be seen."""
+        self.active = shown
+        if not shown:
+            self._timer.stop()  # a request waiting for its debounce is kept for later
+        elif self._pending is not None:
+            self._timer.start()
+
+    def _start(self) -> None:
+        if self._pending is None:
+            return
+        generation, car, ghost = self._pending
+        self._pending = None
+        self._pool.start(_Job(generation, car, ghost, self._done))
+
+    def _show(self, generation: int, rows, ghost_rows, seconds: float) -> None:
+        if generation != self._generation:
+            return  # a newer tuning is on its way
+        self.rows, self.ghost_rows, self.seconds = rows, ghost_rows, seconds
+        self.table.setRowCount(len(rows))
+        ghost = {r["name"]: r for r in ghost_rows or []}
+        for i, row in enumerate(rows):
+            self.table.setItem(i, 0, QTableWidgetItem(row["label"]))
+            value = QTableWidgetItem(f"{format_value(row['value'])} {row['unit']}")
+            value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(i, 1, value)
+            other = ghost.get(row["name"])
+            delta = ""
+            if other is not None and other["unit"] == row["unit"]:
+                d = row["value"] - other["value"]
+                delta = f"{d:+.3g}" if math.isfinite(d) else "—"
+            self.table.setItem(i, 2, QTableWidgetItem(delta))
+        self.status.setText(f"standard manoeuvres, batch simulated in {seconds * 1000:.0f} ms")
+        self.updated.emit()
+
+    def wait(self) -> None:
+        """Block until queued work is done (tests, shutdown)."""
+        self._pool.waitForDone()
