@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -16,6 +17,24 @@ TRACE_LIMIT = 64 * 1024 * 1024
 """bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
 
 TRAJECTORY_COLUMNS = ("t", "x", "y", "heading", "vx", "vy", "speed", "slip_angle")
+BUILTIN_TRACES = Path(__file__).resolve().parent.parent / "traces"
+"""The built-in test drives (tools/make_test_drives.py writes them)."""
+
+
+def user_trace_dir() -> Path:
+    """Folder for recorded traces, beside the user presets."""
+    from .presets import user_dir
+
+    return user_dir().parent / "traces"
+
+
+def list_traces() -> list[tuple[Path, bool]]:
+    """(path, is_builtin) of the built-in test drives, then the user's traces."""
+    found = []
+    for folder, builtin in ((BUILTIN_TRACES, True), (user_trace_dir(), False)):
+        if folder.is_dir():
+            found += [(path, builtin) for path in sorted(folder.glob("*.csv"))]
+    return found
 
 
 def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:

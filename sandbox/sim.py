@@ -53,14 +53,16 @@ class Simulation:
         return self.state
 
     def advance(self, elapsed: float, controls_for_tick: Callable[[], Controls],
-                on_tick: Callable[[State], None] | None = None) -> int:
-        """Run as many whole ticks as `elapsed` wall seconds (plus leftovers) allow.
-
-        Returns the number of ticks run; the fraction of a tick left over carries on.
-        """
+                on_tick: Callable[[State], None] | None = None, max_ticks: int | None = None) -> int:
+        """Run as many whole ticks as `elapsed` wall seconds (plus leftovers) allow,
+        at most `max_ticks`. Returns the number of ticks run; the fraction of a tick
+        left over carries on (dropped when `max_ticks` stopped the run)."""
         self._accumulator += min(elapsed, MAX_CATCH_UP)
         ran = 0
         while self._accumulator >= self.dt:
+            if max_ticks is not None and ran >= max_ticks:
+                self._accumulator = 0.0
+                break
             self._accumulator -= self.dt
             self.tick(controls_for_tick())
             if on_tick is not None:

@@ -519,3 +519,74 @@ def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, q
     delta = float(window.metrics.table.item(0, 2).text())
     assert delta == pytest.approx(expected - 595.265, rel=1e-3)
     assert "ms" in window.metrics.status.text()
+
+
+def test_the_ghost_follows_keyboard_driving(window):
+    paused(window)
+    window.pin_ghost()
+    window.keys.held |= {K.Key_W, K.Key_D}  # as if W and D were held
+    window.run_for(0.25)
+    window.run_for(0.25)  # one frame runs at most 0.25 s of physics
+    car, ghost = window.sim.state, window.ghost.state
+    assert window.sim.ticks == 30 and car.speed[0] > 0 and car.heading[0] > 0
+    assert (ghost.x[0], ghost.y[0], ghost.heading[0]) == (car.x[0], car.y[0], car.heading[0])  # same tuning
+
+
+def test_recording_captures_every_ticks_controls(window, tmp_path):
+    paused(window)
+    window.set_recording(True)
+    window.keys.held |= {K.Key_W, K.Key_A}
+    window.run_for(0.25)
+    window.keys.held.clear()
+    window.run_for(0.25)
+    window.set_recording(False)
+    rows = window.last_recording
+    assert rows.shape == (30, 3)
+    assert rows[:15].tolist() == [[-1.0, 1.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0, 0.0, 0.0]] * 15
+    assert window.save_recording_to(tmp_path / "mine.csv")
+    from sandbox.controls import load_trace
+    assert np.array_equal(load_trace(tmp_path / "mine.csv"), rows)
+
+
+@pytest.mark.parametrize("speed, frames", [(4.0, [0.007, 0.031, 0.0, 0.016]), (0.25, [0.1, 0.013, 0.2])])
+def test_replay_is_bit_identical_to_simulate_at_any_speed_and_frame_rate(window, speed, frames):
+    from sandbox.controls import BUILTIN_TRACES, load_trace
+    from sandbox.sim import run_trace
+
+    paused(window)
+    window.open_preset_file(BUILTIN_DIR / "drift.json")
+    assert window.open_trace_file(BUILTIN_TRACES / "slalom.csv")
+    window.replay_bar.speed.setCurrentIndex(window.replay_bar.speed.findData(speed))
+    length = len(window.replay)
+    i = 0
+    while window.replay_playing:
+        window.run_for(frames[i % len(frames)])  # uneven frames, some with no tick at all
+        i += 1
+    assert window.sim.ticks == length == 840
+    expected = run_trace(window.model, window.tuning, load_trace(BUILTIN_TRACES / "slalom.csv"))[-1]
+    s = window.sim.state
+    assert (s.x[0], s.y[0], s.heading[0], s.vx[0], s.vy[0]) == tuple(expected[1:6])
+
+
+def test_scrub_and_step_show_the_trace_at_a_tick(window):
+    from sandbox.controls import BUILTIN_TRACES, load_trace
+    from sandbox.sim import run_trace
+
+    paused(window)
+    window.open_trace_file(BUILTIN_TRACES / "hairpin.csv")
+    window.set_playing(False)
+    expected = run_trace(window.model, window.tuning, load_trace(BUILTIN_TRACES / "hairpin.csv"))
+    window.scrub(300)
+    assert window.replay_tick == 300 and window.sim.state.x[0] == expected[299, 1]
+    window.step_replay()
+    assert window.replay_tick == 301 and window.sim.state.y[0] == expected[300, 2]
+    assert "301/510" in window.replay_bar.position.text()
+    window.stop_replay()
+    assert window.replay is None and window.sim.ticks == 0
+
+
+def test_a_bad_trace_is_refused_and_nothing_changes(window, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("steer,throttle,brake\n0,1,0\n0,2,0\n")
+    assert not window.open_trace_file(bad)
+    assert window.replay is None and "line 3: throttle 2 is outside 0 … 1" in window.last_error

@@ -6,12 +6,14 @@ import math
 import time
 from pathlib import Path
 
+import numpy as np
+
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QSplitter, QVBoxLayout, QWidget)
 
-from ..controls import demo_drive
+from ..controls import BUILTIN_TRACES, demo_drive, list_traces, load_trace, save_trace, user_trace_dir
 from ..errors import UserError
 from ..godot import load_script, save_script
 from ..models import MODELS
@@ -23,6 +25,7 @@ from ..sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .metrics_panel import MetricsPanel
+from .replay_bar import ReplayBar
 from .qt import APPLICATION, ORGANIZATION
 from .telemetry import LivePlots
 from .track_view import TrackView
@@ -101,6 +104,12 @@ class MainWindow(QMainWindow):
         self.ghost: Simulation | None = None  # the compare car, driven by the same controls
         self.ghost_name = ""
         self._tick_controls = Controls()
+        self.recording: list | None = None  # controls of every tick while recording
+        self.last_recording: np.ndarray | None = None
+        self.replay: np.ndarray | None = None  # rows of the trace being replayed
+        self.replay_name = ""
+        self.replay_tick = 0
+        self.replay_playing = False
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
@@ -143,6 +152,13 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status, 1)
         self.keys = DriveKeys(self)
         self.keys.tab_pressed.connect(self.toggle_panel)
+        self.replay_bar = ReplayBar(self)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.replay_bar)
+        self.replay_bar.record_action.toggled.connect(self.set_recording)
+        self.replay_bar.play_action.triggered.connect(lambda on: self.set_playing(on))
+        self.replay_bar.step_action.triggered.connect(self.step_replay)
+        self.replay_bar.live_action.triggered.connect(self.stop_replay)
+        self.replay_bar.scrubbed.connect(self.scrub)
         self._build_menus()
         self._check_rate_action(hz)
         self.undo.indexChanged.connect(self._update_title)
@@ -276,6 +292,23 @@ class MainWindow(QMainWindow):
             action.setChecked(model is self.model)
             self.model_actions.addAction(action)
 
+        traces = bar.addMenu("&Traces")
+        self.replay_bar.record_action.setShortcut(QKeySequence("Ctrl+R"))
+        traces.addAction(self.replay_bar.record_action)
+        self._action(traces, "&Save recording as…", self.save_recording_dialog, None,
+                     "Write the last recording as a control trace CSV")
+        traces.addSeparator()
+        self.replay_bar.play_action.setShortcut(QKeySequence("F6"))
+        self.replay_bar.step_action.setShortcut(QKeySequence("F7"))
+        self.replay_bar.live_action.setShortcut(QKeySequence("F8"))
+        for action in (self.replay_bar.play_action, self.replay_bar.step_action, self.replay_bar.live_action):
+            traces.addAction(action)
+        traces.addSeparator()
+        self._action(traces, "&Open trace…", self.open_trace_dialog, None, "Replay a control trace CSV")
+        self.traces_menu = traces.addMenu("&Replay a test drive")
+        self.traces_menu.aboutToShow.connect(self._fill_traces_menu)
+        self._fill_traces_menu()
+
         compare = bar.addMenu("C&ompare")
         self._action(compare, "&Pin this tuning as the ghost", self.pin_ghost, "Ctrl+P",
                      "A second car with these values, driven by the same controls, drawn translucent")
@@ -378,17 +411,39 @@ class MainWindow(QMainWindow):
         now = time.perf_counter()
         elapsed = now - self._last_frame
         self._last_frame = now
+        self.run_for(elapsed)
+
+    def run_for(self, elapsed: float) -> int:
+        """Physics for `elapsed` wall seconds (scaled, or frozen while paused, when
+        replaying), every tick through `_controls_for_tick`; redraw if a tick ran.
+        Returns the ticks run."""
         self._since_drawn += elapsed
-        if self.sim.advance(elapsed, self.keys.controls, self._on_tick):
+        limit = None
+        if self.replay is not None:
+            elapsed = elapsed * self.replay_bar.speed.currentData() if self.replay_playing else 0.0
+            limit = len(self.replay) - self.replay_tick
+        ran = self.sim.advance(elapsed, self._controls_for_tick, self._on_tick, max_ticks=limit)
+        if self.replay is not None and self.replay_playing and self.replay_tick >= len(self.replay):
+            self.set_playing(False)
+        if ran:
             self._frame_times.append(self._since_drawn)
             self._since_drawn = 0.0
             if len(self._frame_times) >= 30:
                 self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
                 self._frame_times.clear()
             self._refresh_views()
+        return ran
 
     def _controls_for_tick(self) -> Controls:
-        self._tick_controls = self.keys.controls()
+        """This tick's controls: the trace's row while replaying, else the keyboard's."""
+        if self.replay is not None:
+            self._tick_controls = Controls(*self.replay[self.replay_tick])
+            self.replay_tick += 1
+        else:
+            self._tick_controls = self.keys.controls()
+        if self.recording is not None:
+            c = self._tick_controls
+            self.recording.append((float(c.steer), float(c.throttle), float(c.brake)))
         return self._tick_controls
 
     def _on_tick(self, state) -> None:
@@ -424,6 +479,8 @@ class MainWindow(QMainWindow):
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time)
         self.curves.set_speed(speed)
+        if self.replay is not None:
+            self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
 
     def scripted_drive(self, seconds: float) -> None:
         """Drive `controls.demo_drive` for `seconds` of physics time, then redraw once."""
@@ -433,6 +490,107 @@ class MainWindow(QMainWindow):
             self._on_tick(self.sim.state)
         self._refresh_views()
 
+    # --- record and replay ----------------------------------------------------
+    def set_recording(self, on: bool) -> None:
+        """Start (from a fresh start: a trace replays from rest at the origin) or stop."""
+        if on:
+            self.stop_replay()
+            self.reset_car()
+            self.recording = []
+            self.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
+        elif self.recording is not None:
+            self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, 3)
+            self.recording = None
+            self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Traces → Save recording as…",
+                                         8000)
+        self.replay_bar.record_action.blockSignals(True)
+        self.replay_bar.record_action.setChecked(on)
+        self.replay_bar.record_action.blockSignals(False)
+
+    def save_recording_dialog(self) -> None:
+        if self.last_recording is None or not len(self.last_recording):
+            self.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
+            return
+        folder = user_trace_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path, _ = QFileDialog.getSaveFileName(self, "Save recording", str(folder / "drive.csv"), "Traces (*.csv)")
+        if path:
+            self.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
+
+    def save_recording_to(self, path) -> bool:
+        try:
+            save_trace(path, self.last_recording)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def _fill_traces_menu(self) -> None:
+        menu = self.traces_menu
+        menu.clear()
+        for path, builtin in list_traces():
+            label = path.stem.replace("_", " ") + ("" if builtin else "  (yours)")
+            self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
+
+    def open_trace_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)")
+        if path:
+            self.open_trace_file(path)
+
+    def open_trace_file(self, path) -> bool:
+        """Load a trace and replay it from rest with the current tuning (paused)."""
+        try:
+            rows = load_trace(path)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.set_recording(False)
+        self.replay, self.replay_name = rows, Path(path).stem
+        self.scrub(0)
+        self.set_playing(True)
+        return True
+
+    def set_playing(self, on: bool) -> None:
+        self.replay_playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)
+        self._last_frame = time.perf_counter()
+        self._show_replay()
+
+    def step_replay(self) -> None:
+        """One tick of the trace (pauses)."""
+        if self.replay is None or self.replay_tick >= len(self.replay):
+            return
+        self.set_playing(False)
+        self.sim.tick(self._controls_for_tick())
+        self._on_tick(self.sim.state)
+        self._refresh_views()
+
+    def scrub(self, tick: int) -> None:
+        """Show the replay at `tick`: re-simulated from rest, so it is the same as playing there."""
+        if self.replay is None:
+            return
+        tick = max(0, min(int(tick), len(self.replay)))
+        self.reset_car()
+        self.replay_tick = 0
+        for _ in range(tick):
+            self.sim.tick(self._controls_for_tick())
+            self._on_tick(self.sim.state)
+        self._refresh_views()
+
+    def stop_replay(self) -> None:
+        """Back to the keyboard."""
+        if self.replay is None:
+            return
+        self.replay, self.replay_playing = None, False
+        self.reset_car()
+
+    def _show_replay(self) -> None:
+        length = 0 if self.replay is None else len(self.replay)
+        self.replay_bar.show_trace(self.replay_name if self.replay is not None else None, length,
+                                   self.replay_playing)
+        if self.replay is not None:
+            self.replay_bar.show_position(self.replay_name, self.replay_tick, length, self.sim.hz)
+
     def reset_car(self) -> None:
         self.sim.reset()
         if self.ghost is not None:
@@ -440,7 +598,9 @@ class MainWindow(QMainWindow):
         self.keys.release_all()
         self.track.clear_trail()
         self.plots.reset_data()
+        self.replay_tick = 0
         self._refresh_views()
+        self._show_replay()
 
     # --- tuning and presets --------------------------------------------------
     def _on_tuning_changed(self) -> None:

@@ -1,0 +1,61 @@
+"""Record and replay toolbar: record, play/pause, step, scrub, replay speed."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QToolBar
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+class ReplayBar(QToolBar):
+    """Controls only: the window owns the recording and the replay."""
+
+    scrubbed = Signal(int)  # tick to show
+
+    def __init__(self, parent=None):
+        super().__init__("Replay", parent)
+        self.setObjectName("replay_bar")
+        self.record_action = self.addAction("● Record")
+        self.record_action.setCheckable(True)
+        self.record_action.setToolTip("Record the controls of every tick from a fresh start (Ctrl+R)")
+        self.play_action = self.addAction("▶ Play")
+        self.play_action.setCheckable(True)
+        self.play_action.setToolTip("Play or pause the loaded trace (F6)")
+        self.step_action = self.addAction("⏭ Step")
+        self.step_action.setToolTip("One physics tick of the trace (F7)")
+        self.live_action = self.addAction("⏹ Drive")
+        self.live_action.setToolTip("Leave the replay and drive with the keyboard again (F8)")
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.slider.setMinimumWidth(200)
+        self.slider.setToolTip("Scrub: the car is re-simulated from the start to this tick")
+        self.slider.sliderMoved.connect(self.scrubbed)
+        self.addWidget(self.slider)
+        self.position = QLabel("")
+        self.addWidget(self.position)
+        self.speed = QComboBox()
+        self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for value in SPEEDS:
+            self.speed.addItem(f"{value:g}×", value)
+        self.speed.setCurrentIndex(SPEEDS.index(1.0))
+        self.speed.setToolTip("Replay speed (the physics is the same at any speed)")
+        self.addWidget(self.speed)
+        self.show_trace(None, 0, False)
+
+    def show_trace(self, name: str | None, length: int, playing: bool) -> None:
+        loaded = name is not None
+        for widget in (self.play_action, self.step_action, self.live_action):
+            widget.setEnabled(loaded)
+        self.slider.setEnabled(loaded)
+        self.slider.setRange(0, max(length, 0))
+        self.play_action.setChecked(playing)
+        self.play_action.setText("⏸ Pause" if playing else "▶ Play")
+        if not loaded:
+            self.position.setText(" no trace loaded ")
+
+    def show_position(self, name: str, tick: int, length: int, hz: int) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setValue(tick)
+        self.slider.blockSignals(False)
+        self.position.setText(f" {name}: {tick}/{length} ticks ({tick / hz:.2f}/{length / hz:.2f} s) ")
