@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="PNG file to write")
     p.add_argument("--drive", type=_seconds, default=6.0, help="seconds of scripted driving first (default 6)")
     p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
-    p.add_argument("--ghost", type=Path, help="a preset to drive beside the car as the compare ghost")
+    p.add_argument("--ghost", type=Path, action="append", default=[],
+                   help="a preset to drive beside the car as a compare ghost (up to 4 times)")
     p.add_argument("--zoom", type=float, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
     return parser
 
@@ -183,7 +184,7 @@ def cmd_screenshot(args) -> None:
     from .ui.app import MainWindow
 
     preset = load_preset(args.preset)
-    ghost = load_preset(args.ghost) if args.ghost else None
+    ghosts = [load_preset(path) for path in args.ghost]
     app = application()
     window = MainWindow(remember=False)
     try:
@@ -191,7 +192,7 @@ def cmd_screenshot(args) -> None:
         window.show()
         window.timer.stop()  # only the scripted drive moves the car
         window.apply_preset(preset)
-        if ghost is not None:
+        for ghost in ghosts:
             window.set_ghost(ghost, ghost.name)
         window.track.set_zoom(args.zoom)
         window.scripted_drive(args.drive)

@@ -485,11 +485,11 @@ def test_ghost_drives_with_the_same_controls(window, qtbot):
     trace = np.array([demo_drive(i / 60) for i in range(120)])
     alone = run_trace(arcade, load_preset(BUILTIN_DIR / "recipe_defaults.json").tuning, trace)
     assert (ghost.x[0], ghost.y[0]) == (alone[-1, 1], alone[-1, 2])
-    ghost_speed = window.plots.ghost_speed_curve.getData()[1]
+    ghost_speed = window.plots.ghost_speed_curves[0].getData()[1]
     assert ghost_speed[-1] == pytest.approx(ghost.speed[0])  # overlaid on the speed plot
     assert any("ghost pinned" in line for line in window.track.hud_lines)
     window.remove_ghost()
-    assert window.ghost is None and window.track.ghost is None
+    assert window.ghost is None and window.track.ghosts == []
 
 
 def test_ghost_of_another_model_shares_the_view_in_the_cars_units(window):
@@ -498,7 +498,7 @@ def test_ghost_of_another_model_shares_the_view_in_the_cars_units(window):
     window.scripted_drive(1)
     assert window.ghost_scale() == 25.0  # px per metre
     g = window.ghost.state
-    shown = window.plots.ghost_speed_curve.getData()[1][-1]
+    shown = window.plots.ghost_speed_curves[0].getData()[1][-1]
     assert shown == pytest.approx(g.speed[0] * 25.0)  # m/s drawn as px/s
     assert not window.track.grab().isNull()
 
@@ -590,3 +590,19 @@ def test_a_bad_trace_is_refused_and_nothing_changes(window, tmp_path):
     bad.write_text("steer,throttle,brake\n0,1,0\n0,2,0\n")
     assert not window.open_trace_file(bad)
     assert window.replay is None and "line 3: throttle 2 is outside 0 … 1" in window.last_error
+
+
+def test_up_to_four_ghosts_each_with_its_own_readout(window):
+    paused(window)
+    for name in ("ice", "go_kart", "heavy_truck", "drift"):
+        assert window.ghost_from_file(BUILTIN_DIR / f"{name}.json")
+    assert not window.ghost_from_file(BUILTIN_DIR / "grass_sand.json")  # a fifth is refused
+    assert "At most 4 ghosts" in window.last_error and len(window.ghosts) == 4
+    window.scripted_drive(2)
+    assert len(window.track.ghosts) == 4
+    readouts = [line for line in window.track.hud_lines if line.startswith("ghost ")]
+    assert [line.split(":")[0] for line in readouts] == ["ghost Ice", "ghost Go-kart", "ghost Heavy truck",
+                                                           "ghost Drift"]
+    speeds = [c.getData()[1][-1] for c in window.plots.ghost_speed_curves]
+    assert speeds == pytest.approx([g.sim.state.speed[0] for g in window.ghosts])
+    assert len(set(speeds)) == 4  # four different cars on the same controls

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ from .telemetry import LivePlots
 from .track_view import TrackView
 from .tuning_panel import TuningPanel
 
+MAX_GHOSTS = 4
 DEFAULT_PX_PER_METRE = 25.0
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 FRAME_MS = 8
@@ -75,6 +77,17 @@ class SetRate(QUndoCommand):
         self.window._apply_rate(self.old)
 
 
+@dataclass
+class Ghost:
+    """A compare car: its own simulation, drawn translucent in colour `colour` (index)."""
+
+    sim: Simulation
+    body: dict
+    name: str
+    colour: int
+    travelled: float = 0.0
+
+
 def settings() -> QSettings:
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
 
@@ -101,9 +114,9 @@ class MainWindow(QMainWindow):
         self.tuning = current.tuning.copy()
         hz = current.hz
         self.sim = Simulation(self.model, self.tuning, n=1, hz=hz)
-        self.ghost: Simulation | None = None  # the compare car, driven by the same controls
-        self.ghost_name = ""
+        self.ghosts: list[Ghost] = []  # compare cars, driven by the same controls
         self._tick_controls = Controls()
+        self.travelled, self._last_xy = 0.0, (0.0, 0.0)  # the car's path length since reset
         self.recording: list | None = None  # controls of every tick while recording
         self.last_recording: np.ndarray | None = None
         self.replay: np.ndarray | None = None  # rows of the trace being replayed
@@ -310,11 +323,11 @@ class MainWindow(QMainWindow):
         self._fill_traces_menu()
 
         compare = bar.addMenu("C&ompare")
-        self._action(compare, "&Pin this tuning as the ghost", self.pin_ghost, "Ctrl+P",
-                     "A second car with these values, driven by the same controls, drawn translucent")
-        self.ghost_presets_menu = compare.addMenu("Ghost from &preset")
+        self._action(compare, "&Pin this tuning as a ghost", self.pin_ghost, "Ctrl+P",
+                     f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})")
+        self.ghost_presets_menu = compare.addMenu("Add a ghost from &preset")
         self.ghost_presets_menu.aboutToShow.connect(self._fill_ghost_menu)
-        self._action(compare, "&Remove the ghost", self.remove_ghost, "Ctrl+Shift+P")
+        self._action(compare, "&Remove the ghosts", self.remove_ghost, "Ctrl+Shift+P")
 
         physics = bar.addMenu("P&hysics")
         self.rate_actions = QActionGroup(self)
@@ -366,14 +379,22 @@ class MainWindow(QMainWindow):
                 self._action(menu, label, lambda _=False, p=path: self.ghost_from_file(p))
 
     # --- the compare car -----------------------------------------------------
-    def set_ghost(self, preset: Preset, name: str) -> None:
-        """Drive `preset` beside the car with the same controls; both restart together."""
-        self.ghost = Simulation(preset.model, preset.tuning.copy(), n=1, hz=self.sim.hz)
-        self.ghost_body = preset.model.body(preset.tuning)
-        self.ghost_name = name
+    @property
+    def ghost(self) -> Simulation | None:
+        """The first ghost's simulation (the one the metrics panel compares with)."""
+        return self.ghosts[0].sim if self.ghosts else None
+
+    def set_ghost(self, preset: Preset, name: str) -> bool:
+        """Drive `preset` beside the car with the same controls; all restart together."""
+        if len(self.ghosts) >= MAX_GHOSTS:
+            self.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
+            return False
+        sim = Simulation(preset.model, preset.tuning.copy(), n=1, hz=self.sim.hz)
+        self.ghosts.append(Ghost(sim, preset.model.body(preset.tuning), name, len(self.ghosts)))
         self.reset_car()
         self._request_metrics()
         self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
+        return True
 
     def pin_ghost(self) -> None:
         self.set_ghost(self.current_preset(), f"pinned {self.preset.name}")
@@ -384,12 +405,11 @@ class MainWindow(QMainWindow):
         except UserError as exc:
             self.show_error(str(exc))
             return False
-        self.set_ghost(preset, preset.name)
-        return True
+        return self.set_ghost(preset, preset.name)
 
     def remove_ghost(self) -> None:
-        self.ghost = None
-        self.track.ghost = None
+        self.ghosts.clear()
+        self.track.ghosts = []
         self.reset_car()
         self._request_metrics()
 
@@ -397,9 +417,11 @@ class MainWindow(QMainWindow):
         """Screen px per unit of `model` at zoom 1."""
         return 1.0 if model.LENGTH_UNIT == "px" else self.px_per_metre
 
-    def ghost_scale(self) -> float:
-        """Factor from the ghost's length unit to the car's (px ↔ m via px per metre)."""
-        return self._unit_scale(self.ghost.model) / self._unit_scale(self.model) if self.ghost else 1.0
+    def ghost_scale(self, ghost: "Ghost | None" = None) -> float:
+        """Factor from a ghost's length unit (default: the first's) to the car's (px ↔ m
+        via px per metre)."""
+        ghost = ghost or (self.ghosts[0] if self.ghosts else None)
+        return self._unit_scale(ghost.sim.model) / self._unit_scale(self.model) if ghost else 1.0
 
     # --- the frame loop ------------------------------------------------------
     def frame(self) -> None:
@@ -447,11 +469,16 @@ class MainWindow(QMainWindow):
         return self._tick_controls
 
     def _on_tick(self, state) -> None:
-        ghost = None
-        if self.ghost is not None:
-            ghost = self.ghost.tick(self._tick_controls)  # the same controls as the car's
+        shadows = []
+        for ghost in self.ghosts:
+            before = ghost.sim.state
+            after = ghost.sim.tick(self._tick_controls)  # the same controls as the car's
+            ghost.travelled += math.hypot(float(after.x[0] - before.x[0]), float(after.y[0] - before.y[0]))
+            shadows.append((after, self.ghost_scale(ghost)))
+        self.travelled += math.hypot(float(state.x[0] - self._last_xy[0]), float(state.y[0] - self._last_xy[1]))
+        self._last_xy = (float(state.x[0]), float(state.y[0]))
         self.track.record(state, self.body)
-        self.plots.record(self.sim.time, state, ghost, self.ghost_scale())
+        self.plots.record(self.sim.time, state, shadows)
 
     def _refresh_views(self) -> None:
         state = self.sim.state
@@ -469,13 +496,15 @@ class MainWindow(QMainWindow):
         self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
                             f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
-        if self.ghost is not None:
-            scale = self.ghost_scale()
-            g = self.ghost.state
+        self.track.ghosts = []
+        for ghost in self.ghosts:
+            scale = self.ghost_scale(ghost)
+            g = ghost.sim.state
             gap = math.hypot(float(g.x[0]) * scale - float(state.x[0]), float(g.y[0]) * scale - float(state.y[0]))
-            self.track.ghost = (g, self.ghost_body, scale)
-            self.track.hud_lines.append(f"ghost {self.ghost_name}: {float(g.speed[0]) * scale:.0f} {unit}/s, "
-                                        f"gap {gap:.1f} {unit}")
+            self.track.ghosts.append((g, ghost.body, scale, ghost.colour))
+            self.track.hud_lines.append(
+                f"ghost {ghost.name}: {float(g.speed[0]) * scale:.0f} {unit}/s ({(float(g.speed[0]) * scale - speed):+.0f}), "
+                f"gap {gap:.1f} {unit}, travelled {ghost.travelled * scale - self.travelled:+.1f} {unit}")
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time)
         self.curves.set_speed(speed)
@@ -593,8 +622,10 @@ class MainWindow(QMainWindow):
 
     def reset_car(self) -> None:
         self.sim.reset()
-        if self.ghost is not None:
-            self.ghost.reset()
+        self.travelled, self._last_xy = 0.0, (0.0, 0.0)
+        for ghost in self.ghosts:
+            ghost.sim.reset()
+            ghost.travelled = 0.0
         self.keys.release_all()
         self.track.clear_trail()
         self.plots.reset_data()
@@ -628,8 +659,8 @@ class MainWindow(QMainWindow):
 
     def _apply_rate(self, hz: int) -> None:
         self.sim.hz = hz
-        if self.ghost is not None:
-            self.ghost.hz = hz
+        for ghost in self.ghosts:
+            ghost.sim.hz = hz
         self.track.set_hz(hz)
         self.plots.set_hz(hz)
         self.panel.show_rate(hz)
@@ -687,8 +718,8 @@ class MainWindow(QMainWindow):
         self.preset = preset
         self.tuning = preset.tuning.copy()
         self.sim = Simulation(self.model, self.tuning, n=1, hz=preset.hz)
-        if self.ghost is not None:
-            self.ghost.hz = preset.hz
+        for ghost in self.ghosts:
+            ghost.sim.hz = preset.hz
         old = self.panel
         self.panel = self._make_panel(preset.hz)
         self.panel_dock.setWidget(self.panel)

@@ -14,8 +14,10 @@ from ..telemetry import RingBuffer
 from .plot_style import style_plot
 
 WINDOW_SECONDS = 10.0
-COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b", "ghost_speed", "ghost_slip")
-GHOST_PEN = "#b0bec5"
+MAX_GHOSTS = 4
+COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b") + tuple(
+    f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip"))
+GHOST_PENS = ("#b0bec5", "#f48fb1", "#ffe082", "#80cbc4")
 CHANNEL_PENS = ("#aed581", "#ce93d8")
 
 
@@ -50,9 +52,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.speed_plot.enableAutoRange(y=True)
         self.slip_plot.setYRange(-10, 10)
         self.slip_plot.enableAutoRange(y=True)
-        dashed = pg.mkPen(GHOST_PEN, width=2, style=Qt.PenStyle.DashLine)
-        self.ghost_speed_curve = self.speed_plot.plot([], [], pen=dashed)
-        self.ghost_slip_curve = self.slip_plot.plot([], [], pen=dashed)
+        dashed = [pg.mkPen(c, width=2, style=Qt.PenStyle.DashLine) for c in GHOST_PENS]
+        self.ghost_speed_curves = [self.speed_plot.plot([], [], pen=pen) for pen in dashed]
+        self.ghost_slip_curves = [self.slip_plot.plot([], [], pen=pen) for pen in dashed]
         self.speed_curve = self.speed_plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2))
         self.slip_curve = self.slip_plot.plot([], [], pen=pg.mkPen("#ff8a65", width=2))
         self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
@@ -75,16 +77,19 @@ class LivePlots(pg.GraphicsLayoutWidget):
             self.channel_legend.addItem(curve, label)
         self.buffer.view()[3:] = np.nan
 
-    def record(self, t: float, state, ghost=None, ghost_scale: float = 1.0) -> None:
-        """Add the state after one tick (car 0), and the ghost's speed (times
-        `ghost_scale`, into this car's units) and slip angle if there is one."""
+    def record(self, t: float, state, ghosts=()) -> None:
+        """Add the state after one tick (car 0), and each ghost's speed (times its scale
+        into this car's units) and slip angle: `ghosts` is ((state, scale), ...)."""
         values = [float(state.channel(key)[0]) * factor for key, _, factor in self.channels]
         values += [np.nan] * (2 - len(values))
-        if ghost is None:
-            shadow = (np.nan, np.nan)
-        else:
-            shadow = (float(ghost.speed[0]) * ghost_scale, math.degrees(float(ghost.slip_angle[0])))
-        self.buffer.append((t, float(state.speed[0]), math.degrees(float(state.slip_angle[0])), *values, *shadow))
+        shadows = []
+        for i in range(MAX_GHOSTS):
+            if i < len(ghosts):
+                g, scale = ghosts[i]
+                shadows += [float(g.speed[0]) * scale, math.degrees(float(g.slip_angle[0]))]
+            else:
+                shadows += [np.nan, np.nan]
+        self.buffer.append((t, float(state.speed[0]), math.degrees(float(state.slip_angle[0])), *values, *shadows))
 
     def reset_data(self) -> None:
         # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all
@@ -94,12 +99,19 @@ class LivePlots(pg.GraphicsLayoutWidget):
 
     def refresh(self, now: float) -> None:
         """Redraw the curves against time before `now` (s)."""
-        t, speed, slip, channel_a, channel_b, ghost_speed, ghost_slip = self.buffer.view()
+        data = self.buffer.view()
+        t, speed, slip, channel_a, channel_b = data[:5]
         ago = np.subtract(t, now, out=self._ago[:len(t)])
         self.speed_curve.setData(ago, speed)
         self.slip_curve.setData(ago, slip)
-        self.ghost_speed_curve.setData(ago, ghost_speed, connect="finite")
-        self.ghost_slip_curve.setData(ago, ghost_slip, connect="finite")
+        for i, (speed_curve, slip_curve) in enumerate(zip(self.ghost_speed_curves, self.ghost_slip_curves)):
+            ghost_speed, ghost_slip = data[5 + 2 * i], data[6 + 2 * i]
+            if np.isfinite(ghost_speed[-1:]).any():
+                speed_curve.setData(ago, ghost_speed, connect="finite")
+                slip_curve.setData(ago, ghost_slip, connect="finite")
+            else:
+                speed_curve.setData([], [])
+                slip_curve.setData([], [])
         for curve, values, used in zip(self.channel_curves, (channel_a, channel_b), (0, 1)):
             if used < len(self.channels):
                 curve.setData(ago, values, connect="finite")

@@ -37,7 +37,7 @@ GRID_MAJOR = QColor(*opaque((255, 255, 255), 0.22, GROUND_RGB))
 ORIGIN = QColor(*opaque((255, 255, 255), 0.47, GROUND_RGB))
 AXIS = QColor(*opaque((255, 152, 0), 0.8, GROUND_RGB))
 BODY = QColor("#1e88e5")
-GHOST_BODY = QColor(236, 239, 241, 90)
+GHOST_COLOURS = ("#eceff1", "#f48fb1", "#ffe082", "#80cbc4")  # the plots' dashed ghost colours
 GLASS = QColor("#a9d2f5")
 HUD_TEXT = QColor("#e6e6e6")
 TYRE = QColor("#111111")
@@ -72,7 +72,7 @@ class TrackView(QWidget):
         self.state = None
         self.body = default_body({"wheel_base": 70.0})
         self.hud_lines: list[str] = []
-        self.ghost = None  # (state, body, scale into this view's units) or None
+        self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
         self.set_hz(hz)
 
     def set_hz(self, hz: int) -> None:
@@ -149,8 +149,8 @@ class TrackView(QWidget):
         p.translate(-cx, -cy)
         self._paint_grid(p, cx, cy)
         self._paint_trail(p)
-        if self.ghost is not None:
-            self._paint_ghost(p)
+        for ghost in self.ghosts:
+            self._paint_ghost(p, *ghost)
         if self.state is not None:
             self._paint_axes(p)
             self._paint_car(p)
@@ -260,18 +260,19 @@ class TrackView(QWidget):
         p.restore()
         self._paint_arrow(p, x, y, float(s.vx[0]) * ARROW_SECONDS, float(s.vy[0]) * ARROW_SECONDS)
 
-    def _paint_ghost(self, p: QPainter) -> None:
-        """The compare car: translucent body and its heading, in this view's units.
-        (One translucent shape per frame; the fast-paint rule is about long lines.)"""
-        state, body, scale = self.ghost
+    def _paint_ghost(self, p: QPainter, state, body: dict, scale: float, colour: int) -> None:
+        """A compare car: translucent body and its heading, in this view's units.
+        (A few translucent shapes per frame; the fast-paint rule is about long lines.)"""
         x, y = float(state.x[0]) * scale, float(state.y[0]) * scale
         h = float(state.display_heading[0])
         length, width = body["length"] * scale, body["width"] * scale
         p.save()
         p.translate(x, y)
         p.rotate(math.degrees(h))
-        p.setPen(_cosmetic(QColor(255, 255, 255, 170), 1.5))
-        p.setBrush(GHOST_BODY)
+        tint = QColor(GHOST_COLOURS[colour % len(GHOST_COLOURS)])
+        p.setPen(_cosmetic(tint, 1.5))
+        tint.setAlpha(90)
+        p.setBrush(tint)
         p.drawRoundedRect(QRectF(-length / 2, -width / 2, length, width), 0.1 * width, 0.1 * width)
         p.drawLine(QLineF(0, 0, length / 2, 0))
         p.restore()
