@@ -27,6 +27,7 @@ from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
+from .sweep_panel import SweepPanel
 from .qt import APPLICATION, ORGANIZATION
 from .telemetry import LivePlots
 from .track_view import TrackView
@@ -159,6 +160,11 @@ class MainWindow(QMainWindow):
         self.metrics_dock = self._dock("Metrics", "metrics_dock", self.metrics, Qt.DockWidgetArea.RightDockWidgetArea)
         self.metrics_dock.visibilityChanged.connect(self.metrics.set_active)
         self.tabifyDockWidget(self.panel_dock, self.metrics_dock)
+        self.sweep = SweepPanel()
+        self.sweep.load_point.connect(self._load_sweep_point)
+        self.sweep_dock = self._dock("Sweep", "sweep_dock", self.sweep, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.metrics_dock, self.sweep_dock)
+        self.sweep_dock.visibilityChanged.connect(lambda shown: shown and self._sync_sweep())
         self._shown_once = False
 
         self.status = QLabel()
@@ -257,6 +263,10 @@ class MainWindow(QMainWindow):
         self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
         self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
         export.addSeparator()
+        self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv"))
+        self._action(export, "Sweep plot as P&NG…", lambda: self.export_sweep_dialog(".png"))
+        self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg"))
+        export.addSeparator()
         self._action(export, "Godot &4 script (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G")
         self._action(export, "Godot &3 script (KinematicBody2D)…", lambda: self.export_godot_dialog(3))
         file.addSeparator()
@@ -283,6 +293,7 @@ class MainWindow(QMainWindow):
         self.panel_dock.visibilityChanged.connect(self.panel_action.setChecked)
         view.addAction(self.plots_dock.toggleViewAction())
         view.addAction(self.metrics_dock.toggleViewAction())
+        view.addAction(self.sweep_dock.toggleViewAction())
         view.addSeparator()
         self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
@@ -639,6 +650,30 @@ class MainWindow(QMainWindow):
         self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
         self._update_title()
         self._request_metrics()
+        if hasattr(self, "sweep"):
+            self._sync_sweep()
+
+    def _sync_sweep(self) -> None:
+        self.sweep.set_model(self.model, self.tuning, self.sim.hz)
+
+    def _load_sweep_point(self, values: dict, text: str) -> None:
+        self.panel.set_values(values, text)
+        self.statusBar().showMessage(f"Loaded {text}", 5000)
+
+    def export_sweep(self, path) -> bool:
+        try:
+            self.sweep.export(path)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
+
+    def export_sweep_dialog(self, suffix: str) -> None:
+        kind = suffix[1:].upper()
+        path = self._ask_save_path(f"Export sweep as {kind}", f"sweep{suffix}", f"{kind} (*{suffix})", "export/last_dir")
+        if path:
+            self.export_sweep(path if path.lower().endswith(suffix) else path + suffix)
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghost's)."""
@@ -927,6 +962,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.timer.stop()
         self.metrics.wait()
+        self.sweep.wait()
         if self.remember:
             store = settings()
             store.setValue("window/geometry", self.saveGeometry())

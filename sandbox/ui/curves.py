@@ -26,6 +26,26 @@ OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a", "#7e57c2
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 
 
+def export_image(item, path: Path, width: int = 800) -> None:
+    """PNG or SVG of a pyqtgraph item through its own exporters, written to a
+    temporary file and renamed (a failure never leaves half a file)."""
+    suffix = path.suffix.lower()
+    exporter_class = pg.exporters.ImageExporter if suffix == ".png" else pg.exporters.SVGExporter
+    fd, tmp = temp_beside(path, suffix)
+    os.close(fd)
+    try:
+        exporter = exporter_class(item)
+        if suffix == ".png":
+            exporter.parameters()["width"] = width
+        exporter.export(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 class ForceCurvePlot(pg.PlotWidget):
     """pyqtgraph plot of `analysis.force_curve`, recomputed by `set_tuning`."""
 
@@ -104,17 +124,4 @@ class ForceCurvePlot(pg.PlotWidget):
         if suffix == ".csv":
             write_text_atomic(path, curve_csv(self.curve))
             return
-        exporter_class = pg.exporters.ImageExporter if suffix == ".png" else pg.exporters.SVGExporter
-        fd, tmp = temp_beside(path, suffix)
-        os.close(fd)
-        try:
-            exporter = exporter_class(self.getPlotItem())
-            if suffix == ".png":
-                exporter.parameters()["width"] = max(800, self.width())
-            exporter.export(tmp)
-            os.replace(tmp, path)
-        except OSError as exc:
-            raise UserError(f"{path}: cannot write ({exc.strerror or exc})") from None
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        export_image(self.getPlotItem(), path, max(800, self.width()))

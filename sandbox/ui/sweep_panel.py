@@ -1,0 +1,267 @@
+"""Sweep panel: one or two parameters over a range, simulated as batches on a worker
+thread (chunks, with progress and cancel), shown as a curve or a heatmap; clicking a
+point or cell loads that tuning."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
+                               QProgressBar, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+import pyqtgraph as pg
+
+from ..controls import format_rows
+from ..errors import UserError
+from ..files import write_text_atomic
+from ..metrics import METRICS, compute, unit_of
+from ..sweep import Axis
+from .curves import export_image
+from .plot_style import style_plot
+
+CHUNK = 64
+"""Tunings simulated per batch: progress and cancel happen between batches."""
+
+
+class _Signals(QObject):
+    progress = Signal(int, int)
+    finished = Signal(object, object)  # grid, metrics (or None when cancelled)
+
+
+class _Job(QRunnable):
+    def __init__(self, model, base: dict, axes: list[Axis], hz: int, cancel: threading.Event, signals: _Signals):
+        super().__init__()
+        self.model, self.base, self.axes, self.hz, self.cancel, self.signals = model, base, axes, hz, cancel, signals
+
+    def run(self) -> None:
+        import itertools
+
+        grid = np.array(list(itertools.product(*[a.values for a in self.axes])), dtype=np.float64)
+        results: dict[str, list] = {name: [] for name in METRICS}
+        for start in range(0, len(grid), CHUNK):
+            if self.cancel.is_set():
+                self.signals.finished.emit(None, None)
+                return
+            part = grid[start:start + CHUNK]
+            params = {k: np.full(len(part), v, dtype=bool if isinstance(v, bool) else np.float64)
+                      for k, v in self.base.items()}
+            for i, axis in enumerate(self.axes):
+                params[axis.name] = part[:, i]
+            values = compute(self.model, params, self.hz)
+            for name in METRICS:
+                results[name].append(values[name])
+            self.signals.progress.emit(min(start + CHUNK, len(grid)), len(grid))
+        self.signals.finished.emit(grid, {k: np.concatenate(v) for k, v in results.items()})
+
+
+class _AxisRow:
+    """Parameter, from, to and steps for one swept parameter."""
+
+    def __init__(self, grid: QGridLayout, row: int, label: str):
+        self.name = QComboBox()
+        self.low, self.high = QDoubleSpinBox(), QDoubleSpinBox()
+        self.count = QSpinBox()
+        self.count.setRange(2, 200)
+        self.count.setValue(15)
+        grid.addWidget(QLabel(label), row, 0)
+        for col, widget in enumerate((self.name, self.low, self.high, self.count), start=1):
+            grid.addWidget(widget, row, col)
+        self.name.currentIndexChanged.connect(self._limits)
+        self.params: dict = {}
+
+    def set_model(self, model) -> None:
+        self.params = {p.name: p for p in model.PARAMS if not p.is_bool}
+        self.name.blockSignals(True)
+        self.name.clear()
+        for p in self.params.values():
+            self.name.addItem(f"{p.label} [{p.unit}]", p.name)
+        self.name.blockSignals(False)
+        self._limits()
+
+    def _limits(self) -> None:
+        p = self.params.get(self.name.currentData())
+        if p is None:
+            return
+        for box, value in ((self.low, p.min), (self.high, p.max)):
+            box.setDecimals(max(p.decimals, 0))
+            box.setRange(p.min, p.max)
+            box.setSingleStep(p.step)
+            box.setValue(value)
+
+    def axis(self) -> Axis:
+        return Axis(self.name.currentData(), self.low.value(), self.high.value(), self.count.value())
+
+
+class SweepPanel(QWidget):
+    """Inputs, progress, and the result plot; `load_point` asks the window to tune."""
+
+    load_point = Signal(dict, str)
+    finished = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.model, self.base, self.hz = None, {}, 60
+        self.grid: np.ndarray | None = None
+        self.values: dict | None = None
+        self.axes: list[Axis] = []
+        self._cancel = threading.Event()
+        self._signals = _Signals(self)
+        self._signals.progress.connect(self._progress)
+        self._signals.finished.connect(self._done)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+
+        form = QGridLayout()
+        for col, text in enumerate(("", "parameter", "from", "to", "steps")):
+            form.addWidget(QLabel(f"<span style='color:gray'>{text}</span>"), 0, col)
+        self.first = _AxisRow(form, 1, "sweep")
+        self.use_second = QCheckBox("and")
+        self.second = _AxisRow(form, 2, "")
+        form.addWidget(self.use_second, 2, 0)
+        self.use_second.toggled.connect(self._second_enabled)
+        self.metric = QComboBox()
+        for name, (label, _) in METRICS.items():
+            self.metric.addItem(label, name)
+        self.metric.currentIndexChanged.connect(self._plot)
+        self.run_button = QPushButton("Run sweep")
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self._cancel.set)
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.note = QLabel("Click a point or cell to load that tuning (one undo step).")
+        self.note.setStyleSheet("color: gray")
+        self.plot = pg.PlotWidget()
+        style_plot(self.plot.getPlotItem())
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.image = pg.ImageItem()
+        self.curve = self.plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2), symbol="o", symbolSize=6,
+                                    symbolBrush="#4fc3f7")
+        self.bar = None
+        row = QHBoxLayout()
+        row.addWidget(QLabel("metric"))
+        row.addWidget(self.metric, 1)
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(row)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.note)
+        self._second_enabled(False)
+
+    def set_model(self, model, base: dict, hz: int) -> None:
+        """The model and the values that are not swept (the current tuning)."""
+        if model is not self.model:
+            self.first.set_model(model)
+            self.second.set_model(model)
+            if self.second.name.count() > 1:
+                self.second.name.setCurrentIndex(1)
+        self.model, self.base, self.hz = model, dict(base), hz
+
+    def _second_enabled(self, on: bool) -> None:
+        for widget in (self.second.name, self.second.low, self.second.high, self.second.count):
+            widget.setEnabled(on)
+
+    def run(self) -> None:
+        axes = [self.first.axis()] + ([self.second.axis()] if self.use_second.isChecked() else [])
+        if len(axes) == 2 and axes[0].name == axes[1].name:
+            self.note.setText("Pick two different parameters.")
+            return
+        self.axes = axes
+        self._cancel.clear()
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setValue(0)
+        self._pool.start(_Job(self.model, self.base, axes, self.hz, self._cancel, self._signals))
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+
+    def _done(self, grid, values) -> None:
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        if grid is None:
+            self.note.setText("Sweep cancelled.")
+        else:
+            self.grid, self.values = grid, values
+            self.note.setText(f"{len(grid)} tunings. Click a point or cell to load that tuning.")
+            self._plot()
+        self.finished.emit()
+
+    def _plot(self) -> None:
+        if self.grid is None:
+            return
+        item = self.plot.getPlotItem()
+        metric = self.metric.currentData()
+        label, kind = METRICS[metric]
+        z = self.values[metric]
+        first = self.first.params[self.axes[0].name]
+        item.setLabel("bottom", first.label, units=first.unit)
+        if len(self.axes) == 1:
+            self.image.setVisible(False)
+            self.curve.setData(self.grid[:, 0], np.where(np.isfinite(z), z, np.nan), connect="finite")
+            item.setLabel("left", label, units=unit_of(kind, self.model))
+        else:
+            a, b = self.axes
+            second = self.second.params[b.name]
+            item.setLabel("left", second.label, units=second.unit)
+            self.curve.setData([], [])
+            table = z.reshape(a.count, b.count)
+            if self.image.scene() is None:
+                item.addItem(self.image)
+            self.image.setVisible(True)
+            finite = table[np.isfinite(table)]
+            levels = (finite.min(), finite.max()) if len(finite) else (0, 1)
+            self.image.setImage(np.where(np.isfinite(table), table, levels[0]), levels=levels)
+            self.image.setColorMap(pg.colormap.get("viridis"))
+            dx = (a.high - a.low) / max(a.count - 1, 1)
+            dy = (b.high - b.low) / max(b.count - 1, 1)
+            self.image.setRect(a.low - dx / 2, b.low - dy / 2, dx * a.count or 1, dy * b.count or 1)
+            item.setTitle(f"{label} ({unit_of(kind, self.model)}): {levels[0]:.3g} … {levels[1]:.3g}")
+        item.autoRange()
+
+    def _clicked(self, event) -> None:
+        if self.grid is None:
+            return
+        point = self.plot.getPlotItem().vb.mapSceneToView(event.scenePos())
+        self.pick(point.x(), point.y())
+
+    def pick(self, x: float, y: float) -> None:
+        """Load the grid point nearest to (x, y) in plot coordinates."""
+        if self.grid is None:
+            return
+        if len(self.axes) == 1:
+            index = int(np.argmin(np.abs(self.grid[:, 0] - x)))
+        else:
+            spans = [max(a.high - a.low, 1e-12) for a in self.axes]
+            distance = ((self.grid[:, 0] - x) / spans[0]) ** 2 + ((self.grid[:, 1] - y) / spans[1]) ** 2
+            index = int(np.argmin(distance))
+        values = {axis.name: float(self.grid[index, i]) for i, axis in enumerate(self.axes)}
+        text = ", ".join(f"{k} {v:g}" for k, v in values.items())
+        self.load_point.emit(values, f"Sweep point {text}")
+
+    def export(self, path) -> None:
+        """CSV of every metric per grid point, or the plot as PNG/SVG."""
+        path = Path(path)
+        if self.grid is None:
+            raise UserError("run a sweep first")
+        suffix = path.suffix.lower()
+        if suffix == ".csv":
+            names = list(METRICS)
+            rows = np.column_stack([self.grid] + [self.values[n] for n in names])
+            write_text_atomic(path, format_rows(tuple(a.name for a in self.axes) + tuple(names), rows))
+        elif suffix in (".png", ".svg"):
+            export_image(self.plot.getPlotItem(), path, max(800, self.plot.width()))
+        else:
+            raise UserError(f"{path}: unknown export type {suffix or '(none)'!r}; use .csv, .png or .svg")
+
+    def wait(self) -> None:
+        self._cancel.set()
+        self._pool.waitForDone()
