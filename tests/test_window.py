@@ -518,6 +518,12 @@ def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, q
     assert window.metrics.rows[0]["value"] == pytest.approx(expected, rel=1e-5)
     delta = float(window.metrics.table.item(0, 2).text())
     assert delta == pytest.approx(expected - 595.265, rel=1e-3)
+    assert window.metrics.table.horizontalHeaderItem(2).text() == "vs pinned Recipe defaults"
+    with qtbot.waitSignal(window.metrics.updated, timeout=20000):
+        window.ghost_from_file(BUILTIN_DIR / "ice.json")
+    assert window.metrics.table.columnCount() == 4  # metric, value, and one column per ghost
+    ice_top = (-12 + math.sqrt(12 ** 2 + 4 * 0.06 * 350 * 60)) / 0.12  # ice: 350 = 12 v/60 + 0.06 v²/60
+    assert float(window.metrics.table.item(0, 3).text()) == pytest.approx(expected - ice_top, rel=1e-3)
     assert "ms" in window.metrics.status.text()
 
 
@@ -603,6 +609,7 @@ def test_up_to_four_ghosts_each_with_its_own_readout(window):
     readouts = [line for line in window.track.hud_lines if line.startswith("ghost ")]
     assert [line.split(":")[0] for line in readouts] == ["ghost Ice", "ghost Go-kart", "ghost Heavy truck",
                                                            "ghost Drift"]
+    assert all(line.endswith(" s)") for line in readouts)  # the lead in time
     speeds = [c.getData()[1][-1] for c in window.plots.ghost_speed_curves]
     assert speeds == pytest.approx([g.sim.state.speed[0] for g in window.ghosts])
     assert len(set(speeds)) == 4  # four different cars on the same controls

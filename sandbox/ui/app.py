@@ -513,9 +513,12 @@ class MainWindow(QMainWindow):
             g = ghost.sim.state
             gap = math.hypot(float(g.x[0]) * scale - float(state.x[0]), float(g.y[0]) * scale - float(state.y[0]))
             self.track.ghosts.append((g, ghost.body, scale, ghost.colour))
+            ahead = ghost.travelled * scale - self.travelled  # along the road, not as the crow flies
+            ghost_speed = float(g.speed[0]) * scale
+            lead = ahead / ghost_speed if ghost_speed > 1e-9 else float("nan")  # its lead in time
             self.track.hud_lines.append(
-                f"ghost {ghost.name}: {float(g.speed[0]) * scale:.0f} {unit}/s ({(float(g.speed[0]) * scale - speed):+.0f}), "
-                f"gap {gap:.1f} {unit}, travelled {ghost.travelled * scale - self.travelled:+.1f} {unit}")
+                f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
+                f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)")
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time)
         self.curves.set_speed(speed)
@@ -676,11 +679,9 @@ class MainWindow(QMainWindow):
             self.export_sweep(path if path.lower().endswith(suffix) else path + suffix)
 
     def _request_metrics(self) -> None:
-        """Recompute the metrics panel for a snapshot of the tuning (and the ghost's)."""
-        ghost = None
-        if self.ghost is not None:
-            ghost = (self.ghost.model, dict(self.ghost.params), self.ghost.hz)
-        self.metrics.request((self.model, dict(self.tuning), self.sim.hz), ghost)
+        """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
+        ghosts = [(g.sim.model, dict(g.sim.params), g.sim.hz) for g in self.ghosts]
+        self.metrics.request((self.model, dict(self.tuning), self.sim.hz), ghosts, [g.name for g in self.ghosts])
 
     def modified(self) -> bool:
         return dict(self.tuning) != dict(self.preset.tuning) or self.sim.hz != self.preset.hz

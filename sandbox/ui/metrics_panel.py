@@ -18,37 +18,35 @@ DEBOUNCE_MS = 60
 
 
 class _Done(QObject):
-    finished = Signal(int, object, object, float)  # generation, rows, ghost rows, seconds
+    finished = Signal(int, object, object, float)  # generation, rows, [ghost rows…], seconds
 
 
 class _Job(QRunnable):
-    def __init__(self, generation: int, car, ghost, done: _Done):
+    def __init__(self, generation: int, car, ghosts, done: _Done):
         super().__init__()
-        self.generation, self.car, self.ghost, self.done = generation, car, ghost, done
+        self.generation, self.car, self.ghosts, self.done = generation, car, ghosts, done
 
     def run(self) -> None:
         start = time.perf_counter()
         model, params, hz = self.car
         rows = table(model, compute(model, params, hz))
-        ghost_rows = None
-        if self.ghost is not None:
-            g_model, g_params, g_hz = self.ghost
-            ghost_rows = table(g_model, compute(g_model, g_params, g_hz))
+        ghost_rows = [table(g_model, compute(g_model, g_params, g_hz)) for g_model, g_params, g_hz in self.ghosts]
         self.done.finished.emit(self.generation, rows, ghost_rows, time.perf_counter() - start)
 
 
 class MetricsPanel(QWidget):
-    """A table of metric, value and change against the ghost."""
+    """A table of metric, value and the change against each ghost."""
 
     updated = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[dict] = []
-        self.ghost_rows: list[dict] | None = None
+        self.ghost_rows: list[list[dict]] = []
         self.seconds = 0.0
         self._generation = 0
         self._pending = None
+        self._names: list[str] = []
         self.active = False  # the panel's tab is the one shown (QDockWidget.visibilityChanged)
         self._done = _Done(self)
         self._done.finished.connect(self._show)
@@ -60,8 +58,8 @@ class MetricsPanel(QWidget):
         self._timer.timeout.connect(self._start)
         self.status = QLabel("")
         self.status.setStyleSheet("color: gray")
-        self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["metric", "value", "vs ghost"])
+        self.table = QTableWidget(0, 2)
+        self.table.setHorizontalHeaderLabels(["metric", "value"])
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -71,10 +69,12 @@ class MetricsPanel(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.table)
 
-    def request(self, car, ghost=None) -> None:
-        """Recompute for car = (model, params, hz) and the optional ghost, soon."""
+    def request(self, car, ghosts=(), names=()) -> None:
+        """Recompute for car = (model, params, hz) and each ghost's (model, params,
+        hz), soon; `names` label the ghost columns."""
         self._generation += 1
-        self._pending = (self._generation, car, ghost)
+        self._pending = (self._generation, car, list(ghosts))
+        self._names = list(names)
         self.status.setText("computing…")
         if self.active:
             self._timer.start()
@@ -90,27 +90,30 @@ class MetricsPanel(QWidget):
     def _start(self) -> None:
         if self._pending is None:
             return
-        generation, car, ghost = self._pending
+        generation, car, ghosts = self._pending
         self._pending = None
-        self._pool.start(_Job(generation, car, ghost, self._done))
+        self._pool.start(_Job(generation, car, ghosts, self._done))
 
     def _show(self, generation: int, rows, ghost_rows, seconds: float) -> None:
         if generation != self._generation:
             return  # a newer tuning is on its way
         self.rows, self.ghost_rows, self.seconds = rows, ghost_rows, seconds
+        self.table.setColumnCount(2 + len(ghost_rows))
+        names = self._names + [f"ghost {i + 1}" for i in range(len(self._names), len(ghost_rows))]
+        self.table.setHorizontalHeaderLabels(["metric", "value"] + [f"vs {n}" for n in names[:len(ghost_rows)]])
         self.table.setRowCount(len(rows))
-        ghost = {r["name"]: r for r in ghost_rows or []}
         for i, row in enumerate(rows):
             self.table.setItem(i, 0, QTableWidgetItem(row["label"]))
             value = QTableWidgetItem(f"{format_value(row['value'])} {row['unit']}")
             value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, 1, value)
-            other = ghost.get(row["name"])
-            delta = ""
-            if other is not None and other["unit"] == row["unit"]:
-                d = row["value"] - other["value"]
-                delta = f"{d:+.3g}" if math.isfinite(d) else "—"
-            self.table.setItem(i, 2, QTableWidgetItem(delta))
+            for column, ghost in enumerate(ghost_rows, start=2):
+                other = ghost[i]
+                delta = ""
+                if other["unit"] == row["unit"]:  # a ghost in other units is compared in the view
+                    d = row["value"] - other["value"]
+                    delta = f"{d:+.3g}" if math.isfinite(d) else "—"
+                self.table.setItem(i, column, QTableWidgetItem(delta))
         self.status.setText(f"standard manoeuvres, batch simulated in {seconds * 1000:.0f} ms")
         self.updated.emit()
 
