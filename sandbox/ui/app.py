@@ -411,12 +411,8 @@ class MainWindow(QMainWindow):
         self.set_ghost(self.current_preset(), f"pinned {self.preset.name}")
 
     def ghost_from_file(self, path) -> bool:
-        try:
-            preset = load_preset(path)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        return self.set_ghost(preset, preset.name)
+        preset = self._read(load_preset, path)
+        return preset is not None and self.set_ghost(preset, preset.name)
 
     def remove_ghost(self) -> None:
         self.ghosts.clear()
@@ -561,13 +557,7 @@ class MainWindow(QMainWindow):
             self.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
 
     def save_recording_to(self, path) -> bool:
-        try:
-            save_trace(path, self.last_recording)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
+        return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
 
     def _fill_traces_menu(self) -> None:
         menu = self.traces_menu
@@ -582,11 +572,9 @@ class MainWindow(QMainWindow):
             self.open_trace_file(path)
 
     def open_trace_file(self, path) -> bool:
-        """Load a trace and replay it from rest with the current tuning (paused)."""
-        try:
-            rows = load_trace(path)
-        except UserError as exc:
-            self.show_error(str(exc))
+        """Load a trace and replay it from rest with the current tuning."""
+        rows = self._read(load_trace, path)
+        if rows is None:
             return False
         self.set_recording(False)
         self.replay, self.replay_name = rows, Path(path).stem
@@ -664,19 +652,10 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Loaded {text}", 5000)
 
     def export_sweep(self, path) -> bool:
-        try:
-            self.sweep.export(path)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        self.statusBar().showMessage(f"Exported {path}", 4000)
-        return True
+        return self._attempt(lambda: self.sweep.export(path), f"Exported {path}")
 
     def export_sweep_dialog(self, suffix: str) -> None:
-        kind = suffix[1:].upper()
-        path = self._ask_save_path(f"Export sweep as {kind}", f"sweep{suffix}", f"{kind} (*{suffix})", "export/last_dir")
-        if path:
-            self.export_sweep(path if path.lower().endswith(suffix) else path + suffix)
+        self._export_dialog("sweep", suffix, self.export_sweep)
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
@@ -830,19 +809,36 @@ class MainWindow(QMainWindow):
         return True
 
     def export_curve_dialog(self, suffix: str) -> None:
-        kind = suffix[1:].upper()
-        path = self._ask_save_path(f"Export force curve as {kind}", f"force_curve{suffix}", f"{kind} (*{suffix})",
-                                   "export/last_dir")
-        if path:
-            self.export_curve(path if path.lower().endswith(suffix) else path + suffix)
+        self._export_dialog("force_curve", suffix, self.export_curve)
 
     def export_curve(self, path) -> bool:
+        return self._attempt(lambda: self.curves.export(path), f"Exported {path}")
+
+    def _export_dialog(self, stem: str, suffix: str, export) -> None:
+        """Ask where to write `stem`+`suffix` (last folder used), then `export(path)`."""
+        kind = suffix[1:].upper()
+        path = self._ask_save_path(f"Export {stem.replace('_', ' ')} as {kind}", f"{stem}{suffix}",
+                                   f"{kind} (*{suffix})", "export/last_dir")
+        if path:
+            export(path if path.lower().endswith(suffix) else path + suffix)
+
+    def _read(self, loader, path):
+        """`loader(path)`, or None after a dialog saying why the file was refused."""
         try:
-            self.curves.export(path)
+            return loader(path)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return None
+
+    def _attempt(self, action, done: str) -> bool:
+        """Run `action`: a user mistake (UserError) becomes a dialog and False, success a
+        status message and True."""
+        try:
+            action()
         except UserError as exc:
             self.show_error(str(exc))
             return False
-        self.statusBar().showMessage(f"Exported {path}", 4000)
+        self.statusBar().showMessage(done, 4000)
         return True
 
     def _ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
@@ -863,13 +859,8 @@ class MainWindow(QMainWindow):
             self.export_godot(path if path.endswith(".gd") else path + ".gd", godot)
 
     def export_godot(self, path, godot: int) -> bool:
-        try:
-            save_script(self.current_preset(), path, godot)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        self.statusBar().showMessage(f"Exported Godot {godot} script {path}", 4000)
-        return True
+        return self._attempt(lambda: save_script(self.current_preset(), path, godot),
+                             f"Exported Godot {godot} script {path}")
 
     def import_godot_dialog(self) -> None:
         folder = settings().value("godot/last_dir") if self.remember else None
@@ -880,10 +871,8 @@ class MainWindow(QMainWindow):
 
     def import_godot(self, path) -> bool:
         """Apply the parameters a car.gd declares, as one undo step; list what was not used."""
-        try:
-            result = load_script(path, self.model)
-        except UserError as exc:
-            self.show_error(str(exc))
+        result = self._read(lambda p: load_script(p, self.model), path)
+        if result is None:
             return False
         self.panel.set_values(result.values, f"Import {Path(path).name}")
         self.statusBar().showMessage(f"Imported {len(result.values)} values from {path}", 6000)
