@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
                                QProgressBar, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
