@@ -11,7 +11,7 @@ units; "100" is 100 px/s for pixel models and 100 km/h for models in metres.
 | time_to_100, time_to_90pct | the same run: first time at 100 and at 90 % of top speed |
 | braking_from_top | then full brake until the car no longer moves forward |
 | braking_from_100 | full throttle to 100, then full brake to a stop |
-| reverse_top_speed | brake held from rest (the sandbox's reverse) for 20 s |
+| reverse_top_speed | brake held from rest (the sandbox's reverse) until the speed settles (≤ 20 s; none for a model that declares no top speed) |
 | radius_low, radius_top | full lock at 25 % of top speed (speed held on the throttle) and at top speed (throttle held): path radius = speed / yaw rate over the last second |
 | peak_slip_skidpad | largest |slip angle| (°) in the full-lock runs |
 | peak_lateral_accel | largest sideways acceleration in the full-lock runs, speed × turn rate of the velocity over 0.25 s (single-tick steps of instant steering are not accelerations a driver feels) |
@@ -30,8 +30,10 @@ import numpy as np
 from .models.state import Controls, State
 
 SETTLE_LIMIT_S = 60.0
+UNLIMITED_RUN_S = 10.0
+"""s: the straight run of a model that declares no top speed (time to 100 still counts)."""
 REVERSE_S = 20.0
-CIRCLE_S = 6.0
+CIRCLE_S = 4.0
 STOP_LIMIT_S = 30.0
 LATERAL_WINDOW_S = 0.25
 
@@ -59,6 +61,11 @@ def unit_of(kind: str, model: ModuleType) -> str:
     return {"speed": f"{length}/s", "time": "s", "distance": length, "deg": "°", "accel": f"{length}/s²"}[kind]
 
 
+def _first(params: Mapping) -> dict:
+    """The first tuning of a batch, as scalars."""
+    return {k: np.asarray(v).reshape(-1)[0] for k, v in params.items()}
+
+
 def _count(params: Mapping) -> int:
     return max([np.size(v) for v in params.values()] + [1])
 
@@ -83,12 +90,15 @@ def _straight(model, params, dt, n):
     s = State.at_rest(n)
     t_ref = np.full(n, np.nan)
     history = []
+    limit = SETTLE_LIMIT_S
+    if not math.isfinite(model.top_speed(_first(params), dt)):
+        limit = UNLIMITED_RUN_S  # nothing resists: no top speed to wait for
     previous = np.zeros(n)
     step_before = np.zeros(n)
     estimate_before = np.full(n, np.nan)
     top = np.full(n, np.inf)
     settled = np.zeros(n, dtype=bool)  # a settled car keeps its state: batches = single runs
-    for tick in range(1, int(SETTLE_LIMIT_S / dt) + 1):
+    for tick in range(1, int(limit / dt) + 1):
         s = _select(settled, s, model.step(s, Controls(0.0, 1.0, 0.0), params, dt))
         speed = s.speed
         history.append(speed.copy())
@@ -129,12 +139,14 @@ def _stop_distance(model, params, dt, s: State) -> np.ndarray:
     return np.where(going, np.nan, travelled)
 
 
-def _braking_from_ref(model, params, dt, n) -> np.ndarray:
+def _braking_from_ref(model, params, dt, n, top: np.ndarray) -> np.ndarray:
+    """Full throttle to 100, then full brake to a stop; NaN for cars slower than 100."""
     ref, _ = reference_speed(model)
     s = State.at_rest(n)
     braking = np.zeros(n, dtype=bool)
     travelled = np.zeros(n)
-    done = np.zeros(n, dtype=bool)
+    unreachable = top < ref  # a settled top speed below 100: nothing to measure
+    done = unreachable.copy()
     for _ in range(int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)):
         controls = Controls(0.0, (~braking).astype(float), braking.astype(float))
         after = model.step(s, controls, params, dt)
@@ -144,18 +156,40 @@ def _braking_from_ref(model, params, dt, n) -> np.ndarray:
         s = after
         if done.all():
             break
-    return np.where(done, travelled, np.nan)
+    return np.where(done & ~unreachable, travelled, np.nan)
 
 
-def _reverse(model, params, dt, n) -> np.ndarray:
+def _reverse(model, params, dt, n, top: np.ndarray) -> np.ndarray:
+    """Reverse speed once it stops changing (each car frozen there), at most REVERSE_S;
+    none (inf) for a model with no top speed at all (nothing resists backwards either)."""
+    if np.isinf(top).all() and not math.isfinite(model.top_speed(_first(params), dt)):
+        return np.full(n, np.inf)
     s = State.at_rest(n)
-    for _ in range(int(REVERSE_S / dt)):
-        s = model.step(s, Controls(0.0, 0.0, 1.0), params, dt)
+    settled = np.zeros(n, dtype=bool)
+    for tick in range(int(REVERSE_S / dt)):
+        after = _select(settled, s, model.step(s, Controls(0.0, 0.0, 1.0), params, dt))
+        settled |= (tick * dt > 0.5) & (np.abs(after.speed - s.speed) <= 1e-12 * np.maximum(after.speed, 1.0))
+        s = after
+        if settled.all():
+            break
     return s.speed
 
 
+def _stack(a: State, b: State) -> State:
+    """One batch of a's cars then b's (the two circles run together)."""
+    join = lambda x, y: np.concatenate([x, y])  # noqa: E731
+    fields = {k: join(getattr(a, k), getattr(b, k)) for k in ("x", "y", "heading", "vx", "vy", "wheel_angle",
+                                                              "traction_fast")}
+    return State(**fields, extra={k: join(a.extra[k], b.extra[k]) for k in a.extra if k in b.extra})
+
+
+def _twice(params: Mapping, n: int) -> dict:
+    """Parameters for a batch of the same n tunings, twice over."""
+    return {k: np.concatenate([np.broadcast_to(v, (n,))] * 2) for k, v in params.items()}
+
+
 def _circle(model, params, dt, start: State, target) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Full lock from `start`, throttle held on below `target` speed (None: always).
+    """Full lock from `start`, throttle held on below `target` speed (inf: always).
     Returns radius over the last second, peak |slip| (°), peak lateral acceleration."""
     s = start
     ticks = int(CIRCLE_S / dt)
@@ -167,7 +201,7 @@ def _circle(model, params, dt, start: State, target) -> tuple[np.ndarray, np.nda
     peak_lat = np.zeros(len(s))
     directions = []  # velocity direction per tick, for the windowed turn rate
     for tick in range(ticks):
-        throttle = np.ones(len(s)) if target is None else (s.speed < target).astype(float)
+        throttle = (s.speed < target).astype(float)
         after = model.step(s, Controls(1.0, throttle, 0.0), params, dt)
         moving = after.speed > 1e-9
         directions.append(np.unwrap(np.stack([directions[-1], np.arctan2(after.vy, after.vx)]), axis=0)[1]
@@ -198,16 +232,20 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
         if there.all():
             break
         low_start = _select(there, low_start, model.step(low_start, Controls(0.0, 1.0, 0.0), params, dt))
-    radius_low, slip_low, lat_low = _circle(model, params, dt, low_start, low)
-    radius_top, slip_top, lat_top = _circle(model, params, dt, cruising.copy(), None)
+    # both circles in one batch: slow (speed held at 25 % on the throttle) and at top speed
+    radius, slip, lateral = _circle(model, _twice(params, n), dt, _stack(low_start, cruising.copy()),
+                                    np.concatenate([low, np.full(n, np.inf)]))
+    radius_low, radius_top = radius[:n], radius[n:]
+    slip_low, slip_top = slip[:n], slip[n:]
+    lat_low, lat_top = lateral[:n], lateral[n:]
     settled = np.isfinite(top)
     return {
         "top_speed": top,
         "time_to_100": t_ref,
         "time_to_90pct": t90,
         "braking_from_top": np.where(settled, _stop_distance(model, params, dt, cruising.copy()), np.nan),
-        "braking_from_100": _braking_from_ref(model, params, dt, n),
-        "reverse_top_speed": _reverse(model, params, dt, n),
+        "braking_from_100": _braking_from_ref(model, params, dt, n, top),
+        "reverse_top_speed": _reverse(model, params, dt, n, top),
         "radius_low": radius_low,
         "radius_top": np.where(settled, radius_top, np.nan),
         "peak_slip_skidpad": np.maximum(slip_low, slip_top),

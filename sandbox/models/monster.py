@@ -132,7 +132,10 @@ def gear_ratio(p: Mapping, gear) -> np.ndarray:
     """Ratio of gear number (1…6; −1 reverse; 0 neutral → 0), per car."""
     g = np.asarray(gear, dtype=int)
     ratios = [_arr(p, f"gear_{i}") for i in range(1, 7)]
-    forward = np.choose(np.clip(g - 1, 0, 5), np.broadcast_arrays(*ratios, g)[:6])
+    if all(r.ndim == 0 for r in ratios):  # one tuning (the window): a plain lookup
+        forward = np.array(ratios)[np.clip(g - 1, 0, 5)]
+    else:
+        forward = np.choose(np.clip(g - 1, 0, 5), np.broadcast_arrays(*ratios, g)[:6])
     return np.where(g > 0, forward, np.where(g < 0, _arr(p, "gear_reverse"), 0.0))
 
 
