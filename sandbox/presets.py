@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -149,10 +150,21 @@ def dump_preset(preset: Preset) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
 def save_preset(preset: Preset, path: str | os.PathLike) -> None:
-    """Write atomically (temporary file, then rename)."""
+    """Write atomically (temporary file, then rename). A file already there is kept as
+    `<name>.json.bak` first, so the previous version survives one save."""
+    path = Path(path)
+    if path.is_file():
+        try:
+            shutil.copy2(path, backup_path(path))
+        except OSError as exc:
+            raise PresetError(f"{path}: cannot keep a backup before saving ({exc.strerror or exc})") from None
     write_text_atomic(path, dump_preset(preset), PresetError)
-    preset.path = Path(path)
+    preset.path = path
 
 
 def list_presets() -> list[tuple[Path, str, bool, str | None]]:

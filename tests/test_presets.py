@@ -119,7 +119,7 @@ def test_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch)
     with pytest.raises(PresetError, match="No space left"):
         save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.5}), "Changed"), path)
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "keep.json.bak"]
 
 
 def test_format_1_file_from_before_rate_independent_still_loads():
@@ -172,3 +172,12 @@ def test_param_check_and_snap():
     assert p.check(15) == 15.0
     with pytest.raises(ValueError, match="outside"):
         p.check(math.nextafter(60, 61))
+
+
+def test_saving_over_a_preset_keeps_the_previous_version(tmp_path):
+    path = tmp_path / "mine.json"
+    save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.1}), "First"), path)
+    assert not (tmp_path / "mine.json.bak").exists()  # nothing to keep the first time
+    save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.2}), "Second"), path)
+    assert load_preset(path).tuning["drag"] == -0.2
+    assert load_preset(tmp_path / "mine.json.bak").tuning["drag"] == -0.1

@@ -34,6 +34,8 @@ from .track_view import TrackView
 from .tuning_panel import TuningPanel
 
 MAX_GHOSTS = 4
+AUTOSAVE_MS = 1000
+"""The session is written this long after the last change (debounced)."""
 DEFAULT_PX_PER_METRE = 25.0
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 FRAME_MS = 8
@@ -108,6 +110,10 @@ class MainWindow(QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.setInterval(AUTOSAVE_MS)
+        self._autosave_timer.timeout.connect(self.autosave)
         self._startup_note = ""
         self.preset, restored = self._initial_preset()
         self.model = self.preset.model
@@ -641,6 +647,7 @@ class MainWindow(QMainWindow):
         self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
         self._update_title()
         self._request_metrics()
+        self._autosave_timer.start()
         if hasattr(self, "sweep"):
             self._sync_sweep()
 
@@ -949,6 +956,17 @@ class MainWindow(QMainWindow):
             if not (self.remember and settings().value("window/state") is not None):
                 self.panel_dock.raise_()
 
+    def autosave(self) -> None:
+        """Write the session (preset file, tuning, tick rate) to disk now, so a crash or
+        kill -9 loses at most AUTOSAVE_MS of work; the next start restores it."""
+        if not self.remember:
+            return
+        store = settings()
+        if self.preset.path is not None:
+            store.setValue("preset/last_path", str(self.preset.path))
+        store.setValue("preset/tuning", dump_preset(self.current_preset()))
+        store.sync()
+
     def closeEvent(self, event) -> None:
         self.timer.stop()
         self.metrics.wait()
@@ -958,7 +976,7 @@ class MainWindow(QMainWindow):
             store.setValue("window/geometry", self.saveGeometry())
             store.setValue("window/state", self.saveState())
             store.setValue("view/zoom", self.track.zoom)
-            store.setValue("preset/tuning", dump_preset(self.current_preset()))
             store.sync()
+            self.autosave()
         self.keys.detach()
         super().closeEvent(event)
