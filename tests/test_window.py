@@ -670,3 +670,14 @@ def test_a_long_sweep_can_be_cancelled(window, qtbot):
         sweep.run()
         sweep.cancel_button.click()
     assert "cancelled" in sweep.note.text() and sweep.run_button.isEnabled()
+
+
+def test_a_corrupt_saved_session_is_reported_and_the_preset_used(qtbot):
+    from sandbox.ui.app import settings
+
+    settings().setValue("preset/tuning", '{"format": 2, "model": "arcade", "params": {"drag": "lots"}')
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert dict(w.tuning) == {p.name: p.default for p in arcade.PARAMS}
+    message = w.statusBar().currentMessage()
+    assert message.startswith("Could not restore last session's tuning: not valid JSON")

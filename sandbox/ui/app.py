@@ -927,12 +927,12 @@ class MainWindow(QMainWindow):
         text = store.value("preset/tuning")
         if text:
             try:
-                saved = parse_preset(str(text), "saved tuning")
+                saved = parse_preset(str(text), "last session's tuning")
                 differs = dict(saved.tuning) != dict(preset.tuning) or saved.hz != preset.hz
                 if saved.model is preset.model and differs:
                     restored = saved
-            except UserError:
-                pass
+            except UserError as exc:
+                self._startup_note += f"Could not restore {exc}; starting from {preset.name}. "
         return preset, restored
 
     def _restore_layout(self) -> None:
