@@ -4,38 +4,36 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QSplitter, QVBoxLayout, QWidget)
 
-from ..controls import BUILTIN_TRACES, demo_drive, list_traces, load_trace, save_trace, user_trace_dir
+from ..controls import demo_drive
 from ..errors import UserError
 from ..godot import load_script, save_script
 from ..models import MODELS
 from ..models.state import Controls
 from ..params import Tuning
-from ..presets import (BUILTIN_DIR, Preset, default_preset, dump_preset, list_presets, load_preset,
-                       parse_preset, save_preset, user_dir)
+from ..presets import (BUILTIN_DIR, Preset, dump_preset, list_presets, load_preset,
+                       save_preset, user_dir)
 from ..sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
 from .input import DriveKeys
+from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
+from .replay_control import ReplayMixin
+from .session import AUTOSAVE_MS, SessionMixin, _float_setting, settings
 from .sweep_panel import SweepPanel
-from .qt import APPLICATION, ORGANIZATION
 from .telemetry import LivePlots
 from .track_view import TrackView
 from .tuning_panel import TuningPanel
 
-MAX_GHOSTS = 4
-AUTOSAVE_MS = 1000
-"""The session is written this long after the last change (debounced)."""
 DEFAULT_PX_PER_METRE = 25.0
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 FRAME_MS = 8
@@ -80,29 +78,7 @@ class SetRate(QUndoCommand):
         self.window._apply_rate(self.old)
 
 
-@dataclass
-class Ghost:
-    """A compare car: its own simulation, drawn translucent in colour `colour` (index)."""
-
-    sim: Simulation
-    body: dict
-    name: str
-    colour: int
-    travelled: float = 0.0
-
-
-def settings() -> QSettings:
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
-
-
-def _float_setting(key: str, default: float) -> float:
-    try:
-        return float(settings().value(key, default))
-    except (TypeError, ValueError):
-        return default
-
-
-class MainWindow(QMainWindow):
+class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
     def __init__(self, remember: bool = True):
@@ -395,47 +371,6 @@ class MainWindow(QMainWindow):
                 label = f"{name} ({MODELS[model].TITLE})"
                 self._action(menu, label, lambda _=False, p=path: self.ghost_from_file(p))
 
-    # --- the compare car -----------------------------------------------------
-    @property
-    def ghost(self) -> Simulation | None:
-        """The first ghost's simulation (the one the metrics panel compares with)."""
-        return self.ghosts[0].sim if self.ghosts else None
-
-    def set_ghost(self, preset: Preset, name: str) -> bool:
-        """Drive `preset` beside the car with the same controls; all restart together."""
-        if len(self.ghosts) >= MAX_GHOSTS:
-            self.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
-            return False
-        sim = Simulation(preset.model, preset.tuning.copy(), n=1, hz=self.sim.hz)
-        self.ghosts.append(Ghost(sim, preset.model.body(preset.tuning), name, len(self.ghosts)))
-        self.reset_car()
-        self._request_metrics()
-        self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
-        return True
-
-    def pin_ghost(self) -> None:
-        self.set_ghost(self.current_preset(), f"pinned {self.preset.name}")
-
-    def ghost_from_file(self, path) -> bool:
-        preset = self._read(load_preset, path)
-        return preset is not None and self.set_ghost(preset, preset.name)
-
-    def remove_ghost(self) -> None:
-        self.ghosts.clear()
-        self.track.ghosts = []
-        self.reset_car()
-        self._request_metrics()
-
-    def _unit_scale(self, model) -> float:
-        """Screen px per unit of `model` at zoom 1."""
-        return 1.0 if model.LENGTH_UNIT == "px" else self.px_per_metre
-
-    def ghost_scale(self, ghost: "Ghost | None" = None) -> float:
-        """Factor from a ghost's length unit (default: the first's) to the car's (px ↔ m
-        via px per metre)."""
-        ghost = ghost or (self.ghosts[0] if self.ghosts else None)
-        return self._unit_scale(ghost.sim.model) / self._unit_scale(self.model) if ghost else 1.0
-
     # --- the frame loop ------------------------------------------------------
     def frame(self) -> None:
         """Timer callback: run the physics ticks that are due; redraw if any ran.
@@ -534,99 +469,6 @@ class MainWindow(QMainWindow):
             self.sim.tick(self._tick_controls)
             self._on_tick(self.sim.state)
         self._refresh_views()
-
-    # --- record and replay ----------------------------------------------------
-    def set_recording(self, on: bool) -> None:
-        """Start (from a fresh start: a trace replays from rest at the origin) or stop."""
-        if on:
-            self.stop_replay()
-            self.reset_car()
-            self.recording = []
-            self.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
-        elif self.recording is not None:
-            self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, 3)
-            self.recording = None
-            self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Traces → Save recording as…",
-                                         8000)
-        self.replay_bar.record_action.blockSignals(True)
-        self.replay_bar.record_action.setChecked(on)
-        self.replay_bar.record_action.blockSignals(False)
-
-    def save_recording_dialog(self) -> None:
-        if self.last_recording is None or not len(self.last_recording):
-            self.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
-            return
-        folder = user_trace_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        path, _ = QFileDialog.getSaveFileName(self, "Save recording", str(folder / "drive.csv"), "Traces (*.csv)")
-        if path:
-            self.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
-
-    def save_recording_to(self, path) -> bool:
-        return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
-
-    def _fill_traces_menu(self) -> None:
-        menu = self.traces_menu
-        menu.clear()
-        for path, builtin in list_traces():
-            label = path.stem.replace("_", " ") + ("" if builtin else "  (yours)")
-            self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
-
-    def open_trace_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)")
-        if path:
-            self.open_trace_file(path)
-
-    def open_trace_file(self, path) -> bool:
-        """Load a trace and replay it from rest with the current tuning."""
-        rows = self._read(load_trace, path)
-        if rows is None:
-            return False
-        self.set_recording(False)
-        self.replay, self.replay_name = rows, Path(path).stem
-        self.scrub(0)
-        self.set_playing(True)
-        return True
-
-    def set_playing(self, on: bool) -> None:
-        self.replay_playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)
-        self._last_frame = time.perf_counter()
-        self._show_replay()
-
-    def step_replay(self) -> None:
-        """One tick of the trace (pauses)."""
-        if self.replay is None or self.replay_tick >= len(self.replay):
-            return
-        self.set_playing(False)
-        self.sim.tick(self._controls_for_tick())
-        self._on_tick(self.sim.state)
-        self._refresh_views()
-
-    def scrub(self, tick: int) -> None:
-        """Show the replay at `tick`: re-simulated from rest, so it is the same as playing there."""
-        if self.replay is None:
-            return
-        tick = max(0, min(int(tick), len(self.replay)))
-        self.reset_car()
-        self.replay_tick = 0
-        for _ in range(tick):
-            self.sim.tick(self._controls_for_tick())
-            self._on_tick(self.sim.state)
-        self._refresh_views()
-
-    def stop_replay(self) -> None:
-        """Back to the keyboard."""
-        if self.replay is None:
-            return
-        self.replay, self.replay_playing = None, False
-        self.reset_car()
-
-    def _show_replay(self) -> None:
-        length = 0 if self.replay is None else len(self.replay)
-        self.replay_bar.show_trace(self.replay_name if self.replay is not None else None, length,
-                                   self.replay_playing)
-        if self.replay is not None:
-            self.replay_bar.show_position(self.replay_name, self.replay_tick, length, self.sim.hz)
 
     def reset_car(self) -> None:
         self.sim.reset()
@@ -908,46 +750,6 @@ class MainWindow(QMainWindow):
         """PNG of the whole window as it is drawn now."""
         if not self.grab().save(str(path), "PNG"):
             raise UserError(f"{path}: cannot write the screenshot")
-
-    # --- memory between runs -------------------------------------------------
-    def _initial_preset(self) -> tuple[Preset, Preset | None]:
-        """The last preset used (or the recipe's defaults) and, if the last session
-        ended with unsaved changes, those values and tick rate."""
-        if not self.remember:
-            return default_preset(), None
-        store = settings()
-        preset = default_preset()
-        last = store.value("preset/last_path")
-        if last:
-            try:
-                preset = load_preset(last)
-            except UserError as exc:
-                self._startup_note = f"Could not reopen the last preset ({exc}); using {preset.name}. "
-        restored = None
-        text = store.value("preset/tuning")
-        if text:
-            try:
-                saved = parse_preset(str(text), "last session's tuning")
-                differs = dict(saved.tuning) != dict(preset.tuning) or saved.hz != preset.hz
-                if saved.model is preset.model and differs:
-                    restored = saved
-            except UserError as exc:
-                self._startup_note += f"Could not restore {exc}; starting from {preset.name}. "
-        return preset, restored
-
-    def _restore_layout(self) -> None:
-        store = settings()
-        geometry, state = store.value("window/geometry"), store.value("window/state")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        zoom = store.value("view/zoom")
-        if zoom is not None:
-            try:
-                self.track.set_zoom(float(zoom))
-            except (TypeError, ValueError):
-                pass
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -1,0 +1,109 @@
+"""Recording the controls of every tick and replaying control traces, for MainWindow
+(a mixin: it uses the window's simulation, keys, toolbar and views)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtWidgets import QFileDialog
+
+from ..controls import BUILTIN_TRACES, list_traces, load_trace, save_trace, user_trace_dir
+
+
+class ReplayMixin:
+    """Record (Ctrl+R), save, load, play, pause, step and scrub traces."""
+
+    def set_recording(self, on: bool) -> None:
+        """Start (from a fresh start: a trace replays from rest at the origin) or stop."""
+        if on:
+            self.stop_replay()
+            self.reset_car()
+            self.recording = []
+            self.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
+        elif self.recording is not None:
+            self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, 3)
+            self.recording = None
+            self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Traces → Save recording as…",
+                                         8000)
+        self.replay_bar.record_action.blockSignals(True)
+        self.replay_bar.record_action.setChecked(on)
+        self.replay_bar.record_action.blockSignals(False)
+
+    def save_recording_dialog(self) -> None:
+        if self.last_recording is None or not len(self.last_recording):
+            self.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
+            return
+        folder = user_trace_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path, _ = QFileDialog.getSaveFileName(self, "Save recording", str(folder / "drive.csv"), "Traces (*.csv)")
+        if path:
+            self.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
+
+    def save_recording_to(self, path) -> bool:
+        return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
+
+    def _fill_traces_menu(self) -> None:
+        menu = self.traces_menu
+        menu.clear()
+        for path, builtin in list_traces():
+            label = path.stem.replace("_", " ") + ("" if builtin else "  (yours)")
+            self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
+
+    def open_trace_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)")
+        if path:
+            self.open_trace_file(path)
+
+    def open_trace_file(self, path) -> bool:
+        """Load a trace and replay it from rest with the current tuning."""
+        rows = self._read(load_trace, path)
+        if rows is None:
+            return False
+        self.set_recording(False)
+        self.replay, self.replay_name = rows, Path(path).stem
+        self.scrub(0)
+        self.set_playing(True)
+        return True
+
+    def set_playing(self, on: bool) -> None:
+        self.replay_playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)
+        self._last_frame = time.perf_counter()
+        self._show_replay()
+
+    def step_replay(self) -> None:
+        """One tick of the trace (pauses)."""
+        if self.replay is None or self.replay_tick >= len(self.replay):
+            return
+        self.set_playing(False)
+        self.sim.tick(self._controls_for_tick())
+        self._on_tick(self.sim.state)
+        self._refresh_views()
+
+    def scrub(self, tick: int) -> None:
+        """Show the replay at `tick`: re-simulated from rest, so it is the same as playing there."""
+        if self.replay is None:
+            return
+        tick = max(0, min(int(tick), len(self.replay)))
+        self.reset_car()
+        self.replay_tick = 0
+        for _ in range(tick):
+            self.sim.tick(self._controls_for_tick())
+            self._on_tick(self.sim.state)
+        self._refresh_views()
+
+    def stop_replay(self) -> None:
+        """Back to the keyboard."""
+        if self.replay is None:
+            return
+        self.replay, self.replay_playing = None, False
+        self.reset_car()
+
+    def _show_replay(self) -> None:
+        length = 0 if self.replay is None else len(self.replay)
+        self.replay_bar.show_trace(self.replay_name if self.replay is not None else None, length,
+                                   self.replay_playing)
+        if self.replay is not None:
+            self.replay_bar.show_position(self.replay_name, self.replay_tick, length, self.sim.hz)
+
