@@ -52,9 +52,11 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.speed_plot.enableAutoRange(y=True)
         self.slip_plot.setYRange(-10, 10)
         self.slip_plot.enableAutoRange(y=True)
+        # ghost curves join their plots only while a ghost is drawn: idle items in a
+        # plot still cost every frame's auto-range pass
         dashed = [pg.mkPen(c, width=2, style=Qt.PenStyle.DashLine) for c in GHOST_PENS]
-        self.ghost_speed_curves = [self.speed_plot.plot([], [], pen=pen) for pen in dashed]
-        self.ghost_slip_curves = [self.slip_plot.plot([], [], pen=pen) for pen in dashed]
+        self.ghost_speed_curves = [pg.PlotDataItem([], [], pen=pen) for pen in dashed]
+        self.ghost_slip_curves = [pg.PlotDataItem([], [], pen=pen) for pen in dashed]
         self.speed_curve = self.speed_plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2))
         self.slip_curve = self.slip_plot.plot([], [], pen=pg.mkPen("#ff8a65", width=2))
         self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
@@ -106,14 +108,18 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.slip_curve.setData(ago, slip)
         for i, (speed_curve, slip_curve) in enumerate(zip(self.ghost_speed_curves, self.ghost_slip_curves)):
             ghost_speed, ghost_slip = data[5 + 2 * i], data[6 + 2 * i]
+            shown = speed_curve.scene() is not None
             if np.isfinite(ghost_speed[-1:]).any():
+                if not shown:
+                    self.speed_plot.addItem(speed_curve)
+                    self.slip_plot.addItem(slip_curve)
                 speed_curve.setData(ago, ghost_speed, connect="finite")
                 slip_curve.setData(ago, ghost_slip, connect="finite")
-            else:
-                speed_curve.setData([], [])
-                slip_curve.setData([], [])
+            elif shown:
+                self.speed_plot.removeItem(speed_curve)
+                self.slip_plot.removeItem(slip_curve)
         for curve, values, used in zip(self.channel_curves, (channel_a, channel_b), (0, 1)):
             if used < len(self.channels):
                 curve.setData(ago, values, connect="finite")
-            else:
+            elif curve.xData is not None and len(curve.xData):
                 curve.setData([], [])
