@@ -8,6 +8,8 @@ from sandbox.models import MODELS
 from sandbox.models.state import Controls, State
 from sandbox.params import Tuning
 
+from random_tunings import random_tunings
+
 ALL = sorted(MODELS)
 DT = 1 / 60
 
@@ -47,17 +49,10 @@ def test_random_tunings_and_controls_stay_finite(name, hz):
     """500 cars, each with its own random tuning (edges of the ranges included) and
     random controls changing every half second, for 20 s."""
     model = MODELS[name]
-    rng = np.random.default_rng(hash((name, hz)) % 2**32)
+    seed = ALL.index(name) * 1000 + hz  # stable across runs (hash() of a str is not)
+    rng = np.random.default_rng(seed)
     n = 500
-    params = {}
-    for p in model.PARAMS:
-        if p.is_bool:
-            params[p.name] = rng.integers(0, 2, n).astype(bool)
-        else:
-            values = rng.uniform(p.min, p.max, n)
-            values[:20] = p.min
-            values[20:40] = p.max
-            params[p.name] = values
+    params = random_tunings(model, seed, n, edges=0.08)
     state = State.at_rest(n)
     dt = 1 / hz
     for tick in range(20 * hz):

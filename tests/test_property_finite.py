@@ -15,25 +15,12 @@ from sandbox.models import MODELS
 from sandbox.models.state import Controls, State
 from sandbox.sim import TICK_RATES
 
+from random_tunings import random_tunings
+
 TICKS = 150
 
 
 BATCH = 25
-
-
-def tunings(model, seed: int, edges: float) -> dict:
-    """BATCH tunings: uniform in each declared range, a share `edges` of the values at
-    the range's ends, switches at random."""
-    rng = np.random.default_rng(seed)
-    params = {}
-    for p in model.PARAMS:
-        if p.is_bool:
-            params[p.name] = rng.integers(0, 2, BATCH).astype(bool)
-        else:
-            values = rng.uniform(p.min, p.max, BATCH)
-            at_edge = rng.random(BATCH) < edges
-            params[p.name] = np.where(at_edge, np.where(rng.random(BATCH) < 0.5, p.min, p.max), values)
-    return params
 
 
 controls = st.tuples(st.sampled_from([-1.0, -0.5, 0.0, 0.3, 1.0]), st.sampled_from([0.0, 1.0]),
@@ -49,7 +36,7 @@ def test_every_tick_stays_finite(name):
            trace=st.lists(st.tuples(controls, st.integers(1, 40)), min_size=1, max_size=8),
            hz=st.sampled_from(TICK_RATES))
     def check(seed, edges, trace, hz):
-        params = tunings(model, seed, edges)
+        params = random_tunings(model, seed, BATCH, edges)
         state = State.at_rest(BATCH)
         rows = [row for row, repeat in trace for _ in range(repeat)]
         for tick in range(TICKS):
