@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -10,8 +11,20 @@ from .errors import UserError
 
 
 def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError) -> str:
-    """Text of a UTF-8 file of at most `limit` bytes; `error` names the file and the problem."""
+    """Text of a regular UTF-8 file of at most `limit` bytes; `error` names the file and
+    the problem. Pipes and devices are refused unopened: reading them could block or
+    never end."""
     path = Path(path)
+    try:
+        kind = path.stat().st_mode
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(kind):
+        raise error(f"{path}: is a directory, not a file")
+    if not stat.S_ISREG(kind):  # a pipe or a device could block or never end
+        raise error(f"{path}: not a regular file (a pipe, socket or device)")
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)

@@ -181,3 +181,13 @@ def test_saving_over_a_preset_keeps_the_previous_version(tmp_path):
     save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.2}), "Second"), path)
     assert load_preset(path).tuning["drag"] == -0.2
     assert load_preset(tmp_path / "mine.json.bak").tuning["drag"] == -0.1
+
+
+def test_a_pipe_or_device_is_refused_without_blocking(tmp_path):
+    """Reads are bounded in time as well as size: a FIFO with no writer would block."""
+    fifo = tmp_path / "preset.json"
+    os.mkfifo(fifo)
+    with pytest.raises(PresetError, match="not a regular file"):
+        load_preset(fifo)
+    with pytest.raises(PresetError, match="not a regular file"):
+        load_preset("/dev/zero")
