@@ -26,6 +26,7 @@ import numpy as np
 
 from ..params import Param
 from . import speed_control
+from .geometry import rotate_about, wrap
 from .state import Controls, State
 
 NAME = "ackermann"
@@ -78,10 +79,10 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     cx, cy = rear_x + reach * ex, rear_y + reach * ey
     omega = np.where(turning, side * speed / reach, 0.0)
     turn = omega * dt
-    c, s = np.cos(turn), np.sin(turn)
-    x = np.where(turning, cx + c * (state.x - cx) - s * (state.y - cy), state.x + speed * dt * dx)
-    y = np.where(turning, cy + s * (state.x - cx) + c * (state.y - cy), state.y + speed * dt * dy)
-    heading = np.arctan2(np.sin(h + turn), np.cos(h + turn))
+    arc_x, arc_y = rotate_about(state.x, state.y, cx, cy, turn)
+    x = np.where(turning, arc_x, state.x + speed * dt * dx)
+    y = np.where(turning, arc_y, state.y + speed * dt * dy)
+    heading = wrap(h + turn)
 
     right_turn = side > 0
     extra = {"speed": speed, "alpha": alpha, "beta": beta, "omega": omega,

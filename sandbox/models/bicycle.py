@@ -36,6 +36,7 @@ import numpy as np
 
 from ..params import Param
 from . import speed_control
+from .geometry import rotate_about, wrap
 from .state import Controls, State
 
 NAME = "bicycle"
@@ -134,11 +135,12 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     back_x, back_y = state.x - L / 2 * np.cos(motion), state.y - L / 2 * np.sin(motion)
     cx, cy = back_x - radius * np.sin(motion), back_y + radius * np.cos(motion)
     turn = omega * dt
-    ax = np.where(turning, cx + np.cos(turn) * (state.x - cx) - np.sin(turn) * (state.y - cy), state.x + r * np.cos(motion))
-    ay = np.where(turning, cy + np.sin(turn) * (state.x - cx) + np.cos(turn) * (state.y - cy), state.y + r * np.sin(motion))
+    arc_x, arc_y = rotate_about(state.x, state.y, cx, cy, turn)
+    ax = np.where(turning, arc_x, state.x + r * np.cos(motion))
+    ay = np.where(turning, arc_y, state.y + r * np.sin(motion))
     exact = np.asarray(p["exact_arc"], dtype=bool)
     x, y = np.where(exact, ax, x), np.where(exact, ay, y)
-    heading = np.where(exact, np.arctan2(np.sin(h + turn), np.cos(h + turn)), heading)
+    heading = np.where(exact, wrap(h + turn), heading)
     gap = np.where(exact, L, gap)
 
     ticks = ticks + 1

@@ -52,6 +52,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
+from .geometry import rotate
 from .state import Controls, State
 
 NAME = "monster"
@@ -202,8 +203,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
 
     h = state.heading
     ch, sh = np.cos(h), np.sin(h)
-    v_long = ch * state.vx + sh * state.vy
-    v_lat = -sh * state.vx + ch * state.vy
+    v_long, v_lat = rotate(state.vx, state.vy, ch, -sh)  # into the car frame
     omega = state.get("omega")
     wheel = state.get("wheel_omega")
     gear = state.get("gear", 1.0).astype(int)
@@ -267,8 +267,9 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     ax, ay = fx / m, fy / m
     # Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
     # only by the forces, not with the body
-    vx_dynamic = state.vx + (ch * ax - sh * ay) * dt
-    vy_dynamic = state.vy + (sh * ax + ch * ay) * dt
+    world_ax, world_ay = rotate(ax, ay, ch, sh)
+    vx_dynamic = state.vx + world_ax * dt
+    vy_dynamic = state.vy + world_ay * dt
     new_long = v_long + ax * dt
     new_omega = omega + torque / inertia * dt
     # low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED

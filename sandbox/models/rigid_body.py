@@ -43,6 +43,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
+from .geometry import rotate, wrap
 from .state import Controls, State
 
 NAME = "rigid_body"
@@ -103,7 +104,7 @@ def integrate(state: State, force: np.ndarray, torque: np.ndarray, p: Mapping, d
     vy = state.vy + force[:, 1] / m * dt
     omega = state.get("omega") + torque / inertia(p) * dt
     heading = state.heading + omega * dt
-    return state.x + vx * dt, state.y + vy * dt, np.arctan2(np.sin(heading), np.cos(heading)), vx, vy, omega
+    return state.x + vx * dt, state.y + vy * dt, wrap(heading), vx, vy, omega
 
 
 def _grip_cap(ox, oy, ax, ay, p: Mapping, dt: float) -> np.ndarray:
@@ -113,10 +114,6 @@ def _grip_cap(ox, oy, ax, ay, p: Mapping, dt: float) -> np.ndarray:
     m = np.asarray(p["mass"], dtype=np.float64)[..., None]
     m_eff = 1.0 / (1.0 / m + lever * lever / inertia(p)[..., None])
     return m_eff / (4 * dt)
-
-
-def _rotate(vx: np.ndarray, vy: np.ndarray, c: np.ndarray, s: np.ndarray):
-    return vx * c - vy * s, vx * s + vy * c
 
 
 def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
@@ -138,7 +135,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     ox = CORNERS[:, 0] * np.asarray(p["half_length"], dtype=np.float64)[..., None]
     oy = CORNERS[:, 1] * np.asarray(p["half_width"], dtype=np.float64)[..., None]
     ox, oy = np.broadcast_to(ox, (n, 4)), np.broadcast_to(oy, (n, 4))
-    wx, wy = _rotate(ox, oy, c[:, None], s[:, None])
+    wx, wy = rotate(ox, oy, c[:, None], s[:, None])
 
     # 1. wheel axes (vehicle frame): forward (cos δ, sin δ), side (−sin δ, cos δ)
     delta = np.where(FRONT, steer[:, None], 0.0)
@@ -147,7 +144,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     # 2. ground velocity of each wheel point (PointVel), into the vehicle frame
     gx = state.vx[:, None] - omega[:, None] * wy
     gy = state.vy[:, None] + omega[:, None] * wx
-    gx, gy = _rotate(gx, gy, c[:, None], -s[:, None])
+    gx, gy = rotate(gx, gy, c[:, None], -s[:, None])
     dx = gx - fx * wheel_speed * radius
     dy = gy - fy * wheel_speed * radius
     # 3. projections
@@ -173,7 +170,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     stop_spin = braking / inertia_w * dt
     spin_after = np.sign(spin_after) * np.maximum(np.abs(spin_after) - stop_spin, 0.0)
     # 6. chassis: accumulate the world forces and torques, then integrate
-    world_x, world_y = _rotate(rx, ry, c[:, None], s[:, None])
+    world_x, world_y = rotate(rx, ry, c[:, None], s[:, None])
     force, tau = add_force(np.zeros((n, 4, 2)), np.zeros((n, 4)), np.stack([world_x, world_y], -1),
                            np.stack([wx, wy], -1))
     x, y, heading, vx, vy, omega_new = integrate(state, force.sum(axis=1), tau.sum(axis=1), p, dt)
