@@ -26,7 +26,7 @@ import numpy as np
 
 from ..params import Param
 from . import speed_control
-from .geometry import rotate_about, wrap
+from .geometry import DEGREES, rotate_about, wrap
 from .state import Controls, State
 
 NAME = "ackermann"
@@ -44,8 +44,8 @@ PARAMS = (
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
 TELEMETRY = {
-    "front wheel angles": ("°", (("alpha", "outer α", 57.29577951308232), ("beta", "inner β", 57.29577951308232))),
-    "yaw rate": ("°/s", (("omega", "ω", 57.29577951308232),)),
+    "front wheel angles": ("°", (("alpha", "outer α", DEGREES), ("beta", "inner β", DEGREES))),
+    "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
 def inner_angle(alpha: np.ndarray, p: Mapping) -> np.ndarray:

@@ -33,6 +33,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
+from .geometry import DEGREES
 from .state import Controls, State
 
 NAME = "arcade"
@@ -77,8 +78,14 @@ PARAMS = (
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
 TELEMETRY = {
-    "wheel angle": ("°", (("wheel_angle", "front wheels", 57.29577951308232),)),
+    "wheel angle": ("°", (("wheel_angle", "front wheels", DEGREES),)),
 }
+
+def _inner_dt(rate_independent, dt: float):
+    """The recipe's second delta on friction and drag: the tick, or 1/60 s with
+    `rate_independent`."""
+    return np.where(rate_independent, REFERENCE_DT, dt)
+
 
 def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
     """Advance every car one tick of `dt` seconds; returns a new State."""
@@ -97,7 +104,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     stop = (push == 0) & (speed < STOP_SPEED)
     vx, vy, speed = np.where(stop, 0.0, vx), np.where(stop, 0.0, vy), np.where(stop, 0.0, speed)
     steady = np.asarray(p.get("rate_independent", False), dtype=bool)
-    inner_dt = np.where(steady, REFERENCE_DT, dt)  # the recipe's second delta
+    inner_dt = _inner_dt(steady, dt)
     floor = -1.0 / dt  # guard: never more than the whole velocity in one tick
     resist = np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * speed, floor)
     # rate_independent: midpoint rule, the resistance at v + (push + resist) dt/2
@@ -154,7 +161,7 @@ def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[s
     With `rate_independent` the inner dt is 1/60 s at every rate.
     """
     v = np.asarray(speeds, dtype=np.float64)
-    inner_dt = REFERENCE_DT if p.get("rate_independent", False) else dt
+    inner_dt = _inner_dt(p.get("rate_independent", False), dt)
     engine = np.full_like(v, float(p["engine_power"]))
     friction = p["friction"] * inner_dt * v
     drag = p["drag"] * inner_dt * v * v
@@ -167,7 +174,7 @@ def top_speed(p: Mapping[str, float], dt: float) -> float:
     Root of drag*dt*v² + friction*dt*v + engine_power = 0 with v > 0 (dt = 1/60 s
     with `rate_independent`).
     """
-    inner_dt = REFERENCE_DT if p.get("rate_independent", False) else dt
+    inner_dt = _inner_dt(p.get("rate_independent", False), dt)
     a, b, c = p["drag"] * inner_dt, p["friction"] * inner_dt, float(p["engine_power"])
     if c <= 0:
         return 0.0

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..params import Param
 from . import speed_control
-from .geometry import rotate_about, wrap
+from .geometry import DEGREES, rotate_about, wrap
 from .state import Controls, State
 
 NAME = "bicycle"
@@ -69,9 +69,9 @@ PARAMS = (
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
 TELEMETRY = {
-    "wheel angle": ("°", (("steer", "front wheel", 57.29577951308232),)),
+    "wheel angle": ("°", (("steer", "front wheel", DEGREES),)),
     "speed": ("m/s", (("speed", "signed speed", 1.0),)),
-    "drawn vs path heading": ("°", (("display_heading", "drawn heading", 57.29577951308232),)),
+    "drawn vs path heading": ("°", (("display_heading", "drawn heading", DEGREES),)),
 }
 
 def _steer(state: State, steer_in: np.ndarray, speed: np.ndarray, p: Mapping, dt: float) -> np.ndarray:

@@ -3,7 +3,12 @@ screen, like the heading)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+DEGREES = 180 / math.pi
+"""Degrees per radian (telemetry shows angles in degrees)."""
 
 
 def rotate(x, y, c, s):

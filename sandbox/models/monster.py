@@ -52,7 +52,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
-from .geometry import rotate
+from .geometry import DEGREES, rotate
 from .state import Controls, State
 
 NAME = "monster"
@@ -118,11 +118,11 @@ PARAMS = (
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
 TELEMETRY = {
     "rpm and gear": ("rpm", (("rpm", "rpm", 1.0), ("gear", "gear × 1000", 1000.0))),
-    "slip angles": ("°", (("alpha_front", "front", 57.29577951308232), ("alpha_rear", "rear", 57.29577951308232))),
+    "slip angles": ("°", (("alpha_front", "front", DEGREES), ("alpha_rear", "rear", DEGREES))),
     "lateral forces": ("N", (("lat_front", "front", 1.0), ("lat_rear", "rear", 1.0))),
     "axle loads": ("N", (("load_front", "front", 1.0), ("load_rear", "rear", 1.0))),
     "slip ratio": ("", (("slip_ratio", "rear SR", 1.0),)),
-    "yaw rate": ("°/s", (("omega", "ω", 57.29577951308232),)),
+    "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
 def _arr(p: Mapping, name: str) -> np.ndarray:

@@ -43,7 +43,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
-from .geometry import rotate, wrap
+from .geometry import DEGREES, rotate, wrap
 from .state import Controls, State
 
 NAME = "rigid_body"
@@ -78,9 +78,9 @@ FRONT = np.array([True, True, False, False])
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
 TELEMETRY = {
-    "slip angles": ("°", (("slip_front", "front", 57.29577951308232), ("slip_rear", "rear", 57.29577951308232))),
+    "slip angles": ("°", (("slip_front", "front", DEGREES), ("slip_rear", "rear", DEGREES))),
     "lateral forces": ("N", (("side_force_front", "front", 1.0), ("side_force_rear", "rear", 1.0))),
-    "yaw rate": ("°/s", (("omega", "ω", 57.29577951308232),)),
+    "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
 def inertia(p: Mapping) -> np.ndarray:
