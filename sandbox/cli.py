@@ -252,19 +252,16 @@ def cmd_metrics(args) -> None:
 
 
 def cmd_sweep(args) -> None:
-    from .controls import format_rows
     from .files import write_text_atomic
-    from .metrics import METRICS, format_value
+    from .metrics import format_value
     from .presets import load_preset
-    from .sweep import check_metric, parse_axis, run
+    from .sweep import check_metric, csv_text, parse_axis, run
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
     axes = [parse_axis(text, preset.model) for text in args.param]
     grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz)
-    names = list(METRICS)
-    rows = np.column_stack([grid] + [values[n] for n in names])
-    write_text_atomic(args.out, format_rows(tuple(a.name for a in axes) + tuple(names), rows))
+    write_text_atomic(args.out, csv_text(axes, grid, values))
     column = values[metric]
     finite = column[np.isfinite(column)]
     span = f"{format_value(finite.min())} … {format_value(finite.max())}" if len(finite) else "—"

@@ -9,6 +9,7 @@ from typing import Mapping
 
 import numpy as np
 
+from .controls import format_rows
 from .errors import UserError
 from .metrics import METRICS, compute
 
@@ -54,8 +55,9 @@ def parse_axis(text: str, model: ModuleType) -> Axis:
     return Axis(name, low, high, count)
 
 
-def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float) -> tuple[np.ndarray, dict]:
-    """(grid of swept values, one column per axis; metrics per grid point)."""
+def grid_of(axes: list[Axis]) -> np.ndarray:
+    """Every combination of the axes' values, one row per point, one column per axis;
+    UserError if the axes do not make a sweep."""
     if not 1 <= len(axes) <= 2:
         raise UserError("sweep one or two parameters")
     if len({a.name for a in axes}) != len(axes):
@@ -63,11 +65,28 @@ def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: flo
     grid = np.array(list(itertools.product(*[a.values for a in axes])), dtype=np.float64)
     if len(grid) > MAX_POINTS:
         raise UserError(f"{len(grid)} grid points is more than {MAX_POINTS}")
-    params = {k: np.full(len(grid), v) if not isinstance(v, bool) else np.full(len(grid), v, dtype=bool)
-              for k, v in base.items()}
+    return grid
+
+
+def batch_params(base: Mapping[str, object], axes: list[Axis], points: np.ndarray) -> dict:
+    """Parameters of a batch: `base` for every point, the swept ones from `points`."""
+    params = {k: np.full(len(points), v, dtype=bool if isinstance(v, bool) else np.float64) for k, v in base.items()}
     for i, axis in enumerate(axes):
-        params[axis.name] = grid[:, i]
-    return grid, compute(model, params, hz)
+        params[axis.name] = points[:, i]
+    return params
+
+
+def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float) -> tuple[np.ndarray, dict]:
+    """(grid of swept values, one column per axis; metrics per grid point)."""
+    grid = grid_of(axes)
+    return grid, compute(model, batch_params(base, axes, grid), hz)
+
+
+def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray]) -> str:
+    """One row per grid point: the swept values, then every metric."""
+    names = list(METRICS)
+    rows = np.column_stack([grid] + [values[n] for n in names])
+    return format_rows(tuple(a.name for a in axes) + tuple(names), rows)
 
 
 def check_metric(name: str) -> str:

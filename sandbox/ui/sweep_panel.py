@@ -15,11 +15,10 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 
-from ..controls import format_rows
 from ..errors import UserError
 from ..files import write_text_atomic
 from ..metrics import METRICS, compute, unit_of
-from ..sweep import Axis
+from ..sweep import Axis, batch_params, csv_text, grid_of
 from .curves import export_image
 from .plot_style import style_plot
 
@@ -33,25 +32,21 @@ class _Signals(QObject):
 
 
 class _Job(QRunnable):
-    def __init__(self, model, base: dict, axes: list[Axis], hz: int, cancel: threading.Event, signals: _Signals):
+    def __init__(self, model, base: dict, axes: list[Axis], grid: np.ndarray, hz: int, cancel: threading.Event,
+                 signals: _Signals):
         super().__init__()
-        self.model, self.base, self.axes, self.hz, self.cancel, self.signals = model, base, axes, hz, cancel, signals
+        self.model, self.base, self.axes, self.grid, self.hz = model, base, axes, grid, hz
+        self.cancel, self.signals = cancel, signals
 
     def run(self) -> None:
-        import itertools
-
-        grid = np.array(list(itertools.product(*[a.values for a in self.axes])), dtype=np.float64)
+        grid = self.grid
         results: dict[str, list] = {name: [] for name in METRICS}
         for start in range(0, len(grid), CHUNK):
             if self.cancel.is_set():
                 self.signals.finished.emit(None, None)
                 return
             part = grid[start:start + CHUNK]
-            params = {k: np.full(len(part), v, dtype=bool if isinstance(v, bool) else np.float64)
-                      for k, v in self.base.items()}
-            for i, axis in enumerate(self.axes):
-                params[axis.name] = part[:, i]
-            values = compute(self.model, params, self.hz)
+            values = compute(self.model, batch_params(self.base, self.axes, part), self.hz)
             for name in METRICS:
                 results[name].append(values[name])
             self.signals.progress.emit(min(start + CHUNK, len(grid)), len(grid))
@@ -170,15 +165,17 @@ class SweepPanel(QWidget):
 
     def run(self) -> None:
         axes = [self.first.axis()] + ([self.second.axis()] if self.use_second.isChecked() else [])
-        if len(axes) == 2 and axes[0].name == axes[1].name:
-            self.note.setText("Pick two different parameters.")
+        try:
+            grid = grid_of(axes)  # with the same checks as the command line's
+        except UserError as exc:
+            self.note.setText(f"{exc}.")
             return
         self.axes = axes
         self._cancel.clear()
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
-        self._pool.start(_Job(self.model, self.base, axes, self.hz, self._cancel, self._signals))
+        self._pool.start(_Job(self.model, self.base, axes, grid, self.hz, self._cancel, self._signals))
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
@@ -254,9 +251,7 @@ class SweepPanel(QWidget):
             raise UserError("run a sweep first")
         suffix = path.suffix.lower()
         if suffix == ".csv":
-            names = list(METRICS)
-            rows = np.column_stack([self.grid] + [self.values[n] for n in names])
-            write_text_atomic(path, format_rows(tuple(a.name for a in self.axes) + tuple(names), rows))
+            write_text_atomic(path, csv_text(self.axes, self.grid, self.values))
         elif suffix in (".png", ".svg"):
             export_image(self.plot.getPlotItem(), path, max(800, self.plot.width()))
         else:
