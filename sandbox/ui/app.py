@@ -78,6 +78,12 @@ class SetRate(QUndoCommand):
         self.window._apply_rate(self.old)
 
 
+def _mark(group: QActionGroup, value) -> None:
+    """Tick the action of `group` whose data is `value`."""
+    for action in group.actions():
+        action.setChecked(action.data() == value)
+
+
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
@@ -161,7 +167,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.replay_bar.live_action.triggered.connect(self.stop_replay)
         self.replay_bar.scrubbed.connect(self.scrub)
         self._build_menus()
-        self._check_rate_action(hz)
+        _mark(self.rate_actions, hz)
         self.undo.indexChanged.connect(self._update_title)
 
         self._frame_times: list[float] = []  # seconds between drawn frames
@@ -229,6 +235,17 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         menu.addAction(action)
         return action
 
+    def _choices(self, menu, items, pick) -> QActionGroup:
+        """An exclusive group of checkable actions, one per (label, value, tip);
+        triggering one calls pick(value). `_mark` ticks the current value."""
+        group = QActionGroup(self)
+        for label, value, tip in items:
+            action = self._action(menu, label, lambda _=False, v=value: pick(v), None, tip)
+            action.setCheckable(True)
+            action.setData(value)
+            group.addAction(action)
+        return group
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = file = bar.addMenu("&File")
@@ -281,22 +298,14 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
         self._action(view, "&Actual size", lambda: self.track.set_zoom(1.0), "Ctrl+0")
         scale = view.addMenu("&Pixels per metre (models in metres)")
-        self.scale_actions = QActionGroup(self)
-        for value in PX_PER_METRE_CHOICES:
-            action = self._action(scale, f"{value:g} px/m", lambda _=False, v=value: self.set_px_per_metre(v))
-            action.setCheckable(True)
-            action.setChecked(value == self.px_per_metre)
-            self.scale_actions.addAction(action)
+        self.scale_actions = self._choices(scale, [(f"{v:g} px/m", v, "") for v in PX_PER_METRE_CHOICES],
+                                           self.set_px_per_metre)
+        _mark(self.scale_actions, self.px_per_metre)
 
         self.model_menu = bar.addMenu("&Model")
-        self.model_actions = QActionGroup(self)
-        for name, model in MODELS.items():
-            action = self._action(self.model_menu, model.TITLE, lambda _=False, n=name: self.switch_model(n),
-                                  tip=f"Drive the {model.TITLE} model (its first preset)")
-            action.setCheckable(True)
-            action.setData(name)
-            action.setChecked(model is self.model)
-            self.model_actions.addAction(action)
+        models = [(m.TITLE, name, f"Drive the {m.TITLE} model (its first preset)") for name, m in MODELS.items()]
+        self.model_actions = self._choices(self.model_menu, models, self.switch_model)
+        _mark(self.model_actions, self.model.NAME)
 
         traces = bar.addMenu("&Traces")
         self.replay_bar.record_action.setShortcut(QKeySequence("Ctrl+R"))
@@ -323,12 +332,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(compare, "&Remove the ghosts", self.remove_ghost, "Ctrl+Shift+P")
 
         physics = bar.addMenu("P&hysics")
-        self.rate_actions = QActionGroup(self)
-        for hz in TICK_RATES:
-            action = self._action(physics, f"{hz} Hz", lambda _=False, hz=hz: self.set_rate(hz))
-            action.setCheckable(True)
-            action.setData(hz)
-            self.rate_actions.addAction(action)
+        self.rate_actions = self._choices(physics, [(f"{hz} Hz", hz, "") for hz in TICK_RATES], self.set_rate)
 
         car = bar.addMenu("&Car")
         self._action(car, "&Reset car", self.reset_car, "R", "Put the car back at the origin, at rest")
@@ -528,13 +532,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.track.set_hz(hz)
         self.plots.set_hz(hz)
         self.panel.show_rate(hz)
-        self._check_rate_action(hz)
+        _mark(self.rate_actions, hz)
         self._on_tuning_changed()
         self._refresh_views()
-
-    def _check_rate_action(self, hz: int) -> None:
-        for action in self.rate_actions.actions():
-            action.setChecked(action.data() == hz)
 
     def _update_title(self) -> None:
         star = " *" if self.modified() else ""
@@ -592,9 +592,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._set_units()
         self.track.set_hz(preset.hz)
         self.plots.set_hz(preset.hz)
-        self._check_rate_action(preset.hz)
-        for action in self.model_actions.actions():
-            action.setChecked(action.data() == self.model.NAME)
+        _mark(self.rate_actions, preset.hz)
+        _mark(self.model_actions, self.model.NAME)
         self._on_tuning_changed()
         self.reset_car()
         self.statusBar().showMessage(f"Model {self.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
@@ -603,8 +602,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.px_per_metre = value
         if self.remember:
             settings().setValue("view/px_per_metre", value)
-        for action in self.scale_actions.actions():
-            action.setChecked(action.text() == f"{value:g} px/m")
+        _mark(self.scale_actions, value)
         self._set_units()
 
     def open_preset_file(self, path) -> bool:
