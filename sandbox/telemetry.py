@@ -30,6 +30,10 @@ class RingBuffer:
         start = self._next if self.count == self.capacity else 0
         return self._data[:, start:start + self.count]
 
+    def fill_columns(self, columns: slice, value: float) -> None:
+        """Overwrite `columns` of every stored row, both copies of each."""
+        self._data[columns] = value
+
     def clear(self) -> None:
         self._next = 0
         self.count = 0

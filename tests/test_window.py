@@ -681,3 +681,17 @@ def test_a_corrupt_saved_session_is_reported_and_the_preset_used(qtbot):
     assert dict(w.tuning) == {p.name: p.default for p in arcade.PARAMS}
     message = w.statusBar().currentMessage()
     assert message.startswith("Could not restore last session's tuning: not valid JSON")
+
+
+def test_switching_telemetry_group_keeps_the_ghosts_history(window):
+    """Switching the model-telemetry group blanks that plot's history only."""
+    paused(window)
+    window.pin_ghost()
+    window.scripted_drive(2)
+    window.channel_box.setCurrentText("wheel angle")
+    window.plots.set_channels("wheel angle", "°", window.model.TELEMETRY["wheel angle"][1])
+    window.scripted_drive(0.5)
+    ghost_speed = window.plots.ghost_speed_curves[0].getData()[1]
+    assert len(ghost_speed) == 150 and np.isfinite(ghost_speed).all()
+    channel = window.plots.channel_curves[0].getData()[1]
+    assert np.isnan(channel[:120]).all() and np.isfinite(channel[120:]).all()

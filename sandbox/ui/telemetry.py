@@ -77,7 +77,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.channel_legend.clear()
         for curve, (_, label, _) in zip(self.channel_curves, self.channels):
             self.channel_legend.addItem(curve, label)
-        self.buffer.view()[3:] = np.nan
+        self.buffer.fill_columns(slice(3, 5), np.nan)  # the channel columns, not the ghosts'
 
     def record(self, t: float, state, ghosts=()) -> None:
         """Add the state after one tick (car 0), and each ghost's speed (times its scale
