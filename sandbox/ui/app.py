@@ -19,7 +19,7 @@ from ..godot import load_script, save_script
 from ..models import MODELS
 from ..models.state import Controls
 from ..params import Tuning
-from ..presets import (BUILTIN_DIR, Preset, dump_preset, list_presets, load_preset,
+from ..presets import (BUILTIN_DIR, Preset, list_presets, load_preset,
                        save_preset, user_dir)
 from ..sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
@@ -755,17 +755,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._shown_once = True
             if not (self.remember and settings().value("window/state") is not None):
                 self.panel_dock.raise_()
-
-    def autosave(self) -> None:
-        """Write the session (preset file, tuning, tick rate) to disk now, so a crash or
-        kill -9 loses at most AUTOSAVE_MS of work; the next start restores it."""
-        if not self.remember:
-            return
-        store = settings()
-        if self.preset.path is not None:
-            store.setValue("preset/last_path", str(self.preset.path))
-        store.setValue("preset/tuning", dump_preset(self.current_preset()))
-        store.sync()
 
     def closeEvent(self, event) -> None:
         self.timer.stop()

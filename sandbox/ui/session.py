@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 
 from ..errors import UserError
-from ..presets import Preset, default_preset, load_preset, parse_preset
+from ..presets import Preset, default_preset, dump_preset, load_preset, parse_preset
 from .qt import APPLICATION, ORGANIZATION
 
 AUTOSAVE_MS = 1000
@@ -60,10 +60,16 @@ class SessionMixin:
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
-        zoom = store.value("view/zoom")
-        if zoom is not None:
-            try:
-                self.track.set_zoom(float(zoom))
-            except (TypeError, ValueError):
-                pass
+        self.track.set_zoom(_float_setting("view/zoom", self.track.zoom))
+
+    def autosave(self) -> None:
+        """Write the session (preset file, tuning, tick rate) to disk now, so a crash or
+        kill -9 loses at most AUTOSAVE_MS of work; the next start restores it."""
+        if not self.remember:
+            return
+        store = settings()
+        if self.preset.path is not None:
+            store.setValue("preset/last_path", str(self.preset.path))
+        store.setValue("preset/tuning", dump_preset(self.current_preset()))
+        store.sync()
 
