@@ -83,3 +83,37 @@ def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray,
         s = sim.tick(Controls(steer, throttle, brake))
         out[i] = (sim.time, s.x[0], s.y[0], s.heading[0], s.vx[0], s.vy[0], s.speed[0], s.slip_angle[0])
     return out
+
+
+BATCH_CHUNK = 16_384
+"""cars: a large batch runs in slices of this many, each slice for the whole run, so
+its state stays in the CPU cache from tick to tick (array arithmetic on 16 384 cars
+costs about half as much per car as on 100 000 here)."""
+
+
+def chunks(n: int, size: int = BATCH_CHUNK) -> list[slice]:
+    """Slices covering range(n) in pieces of at most `size`."""
+    return [slice(start, min(start + size, n)) for start in range(0, max(n, 1), size)]
+
+
+def take(values: Mapping[str, object] | Controls, part: slice, n: int):
+    """The cars `part` of parameters (a mapping) or controls: arrays of length `n` are
+    sliced, scalars and anything else are shared."""
+    cut = lambda v: v[part] if np.ndim(v) == 1 and len(v) == n else v  # noqa: E731
+    if isinstance(values, Controls):
+        return Controls(*(cut(getattr(values, f)) for f in ("steer", "throttle", "brake", "handbrake", "shift")))
+    return {k: cut(v) for k, v in values.items()}
+
+
+def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls: Controls, ticks: int,
+              hz: float = DEFAULT_HZ, chunk: int = BATCH_CHUNK) -> list[State]:
+    """`n` cars from rest under fixed `controls` (scalars or arrays of length n) for
+    `ticks` ticks; returns the final state of each slice of `chunk` cars, in order."""
+    out = []
+    for part in chunks(n, chunk):
+        p, c = take(params, part, n), take(controls, part, n)
+        state = State.at_rest(part.stop - part.start)
+        for _ in range(ticks):
+            state = model.step(state, c, p, 1.0 / hz)
+        out.append(state)
+    return out

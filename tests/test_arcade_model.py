@@ -147,23 +147,20 @@ def test_heading_is_wrapped_like_godots_angle():
     assert -math.pi < s.heading[0] <= math.pi
 
 
-def test_batch_equals_cars_run_one_by_one():
-    """Vectorized over cars: each row of a batch is the same as a batch of one."""
-    rng = np.random.default_rng(7)
-    n = 5
-    values = {p.name: rng.uniform(p.min, p.max, n) for p in arcade.PARAMS}
-    controls = [Controls(rng.uniform(-1, 1, n), rng.integers(0, 2, n).astype(float), rng.integers(0, 2, n).astype(float))
-                for _ in range(120)]
-    batch = State.at_rest(n)
-    for c in controls:
-        batch = arcade.step(batch, c, values, DT)
-    for i in range(n):
-        single = State.at_rest(1)
-        p = {k: v[i] for k, v in values.items()}
-        for c in controls:
-            single = arcade.step(single, Controls(c.steer[i], c.throttle[i], c.brake[i]), p, DT)
-        for field in ("x", "y", "heading", "vx", "vy"):
-            assert getattr(single, field)[0] == getattr(batch, field)[i]
+def test_the_benchmarks_plain_python_baseline_drives_like_the_model():
+    """bench_baseline is the recipe written per car with `math`; the benchmark compares
+    the batch engine with it, so it must be the same model: a 20-s drive of throttle,
+    both steers, coasting below the stop speed, braking into reverse and drifting."""
+    from sandbox.bench_baseline import tick
+    from sandbox.controls import demo_drive
+    p = tuning(**{"traction_fast": 1.5})
+    state, car = State.at_rest(1), [0.0, 0.0, 0.0, 0.0, 0.0]
+    for i in range(1200):
+        steer, throttle, brake = demo_drive(i * DT) if i < 900 else (0.5, 0.0, 1.0)
+        state = arcade.step(state, Controls(steer, throttle, brake), p, DT)
+        tick(car, steer, throttle, brake, p, DT)
+    assert state.speed[0] > 100  # it went somewhere
+    assert car == pytest.approx([state.x[0], state.y[0], state.heading[0], state.vx[0], state.vy[0]], abs=1e-6)
 
 
 def test_force_curve_net_is_zero_at_top_speed_and_matches_the_tick():

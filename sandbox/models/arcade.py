@@ -33,6 +33,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
+from .batch_math import any_, heading_vector, held, norm, per_car
 from .geometry import DEGREES
 from .state import Controls, State
 
@@ -87,63 +88,138 @@ def _inner_dt(rate_independent, dt: float):
     return np.where(rate_independent, REFERENCE_DT, dt)
 
 
+
+
+
+
+
+
+def _sin_cos_m1(angle):
+    """(sin, cos - 1) of a steer angle. |angle| <= 60°, so cos = sqrt(1 - sin²) (one
+    trig call), and cos - 1 = -sin²/(1 + cos), free of the cancellation of subtracting 1."""
+    sn = np.sin(angle)
+    sn2 = sn * sn
+    return sn, -sn2 / (1.0 + np.sqrt(1.0 - sn2))
+
+
+def _resistance(p, inner_dt, speed, floor):
+    """friction·dt + drag·dt·|v| (1/s), never below `floor` (guard: no more than the
+    whole velocity in one tick)."""
+    return np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * speed, floor)
+
+
+def _lerp_weight(traction, steady, dt: float):
+    """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot), or
+    with `rate_independent` 1 - (1 - traction/60)^(60·dt)."""
+    recipe = np.minimum(traction * dt, 1.0)
+    if not np.any(steady):
+        return recipe
+    compounded = 1.0 - (1.0 - np.minimum(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
+    return np.where(steady, compounded, recipe)
+
+
+
+
+
+
+def _recipe_velocity(vx, vy, hx, hy, nhx, nhy, speed, weight, forward, along, push_dt, rate, p):
+    """Velocity after steps 3 and 4 as the recipe writes them: the traction lerp (or
+    the reverse clamp), then += (heading·push + v·resist)·dt, with rate = resist·dt.
+    Forward cars, nearly all of them, take it in one expression:
+    v·(1 - w + rate) + heading_new·|v|·w + heading·push·dt."""
+    keep, grip = 1.0 - weight + rate, speed * weight
+    new_x = vx * keep + nhx * grip + hx * push_dt
+    new_y = vy * keep + nhy * grip + hy * push_dt
+    if not forward.all():
+        backward = along < 0
+        back_speed = np.minimum(speed, p["max_speed_reverse"])
+        slide = 1.0 + rate  # neither way (v ⟂ heading): v unchanged by the lerp
+        new_x = np.where(forward, new_x, np.where(backward, vx * rate - nhx * back_speed, vx * slide) + hx * push_dt)
+        new_y = np.where(forward, new_y, np.where(backward, vy * rate - nhy * back_speed, vy * slide) + hy * push_dt)
+    return new_x, new_y
+
+
+def _steady_velocity(vx, vy, hx, hy, nhx, nhy, speed, weight, forward, along, push, dt, p):
+    """Velocity and position step with `rate_independent`: the resistance by the
+    midpoint rule at 60 Hz strength, the lerp or clamp, += acceleration·dt; the car
+    moves by the mean of the start and end velocities."""
+    floor = -1.0 / dt
+    resist = _resistance(p, REFERENCE_DT, speed, floor)
+    mid_x = vx + (hx * push + vx * resist) * (dt / 2)
+    mid_y = vy + (hy * push + vy * resist) * (dt / 2)
+    mid_resist = _resistance(p, REFERENCE_DT, norm(mid_x, mid_y), floor)
+    ax, ay = hx * push + mid_x * mid_resist, hy * push + mid_y * mid_resist
+    backward = along < 0
+    back_speed = np.minimum(speed, p["max_speed_reverse"])
+    lerp_x = np.where(forward, vx + (nhx * speed - vx) * weight, np.where(backward, -nhx * back_speed, vx))
+    lerp_y = np.where(forward, vy + (nhy * speed - vy) * weight, np.where(backward, -nhy * back_speed, vy))
+    new_x, new_y = lerp_x + ax * dt, lerp_y + ay * dt
+    return new_x, new_y, (vx + new_x) / 2 * dt, (vy + new_y) / 2 * dt
+
+
 def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
-    """Advance every car one tick of `dt` seconds; returns a new State."""
-    hx, hy = np.cos(state.heading), np.sin(state.heading)
+    """Advance every car one tick of `dt` seconds; returns a new State.
+
+    Work a batch does not need is skipped (the stop rule while every car has a pedal
+    down, the brake while none brakes, the other mode); each car's arithmetic is the
+    same whatever the others do, so a batch equals its cars run one by one.
+    """
+    hx, hy = heading_vector(state)
     vx, vy = state.vx, state.vy
-    throttle = np.asarray(controls.throttle, dtype=np.float64)
-    brake = np.asarray(controls.brake, dtype=np.float64)
+    throttle, brake = np.asarray(controls.throttle, dtype=np.float64), np.asarray(controls.brake, dtype=np.float64)
 
     # 1. get_input
     steer_angle = np.asarray(controls.steer, dtype=np.float64) * np.radians(p["steering_angle"])
-    push = np.where(brake > 0, p["braking"] * brake, np.where(throttle > 0, p["engine_power"] * throttle, 0.0))
-    ax, ay = hx * push, hy * push
+    push = p["engine_power"] * throttle  # throttle in [0, 1]: no throttle, no push
+    braked = brake > 0
+    if any_(braked):
+        push = np.where(braked, p["braking"] * brake, push)
 
-    # 2. apply_friction
-    speed = np.hypot(vx, vy)
-    stop = (push == 0) & (speed < STOP_SPEED)
-    vx, vy, speed = np.where(stop, 0.0, vx), np.where(stop, 0.0, vy), np.where(stop, 0.0, speed)
+    # 2. apply_friction (the resistance itself is taken with step 4 below)
+    speed = norm(vx, vy)
+    idle = push == 0
+    if any_(idle):
+        stop = idle & (speed < STOP_SPEED)
+        vx, vy, speed = np.where(stop, 0.0, vx), np.where(stop, 0.0, vy), np.where(stop, 0.0, speed)
     steady = np.asarray(p.get("rate_independent", False), dtype=bool)
-    inner_dt = _inner_dt(steady, dt)
-    floor = -1.0 / dt  # guard: never more than the whole velocity in one tick
-    resist = np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * speed, floor)
-    # rate_independent: midpoint rule, the resistance at v + (push + resist) dt/2
-    mid_x = vx + (ax + vx * resist) * (dt / 2)
-    mid_y = vy + (ay + vy * resist) * (dt / 2)
-    mid_resist = np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * np.hypot(mid_x, mid_y), floor)
-    ax = ax + np.where(steady, mid_x * mid_resist, vx * resist)
-    ay = ay + np.where(steady, mid_y * mid_resist, vy * resist)
-    start_x, start_y = vx, vy
 
-    # 3. calculate_steering: only the difference front - rear matters
-    half = np.asarray(p["wheel_base"], dtype=np.float64) / 2.0
-    cs, sn = np.cos(steer_angle), np.sin(steer_angle)
-    fvx, fvy = vx * cs - vy * sn, vx * sn + vy * cs  # Vector2.rotated
-    dx = 2 * half * hx + (fvx - vx) * dt
-    dy = 2 * half * hy + (fvy - vy) * dt
-    length = np.hypot(dx, dy)
+    # 3. calculate_steering: only the front wheel's step minus the rear's matters,
+    # wheel_base·heading + (v.rotated(steer) - v)·dt
+    wheel_base = np.asarray(p["wheel_base"], dtype=np.float64)
+    sn, cos_m1 = held(state, ("steer_sin", "steer_cos_m1"), steer_angle, state.wheel_angle, _sin_cos_m1)
+    cos_m1_dt, sin_dt = cos_m1 * dt, sn * dt
+    dx = wheel_base * hx + vx * cos_m1_dt - vy * sin_dt
+    dy = wheel_base * hy + vx * sin_dt + vy * cos_m1_dt
+    length = norm(dx, dy)
     safe = length > 0  # Godot's normalized() of a zero vector is zero; keep the heading then
-    nhx = np.where(safe, dx / np.where(safe, length, 1.0), hx)
-    nhy = np.where(safe, dy / np.where(safe, length, 1.0), hy)
-
+    if safe.all():
+        nhx, nhy = dx / length, dy / length
+    else:
+        nhx = np.where(safe, dx / np.where(safe, length, 1.0), hx)
+        nhy = np.where(safe, dy / np.where(safe, length, 1.0), hy)
     fast = speed > p["slip_speed"]
-    traction = np.where(fast, p["traction_fast"], p["traction_slow"])
-    compounded = 1.0 - (1.0 - np.minimum(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
-    weight = np.where(steady, compounded, np.minimum(traction * dt, 1.0))  # guard: no overshoot
+    # weights per tuning first (scalars unless swept), then picked per car
+    weight = np.where(fast, _lerp_weight(p["traction_fast"], steady, dt), _lerp_weight(p["traction_slow"], steady, dt))
     along = nhx * vx + nhy * vy  # same sign as heading . v.normalized()
-    forward, backward = along > 0, along < 0
-    back_speed = np.minimum(speed, p["max_speed_reverse"])
-    vx = np.where(forward, vx + (nhx * speed - vx) * weight, np.where(backward, -nhx * back_speed, vx))
-    vy = np.where(forward, vy + (nhy * speed - vy) * weight, np.where(backward, -nhy * back_speed, vy))
+    forward = along > 0
     heading = np.arctan2(nhy, nhx)
 
     # 4. integrate
-    vx, vy = vx + ax * dt, vy + ay * dt
-    step_x = np.where(steady, (start_x + vx) / 2, vx) * dt
-    step_y = np.where(steady, (start_y + vy) / 2, vy) * dt
-    return State(state.x + step_x, state.y + step_y, heading, vx, vy,
-                 wheel_angle=np.broadcast_to(steer_angle, heading.shape).copy(),
-                 traction_fast=forward & fast)
+    if not steady.all():
+        rate = _resistance(p, dt, speed, -1.0 / dt) * dt
+        new_x, new_y = _recipe_velocity(vx, vy, hx, hy, nhx, nhy, speed, weight, forward, along, push * dt, rate, p)
+        step_x, step_y = new_x * dt, new_y * dt
+    if steady.any():
+        moved = _steady_velocity(vx, vy, hx, hy, nhx, nhy, speed, weight, forward, along, push, dt, p)
+        if steady.all():
+            new_x, new_y, step_x, step_y = moved
+        else:
+            new_x, new_y, step_x, step_y = (np.where(steady, a, b) for a, b in zip(moved, (new_x, new_y, step_x, step_y)))
+    shape = heading.shape
+    return State(state.x + step_x, state.y + step_y, heading, new_x, new_y,
+                 wheel_angle=per_car(steer_angle, shape), traction_fast=forward & fast,
+                 extra={"heading_x": per_car(nhx, shape), "heading_y": per_car(nhy, shape),
+                        "steer_sin": per_car(sn, shape), "steer_cos_m1": per_car(cos_m1, shape)})
 
 
 def body(p: Mapping[str, float]) -> dict[str, float]:

@@ -52,6 +52,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
+from .batch_math import any_, heading_vector, held, norm, per_car
 from .geometry import DEGREES, rotate
 from .state import Controls, State
 
@@ -133,11 +134,11 @@ def gear_ratio(p: Mapping, gear) -> np.ndarray:
     """Ratio of gear number (1…6; −1 reverse; 0 neutral → 0), per car."""
     g = np.asarray(gear, dtype=int)
     ratios = [_arr(p, f"gear_{i}") for i in range(1, 7)]
-    if all(r.ndim == 0 for r in ratios):  # one tuning (the window): a plain lookup
-        forward = np.array(ratios)[np.clip(g - 1, 0, 5)]
-    else:
-        forward = np.choose(np.clip(g - 1, 0, 5), np.broadcast_arrays(*ratios, g)[:6])
-    return np.where(g > 0, forward, np.where(g < 0, _arr(p, "gear_reverse"), 0.0))
+    reverse = _arr(p, "gear_reverse")
+    if reverse.ndim == 0 and all(r.ndim == 0 for r in ratios):  # one gearbox for all: a plain lookup
+        return np.array([reverse, 0.0] + ratios)[np.clip(g + 1, 0, 7)]
+    forward = np.choose(np.clip(g - 1, 0, 5), np.broadcast_arrays(*ratios, g)[:6])
+    return np.where(g > 0, forward, np.where(g < 0, reverse, 0.0))
 
 
 def engine_rpm(wheel_omega, gear_ratio_, p: Mapping) -> np.ndarray:
@@ -152,8 +153,13 @@ def torque_curve(rpm, p: Mapping) -> np.ndarray:
     knots = np.asarray(TORQUE_RPM, dtype=np.float64)
     i = np.clip(np.searchsorted(knots, rpm) - 1, 0, len(knots) - 2)
     t = np.clip((rpm - knots[i]) / (knots[i + 1] - knots[i]), 0.0, 1.0)
-    values = np.broadcast_arrays(*[_arr(p, f"torque_{r}") for r in TORQUE_RPM], rpm)[:-1]
-    low, high = np.choose(i, values), np.choose(i + 1, values)
+    points = [_arr(p, f"torque_{r}") for r in TORQUE_RPM]
+    if all(v.ndim == 0 for v in points):  # one curve for every car: a plain lookup
+        values = np.array(points)
+        low, high = values[i], values[i + 1]
+    else:
+        values = np.broadcast_arrays(*points, rpm)[:-1]
+        low, high = np.choose(i, values), np.choose(i + 1, values)
     return np.where(rpm > _arr(p, "redline_rpm"), 0.0, low + (high - low) * t)
 
 
@@ -174,12 +180,15 @@ def axle_loads(p: Mapping, accel) -> tuple[np.ndarray, np.ndarray]:
 def traction_ratio(slip_ratio, p: Mapping) -> np.ndarray:
     """Traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka."""
     mu, k = _arr(p, "mu"), _arr(p, "traction_slope")
+    pacejka = np.asarray(p["pacejka"], dtype=bool)
     linear = np.clip(k * slip_ratio, -mu, mu)
+    if not pacejka.any():
+        return linear
     # Magic Formula D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with B from the same slope
     B, C, E = k / (1.65 * np.maximum(mu, 1e-9)), 1.65, 0.97
     bx = B * slip_ratio
     magic = mu * np.sin(C * np.arctan(bx - E * (bx - np.arctan(bx))))
-    return np.where(p["pacejka"], magic, linear)
+    return np.where(pacejka, magic, linear)
 
 
 def _smooth(x):
@@ -191,18 +200,19 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     """Advance every car one tick of `dt` seconds; returns a new State."""
     n = len(state)
     shape = (n,)
-    steer_in = np.broadcast_to(np.asarray(controls.steer, dtype=np.float64), shape)
-    throttle = np.broadcast_to(np.asarray(controls.throttle, dtype=np.float64), shape)
-    brake = np.broadcast_to(np.asarray(controls.brake, dtype=np.float64), shape)
-    handbrake = np.broadcast_to(np.asarray(controls.handbrake, dtype=np.float64), shape) > 0
-    shift = np.broadcast_to(np.asarray(controls.shift, dtype=np.float64), shape)
+    steer_in = per_car(np.asarray(controls.steer, dtype=np.float64), shape)
+    throttle = per_car(np.asarray(controls.throttle, dtype=np.float64), shape)
+    brake = per_car(np.asarray(controls.brake, dtype=np.float64), shape)
+    handbrake = per_car(np.asarray(controls.handbrake, dtype=np.float64), shape) > 0
+    shift = per_car(np.asarray(controls.shift, dtype=np.float64), shape)
     m, inertia = _arr(p, "mass"), _arr(p, "yaw_inertia")
     b, c = _arr(p, "cg_to_front"), _arr(p, "cg_to_rear")
     L, R, Iw, mu = b + c, _arr(p, "wheel_radius"), _arr(p, "wheel_inertia"), _arr(p, "mu")
     delta = steer_in * np.radians(p["max_steer"])
+    sin_d, cos_d = held(state, ("steer_sin", "steer_cos"), delta, state.wheel_angle, lambda a: (np.sin(a), np.cos(a)))
 
     h = state.heading
-    ch, sh = np.cos(h), np.sin(h)
+    ch, sh = heading_vector(state)
     v_long, v_lat = rotate(state.vx, state.vy, ch, -sh)  # into the car frame
     omega = state.get("omega")
     wheel = state.get("wheel_omega")
@@ -251,18 +261,22 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
                                   mu * rear_load * rear_grip)
 
     # forces in the car frame
-    speed = np.hypot(v_long, v_lat)
+    speed = norm(v_long, v_lat)
     front_brake = np.minimum(braking * _arr(p, "brake_force"), mu * front_load)
-    along_front = np.where(p["tutorial_cornering"], 0.0, -np.sin(delta) * lat_f)
+    literal = np.asarray(p["tutorial_cornering"], dtype=bool)
+    along_front = -sin_d * lat_f
+    if literal.any():
+        along_front = np.where(literal, 0.0, along_front)
     fx = traction + along_front
-    fy = lat_r + np.cos(delta) * lat_f
+    side_front = cos_d * lat_f
+    fy = lat_r + side_front
     # drag and rolling resistance (held at Crr·LOW_SPEED when slower), and the front
     # brakes: never reverse the motion
     resist = _arr(p, "c_drag") * speed + _arr(p, "c_rr") * np.maximum(speed, LOW_SPEED) / np.maximum(speed, 1e-12)
     resist = np.minimum(resist, m / dt)
     fx = fx - resist * v_long - np.sign(v_long) * np.minimum(front_brake, np.abs(v_long) * m / dt)
     fy = fy - resist * v_lat
-    torque = b * np.cos(delta) * lat_f - c * lat_r
+    torque = b * side_front - c * lat_r
 
     ax, ay = fx / m, fy / m
     # Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
@@ -274,7 +288,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     new_omega = omega + torque / inertia * dt
     # low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED
     dynamic = _smooth((np.abs(new_long) - LOW_SPEED) / LOW_SPEED)
-    kinematic_omega = new_long * np.sin(delta) / L
+    kinematic_omega = new_long * sin_d / L
     new_omega = dynamic * new_omega + (1 - dynamic) * kinematic_omega
     heading = h + new_omega * dt
     chn, shn = np.cos(heading), np.sin(heading)
@@ -285,7 +299,8 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     extra = {"omega": new_omega, "wheel_omega": wheel_after, "gear": gear.astype(np.float64), "rpm": rpm,
              "slip_ratio": slip_ratio, "alpha_front": alpha_f, "alpha_rear": alpha_r, "lat_front": lat_f,
              "lat_rear": lat_r, "load_front": front_load, "load_rear": rear_load, "traction": traction,
-             "accel_long": ax, "wheel_left": delta, "wheel_right": delta}
+             "accel_long": ax, "wheel_left": delta, "wheel_right": delta,
+             "heading_x": chn, "heading_y": shn, "steer_sin": sin_d, "steer_cos": cos_d}
     return State(state.x + vx * dt, state.y + vy * dt, np.arctan2(shn, chn), vx, vy, wheel_angle=delta,
                  traction_fast=np.abs(slip_ratio) > 0.2, extra=extra)
 
