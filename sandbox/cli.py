@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
+    p.add_argument("--out", type=Path, default=Path("bench.json"),
+                   help="JSON file the figures are written to (default bench.json)")
     p.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
@@ -274,8 +275,8 @@ def cmd_bench(args) -> None:
 
     figures = run(quick=args.quick)
     print(json.dumps(figures, indent=2) if args.json else report(figures))
-    if args.out:
-        write_text_atomic(args.out, json.dumps(figures, indent=2) + "\n")
+    write_text_atomic(args.out, json.dumps(figures, indent=2) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
 
 
 def cmd_window(args) -> int:
@@ -288,6 +289,10 @@ def cmd_window(args) -> int:
     window = MainWindow()
     if preset is not None:
         window.apply_preset(preset)
+    if os.environ.get("CAR_SANDBOX_FIRST_FRAME"):
+        from .ui.qt import report_first_frame
+
+        report_first_frame(window.track)
     window.show()
     code = app.exec()
     dispose(window)

@@ -105,15 +105,18 @@ def take(values: Mapping[str, object] | Controls, part: slice, n: int):
     return {k: cut(v) for k, v in values.items()}
 
 
-def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls: Controls, ticks: int,
-              hz: float = DEFAULT_HZ, chunk: int = BATCH_CHUNK) -> list[State]:
-    """`n` cars from rest under fixed `controls` (scalars or arrays of length n) for
-    `ticks` ticks; returns the final state of each slice of `chunk` cars, in order."""
+def run_batch(model: ModuleType, params: Mapping[str, object], n: int,
+              controls: Controls | Callable[[int], Controls], ticks: int, hz: float = DEFAULT_HZ,
+              chunk: int = BATCH_CHUNK) -> list[State]:
+    """`n` cars from rest for `ticks` ticks; returns the final state of each slice of
+    `chunk` cars, in order. `controls` are held (scalars or arrays of length n) or
+    come from controls(tick) for every tick."""
     out = []
     for part in chunks(n, chunk):
-        p, c = take(params, part, n), take(controls, part, n)
+        p = take(params, part, n)
+        held = None if callable(controls) else take(controls, part, n)
         state = State.at_rest(part.stop - part.start)
-        for _ in range(ticks):
-            state = model.step(state, c, p, 1.0 / hz)
+        for tick in range(ticks):
+            state = model.step(state, held or take(controls(tick), part, n), p, 1.0 / hz)
         out.append(state)
     return out

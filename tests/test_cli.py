@@ -141,15 +141,24 @@ def test_missing_arguments_and_bad_hz_are_usage_errors(tmp_path):
 
 def test_bench_measures_and_counts_every_tick(qtbot):
     """Structure and tick counting only: the suite never asserts on timings."""
-    from sandbox import bench
-    from sandbox.models import arcade
+    from sandbox import bench, bench_window
+    from sandbox.models import arcade, monster
 
-    assert bench.model_throughput(arcade, 10, seconds=0.01) > 0
-    frame = bench.frame_costs(frames=20, size=(800, 600))
-    assert frame["physics_ticks"] == frame["frames"] == 20
+    assert bench.batch_rate(arcade, 10, seconds=0.01, repeats=1) > 0
+    assert bench.python_rate(seconds=0.01) > 0
+    assert bench.batch_memory_mb(monster, cars=1000, ticks=2) > 1000 * 8 * 5 / 1e6  # at least x, y, heading, vx, vy
+    sweep = bench.sweep_seconds(side=3)
+    assert sweep["tunings"] == 9 and sweep["ticks"] == 600 and sweep["furthest_x_px"] > 0
+    frame = bench_window.frame_costs(seconds=0.5, size=(800, 600), ghosts=2)
+    assert frame["physics_ticks"] == frame["frames"] == 30 and frame["frames_not_one_tick"] == 0
     assert 0 < frame["median_ms"] <= frame["p99_ms"] <= frame["max_ms"]
-    text = bench.report({"machine": "m", "model_car_ticks_per_s": {"arcade": {"10": 1.0}}, "frame": frame})
-    assert "car-ticks/s" in text and "median" in text
+    figures = {"machine": "m", "date": "d", "quick": True, "targets": bench.TARGETS,
+               "batch_100k": {"arcade": 2e7, "monster": 1e6}, "python_loop": 1e6, "speedup_vs_python": 20.0,
+               "scaling": {"arcade": {"10000": 1e7, "1000000": 2.5e7}}, "memory_100k_mb": {"arcade": 10.0},
+               "sweep": sweep, "metrics_ms": {"arcade": 40.0, "monster": 900.0}, "frame": frame, "startup_s": 1.0}
+    text = bench.report(figures)
+    assert "arcade       20.00 M  target ≥ 20 M: meets" in text and "monster       1.00 M  target ≥ 5 M: MISSES" in text
+    assert "spread 2.50×  target ≤ 2.0×: MISSES" in text and "arcade meets, monster MISSES" in text
 
 
 def test_export_godot_command(tmp_path):

@@ -34,3 +34,23 @@ def dispose(widget) -> None:
     widget.close()
     widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def report_first_frame(widget) -> None:
+    """Print "first frame" once `widget` has painted, then quit (the start-up benchmark
+    reads the line; set by CAR_SANDBOX_FIRST_FRAME)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                obj.removeEventFilter(self)
+                QTimer.singleShot(0, done)  # after this paint has finished
+            return False
+
+    def done() -> None:
+        print("first frame", flush=True)
+        QApplication.instance().quit()
+
+    widget._first_paint = FirstPaint(widget)  # kept alive with the widget
+    widget.installEventFilter(widget._first_paint)

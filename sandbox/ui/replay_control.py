@@ -61,11 +61,15 @@ class ReplayMixin:
         rows = self._read(load_trace, path)
         if rows is None:
             return False
+        self.play_trace(rows, Path(path).stem)
+        return True
+
+    def play_trace(self, rows, name: str) -> None:
+        """Replay `rows` (steer, throttle, brake per tick) from rest, playing."""
         self.set_recording(False)
-        self.replay, self.replay_name = rows, Path(path).stem
+        self.replay, self.replay_name = rows, name
         self.scrub(0)
         self.set_playing(True)
-        return True
 
     def set_playing(self, on: bool) -> None:
         self.replay_playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)

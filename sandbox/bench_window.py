@@ -1,0 +1,105 @@
+"""Window figures for `car-sandbox bench`: frame cost with ghosts, and start-up time.
+
+The window runs offscreen; frames are driven by hand (one physics tick of wall time
+each) through the same `run_for` the window's timer calls, so the count of ticks per
+frame is exact and can be checked.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from .controls import demo_drive
+from .presets import BUILTIN_DIR, load_preset
+
+GHOST_PRESETS = ("drift.json", "go_kart.json")
+
+
+def scripted_trace(seconds: float, hz: int) -> np.ndarray:
+    """`controls.demo_drive` repeated for `seconds` (it loops every 8 s): rows of
+    steer, throttle, brake."""
+    return np.array([demo_drive((i / hz) % 8.0) for i in range(round(seconds * hz))], dtype=np.float64)
+
+
+def rss_mb() -> float:
+    """Resident memory of this process (MB), from /proc (0 where there is none)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghosts: int = 2) -> dict:
+    """Frame cost over `seconds` of scripted driving with every plot and `ghosts` ghosts.
+
+    Each frame is `run_for(one tick)` plus the paint (processEvents). Reports the
+    median and 99th percentile frame time, how many frames ran zero or several
+    ticks, and the growth of Python's allocated blocks (sys.getallocatedblocks, cheap
+    enough to leave the timing alone) and of resident memory from the end of the first
+    tenth to the end of the run.
+    """
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from .ui.qt import application, dispose
+    from .ui.app import MainWindow
+
+    app = application()
+    window = MainWindow(remember=False)
+    try:
+        window.resize(*size)
+        window.show()
+        window.timer.stop()
+        for name in GHOST_PRESETS[:ghosts]:
+            window.set_ghost(load_preset(BUILTIN_DIR / name), name)
+        hz = window.sim.hz
+        window.play_trace(scripted_trace(seconds, hz), "bench")
+        app.processEvents()
+        frames = round(seconds * hz)
+        costs, odd_frames, marks = [], 0, {}
+        for frame in range(frames):
+            start = time.perf_counter()
+            ran = window.run_for(1.0 / hz)
+            app.processEvents()
+            costs.append((time.perf_counter() - start) * 1000)
+            odd_frames += ran != 1
+            if frame + 1 in (frames // 10, frames):
+                marks[frame + 1] = (sys.getallocatedblocks(), rss_mb())
+        ticks = window.sim.ticks
+    finally:
+        dispose(window)
+    (py_early, rss_early), (py_late, rss_late) = marks[frames // 10], marks[frames]
+    costs.sort()
+    return {"seconds": seconds, "frames": frames, "physics_ticks": ticks, "frames_not_one_tick": odd_frames,
+            "ghosts": ghosts, "window": f"{size[0]}x{size[1]}", "median_ms": statistics.median(costs),
+            "p99_ms": costs[int(0.99 * (len(costs) - 1))], "max_ms": costs[-1],
+            "python_blocks_growth": py_late - py_early, "rss_growth_mb": rss_late - rss_early}
+
+
+def startup_seconds(runs: int = 3) -> float:
+    """Shortest of `runs` launches of `python -m sandbox` (the `car-sandbox` command)
+    until its window has painted its first frame: with CAR_SANDBOX_FIRST_FRAME set the
+    window prints "first frame" then and quits; the time is taken when the line arrives."""
+    env = dict(os.environ, CAR_SANDBOX_FIRST_FRAME="1")
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        try:
+            for line in child.stdout:
+                if line.startswith("first frame"):
+                    best = min(best, time.perf_counter() - start)
+                    break
+            child.wait(timeout=60)
+        finally:
+            child.kill()
+    if best == float("inf"):
+        raise RuntimeError("the window never reported its first frame")
+    return best
