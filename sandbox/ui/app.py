@@ -84,6 +84,11 @@ def _mark(group: QActionGroup, value) -> None:
         action.setChecked(action.data() == value)
 
 
+REFRESH_TURNS = 3
+"""Drawn frames per redraw of the live plots (20 Hz at 60 Hz): a plot repaint costs
+more than the car view, so the plots, the force curve's speed marker and the status
+line take turns and no frame repaints all of them."""
+
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
@@ -172,6 +177,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
         self._frame_times: list[float] = []  # seconds between drawn frames
         self._since_drawn = 0.0
+        self._drawn = 0  # frames drawn with a new tick (the plots take turns, see REFRESH_TURNS)
         self._fps = 0.0
         self._last_frame = time.perf_counter()
         self.timer = QTimer(self)
@@ -405,7 +411,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             if len(self._frame_times) >= 30:
                 self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
                 self._frame_times.clear()
-            self._refresh_views()
+            self._drawn += 1
+            self._refresh_views(self._drawn)
         return ran
 
     def _controls_for_tick(self) -> Controls:
@@ -432,7 +439,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.track.record(state, self.body)
         self.plots.record(self.sim.time, state, shadows)
 
-    def _refresh_views(self) -> None:
+    def _refresh_views(self, frame: int | None = None) -> None:
+        """Show the latest state: the car view every frame; the live plots, the force
+        curve's speed marker and the status line each on one frame in REFRESH_TURNS
+        (every one when `frame` is None: a step, a scrub, a reset)."""
+        def due(turn: int) -> bool:
+            return frame is None or frame % REFRESH_TURNS == turn
+
         state = self.sim.state
         speed = float(state.speed[0])
         slip = math.degrees(float(state.slip_angle[0]))
@@ -445,8 +458,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 regime = "reversing (speed clamp, no traction lerp) · "
             else:
                 regime = "traction slow · "
-        self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
-                            f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
+        if due(2):
+            self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
+                                f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
         self.track.ghosts = []
         for ghost in self.ghosts:
@@ -461,9 +475,11 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
                 f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)")
         self.track.show_state(state, self.body)
-        self.plots.refresh(self.sim.time)
-        self.curves.set_speed(speed)
-        if self.replay is not None:
+        if due(0):
+            self.plots.refresh(self.sim.time)
+        if due(1):
+            self.curves.set_speed(speed)
+        if self.replay is not None and due(2):
             self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
 
     def scripted_drive(self, seconds: float) -> None:

@@ -103,11 +103,16 @@ class ForceCurvePlot(pg.PlotWidget):
         self._lines = {}
         for name in names:
             colour = COLOURS.get(name) or next(spare, "#bbbbbb")
-            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=3 if name == "net" else 2), name=name)
+            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=2 if name == "net" else 1), name=name)
 
     def set_speed(self, speed: float) -> None:
-        self.speed_marker.setValue(speed)
-        self.speed_marker.show()
+        """Move the "now" marker; not for less than a screen pixel (each move repaints
+        the curves under it)."""
+        (left, right), _ = self.getPlotItem().viewRange()
+        pixel = (right - left) / max(self.width(), 1)
+        if not self.speed_marker.isVisible() or abs(speed - self.speed_marker.value()) >= pixel:
+            self.speed_marker.setValue(speed)
+            self.speed_marker.show()
 
     def export(self, path: str | os.PathLike) -> None:
         """Write the plot as PNG or SVG (pyqtgraph exporters) or the data as CSV.
