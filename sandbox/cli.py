@@ -26,6 +26,16 @@ def _hz(text: str) -> int:
     return hz
 
 
+def _positive_minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not 1 <= value <= 600 or value != int(value):
+        raise argparse.ArgumentTypeError(f"{value:g} minutes: give a whole number from 1 to 600")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -86,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("bench.json"),
                    help="JSON file the figures are written to (default bench.json)")
     p.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
+
+    p = sub.add_parser("soak", help="long offscreen run of the window: scripted driving, a slider move every "
+                                     "second, a preset switch every minute; memory and frame times per minute")
+    p.add_argument("--minutes", type=_positive_minutes, default=30.0, help="simulated minutes (default 30)")
+    p.add_argument("--out", type=Path, default=Path("soak.json"), help="JSON file for the figures (default soak.json)")
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
@@ -279,6 +294,18 @@ def cmd_bench(args) -> None:
     print(f"wrote {args.out}", file=sys.stderr)
 
 
+def cmd_soak(args) -> None:
+    from .files import write_text_atomic
+    from .soak import report, run
+
+    print(f"{'minute':>6} {'model':10} {'median ms':>9} {'p99 ms':>7} {'RSS MB':>7}", flush=True)
+    result = run(args.minutes, on_minute=lambda r: print(
+        f"{r['minute']:6d} {r['model']:10} {r['median_ms']:9.1f} {r['p99_ms']:7.1f} {r['rss_mb']:7.1f}", flush=True))
+    print(report(result))
+    write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+
+
 def cmd_window(args) -> int:
     from .presets import load_preset
     from .ui.qt import application, dispose
@@ -301,7 +328,7 @@ def cmd_window(args) -> int:
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
             "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot, "metrics": cmd_metrics,
-            "sweep": cmd_sweep}
+            "sweep": cmd_sweep, "soak": cmd_soak}
 
 
 def main(argv: list[str] | None = None) -> int:

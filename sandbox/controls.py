@@ -1,4 +1,8 @@
-"""Control traces: CSV files with header `steer,throttle,brake`, one row per tick."""
+"""Control traces: CSV files, one row per tick, with the header `steer,throttle,brake`
+or, when the handbrake or the gears were used, `steer,throttle,brake,handbrake,shift`.
+
+Both load as rows of all five controls (a three-column file has no handbrake and no
+shifts: zeros), so traces written before the dynamic car keep loading unchanged."""
 
 from __future__ import annotations
 
@@ -11,8 +15,11 @@ import numpy as np
 from .errors import TraceError
 from .files import read_text, write_text_atomic
 
-TRACE_COLUMNS = ("steer", "throttle", "brake")
-TRACE_RANGES = {"steer": (-1.0, 1.0), "throttle": (0.0, 1.0), "brake": (0.0, 1.0)}
+PEDAL_COLUMNS = ("steer", "throttle", "brake")
+TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
+"""The five controls of a tick, in `Controls` order; a file may stop after the pedals."""
+TRACE_RANGES = {"steer": (-1.0, 1.0), "throttle": (0.0, 1.0), "brake": (0.0, 1.0), "handbrake": (0.0, 1.0),
+                "shift": (-1.0, 1.0)}
 TRACE_LIMIT = 64 * 1024 * 1024
 """bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
 
@@ -38,22 +45,25 @@ def list_traces() -> list[tuple[Path, bool]]:
 
 
 def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
-    """Rows of (steer, throttle, brake) as an (n, 3) float array; TraceError names the line."""
+    """Rows of (steer, throttle, brake, handbrake, shift) as an (n, 5) float array;
+    TraceError names the line."""
     lines = text.splitlines()
+    expected = f"{','.join(PEDAL_COLUMNS)} or {','.join(TRACE_COLUMNS)}"
     if not lines or not lines[0].strip():
-        raise TraceError(f"{source}: empty file; expected the header {','.join(TRACE_COLUMNS)}")
+        raise TraceError(f"{source}: empty file; expected the header {expected}")
     header = tuple(h.strip() for h in lines[0].split(","))
-    if header != TRACE_COLUMNS:
-        raise TraceError(f"{source} line 1: header is {lines[0].strip()!r}, expected {','.join(TRACE_COLUMNS)}")
+    if header not in (PEDAL_COLUMNS, TRACE_COLUMNS):
+        raise TraceError(f"{source} line 1: header is {lines[0].strip()!r}, expected {expected}")
+    width = len(header)
     rows = []
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
         cells = line.split(",")
-        if len(cells) != 3:
-            raise TraceError(f"{source} line {number}: {len(cells)} values, expected 3 ({','.join(TRACE_COLUMNS)})")
+        if len(cells) != width:
+            raise TraceError(f"{source} line {number}: {len(cells)} values, expected {width} ({','.join(header)})")
         row = []
-        for name, cell in zip(TRACE_COLUMNS, cells):
+        for name, cell in zip(header, cells):
             lo, hi = TRACE_RANGES[name]
             try:
                 value = float(cell)
@@ -62,7 +72,7 @@ def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
             if not math.isfinite(value) or not lo <= value <= hi:
                 raise TraceError(f"{source} line {number}: {name} {cell.strip()} is outside {lo:g} … {hi:g}")
             row.append(value)
-        rows.append(row)
+        rows.append(row + [0.0] * (len(TRACE_COLUMNS) - width))
     if not rows:
         raise TraceError(f"{source}: no rows after the header")
     return np.array(rows, dtype=np.float64)
@@ -82,7 +92,13 @@ def format_rows(columns: tuple[str, ...], rows: np.ndarray) -> str:
 
 
 def save_trace(path: str | os.PathLike, trace: np.ndarray) -> None:
-    write_text_atomic(path, format_rows(TRACE_COLUMNS, trace), TraceError)
+    """Write rows of the five controls (or of the pedals only); the handbrake and shift
+    columns only when a row uses them, so pedal-only traces keep the three-column
+    header every earlier version (and the Godot oracle) reads."""
+    trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
+    pedals_only = trace.shape[1] == len(PEDAL_COLUMNS) or not trace[:, len(PEDAL_COLUMNS):].any()
+    columns = PEDAL_COLUMNS if pedals_only else TRACE_COLUMNS
+    write_text_atomic(path, format_rows(columns, trace[:, :len(columns)]), TraceError)
 
 
 def save_trajectory(path: str | os.PathLike, rows: np.ndarray) -> None:

@@ -72,15 +72,16 @@ class Simulation:
 
 
 def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray, hz: int = DEFAULT_HZ) -> np.ndarray:
-    """Replay a control trace (rows of steer, throttle, brake) from rest at the origin.
+    """Replay a control trace (rows of steer, throttle, brake[, handbrake, shift]) from
+    rest at the origin.
 
     Returns an array of rows `t, x, y, heading, vx, vy, speed, slip_angle`, one per
     tick, each the state after that tick.
     """
     sim = Simulation(model, params, n=1, hz=hz)
     out = np.empty((len(trace), 8), dtype=np.float64)
-    for i, (steer, throttle, brake) in enumerate(trace):
-        s = sim.tick(Controls(steer, throttle, brake))
+    for i, row in enumerate(trace):
+        s = sim.tick(Controls(*row))
         out[i] = (sim.time, s.x[0], s.y[0], s.heading[0], s.vx[0], s.vy[0], s.speed[0], s.slip_angle[0])
     return out
 

@@ -61,6 +61,9 @@ def test_simulate_hz_changes_tick_length(tmp_path):
     ([(0, 0, "nan")], "steer,throttle,brake", "line 2: brake nan is outside 0 … 1"),
     ([(0, 1, 0)], "throttle,steer,brake", "line 1: header"),
     ([], "steer,throttle,brake", "no rows"),
+    ([(0, 1, 0)], "steer,throttle,brake,handbrake,shift", "line 2: 3 values, expected 5"),
+    ([(0, 1, 0, 0, 2)], "steer,throttle,brake,handbrake,shift", "line 2: shift 2 is outside -1 … 1"),
+    ([(0, 1, 0, 0)], "steer,throttle,brake,handbrake", "line 1: header"),
 ])
 def test_bad_trace_exits_2_with_one_line_naming_the_line(tmp_path, rows, header, expected):
     trace = write_trace(tmp_path / "trace.csv", rows, header)

@@ -2,6 +2,7 @@
 exports and memory between runs."""
 
 import json
+from pathlib import Path
 import math
 
 import numpy as np
@@ -547,11 +548,53 @@ def test_recording_captures_every_ticks_controls(window, tmp_path):
     window.run_for(0.25)
     window.set_recording(False)
     rows = window.last_recording
-    assert rows.shape == (30, 3)
-    assert rows[:15].tolist() == [[-1.0, 1.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0, 0.0, 0.0]] * 15
+    assert rows.shape == (30, 5)  # steer, throttle, brake, handbrake, shift
+    assert rows[:15].tolist() == [[-1.0, 1.0, 0.0, 0.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0] * 5] * 15
     assert window.save_recording_to(tmp_path / "mine.csv")
     from sandbox.controls import load_trace
+    # pedals only: the three-column file every earlier version reads
+    assert (tmp_path / "mine.csv").read_text().splitlines()[0] == "steer,throttle,brake"
     assert np.array_equal(load_trace(tmp_path / "mine.csv"), rows)
+
+
+def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_path, qtbot):
+    """The dynamic car: a drive with the handbrake and manual shifts, recorded, saved,
+    loaded and replayed from rest, ends exactly where the live drive ended."""
+    paused(window)
+    window.apply_preset(load_preset(BUILTIN_DIR / "monster_drift_manual.json"))
+    assert window.tuning["manual_gears"]
+    window.set_recording(True)
+    window.keys.held |= {K.Key_W}
+    window.run_for(0.25)
+    for key in (K.Key_E, K.Key_E):  # two shifts up
+        qtbot.keyClick(window.track, key)
+        window.run_for(0.25)
+    window.keys.held |= {K.Key_Space, K.Key_D}
+    window.run_for(0.25)
+    live = window.sim.state
+    gear = float(live.extra["gear"][0])
+    window.set_recording(False)
+    rows = window.last_recording
+    assert rows[:, 3].sum() == 15 and rows[:, 4].tolist().count(1.0) == 2  # handbrake ticks, shifts
+    assert gear == 3.0
+    assert window.save_recording_to(tmp_path / "drift.csv")
+    assert (tmp_path / "drift.csv").read_text().splitlines()[0] == "steer,throttle,brake,handbrake,shift"
+    window.keys.held.clear()
+    assert window.open_trace_file(tmp_path / "drift.csv")
+    window.scrub(len(rows))
+    replayed = window.sim.state
+    assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])
+    assert float(replayed.extra["gear"][0]) == gear
+
+
+def test_a_pedals_only_trace_from_before_the_handbrake_column_still_replays(window):
+    from sandbox.controls import load_trace
+    old = Path(__file__).parent / "data" / "trace_pedals_only_before_handbrake.csv"
+    rows = load_trace(old)
+    assert rows.shape[1] == 5 and not rows[:, 3:].any()
+    assert window.open_trace_file(old)
+    window.scrub(len(rows))
+    assert window.sim.ticks == len(rows)
 
 
 @pytest.mark.parametrize("speed, frames", [(4.0, [0.007, 0.031, 0.0, 0.016]), (0.25, [0.1, 0.013, 0.2])])

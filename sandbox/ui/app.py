@@ -424,7 +424,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._tick_controls = self.keys.controls()
         if self.recording is not None:
             c = self._tick_controls
-            self.recording.append((float(c.steer), float(c.throttle), float(c.brake)))
+            self.recording.append((float(c.steer), float(c.throttle), float(c.brake), float(c.handbrake),
+                                   float(c.shift)))
         return self._tick_controls
 
     def _on_tick(self, state) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtWidgets import QFileDialog
 
-from ..controls import BUILTIN_TRACES, list_traces, load_trace, save_trace, user_trace_dir
+from ..controls import BUILTIN_TRACES, TRACE_COLUMNS, list_traces, load_trace, save_trace, user_trace_dir
 
 
 class ReplayMixin:
@@ -23,7 +23,7 @@ class ReplayMixin:
             self.recording = []
             self.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
         elif self.recording is not None:
-            self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, 3)
+            self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS))
             self.recording = None
             self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Traces → Save recording as…",
                                          8000)
