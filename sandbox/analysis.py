@@ -110,3 +110,20 @@ def rate_table(model: ModuleType, params: Mapping[str, object], rates) -> list[d
         for i, mode in enumerate(("recipe", "rate_independent")):
             rows.append({"hz": hz, "mode": mode, **{k: float(v[i]) for k, v in metrics.items()}})
     return rows
+
+
+def time_to_cover(odometer: np.ndarray, distance: float, dt: float, final_speed: float) -> float:
+    """Seconds a car took to first cover `distance`, from its distance travelled after
+    each tick (`odometer[0]` = 0 at the start, one entry per tick after): linear
+    between ticks; beyond the last tick at its final speed (inf if it has stopped).
+    The ghosts' "end of trace" readout: when each reached the point where the car
+    ended the drive."""
+    reached = np.nonzero(odometer >= distance)[0]
+    if len(reached):
+        k = int(reached[0])
+        if k == 0:
+            return 0.0
+        before, after = float(odometer[k - 1]), float(odometer[k])
+        return (k - 1 + (distance - before) / (after - before)) * dt
+    duration = (len(odometer) - 1) * dt
+    return duration + (distance - float(odometer[-1])) / final_speed if final_speed > 0 else math.inf

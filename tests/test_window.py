@@ -738,3 +738,41 @@ def test_switching_telemetry_group_keeps_the_ghosts_history(window):
     assert len(ghost_speed) == 150 and np.isfinite(ghost_speed).all()
     channel = window.plots.channel_curves[0].getData()[1]
     assert np.isnan(channel[:120]).all() and np.isfinite(channel[120:]).all()
+
+
+def test_time_to_cover_interpolates_between_ticks_and_extrapolates_past_the_end():
+    from sandbox.analysis import time_to_cover
+    dt, v = 1 / 60, 120.0
+    steady = v * dt * np.arange(61)  # one second at a steady 120 px/s
+    assert time_to_cover(steady, 30.0, dt, v) == pytest.approx(30.0 / v)  # between ticks 15 and 16
+    assert time_to_cover(steady, 150.0, dt, v) == pytest.approx(150.0 / v)  # after the end, at the last speed
+    assert time_to_cover(steady, 150.0, dt, 0.0) == math.inf  # stopped short
+    assert time_to_cover(steady, 0.0, dt, v) == 0.0
+
+
+def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
+    """Drag strip: a ghost with twice the engine power reaches the car's end point
+    earlier (−), a copy of the car at the same moment (0), and the figure is the time
+    its own separate run took to cover the car's distance."""
+    from sandbox.analysis import time_to_cover
+    from sandbox.controls import BUILTIN_TRACES, load_trace
+    from sandbox.sim import run_trace
+    paused(window)
+    defaults = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    strong = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    strong.tuning.set("engine_power", 1800)
+    window.set_ghost(defaults, "same")
+    window.set_ghost(strong, "strong")
+    trace = load_trace(BUILTIN_TRACES / "drag_strip.csv")
+    assert window.open_trace_file(BUILTIN_TRACES / "drag_strip.csv")
+    window.scrub(len(trace) - 1)
+    assert not any("end of trace" in line for line in window.track.hud_lines)  # not before the end
+    window.step_replay()
+    same, ahead = [line for line in window.track.hud_lines if line.startswith("ghost ")]
+    assert same.endswith("end of trace +0.00 s")
+    figure = float(ahead.rsplit("end of trace ", 1)[1].split()[0])
+    car, fast = run_trace(arcade, defaults.tuning, trace), run_trace(arcade, strong.tuning, trace)
+    odometer = lambda rows: np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(  # noqa: E731
+        np.vstack([[0.0, 0.0], rows[:, 1:3]]), axis=0).T))])
+    expected = time_to_cover(odometer(fast), odometer(car)[-1], 1 / 60, fast[-1, 6]) - len(trace) / 60
+    assert figure < -0.5 and figure == pytest.approx(expected, abs=0.006)

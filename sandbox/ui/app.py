@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUn
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QSplitter, QVBoxLayout, QWidget)
 
+from ..analysis import time_to_cover
 from ..controls import demo_drive
 from ..errors import UserError
 from ..godot import load_script, save_script
@@ -116,6 +117,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.replay: np.ndarray | None = None  # rows of the trace being replayed
         self.replay_name = ""
         self.replay_tick = 0
+        self.distances: np.ndarray | None = None  # per replay tick: the car's and each ghost's odometer
         self.replay_playing = False
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
@@ -437,6 +439,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             shadows.append((after, self.ghost_scale(ghost)))
         self.travelled += math.hypot(float(state.x[0] - self._last_xy[0]), float(state.y[0] - self._last_xy[1]))
         self._last_xy = (float(state.x[0]), float(state.y[0]))
+        if self.distances is not None and self.replay_tick < self.distances.shape[1]:
+            self.distances[:, self.replay_tick] = [self.travelled] + [g.travelled for g in self.ghosts]
         self.track.record(state, self.body)
         self.plots.record(self.sim.time, state, shadows)
 
@@ -474,7 +478,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             lead = ahead / ghost_speed if ghost_speed > 1e-9 else float("nan")  # its lead in time
             self.track.hud_lines.append(
                 f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
-                f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)")
+                f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)" + self._end_of_trace_text(ghost))
         self.track.show_state(state, self.body)
         if due(0):
             self.plots.refresh(self.sim.time)
@@ -491,6 +495,16 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._on_tick(self.sim.state)
         self._refresh_views()
 
+    def _end_of_trace_text(self, ghost) -> str:
+        """Once a replay has finished: how much earlier (−) or later the ghost reached the
+        point, along the road, where the car ended the trace."""
+        if self.replay is None or self.distances is None or self.replay_tick < len(self.replay):
+            return ""
+        row = self.distances[1 + self.ghosts.index(ghost)] * self.ghost_scale(ghost)
+        speed = float(ghost.sim.state.speed[0]) * self.ghost_scale(ghost)
+        reached = time_to_cover(row, float(self.distances[0, -1]), self.sim.dt, speed)
+        return f" · end of trace {reached - len(self.replay) * self.sim.dt:+.2f} s"
+
     def reset_car(self) -> None:
         self.sim.reset()
         self.travelled, self._last_xy = 0.0, (0.0, 0.0)
@@ -501,6 +515,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.track.clear_trail()
         self.plots.reset_data()
         self.replay_tick = 0
+        # distance travelled after each tick of a replay: the car's, then each ghost's
+        self.distances = None if self.replay is None else np.zeros((1 + len(self.ghosts), len(self.replay) + 1))
         self._refresh_views()
         self._show_replay()
 
