@@ -11,7 +11,7 @@ units; "100" is 100 px/s for pixel models and 100 km/h for models in metres.
 | time_to_100, time_to_90pct | the same run: first time at 100 and at 90 % of top speed |
 | braking_from_top | then full brake until the car no longer moves forward |
 | braking_from_100 | full throttle to 100, then full brake to a stop |
-| reverse_top_speed | brake held from rest (the sandbox's reverse) until the speed settles (≤ 20 s; none for a model that declares no top speed) |
+| reverse_top_speed | brake held from rest (the sandbox's reverse) until the speed settles: a fixed point, or a second that varies under 1 % with no trend, taken as its mean (≤ 20 s; none for a model that declares no top speed) |
 | radius_low, radius_top | full lock at 25 % of top speed (speed held on the throttle) and at top speed (throttle held): path radius = speed / yaw rate over the last second |
 | peak_slip_skidpad | largest |slip angle| (°) in the full-lock runs |
 | peak_lateral_accel | largest sideways acceleration in the full-lock runs, speed × turn rate of the velocity over 0.25 s (single-tick steps of instant steering are not accelerations a driver feels) |
@@ -80,6 +80,12 @@ def _select(mask: np.ndarray, a: State, b: State) -> State:
     return State(**fields, extra=extra)
 
 
+def _advance(settled: np.ndarray, s: State, after: State) -> State:
+    """`after` for the cars still running, `s` kept for those settled (selection
+    skipped while none has: a single tuning never needs it)."""
+    return _select(settled, s, after) if settled.any() else after
+
+
 def _forward(s: State) -> np.ndarray:
     return np.cos(s.heading) * s.vx + np.sin(s.heading) * s.vy
 
@@ -99,7 +105,7 @@ def _straight(model, params, dt, n):
     top = np.full(n, np.inf)
     settled = np.zeros(n, dtype=bool)  # a settled car keeps its state: batches = single runs
     for tick in range(1, int(limit / dt) + 1):
-        s = _select(settled, s, model.step(s, Controls(0.0, 1.0, 0.0), params, dt))
+        s = _advance(settled, s, model.step(s, Controls(0.0, 1.0, 0.0), params, dt))
         speed = s.speed
         history.append(speed.copy())
         t_ref = np.where(np.isnan(t_ref) & (speed >= ref), tick * dt, t_ref)
@@ -160,19 +166,38 @@ def _braking_from_ref(model, params, dt, n, top: np.ndarray) -> np.ndarray:
 
 
 def _reverse(model, params, dt, n, top: np.ndarray) -> np.ndarray:
-    """Reverse speed once it stops changing (each car frozen there), at most REVERSE_S;
-    none (inf) for a model with no top speed at all (nothing resists backwards either)."""
+    """Reverse speed once it stops changing, at most REVERSE_S (then the last second's
+    mean); none (inf) for a model with no top speed at all (nothing resists backwards
+    either). Settled: a fixed point, or a last second that varies by under 1 % with no
+    trend (under 0.01 % between its halves): the dynamic car reverses on its rev
+    limiter, a sawtooth that never stops changing. A settled car's figure is that
+    second's mean (the fixed point itself for a fixed point)."""
     if np.isinf(top).all() and not math.isfinite(model.top_speed(_first(params), dt)):
         return np.full(n, np.inf)
     s = State.at_rest(n)
+    window = max(2, int(round(1.0 / dt)))
+    last = np.zeros((window, n))  # the last second's speeds, a ring
+    value = np.full(n, np.nan)
     settled = np.zeros(n, dtype=bool)
     for tick in range(int(REVERSE_S / dt)):
-        after = _select(settled, s, model.step(s, Controls(0.0, 0.0, 1.0), params, dt))
-        settled |= (tick * dt > 0.5) & (np.abs(after.speed - s.speed) <= 1e-12 * np.maximum(after.speed, 1.0))
+        after = _advance(settled, s, model.step(s, Controls(0.0, 0.0, 1.0), params, dt))
+        last[tick % window] = after.speed
+        fixed = (tick * dt > 0.5) & (np.abs(after.speed - s.speed) <= 1e-12 * np.maximum(after.speed, 1.0))
+        if tick >= window:
+            low, high = last.min(axis=0), last.max(axis=0)
+            order = np.roll(last, -(tick % window) - 1, axis=0)  # oldest first
+            early, late = order[: window // 2].mean(axis=0), order[window // 2:].mean(axis=0)
+            scale = np.maximum(high, 1.0)
+            steady = (high - low <= 0.01 * scale) & (np.abs(late - early) <= 1e-4 * scale)
+        else:
+            steady = np.zeros(n, dtype=bool)
+        now = ~settled & (fixed | steady)
+        value = np.where(now, np.where(fixed, after.speed, last.mean(axis=0)), value)
+        settled |= now
         s = after
         if settled.all():
             break
-    return s.speed
+    return np.where(settled, value, last.mean(axis=0))
 
 
 def _stack(a: State, b: State) -> State:
@@ -231,7 +256,7 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
         there = low_start.speed >= low
         if there.all():
             break
-        low_start = _select(there, low_start, model.step(low_start, Controls(0.0, 1.0, 0.0), params, dt))
+        low_start = _advance(there, low_start, model.step(low_start, Controls(0.0, 1.0, 0.0), params, dt))
     # both circles in one batch: slow (speed held at 25 % on the throttle) and at top speed
     radius, slip, lateral = _circle(model, _twice(params, n), dt, _stack(low_start, cruising.copy()),
                                     np.concatenate([low, np.full(n, np.inf)]))

@@ -11,7 +11,7 @@ import pytest
 from sandbox.metrics import compute, table
 from sandbox.models import ackermann, arcade, bicycle, rigid_body
 from sandbox.params import Tuning
-from sandbox.presets import BUILTIN_DIR
+from sandbox.presets import BUILTIN_DIR, load_preset
 
 DT = 1 / 60
 
@@ -97,3 +97,15 @@ def test_the_dynamic_cars_lateral_acceleration_respects_the_grip_limit():
     for mu in (0.7, 1.0):
         m = one(monster, mu=mu)
         assert 0.5 * mu * 9.8 < m["peak_lateral_accel"] <= 1.02 * mu * 9.8
+
+
+def test_reverse_on_the_rev_limiter_settles_at_the_redline_speed():
+    """The Corvette reverses until the engine hits the redline, then saws on the
+    limiter: the speed never stops changing, and the figure is where the redline puts
+    it, ω_engine·R/(x_reverse·x_d) = (6000·2π/60)·0.34/(2.90·3.42) = 21.54 m/s."""
+    preset = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+    p = preset.tuning
+    redline = p["redline_rpm"] * 2 * math.pi / 60 * p["wheel_radius"] / (p["gear_reverse"] * p["differential"])
+    assert redline == pytest.approx(21.54, abs=0.01)
+    m = compute(preset.model, p, 60)
+    assert float(m["reverse_top_speed"][0]) == pytest.approx(redline, rel=0.005)
