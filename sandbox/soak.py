@@ -24,6 +24,8 @@ from .presets import list_presets, load_preset
 
 def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     from .ui.qt import application, dispose
     from .ui.app import MainWindow
 
@@ -53,6 +55,9 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
                     try:
                         window.run_for(1.0 / hz)
                         app.processEvents()
+                        # what the running event loop does after each pass (processEvents alone
+                        # never deletes the widgets a model switch replaced)
+                        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
                     except Exception:  # noqa: BLE001 (counted and reported, the run goes on)
                         errors.append(traceback.format_exc())
                     costs.append((time.perf_counter() - start) * 1000)
@@ -66,11 +71,12 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
                 on_minute(row)
             costs = []
         window.metrics.wait()
+        undo_steps = window.undo.count()
     finally:
         sys.excepthook = hook
         dispose(window)
     first, last = minutes_out[0], minutes_out[-1]
-    return {"minutes": minutes_out, "frames": frame, "errors": errors,
+    return {"minutes": minutes_out, "frames": frame, "errors": errors, "undo_steps": undo_steps,
             "rss_growth_mb": last["rss_mb"] - first["rss_mb"],
             "python_blocks_growth": last["python_blocks"] - first["python_blocks"]}
 

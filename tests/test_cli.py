@@ -198,3 +198,15 @@ def test_rates_refuses_a_model_without_the_option(tmp_path):
     result = cli("rates", "--preset", BUILTIN_DIR / "monster_corvette_c5.json", check=False)
     assert result.returncode == 2 and "no rate_independent option" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_soak_drives_moves_sliders_and_reports_per_minute(qtbot):
+    """One simulated minute of the long run: every tick a frame, a slider move every
+    second through the widget (each an undo step), no exception."""
+    from sandbox import soak
+    result = soak.run(minutes=1)
+    assert result["frames"] == 3600 and result["errors"] == []
+    assert result["undo_steps"] == 1 + 60  # the minute's preset load, then one step per second
+    (minute,) = result["minutes"]
+    assert minute["model"] == "arcade" and minute["rss_mb"] > 0 and minute["median_ms"] <= minute["p99_ms"]
+    assert "exceptions: 0" in soak.report(result)

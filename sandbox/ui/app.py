@@ -85,6 +85,8 @@ def _mark(group: QActionGroup, value) -> None:
         action.setChecked(action.data() == value)
 
 
+UNDO_LIMIT = 1000
+"""Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 REFRESH_TURNS = 3
 """Drawn frames per redraw of the live plots (20 Hz at 60 Hz): a plot repaint costs
 more than the car view, so the plots, the force curve's speed marker and the status
@@ -98,6 +100,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
+        self.undo.setUndoLimit(UNDO_LIMIT)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
         self._autosave_timer.setInterval(AUTOSAVE_MS)
