@@ -92,3 +92,23 @@ def test_a_batch_equals_its_cars_run_one_by_one(name):
                                 mine, DT)
         for field in ("x", "y", "heading", "vx", "vy"):
             assert getattr(single, field)[0] == getattr(batch, field)[i], (field, i)
+
+
+@pytest.mark.parametrize("name, values, seconds", [
+    ("arcade", {"friction": 0.0, "drag": 0.0, "engine_power": 4000.0}, 10),  # nothing resists
+    ("rigid_body", {}, 120),  # the seed has no drag at all
+    ("monster", {"gear_6": 0.2, "differential": 1.0, "wheel_radius": 0.5, "c_drag": 0.0, "c_rr": 0.0,
+                 "mass": 500.0, "redline_rpm": 9000.0}, 120),
+])
+def test_no_car_leaves_the_world_at_an_absurd_speed(name, values, seconds):
+    """Full throttle for a long time where the source sets no limit: the speed stops at
+    the shared guard (SPEED_LIMIT), finite, and the state stays finite."""
+    from sandbox.models.batch_math import SPEED_LIMIT
+    model = MODELS[name]
+    limit = SPEED_LIMIT[model.LENGTH_UNIT]
+    s = run(model, State.at_rest(), Controls(0, 1, 0), Tuning(model.PARAMS, values), seconds * 60)
+    assert s.speed[0] <= limit * (1 + 1e-12)
+    assert all(np.isfinite(getattr(s, f)).all() for f in ("x", "y", "heading", "vx", "vy"))
+    assert all(np.isfinite(v).all() for v in s.extra.values())
+    if name != "monster":  # this gearing tops out near 250 m/s (fourth gear): under the guard
+        assert s.speed[0] == pytest.approx(limit)

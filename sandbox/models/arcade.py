@@ -33,7 +33,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
-from .batch_math import any_, heading_vector, held, norm, per_car
+from .batch_math import any_, heading_vector, held, limit_speed, norm, per_car
 from .geometry import DEGREES
 from .state import Controls, State
 
@@ -215,6 +215,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
             new_x, new_y, step_x, step_y = moved
         else:
             new_x, new_y, step_x, step_y = (np.where(steady, a, b) for a, b in zip(moved, (new_x, new_y, step_x, step_y)))
+    new_x, new_y = limit_speed(new_x, new_y, LENGTH_UNIT)  # guard: zero friction and drag never stop accelerating
     shape = heading.shape
     return State(state.x + step_x, state.y + step_y, heading, new_x, new_y,
                  wheel_angle=per_car(steer_angle, shape), traction_fast=forward & fast,

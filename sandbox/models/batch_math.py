@@ -50,3 +50,22 @@ def held(state: State, names: tuple[str, ...], angle, last_angle,
             and (angle == last_angle).all()):
         return last
     return compute(angle)
+
+
+SPEED_LIMIT = {"px": 20_000.0, "m": 500.0}
+"""Units/s, by a model's LENGTH_UNIT: the one guard every model with an engine shares.
+Some sources have no limit at all when nothing resists (the rigid body's seed has no
+drag; the recipe with zero friction and drag), so a held throttle would otherwise
+leave the world at an absurd speed; 20 000 px/s is 34 times the recipe's top speed,
+500 m/s is 1800 km/h. No preset comes near it."""
+
+
+def limit_speed(vx, vy, unit: str):
+    """(vx, vy) scaled down to SPEED_LIMIT[unit] where faster, unchanged elsewhere."""
+    limit = SPEED_LIMIT[unit]
+    speed = norm(vx, vy)
+    over = speed > limit
+    if not any_(over):
+        return vx, vy
+    scale = np.where(over, limit / np.where(over, speed, 1.0), 1.0)
+    return vx * scale, vy * scale

@@ -52,7 +52,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
-from .batch_math import any_, heading_vector, held, norm, per_car
+from .batch_math import any_, heading_vector, held, limit_speed, norm, per_car
 from .geometry import DEGREES, rotate
 from .state import Controls, State
 
@@ -296,6 +296,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
     vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
 
+    vx, vy = limit_speed(vx, vy, LENGTH_UNIT)  # guard: the shortest gearing at the redline is ~2000 km/h
     extra = {"omega": new_omega, "wheel_omega": wheel_after, "gear": gear.astype(np.float64), "rpm": rpm,
              "slip_ratio": slip_ratio, "alpha_front": alpha_f, "alpha_rear": alpha_r, "lat_front": lat_f,
              "lat_rear": lat_r, "load_front": front_load, "load_rear": rear_load, "traction": traction,

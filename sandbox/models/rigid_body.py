@@ -23,7 +23,8 @@ friction: past it the tyre slides).
 
 The seed gives no vehicle numbers; the defaults (a 1 kg, 3 m × 1.5 m toy-scale car)
 are chosen so its friction constants make a drivable car. Like the seed, nothing resists rolling: the car keeps speeding
-up under throttle (top speed: none).
+up under throttle (top speed: none), up to the sandbox's shared guard of 500 m/s
+(batch_math.SPEED_LIMIT; its wheels' spin is held to the same ground speed).
 
 Guards, where the explicit step is unstable (they never act at the defaults): a
 tyre's response force removes at most its own slip in one tick (grip capped at
@@ -43,6 +44,7 @@ from typing import Mapping
 import numpy as np
 
 from ..params import Param
+from .batch_math import SPEED_LIMIT, limit_speed
 from .geometry import DEGREES, rotate, wrap
 from .state import Controls, State
 
@@ -174,6 +176,10 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     force, tau = add_force(np.zeros((n, 4, 2)), np.zeros((n, 4)), np.stack([world_x, world_y], -1),
                            np.stack([wx, wy], -1))
     x, y, heading, vx, vy, omega_new = integrate(state, force.sum(axis=1), tau.sum(axis=1), p, dt)
+    # guard: the seed has no drag, so a held throttle never stops accelerating
+    vx, vy = limit_speed(vx, vy, LENGTH_UNIT)
+    top_spin = SPEED_LIMIT[LENGTH_UNIT] / np.asarray(p["wheel_radius"], dtype=np.float64)
+    spin_after = np.clip(spin_after, -np.expand_dims(top_spin, -1), np.expand_dims(top_spin, -1))
 
     slip = np.arctan2(side_mag, np.maximum(np.abs(gx * fx + gy * fy), 1e-6))
     extra = {"omega": omega_new, "wheel_speed": spin_after, "wheel_left": steer, "wheel_right": steer,
