@@ -2,9 +2,11 @@
 
 import json
 import math
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -210,3 +212,49 @@ def test_soak_drives_moves_sliders_and_reports_per_minute(qtbot):
     (minute,) = result["minutes"]
     assert minute["model"] == "arcade" and minute["rss_mb"] > 0 and minute["median_ms"] <= minute["p99_ms"]
     assert "exceptions: 0" in soak.report(result)
+
+
+def _as_nobody():
+    """Command prefix that runs as the unprivileged user `nobody` (root reads every
+    file, so a permission test needs another user), or None where that cannot work."""
+    import shutil
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        return None
+    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    probe = subprocess.run(prefix + [sys.executable, "-c", "import sandbox"], capture_output=True, timeout=60)
+    return prefix if probe.returncode == 0 else None
+
+
+def test_files_without_permission_are_refused_naming_the_file():
+    prefix = _as_nobody()
+    if prefix is None:
+        pytest.skip("needs root and setpriv to run the command as another user")
+    import tempfile
+    folder = Path(tempfile.mkdtemp())
+    try:
+        folder.chmod(0o755)  # nobody may look in, not write
+        secret = folder / "secret.json"
+        secret.write_text(DEFAULTS.read_text())
+        secret.chmod(0o600)
+        trace = write_trace(folder / "trace.csv", [(0, 1, 0)])
+        trace.chmod(0o600)
+        readable = folder / "open.json"
+        readable.write_text(DEFAULTS.read_text())
+        readable.chmod(0o644)
+        base = prefix + [sys.executable, "-m", "sandbox"]
+        run = lambda *args: subprocess.run(base + list(map(str, args)), capture_output=True, text=True,  # noqa: E731
+                                           timeout=120, cwd=folder)
+        cases = [
+            (run("curves", "--preset", secret, "--out", "/tmp/never.csv"), f"{secret}: permission denied"),
+            (run("simulate", "--preset", readable, "--controls", trace, "--out", "/tmp/never.csv"),
+             f"{trace}: permission denied"),
+            (run("curves", "--preset", readable, "--out", folder / "curve.csv"), f"{folder / 'curve.csv'}: cannot write"),
+        ]
+        for result, expected in cases:
+            assert result.returncode == 2 and expected in result.stderr, result.stderr
+            assert "Traceback" not in result.stderr
+        assert sorted(p.name for p in folder.iterdir()) == ["open.json", "secret.json", "trace.csv"]  # nothing written
+    finally:
+        import shutil
+        shutil.rmtree(folder)
