@@ -5,9 +5,41 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import threading
 from pathlib import Path
 
 from .errors import UserError
+
+
+READ_SECONDS = 10.0
+"""A read that takes longer is given up (the window must not freeze on a stuck drive)."""
+
+
+def _read_bytes(path: Path, size: int) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(size)
+
+
+def _read_within(path: Path, size: int, seconds: float) -> bytes:
+    """At most `size` bytes of `path`, read on a helper thread; TimeoutError if that
+    takes over `seconds` (the thread is left to finish or hang on its own: a blocked
+    read cannot be interrupted, but the caller goes on)."""
+    result: list = []
+
+    def work() -> None:
+        try:
+            result.append(_read_bytes(path, size))
+        except BaseException as exc:  # noqa: BLE001 (re-raised in the caller's thread)
+            result.append(exc)
+
+    reader = threading.Thread(target=work, name=f"read {path.name}", daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if not result:
+        raise TimeoutError(str(path))
+    if isinstance(result[0], BaseException):
+        raise result[0]
+    return result[0]
 
 
 def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError) -> str:
@@ -26,8 +58,10 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     if not stat.S_ISREG(kind):  # a pipe or a device could block or never end
         raise error(f"{path}: not a regular file (a pipe, socket or device)")
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        data = _read_within(path, limit + 1, READ_SECONDS)
+    except TimeoutError:
+        raise error(f"{path}: still not read after {READ_SECONDS:g} s (a slow or stuck network drive?); "
+                    "nothing was changed") from None
     except FileNotFoundError:
         raise error(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -12,7 +12,7 @@ from sandbox import presets
 from sandbox.errors import PresetError
 from sandbox.models import arcade
 from sandbox.params import Param, Tuning
-from sandbox.presets import Preset, load_preset, parse_preset, save_preset
+from sandbox.presets import BUILTIN_DIR, Preset, load_preset, parse_preset, save_preset
 
 DATA = Path(__file__).parent / "data"
 BUILTIN = sorted(presets.BUILTIN_DIR.glob("*.json"))
@@ -191,3 +191,23 @@ def test_a_pipe_or_device_is_refused_without_blocking(tmp_path):
         load_preset(fifo)
     with pytest.raises(PresetError, match="not a regular file"):
         load_preset("/dev/zero")
+
+
+def test_a_read_that_hangs_is_given_up_with_a_message(tmp_path, monkeypatch):
+    """A stuck network drive: the read never returns. There is no such drive here, so
+    the blocking read itself is stood in for by one that waits on an event; the
+    timeout logic and the message are the real ones."""
+    import threading
+    from sandbox import files
+    path = tmp_path / "preset.json"
+    path.write_text((BUILTIN_DIR / "recipe_defaults.json").read_text())
+    release = threading.Event()
+    monkeypatch.setattr(files, "_read_bytes", lambda p, size: release.wait(30) and b"")
+    monkeypatch.setattr(files, "READ_SECONDS", 0.2)
+    try:
+        with pytest.raises(PresetError, match=r"preset.json: still not read after 0.2 s"):
+            load_preset(path)
+    finally:
+        release.set()
+    monkeypatch.undo()
+    assert load_preset(path).name == "Recipe defaults"  # an ordinary read goes through
