@@ -1,5 +1,6 @@
 """Property tests: no tuning inside the declared ranges, at any offered tick rate, and
-no control sequence produces NaN or inf, for every model.
+no control sequence produces NaN or inf, or a speed above the shared guard, for every
+model.
 
 Each example is a batch: hypothesis draws a seed, how often the range ends appear,
 and one random control trace; the seed makes 25 tunings (numpy, for speed: drawing
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandbox.models import MODELS
+from sandbox.models.batch_math import SPEED_LIMIT
 from sandbox.models.state import Controls, State
 from sandbox.sim import TICK_RATES
 
@@ -30,6 +32,7 @@ controls = st.tuples(st.sampled_from([-1.0, -0.5, 0.0, 0.3, 1.0]), st.sampled_fr
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_every_tick_stays_finite(name):
     model = MODELS[name]
+    limit = SPEED_LIMIT[model.LENGTH_UNIT] * (1 + 1e-12)
 
     @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(seed=st.integers(0, 2 ** 32 - 1), edges=st.sampled_from([0.0, 0.2, 0.6]),
@@ -48,5 +51,6 @@ def test_every_tick_stays_finite(name):
             for key, values in state.extra.items():
                 if key not in ("icr_x", "icr_y"):  # NaN there means "going straight"
                     assert np.isfinite(values).all(), (key, tick)
+            assert (state.speed <= limit).all(), tick  # nobody leaves the world at an absurd speed
 
     check()
