@@ -88,9 +88,9 @@ def _mark(group: QActionGroup, value) -> None:
 UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 REFRESH_TURNS = 3
-"""Drawn frames per redraw of the live plots (20 Hz at 60 Hz): a plot repaint costs
-more than the car view, so the plots, the force curve's speed marker and the status
-line take turns and no frame repaints all of them."""
+"""Drawn frames per redraw of each live plot (20 Hz at 60 Hz): a plot repaint costs
+more than the car view, so the three plots take turns, each with one of the status
+line, the force curve's speed marker and the replay bar, and no frame repaints all."""
 
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
@@ -448,9 +448,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.plots.record(self.sim.time, state, shadows)
 
     def _refresh_views(self, frame: int | None = None) -> None:
-        """Show the latest state: the car view every frame; the live plots, the force
-        curve's speed marker and the status line each on one frame in REFRESH_TURNS
-        (every one when `frame` is None: a step, a scrub, a reset)."""
+        """Show the latest state: the car view every frame; each live plot, the status
+        line, the force curve's speed marker and the replay bar on one frame in
+        REFRESH_TURNS (all of them when `frame` is None: a step, a scrub, a reset)."""
         def due(turn: int) -> bool:
             return frame is None or frame % REFRESH_TURNS == turn
 
@@ -466,7 +466,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 regime = "reversing (speed clamp, no traction lerp) · "
             else:
                 regime = "traction slow · "
-        if due(2):
+        if due(0):
             self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
                                 f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
@@ -483,9 +483,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
                 f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)" + self._end_of_trace_text(ghost))
         self.track.show_state(state, self.body)
-        if due(0):
-            self.plots.refresh(self.sim.time)
-        if due(1):
+        self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
+        if due(2):  # with the channel plot, the lightest of the three
             self.curves.set_speed(speed)
         if self.replay is not None and due(2):
             self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)

@@ -102,27 +102,35 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.buffer.clear()
         self.refresh(0.0)
 
-    def refresh(self, now: float) -> None:
-        """Redraw the curves against time before `now` (s)."""
+    def refresh(self, now: float, plot: int | None = None) -> None:
+        """Redraw the curves against time before `now` (s): all three plots, or only
+        `plot` (0 speed, 1 slip, 2 the model's channels). Only the changed plot's area
+        is repainted, so the window can spread the three over three frames."""
         data = self.buffer.view()
-        t, speed, slip, channel_a, channel_b = data[:5]
+        t = data[0]
         ago = np.subtract(t, now, out=self._ago[:len(t)])
-        self.speed_curve.setData(ago, speed)
-        self.slip_curve.setData(ago, slip)
-        for i, (speed_curve, slip_curve) in enumerate(zip(self.ghost_speed_curves, self.ghost_slip_curves)):
-            ghost_speed, ghost_slip = data[5 + 2 * i], data[6 + 2 * i]
-            shown = speed_curve.scene() is not None
-            if np.isfinite(ghost_speed[-1:]).any():
+        if plot in (None, 0):
+            self.speed_curve.setData(ago, data[1])
+            self._refresh_ghosts(ago, data, self.speed_plot, self.ghost_speed_curves, 5)
+        if plot in (None, 1):
+            self.slip_curve.setData(ago, data[2])
+            self._refresh_ghosts(ago, data, self.slip_plot, self.ghost_slip_curves, 6)
+        if plot in (None, 2):
+            for curve, values, used in zip(self.channel_curves, (data[3], data[4]), (0, 1)):
+                if used < len(self.channels):
+                    curve.setData(ago, values, connect="finite")
+                elif curve.xData is not None and len(curve.xData):
+                    curve.setData([], [])
+
+    def _refresh_ghosts(self, ago, data, plot, curves, first_column: int) -> None:
+        """Each ghost's curve on `plot` (its column: first_column + 2·i); a curve joins
+        the plot while its ghost has data and leaves it after."""
+        for i, curve in enumerate(curves):
+            values = data[first_column + 2 * i]
+            shown = curve.scene() is not None
+            if np.isfinite(values[-1:]).any():
                 if not shown:
-                    self.speed_plot.addItem(speed_curve)
-                    self.slip_plot.addItem(slip_curve)
-                speed_curve.setData(ago, ghost_speed, connect="finite")
-                slip_curve.setData(ago, ghost_slip, connect="finite")
-            elif shown:
-                self.speed_plot.removeItem(speed_curve)
-                self.slip_plot.removeItem(slip_curve)
-        for curve, values, used in zip(self.channel_curves, (channel_a, channel_b), (0, 1)):
-            if used < len(self.channels):
+                    plot.addItem(curve)
                 curve.setData(ago, values, connect="finite")
-            elif curve.xData is not None and len(curve.xData):
-                curve.setData([], [])
+            elif shown:
+                plot.removeItem(curve)
