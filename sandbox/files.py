@@ -48,7 +48,8 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     never end."""
     path = Path(path)
     try:
-        kind = path.stat().st_mode
+        info = path.stat()
+        kind = info.st_mode
     except FileNotFoundError:
         raise error(f"{path}: no such file") from None
     except OSError as exc:
@@ -57,6 +58,8 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
         raise error(f"{path}: is a directory, not a file")
     if not stat.S_ISREG(kind):  # a pipe or a device could block or never end
         raise error(f"{path}: not a regular file (a pipe, socket or device)")
+    if info.st_size > limit:  # refused unread; the read below is bounded too, for sizes that lie
+        raise error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
     try:
         data = _read_within(path, limit + 1, READ_SECONDS)
     except TimeoutError:
