@@ -112,7 +112,7 @@ def _lerp_weight(traction, steady, dt: float):
     """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot), or
     with `rate_independent` 1 - (1 - traction/60)^(60·dt)."""
     recipe = np.minimum(traction * dt, 1.0)
-    if not np.any(steady):
+    if not any_(steady):
         return recipe
     compounded = 1.0 - (1.0 - np.minimum(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
     return np.where(steady, compounded, recipe)
@@ -219,7 +219,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     # guard: zero friction and drag never stop accelerating. One tick leaves a car at most
     # 2·speed + push·dt fast (recipe: |keep| ≤ 1, rate ≥ -1), 2.5·speed + 1.5·push·dt with
     # the midpoint rule; so while every car is well below the limit the check is skipped
-    if 3.0 * float(np.max(speed)) + 2.0 * float(np.max(np.abs(push))) * dt > SPEED_LIMIT[LENGTH_UNIT]:
+    if 3.0 * float(speed.max()) + 2.0 * float(np.abs(push).max()) * dt > SPEED_LIMIT[LENGTH_UNIT]:
         new_x, new_y = limit_speed(new_x, new_y, LENGTH_UNIT)
     shape = heading.shape
     return State(state.x + step_x, state.y + step_y, heading, new_x, new_y,
