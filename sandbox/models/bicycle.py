@@ -36,6 +36,7 @@ import numpy as np
 
 from ..params import Param
 from . import speed_control
+from .batch_math import norm
 from .geometry import DEGREES, rotate_about, wrap
 from .state import Controls, State
 
@@ -116,32 +117,43 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     L = np.asarray(p["wheel_base"], dtype=np.float64)
     h = state.heading
     r = speed * dt
+    # each trig value once (trig is the slow part of a tick); the options' extra work
+    # only when some car has them on
+    ch, sh = np.cos(h), np.sin(h)
+    cm, sm = (ch, sh) if motion is h else (np.cos(motion), np.sin(motion))
+    half = L / 2
 
     # the blog's six lines (front distance: the same r, or Night's correction)
-    bx, by = state.x - L / 2 * np.cos(h), state.y - L / 2 * np.sin(h)
-    fx, fy = state.x + L / 2 * np.cos(h), state.y + L / 2 * np.sin(h)
-    B = (L - r) * np.cos(steer)
-    front = np.where(p["keep_wheel_base"], np.sqrt(np.maximum(B * B + r * (2 * L - r), 0.0)) - B, r)
-    bx, by = bx + r * np.cos(motion), by + r * np.sin(motion)
-    fx, fy = fx + front * np.cos(motion + steer), fy + front * np.sin(motion + steer)
+    bx, by = state.x - half * ch, state.y - half * sh
+    fx, fy = state.x + half * ch, state.y + half * sh
+    front = r
+    keep = np.asarray(p["keep_wheel_base"], dtype=bool)
+    if keep.any():
+        B = (L - r) * np.cos(steer)
+        front = np.where(keep, np.sqrt(np.maximum(B * B + r * (2 * L - r), 0.0)) - B, r)
+    bx, by = bx + r * cm, by + r * sm
+    wheel_direction = motion + steer
+    fx, fy = fx + front * np.cos(wheel_direction), fy + front * np.sin(wheel_direction)
     x, y = (fx + bx) / 2, (fy + by) / 2
     heading = np.arctan2(fy - by, fx - bx)
-    gap = np.hypot(fx - bx, fy - by)
+    gap = norm(fx - bx, fy - by)
 
-    # exact arc about the instantaneous centre (on the back axle line, L/tan(steer) out)
-    turning = np.abs(np.sin(steer)) > 1e-12
-    omega = speed * np.sin(steer) / L
+    # the instantaneous centre (on the back axle line, L/tan(steer) out), and with
+    # exact_arc the exact rotation about it
+    sin_steer = np.sin(steer)
+    turning = np.abs(sin_steer) > 1e-12
     radius = np.where(turning, L / np.where(turning, np.tan(steer), 1.0), 0.0)
-    back_x, back_y = state.x - L / 2 * np.cos(motion), state.y - L / 2 * np.sin(motion)
-    cx, cy = back_x - radius * np.sin(motion), back_y + radius * np.cos(motion)
-    turn = omega * dt
-    arc_x, arc_y = rotate_about(state.x, state.y, cx, cy, turn)
-    ax = np.where(turning, arc_x, state.x + r * np.cos(motion))
-    ay = np.where(turning, arc_y, state.y + r * np.sin(motion))
+    back_x, back_y = state.x - half * cm, state.y - half * sm
+    cx, cy = back_x - radius * sm, back_y + radius * cm
     exact = np.asarray(p["exact_arc"], dtype=bool)
-    x, y = np.where(exact, ax, x), np.where(exact, ay, y)
-    heading = np.where(exact, wrap(h + turn), heading)
-    gap = np.where(exact, L, gap)
+    if exact.any():
+        turn = speed * sin_steer / L * dt
+        arc_x, arc_y = rotate_about(state.x, state.y, cx, cy, turn)
+        ax = np.where(turning, arc_x, state.x + r * cm)
+        ay = np.where(turning, arc_y, state.y + r * sm)
+        x, y = np.where(exact, ax, x), np.where(exact, ay, y)
+        heading = np.where(exact, wrap(h + turn), heading)
+        gap = np.where(exact, L, gap)
 
     ticks = ticks + 1
     display = heading + steer * (speed / np.maximum(p["max_speed"], 1e-9)) * p["drift_overrotate"]
