@@ -24,6 +24,10 @@ stops changing the feel, calibrated so that at 60 Hz it drives like the recipe:
  - the traction lerp compounds: weight = 1 - (1 - traction/60)^(60·dt), exactly
    traction/60 at 60 Hz and never above 1 (the recipe's traction·dt is above 1
    when dt > 1/traction).
+
+Guards (never acting at the recipe's defaults): one tick of friction and drag removes
+at most the whole velocity; the traction lerp's weight is at most 1; no car goes
+faster than batch_math.SPEED_LIMIT (20 000 px/s).
 """
 
 from __future__ import annotations
@@ -88,12 +92,6 @@ def _inner_dt(rate_independent, dt: float):
     return np.where(rate_independent, REFERENCE_DT, dt)
 
 
-
-
-
-
-
-
 def _sin_cos_m1(angle):
     """(sin, cos - 1) of a steer angle. |angle| <= 60°, so cos = sqrt(1 - sin²) (one
     trig call), and cos - 1 = -sin²/(1 + cos), free of the cancellation of subtracting 1."""
@@ -116,10 +114,6 @@ def _lerp_weight(traction, steady, dt: float):
         return recipe
     compounded = 1.0 - (1.0 - np.minimum(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
     return np.where(steady, compounded, recipe)
-
-
-
-
 
 
 def _recipe_velocity(vx, vy, hx, hy, nhx, nhy, speed, weight, forward, along, push_dt, rate, p):

@@ -31,7 +31,9 @@ zeroes the wheel's slip, brakes and resistance never reverse the velocity, the b
 torque never reverses the wheel (no jitter); (4) rolling resistance, Crr·v in the
 seed, is held at Crr·LOW_SPEED below LOW_SPEED, so a coasting car stops in finite
 time instead of creeping for minutes (Crr·v alone never reaches zero). A car at rest
-stays exactly at rest.
+stays exactly at rest. (5) No car goes faster than the sandbox's shared 500 m/s
+(batch_math.SPEED_LIMIT): a long gearing with drag and rolling resistance at zero
+would otherwise keep accelerating.
 
 Correction on by default: the tutorial writes only the sideways part of the front tyre
 force (cos δ·F_lat,f); this model also applies its part along the car, −sin δ·F_lat,f,
@@ -296,7 +298,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
     vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
     vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
 
-    vx, vy = limit_speed(vx, vy, LENGTH_UNIT)  # guard: the shortest gearing at the redline is ~2000 km/h
+    vx, vy = limit_speed(vx, vy, LENGTH_UNIT)  # guard (5)
     extra = {"omega": new_omega, "wheel_omega": wheel_after, "gear": gear.astype(np.float64), "rpm": rpm,
              "slip_ratio": slip_ratio, "alpha_front": alpha_f, "alpha_rear": alpha_r, "lat_front": lat_f,
              "lat_rear": lat_r, "load_front": front_load, "load_rear": rear_load, "traction": traction,

@@ -89,8 +89,9 @@ UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 REFRESH_TURNS = 3
 """Drawn frames per redraw of each live plot (20 Hz at 60 Hz): a plot repaint costs
-more than the car view, so the three plots take turns, each with one of the status
-line, the force curve's speed marker and the replay bar, and no frame repaints all."""
+more than the car view, so no frame repaints them all. Turn 0: the speed plot and the
+status line; 1: the slip plot; 2: the model's channels (the lightest plot), the force
+curve's speed marker and the replay bar. The car view is drawn every frame."""
 
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
