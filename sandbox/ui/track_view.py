@@ -24,7 +24,7 @@ from .plot_style import opaque
 TRAIL_SECONDS = 8.0
 ZOOM_RANGE = (0.1, 8.0)
 ZOOM_STEP = 1.15
-FADE_BUCKETS = 10
+FADE_BUCKETS = 6
 TRAIL_STRIDE = 2
 ARROW_SECONDS = 0.25
 """The velocity arrow ends where the car would be this many seconds from now."""
@@ -205,15 +205,18 @@ class TrackView(QWidget):
                 continue
             fade = (bucket + 1) / FADE_BUCKETS  # older segments fainter
             steps = marked[a:b]
-            # connect[i]: draw the step from point a + i to the next (the last point's value is unused)
-            if not steps.all():
+            skidding, gripping = steps.any(), not steps.all()
+            # connect[i]: draw the step from point a + i to the next (the last point's value
+            # is unused); "all" when a bucket is all of one kind, twice as fast to build
+            if gripping:
                 p.setPen(_cosmetic(QColor(*opaque(TRAIL_RGB, 0.67 * fade, GROUND_RGB)), 2))
-                p.drawPath(pg.arrayToQPath(x[a:b + 1], y[a:b + 1], connect=np.append(~steps, False)))
-            if steps.any():
+                connect = np.append(~steps, False) if skidding else "all"
+                p.drawPath(pg.arrayToQPath(x[a:b + 1], y[a:b + 1], connect=connect))
+            if skidding:
                 pen = QPen(QColor(*opaque(SKID_RGB, 0.86 * fade, GROUND_RGB)), skid_width)
                 pen.setCapStyle(Qt.PenCapStyle.RoundCap)
                 p.setPen(pen)
-                connect = np.append(steps, False)
+                connect = np.append(steps, False) if gripping else "all"
                 p.drawPath(pg.arrayToQPath(lx[a:b + 1], ly[a:b + 1], connect=connect))
                 p.drawPath(pg.arrayToQPath(rx[a:b + 1], ry[a:b + 1], connect=connect))
 
