@@ -776,3 +776,25 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
         np.vstack([[0.0, 0.0], rows[:, 1:3]]), axis=0).T))])
     expected = time_to_cover(odometer(fast), odometer(car)[-1], 1 / 60, fast[-1, 6]) - len(trace) / 60
     assert figure < -0.5 and figure == pytest.approx(expected, abs=0.006)
+
+
+def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
+    """The three live plots take turns; one refreshed on an earlier frame still holds
+    that frame's data, time and values together (not a later tick's values against
+    older times), so what is drawn or exported is always a real sample."""
+    from sandbox.ui.app import REFRESH_TURNS
+    paused(window)
+    window.pin_ghost()
+    window.keys.held |= {K.Key_W}
+    while window._drawn % REFRESH_TURNS != REFRESH_TURNS - 1:
+        window.run_for(1 / 60)
+    window.run_for(1 / 60)  # this frame redraws the speed plot (turn 0)
+    assert window._drawn % REFRESH_TURNS == 0
+    speed_then = float(window.sim.state.speed[0])
+    for _ in range(REFRESH_TURNS - 1):  # the slip and channel plots' turns; the car keeps accelerating
+        window.run_for(1 / 60)
+    assert float(window.sim.state.speed[0]) > speed_then
+    ago, speeds = window.plots.speed_curve.getData()
+    assert speeds[-1] == speed_then and ago[-1] == 0.0
+    ghost_ago, ghost_speeds = window.plots.ghost_speed_curves[0].getData()
+    assert ghost_speeds[-1] == speed_then and ghost_ago[-1] == 0.0  # the pinned ghost drives alike

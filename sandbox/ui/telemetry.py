@@ -17,6 +17,11 @@ WINDOW_SECONDS = 10.0
 MAX_GHOSTS = 4
 COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b") + tuple(
     f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip"))
+PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each ghost's
+    (COLUMNS.index("speed"),) + tuple(COLUMNS.index(f"ghost{i}_speed") for i in range(MAX_GHOSTS)),
+    (COLUMNS.index("slip"),) + tuple(COLUMNS.index(f"ghost{i}_slip") for i in range(MAX_GHOSTS)),
+    (COLUMNS.index("channel_a"), COLUMNS.index("channel_b")),
+)
 GHOST_PENS = ("#b0bec5", "#f48fb1", "#ffe082", "#80cbc4")
 CHANNEL_PENS = ("#aed581", "#ce93d8")
 
@@ -80,7 +85,10 @@ class LivePlots(pg.GraphicsLayoutWidget):
     def set_hz(self, hz: int) -> None:
         """Size the buffers for WINDOW_SECONDS at `hz` ticks per second (starts afresh)."""
         self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
-        self._ago = np.empty(self.buffer.capacity)  # t - now, reused every frame
+        # what each plot shows, copied at its own refresh: the plots take turns, and a
+        # curve keeps (not copies) its arrays, so a shared or ring-buffer view would
+        # drift under a plot drawn a frame ago (row 0 of each block: t - now)
+        self._shown = np.empty((3, 1 + max(map(len, PLOT_COLUMNS)), self.buffer.capacity))
 
     def set_channels(self, group: str, unit: str, channels: tuple) -> None:
         """Plot `channels` ((state key, label, factor), at most two) from now on; the
@@ -117,26 +125,29 @@ class LivePlots(pg.GraphicsLayoutWidget):
         `plot` (0 speed, 1 slip, 2 the model's channels). Only the changed plot's area
         is repainted, so the window can spread the three over three frames."""
         data = self.buffer.view()
-        t = data[0]
-        ago = np.subtract(t, now, out=self._ago[:len(t)])
-        if plot in (None, 0):
-            self.speed_curve.setData(ago, data[1])
-            self._refresh_ghosts(ago, data, self.speed_plot, self.ghost_speed_curves, 5)
-        if plot in (None, 1):
-            self.slip_curve.setData(ago, data[2])
-            self._refresh_ghosts(ago, data, self.slip_plot, self.ghost_slip_curves, 6)
-        if plot in (None, 2):
-            for curve, values, used in zip(self.channel_curves, (data[3], data[4]), (0, 1)):
-                if used < len(self.channels):
-                    curve.setData(ago, values, connect="finite")
-                elif curve.xData is not None and len(curve.xData):
-                    curve.setData(np.empty(0), np.empty(0))
+        n = data.shape[1]
+        for index in (0, 1, 2) if plot is None else (plot,):
+            columns = PLOT_COLUMNS[index]
+            shown = self._shown[index, :len(columns) + 1, :n]
+            np.subtract(data[0], now, out=shown[0])
+            np.take(data, columns, axis=0, out=shown[1:])
+            ago, values = shown[0], shown[1:]
+            if index == 2:
+                for curve, row, used in zip(self.channel_curves, values, (0, 1)):
+                    if used < len(self.channels):
+                        curve.setData(ago, row, connect="finite")
+                    elif curve.xData is not None and len(curve.xData):
+                        curve.setData(np.empty(0), np.empty(0))
+            else:
+                plot_item, car, ghosts = ((self.speed_plot, self.speed_curve, self.ghost_speed_curves),
+                                          (self.slip_plot, self.slip_curve, self.ghost_slip_curves))[index]
+                car.setData(ago, values[0])
+                self._refresh_ghosts(ago, values[1:], plot_item, ghosts)
 
-    def _refresh_ghosts(self, ago, data, plot, curves, first_column: int) -> None:
-        """Each ghost's curve on `plot` (its column: first_column + 2·i); a curve joins
-        the plot while its ghost has data and leaves it after."""
-        for i, curve in enumerate(curves):
-            values = data[first_column + 2 * i]
+    def _refresh_ghosts(self, ago, rows, plot, curves) -> None:
+        """Each ghost's curve on `plot` (row i for ghost i); a curve joins the plot while
+        its ghost has data and leaves it after."""
+        for values, curve in zip(rows, curves):
             shown = curve.scene() is not None
             if np.isfinite(values[-1:]).any():
                 if not shown:
