@@ -11,72 +11,49 @@ exceptions (any reaching sys.excepthook, i.e. Qt slots, and any from the loop).
 
 from __future__ import annotations
 
-import os
 import random
-import statistics
 import sys
-import time
 import traceback
 
-from .bench_window import rss_mb, scripted_trace
+from .bench_window import frame, frame_stats, offscreen_window, rss_mb, scripted_trace
 from .presets import list_presets, load_preset
 
 
 def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QEvent
-
-    from .ui.qt import application, dispose
-    from .ui.app import MainWindow
-
     rng = random.Random(seed)
     presets = [path for path, _, builtin, _ in list_presets() if builtin]
     errors: list[str] = []
     hook = sys.excepthook
     sys.excepthook = lambda kind, value, tb: errors.append("".join(traceback.format_exception(kind, value, tb)))
-    app = application()
-    window = MainWindow(remember=False)
     minutes_out = []
+    frames = 0
     try:
-        window.resize(1400, 860)
-        window.show()
-        window.timer.stop()
-        hz = window.sim.hz
-        costs: list[float] = []
-        frame = 0
-        for minute in range(int(round(minutes))):
-            window.apply_preset(load_preset(presets[minute % len(presets)]))
-            hz = window.sim.hz
-            window.play_trace(scripted_trace(60.0, hz), "soak")
-            for second in range(60):
-                _move_a_slider(window, rng)
-                for _ in range(hz):
-                    start = time.perf_counter()
-                    try:
-                        window.run_for(1.0 / hz)
-                        app.processEvents()
-                        # what the running event loop does after each pass (processEvents alone
-                        # never deletes the widgets a model switch replaced)
-                        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-                    except Exception:  # noqa: BLE001 (counted and reported, the run goes on)
-                        errors.append(traceback.format_exc())
-                    costs.append((time.perf_counter() - start) * 1000)
-                    frame += 1
-            costs.sort()
-            row = {"minute": minute + 1, "model": window.model.NAME, "preset": window.preset.name,
-                   "median_ms": statistics.median(costs), "p99_ms": costs[int(0.99 * (len(costs) - 1))],
-                   "rss_mb": rss_mb(), "python_blocks": sys.getallocatedblocks(), "errors": len(errors)}
-            minutes_out.append(row)
-            if on_minute:
-                on_minute(row)
-            costs = []
-        window.metrics.wait()
-        undo_steps = window.undo.count()
+        with offscreen_window() as (app, window):
+            for minute in range(int(round(minutes))):
+                window.apply_preset(load_preset(presets[minute % len(presets)]))
+                hz = window.sim.hz
+                window.play_trace(scripted_trace(60.0, hz), "soak")
+                costs: list[float] = []
+                for _ in range(60):
+                    _move_a_slider(window, rng)
+                    for _ in range(hz):
+                        try:
+                            costs.append(frame(app, window, hz)[1])
+                        except Exception:  # noqa: BLE001 (counted and reported, the run goes on)
+                            errors.append(traceback.format_exc())
+                        frames += 1
+                row = {"minute": minute + 1, "model": window.model.NAME, "preset": window.preset.name,
+                       **frame_stats(costs), "rss_mb": rss_mb(), "python_blocks": sys.getallocatedblocks(),
+                       "errors": len(errors)}
+                minutes_out.append(row)
+                if on_minute:
+                    on_minute(row)
+            window.metrics.wait()
+            undo_steps = window.undo.count()
     finally:
         sys.excepthook = hook
-        dispose(window)
     first, last = minutes_out[0], minutes_out[-1]
-    return {"minutes": minutes_out, "frames": frame, "errors": errors, "undo_steps": undo_steps,
+    return {"minutes": minutes_out, "frames": frames, "errors": errors, "undo_steps": undo_steps,
             "rss_growth_mb": last["rss_mb"] - first["rss_mb"],
             "python_blocks_growth": last["python_blocks"] - first["python_blocks"]}
 
