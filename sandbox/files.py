@@ -58,8 +58,9 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
         raise error(f"{path}: is a directory, not a file")
     if not stat.S_ISREG(kind):  # a pipe or a device could block or never end
         raise error(f"{path}: not a regular file (a pipe, socket or device)")
+    too_large = f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file"
     if info.st_size > limit:  # refused unread; the read below is bounded too, for sizes that lie
-        raise error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+        raise error(too_large)
     try:
         data = _read_within(path, limit + 1, READ_SECONDS)
     except TimeoutError:
@@ -74,7 +75,7 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     except OSError as exc:
         raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if len(data) > limit:
-        raise error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+        raise error(too_large)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

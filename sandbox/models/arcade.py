@@ -100,10 +100,12 @@ def _sin_cos_m1(angle):
     return sn, -sn2 / (1.0 + np.sqrt(1.0 - sn2))
 
 
-def _resistance(p, inner_dt, speed, floor):
-    """friction·dt + drag·dt·|v| (1/s), never below `floor` (guard: no more than the
-    whole velocity in one tick)."""
-    return np.maximum(p["friction"] * inner_dt + p["drag"] * inner_dt * speed, floor)
+def _resistance(p, scale, speed, floor):
+    """friction·scale + drag·scale·|v|, never below `floor` (guard: no more than the
+    whole velocity in one tick). scale = the recipe's inner dt gives the resistance
+    rate (1/s, floor -1/dt); scale = dt·dt its share of the velocity in one tick
+    (floor -1)."""
+    return np.maximum(p["friction"] * scale + p["drag"] * scale * speed, floor)
 
 
 def _lerp_weight(traction, steady, dt: float):
@@ -200,8 +202,7 @@ def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], 
 
     # 4. integrate
     if not steady.all():
-        # resist·dt, the share of the velocity friction and drag take this tick (≥ -1)
-        rate = np.maximum(p["friction"] * (dt * dt) + p["drag"] * (dt * dt) * speed, -1.0)
+        rate = _resistance(p, dt * dt, speed, -1.0)  # resist·dt: the share friction and drag take
         new_x, new_y = _recipe_velocity(vx, vy, hx, hy, nhx, nhy, speed, weight, forward, along, push * dt, rate, p)
         step_x, step_y = new_x * dt, new_y * dt
     if steady.any():
