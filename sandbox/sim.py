@@ -12,6 +12,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
+from .allocator import keep_freed_memory
 from .models.state import Controls, State
 
 DEFAULT_HZ = 60
@@ -113,6 +114,7 @@ def run_batch(model: ModuleType, params: Mapping[str, object], n: int,
     """`n` cars from rest for `ticks` ticks; returns the final state of each slice of
     `chunk` cars, in order. `controls` are held (scalars or arrays of length n) or
     come from controls(tick) for every tick."""
+    keep_freed_memory()  # no page faults for the arrays each tick allocates anew
     out = []
     for part in chunks(n, chunk):
         p = take(params, part, n)
