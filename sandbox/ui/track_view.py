@@ -70,6 +70,9 @@ class TrackView(QWidget):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(320, 240)
+        # paintEvent covers every pixel (the ground first), so Qt need not paint the
+        # window's background under the view before each frame
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.zoom = 1.0
         self.unit = "px"
         self.unit_scale = 1.0  # screen px per model unit at zoom 1
