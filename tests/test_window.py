@@ -464,6 +464,8 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     gear = window.plots.channel_curves[1].getData()[1]
     assert len(rpm) == 180 and rpm.min() >= 1000 and rpm.max() > 2000  # idle floor, revving up
     assert set(np.unique(gear)) <= {1000.0, 2000.0, 3000.0}  # gear × 1000
+    # the axis names the unit; the group's name is in the box (a long one overlapped)
+    assert window.plots.channel_plot.getAxis("left").labelText == "rpm"
     window.channel_box.setCurrentText("axle loads")
     window.scripted_drive(1)
     front, rear = (c.getData()[1] for c in window.plots.channel_curves)
@@ -471,6 +473,7 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     assert finite.sum() == 60  # the new group starts blank, then fills
     # total load is the weight: m·g = 1500·9.8 N
     assert (front[finite] + rear[finite]) == pytest.approx(np.full(60, 1500 * 9.8))
+    assert window.plots.channel_plot.getAxis("left").labelText == "N"
 
 
 def test_ghost_drives_with_the_same_controls(window, qtbot):

@@ -2,13 +2,15 @@
 
 Qt's raster engine draws translucent lines 20-40x slower than opaque ones (measured
 here: 9 ms against 0.3 ms for a 1000 px grid), and pyqtgraph's grid is translucent by
-default. So grids and ticks are opaque, in a dim pen.
+default. So grids and ticks are opaque, in a dim pen, and each axis (with its grid)
+is kept as a cached picture between range changes.
 """
 
 from __future__ import annotations
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
+from PySide6.QtWidgets import QGraphicsItem
 
 AXIS_PEN = "#383838"
 TEXT_PEN = "#b0b0b0"
@@ -25,6 +27,10 @@ def style_plot(plot: pg.PlotItem) -> None:
         # the axis item draws the grid; put it below the ViewBox (z -100, no
         # background) so the opaque grid lines pass under the curves
         axis.setZValue(-200)
+        # the axis and its grid span the plot, so every new curve point repainted
+        # them (0.1-0.15 ms an axis); cached as a picture they are redrawn only when
+        # their range changes (4 % of the live plots' repaints in `bench`)
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     plot.showGrid(x=True, y=True, alpha=1.0)
 
 

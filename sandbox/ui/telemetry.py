@@ -94,7 +94,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
         """Plot `channels` ((state key, label, factor), at most two) from now on; the
         group's earlier values are not known, so its history starts blank."""
         self.channels = tuple(channels)[:2]
-        self.channel_plot.setLabel("left", group, units=unit)
+        # the unit alone: the group's name is in the box above the plots, and a long
+        # name ("rpm and gear (rpm)") ran past this short plot into its neighbour
+        self.channel_plot.setLabel("left", unit or group)
         self.channel_legend.clear()
         for curve, (_, label, _) in zip(self.channel_curves, self.channels):
             self.channel_legend.addItem(curve, label)

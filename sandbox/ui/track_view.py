@@ -61,6 +61,13 @@ def _cosmetic(colour: QColor, width: float) -> QPen:
     return pen
 
 
+def _screen_lines(start: float, span: float, step: float, scale: float) -> list[int]:
+    """Screen pixels of the world lines k·step between `start` and start + span (world
+    units), at `scale` screen px per unit."""
+    ks = np.arange(math.floor(start / step), math.ceil((start + span) / step) + 1)
+    return np.round((ks * step - start) * scale).astype(int).tolist()
+
+
 class TrackView(QWidget):
     """Paints one car (state index 0) and its recent path."""
 
@@ -150,11 +157,12 @@ class TrackView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), GROUND)
         cx, cy = self.camera()
+        self._paint_grid(p, cx, cy)
         p.save()
         p.translate(self.width() / 2, self.height() / 2)
         p.scale(self.scale, self.scale)
         p.translate(-cx, -cy)
-        self._paint_grid(p, cx, cy)
+        self._paint_origin(p)
         self._paint_trail(p)
         for ghost in self.ghosts:
             self._paint_ghost(p, *ghost)
@@ -166,21 +174,22 @@ class TrackView(QWidget):
         p.end()
 
     def _paint_grid(self, p: QPainter, cx: float, cy: float) -> None:
-        half_w = self.width() / 2 / self.scale
-        half_h = self.height() / 2 / self.scale
+        """Grid lines every GRID_BASE units (doubled until at least 24 screen px apart),
+        every fifth brighter. Each line is a 1-px rectangle filled in whole screen
+        pixels: a third of the cost of stroking the same lines (0.1 against 0.27 ms)."""
+        scale, w, h = self.scale, self.width(), self.height()
         spacing = GRID_BASE.get(self.unit, 1.0)
-        while spacing * self.scale < 24:  # keep lines at least 24 screen px apart
+        while spacing * scale < 24:
             spacing *= 2
-        # 1-px lines parallel to the axes look the same without antialiasing, at a quarter of the cost
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        left, top = cx - w / 2 / scale, cy - h / 2 / scale  # the world point at screen (0, 0)
         for colour, step in ((GRID_MINOR, spacing), (GRID_MAJOR, spacing * 5)):
-            p.setPen(_cosmetic(colour, 1))
-            x0 = math.floor((cx - half_w) / step) * step
-            y0 = math.floor((cy - half_h) / step) * step
-            lines = [QLineF(x, cy - half_h, x, cy + half_h) for x in np.arange(x0, cx + half_w + step, step)]
-            lines += [QLineF(cx - half_w, y, cx + half_w, y) for y in np.arange(y0, cy + half_h + step, step)]
-            p.drawLines(lines)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            for x in _screen_lines(left, w / scale, step, scale):
+                p.fillRect(x, 0, 1, h, colour)
+            for y in _screen_lines(top, h / scale, step, scale):
+                p.fillRect(0, y, w, 1, colour)
+
+    def _paint_origin(self, p: QPainter) -> None:
+        """A cross at the world origin, 40 screen px across."""
         p.setPen(_cosmetic(ORIGIN, 2))
         arm = 20 / self.scale
         p.drawLine(QLineF(-arm, 0, arm, 0))
@@ -220,8 +229,12 @@ class TrackView(QWidget):
                 pen.setCapStyle(Qt.PenCapStyle.RoundCap)
                 p.setPen(pen)
                 connect = np.append(steps, False) if gripping else "all"
+                # rubber on the road has rough edges anyway; without antialiasing these
+                # wide strokes cost half (0.2 ms a frame in a drift)
+                p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
                 p.drawPath(pg.arrayToQPath(lx[a:b + 1], ly[a:b + 1], connect=connect))
                 p.drawPath(pg.arrayToQPath(rx[a:b + 1], ry[a:b + 1], connect=connect))
+                p.setRenderHint(QPainter.RenderHint.Antialiasing)
 
     def _wheel_angles(self) -> tuple[float, float]:
         extra = self.state.extra
