@@ -121,9 +121,10 @@ def run(quick: bool = False) -> dict:
                           f"numpy {np.__version__}",
                "date": datetime.date.today().isoformat(), "quick": quick, "targets": TARGETS}
     # warm-up: the first large batch of a process pays for growing the allocator's heap
-    # (measured: the same batch ran 25 % slower first than later in the run)
+    # (measured: the same batch ran 25 % slower first than later in the run); best of 5,
+    # as this shared machine's speed swings from second to second
     batch_rate(MODELS["arcade"], 100_000, seconds, repeats=1)
-    figures["batch_100k"] = {name: batch_rate(model, 100_000, seconds) for name, model in MODELS.items()}
+    figures["batch_100k"] = {name: batch_rate(model, 100_000, seconds, repeats=5) for name, model in MODELS.items()}
     figures["scaling"] = {name: {str(n): batch_rate(MODELS[name], n, seconds, repeats=1 if n > 100_000 else 3)
                                  for n in (10_000, 100_000, 1_000_000)} for name in ("arcade", "monster")}
     figures["python_loop"] = python_rate(seconds)
@@ -143,7 +144,7 @@ def _verdict(ok: bool) -> str:
 def report(f: dict) -> str:
     t = f["targets"]
     lines = [f"machine: {f['machine']} ({f['date']}{', quick' if f['quick'] else ''})", "",
-             "batch engine, car-ticks/s at 100 000 cars (held steer, full throttle, 60 Hz; best of 3):"]
+             "batch engine, car-ticks/s at 100 000 cars (held steer, full throttle, 60 Hz; best of 5):"]
     for name, rate in f["batch_100k"].items():
         goal = t.get(f"{name}_car_ticks_per_s")
         note = f"  target ≥ {goal / 1e6:.0f} M: {_verdict(rate >= goal)}" if goal else ""
