@@ -182,6 +182,12 @@ def test_presets_menu_switches_and_undo_goes_back(window):
     assert window.windowTitle().endswith("Recipe defaults")
     window.undo.redo()
     assert window.windowTitle().endswith("Ice") and window.tuning["traction_slow"] == 2
+    steps = window.undo.count()
+    action.trigger()  # Ice again: nothing changes, so nothing to undo
+    assert window.undo.count() == steps and window.undo.canUndo()
+    window.panel.sliders["traction_slow"].setValue(3)
+    action.trigger()  # Ice over a changed value: a step back to it
+    assert window.undo.count() == steps + 2 and window.tuning["traction_slow"] == 2
 
 
 def test_bad_preset_shows_a_message_and_leaves_the_tuning(window, tmp_path):

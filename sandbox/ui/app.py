@@ -583,8 +583,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         another model switches the model (which starts a new undo history)."""
         if preset.model is not self.model:
             self._switch_to(preset)
-        else:
-            self.undo.push(LoadPreset(self, preset))
+        elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
+                self.preset.name, self.preset.path, dict(self.tuning), self.sim.hz):
+            self.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
         if self.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(preset.path))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
