@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 
 from ..telemetry import RingBuffer
 from .plot_style import style_plot
+from .steady_view import SteadyViewBox
 
 WINDOW_SECONDS = 10.0
 MAX_GHOSTS = 4
@@ -40,9 +41,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
     def __init__(self, hz: int = 60, length_unit: str = "px", parent=None):
         super().__init__(parent)
         self.set_hz(hz)
-        self.speed_plot = self.addPlot(row=0, col=0)
-        self.slip_plot = self.addPlot(row=1, col=0)
-        self.channel_plot = self.addPlot(row=2, col=0)
+        self.speed_plot = self.addPlot(row=0, col=0, viewBox=SteadyViewBox())
+        self.slip_plot = self.addPlot(row=1, col=0, viewBox=SteadyViewBox())
+        self.channel_plot = self.addPlot(row=2, col=0, viewBox=SteadyViewBox())
         self.channels: tuple = ()
         for plot in (self.speed_plot, self.slip_plot, self.channel_plot):
             style_plot(plot)

@@ -1,0 +1,42 @@
+"""A plot area whose automatic y range moves in steps, not every frame.
+
+pyqtgraph's auto-range fits the data exactly, so while a speed climbs the y axis
+changes on every redraw: its tick labels and grid are redone and, when the labels'
+width changes, the layout of every plot beside it (about 1 ms a frame in `bench`).
+Here the range follows the data only when the data leaves it (then with SPARE of the
+data's span added on the side it left by) or fills less than SHRINK of it. The data
+is always in view; the mouse, the "A" button and manual ranges work as in pyqtgraph.
+"""
+
+from __future__ import annotations
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+import pyqtgraph as pg
+
+SPARE = 0.25
+"""Headroom added on the side the data left by, as a fraction of the data's span."""
+SHRINK = 0.5
+"""Refit when the data spans less than this fraction of the range."""
+
+
+class SteadyViewBox(pg.ViewBox):
+    """ViewBox whose auto-ranged y axis changes only when the data leaves the range
+    or shrinks well inside it (x and manual ranges unchanged)."""
+
+    def setRange(self, rect=None, xRange=None, yRange=None, padding=None, update=True, disableAutoRange=True):
+        if yRange is not None and rect is None and not disableAutoRange:  # pyqtgraph's auto-range pass
+            yRange = self._steady(*sorted(yRange))
+            if yRange is None and xRange is None:
+                return
+        super().setRange(rect, xRange, yRange, padding, update, disableAutoRange)
+
+    def _steady(self, low: float, high: float) -> tuple[float, float] | None:
+        """The y range to show for data fitted by (low, high); None: keep the current."""
+        now_low, now_high = self.viewRange()[1]
+        span = high - low
+        if now_low <= low and high <= now_high:  # in view
+            if span == 0 or span >= SHRINK * (now_high - now_low):
+                return None  # (a flat line is shown at any scale; pyqtgraph keeps it)
+            return low, high  # shrunk well inside: fit it
+        spare = SPARE * span
+        return (low - spare if low < now_low else now_low), (high + spare if high > now_high else now_high)
