@@ -2,7 +2,8 @@
 
 pyqtgraph's auto-range fits the data exactly, so while a speed climbs the y axis
 changes on every redraw: its tick labels and grid are redone and, when the labels'
-width changes, the layout of every plot beside it (about 1 ms a frame in `bench`).
+width changes, the layout of every plot beside it (in `bench`, three runs each way:
+frame median 4.1-5.7 ms fitted every redraw, 3.9-4.1 ms in steps).
 Here the range follows the data only when the data leaves it (then with SPARE of the
 data's span added on the side it left by) or fills less than SHRINK of it. The data
 is always in view; the mouse, the "A" button and manual ranges work as in pyqtgraph.
