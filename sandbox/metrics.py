@@ -33,7 +33,7 @@ SETTLE_LIMIT_S = 120.0
 SETTLE_GAP = 0.01
 """An extrapolated top speed counts once it is within this fraction of the speed: from
 further out, a torque curve's kinks bend the approach (the Corvette's read 0.6 % high
-from 4 % out)."""
+from 5 % out)."""
 UNLIMITED_RUN_S = 10.0
 """s: the straight run of a model that declares no top speed (time to 100 still counts)."""
 REVERSE_S = 20.0
@@ -130,7 +130,7 @@ def _straight(model, params, dt, n):
         top = np.where(now, estimate, top)
         settled |= now
         if tick % window == 0:  # once a second: on a rev limiter the speed saws for ever
-            saw = ~settled & _sawtooth(last, tick, window)
+            saw = ~settled & _sawtooth(last, tick)
             top = np.where(saw, last.mean(axis=0), top)
             settled |= saw
         if settled.all():
@@ -220,11 +220,9 @@ def _steady(last: np.ndarray, tick: int) -> np.ndarray:
     return (high - low <= 0.01 * scale) & (np.abs(late - early) <= 1e-4 * scale)
 
 
-def _sawtooth(last: np.ndarray, tick: int, window: int) -> np.ndarray:
+def _sawtooth(last: np.ndarray, tick: int) -> np.ndarray:
     """Per car: a steady second (`_steady`) that rises and falls, as on a rev
     limiter; a smooth approach only rises, and is left to the extrapolation."""
-    if tick < window:
-        return np.zeros(last.shape[1], dtype=bool)
     steps = np.diff(_oldest_first(last, tick), axis=0)
     return _steady(last, tick) & (steps > 0).any(axis=0) & (steps < 0).any(axis=0)
 
