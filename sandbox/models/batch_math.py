@@ -17,8 +17,10 @@ from .state import State
 
 def norm(x, y):
     """|(x, y)| as sqrt(x² + y²): several times faster than np.hypot, and the values
-    here are nowhere near overflow."""
-    return np.sqrt(x * x + y * y)
+    here are nowhere near overflow. Summed and rooted in place (the same bits)."""
+    squares = np.multiply(x, x, dtype=np.float64)  # (a float result for integer input too)
+    squares += y * y
+    return np.sqrt(squares, out=squares) if isinstance(squares, np.ndarray) else np.sqrt(squares)
 
 
 def any_(mask) -> bool:
