@@ -15,12 +15,19 @@ import numpy as np
 from .state import State
 
 
+IN_PLACE_FROM = 64
+"""cars: from this many, sums are built in place (fewer temporary arrays: ~20 % of a
+tick at 16 384 cars); below it the in-place calls cost more than the arrays they save."""
+
+
 def norm(x, y):
     """|(x, y)| as sqrt(x² + y²): several times faster than np.hypot, and the values
-    here are nowhere near overflow. Summed and rooted in place (the same bits)."""
-    squares = np.multiply(x, x, dtype=np.float64)  # (a float result for integer input too)
-    squares += y * y
-    return np.sqrt(squares, out=squares) if isinstance(squares, np.ndarray) else np.sqrt(squares)
+    here are nowhere near overflow. In place for big float arrays (the same bits)."""
+    squares = x * x
+    if isinstance(squares, np.ndarray) and squares.size >= IN_PLACE_FROM and squares.dtype == np.float64:
+        squares += y * y
+        return np.sqrt(squares, out=squares)
+    return np.sqrt(squares + y * y)
 
 
 def any_(mask) -> bool:
