@@ -16,8 +16,8 @@ from .state import State
 
 
 IN_PLACE_FROM = 64
-"""cars: from this many, sums are built in place (fewer temporary arrays: ~20 % of a
-tick at 16 384 cars); below it the in-place calls cost more than the arrays they save."""
+"""cars: from this many, `norm` works in place (fewer temporary arrays); below it the
+in-place calls cost more than the arrays they save."""
 
 
 def norm(x, y):
