@@ -53,6 +53,24 @@ def test_torque_curve_passes_the_seeds_points():
     assert list(mo.torque_curve(np.array([2500.0, 4400.0, 6500.0]), p)) == [448, 475, 0]
 
 
+def test_torque_curve_per_car_is_bit_for_bit_the_shared_one():
+    """One curve for all cars goes through np.interp, curves per car through the
+    formula written out: a car's torque may not depend on which one its batch took.
+    Between two points it is the straight line through them; beyond them, their value."""
+    rng = np.random.default_rng(5)
+    p = dict(corvette(), **{f"torque_{r}": float(v) for r, v in zip(mo.TORQUE_RPM, rng.uniform(100, 900, 8))},
+             redline_rpm=9000.0)
+    rpm = np.concatenate([rng.uniform(0, 9000, 5000), np.array(mo.TORQUE_RPM, dtype=float)])
+    shared = mo.torque_curve(rpm, p)
+    per_car = mo.torque_curve(rpm, dict(p, **{f"torque_{r}": np.full(len(rpm), p[f"torque_{r}"])
+                                              for r in mo.TORQUE_RPM}))
+    assert np.array_equal(shared, per_car)
+    knots, values = np.array(mo.TORQUE_RPM, dtype=float), [p[f"torque_{r}"] for r in mo.TORQUE_RPM]
+    middle = (knots[2] + knots[3]) / 2
+    assert float(mo.torque_curve(np.array([middle]), p)[0]) == pytest.approx((values[2] + values[3]) / 2)
+    assert list(mo.torque_curve(np.array([500.0, 8000.0]), p)) == [values[0], values[-1]]
+
+
 def kinetic_energy(s, p):
     """Car, yaw and rear-axle spin: what the tyre forces can only take away."""
     return (0.5 * p["mass"] * s.speed[0] ** 2 + 0.5 * p["yaw_inertia"] * s.extra["omega"][0] ** 2
