@@ -1,10 +1,11 @@
 """Keep freed memory for the next tick (glibc's malloc; a no-op elsewhere).
 
 A batch tick allocates and frees dozens of arrays of 128 KiB (16 384 cars × 8 bytes,
-sim.BATCH_CHUNK). By default glibc hands the free top of its heap back to the system
-once it exceeds M_TRIM_THRESHOLD, and takes it again on the next tick, one page fault
-per 4 KiB: at 100 000 cars about 230 faults a tick for the arcade model and 860 for
-the dynamic car (counted with getrusage's minor faults), 10-20 % of the tick. With
+sim.BATCH_CHUNK). Left to its defaults, glibc maps such blocks afresh or hands the
+free top of its heap back to the system (past M_TRIM_THRESHOLD), and takes the pages
+again on the next tick, one page fault per 4 KiB: in `bench` at 100 000 cars about 230
+faults a tick for the arcade model and 860 for the dynamic car (getrusage's minor
+faults; the count depends on the process's memory layout), 10-20 % of the tick. With
 the thresholds below the pages stay with the process and the faults fall to ~0
 (tests/test_allocator.py counts them). The cost: up to TRIM_BYTES of freed memory
 kept after a big batch instead of returned.
