@@ -296,11 +296,10 @@ def cmd_bench(args) -> None:
 
 def cmd_soak(args) -> None:
     from .files import write_text_atomic
-    from .soak import report, run
+    from .soak import HEADER, minute_line, report, run
 
-    print(f"{'minute':>6} {'model':10} {'median ms':>9} {'p99 ms':>7} {'RSS MB':>7}", flush=True)
-    result = run(args.minutes, on_minute=lambda r: print(
-        f"{r['minute']:6d} {r['model']:10} {r['median_ms']:9.1f} {r['p99_ms']:7.1f} {r['rss_mb']:7.1f}", flush=True))
+    print(HEADER, flush=True)
+    result = run(args.minutes, on_minute=lambda r: print(minute_line(r), flush=True))
     print(report(result))
     write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)

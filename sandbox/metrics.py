@@ -108,8 +108,8 @@ def _straight(model, params, dt, n):
     estimate_before = np.full(n, np.nan)
     top = np.full(n, np.inf)
     settled = np.zeros(n, dtype=bool)  # a settled car keeps its state: batches = single runs
-    window = max(2, int(round(1.0 / dt)))
-    last = np.zeros((window, n))  # the last second's speeds, a ring
+    last = _last_second(dt, n)
+    window = len(last)
     for tick in range(1, int(limit / dt) + 1):
         s = _advance(settled, s, model.step(s, Controls(0.0, 1.0, 0.0), params, dt))
         speed = s.speed
@@ -186,8 +186,8 @@ def _reverse(model, params, dt, n, top: np.ndarray) -> np.ndarray:
     if np.isinf(top).all() and not math.isfinite(model.top_speed(_first(params), dt)):
         return np.full(n, np.inf)
     s = State.at_rest(n)
-    window = max(2, int(round(1.0 / dt)))
-    last = np.zeros((window, n))  # the last second's speeds, a ring
+    last = _last_second(dt, n)
+    window = len(last)
     value = np.full(n, np.nan)
     settled = np.zeros(n, dtype=bool)
     for tick in range(int(REVERSE_S / dt)):
@@ -202,6 +202,11 @@ def _reverse(model, params, dt, n, top: np.ndarray) -> np.ndarray:
         if settled.all():
             break
     return np.where(settled, value, last.mean(axis=0))
+
+
+def _last_second(dt: float, n: int) -> np.ndarray:
+    """A ring for the last second's speeds of `n` cars, one row per tick (at least 2)."""
+    return np.zeros((max(2, int(round(1.0 / dt))), n))
 
 
 def _oldest_first(last: np.ndarray, tick: int) -> np.ndarray:
@@ -260,12 +265,13 @@ def _circle(model, params, dt, start: State, target) -> tuple[np.ndarray, np.nda
     travelled = np.zeros(len(s))
     peak_slip = np.zeros(len(s))
     peak_lat = np.zeros(len(s))
-    directions = []  # velocity direction per tick, for the windowed turn rate
+    directions = []  # velocity direction per tick, unwrapped, for the windowed turn rate
+    heading_of_v = np.arctan2(s.vy, s.vx)  # the last tick's velocity direction, in (-π, π]
     for tick in range(ticks):
         throttle = (s.speed < target).astype(float)
         after = model.step(s, Controls(1.0, throttle, 0.0), params, dt)
         moving = after.speed > 1e-9
-        heading_of_v = np.arctan2(after.vy, after.vx)
+        heading_before, heading_of_v = heading_of_v, np.arctan2(after.vy, after.vx)
         directions.append(_unwrapped(directions[-1], heading_of_v) if directions else heading_of_v)
         if tick >= window:
             rate = np.abs(directions[-1] - directions[-1 - window]) / (window * dt)
@@ -273,7 +279,7 @@ def _circle(model, params, dt, start: State, target) -> tuple[np.ndarray, np.nda
         peak_slip = np.maximum(peak_slip, np.where(moving, np.degrees(np.abs(after.slip_angle)), 0.0))
         if tick >= ticks - last:
             # on a circle each tick's chord is 2R·sin(θ/2), θ the turn of the velocity
-            theta = np.abs(np.angle(np.exp(1j * (np.arctan2(after.vy, after.vx) - np.arctan2(s.vy, s.vx)))))
+            theta = np.abs(np.angle(np.exp(1j * (heading_of_v - heading_before))))
             turned += 2 * np.sin(theta / 2)
             travelled += np.hypot(after.x - s.x, after.y - s.y)
         s = after

@@ -71,14 +71,22 @@ def _move_a_slider(window, rng: random.Random) -> None:
     panel.sliders[name].setValue(rng.uniform(p.min, p.max))
 
 
+HEADER = (f"{'minute':>6} {'model':10} {'preset':24} {'median ms':>9} {'p99 ms':>7} {'RSS MB':>7} "
+          f"{'py blocks':>10} {'errors':>6}")
+"""Column titles of `minute_line`."""
+
+
+def minute_line(r: dict) -> str:
+    """One simulated minute's row of figures, under HEADER."""
+    return (f"{r['minute']:6d} {r['model']:10} {r['preset'][:24]:24} {r['median_ms']:9.1f} {r['p99_ms']:7.1f} "
+            f"{r['rss_mb']:7.1f} {r['python_blocks']:10d} {r['errors']:6d}")
+
+
 def report(result: dict) -> str:
-    lines = [f"{'minute':>6} {'model':10} {'preset':24} {'median ms':>9} {'p99 ms':>7} {'RSS MB':>7} "
-             f"{'py blocks':>10} {'errors':>6}"]
-    for r in result["minutes"]:
-        lines.append(f"{r['minute']:6d} {r['model']:10} {r['preset'][:24]:24} {r['median_ms']:9.1f} {r['p99_ms']:7.1f} "
-                     f"{r['rss_mb']:7.1f} {r['python_blocks']:10d} {r['errors']:6d}")
-    lines.append(f"{result['frames']} frames; resident memory from minute 1 to the last: "
-                 f"{result['rss_growth_mb']:+.1f} MB; Python blocks {result['python_blocks_growth']:+d}; "
-                 f"exceptions: {len(result['errors'])}")
+    """The run's summary (the minutes' rows are printed as they come) and its first
+    exceptions."""
+    lines = [f"{result['frames']} frames; resident memory from minute 1 to the last: "
+             f"{result['rss_growth_mb']:+.1f} MB; Python blocks {result['python_blocks_growth']:+d}; "
+             f"exceptions: {len(result['errors'])}"]
     lines += result["errors"][:3]
     return "\n".join(lines)

@@ -487,8 +487,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
         if due(2):  # with the channel plot, the lightest of the three
             self.curves.set_speed(speed)
-        if self.replay is not None and due(2):
-            self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
+            if self.replay is not None:
+                self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
 
     def scripted_drive(self, seconds: float) -> None:
         """Drive `controls.demo_drive` for `seconds` of physics time, then redraw once."""
