@@ -114,9 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_simulate(args) -> None:
-    from .controls import load_trace, save_trajectory
-    from .presets import load_preset
-    from .sim import run_trace
+    from .files.traces import load_trace, save_trajectory
+    from .files.presets import load_preset
+    from .physics.sim import run_trace
 
     preset = load_preset(args.preset)
     trace = load_trace(args.controls)
@@ -124,9 +124,9 @@ def cmd_simulate(args) -> None:
 
 
 def cmd_curves(args) -> None:
-    from .analysis import curve_csv, force_curve
-    from .files import write_text_atomic
-    from .presets import load_preset
+    from .analysis.curves import curve_csv, force_curve
+    from .files.disk import write_text_atomic
+    from .files.presets import load_preset
 
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".svg", ".csv"):
@@ -153,7 +153,7 @@ def cmd_curves(args) -> None:
 
 
 def params_table_markdown() -> str:
-    from .models import MODELS
+    from .physics.models import MODELS
 
     lines = []
     for model in MODELS.values():
@@ -172,7 +172,7 @@ def params_table_markdown() -> str:
 
 
 def cmd_params(args) -> None:
-    from .models import MODELS
+    from .physics.models import MODELS
 
     if args.json:
         print(json.dumps({name: [p.as_dict() for p in m.PARAMS] for name, m in MODELS.items()}, indent=2, ensure_ascii=False))
@@ -195,7 +195,7 @@ def cmd_screenshot(args) -> None:
         raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1400x860") from None
     if args.out.suffix.lower() != ".png":
         raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
-    from .presets import load_preset
+    from .files.presets import load_preset
     from .ui.qt import application, dispose
     from .ui.app import MainWindow
 
@@ -219,16 +219,16 @@ def cmd_screenshot(args) -> None:
 
 
 def cmd_export_godot(args) -> None:
-    from .godot import save_script
-    from .presets import load_preset
+    from .files.godot import save_script
+    from .files.presets import load_preset
 
     save_script(load_preset(args.preset), args.out, args.godot)
 
 
 def cmd_rates(args) -> None:
-    from .analysis import rate_table
-    from .presets import load_preset
-    from .sim import TICK_RATES
+    from .analysis.curves import rate_table
+    from .files.presets import load_preset
+    from .physics.sim import TICK_RATES
 
     preset = load_preset(args.preset)
     if "rate_independent" not in {p.name for p in preset.model.PARAMS}:
@@ -252,8 +252,8 @@ def cmd_rates(args) -> None:
 
 
 def cmd_metrics(args) -> None:
-    from .metrics import compute, format_value, table
-    from .presets import load_preset
+    from .analysis.metrics import compute, format_value, table
+    from .files.presets import load_preset
 
     preset = load_preset(args.preset)
     hz = args.hz or preset.hz
@@ -268,10 +268,10 @@ def cmd_metrics(args) -> None:
 
 
 def cmd_sweep(args) -> None:
-    from .files import write_text_atomic
-    from .metrics import format_value
-    from .presets import load_preset
-    from .sweep import check_metric, csv_text, parse_axis, run
+    from .files.disk import write_text_atomic
+    from .analysis.metrics import format_value
+    from .files.presets import load_preset
+    from .analysis.sweep import check_metric, csv_text, parse_axis, run
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
@@ -285,8 +285,8 @@ def cmd_sweep(args) -> None:
 
 
 def cmd_bench(args) -> None:
-    from .bench import report, run
-    from .files import write_text_atomic
+    from .devtools.bench import report, run
+    from .files.disk import write_text_atomic
 
     figures = run(quick=args.quick)
     print(json.dumps(figures, indent=2) if args.json else report(figures))
@@ -295,8 +295,8 @@ def cmd_bench(args) -> None:
 
 
 def cmd_soak(args) -> None:
-    from .files import write_text_atomic
-    from .soak import HEADER, minute_line, report, run
+    from .files.disk import write_text_atomic
+    from .devtools.soak import HEADER, minute_line, report, run
 
     print(HEADER, flush=True)
     result = run(args.minutes, on_minute=lambda r: print(minute_line(r), flush=True))
@@ -306,7 +306,7 @@ def cmd_soak(args) -> None:
 
 
 def cmd_window(args) -> int:
-    from .presets import load_preset
+    from .files.presets import load_preset
     from .ui.qt import application, dispose
     from .ui.app import MainWindow
 

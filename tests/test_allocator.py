@@ -13,15 +13,15 @@ import sys
 
 import pytest
 
-from sandbox.allocator import keep_freed_memory
+from sandbox.physics.allocator import keep_freed_memory
 
 COUNT_FAULTS = """
 import ctypes, resource, sys
-from sandbox.allocator import M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, keep_freed_memory
+from sandbox.physics.allocator import M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, keep_freed_memory
 mallopt = ctypes.CDLL(None).mallopt
 assert mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1 and mallopt(M_TRIM_THRESHOLD, 128 * 1024) == 1
-from sandbox.models import arcade
-from sandbox.models.state import Controls, State
+from sandbox.physics.models import arcade
+from sandbox.physics.state import Controls, State
 if sys.argv[1] == "keep":
     keep_freed_memory()
 p = {q.name: q.default for q in arcade.PARAMS}

@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.models import arcade
-from sandbox.models.state import Controls, State
-from sandbox.params import Tuning
+from sandbox.physics.models import arcade
+from sandbox.physics.state import Controls, State
+from sandbox.physics.params import Tuning
 
 DT = 1 / 60
 RECIPE = dict(wheel_base=70, steering_angle=15, engine_power=900, friction=-55, drag=-0.06,
@@ -151,8 +151,8 @@ def test_the_benchmarks_plain_python_baseline_drives_like_the_model():
     """bench_baseline is the recipe written per car with `math`; the benchmark compares
     the batch engine with it, so it must be the same model: a 20-s drive of throttle,
     both steers, coasting below the stop speed, braking into reverse and drifting."""
-    from sandbox.bench_baseline import tick
-    from sandbox.controls import demo_drive
+    from sandbox.devtools.bench_baseline import tick
+    from sandbox.files.traces import demo_drive
     p = tuning(**{"traction_fast": 1.5})
     state, car = State.at_rest(1), [0.0, 0.0, 0.0, 0.0, 0.0]
     for i in range(1200):

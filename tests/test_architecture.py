@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
-HEADLESS = ["sandbox.models", "sandbox.models.arcade", "sandbox.sim", "sandbox.params", "sandbox.presets",
-            "sandbox.controls", "sandbox.analysis", "sandbox.telemetry", "sandbox.cli"]
+HEADLESS = ["sandbox.physics.models", "sandbox.physics.models.arcade", "sandbox.physics.sim", "sandbox.physics.params", "sandbox.files.presets",
+            "sandbox.files.traces", "sandbox.analysis.curves", "sandbox.ui.ring_buffer", "sandbox.cli"]
 
 
 def test_headless_modules_import_no_qt():
@@ -16,7 +16,7 @@ def test_headless_modules_import_no_qt():
 
 
 def test_simulate_runs_without_loading_qt(tmp_path):
-    from sandbox.presets import DEFAULT_PRESET
+    from sandbox.files.presets import DEFAULT_PRESET
 
     trace = tmp_path / "t.csv"
     trace.write_text("steer,throttle,brake\n0,1,0\n")

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sandbox.controls import TRAJECTORY_COLUMNS
-from sandbox.models import arcade
-from sandbox.presets import BUILTIN_DIR
+from sandbox.files.traces import TRAJECTORY_COLUMNS
+from sandbox.physics.models import arcade
+from sandbox.files.presets import BUILTIN_DIR
 
 DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
 
@@ -146,8 +146,8 @@ def test_missing_arguments_and_bad_hz_are_usage_errors(tmp_path):
 
 def test_bench_measures_and_counts_every_tick(qtbot):
     """Structure and tick counting only: the suite never asserts on timings."""
-    from sandbox import bench, bench_window
-    from sandbox.models import arcade, monster
+    from sandbox.devtools import bench, bench_window
+    from sandbox.physics.models import arcade, monster
 
     assert bench.batch_rate(arcade, 10, seconds=0.01, repeats=1) > 0
     assert bench.python_rate(seconds=0.01) > 0
@@ -205,7 +205,7 @@ def test_rates_refuses_a_model_without_the_option(tmp_path):
 def test_soak_drives_moves_sliders_and_reports_per_minute(qtbot):
     """One simulated minute of the long run: every tick a frame, a slider move every
     second through the widget (each an undo step), no exception."""
-    from sandbox import soak
+    from sandbox.devtools import soak
     result = soak.run(minutes=1)
     assert result["frames"] == 3600 and result["errors"] == []
     # one step per second; the minute's preset is Recipe defaults, which the window

@@ -6,9 +6,9 @@ import subprocess
 import sys
 import time
 
-from sandbox.models import arcade
-from sandbox.params import Tuning
-from sandbox.presets import Preset, save_preset
+from sandbox.physics.models import arcade
+from sandbox.physics.params import Tuning
+from sandbox.files.presets import Preset, save_preset
 
 
 def test_a_killed_sandbox_restores_its_session(tmp_path, qtbot):

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sandbox.controls import TRAJECTORY_COLUMNS, load_trace
-from sandbox.godot import export_script
-from sandbox.oracle import compare, godot_binary, run_oracle
-from sandbox.presets import BUILTIN_DIR, load_preset
-from sandbox.sim import run_trace
+from sandbox.files.traces import TRAJECTORY_COLUMNS, load_trace
+from sandbox.files.godot import export_script
+from sandbox.devtools.oracle import compare, godot_binary, run_oracle
+from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.sim import run_trace
 
 GOLDENS = Path(__file__).parent / "goldens"
 POSITION_PX = 1.0

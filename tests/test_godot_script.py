@@ -3,9 +3,9 @@ running what a file says."""
 
 import pytest
 
-from sandbox.godot import GodotError, export_script, gdscript_literal, load_script, parse_script
-from sandbox.models import arcade
-from sandbox.presets import BUILTIN_DIR, load_preset
+from sandbox.files.godot import GodotError, export_script, gdscript_literal, load_script, parse_script
+from sandbox.physics.models import arcade
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 
 RECIPE_ACTIONS = ('"accelerate"', '"brake"', '"steer_left"', '"steer_right"')
 

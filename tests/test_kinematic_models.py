@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.models import ackermann, bicycle
-from sandbox.models.state import Controls, State
-from sandbox.params import Tuning
+from sandbox.physics.models import ackermann, bicycle
+from sandbox.physics.state import Controls, State
+from sandbox.physics.params import Tuning
 
 
 def cruising(model, speed, **params):

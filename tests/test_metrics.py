@@ -8,10 +8,10 @@ import sys
 import numpy as np
 import pytest
 
-from sandbox.metrics import compute, table
-from sandbox.models import Controls, ackermann, arcade, bicycle, rigid_body
-from sandbox.params import Tuning
-from sandbox.presets import BUILTIN_DIR, load_preset
+from sandbox.analysis.metrics import compute, table
+from sandbox.physics.models import Controls, ackermann, arcade, bicycle, rigid_body
+from sandbox.physics.params import Tuning
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 
 DT = 1 / 60
 
@@ -68,8 +68,8 @@ def test_a_slow_approach_is_extrapolated_to_where_the_car_really_ends():
     under 1e-5 in 50 s (an extrapolation from further out read 0.6 % high: the torque
     curve's kink at 4400 rpm bends the approach). The force curve's balance, rolling
     wheels in the best gear, is within 1 % of it."""
-    from sandbox.models import monster
-    from sandbox.sim import run_batch
+    from sandbox.physics.models import monster
+    from sandbox.physics.sim import run_batch
 
     p = Tuning(monster.PARAMS)
     (at_250,) = run_batch(monster, p, 1, Controls(0.0, 1.0, 0.0), 250 * 60)
@@ -115,7 +115,7 @@ def test_metrics_command_prints_json():
 def test_the_dynamic_cars_lateral_acceleration_respects_the_grip_limit():
     """Tyre side forces are capped at μ × axle load and the loads add up to m·g, so a
     car turning on its tyres cannot corner harder than μ·g."""
-    from sandbox.models import monster
+    from sandbox.physics.models import monster
 
     for mu in (0.7, 1.0):
         m = one(monster, mu=mu)

@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.models import monster as mo
-from sandbox.models.state import Controls, State
-from sandbox.params import Tuning
+from sandbox.physics.models import monster as mo
+from sandbox.physics.state import Controls, State
+from sandbox.physics.params import Tuning
 
 DT = 1 / 60
 

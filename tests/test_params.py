@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from sandbox.cli import params_table_markdown
-from sandbox.models import MODELS
+from sandbox.physics.models import MODELS
 
 README = Path(__file__).parent.parent / "README.md"
 

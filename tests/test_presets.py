@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import presets
+from sandbox.files import presets
 from sandbox.errors import PresetError
-from sandbox.models import arcade
-from sandbox.params import Param, Tuning
-from sandbox.presets import BUILTIN_DIR, Preset, load_preset, parse_preset, save_preset
+from sandbox.physics.models import arcade
+from sandbox.physics.params import Param, Tuning
+from sandbox.files.presets import BUILTIN_DIR, Preset, load_preset, parse_preset, save_preset
 
 DATA = Path(__file__).parent / "data"
 BUILTIN = sorted(presets.BUILTIN_DIR.glob("*.json"))
@@ -198,7 +198,7 @@ def test_a_read_that_hangs_is_given_up_with_a_message(tmp_path, monkeypatch):
     the blocking read itself is stood in for by one that waits on an event; the
     timeout logic and the message are the real ones."""
     import threading
-    from sandbox import files
+    from sandbox.files import disk as files
     path = tmp_path / "preset.json"
     path.write_text((BUILTIN_DIR / "recipe_defaults.json").read_text())
     release = threading.Event()

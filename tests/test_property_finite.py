@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sandbox.models import MODELS
-from sandbox.models.batch_math import SPEED_LIMIT
-from sandbox.models.state import Controls, State
-from sandbox.sim import TICK_RATES
+from sandbox.physics.models import MODELS
+from sandbox.physics.models.batch_math import SPEED_LIMIT
+from sandbox.physics.state import Controls, State
+from sandbox.physics.sim import TICK_RATES
 
 from random_tunings import random_tunings
 

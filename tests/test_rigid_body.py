@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.models import rigid_body as rb
-from sandbox.models.state import Controls, State
-from sandbox.params import Tuning
+from sandbox.physics.models import rigid_body as rb
+from sandbox.physics.state import Controls, State
+from sandbox.physics.params import Tuning
 
 
 def moving(vx=0.0, vy=0.0, omega=0.0, heading=0.0, wheel_speed=None):

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from sandbox.errors import UserError
-from sandbox.models import arcade
-from sandbox.params import Tuning
-from sandbox.presets import BUILTIN_DIR
-from sandbox.sweep import parse_axis, run
+from sandbox.physics.models import arcade
+from sandbox.physics.params import Tuning
+from sandbox.files.presets import BUILTIN_DIR
+from sandbox.analysis.sweep import parse_axis, run
 
 DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
 

@@ -6,12 +6,12 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.analysis import drive_metrics, rate_table
-from sandbox.models import arcade
-from sandbox.models.state import Controls, State
-from sandbox.params import Tuning
-from sandbox.presets import BUILTIN_DIR, load_preset
-from sandbox.sim import TICK_RATES
+from sandbox.analysis.curves import drive_metrics, rate_table
+from sandbox.physics.models import arcade
+from sandbox.physics.state import Controls, State
+from sandbox.physics.params import Tuning
+from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.sim import TICK_RATES
 
 
 def recipe_top_speed(hz, engine=900, friction=-55, drag=-0.06):

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from sandbox.controls import TRACE_LIMIT, load_trace
+from sandbox.files.traces import TRACE_LIMIT, load_trace
 from sandbox.errors import TraceError
-from sandbox.presets import BUILTIN_DIR
+from sandbox.files.presets import BUILTIN_DIR
 
 
 def _write(path, data):

@@ -11,8 +11,8 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from sandbox.models import arcade
-from sandbox.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.models import arcade
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.ui.app import MainWindow
 
 K = Qt.Key
@@ -490,8 +490,8 @@ def test_ghost_drives_with_the_same_controls(window, qtbot):
     car, ghost = window.sim.state, window.ghost.state
     assert ghost.speed[0] > 0 and car.speed[0] > ghost.speed[0]
     # the ghost is exactly a separate run of the pinned tuning on the same controls
-    from sandbox.controls import demo_drive
-    from sandbox.sim import run_trace
+    from sandbox.files.traces import demo_drive
+    from sandbox.physics.sim import run_trace
     trace = np.array([demo_drive(i / 60) for i in range(120)])
     alone = run_trace(arcade, load_preset(BUILTIN_DIR / "recipe_defaults.json").tuning, trace)
     assert (ghost.x[0], ghost.y[0]) == (alone[-1, 1], alone[-1, 2])
@@ -560,7 +560,7 @@ def test_recording_captures_every_ticks_controls(window, tmp_path):
     assert rows.shape == (30, 5)  # steer, throttle, brake, handbrake, shift
     assert rows[:15].tolist() == [[-1.0, 1.0, 0.0, 0.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0] * 5] * 15
     assert window.save_recording_to(tmp_path / "mine.csv")
-    from sandbox.controls import load_trace
+    from sandbox.files.traces import load_trace
     # pedals only: the three-column file every earlier version reads
     assert (tmp_path / "mine.csv").read_text().splitlines()[0] == "steer,throttle,brake"
     assert np.array_equal(load_trace(tmp_path / "mine.csv"), rows)
@@ -597,7 +597,7 @@ def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_p
 
 
 def test_a_pedals_only_trace_from_before_the_handbrake_column_still_replays(window):
-    from sandbox.controls import load_trace
+    from sandbox.files.traces import load_trace
     old = Path(__file__).parent / "data" / "trace_pedals_only_before_handbrake.csv"
     rows = load_trace(old)
     assert rows.shape[1] == 5 and not rows[:, 3:].any()
@@ -608,8 +608,8 @@ def test_a_pedals_only_trace_from_before_the_handbrake_column_still_replays(wind
 
 @pytest.mark.parametrize("speed, frames", [(4.0, [0.007, 0.031, 0.0, 0.016]), (0.25, [0.1, 0.013, 0.2])])
 def test_replay_is_bit_identical_to_simulate_at_any_speed_and_frame_rate(window, speed, frames):
-    from sandbox.controls import BUILTIN_TRACES, load_trace
-    from sandbox.sim import run_trace
+    from sandbox.files.traces import BUILTIN_TRACES, load_trace
+    from sandbox.physics.sim import run_trace
 
     paused(window)
     window.open_preset_file(BUILTIN_DIR / "drift.json")
@@ -627,8 +627,8 @@ def test_replay_is_bit_identical_to_simulate_at_any_speed_and_frame_rate(window,
 
 
 def test_scrub_and_step_show_the_trace_at_a_tick(window):
-    from sandbox.controls import BUILTIN_TRACES, load_trace
-    from sandbox.sim import run_trace
+    from sandbox.files.traces import BUILTIN_TRACES, load_trace
+    from sandbox.physics.sim import run_trace
 
     paused(window)
     window.open_trace_file(BUILTIN_TRACES / "hairpin.csv")
@@ -750,7 +750,7 @@ def test_switching_telemetry_group_keeps_the_ghosts_history(window):
 
 
 def test_time_to_cover_interpolates_between_ticks_and_extrapolates_past_the_end():
-    from sandbox.analysis import time_to_cover
+    from sandbox.analysis.curves import time_to_cover
     dt, v = 1 / 60, 120.0
     steady = v * dt * np.arange(61)  # one second at a steady 120 px/s
     assert time_to_cover(steady, 30.0, dt, v) == pytest.approx(30.0 / v)  # between ticks 15 and 16
@@ -763,9 +763,9 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
     """Drag strip: a ghost with twice the engine power reaches the car's end point
     earlier (−), a copy of the car at the same moment (0), and the figure is the time
     its own separate run took to cover the car's distance."""
-    from sandbox.analysis import time_to_cover
-    from sandbox.controls import BUILTIN_TRACES, load_trace
-    from sandbox.sim import run_trace
+    from sandbox.analysis.curves import time_to_cover
+    from sandbox.files.traces import BUILTIN_TRACES, load_trace
+    from sandbox.physics.sim import run_trace
     paused(window)
     defaults = load_preset(BUILTIN_DIR / "recipe_defaults.json")
     strong = load_preset(BUILTIN_DIR / "recipe_defaults.json")

@@ -18,10 +18,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.controls import TRAJECTORY_COLUMNS, format_rows, load_trace, save_trace  # noqa: E402
-from sandbox.oracle import compare, godot_binary, run_oracle  # noqa: E402
-from sandbox.presets import load_preset  # noqa: E402
-from sandbox.sim import run_trace  # noqa: E402
+from sandbox.files.traces import TRAJECTORY_COLUMNS, format_rows, load_trace, save_trace  # noqa: E402
+from sandbox.devtools.oracle import compare, godot_binary, run_oracle  # noqa: E402
+from sandbox.files.presets import load_preset  # noqa: E402
+from sandbox.physics.sim import run_trace  # noqa: E402
 
 GOLDENS = ROOT / "tests" / "goldens"
 TUNINGS = ("recipe_defaults", "drift", "go_kart")

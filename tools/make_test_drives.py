@@ -13,7 +13,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.controls import save_trace  # noqa: E402
+from sandbox.files.traces import save_trace  # noqa: E402
 
 HZ = 60
 

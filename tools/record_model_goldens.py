@@ -66,8 +66,8 @@ def channels(model) -> list[str]:
 
 
 def record(model, tuning, trace: np.ndarray, hz: int) -> np.ndarray:
-    from sandbox.sim import Simulation
-    from sandbox.models.state import Controls
+    from sandbox.physics.sim import Simulation
+    from sandbox.physics.state import Controls
 
     sim = Simulation(model, tuning, n=1, hz=hz)
     names = channels(model)
@@ -80,8 +80,8 @@ def record(model, tuning, trace: np.ndarray, hz: int) -> np.ndarray:
 
 
 def main() -> int:
-    from sandbox.metrics import compute
-    from sandbox.presets import load_preset
+    from sandbox.analysis.metrics import compute
+    from sandbox.files.presets import load_preset
 
     OUT.mkdir(parents=True, exist_ok=True)
     tunings = {path.stem: (path.stem, {}) for path in sorted((ROOT / "presets").glob("*.json"))}

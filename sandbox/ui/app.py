@@ -13,16 +13,16 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUn
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QSplitter, QVBoxLayout, QWidget)
 
-from ..analysis import time_to_cover
-from ..controls import demo_drive
+from ..analysis.curves import time_to_cover
+from ..files.traces import demo_drive
 from ..errors import UserError
-from ..godot import load_script, save_script
-from ..models import MODELS
-from ..models.state import Controls
-from ..params import Tuning
-from ..presets import (BUILTIN_DIR, Preset, list_presets, load_preset,
+from ..files.godot import load_script, save_script
+from ..physics.models import MODELS
+from ..physics.state import Controls
+from ..physics.params import Tuning
+from ..files.presets import (BUILTIN_DIR, Preset, list_presets, load_preset,
                        save_preset, user_dir)
-from ..sim import TICK_RATES, Simulation
+from ..physics.sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .ghosts import MAX_GHOSTS, Ghost, GhostMixin

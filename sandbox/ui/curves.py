@@ -14,9 +14,9 @@ import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter, SVGExporter)
 from PySide6.QtCore import Qt
 
-from ..analysis import ForceCurve, curve_csv, force_curve
+from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
-from ..files import temp_beside, write_text_atomic
+from ..files.disk import temp_beside, write_text_atomic
 from .plot_style import style_plot
 
 COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..presets import Preset, load_preset
-from ..sim import Simulation
+from ..files.presets import Preset, load_preset
+from ..physics.sim import Simulation
 
 MAX_GHOSTS = 4
 

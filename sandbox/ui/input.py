@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
-from ..models.state import Controls
+from ..physics.state import Controls
 
 
 def np_sign(value: int) -> int:

@@ -11,7 +11,7 @@ import time
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..metrics import compute, format_value, table
+from ..analysis.metrics import compute, format_value, table
 
 DEBOUNCE_MS = 60
 """Wait this long after the last change before recomputing (a slider drag sends many)."""

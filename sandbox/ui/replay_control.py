@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtWidgets import QFileDialog
 
-from ..controls import BUILTIN_TRACES, TRACE_COLUMNS, list_traces, load_trace, save_trace, user_trace_dir
+from ..files.traces import BUILTIN_TRACES, TRACE_COLUMNS, list_traces, load_trace, save_trace, user_trace_dir
 
 
 class ReplayMixin:

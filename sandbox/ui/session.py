@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 
 from ..errors import UserError
-from ..presets import Preset, default_preset, dump_preset, load_preset, parse_preset
+from ..files.presets import Preset, default_preset, dump_preset, load_preset, parse_preset
 from .qt import APPLICATION, ORGANIZATION
 
 AUTOSAVE_MS = 1000

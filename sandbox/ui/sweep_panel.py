@@ -16,9 +16,9 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 
 from ..errors import UserError
-from ..files import write_text_atomic
-from ..metrics import METRICS, compute, unit_of
-from ..sweep import Axis, batch_params, csv_text, grid_of
+from ..files.disk import write_text_atomic
+from ..analysis.metrics import METRICS, compute, unit_of
+from ..analysis.sweep import Axis, batch_params, csv_text, grid_of
 from .curves import export_image
 from .plot_style import style_plot
 

@@ -10,7 +10,7 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from ..telemetry import RingBuffer
+from .ring_buffer import RingBuffer
 from .plot_style import style_plot
 from .steady_view import SteadyViewBox
 

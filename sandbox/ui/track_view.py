@@ -18,7 +18,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
-from ..telemetry import RingBuffer
+from .ring_buffer import RingBuffer
 from .plot_style import opaque
 
 TRAIL_SECONDS = 8.0

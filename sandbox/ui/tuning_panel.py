@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, 
                                QScrollArea, QToolButton, QVBoxLayout, QWidget)
 from superqt import QLabeledDoubleSlider
 
-from ..params import Param, Tuning
-from ..sim import TICK_RATES
+from ..physics.params import Param, Tuning
+from ..physics.sim import TICK_RATES
 
 
 class SetValues(QUndoCommand):

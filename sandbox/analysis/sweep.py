@@ -9,8 +9,8 @@ from typing import Mapping
 
 import numpy as np
 
-from .controls import format_rows
-from .errors import UserError
+from ..files.traces import format_rows
+from ..errors import UserError
 from .metrics import METRICS, compute
 
 MAX_POINTS = 100_000

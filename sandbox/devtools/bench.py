@@ -16,13 +16,13 @@ import tracemalloc
 import numpy as np
 
 from .bench_baseline import tick as baseline_tick
-from .controls import load_trace, BUILTIN_TRACES
-from .metrics import compute as compute_metrics
-from .models import MODELS
-from .models.state import Controls
-from .params import Tuning
-from .presets import BUILTIN_DIR, load_preset
-from .sim import run_batch
+from ..files.traces import load_trace, BUILTIN_TRACES
+from ..analysis.metrics import compute as compute_metrics
+from ..physics.models import MODELS
+from ..physics.state import Controls
+from ..physics.params import Tuning
+from ..files.presets import BUILTIN_DIR, load_preset
+from ..physics.sim import run_batch
 
 DEFAULT_PRESETS = {"arcade": "recipe_defaults.json", "bicycle": "bicycle_blog.json",
                    "ackermann": "ackermann_van.json", "rigid_body": "rigid_body_seed.json",

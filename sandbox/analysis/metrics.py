@@ -27,7 +27,7 @@ from typing import Mapping
 
 import numpy as np
 
-from .models.state import Controls, State
+from ..physics.state import Controls, State
 
 SETTLE_LIMIT_S = 120.0
 SETTLE_GAP = 0.01

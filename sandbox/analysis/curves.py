@@ -46,7 +46,7 @@ def force_curve(model: ModuleType, params: Mapping[str, float], hz: float) -> Fo
 
 
 def curve_csv(curve: ForceCurve) -> str:
-    from .controls import format_rows
+    from ..files.traces import format_rows
 
     return format_rows(curve.columns, curve.rows())
 
@@ -63,7 +63,7 @@ def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) ->
     no pedals until the car stops (coast-down distance, px), and full brake until the
     car no longer moves forward (braking distance, px).
     """
-    from .models.state import Controls, State
+    from ..physics.state import Controls, State
 
     n = max([np.size(v) for v in params.values()] + [1])
     dt = 1.0 / hz

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, asdict
 from typing import Iterable, Mapping
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Param:
@@ -112,3 +114,18 @@ class Tuning(dict):
 
     def copy(self) -> "Tuning":
         return Tuning(self.params.values(), self)
+
+
+def param_rows(params: tuple[Param, ...], values: Mapping[str, object], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' view of a batch's tuning: (rows, which).
+
+    rows is (k, len(params)) float64, one row per distinct tuning, columns in
+    declaration order (a switch is 1.0 or 0.0); which (n,) int64 picks car i's row.
+    Scalars everywhere give one row shared by all n cars; any array of length n
+    gives one row per car. A name missing from `values` takes its default.
+    """
+    columns = [np.asarray(values.get(p.name, p.default), dtype=np.float64) for p in params]
+    if all(c.ndim == 0 for c in columns):
+        return np.array([[float(c) for c in columns]]), np.zeros(n, dtype=np.int64)
+    rows = np.column_stack([np.broadcast_to(c, (n,)) for c in columns])
+    return np.ascontiguousarray(rows), np.arange(n, dtype=np.int64)

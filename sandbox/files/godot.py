@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from .errors import UserError
-from .files import read_text, write_text_atomic
+from ..errors import UserError
+from .disk import read_text, write_text_atomic
 from .presets import Preset
 
 TEMPLATE = Path(__file__).resolve().parent / "godot_templates" / "car.gd"

@@ -8,7 +8,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .errors import UserError
+from ..errors import UserError
 
 
 READ_SECONDS = 10.0

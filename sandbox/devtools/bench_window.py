@@ -17,8 +17,8 @@ from contextlib import contextmanager
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent
 
-from .controls import demo_drive
-from .presets import BUILTIN_DIR, load_preset
+from ..files.traces import demo_drive
+from ..files.presets import BUILTIN_DIR, load_preset
 
 GHOST_PRESETS = ("drift.json", "go_kart.json")
 
@@ -43,8 +43,8 @@ def offscreen_window(size: tuple[int, int] = (1400, 860)):
     """(app, window): the real window, offscreen and shown, its frame timer stopped so
     the caller drives the frames; disposed after."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from .ui.qt import application, dispose
-    from .ui.app import MainWindow
+    from ..ui.qt import application, dispose
+    from ..ui.app import MainWindow
 
     app = application()
     window = MainWindow(remember=False)

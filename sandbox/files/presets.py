@@ -20,18 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from .errors import PresetError
-from .files import read_text, write_text_atomic
-from .models import DEFAULT_MODEL, get_model
-from .params import Tuning
-from .sim import TICK_RATES
+from ..errors import PresetError
+from .disk import read_text, write_text_atomic
+from ..physics.models import DEFAULT_MODEL, get_model
+from ..physics.params import Tuning
+from ..physics.sim import TICK_RATES
 
 FORMAT = 2
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
 TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params")
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "presets"
+BUILTIN_DIR = Path(__file__).resolve().parents[2] / "presets"
 DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
 
 

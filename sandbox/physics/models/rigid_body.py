@@ -46,7 +46,7 @@ import numpy as np
 from ..params import Param
 from .batch_math import SPEED_LIMIT, limit_speed
 from .geometry import DEGREES, rotate, wrap
-from .state import Controls, State
+from ..state import Controls, State
 
 NAME = "rigid_body"
 TITLE = "Rigid body, tyre patches (Kincaid)"

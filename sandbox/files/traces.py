@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import TraceError
-from .files import read_text, write_text_atomic
+from ..errors import TraceError
+from .disk import read_text, write_text_atomic
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
 TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
@@ -24,7 +24,7 @@ TRACE_LIMIT = 64 * 1024 * 1024
 """bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
 
 TRAJECTORY_COLUMNS = ("t", "x", "y", "heading", "vx", "vy", "speed", "slip_angle")
-BUILTIN_TRACES = Path(__file__).resolve().parent.parent / "traces"
+BUILTIN_TRACES = Path(__file__).resolve().parents[2] / "traces"
 """The built-in test drives (tools/make_test_drives.py writes them)."""
 
 

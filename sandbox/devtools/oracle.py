@@ -16,9 +16,9 @@ from typing import Mapping
 
 import numpy as np
 
-from .controls import TRAJECTORY_COLUMNS
+from ..files.traces import TRAJECTORY_COLUMNS
 
-PROJECT = Path(__file__).resolve().parent.parent / "tools" / "godot_oracle"
+PROJECT = Path(__file__).resolve().parents[2] / "tools" / "godot_oracle"
 BINARIES = ("godot3-server", "godot3", "godot3-runner")
 RECIPE_VARIABLES = ("wheel_base", "steering_angle", "engine_power", "friction", "drag", "braking",
                     "max_speed_reverse", "slip_speed", "traction_fast", "traction_slow")

@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from .state import State
+from ..state import State
 
 
 IN_PLACE_FROM = 64

@@ -16,7 +16,7 @@ import sys
 import traceback
 
 from .bench_window import frame, frame_stats, offscreen_window, rss_mb, scripted_trace
-from .presets import list_presets, load_preset
+from ..files.presets import list_presets, load_preset
 
 
 def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:

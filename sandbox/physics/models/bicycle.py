@@ -38,7 +38,7 @@ from ..params import Param
 from . import speed_control
 from .batch_math import norm
 from .geometry import DEGREES, rotate_about, wrap
-from .state import Controls, State
+from ..state import Controls, State
 
 NAME = "bicycle"
 TITLE = "Kinematic bicycle (blog, 2010)"

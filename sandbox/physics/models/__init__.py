@@ -13,7 +13,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import ackermann, arcade, bicycle, monster, rigid_body
-from .state import Controls, State
+from ..state import Controls, State
 
 MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade, bicycle, ackermann, rigid_body, monster)}
 DEFAULT_MODEL = arcade.NAME

@@ -56,7 +56,7 @@ import numpy as np
 from ..params import Param
 from .batch_math import any_, heading_vector, held, limit_speed, norm, per_car
 from .geometry import DEGREES, rotate
-from .state import Controls, State
+from ..state import Controls, State
 
 NAME = "monster"
 TITLE = "Dynamic car (Monster, 2003)"

@@ -27,7 +27,7 @@ import numpy as np
 from ..params import Param
 from . import speed_control
 from .geometry import DEGREES, rotate_about, wrap
-from .state import Controls, State
+from ..state import Controls, State
 
 NAME = "ackermann"
 TITLE = "Ackermann kinematics (Zorin)"

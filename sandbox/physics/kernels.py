@@ -1,0 +1,97 @@
+"""Compiled drivers around the models' one-car kernels: written once for every model.
+
+A model is picked by its number in `ORDER`, passed as a compile-time constant
+(`numba.literally`), so each driver is compiled once per model, with that model's
+tick inlined, and cached on disk like any other kernel. Python enters a driver
+once per batch, trace or manoeuvre, never once per tick.
+
+Arrays (float64, C order): a car's state is a row laid out by its model's `STATE`;
+controls rows are (steer, throttle, brake, handbrake, shift); a tuning is a row laid
+out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
+"""
+
+from __future__ import annotations
+
+from numba import literally, njit, prange
+
+from .models import ackermann, arcade, bicycle, monster, rigid_body
+
+ORDER = (arcade, bicycle, ackermann, rigid_body, monster)
+"""The models the drivers know, by number."""
+
+
+@njit(cache=True, nogil=True)
+def tick(model, s, c, p, dt):
+    """One tick of car row `s` under model number `model`; the branches of the other
+    models are dropped at compile time."""
+    if model == 0:
+        arcade.tick(s, c, p, dt)
+    elif model == 1:
+        bicycle.tick(s, c, p, dt)
+    elif model == 2:
+        ackermann.tick(s, c, p, dt)
+    elif model == 3:
+        rigid_body.tick(s, c, p, dt)
+    elif model == 4:
+        monster.tick(s, c, p, dt)
+
+
+@njit(cache=True, nogil=True)
+def _car_held(model, states, i, controls, params, which, dt, ticks):
+    """Car i for `ticks` ticks with its held controls (row i, or the one shared row)."""
+    c = controls[i] if controls.shape[0] > 1 else controls[0]
+    p = params[which[i]]
+    s = states[i]
+    for _ in range(ticks):
+        tick(model, s, c, p, dt)
+
+
+@njit(cache=True, nogil=True)
+def run_held(model, states, controls, params, which, dt, ticks):
+    """Every car of `states` (in place) for `ticks` ticks, controls held."""
+    literally(model)
+    for i in range(states.shape[0]):
+        _car_held(model, states, i, controls, params, which, dt, ticks)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def run_held_parallel(model, states, controls, params, which, dt, ticks):
+    """`run_held` spread over the cores (each car runs alone: the same bits)."""
+    literally(model)
+    for i in prange(states.shape[0]):
+        _car_held(model, states, i, controls, params, which, dt, ticks)
+
+
+@njit(cache=True, nogil=True)
+def _car_trace(model, states, i, trace, params, which, dt):
+    s = states[i]
+    p = params[which[i]]
+    for t in range(trace.shape[0]):
+        tick(model, s, trace[t], p, dt)
+
+
+@njit(cache=True, nogil=True)
+def run_trace_cars(model, states, trace, params, which, dt):
+    """Every car of `states` (in place) through the same control trace (T, 5)."""
+    literally(model)
+    for i in range(states.shape[0]):
+        _car_trace(model, states, i, trace, params, which, dt)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def run_trace_cars_parallel(model, states, trace, params, which, dt):
+    """`run_trace_cars` spread over the cores."""
+    literally(model)
+    for i in prange(states.shape[0]):
+        _car_trace(model, states, i, trace, params, which, dt)
+
+
+@njit(cache=True, nogil=True)
+def record_trace(model, s, trace, p, dt, columns, out):
+    """One car (row `s`, in place) through `trace`; out[t] = the state's `columns`
+    after tick t (out has len(trace) rows, or fewer: the run stops there)."""
+    literally(model)
+    for t in range(out.shape[0]):
+        tick(model, s, trace[t], p, dt)
+        for j in range(columns.shape[0]):
+            out[t, j] = s[columns[j]]

@@ -1,0 +1,155 @@
+"""Fixed-tick simulation runner shared by the window, the CLI and the tests.
+
+Physics advances in whole ticks of 1/hz seconds; wall-clock time only decides how
+many ticks run (accumulator), never what a tick computes, so the same controls give
+the same trajectory whatever the frame rate. Every tick is a model's compiled
+kernel, reached through the drivers in `kernels.py`.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Callable, Mapping
+
+import numpy as np
+
+from . import kernels
+from .params import param_rows
+from .state import Controls, State
+
+DEFAULT_HZ = 60
+TICK_RATES = (30, 60, 120, 144, 240)
+"""Hz offered in the window and allowed in presets (the CLI takes any 10-1000)."""
+MAX_CATCH_UP = 0.25
+"""s: a frame longer than this runs only this much physics (the game slows, the
+physics stays the same) so one stall cannot trigger a burst of hundreds of ticks."""
+PARALLEL_FROM = 512
+"""cars: from this many a batch is spread over the cores (below, starting the
+threads costs more than it saves; `car-sandbox bench` measures both)."""
+
+
+def model_number(model: ModuleType) -> int:
+    """The model's number in the compiled drivers."""
+    return kernels.ORDER.index(model)
+
+
+def tuning_rows(model: ModuleType, params: Mapping[str, object], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, which): the tuning of n cars as the kernels take it (params.param_rows)."""
+    return param_rows(model.PARAMS, params, n)
+
+
+def step(model: ModuleType, state: State, controls: Controls, params: Mapping[str, object], dt: float) -> State:
+    """Every car of `state` one tick of `dt` seconds; returns a new State (the old one
+    is left as it was). One compiled call for the whole batch."""
+    after = state.bound(model.STATE)
+    after = after.copy() if after is state else after
+    n = len(after)
+    rows, which = tuning_rows(model, params, n)
+    run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
+    run(model_number(model), after.data, controls.rows(n), rows, which, float(dt), 1)
+    return after
+
+
+class Simulation:
+    """A batch of cars under one model, stepped at a fixed rate."""
+
+    def __init__(self, model: ModuleType, params: Mapping[str, float], n: int = 1, hz: int = DEFAULT_HZ):
+        self.model = model
+        self.params = params
+        self.hz = hz
+        self.n = n
+        self.reset()
+
+    @property
+    def dt(self) -> float:
+        return 1.0 / self.hz
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds since the last reset."""
+        return self.ticks / self.hz
+
+    def reset(self) -> None:
+        self.state = State.at_rest(self.n, self.model.STATE)
+        self.ticks = 0
+        self._accumulator = 0.0
+
+    def tick(self, controls: Controls) -> State:
+        """Advance exactly one physics tick."""
+        self.state = step(self.model, self.state, controls, self.params, self.dt)
+        self.ticks += 1
+        return self.state
+
+    def advance(self, elapsed: float, controls_for_tick: Callable[[], Controls],
+                on_tick: Callable[[State], None] | None = None, max_ticks: int | None = None) -> int:
+        """Run as many whole ticks as `elapsed` wall seconds (plus leftovers) allow,
+        at most `max_ticks`. Returns the number of ticks run; the fraction of a tick
+        left over carries on (dropped when `max_ticks` stopped the run)."""
+        self._accumulator += min(elapsed, MAX_CATCH_UP)
+        ran = 0
+        while self._accumulator >= self.dt:
+            if max_ticks is not None and ran >= max_ticks:
+                self._accumulator = 0.0
+                break
+            self._accumulator -= self.dt
+            self.tick(controls_for_tick())
+            if on_tick is not None:
+                on_tick(self.state)
+            ran += 1
+        return ran
+
+
+TRAJECTORY_SLOTS = ("x", "y", "heading", "vx", "vy")
+
+
+def record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
+           names: tuple[str, ...], start: State | None = None, ticks: int | None = None) -> np.ndarray:
+    """One car from `start` (rest at the origin) through the control rows of `trace`
+    (steer, throttle, brake[, handbrake, shift]); returns the state values `names`
+    after each tick, one row per tick, in one compiled call. `ticks` stops early."""
+    controls = np.zeros((len(trace), 5))
+    trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
+    controls[:, :trace.shape[1]] = trace
+    state = (start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE))
+    layout = model.STATE
+    columns = np.array([layout.offset[name] for name in names], dtype=np.int64)
+    out = np.empty((len(controls) if ticks is None else min(ticks, len(controls)), len(names)))
+    rows, _ = tuning_rows(model, params, 1)
+    kernels.record_trace(model_number(model), state.data[0], controls, rows[0], 1.0 / hz, columns, out)
+    return out
+
+
+def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray, hz: int = DEFAULT_HZ) -> np.ndarray:
+    """Replay a control trace (rows of steer, throttle, brake[, handbrake, shift]) from
+    rest at the origin.
+
+    Returns an array of rows `t, x, y, heading, vx, vy, speed, slip_angle`, one per
+    tick, each the state after that tick.
+    """
+    drawn = ("display_heading",) if "display_heading" in model.STATE.offset else ("heading",)
+    values = record(model, params, trace, hz, TRAJECTORY_SLOTS + drawn)
+    x, y, heading, vx, vy, display = values.T
+    hx, hy = np.cos(display), np.sin(display)
+    slip = np.arctan2(hx * vy - hy * vx, hx * vx + hy * vy)
+    t = np.arange(1, len(values) + 1) / hz
+    return np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip])
+
+
+def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls: Controls | np.ndarray,
+              ticks: int, hz: float = DEFAULT_HZ) -> State:
+    """`n` cars from rest for `ticks` ticks; returns their final state. `controls`
+    are held (scalars or arrays of length n), or a trace of rows, one per tick, that
+    every car follows."""
+    state = State.at_rest(n, model.STATE)
+    rows, which = tuning_rows(model, params, n)
+    number, dt, parallel = model_number(model), 1.0 / hz, n >= PARALLEL_FROM
+    if isinstance(controls, Controls):
+        run = kernels.run_held_parallel if parallel else kernels.run_held
+        run(number, state.data, controls.rows(n), rows, which, dt, int(ticks))
+    else:
+        trace = np.zeros((int(ticks), 5))
+        given = np.asarray(controls, dtype=np.float64)[:ticks]
+        trace[:, :given.shape[1]] = given
+        run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
+        run(number, state.data, trace, rows, which, dt)
+    return state
