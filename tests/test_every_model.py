@@ -103,7 +103,7 @@ def test_a_batch_equals_its_cars_run_one_by_one(name):
 def test_no_car_leaves_the_world_at_an_absurd_speed(name, values, seconds):
     """Full throttle for a long time where the source sets no limit: the speed stops at
     the shared guard (SPEED_LIMIT), finite, and the state stays finite."""
-    from sandbox.physics.models.batch_math import SPEED_LIMIT
+    from sandbox.physics.models.limits import SPEED_LIMIT
     model = MODELS[name]
     limit = SPEED_LIMIT[model.LENGTH_UNIT]
     s = run(model, State.at_rest(), Controls(0, 1, 0), Tuning(model.PARAMS, values), seconds * 60)

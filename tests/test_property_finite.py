@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandbox.physics.models import MODELS
-from sandbox.physics.models.batch_math import SPEED_LIMIT
+from sandbox.physics.models.limits import SPEED_LIMIT
 from sandbox.physics.state import Controls, State
 from sandbox.physics.sim import TICK_RATES
 

@@ -8,9 +8,11 @@ frame is exact and can be checked.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 
@@ -106,14 +108,17 @@ def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghos
             "python_blocks_growth": py_late - py_early, "rss_growth_mb": rss_late - rss_early}
 
 
-def startup_seconds(runs: int = 3) -> float:
+def startup_seconds(runs: int = 3, cold: bool = False) -> float:
     """Shortest of `runs` launches of `python -m sandbox` (the `car-sandbox` command)
     until its window has painted its first frame: with CAR_SANDBOX_FIRST_FRAME set the
-    window prints "first frame" then and quits; the time is taken when the line arrives."""
+    window prints "first frame" then and quits; the time is taken when the line arrives.
+    `cold`: each launch with an empty kernel cache (a first start after installing)."""
     env = dict(os.environ, CAR_SANDBOX_FIRST_FRAME="1")
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     best = float("inf")
     for _ in range(runs):
+        if cold:
+            env["CAR_SANDBOX_KERNEL_CACHE"] = tempfile.mkdtemp(prefix="car-sandbox-cold-")
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, text=True)
@@ -125,6 +130,8 @@ def startup_seconds(runs: int = 3) -> float:
             child.wait(timeout=60)
         finally:
             child.kill()
+            if cold:
+                shutil.rmtree(env["CAR_SANDBOX_KERNEL_CACHE"], ignore_errors=True)
     if best == float("inf"):
         raise RuntimeError("the window never reported its first frame")
     return best

@@ -60,4 +60,8 @@ def use_kernel_cache() -> Path | None:
         if old != folder and old.is_dir():
             shutil.rmtree(old, ignore_errors=True)  # another version's kernels
     os.environ[ENV] = str(folder)
+    if "numba" in sys.modules:  # loaded first (a tool importing numba itself): re-read its settings
+        from numba.core import config
+
+        config.reload_config()
     return folder

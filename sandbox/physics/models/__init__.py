@@ -2,14 +2,19 @@
 
 - NAME, TITLE, LENGTH_UNIT: identifiers and the unit of length
 - PARAMS: tuple of `Param`, the one declaration of its parameters
-- step(state, controls, params, dt) -> State, vectorized over cars
+- STATE: the `Layout` of one car's state row (common slots, then the model's own)
+- tick(s, c, p, dt): the compiled kernel, one car one tick, in place
 - force_curve(params, speeds, dt) -> dict of arrays, top_speed(params, dt) -> float
 - body(params) -> dict of drawing sizes (wheel_base, track, length, width)
 - TELEMETRY: plot channel groups, name -> (unit, ((state key, label, factor), ...))
+
+and, given here to each: step(state, controls, params, dt) -> State, one tick of a
+batch from Python (`sim.step`).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from types import ModuleType
 
 from . import ackermann, arcade, bicycle, monster, rigid_body
@@ -26,5 +31,14 @@ def get_model(name: str) -> ModuleType:
     except KeyError:
         raise KeyError(f"unknown model {name!r} (known: {', '.join(sorted(MODELS))})") from None
 
+
+def _give_step() -> None:
+    from .. import sim  # the runner imports the models: attach once both are loaded
+
+    for model in MODELS.values():
+        model.step = partial(sim.step, model)
+
+
+_give_step()
 
 __all__ = ["MODELS", "DEFAULT_MODEL", "get_model", "Controls", "State"]
