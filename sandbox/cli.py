@@ -310,11 +310,14 @@ def cmd_window(args) -> int:
     from .ui.qt import application, dispose
     from .ui.app import MainWindow
 
+    from .ui.warm_up import prepare_physics
+
     preset = load_preset(args.preset) if args.preset else None
     app = application()
     window = MainWindow()
     if preset is not None:
         window.apply_preset(preset)
+    prepare_physics(app, window.model)
     if os.environ.get("CAR_SANDBOX_FIRST_FRAME"):
         from .ui.qt import report_first_frame
 

@@ -158,12 +158,18 @@ def test_bench_measures_and_counts_every_tick(qtbot):
     assert frame["physics_ticks"] == frame["frames"] == 30 and frame["frames_not_one_tick"] == 0
     assert 0 < frame["median_ms"] <= frame["p99_ms"] <= frame["max_ms"]
     figures = {"machine": "m", "date": "d", "quick": True, "targets": bench.TARGETS,
-               "batch_100k": {"arcade": 2e7, "monster": 1e6}, "python_loop": 1e6, "speedup_vs_python": 20.0,
-               "scaling": {"arcade": {"10000": 1e7, "1000000": 2.5e7}}, "memory_100k_mb": {"arcade": 10.0},
-               "sweep": sweep, "metrics_ms": {"arcade": 40.0, "monster": 900.0}, "frame": frame, "startup_s": 1.0}
+               "tick_ns": {"arcade": 40.0, "monster": 1500.0},
+               "batch_car_ticks_per_s": {"arcade": 4e7, "monster": 1e6}, "python_loop": 1e6,
+               "speedup_vs_python": 40.0, "scaling": {"arcade": {"10000": 1e7, "1000000": 2.5e7}},
+               "memory_100k_mb": {"arcade": 10.0}, "sweep": sweep, "seek_ms": {"arcade": 3.0},
+               "metrics_ms": {"arcade": 4.0, "monster": 20.0}, "frame": frame, "startup_s": 1.0,
+               "startup_cold_s": 9.0}
     text = bench.report(figures)
-    assert "arcade       20.00 M  target ≥ 20 M: meets" in text and "monster       1.00 M  target ≥ 5 M: MISSES" in text
-    assert "spread 2.50×  target ≤ 2.0×: MISSES" in text and "arcade meets, monster MISSES" in text
+    assert "arcade         40.00 M  target ≥ 40: meets" in text and "monster         1.00 M  target ≥ 10: MISSES" in text
+    assert "arcade         40.00 ns  target ≤ 100: meets" in text
+    assert "monster      1500.00 ns  target ≤ 1000: MISSES" in text
+    assert "spread 2.50×  target ≤ 2.0×: MISSES" in text
+    assert "arcade          4.00 ms  target ≤ 16: meets" in text and "monster        20.00 ms  target ≤ 16: MISSES" in text
 
 
 def test_export_godot_command(tmp_path):

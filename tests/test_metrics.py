@@ -72,7 +72,7 @@ def test_a_slow_approach_is_extrapolated_to_where_the_car_really_ends():
     from sandbox.physics.sim import run_batch
 
     p = Tuning(monster.PARAMS)
-    (at_250,) = run_batch(monster, p, 1, Controls(0.0, 1.0, 0.0), 250 * 60)
+    at_250 = run_batch(monster, p, 1, Controls(0.0, 1.0, 0.0), 250 * 60)
     at_300 = at_250
     for _ in range(50 * 60):
         at_300 = monster.step(at_300, Controls(0.0, 1.0, 0.0), p, DT)

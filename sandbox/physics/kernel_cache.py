@@ -65,3 +65,9 @@ def use_kernel_cache() -> Path | None:
 
         config.reload_config()
     return folder
+
+
+def is_warm() -> bool:
+    """Whether compiled drivers are in the cache already (not a first start)."""
+    folder = os.environ.get(ENV)
+    return bool(folder) and any(Path(folder).glob("kernels.run_held-*.nbi"))

@@ -102,21 +102,33 @@ class Simulation:
 TRAJECTORY_SLOTS = ("x", "y", "heading", "vx", "vy")
 
 
+def _record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
+            columns: np.ndarray, start: State | None, ticks: int | None) -> np.ndarray:
+    controls = np.zeros((len(trace), 5))
+    given = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
+    controls[:, :given.shape[1]] = given
+    state = start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE)
+    out = np.empty((len(controls) if ticks is None else min(ticks, len(controls)), len(columns)))
+    rows, _ = tuning_rows(model, params, 1)
+    kernels.record_trace(model_number(model), state.data[0], controls, rows[0], 1.0 / hz,
+                         np.asarray(columns, dtype=np.int64), out)
+    return out
+
+
 def record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
            names: tuple[str, ...], start: State | None = None, ticks: int | None = None) -> np.ndarray:
     """One car from `start` (rest at the origin) through the control rows of `trace`
     (steer, throttle, brake[, handbrake, shift]); returns the state values `names`
     after each tick, one row per tick, in one compiled call. `ticks` stops early."""
-    controls = np.zeros((len(trace), 5))
-    trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
-    controls[:, :trace.shape[1]] = trace
-    state = (start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE))
-    layout = model.STATE
-    columns = np.array([layout.offset[name] for name in names], dtype=np.int64)
-    out = np.empty((len(controls) if ticks is None else min(ticks, len(controls)), len(names)))
-    rows, _ = tuning_rows(model, params, 1)
-    kernels.record_trace(model_number(model), state.data[0], controls, rows[0], 1.0 / hz, columns, out)
-    return out
+    return _record(model, params, trace, hz, [model.STATE.offset[name] for name in names], start, ticks)
+
+
+def seek_states(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
+                ticks: int | None = None) -> State:
+    """The whole state after each of the first `ticks` ticks of `trace` from rest, as
+    a State of one row per tick (a replay's seek: one compiled call)."""
+    rows = _record(model, params, trace, hz, np.arange(model.STATE.size), None, ticks)
+    return State.of(model.STATE, rows)
 
 
 def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray, hz: int = DEFAULT_HZ) -> np.ndarray:
@@ -153,3 +165,16 @@ def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls:
         run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
         run(number, state.data, trace, rows, which, dt)
     return state
+
+
+def warm_up(model: ModuleType, everything: bool = False) -> None:
+    """Compile (first start after an install) or load from the cache the drivers of
+    `model`: the live step; with `everything`, the replay seek and the batch drivers
+    too. Runs one scratch tick each; nothing is kept."""
+    tuning = {p.name: p.default for p in model.PARAMS}
+    step(model, State.at_rest(1, model.STATE), Controls(), tuning, 1 / DEFAULT_HZ)
+    if everything:
+        seek_states(model, tuning, np.zeros((1, 5)), DEFAULT_HZ)
+        for n in (1, PARALLEL_FROM):
+            run_batch(model, tuning, n, Controls(), 1)
+            run_batch(model, tuning, n, np.zeros((1, 5)), 1)

@@ -1,6 +1,7 @@
 """Metrics panel: the standard manoeuvres of metrics.py for the current tuning,
-recomputed on a worker thread shortly after any change, with the difference to the
-compare ghost when there is one. While the panel is hidden it only remembers the
+recomputed on a worker thread after every change (each slider value of a drag: a
+new request starts as soon as the one computing ends, the latest one wins), with the
+difference to the compare ghosts. While the panel is hidden it only remembers the
 latest request and computes it when shown (no simulation nobody looks at)."""
 
 from __future__ import annotations
@@ -8,13 +9,10 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.metrics import compute, format_value, table
-
-DEBOUNCE_MS = 60
-"""Wait this long after the last change before recomputing (a slider drag sends many)."""
 
 
 class _Done(QObject):
@@ -52,10 +50,7 @@ class MetricsPanel(QWidget):
         self._done.finished.connect(self._show)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self._start)
+        self._busy = False  # a job is computing on the worker thread
         self.status = QLabel("")
         self.status.setStyleSheet("color: gray")
         self.table = QTableWidget(0, 2)
@@ -76,25 +71,25 @@ class MetricsPanel(QWidget):
         self._pending = (self._generation, car, list(ghosts))
         self._names = list(names)
         self.status.setText("computing…")
-        if self.active:
-            self._timer.start()
+        self._start()
 
     def set_active(self, shown: bool) -> None:
-        """Connected to the dock's visibilityChanged: compute only what can be seen."""
+        """Connected to the dock's visibilityChanged: compute only what can be seen (a
+        request made while hidden is kept for later)."""
         self.active = shown
-        if not shown:
-            self._timer.stop()  # a request waiting for its debounce is kept for later
-        elif self._pending is not None:
-            self._timer.start()
+        self._start()
 
     def _start(self) -> None:
-        if self._pending is None:
+        if self._pending is None or self._busy or not self.active:
             return
         generation, car, ghosts = self._pending
         self._pending = None
+        self._busy = True
         self._pool.start(_Job(generation, car, ghosts, self._done))
 
     def _show(self, generation: int, rows, ghost_rows, seconds: float) -> None:
+        self._busy = False
+        self._start()  # the newest request, if one came while this was computing
         if generation != self._generation:
             return  # a newer tuning is on its way
         self.rows, self.ghost_rows, self.seconds = rows, ghost_rows, seconds
@@ -114,7 +109,7 @@ class MetricsPanel(QWidget):
                     d = row["value"] - other["value"]
                     delta = f"{d:+.3g}" if math.isfinite(d) else "—"
                 self.table.setItem(i, column, QTableWidgetItem(delta))
-        self.status.setText(f"standard manoeuvres, batch simulated in {seconds * 1000:.0f} ms")
+        self.status.setText(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
         self.updated.emit()
 
     def wait(self) -> None:

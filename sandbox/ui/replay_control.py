@@ -10,6 +10,8 @@ import numpy as np
 from PySide6.QtWidgets import QFileDialog
 
 from ..files.traces import BUILTIN_TRACES, TRACE_COLUMNS, list_traces, load_trace, save_trace, user_trace_dir
+from ..physics.sim import seek_states
+from ..physics.state import Controls, State
 
 
 class ReplayMixin:
@@ -86,16 +88,41 @@ class ReplayMixin:
         self._refresh_views()
 
     def scrub(self, tick: int) -> None:
-        """Show the replay at `tick`: re-simulated from rest, so it is the same as playing there."""
+        """Show the replay at `tick`: re-simulated from rest, so it is the same as playing
+        there; the car and each ghost in one compiled call each, whatever the tick."""
         if self.replay is None:
             return
         tick = max(0, min(int(tick), len(self.replay)))
         self.reset_car()
-        self.replay_tick = 0
-        for _ in range(tick):
-            self.sim.tick(self._controls_for_tick())
-            self._on_tick(self.sim.state)
+        if tick:
+            self._jump_to(tick)
         self._refresh_views()
+
+    def _jump_to(self, tick: int) -> None:
+        """From rest to the replay's `tick`: states, distances, the trail and the plots'
+        window as playing there would have left them."""
+        hz = self.sim.hz
+        runs = [(self.sim, seek_states(self.model, self.tuning, self.replay, hz, tick))]
+        runs += [(g.sim, seek_states(g.sim.model, g.sim.params, self.replay, hz, tick)) for g in self.ghosts]
+        odometers = []
+        for sim, states in runs:
+            sim.state = State.of(states.layout, states.data[-1:].copy())
+            sim.ticks = tick
+            steps = np.hypot(np.diff(states.x, prepend=0.0), np.diff(states.y, prepend=0.0))
+            odometers.append(np.cumsum(steps))  # summed in tick order, as playing adds them
+        self.travelled = float(odometers[0][-1])
+        self._last_xy = (float(self.sim.state.x[0]), float(self.sim.state.y[0]))
+        for ghost, odometer in zip(self.ghosts, odometers[1:]):
+            ghost.travelled = float(odometer[-1])
+        self.distances[:, 1:tick + 1] = odometers
+        self.replay_tick = tick
+        self._tick_controls = Controls(*self.replay[tick - 1])
+        car = runs[0][1]
+        keep = self.plots.buffer.capacity
+        recent = lambda s: State.of(s.layout, s.data[-keep:])  # noqa: E731
+        self.track.record(State.of(car.layout, car.data[-self.track.trail.capacity:]), self.body)
+        self.plots.record(np.arange(tick - len(recent(car)) + 1, tick + 1) / hz, recent(car),
+                          [(recent(states), self.ghost_scale(g)) for g, (_, states) in zip(self.ghosts, runs[1:])])
 
     def stop_replay(self) -> None:
         """Back to the keyboard."""

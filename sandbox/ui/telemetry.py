@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -103,19 +102,22 @@ class LivePlots(pg.GraphicsLayoutWidget):
             self.channel_legend.addItem(curve, label)
         self.buffer.fill_columns(slice(3, 5), np.nan)  # the channel columns, not the ghosts'
 
-    def record(self, t: float, state, ghosts=()) -> None:
-        """Add the state after one tick (car 0), and each ghost's speed (times its scale
-        into this car's units) and slip angle: `ghosts` is ((state, scale), ...)."""
-        values = [float(state.channel(key)[0]) * factor for key, _, factor in self.channels]
-        values += [np.nan] * (2 - len(values))
+    def record(self, t, state, ghosts=()) -> None:
+        """Add the states after one or more ticks (times `t`, one row of `state` each),
+        and each ghost's speed (times its scale into this car's units) and slip angle:
+        `ghosts` is ((state, scale), ...), the same rows."""
+        blank = np.full(len(state), np.nan)
+        values = [state.channel(key) * factor for key, _, factor in self.channels]
+        values += [blank] * (2 - len(values))
         shadows = []
         for i in range(MAX_GHOSTS):
             if i < len(ghosts):
                 g, scale = ghosts[i]
-                shadows += [float(g.speed[0]) * scale, math.degrees(float(g.slip_angle[0]))]
+                shadows += [g.speed * scale, np.degrees(g.slip_angle)]
             else:
-                shadows += [np.nan, np.nan]
-        self.buffer.append((t, float(state.speed[0]), math.degrees(float(state.slip_angle[0])), *values, *shadows))
+                shadows += [blank, blank]
+        times = np.broadcast_to(np.asarray(t, dtype=np.float64), (len(state),))
+        self.buffer.extend(np.column_stack([times, state.speed, np.degrees(state.slip_angle), *values, *shadows]))
 
     def reset_data(self) -> None:
         # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all

@@ -102,11 +102,17 @@ class TrackView(QWidget):
 
     # --- data in -------------------------------------------------------------
     def record(self, state, body: dict) -> None:
-        """Add the state after one tick to the trail."""
-        self.state, self.body = state, body
-        x, y, h = float(state.x[0]), float(state.y[0]), float(state.heading[0])
-        (lx, ly), (rx, ry) = self._rear_wheels(x, y, h)
-        self.trail.append((x, y, lx, ly, rx, ry, float(state.traction_fast[0])))
+        """Add the states after one or more ticks (one row each) to the trail; the
+        last is the one shown."""
+        self.body = body
+        self.state = state if len(state) == 1 else state.__class__.of(state.layout, state.data[-1:])
+        x, y, h = state.x, state.y, state.heading
+        c, s = np.cos(h), np.sin(h)
+        half_base, half_track = body["wheel_base"] / 2, body["track"] / 2
+        # the rear wheels, as _wheel_spots places them
+        lx, ly = x + c * -half_base - s * -half_track, y + s * -half_base + c * -half_track
+        rx, ry = x + c * -half_base - s * half_track, y + s * -half_base + c * half_track
+        self.trail.extend(np.column_stack([x, y, lx, ly, rx, ry, state.traction_fast]))
 
     def show_state(self, state, body: dict) -> None:
         self.state, self.body = state, body

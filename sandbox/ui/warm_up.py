@@ -1,0 +1,51 @@
+"""The first start after an install compiles the physics: say so while it happens.
+
+Only what the first frame needs (the start model's step) is compiled before the
+window shows, under a splash that names it; everything else (the other models, the
+replay seek, batches, metrics) compiles on a background thread afterwards, or when
+first used. Later starts load all of it from the kernel cache in well under a second.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtWidgets import QSplashScreen
+
+from ..physics.kernel_cache import is_warm
+from ..physics.models import MODELS
+from ..physics.sim import warm_up
+
+
+def _splash(text: str) -> QSplashScreen:
+    pixmap = QPixmap(520, 120)
+    pixmap.fill(QColor("#263238"))
+    splash = QSplashScreen(pixmap)
+    splash.showMessage(text, Qt.AlignmentFlag.AlignCenter, QColor("white"))
+    return splash
+
+
+def prepare_physics(app, model) -> None:
+    """Compile or load what the first frame of `model` needs; a splash while compiling;
+    then the rest in the background."""
+    splash = None
+    if not is_warm():
+        splash = _splash(f"Compiling the physics (first start only)\n"
+                         f"step 1 of 2: the {model.TITLE} car, about 10 s\n"
+                         "step 2 of 2 (the other models, replays, metrics) runs in the background")
+        splash.show()
+        app.processEvents()
+    warm_up(model)
+    if splash is not None:
+        splash.close()
+    threading.Thread(target=_warm_the_rest, args=(model,), name="compile physics", daemon=True).start()
+
+
+def _warm_the_rest(first) -> None:
+    from ..analysis.metrics import compute
+
+    for model in [first] + [m for m in MODELS.values() if m is not first]:
+        warm_up(model, everything=True)
+        compute(model, {p.name: p.default for p in model.PARAMS}, 60)
