@@ -124,10 +124,11 @@ def record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, h
 
 
 def seek_states(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
-                ticks: int | None = None) -> State:
-    """The whole state after each of the first `ticks` ticks of `trace` from rest, as
-    a State of one row per tick (a replay's seek: one compiled call)."""
-    rows = _record(model, params, trace, hz, np.arange(model.STATE.size), None, ticks)
+                ticks: int | None = None, start: State | None = None) -> State:
+    """The whole state after each of the first `ticks` ticks of `trace` from `start`
+    (rest at the origin), as a State of one row per tick (a replay's seek: one
+    compiled call)."""
+    rows = _record(model, params, trace, hz, np.arange(model.STATE.size), start, ticks)
     return State.of(model.STATE, rows)
 
 

@@ -491,11 +491,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
 
     def scripted_drive(self, seconds: float) -> None:
-        """Drive `controls.demo_drive` for `seconds` of physics time, then redraw once."""
-        for _ in range(round(seconds * self.sim.hz)):
-            self._tick_controls = Controls(*demo_drive(self.sim.time))
-            self.sim.tick(self._tick_controls)
-            self._on_tick(self.sim.state)
+        """Drive `controls.demo_drive` for `seconds` of physics time (one compiled run),
+        then redraw once."""
+        hz, done = self.sim.hz, self.sim.ticks
+        rows = [demo_drive((done + i) / hz) for i in range(round(seconds * hz))]
+        if rows:
+            self._drive_through(rows)
         self._refresh_views()
 
     def _end_of_trace_text(self, ghost) -> str:

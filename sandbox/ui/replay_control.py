@@ -99,30 +99,44 @@ class ReplayMixin:
         self._refresh_views()
 
     def _jump_to(self, tick: int) -> None:
-        """From rest to the replay's `tick`: states, distances, the trail and the plots'
-        window as playing there would have left them."""
-        hz = self.sim.hz
-        runs = [(self.sim, seek_states(self.model, self.tuning, self.replay, hz, tick))]
-        runs += [(g.sim, seek_states(g.sim.model, g.sim.params, self.replay, hz, tick)) for g in self.ghosts]
-        odometers = []
-        for sim, states in runs:
-            sim.state = State.of(states.layout, states.data[-1:].copy())
-            sim.ticks = tick
-            steps = np.hypot(np.diff(states.x, prepend=0.0), np.diff(states.y, prepend=0.0))
-            odometers.append(np.cumsum(steps))  # summed in tick order, as playing adds them
-        self.travelled = float(odometers[0][-1])
-        self._last_xy = (float(self.sim.state.x[0]), float(self.sim.state.y[0]))
-        for ghost, odometer in zip(self.ghosts, odometers[1:]):
-            ghost.travelled = float(odometer[-1])
-        self.distances[:, 1:tick + 1] = odometers
+        """From rest to the replay's `tick`, as playing there would have left it."""
         self.replay_tick = tick
-        self._tick_controls = Controls(*self.replay[tick - 1])
-        car = runs[0][1]
+        self._drive_through(self.replay[:tick], replaying=True)
+
+    def _drive_through(self, rows, replaying: bool = False) -> None:
+        """The car and each ghost through the control `rows` from where they are, one
+        compiled call each; the trail, the plots' window and (`replaying`: rows that
+        end at `replay_tick`) the replay's distances are left as if each tick had been
+        played and drawn."""
+        hz, done = self.sim.hz, self.sim.ticks
+        rows = np.asarray(rows, dtype=np.float64)
+        sims = [self.sim] + [g.sim for g in self.ghosts]
+        runs = [seek_states(sim.model, sim.params, rows, hz, start=sim.state) for sim in sims]
+        odometers = []
+        for sim, states in zip(sims, runs):
+            x0, y0 = float(sim.state.x[0]), float(sim.state.y[0])
+            sim.state = State.of(states.layout, states.data[-1:].copy())
+            sim.ticks += len(rows)
+            steps = np.hypot(np.diff(states.x, prepend=x0), np.diff(states.y, prepend=y0))
+            odometers.append(np.cumsum(np.concatenate([[0.0], steps]))[1:])  # added in tick order, as playing does
+        self.travelled += float(odometers[0][-1])
+        self._last_xy = (float(self.sim.state.x[0]), float(self.sim.state.y[0]))
+        if replaying and self.distances is not None:
+            start = self.replay_tick - len(rows)
+            before = list(self.distances[:, start])
+            self.distances[:, start + 1:self.replay_tick + 1] = np.array(odometers) + np.array(before)[:, None]
+        for ghost, odometer in zip(self.ghosts, odometers[1:]):
+            ghost.travelled += float(odometer[-1])
+        self._tick_controls = Controls(*rows[-1])
+        if self.recording is not None:
+            self.recording.extend(tuple(row) + (0.0,) * (len(TRACE_COLUMNS) - len(row)) for row in rows.tolist())
         keep = self.plots.buffer.capacity
         recent = lambda s: State.of(s.layout, s.data[-keep:])  # noqa: E731
+        car = runs[0]
         self.track.record(State.of(car.layout, car.data[-self.track.trail.capacity:]), self.body)
-        self.plots.record(np.arange(tick - len(recent(car)) + 1, tick + 1) / hz, recent(car),
-                          [(recent(states), self.ghost_scale(g)) for g, (_, states) in zip(self.ghosts, runs[1:])])
+        shown = len(recent(car))
+        self.plots.record(np.arange(done + len(rows) - shown + 1, done + len(rows) + 1) / hz, recent(car),
+                          [(recent(states), self.ghost_scale(g)) for g, states in zip(self.ghosts, runs[1:])])
 
     def stop_replay(self) -> None:
         """Back to the keyboard."""
