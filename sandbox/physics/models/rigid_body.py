@@ -24,7 +24,7 @@ friction: past it the tyre slides).
 The seed gives no vehicle numbers; the defaults (a 1 kg, 3 m × 1.5 m toy-scale car)
 are chosen so its friction constants make a drivable car. Like the seed, nothing resists rolling: the car keeps speeding
 up under throttle (top speed: none), up to the sandbox's shared guard of 500 m/s
-(batch_math.SPEED_LIMIT; its wheels' spin is held to the same ground speed).
+(limits.SPEED_LIMIT_M; its wheels' spin is held to the same ground speed).
 
 Guards, where the explicit step is unstable (they never act at the defaults): a
 tyre's response force removes at most its own slip in one tick (grip capped at
@@ -32,21 +32,26 @@ m_eff/(4·dt) per axis, m_eff the chassis mass felt at the patch, 1/m_eff = 1/m 
 lever²/I), and the road torque never spins a wheel past the ground speed in one tick
 (capped at wheel_inertia·slip/(radius·dt)). The pedals are the sandbox's: throttle = drive torque on the rear
 wheels; brake = brake torque on all wheels while rolling forward, and drive backwards
-once nearly stopped. State extras: omega (rad/s), wheel_speed (n × 4, rad/s; order
+once nearly stopped.
+
+State after the common slots: omega (rad/s), wheel_speed (4 values, rad/s; order
 front-left, front-right, rear-left, rear-right), wheel_left, wheel_right (rad),
-slip_front, slip_rear (rad, tyre slip angles), side_force_front, side_force_rear (N).
+slip_front, slip_rear (rad, tyre slip angles), side_force_front, side_force_rear (N);
+all 0 in a fresh state.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Mapping
 
 import numpy as np
+from numba import njit
 
 from ..params import Param
-from .batch_math import SPEED_LIMIT, limit_speed
-from .geometry import DEGREES, rotate, wrap
-from ..state import Controls, State
+from ..state import Layout, Slot, index_of
+from .geometry import DEGREES, RADIANS, rotate, wrap
+from .limits import SPEED_LIMIT_M, limit_speed
 
 NAME = "rigid_body"
 TITLE = "Rigid body, tyre patches (Kincaid)"
@@ -74,8 +79,9 @@ PARAMS = (
 )
 
 # wheel corners in units of (half_length, half_width): front-left, front-right, rear-left, rear-right
-CORNERS = np.array([[1.0, -1.0], [1.0, 1.0], [-1.0, -1.0], [-1.0, 1.0]])
-FRONT = np.array([True, True, False, False])
+CORNER_X = (1.0, 1.0, -1.0, -1.0)
+CORNER_Y = (-1.0, 1.0, -1.0, 1.0)
+FRONT = (True, True, False, False)
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
@@ -85,108 +91,165 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
+STATE = Layout((
+    Slot("omega", "rad/s"),
+    Slot("wheel_speed", "rad/s", 0.0, 4),
+    Slot("wheel_left", "rad"),
+    Slot("wheel_right", "rad"),
+    Slot("slip_front", "rad"),
+    Slot("slip_rear", "rad"),
+    Slot("side_force_front", "N"),
+    Slot("side_force_rear", "N"),
+))
+S = STATE.index
+P = index_of(p.name for p in PARAMS)
+
+
 def inertia(p: Mapping) -> np.ndarray:
-    """Yaw inertia (kg·m²): the seed's formula, or a box's with `box_inertia`."""
+    """Yaw inertia (kg·m²): the seed's formula, or a box's with `box_inertia` (the
+    kernel's `yaw_inertia`, for a tuning or arrays of tunings)."""
     hx, hy, m = np.asarray(p["half_length"]), np.asarray(p["half_width"]), np.asarray(p["mass"])
     seed = (1.0 / 12.0) * (hx * hx) * (hy * hy) * m
-    box = m * ((2 * hx) ** 2 + (2 * hy) ** 2) / 12.0
+    box = m * ((2 * hx) * (2 * hx) + (2 * hy) * (2 * hy)) / 12.0
     return np.where(p["box_inertia"], box, seed)
 
 
-def add_force(force: np.ndarray, torque: np.ndarray, world_force: np.ndarray, world_offset: np.ndarray):
-    """The seed's AddForce: F + f and τ + offset × f (arrays (..., 2) and (...,))."""
-    cross = world_offset[..., 0] * world_force[..., 1] - world_offset[..., 1] * world_force[..., 0]
-    return force + world_force, torque + cross
+@njit(cache=True, nogil=True)
+def yaw_inertia(half_length: float, half_width: float, mass: float, box: bool) -> float:
+    """Yaw inertia (kg·m²): the seed's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12."""
+    if box:
+        length, width = 2 * half_length, 2 * half_width
+        return mass * (length * length + width * width) / 12.0
+    return (1.0 / 12.0) * (half_length * half_length) * (half_width * half_width) * mass
 
 
-def integrate(state: State, force: np.ndarray, torque: np.ndarray, p: Mapping, dt: float) -> tuple:
-    """Euler with the new velocity (seed RigidBody.Update): returns x, y, heading, vx, vy, omega."""
-    m = np.asarray(p["mass"], dtype=np.float64)
-    vx = state.vx + force[:, 0] / m * dt
-    vy = state.vy + force[:, 1] / m * dt
-    omega = state.get("omega") + torque / inertia(p) * dt
-    heading = state.heading + omega * dt
-    return state.x + vx * dt, state.y + vy * dt, wrap(heading), vx, vy, omega
+@njit(cache=True, nogil=True)
+def add_force(force_x: float, force_y: float, torque: float, world_fx: float, world_fy: float,
+              offset_x: float, offset_y: float) -> tuple[float, float, float]:
+    """The seed's AddForce: F + f and τ + offset × f."""
+    cross = offset_x * world_fy - offset_y * world_fx
+    return force_x + world_fx, force_y + world_fy, torque + cross
 
 
-def _grip_cap(ox, oy, ax, ay, p: Mapping, dt: float) -> np.ndarray:
+@njit(cache=True, nogil=True)
+def integrate(s, force_x: float, force_y: float, torque: float, mass: float, inertia: float,
+              dt: float) -> tuple[float, float]:
+    """Euler with the new velocity (seed RigidBody.Update), in place on the state row
+    `s`: position, heading (wrapped) and omega; returns the new (vx, vy), which the
+    caller stores (after the speed guard)."""
+    vx = s[S.vx] + force_x / mass * dt
+    vy = s[S.vy] + force_y / mass * dt
+    omega = s[S.omega] + torque / inertia * dt
+    heading = s[S.heading] + omega * dt
+    s[S.x] += vx * dt
+    s[S.y] += vy * dt
+    s[S.heading] = wrap(heading)
+    s[S.omega] = omega
+    return vx, vy
+
+
+@njit(cache=True, nogil=True)
+def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: float, dt: float) -> float:
     """Largest grip (N·s/m) that removes no more than a patch's own slip along axis
     (ax, ay) in one tick, shared by the four wheels: m_eff / (4·dt)."""
     lever = ox * ay - oy * ax
-    m = np.asarray(p["mass"], dtype=np.float64)[..., None]
-    m_eff = 1.0 / (1.0 / m + lever * lever / inertia(p)[..., None])
+    m_eff = 1.0 / (1.0 / mass + lever * lever / inertia)
     return m_eff / (4 * dt)
 
 
-def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
-    """Advance every car one tick of `dt` seconds; returns a new State."""
-    n = len(state)
-    steer_in = np.broadcast_to(np.asarray(controls.steer, dtype=np.float64), (n,))
-    throttle = np.broadcast_to(np.asarray(controls.throttle, dtype=np.float64), (n,))
-    brake = np.broadcast_to(np.asarray(controls.brake, dtype=np.float64), (n,))
-    steer = steer_in * np.radians(p["max_steer"])
-    radius = np.asarray(p["wheel_radius"], dtype=np.float64)[..., None]
-    wheel_speed = state.extra.get("wheel_speed")
-    if wheel_speed is None:
-        wheel_speed = np.zeros((n, 4))
-    omega = state.get("omega")
+@njit(cache=True, nogil=True)
+def _sign(x: float) -> float:
+    """np.sign: -1, 0 or 1 (0 for both zeros), NaN for NaN."""
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    return 0.0 if x == 0 else x
 
-    c, s = np.cos(state.heading), np.sin(state.heading)
-    forward_speed = c * state.vx + s * state.vy
-    # wheel offsets in the vehicle frame (n, 4), and in the world
-    ox = CORNERS[:, 0] * np.asarray(p["half_length"], dtype=np.float64)[..., None]
-    oy = CORNERS[:, 1] * np.asarray(p["half_width"], dtype=np.float64)[..., None]
-    ox, oy = np.broadcast_to(ox, (n, 4)), np.broadcast_to(oy, (n, 4))
-    wx, wy = rotate(ox, oy, c[:, None], s[:, None])
 
-    # 1. wheel axes (vehicle frame): forward (cos δ, sin δ), side (−sin δ, cos δ)
-    delta = np.where(FRONT, steer[:, None], 0.0)
-    fx, fy = np.cos(delta), np.sin(delta)
-    sx, sy = -fy, fx
-    # 2. ground velocity of each wheel point (PointVel), into the vehicle frame
-    gx = state.vx[:, None] - omega[:, None] * wy
-    gy = state.vy[:, None] + omega[:, None] * wx
-    gx, gy = rotate(gx, gy, c[:, None], -s[:, None])
-    dx = gx - fx * wheel_speed * radius
-    dy = gy - fy * wheel_speed * radius
-    # 3. projections
-    side_mag = dx * sx + dy * sy
-    forward_mag = dx * fx + dy * fy
-    # 4. response force (vehicle frame), optionally saturated
-    side_grip = np.minimum(np.asarray(p["side_grip"])[..., None], _grip_cap(ox, oy, sx, sy, p, dt))
-    forward_grip = np.minimum(np.asarray(p["forward_grip"])[..., None], _grip_cap(ox, oy, fx, fy, p, dt))
-    rx = -sx * side_mag * side_grip - fx * forward_mag * forward_grip
-    ry = -sy * side_mag * side_grip - fy * forward_mag * forward_grip
-    size = np.hypot(rx, ry)
-    cap = np.asarray(p["max_grip"], dtype=np.float64)[..., None]
-    shrink = np.where(np.asarray(p["grip_limit"])[..., None] & (size > cap), cap / np.maximum(size, 1e-12), 1.0)
-    rx, ry = rx * shrink, ry * shrink
-    # 5. wheel torques: road + drive (rear) + brake (against the spin, never past zero)
-    reverse = (brake > 0) & (forward_speed < REVERSE_BELOW)
-    drive = np.where(reverse, -brake, throttle)[:, None] * np.asarray(p["drive_torque"])[..., None]
-    inertia_w = np.asarray(p["wheel_inertia"], dtype=np.float64)[..., None]
-    road = forward_mag * radius * np.minimum(1.0, inertia_w / (radius * radius * dt))  # guard: no overshoot
-    torque = road + np.where(FRONT, 0.0, drive)
-    spin_after = wheel_speed + torque / inertia_w * dt
-    braking = np.where(reverse, 0.0, brake)[:, None] * np.asarray(p["brake_torque"])[..., None]
+@njit(cache=True, nogil=True)
+def tick(s, c, p, dt):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+    steer = c[0] * (p[P.max_steer] * RADIANS)
+    throttle, brake = c[1], c[2]
+    radius = p[P.wheel_radius]
+    mass = p[P.mass]
+    inertia = yaw_inertia(p[P.half_length], p[P.half_width], mass, p[P.box_inertia] != 0.0)
+    inertia_w = p[P.wheel_inertia]
+    grip_limit = p[P.grip_limit] != 0.0
+    cap = p[P.max_grip]
+    vx, vy, omega = s[S.vx], s[S.vy], s[S.omega]
+
+    ch, sh = math.cos(s[S.heading]), math.sin(s[S.heading])
+    forward_speed = ch * vx + sh * vy
+    # the pedals: the brake drives backwards once nearly stopped, else brakes every wheel
+    reverse = brake > 0 and forward_speed < REVERSE_BELOW
+    drive = (-brake if reverse else throttle) * p[P.drive_torque]
+    braking = (0.0 if reverse else brake) * p[P.brake_torque]
     stop_spin = braking / inertia_w * dt
-    spin_after = np.sign(spin_after) * np.maximum(np.abs(spin_after) - stop_spin, 0.0)
-    # 6. chassis: accumulate the world forces and torques, then integrate
-    world_x, world_y = rotate(rx, ry, c[:, None], s[:, None])
-    force, tau = add_force(np.zeros((n, 4, 2)), np.zeros((n, 4)), np.stack([world_x, world_y], -1),
-                           np.stack([wx, wy], -1))
-    x, y, heading, vx, vy, omega_new = integrate(state, force.sum(axis=1), tau.sum(axis=1), p, dt)
-    # guard: the seed has no drag, so a held throttle never stops accelerating
-    vx, vy = limit_speed(vx, vy, LENGTH_UNIT)
-    top_spin = SPEED_LIMIT[LENGTH_UNIT] / np.asarray(p["wheel_radius"], dtype=np.float64)
-    spin_after = np.clip(spin_after, -np.expand_dims(top_spin, -1), np.expand_dims(top_spin, -1))
+    road_share = min(1.0, inertia_w / (radius * radius * dt))  # guard: no overshoot
+    top_spin = SPEED_LIMIT_M / radius
+    # wheel axes (vehicle frame): forward (cos δ, sin δ), δ = steer on the front wheels, 0 behind
+    cos_steer, sin_steer = math.cos(steer), math.sin(steer)
 
-    slip = np.arctan2(side_mag, np.maximum(np.abs(gx * fx + gy * fy), 1e-6))
-    extra = {"omega": omega_new, "wheel_speed": spin_after, "wheel_left": steer, "wheel_right": steer,
-             "slip_front": slip[:, :2].mean(axis=1), "slip_rear": slip[:, 2:].mean(axis=1),
-             "side_force_front": (rx * sx + ry * sy)[:, :2].sum(axis=1),
-             "side_force_rear": (rx * sx + ry * sy)[:, 2:].sum(axis=1)}
-    return State(x, y, heading, vx, vy, wheel_angle=steer, traction_fast=np.zeros(n, dtype=bool), extra=extra)
+    force_x, force_y, torque = 0.0, 0.0, 0.0
+    slip_front, slip_rear, side_front, side_rear = 0.0, 0.0, 0.0, 0.0
+    for k in range(4):
+        front = FRONT[k]
+        # the wheel's offset in the vehicle frame, and in the world
+        ox, oy = CORNER_X[k] * p[P.half_length], CORNER_Y[k] * p[P.half_width]
+        wx, wy = rotate(ox, oy, ch, sh)
+        # 1. axes: forward (fx, fy), side (−sin δ, cos δ)
+        fx, fy = (cos_steer, sin_steer) if front else (1.0, 0.0)
+        sx, sy = -fy, fx
+        # 2. ground velocity of the wheel point (PointVel), into the vehicle frame
+        gx, gy = rotate(vx - omega * wy, vy + omega * wx, ch, -sh)
+        wheel_speed = s[S.wheel_speed + k]
+        dx = gx - fx * wheel_speed * radius
+        dy = gy - fy * wheel_speed * radius
+        # 3. projections
+        side_mag = dx * sx + dy * sy
+        forward_mag = dx * fx + dy * fy
+        # 4. response force (vehicle frame), optionally saturated
+        side_grip = min(p[P.side_grip], _grip_cap(ox, oy, sx, sy, mass, inertia, dt))
+        forward_grip = min(p[P.forward_grip], _grip_cap(ox, oy, fx, fy, mass, inertia, dt))
+        rx = -sx * side_mag * side_grip - fx * forward_mag * forward_grip
+        ry = -sy * side_mag * side_grip - fy * forward_mag * forward_grip
+        if grip_limit:
+            size = math.hypot(rx, ry)
+            if size > cap:
+                shrink = cap / max(size, 1e-12)
+                rx, ry = rx * shrink, ry * shrink
+        # 5. wheel torque: road + drive (rear) + brake (against the spin, never past zero)
+        road = forward_mag * radius * road_share
+        spin = wheel_speed + (road + (0.0 if front else drive)) / inertia_w * dt
+        spin = _sign(spin) * max(abs(spin) - stop_spin, 0.0)
+        # 6. the new spin, held to the ground speed of the speed guard
+        s[S.wheel_speed + k] = min(max(spin, -top_spin), top_spin)
+        # the chassis: accumulate the world force and torque
+        world_x, world_y = rotate(rx, ry, ch, sh)
+        force_x, force_y, torque = add_force(force_x, force_y, torque, world_x, world_y, wx, wy)
+        # telemetry: slip angle and lateral force of the tyre
+        slip = math.atan2(side_mag, max(abs(gx * fx + gy * fy), 1e-6))
+        side_force = rx * sx + ry * sy
+        if front:
+            slip_front += slip
+            side_front += side_force
+        else:
+            slip_rear += slip
+            side_rear += side_force
+
+    vx, vy = integrate(s, force_x, force_y, torque, mass, inertia, dt)
+    # guard: the seed has no drag, so a held throttle never stops accelerating
+    s[S.vx], s[S.vy] = limit_speed(vx, vy, SPEED_LIMIT_M)
+    s[S.wheel_angle] = steer
+    s[S.traction_fast] = 0.0
+    s[S.wheel_left] = steer
+    s[S.wheel_right] = steer
+    s[S.slip_front] = slip_front / 2.0
+    s[S.slip_rear] = slip_rear / 2.0
+    s[S.side_force_front] = side_front
+    s[S.side_force_rear] = side_rear
 
 
 def body(p: Mapping[str, float]) -> dict[str, float]:
