@@ -32,7 +32,7 @@ torque never reverses the wheel (no jitter); (4) rolling resistance, Crr·v in t
 seed, is held at Crr·LOW_SPEED below LOW_SPEED, so a coasting car stops in finite
 time instead of creeping for minutes (Crr·v alone never reaches zero). A car at rest
 stays exactly at rest. (5) No car goes faster than the sandbox's shared 500 m/s
-(batch_math.SPEED_LIMIT): a long gearing with drag and rolling resistance at zero
+(limits.SPEED_LIMIT_M): a long gearing with drag and rolling resistance at zero
 would otherwise keep accelerating.
 
 Correction on by default: the tutorial writes only the sideways part of the front tyre
@@ -44,19 +44,28 @@ Gears: automatic (up at shift_up rpm, down at shift_down) or manual (controls.sh
 Holding the brake at rest selects reverse, where the brake pedal drives and the
 throttle brakes; the throttle at rest selects first again.
 Handbrake: locks the rear wheels and scales the rear grip by handbrake_grip.
+
+State after the common slots: the yaw rate `omega` (rad/s), the rear axle's spin
+`wheel_omega` (rad/s), the `gear` (1…6, −1 reverse; a whole number kept as a float),
+last tick's longitudinal acceleration `accel_long` (the next tick's weight transfer),
+the telemetry of the last tick (rpm, slip ratio, slip angles, lateral forces, axle
+loads, traction, the wheels' angles), and the body's unit heading vector (kept from
+the tick that set it; NaN until the first tick, which then takes it from the heading).
+A state made by hand starts in first gear with everything else at zero.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
+from numba import njit
 
-from ..params import Param
-from .batch_math import any_, heading_vector, held, limit_speed, norm, per_car
-from .geometry import DEGREES, rotate
-from ..state import Controls, State
+from ..params import Param, param_rows
+from ..state import Layout, Slot, index_of
+from .geometry import DEGREES, RADIANS, rotate
+from .limits import SPEED_LIMIT_M, limit_speed
 
 NAME = "monster"
 TITLE = "Dynamic car (Monster, 2003)"
@@ -128,189 +137,278 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
-def _arr(p: Mapping, name: str) -> np.ndarray:
-    return np.asarray(p[name], dtype=np.float64)
+
+STATE = Layout((
+    Slot("omega", "rad/s"), Slot("wheel_omega", "rad/s"), Slot("gear", "", 1.0), Slot("rpm", "rpm"),
+    Slot("slip_ratio", ""), Slot("alpha_front", "rad"), Slot("alpha_rear", "rad"), Slot("lat_front", "N"),
+    Slot("lat_rear", "N"), Slot("load_front", "N"), Slot("load_rear", "N"), Slot("traction", "N"),
+    Slot("accel_long", "m/s²"), Slot("wheel_left", "rad"), Slot("wheel_right", "rad"),
+    Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan),
+))
+S = STATE.index
+P = index_of(p.name for p in PARAMS)
+
+KNOTS = tuple(float(rpm) for rpm in TORQUE_RPM)
+"""rpm of the torque curve's points: parameters P.torque_1000 … P.torque_6000, in order."""
 
 
-def gear_ratio(p: Mapping, gear) -> np.ndarray:
-    """Ratio of gear number (1…6; −1 reverse; 0 neutral → 0), per car."""
-    g = np.asarray(gear, dtype=int)
-    ratios = [_arr(p, f"gear_{i}") for i in range(1, 7)]
-    reverse = _arr(p, "gear_reverse")
-    if reverse.ndim == 0 and all(r.ndim == 0 for r in ratios):  # one gearbox for all: a plain lookup
-        return np.array([reverse, 0.0] + ratios)[np.clip(g + 1, 0, 7)]
-    forward = np.choose(np.clip(g - 1, 0, 5), np.broadcast_arrays(*ratios, g)[:6])
-    return np.where(g > 0, forward, np.where(g < 0, reverse, 0.0))
+# One formula each, for the kernel (one car) and for the Python side (`_each`).
+
+@njit(cache=True, nogil=True)
+def _gear_ratio(p, gear):
+    """Ratio of gear number `gear` (1…6, above 6 the sixth; below 0 reverse; 0 neutral → 0)."""
+    if gear > 0:
+        return p[P.gear_1 + min(gear, 6) - 1]
+    if gear < 0:
+        return p[P.gear_reverse]
+    return 0.0
 
 
-def engine_rpm(wheel_omega, gear_ratio_, p: Mapping) -> np.ndarray:
+@njit(cache=True, nogil=True)
+def _engine_rpm(p, wheel_omega, ratio):
     """rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")."""
-    return np.abs(wheel_omega) * gear_ratio_ * _arr(p, "differential") * 60 / (2 * math.pi)
+    return abs(wheel_omega) * ratio * p[P.differential] * 60 / (2 * math.pi)
 
 
-def torque_curve(rpm, p: Mapping) -> np.ndarray:
-    """Max engine torque (N·m) at `rpm`: linear between the curve's points (one
-    parameter each, per car), the end values beyond them, 0 above the redline.
-
-    One curve for every car: np.interp, one C call (the whole lookup 39 → 16 µs on one
-    car, 530 → 180 µs on 16 384). Curves per car: the same formula written out,
-    slope·(rpm − knot) + value with np.interp's slope, so a car gives the same bits in
-    any batch."""
-    rpm = np.asarray(rpm, dtype=np.float64)
-    knots = np.asarray(TORQUE_RPM, dtype=np.float64)
-    points = [_arr(p, f"torque_{r}") for r in TORQUE_RPM]
-    if all(v.ndim == 0 for v in points):
-        curve = np.interp(rpm, knots, np.array(points))
-    else:
-        values = np.broadcast_arrays(*points, rpm)[:-1]
-        j = np.clip(np.searchsorted(knots, rpm, side="right") - 1, 0, len(knots) - 2)  # knots[j] <= rpm
-        low, high = np.choose(j, values), np.choose(j + 1, values)
-        curve = (high - low) / (knots[j + 1] - knots[j]) * (rpm - knots[j]) + low
-        curve = np.where(rpm <= knots[0], values[0], np.where(rpm >= knots[-1], values[-1], curve))
-    return np.where(rpm > _arr(p, "redline_rpm"), 0.0, curve)
+@njit(cache=True, nogil=True)
+def _torque_curve(p, rpm):
+    """Max engine torque (N·m) at `rpm`: linear between the curve's points, the end
+    values beyond them, 0 above the redline. np.interp's arithmetic, slope·(rpm −
+    knot) + value with slope = (next value − value)/(next knot − knot): its bits."""
+    if rpm > p[P.redline_rpm]:
+        return 0.0
+    first, last = P.torque_1000, len(KNOTS) - 1
+    if rpm <= KNOTS[0]:
+        return p[first]
+    if rpm >= KNOTS[last]:
+        return p[first + last]
+    j = 0
+    while rpm >= KNOTS[j + 1]:  # KNOTS[j] <= rpm < KNOTS[j + 1]
+        j += 1
+    low, high = p[first + j], p[first + j + 1]
+    return (high - low) / (KNOTS[j + 1] - KNOTS[j]) * (rpm - KNOTS[j]) + low
 
 
-def drive_force(engine_torque, gear_ratio_, p: Mapping) -> np.ndarray:
+@njit(cache=True, nogil=True)
+def _drive_force(p, engine_torque, ratio):
     """F = T·xg·xd·η / Rw (seed "Engine Force")."""
-    return engine_torque * gear_ratio_ * _arr(p, "differential") * _arr(p, "efficiency") / _arr(p, "wheel_radius")
+    return engine_torque * ratio * p[P.differential] * p[P.efficiency] / p[P.wheel_radius]
 
 
-def axle_loads(p: Mapping, accel) -> tuple[np.ndarray, np.ndarray]:
+@njit(cache=True, nogil=True)
+def _axle_loads(p, accel):
     """Front and rear axle loads (N) with weight transfer (seed "Weight Transfer")."""
-    b, c, h, m = _arr(p, "cg_to_front"), _arr(p, "cg_to_rear"), _arr(p, "cg_height"), _arr(p, "mass")
+    b, c, h, m = p[P.cg_to_front], p[P.cg_to_rear], p[P.cg_height], p[P.mass]
     L, W = b + c, m * G
-    shift = h / L * m * np.asarray(accel, dtype=np.float64)
-    front = np.clip(c / L * W - shift, 0.0, W)
+    shift = h / L * m * accel
+    front = min(max(c / L * W - shift, 0.0), W)
     return front, W - front
 
 
-def traction_ratio(slip_ratio, p: Mapping) -> np.ndarray:
+@njit(cache=True, nogil=True)
+def _traction_ratio(p, slip_ratio):
     """Traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka."""
-    mu, k = _arr(p, "mu"), _arr(p, "traction_slope")
-    pacejka = np.asarray(p["pacejka"], dtype=bool)
-    linear = np.clip(k * slip_ratio, -mu, mu)
-    if not pacejka.any():
-        return linear
+    mu, k = p[P.mu], p[P.traction_slope]
+    if p[P.pacejka] == 0.0:
+        return min(max(k * slip_ratio, -mu), mu)
     # Magic Formula D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with B from the same slope
-    B, C, E = k / (1.65 * np.maximum(mu, 1e-9)), 1.65, 0.97
+    B, C, E = k / (1.65 * max(mu, 1e-9)), 1.65, 0.97
     bx = B * slip_ratio
-    magic = mu * np.sin(C * np.arctan(bx - E * (bx - np.arctan(bx))))
-    return np.where(pacejka, magic, linear)
+    return mu * math.sin(C * math.atan(bx - E * (bx - math.atan(bx))))
 
 
+@njit(cache=True, nogil=True)
 def _smooth(x):
-    x = np.clip(x, 0.0, 1.0)
+    x = min(max(x, 0.0), 1.0)
     return x * x * (3 - 2 * x)
 
 
-def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
-    """Advance every car one tick of `dt` seconds; returns a new State."""
-    n = len(state)
-    shape = (n,)
-    steer_in = per_car(np.asarray(controls.steer, dtype=np.float64), shape)
-    throttle = per_car(np.asarray(controls.throttle, dtype=np.float64), shape)
-    brake = per_car(np.asarray(controls.brake, dtype=np.float64), shape)
-    handbrake = per_car(np.asarray(controls.handbrake, dtype=np.float64), shape) > 0
-    shift = per_car(np.asarray(controls.shift, dtype=np.float64), shape)
-    m, inertia = _arr(p, "mass"), _arr(p, "yaw_inertia")
-    b, c = _arr(p, "cg_to_front"), _arr(p, "cg_to_rear")
-    L, R, Iw, mu = b + c, _arr(p, "wheel_radius"), _arr(p, "wheel_inertia"), _arr(p, "mu")
-    delta = steer_in * np.radians(p["max_steer"])
-    sin_d, cos_d = held(state, ("steer_sin", "steer_cos"), delta, state.wheel_angle, lambda a: (np.sin(a), np.cos(a)))
+@njit(cache=True, nogil=True)
+def _sign(x):
+    """np.sign: −1, 0 or 1 (NaN stays NaN)."""
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    return 0.0 if x == 0 else x
 
-    h = state.heading
-    ch, sh = heading_vector(state)
-    v_long, v_lat = rotate(state.vx, state.vy, ch, -sh)  # into the car frame
-    omega = state.get("omega")
-    wheel = state.get("wheel_omega")
-    gear = state.get("gear", 1.0).astype(int)
-    front_load, rear_load = axle_loads(p, state.get("accel_long"))
+
+@njit(cache=True, nogil=True)
+def tick(s, c, p, dt):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+    steer_in, throttle, brake, handbrake, shift = c[0], c[1], c[2], c[3] > 0, c[4]
+    m, inertia = p[P.mass], p[P.yaw_inertia]
+    b, c_ = p[P.cg_to_front], p[P.cg_to_rear]  # the seed's b and c
+    L, R, Iw, mu = b + c_, p[P.wheel_radius], p[P.wheel_inertia], p[P.mu]
+    delta = steer_in * (p[P.max_steer] * RADIANS)
+    sin_d, cos_d = math.sin(delta), math.cos(delta)
+
+    h = s[S.heading]
+    ch, sh = s[S.heading_x], s[S.heading_y]
+    if math.isnan(ch) or math.isnan(sh):  # a car placed by hand: its heading vector from the angle
+        ch, sh = math.cos(h), math.sin(h)
+    vx, vy = s[S.vx], s[S.vy]
+    v_long, v_lat = rotate(vx, vy, ch, -sh)  # into the car frame
+    omega = s[S.omega]
+    wheel = s[S.wheel_omega]
+    gear = int(s[S.gear])
+    front_load, rear_load = _axle_loads(p, s[S.accel_long])
 
     # gearbox: reverse from rest on the brake, first from rest on the throttle
-    still = np.abs(v_long) < STOP
-    gear = np.where(still & (brake > 0) & (throttle == 0), -1, gear)
-    gear = np.where(still & (throttle > 0) & (gear < 0), 1, gear)
-    ratio = gear_ratio(p, gear)
-    rpm = engine_rpm(wheel, ratio, p)
-    auto = ~np.asarray(p["manual_gears"], dtype=bool)
-    up = np.where(auto, rpm > _arr(p, "shift_up"), shift > 0) & (gear >= 1) & (gear < 6)
-    down = np.where(auto, rpm < _arr(p, "shift_down"), shift < 0) & (gear > 1)
-    gear = np.where(up, gear + 1, np.where(down, gear - 1, gear))
-    ratio = gear_ratio(p, gear)
-    rpm = np.maximum(engine_rpm(wheel, ratio, p), _arr(p, "idle_rpm"))
-    pedal = np.where(gear < 0, brake, throttle)  # in reverse the brake pedal drives
-    direction = np.where(gear < 0, -1.0, 1.0)
-    engine_torque = pedal * torque_curve(rpm, p)
-    drive_torque = direction * engine_torque * ratio * _arr(p, "differential") * _arr(p, "efficiency")
+    still = abs(v_long) < STOP
+    if still and brake > 0 and throttle == 0:
+        gear = -1
+    if still and throttle > 0 and gear < 0:
+        gear = 1
+    ratio = _gear_ratio(p, gear)
+    rpm = _engine_rpm(p, wheel, ratio)
+    if p[P.manual_gears] == 0.0:
+        up, down = rpm > p[P.shift_up], rpm < p[P.shift_down]
+    else:
+        up, down = shift > 0, shift < 0
+    if up and 1 <= gear < 6:
+        gear += 1
+    elif down and gear > 1:
+        gear -= 1
+    ratio = _gear_ratio(p, gear)
+    rpm = max(_engine_rpm(p, wheel, ratio), p[P.idle_rpm])
+    pedal = brake if gear < 0 else throttle  # in reverse the brake pedal drives
+    direction = -1.0 if gear < 0 else 1.0
+    engine_torque = pedal * _torque_curve(p, rpm)
+    drive_torque = direction * engine_torque * ratio * p[P.differential] * p[P.efficiency]
 
     # rear wheels: slip ratio → traction, never more than zeroes the slip this tick
-    floor = np.maximum(np.abs(v_long), LOW_SPEED)
+    floor = max(abs(v_long), LOW_SPEED)
     slip_ratio = (wheel * R - v_long) / floor
-    traction = traction_ratio(slip_ratio, p) * rear_load
+    traction = _traction_ratio(p, slip_ratio) * rear_load
     slip_speed = wheel * R - v_long
-    zeroing = np.abs(slip_speed) / (dt * (R * R / Iw + 1 / m))
-    traction = np.clip(traction, -zeroing, zeroing)
-    braking = np.where(gear < 0, throttle, brake)  # in reverse the pedals swap: the throttle brakes
-    braking_rear = braking
+    zeroing = abs(slip_speed) / (dt * (R * R / Iw + 1 / m))
+    traction = min(max(traction, -zeroing), zeroing)
+    braking = throttle if gear < 0 else brake  # in reverse the pedals swap: the throttle brakes
     wheel_after = wheel + (drive_torque - traction * R) / Iw * dt
-    stop_spin = _arr(p, "brake_torque") * braking_rear / Iw * dt
-    wheel_after = np.sign(wheel_after) * np.maximum(np.abs(wheel_after) - stop_spin, 0.0)
-    wheel_after = np.where(handbrake, 0.0, wheel_after)
+    stop_spin = p[P.brake_torque] * braking / Iw * dt
+    wheel_after = _sign(wheel_after) * max(abs(wheel_after) - stop_spin, 0.0)
+    if handbrake:
+        wheel_after = 0.0
 
     # cornering: slip angles and lateral forces, grip ≤ μ·load
-    sign = np.where(v_long >= 0, 1.0, -1.0)
-    alpha_f = np.arctan2(v_lat + omega * b, floor) - delta * sign
-    alpha_r = np.arctan2(v_lat - omega * c, floor)
-    rear_grip = np.where(handbrake, _arr(p, "handbrake_grip"), 1.0)
-    dynamic_now = _smooth((np.abs(v_long) - LOW_SPEED) / LOW_SPEED)  # tyre side forces fade out when slow
-    lat_f = dynamic_now * np.clip(-_arr(p, "cornering_front") * alpha_f * front_load, -mu * front_load, mu * front_load)
-    lat_r = dynamic_now * np.clip(-_arr(p, "cornering_rear") * alpha_r * rear_load, -mu * rear_load * rear_grip,
-                                  mu * rear_load * rear_grip)
+    sign = 1.0 if v_long >= 0 else -1.0
+    alpha_f = math.atan2(v_lat + omega * b, floor) - delta * sign
+    alpha_r = math.atan2(v_lat - omega * c_, floor)
+    rear_grip = p[P.handbrake_grip] if handbrake else 1.0
+    dynamic_now = _smooth((abs(v_long) - LOW_SPEED) / LOW_SPEED)  # tyre side forces fade out when slow
+    lat_f = dynamic_now * min(max(-p[P.cornering_front] * alpha_f * front_load, -mu * front_load), mu * front_load)
+    lat_r = dynamic_now * min(max(-p[P.cornering_rear] * alpha_r * rear_load, -mu * rear_load * rear_grip),
+                              mu * rear_load * rear_grip)
 
     # forces in the car frame
-    speed = norm(v_long, v_lat)
-    front_brake = np.minimum(braking * _arr(p, "brake_force"), mu * front_load)
-    literal = np.asarray(p["tutorial_cornering"], dtype=bool)
+    speed = math.sqrt(v_long * v_long + v_lat * v_lat)
+    front_brake = min(braking * p[P.brake_force], mu * front_load)
     along_front = -sin_d * lat_f
-    if literal.any():
-        along_front = np.where(literal, 0.0, along_front)
+    if p[P.tutorial_cornering] != 0.0:
+        along_front = 0.0
     fx = traction + along_front
     side_front = cos_d * lat_f
     fy = lat_r + side_front
     # drag and rolling resistance (held at Crr·LOW_SPEED when slower), and the front
     # brakes: never reverse the motion
-    resist = _arr(p, "c_drag") * speed + _arr(p, "c_rr") * np.maximum(speed, LOW_SPEED) / np.maximum(speed, 1e-12)
-    resist = np.minimum(resist, m / dt)
-    fx = fx - resist * v_long - np.sign(v_long) * np.minimum(front_brake, np.abs(v_long) * m / dt)
+    resist = p[P.c_drag] * speed + p[P.c_rr] * max(speed, LOW_SPEED) / max(speed, 1e-12)
+    resist = min(resist, m / dt)
+    fx = fx - resist * v_long - _sign(v_long) * min(front_brake, abs(v_long) * m / dt)
     fy = fy - resist * v_lat
-    torque = b * side_front - c * lat_r
+    torque = b * side_front - c_ * lat_r
 
     ax, ay = fx / m, fy / m
     # Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
     # only by the forces, not with the body
     world_ax, world_ay = rotate(ax, ay, ch, sh)
-    vx_dynamic = state.vx + world_ax * dt
-    vy_dynamic = state.vy + world_ay * dt
+    vx_dynamic = vx + world_ax * dt
+    vy_dynamic = vy + world_ay * dt
     new_long = v_long + ax * dt
     new_omega = omega + torque / inertia * dt
     # low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED
-    dynamic = _smooth((np.abs(new_long) - LOW_SPEED) / LOW_SPEED)
+    dynamic = _smooth((abs(new_long) - LOW_SPEED) / LOW_SPEED)
     kinematic_omega = new_long * sin_d / L
     new_omega = dynamic * new_omega + (1 - dynamic) * kinematic_omega
     heading = h + new_omega * dt
-    chn, shn = np.cos(heading), np.sin(heading)
+    chn, shn = math.cos(heading), math.sin(heading)
     # kinematic: the velocity follows the body, along the new heading
-    vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
-    vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
+    new_vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
+    new_vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
+    new_vx, new_vy = limit_speed(new_vx, new_vy, SPEED_LIMIT_M)  # guard (5)
 
-    vx, vy = limit_speed(vx, vy, LENGTH_UNIT)  # guard (5)
-    extra = {"omega": new_omega, "wheel_omega": wheel_after, "gear": gear.astype(np.float64), "rpm": rpm,
-             "slip_ratio": slip_ratio, "alpha_front": alpha_f, "alpha_rear": alpha_r, "lat_front": lat_f,
-             "lat_rear": lat_r, "load_front": front_load, "load_rear": rear_load, "traction": traction,
-             "accel_long": ax, "wheel_left": delta, "wheel_right": delta,
-             "heading_x": chn, "heading_y": shn, "steer_sin": sin_d, "steer_cos": cos_d}
-    return State(state.x + vx * dt, state.y + vy * dt, np.arctan2(shn, chn), vx, vy, wheel_angle=delta,
-                 traction_fast=np.abs(slip_ratio) > 0.2, extra=extra)
+    s[S.x] += new_vx * dt
+    s[S.y] += new_vy * dt
+    s[S.heading] = math.atan2(shn, chn)
+    s[S.vx], s[S.vy] = new_vx, new_vy
+    s[S.wheel_angle] = delta
+    s[S.traction_fast] = 1.0 if abs(slip_ratio) > 0.2 else 0.0
+    s[S.omega], s[S.wheel_omega], s[S.gear], s[S.rpm] = new_omega, wheel_after, float(gear), rpm
+    s[S.slip_ratio], s[S.alpha_front], s[S.alpha_rear] = slip_ratio, alpha_f, alpha_r
+    s[S.lat_front], s[S.lat_rear], s[S.load_front], s[S.load_rear] = lat_f, lat_r, front_load, rear_load
+    s[S.traction], s[S.accel_long], s[S.wheel_left], s[S.wheel_right] = traction, ax, delta, delta
+    s[S.heading_x], s[S.heading_y] = chn, shn
+
+
+@njit(cache=True, nogil=True)
+def _gear_accelerations(p, gear, speeds, out):
+    """out[i] = drive force / M at full throttle in `gear`, wheels rolling at speeds[i]."""
+    ratio = _gear_ratio(p, gear)
+    for i in range(speeds.shape[0]):
+        rpm = _engine_rpm(p, speeds[i] / p[P.wheel_radius], ratio)
+        out[i] = _drive_force(p, _torque_curve(p, max(rpm, p[P.idle_rpm])), ratio) / p[P.mass]
+
+
+def _each(helper: Callable, p: Mapping, *args):
+    """helper(tuning row, *values) element by element, for the Python side (once per
+    curve or test, not per tick): the arguments and any per-car parameter arrays
+    broadcast together; a tuple result gives a tuple of arrays."""
+    values = [np.asarray(a, dtype=np.float64) for a in args]
+    columns = {q.name: np.asarray(p.get(q.name, q.default), dtype=np.float64) for q in PARAMS}
+    shape = np.broadcast_shapes(*(v.shape for v in values), *(col.shape for col in columns.values()))
+    n = math.prod(shape)
+    flat = [np.broadcast_to(v, shape).reshape(n) for v in values]
+    per_car = {k: (col if col.ndim == 0 else np.broadcast_to(col, shape).reshape(n)) for k, col in columns.items()}
+    rows, which = param_rows(PARAMS, per_car, n)
+    out = np.array([helper(rows[which[i]], *(v[i] for v in flat)) for i in range(n)], dtype=np.float64)
+    if out.ndim == 2:
+        return tuple(out[:, k].reshape(shape) for k in range(out.shape[1]))
+    return out.reshape(shape)
+
+
+def _int_gear(row, gear):
+    return _gear_ratio(row, int(gear))
+
+
+def gear_ratio(p: Mapping, gear) -> np.ndarray:
+    """Ratio of gear number (1…6; −1 reverse; 0 neutral → 0), per car."""
+    return _each(_int_gear, p, gear)
+
+
+def engine_rpm(wheel_omega, gear_ratio_, p: Mapping) -> np.ndarray:
+    """rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")."""
+    return _each(_engine_rpm, p, wheel_omega, gear_ratio_)
+
+
+def torque_curve(rpm, p: Mapping) -> np.ndarray:
+    """Max engine torque (N·m) at `rpm`: linear between the curve's points (one
+    parameter each, per car), the end values beyond them, 0 above the redline."""
+    return _each(_torque_curve, p, rpm)
+
+
+def drive_force(engine_torque, gear_ratio_, p: Mapping) -> np.ndarray:
+    """F = T·xg·xd·η / Rw (seed "Engine Force")."""
+    return _each(_drive_force, p, engine_torque, gear_ratio_)
+
+
+def axle_loads(p: Mapping, accel) -> tuple[np.ndarray, np.ndarray]:
+    """Front and rear axle loads (N) with weight transfer (seed "Weight Transfer")."""
+    return _each(_axle_loads, p, accel)
+
+
+def traction_ratio(slip_ratio, p: Mapping) -> np.ndarray:
+    """Traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka."""
+    return _each(_traction_ratio, p, slip_ratio)
 
 
 def body(p: Mapping[str, float]) -> dict[str, float]:
@@ -321,14 +419,13 @@ def body(p: Mapping[str, float]) -> dict[str, float]:
 def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[str, np.ndarray]:
     """Accelerations (m/s²) at full throttle in each gear, wheels rolling (rpm from the
     speed), and the resistance −(Cdrag·v² + Crr·v)/M; `net` is the best gear's."""
-    v = np.asarray(speeds, dtype=np.float64)
+    v = np.ascontiguousarray(speeds, dtype=np.float64)
     m = float(p["mass"])
+    (row,), _ = param_rows(PARAMS, p, 1)
     terms = {}
     for i, name in enumerate(GEAR_NAMES, start=1):
-        ratio = gear_ratio(p, np.array(i))
-        rpm = engine_rpm(v / float(p["wheel_radius"]), ratio, p)
-        torque = torque_curve(np.maximum(rpm, float(p["idle_rpm"])), p)
-        terms[f"gear {name}"] = drive_force(torque, ratio, p) / m
+        terms[f"gear {name}"] = out = np.empty_like(v)
+        _gear_accelerations(row, i, v.reshape(-1), out.reshape(-1))
     resistance = (float(p["c_drag"]) * v * v + float(p["c_rr"]) * v) / m
     terms["resistance"] = -resistance
     terms["net"] = np.max([terms[f"gear {g}"] for g in GEAR_NAMES], axis=0) - resistance
