@@ -46,7 +46,7 @@ def step(model: ModuleType, state: State, controls: Controls, params: Mapping[st
     n = len(after)
     rows, which = tuning_rows(model, params, n)
     run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
-    run(model_number(model), after.data, controls.rows(n), rows, which, float(dt), 1)
+    kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), 1)
     return after
 
 
@@ -110,8 +110,8 @@ def _record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, 
     state = start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE)
     out = np.empty((len(controls) if ticks is None else min(ticks, len(controls)), len(columns)))
     rows, _ = tuning_rows(model, params, 1)
-    kernels.record_trace(model_number(model), state.data[0], controls, rows[0], 1.0 / hz,
-                         np.asarray(columns, dtype=np.int64), out)
+    kernels.call(kernels.record_trace, model_number(model), state.data[0], controls, rows[0], 1.0 / hz,
+                 np.asarray(columns, dtype=np.int64), out)
     return out
 
 
@@ -158,13 +158,13 @@ def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls:
     number, dt, parallel = model_number(model), 1.0 / hz, n >= PARALLEL_FROM
     if isinstance(controls, Controls):
         run = kernels.run_held_parallel if parallel else kernels.run_held
-        run(number, state.data, controls.rows(n), rows, which, dt, int(ticks))
+        kernels.call(run, number, state.data, controls.rows(n), rows, which, dt, int(ticks))
     else:
         trace = np.zeros((int(ticks), 5))
         given = np.asarray(controls, dtype=np.float64)[:ticks]
         trace[:, :given.shape[1]] = given
         run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
-        run(number, state.data, trace, rows, which, dt)
+        kernels.call(run, number, state.data, trace, rows, which, dt)
     return state
 
 
