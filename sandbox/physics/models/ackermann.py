@@ -14,25 +14,26 @@ Going straight (α = 0) the car moves s·dt along d. The speed comes from the pe
 (speed_control.py).
 
 Guard: α is limited to keep β below MAX_INNER (89°); wider locks would put the centre
-inside the car. State extras: speed, alpha, beta, wheel_left, wheel_right (rad),
-omega (rad/s), icr_x, icr_y (m; NaN going straight).
+inside the car. State after the common slots: speed (m/s, signed), alpha, beta,
+wheel_left, wheel_right (rad), omega (rad/s), icr_x, icr_y (m; NaN going straight).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Mapping
 
-import numpy as np
+from numba import njit
 
 from ..params import Param
+from ..state import Layout, Slot, index_of
 from . import speed_control
-from .geometry import DEGREES, rotate_about, wrap
-from ..state import Controls, State
+from .geometry import DEGREES, RADIANS, rotate_about, wrap
 
 NAME = "ackermann"
 TITLE = "Ackermann kinematics (Zorin)"
 LENGTH_UNIT = "m"
-MAX_INNER = np.radians(89.0)
+MAX_INNER = 89.0 * RADIANS
 
 PARAMS = (
     Param("wheel_base", "Wheel base", "m", 2.6, 0.5, 10, 0.05, "l: distance between the front and rear axles."),
@@ -48,49 +49,74 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
-def inner_angle(alpha: np.ndarray, p: Mapping) -> np.ndarray:
+STATE = Layout((
+    Slot("speed", "m/s"),
+    Slot("alpha", "rad"),
+    Slot("beta", "rad"),
+    Slot("omega", "rad/s"),
+    Slot("wheel_left", "rad"),
+    Slot("wheel_right", "rad"),
+    Slot("icr_x", "m", math.nan),
+    Slot("icr_y", "m", math.nan),
+))
+S = STATE.index
+P = index_of(p.name for p in PARAMS)
+
+
+@njit(cache=True, nogil=True)
+def _inner_angle(alpha: float, track_width: float, wheel_base: float) -> float:
     """β (rad) from cot β = cot α − w/l, for α > 0."""
-    cot_beta = 1 / np.tan(alpha) - p["track_width"] / p["wheel_base"]
-    return np.arctan2(1.0, cot_beta)
+    cot_beta = 1 / math.tan(alpha) - track_width / wheel_base
+    return math.atan2(1.0, cot_beta)
 
 
-def outer_limit(p: Mapping) -> np.ndarray:
+def inner_angle(alpha: float, p: Mapping[str, float]) -> float:
+    """β (rad) of outer angle α under tuning `p`, from Python (the kernel's own helper)."""
+    return _inner_angle(float(alpha), float(p["track_width"]), float(p["wheel_base"]))
+
+
+@njit(cache=True, nogil=True)
+def outer_limit(track_width: float, wheel_base: float) -> float:
     """Largest α (rad) whose inner angle stays at MAX_INNER or below."""
-    return np.arctan2(1.0, 1 / np.tan(MAX_INNER) + p["track_width"] / p["wheel_base"])
+    return math.atan2(1.0, 1 / math.tan(MAX_INNER) + track_width / wheel_base)
 
 
-def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
-    """Advance every car one tick of `dt` seconds; returns a new State."""
-    n = len(state)
-    steer_in = np.broadcast_to(np.asarray(controls.steer, dtype=np.float64), (n,))
-    speed = speed_control.next_speed(state.get("speed"), controls.throttle, controls.brake, p, dt)
-    side = np.sign(steer_in)  # +1: centre on the right
-    alpha = np.minimum(np.abs(steer_in) * np.radians(p["max_steer"]), outer_limit(p))
+@njit(cache=True, nogil=True)
+def tick(s, c, p, dt):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+    x0, y0, h = s[S.x], s[S.y], s[S.heading]
+    steer_in = c[0]
+    # the pedals' speed; speed_control.PARAMS sit in `p` from max_speed on
+    speed = speed_control.next_speed(s[S.speed], c[1], c[2], p, P.max_speed, dt)
+    side = speed_control.sign(steer_in)  # +1: centre on the right
+    l, w = p[P.wheel_base], p[P.track_width]
+    alpha = min(abs(steer_in) * (p[P.max_steer] * RADIANS), outer_limit(w, l))
     turning = alpha > 1e-9
-    safe_alpha = np.where(turning, alpha, 1.0)
-    beta = np.where(turning, inner_angle(safe_alpha, p), 0.0)
-    l, w = np.asarray(p["wheel_base"], dtype=np.float64), np.asarray(p["track_width"], dtype=np.float64)
+    beta = _inner_angle(alpha, w, l) if turning else 0.0
 
-    h = state.heading
-    dx, dy = np.cos(h), np.sin(h)
-    ex, ey = -dy * side, dx * side  # towards the centre
-    reach = l / np.tan(safe_alpha)  # l·cot α
-    rear_x, rear_y = state.x - l / 2 * dx - w / 2 * ex, state.y - l / 2 * dy - w / 2 * ey
-    cx, cy = rear_x + reach * ex, rear_y + reach * ey
-    omega = np.where(turning, side * speed / reach, 0.0)
-    turn = omega * dt
-    arc_x, arc_y = rotate_about(state.x, state.y, cx, cy, turn)
-    x = np.where(turning, arc_x, state.x + speed * dt * dx)
-    y = np.where(turning, arc_y, state.y + speed * dt * dy)
-    heading = wrap(h + turn)
+    dx, dy = math.cos(h), math.sin(h)
+    omega = 0.0
+    if turning:  # 1.-3.: about the centre
+        ex, ey = -dy * side, dx * side  # towards the centre
+        reach = l / math.tan(alpha)  # l·cot α
+        rear_x, rear_y = x0 - l / 2 * dx - w / 2 * ex, y0 - l / 2 * dy - w / 2 * ey
+        cx, cy = rear_x + reach * ex, rear_y + reach * ey
+        omega = side * speed / reach
+        x, y = rotate_about(x0, y0, cx, cy, omega * dt)
+    else:  # straight along d
+        cx, cy = math.nan, math.nan
+        x, y = x0 + speed * dt * dx, y0 + speed * dt * dy
+    heading = wrap(h + omega * dt)
 
+    s[S.x], s[S.y], s[S.heading] = x, y, heading
+    s[S.vx], s[S.vy] = (x - x0) / dt, (y - y0) / dt
+    s[S.wheel_angle] = side * alpha
+    s[S.traction_fast] = 0.0
+    s[S.speed], s[S.alpha], s[S.beta], s[S.omega] = speed, alpha, beta, omega
     right_turn = side > 0
-    extra = {"speed": speed, "alpha": alpha, "beta": beta, "omega": omega,
-             "wheel_left": side * np.where(right_turn, alpha, beta),   # outer on a right turn
-             "wheel_right": side * np.where(right_turn, beta, alpha),  # inner on a right turn
-             "icr_x": np.where(turning, cx, np.nan), "icr_y": np.where(turning, cy, np.nan)}
-    return State(x, y, heading, (x - state.x) / dt, (y - state.y) / dt, wheel_angle=side * alpha,
-                 traction_fast=np.zeros(n, dtype=bool), extra=extra)
+    s[S.wheel_left] = side * (alpha if right_turn else beta)  # outer on a right turn
+    s[S.wheel_right] = side * (beta if right_turn else alpha)  # inner on a right turn
+    s[S.icr_x], s[S.icr_y] = cx, cy
 
 
 def body(p: Mapping[str, float]) -> dict[str, float]:

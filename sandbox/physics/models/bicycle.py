@@ -23,28 +23,35 @@ Options from the comment thread, all off by default:
   that many seconds ago while the body is drawn at the current one; drift_overrotate
   draws the body turned further by steer·(speed/top speed)·drift_overrotate.
 
-State extras: speed (m/s, signed), steer (rad), display_heading (rad),
-wheel_gap (m, back-to-front distance after the move, before the rebuild),
-heading_history (n × HISTORY ticks) and ticks, for drift_delay.
+State after the common slots: speed (m/s, signed), steer (rad), display_heading
+(rad), wheel_gap (m, back-to-front distance after the move, before the rebuild),
+ticks (count), icr_x, icr_y (m: the instantaneous centre; NaN going straight), and
+heading_history (HISTORY ticks, a ring indexed by ticks) for drift_delay: kept only
+while drift_delay is on; its first slot holds UNSET while there is none (a fresh car,
+or the delay off the tick before), and the next tick with the delay fills it with the
+current heading.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Mapping
 
-import numpy as np
+from numba import njit
 
 from ..params import Param
+from ..state import Layout, Slot, index_of
 from . import speed_control
-from .batch_math import norm
-from .geometry import DEGREES, rotate_about, wrap
-from ..state import Controls, State
+from .geometry import DEGREES, RADIANS, rotate_about, wrap
 
 NAME = "bicycle"
 TITLE = "Kinematic bicycle (blog, 2010)"
 LENGTH_UNIT = "m"
 HISTORY = 128
 """ticks of heading kept for drift_delay (0.5 s needs 120 at 240 Hz)."""
+UNSET = 1e9
+"""rad: heading_history[0] while the history is unset. Finite (every extra but the
+centre stays finite) and far outside (-π, π], where every heading a tick writes lies."""
 
 PARAMS = (
     Param("wheel_base", "Wheel base", "m", 2.5, 0.5, 10, 0.05, "Distance between the back and the front wheel."),
@@ -75,96 +82,116 @@ TELEMETRY = {
     "drawn vs path heading": ("°", (("display_heading", "drawn heading", DEGREES),)),
 }
 
-def _steer(state: State, steer_in: np.ndarray, speed: np.ndarray, p: Mapping, dt: float) -> np.ndarray:
-    """Front wheel angle (rad) after this tick."""
-    target = steer_in * np.radians(p["max_steer"])
-    rate = np.radians(p["steer_rate"]) * dt
-    current = state.get("steer")
-    holding = steer_in != 0
-    back_rate = np.radians(p["return_rate"]) * dt
-    scale = np.where(p["return_with_speed"], np.abs(speed) / np.maximum(p["max_speed"], 1e-9), 1.0)
-    goal = np.where(holding, target, 0.0)
-    step = np.where(holding, rate, back_rate * scale)
-    eased = current + np.clip(goal - current, -step, step)  # never past the goal
-    return np.where(np.asarray(p["steer_rate"]) > 0, eased, target)
+STATE = Layout((
+    Slot("speed", "m/s"),
+    Slot("steer", "rad"),
+    Slot("display_heading", "rad"),  # 0 = the heading of a car at rest at the origin
+    Slot("wheel_gap", "m"),
+    Slot("ticks", "count"),
+    Slot("icr_x", "m", math.nan),
+    Slot("icr_y", "m", math.nan),
+    Slot("heading_history", "rad", UNSET, HISTORY),
+))
+S = STATE.index
+P = index_of(p.name for p in PARAMS)
 
 
-def _motion_heading(state: State, p: Mapping, dt: float) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-    """Heading to move the wheels along (delayed for drift_delay), the history, ticks.
-
-    The history (n × HISTORY) is kept only while some car has drift_delay on."""
-    n = len(state)
-    ticks = state.get("ticks")
-    if not np.any(np.asarray(p["drift_delay"]) > 0):
-        return state.heading, None, ticks
-    history = state.extra.get("heading_history")
-    if history is None:
-        history = np.repeat(state.heading[:, None], HISTORY, axis=1)
-    lag = np.clip(np.round(np.asarray(p["drift_delay"]) / dt), 0, HISTORY - 1).astype(int)
-    lag = np.broadcast_to(np.minimum(lag, ticks.astype(int)), (n,))
-    slot = (ticks.astype(int) - lag) % HISTORY
-    delayed = history[np.arange(n), slot]
-    return np.where(lag > 0, delayed, state.heading), history, ticks
+@njit(cache=True, nogil=True)
+def _steer(steer_in: float, current: float, speed: float, p, dt: float) -> float:
+    """Front wheel angle (rad) after this tick, from the input and the current angle."""
+    target = steer_in * (p[P.max_steer] * RADIANS)
+    if not p[P.steer_rate] > 0:
+        return target
+    if steer_in != 0:  # holding a key: towards the target at steer_rate
+        goal, step = target, p[P.steer_rate] * RADIANS * dt
+    else:  # back to centre at return_rate, optionally scaled by speed / top speed
+        scale = 1.0
+        if p[P.return_with_speed] != 0.0:
+            scale = abs(speed) / max(p[P.max_speed], 1e-9)
+        goal, step = 0.0, p[P.return_rate] * RADIANS * dt * scale
+    return current + min(max(goal - current, -step), step)  # never past the goal
 
 
-def step(state: State, controls: Controls, p: Mapping[str, np.ndarray | float], dt: float) -> State:
-    """Advance every car one tick of `dt` seconds; returns a new State."""
-    n = len(state)
-    steer_in = np.broadcast_to(np.asarray(controls.steer, dtype=np.float64), (n,))
-    speed = speed_control.next_speed(state.get("speed"), controls.throttle, controls.brake, p, dt)
-    steer = _steer(state, steer_in, speed, p, dt)
-    motion, history, ticks = _motion_heading(state, p, dt)
-    L = np.asarray(p["wheel_base"], dtype=np.float64)
-    h = state.heading
+@njit(cache=True, nogil=True)
+def _motion_heading(s, p, dt: float) -> float:
+    """Heading to move the wheels along: the current one, or with drift_delay the one
+    of that many ticks ago from the history (filled with the current heading when
+    unset; marked unset while the delay is off)."""
+    h = s[S.heading]
+    ring = S.heading_history
+    if not p[P.drift_delay] > 0:
+        s[ring] = UNSET
+        return h
+    if s[ring] == UNSET:
+        for k in range(HISTORY):
+            s[ring + k] = h
+    ticks = int(s[S.ticks])
+    lag = min(round(min(p[P.drift_delay] / dt, float(HISTORY))), HISTORY - 1, ticks)
+    if lag > 0:
+        return s[ring + (ticks - lag) % HISTORY]
+    return h
+
+
+@njit(cache=True, nogil=True)
+def tick(s, c, p, dt):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+    x0, y0, h = s[S.x], s[S.y], s[S.heading]
+    steer_in = c[0]
+    # the pedals' speed; speed_control.PARAMS sit in `p` from max_speed on
+    speed = speed_control.next_speed(s[S.speed], c[1], c[2], p, P.max_speed, dt)
+    steer = _steer(steer_in, s[S.steer], speed, p, dt)
+    motion = _motion_heading(s, p, dt)
+    L = p[P.wheel_base]
     r = speed * dt
-    # each trig value once (trig is the slow part of a tick); the options' extra work
-    # only when some car has them on
-    ch, sh = np.cos(h), np.sin(h)
-    cm, sm = (ch, sh) if motion is h else (np.cos(motion), np.sin(motion))
+    ch, sh = math.cos(h), math.sin(h)
+    cm, sm = ch, sh
+    if motion != h:
+        cm, sm = math.cos(motion), math.sin(motion)
     half = L / 2
 
     # the blog's six lines (front distance: the same r, or Night's correction)
-    bx, by = state.x - half * ch, state.y - half * sh
-    fx, fy = state.x + half * ch, state.y + half * sh
+    bx, by = x0 - half * ch, y0 - half * sh
+    fx, fy = x0 + half * ch, y0 + half * sh
     front = r
-    keep = np.asarray(p["keep_wheel_base"], dtype=bool)
-    if keep.any():
-        B = (L - r) * np.cos(steer)
-        front = np.where(keep, np.sqrt(np.maximum(B * B + r * (2 * L - r), 0.0)) - B, r)
+    if p[P.keep_wheel_base] != 0.0:
+        B = (L - r) * math.cos(steer)
+        front = math.sqrt(max(B * B + r * (2 * L - r), 0.0)) - B
     bx, by = bx + r * cm, by + r * sm
     wheel_direction = motion + steer
-    fx, fy = fx + front * np.cos(wheel_direction), fy + front * np.sin(wheel_direction)
+    fx, fy = fx + front * math.cos(wheel_direction), fy + front * math.sin(wheel_direction)
     x, y = (fx + bx) / 2, (fy + by) / 2
-    heading = np.arctan2(fy - by, fx - bx)
-    gap = norm(fx - bx, fy - by)
+    gx, gy = fx - bx, fy - by
+    heading = math.atan2(gy, gx)
+    gap = math.sqrt(gx * gx + gy * gy)
 
     # the instantaneous centre (on the back axle line, L/tan(steer) out), and with
     # exact_arc the exact rotation about it
-    sin_steer = np.sin(steer)
-    turning = np.abs(sin_steer) > 1e-12
-    radius = np.where(turning, L / np.where(turning, np.tan(steer), 1.0), 0.0)
-    back_x, back_y = state.x - half * cm, state.y - half * sm
+    sin_steer = math.sin(steer)
+    turning = abs(sin_steer) > 1e-12
+    radius = L / math.tan(steer) if turning else 0.0
+    back_x, back_y = x0 - half * cm, y0 - half * sm
     cx, cy = back_x - radius * sm, back_y + radius * cm
-    exact = np.asarray(p["exact_arc"], dtype=bool)
-    if exact.any():
+    if p[P.exact_arc] != 0.0:
         turn = speed * sin_steer / L * dt
-        arc_x, arc_y = rotate_about(state.x, state.y, cx, cy, turn)
-        ax = np.where(turning, arc_x, state.x + r * cm)
-        ay = np.where(turning, arc_y, state.y + r * sm)
-        x, y = np.where(exact, ax, x), np.where(exact, ay, y)
-        heading = np.where(exact, wrap(h + turn), heading)
-        gap = np.where(exact, L, gap)
+        if turning:
+            x, y = rotate_about(x0, y0, cx, cy, turn)
+        else:
+            x, y = x0 + r * cm, y0 + r * sm
+        heading = wrap(h + turn)
+        gap = L
 
-    ticks = ticks + 1
-    display = heading + steer * (speed / np.maximum(p["max_speed"], 1e-9)) * p["drift_overrotate"]
-    extra = {"speed": speed, "steer": steer, "display_heading": display, "wheel_gap": np.broadcast_to(gap, (n,)),
-             "ticks": ticks, "icr_x": np.where(turning, cx, np.nan), "icr_y": np.where(turning, cy, np.nan)}
-    if history is not None:
-        history = history.copy()
-        history[np.arange(n), ticks.astype(int) % HISTORY] = heading
-        extra["heading_history"] = history
-    return State(x, y, heading, (x - state.x) / dt, (y - state.y) / dt, wheel_angle=steer,
-                 traction_fast=np.zeros(n, dtype=bool), extra=extra)
+    ticks = s[S.ticks] + 1
+    s[S.x], s[S.y], s[S.heading] = x, y, heading
+    s[S.vx], s[S.vy] = (x - x0) / dt, (y - y0) / dt
+    s[S.wheel_angle] = steer
+    s[S.traction_fast] = 0.0
+    s[S.speed], s[S.steer] = speed, steer
+    s[S.display_heading] = heading + steer * (speed / max(p[P.max_speed], 1e-9)) * p[P.drift_overrotate]
+    s[S.wheel_gap] = gap
+    s[S.ticks] = ticks
+    s[S.icr_x], s[S.icr_y] = (cx, cy) if turning else (math.nan, math.nan)
+    if p[P.drift_delay] > 0:
+        s[S.heading_history + int(ticks) % HISTORY] = heading
 
 
 def body(p: Mapping[str, float]) -> dict[str, float]:

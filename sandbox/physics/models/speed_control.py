@@ -3,7 +3,8 @@
 Their sources take the car's speed as an input ("the input part of our game can
 update carSpeed"); this is that input part: a signed speed (m/s) driven towards the
 throttle's or the brake's target at fixed rates. Declared once here and appended to
-each kinematic model's parameters.
+each kinematic model's parameters (in this order, one after the other: a model's
+kernel passes its tuning row and the column where they start).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from typing import Mapping
 
 import numpy as np
+from numba import njit
 
 from ..params import Param
+from ..state import index_of
 
 PARAMS = (
     Param("max_speed", "Top speed", "m/s", 20, 1, 100, 0.5, "Forward speed the throttle drives towards."),
@@ -23,26 +26,46 @@ PARAMS = (
     Param("coast", "Coasting deceleration", "m/s²", 1, 0, 20, 0.1, "Speed lost per second with no pedal."),
 )
 
+Q = index_of(p.name for p in PARAMS)
+"""Columns of these parameters counted from the first (max_speed)."""
 
-def next_speed(speed: np.ndarray, throttle, brake, p: Mapping[str, np.ndarray | float], dt: float) -> np.ndarray:
+
+@njit(cache=True, nogil=True)
+def sign(x: float) -> float:
+    """1, -1 or 0 (NaN stays NaN), as np.sign."""
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    if x == 0:
+        return 0.0
+    return x
+
+
+@njit(cache=True, nogil=True)
+def next_speed(speed: float, throttle: float, brake: float, p, first: int, dt: float) -> float:
     """Signed speed after one tick (m/s). The brake wins when both pedals are held.
 
-    Brake: slow down at `braking` while moving forward, then accelerate backwards at
-    `acceleration` to -`reverse_speed`. Throttle: brake first if rolling backwards,
-    then accelerate to `max_speed`. Neither: coast towards 0 without passing it.
+    `p` is the model's tuning row, `first` the column of `max_speed` (PARAMS follow in
+    order from there). Brake: slow down at `braking` while moving forward, then
+    accelerate backwards at `acceleration` to -`reverse_speed`. Throttle: brake first
+    if rolling backwards, then accelerate to `max_speed`. Neither: coast towards 0
+    without passing it.
     """
-    throttle = np.asarray(throttle, dtype=np.float64)
-    brake = np.asarray(brake, dtype=np.float64)
-    accel, braking, coast = p["acceleration"] * dt, p["braking"] * dt, p["coast"] * dt
-
-    braked = np.where(speed > 0, np.maximum(speed - braking * brake, 0.0),
-                      np.maximum(speed - accel * brake, -p["reverse_speed"] * brake))
-    driven = np.where(speed < 0, np.minimum(speed + braking * throttle, 0.0),
-                      np.minimum(speed + accel * throttle, p["max_speed"]))
-    # above the target (a slider lowered mid-drive) the speed coasts down to it
-    driven = np.where((speed > p["max_speed"]) & (throttle > 0), np.maximum(speed - coast, p["max_speed"]), driven)
-    coasting = np.sign(speed) * np.maximum(np.abs(speed) - coast, 0.0)
-    return np.where(brake > 0, braked, np.where(throttle > 0, driven, coasting))
+    max_speed = p[first + Q.max_speed]
+    accel, braking, coast = p[first + Q.acceleration] * dt, p[first + Q.braking] * dt, p[first + Q.coast] * dt
+    if brake > 0:
+        if speed > 0:
+            return max(speed - braking * brake, 0.0)
+        return max(speed - accel * brake, -p[first + Q.reverse_speed] * brake)
+    if throttle > 0:
+        # above the target (a slider lowered mid-drive) the speed coasts down to it
+        if speed > max_speed:
+            return max(speed - coast, max_speed)
+        if speed < 0:
+            return min(speed + braking * throttle, 0.0)
+        return min(speed + accel * throttle, max_speed)
+    return sign(speed) * max(abs(speed) - coast, 0.0)
 
 
 def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[str, np.ndarray]:
