@@ -32,18 +32,20 @@ def test_with_no_wheel_forces_the_chassis_keeps_its_linear_and_angular_velocity(
 def test_euler_integrator_uses_the_new_velocity():
     """Seed RigidBody.Update: v += F/m·T, then p += v·T with that v."""
     p = Tuning(rb.PARAMS, {"mass": 2.0})
-    x, y, heading, vx, vy, omega = rb.integrate(moving(vx=1.0), np.array([[4.0, 0.0]]), np.array([0.5]), p, 0.1)
-    assert vx[0] == pytest.approx(1.0 + 4.0 / 2.0 * 0.1) and x[0] == pytest.approx(vx[0] * 0.1)
-    assert omega[0] == pytest.approx(0.5 / rb.inertia(p) * 0.1) and heading[0] == pytest.approx(omega[0] * 0.1)
+    row = moving(vx=1.0).bound(rb.STATE).data[0]
+    vx, vy = rb.integrate(row, 4.0, 0.0, 0.5, p["mass"], rb.inertia(p), 0.1)
+    x, heading, omega = row[rb.S.x], row[rb.S.heading], row[rb.S.omega]
+    assert vx == pytest.approx(1.0 + 4.0 / 2.0 * 0.1) and x == pytest.approx(vx * 0.1)
+    assert omega == pytest.approx(0.5 / rb.inertia(p) * 0.1) and heading == pytest.approx(omega * 0.1)
 
 
 def test_add_force_accumulates_force_and_offset_cross_force_torque():
-    force, torque = np.zeros(2), np.zeros(())
-    force, torque = rb.add_force(force, torque, np.array([0.0, 3.0]), np.array([2.0, 0.0]))
+    force_x, force_y, torque = 0.0, 0.0, 0.0
+    force_x, force_y, torque = rb.add_force(force_x, force_y, torque, 0.0, 3.0, 2.0, 0.0)
     assert torque == pytest.approx(6.0)  # 2·3 − 0·0
-    force, torque = rb.add_force(force, torque, np.array([1.0, 0.0]), np.array([0.0, 1.0]))
-    assert tuple(force) == (1.0, 3.0) and torque == pytest.approx(6.0 - 1.0)  # + (0·0 − 1·1)
-    force, torque = rb.add_force(force, torque, np.array([5.0, 5.0]), np.zeros(2))
+    force_x, force_y, torque = rb.add_force(force_x, force_y, torque, 1.0, 0.0, 0.0, 1.0)
+    assert (force_x, force_y) == (1.0, 3.0) and torque == pytest.approx(6.0 - 1.0)  # + (0·0 − 1·1)
+    force_x, force_y, torque = rb.add_force(force_x, force_y, torque, 5.0, 5.0, 0.0, 0.0)
     assert torque == pytest.approx(5.0)  # a force at the centre adds no torque
 
 
