@@ -151,6 +151,8 @@ class State:
         for key, value in self.extra.items():
             if key in layout.extra_names:
                 out[:, layout.columns(key)] = value
+        if "display_heading" in layout.extra_names and "display_heading" not in self.extra:
+            out[:, layout.offset["display_heading"]] = out[:, layout.offset["heading"]]  # drawn as it points
         return State.of(layout, out)
 
     def __len__(self) -> int:
