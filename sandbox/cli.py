@@ -226,7 +226,7 @@ def cmd_export_godot(args) -> None:
 
 
 def cmd_rates(args) -> None:
-    from .analysis.curves import rate_table
+    from .analysis.rates import rate_table
     from .files.presets import load_preset
     from .physics.sim import TICK_RATES
 

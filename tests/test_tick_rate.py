@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.analysis.curves import drive_metrics, rate_table
+from sandbox.analysis.rates import drive_metrics, rate_table
 from sandbox.physics.models import arcade
 from sandbox.physics.state import Controls, State
 from sandbox.physics.params import Tuning

@@ -51,67 +51,6 @@ def curve_csv(curve: ForceCurve) -> str:
     return format_rows(curve.columns, curve.rows())
 
 
-DRIVE_LIMIT_S = 120.0
-"""s: longest simulated run of one drive metric (a car that never stops is cut off)."""
-
-
-def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[str, np.ndarray]:
-    """Top speed, coast-down and braking distance by simulation, for a batch of tunings.
-
-    `params` values may be arrays (one entry per car). Straight-line drives from rest:
-    full throttle until the speed stops changing (top speed, px/s); then from there,
-    no pedals until the car stops (coast-down distance, px), and full brake until the
-    car no longer moves forward (braking distance, px).
-    """
-    from ..physics.state import Controls, State
-
-    n = max([np.size(v) for v in params.values()] + [1])
-    dt = 1.0 / hz
-    state = State.at_rest(n)
-    throttle = Controls(0.0, 1.0, 0.0)
-    previous = np.full(n, -1.0)
-    for _ in range(int(DRIVE_LIMIT_S * hz)):
-        state = model.step(state, throttle, params, dt)
-        if np.all(np.abs(state.speed - previous) <= 1e-9 * np.maximum(state.speed, 1.0)):
-            break
-        previous = state.speed
-    top = state.speed.copy()
-
-    def distance_until(controls: Controls, moving) -> np.ndarray:
-        s = state.copy()
-        travelled = np.zeros(n)
-        going = moving(s)
-        for _ in range(int(DRIVE_LIMIT_S * hz)):
-            if not going.any():
-                break
-            after = model.step(s, controls, params, dt)
-            travelled += np.where(going, np.hypot(after.x - s.x, after.y - s.y), 0.0)
-            s = after
-            going &= moving(s)
-        return travelled
-
-    forward = lambda s: (np.cos(s.heading) * s.vx + np.sin(s.heading) * s.vy) > 0  # noqa: E731
-    coast = distance_until(Controls(0.0, 0.0, 0.0), lambda s: s.speed > 0)
-    braking = distance_until(Controls(0.0, 0.0, 1.0), forward)
-    return {"top_speed": top, "coast_distance": coast, "braking_distance": braking}
-
-
-def rate_table(model: ModuleType, params: Mapping[str, object], rates) -> list[dict]:
-    """`drive_metrics` at each tick rate, recipe mode and `rate_independent`, one row
-    per (hz, mode)."""
-    names = [p.name for p in model.PARAMS]
-    if "rate_independent" not in names:
-        raise ValueError(f"model {model.NAME!r} has no rate_independent option")
-    both = {k: np.array([v, v]) for k, v in params.items()}
-    both["rate_independent"] = np.array([False, True])
-    rows = []
-    for hz in rates:
-        metrics = drive_metrics(model, both, hz)
-        for i, mode in enumerate(("recipe", "rate_independent")):
-            rows.append({"hz": hz, "mode": mode, **{k: float(v[i]) for k, v in metrics.items()}})
-    return rows
-
-
 def time_to_cover(odometer: np.ndarray, distance: float, dt: float, final_speed: float) -> float:
     """Seconds a car took to first cover `distance`, from its distance travelled after
     each tick (`odometer[0]` = 0 at the start, one entry per tick after): linear

@@ -1,0 +1,397 @@
+"""The standard manoeuvres as compiled code for one car (metrics.py's figures, the
+`rates` command's drives).
+
+A car is a state row of its model's layout (from `defaults`, at rest at the origin),
+its tuning row `p` and the tick `dt` (s); `model` is its number in `kernels.ORDER`,
+a compile-time constant (`numba.literally`): everything here is compiled once per
+model. Every run starts from rest or from the state another one ended in; nothing
+here enters Python. Speeds and distances are in the model's units.
+
+`car_metrics` fills one car's ten figures in metrics.METRICS order (slots below);
+`metrics_rows` / `metrics_rows_parallel` do it for each row of a (k, P) tuning
+array. `car_drive` / `drive_rows` give the `rates` drives (top speed, coast-down,
+braking) with the same straight run.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import literally, njit, prange
+
+from ..physics import kernels
+
+SETTLE_LIMIT_S = 120.0
+"""s: the longest straight run of a model with a top speed (then the top speed is inf)."""
+SETTLE_GAP = 0.01
+"""An extrapolated top speed counts once it is within this fraction of the speed: from
+further out, a torque curve's kinks bend the approach (the Corvette's read 0.6 % high
+from 5 % out)."""
+UNLIMITED_RUN_S = 10.0
+"""s: the straight run of a model that declares no top speed (time to 100 still counts)."""
+REVERSE_S = 20.0
+"""s: the longest reverse run (then the last second's mean)."""
+CIRCLE_S = 4.0
+"""s: each full-lock circle (the radius is taken over its last second)."""
+STOP_LIMIT_S = 30.0
+"""s: the longest braking run of the metrics (then NaN)."""
+LATERAL_WINDOW_S = 0.25
+"""s: the window of the lateral acceleration's turn rate."""
+
+TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, SLIP, LATERAL = range(10)
+"""Slots of `car_metrics`' out (metrics.METRICS order)."""
+DRIVE_TOP, DRIVE_COAST, DRIVE_BRAKE = range(3)
+"""Slots of `car_drive`'s out: top speed, coast-down and braking distance."""
+
+HEADING, VX, VY = 2, 3, 4  # common state columns (state.COMMON)
+RADIANS_TO_DEGREES = 180.0 / math.pi
+
+
+@njit(cache=True, nogil=True)
+def _rest(defaults):
+    """A fresh state row at rest at the origin (the layout's defaults)."""
+    s = np.empty(defaults.shape[0])
+    s[:] = defaults
+    return s
+
+
+@njit(cache=True, nogil=True)
+def _controls(steer, throttle, brake):
+    c = np.zeros(5)
+    c[0], c[1], c[2] = steer, throttle, brake
+    return c
+
+
+@njit(cache=True, nogil=True)
+def _speed(s):
+    """|velocity| (length/s)."""
+    return math.hypot(s[VX], s[VY])
+
+
+@njit(cache=True, nogil=True)
+def _forward(s):
+    """Velocity along the heading (length/s)."""
+    return math.cos(s[HEADING]) * s[VX] + math.sin(s[HEADING]) * s[VY]
+
+
+@njit(cache=True, nogil=True)
+def _larger(a, b):
+    """np.maximum of two floats: NaN if either is."""
+    if a != a or b != b:
+        return math.nan
+    return b if b > a else a
+
+
+@njit(cache=True, nogil=True)
+def _last_second(dt):
+    """Ticks in the ring of the last second's speeds (at least 2)."""
+    return max(2, int(np.rint(1.0 / dt)))
+
+
+@njit(cache=True, nogil=True)
+def _mean(ring):
+    total = 0.0
+    for v in ring:
+        total += v
+    return total / ring.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _second_shape(last, tick):
+    """(steady, rises, falls) of the ring `last` written at tick % len: steady when its
+    speeds vary by under 1 % and show no trend (the means of its halves within
+    0.01 %); rises/falls when a tick on tick goes up/down."""
+    w = last.shape[0]
+    oldest = (tick + 1) % w
+    half = w // 2
+    low, high = math.inf, -math.inf
+    early, late = 0.0, 0.0
+    rises, falls, nan = False, False, False
+    previous = 0.0
+    for k in range(w):
+        v = last[(oldest + k) % w]
+        nan = nan or v != v
+        low, high = min(low, v), max(high, v)
+        if k < half:
+            early += v
+        else:
+            late += v
+        if k > 0:
+            rises = rises or v > previous
+            falls = falls or v < previous
+        previous = v
+    if nan:
+        return False, rises, falls
+    early, late = early / half, late / (w - half)
+    scale = max(high, 1.0)
+    steady = (high - low <= 0.01 * scale) and abs(late - early) <= 1e-4 * scale
+    return steady, rises, falls
+
+
+@njit(cache=True, nogil=True)
+def _straight(model, s, p, dt, ticks, ref, exact, history):
+    """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
+
+    Settled: a geometric approach (each step r times the last, 0 < r < 1) whose
+    Aitken extrapolation speed + step·r/(1−r) is within SETTLE_GAP of the speed and
+    steady (1e-6) while the speed changes by under 1 % a second, after the first
+    second; or, checked once a second, a rev-limiter sawtooth (a steady second that
+    rises and falls), taken as the second's mean. With `exact` the run goes on from
+    an extrapolated figure to the speed's exact fixed point where it reaches one
+    (within `ticks`), and that speed is the figure. Speeds are kept in `history`
+    (unless it is empty). Returns (top speed or inf, first time at `ref` or NaN,
+    ticks run, how it settled: 0 no, 1 extrapolated, 2 fixed point, 3 sawtooth).
+    """
+    literally(model)
+    c = _controls(0.0, 1.0, 0.0)
+    window = _last_second(dt)
+    last = np.zeros(window)
+    keep = history.shape[0] > 0
+    t_ref = math.nan
+    previous, step_before, estimate_before = 0.0, 0.0, math.nan
+    top = math.inf
+    how = 0
+    ran = 0
+    for tick in range(1, ticks + 1):
+        kernels.tick(model, s, c, p, dt)
+        ran = tick
+        speed = _speed(s)
+        if keep:
+            history[tick - 1] = speed
+        last[tick % window] = speed
+        if t_ref != t_ref and speed >= ref:
+            t_ref = tick * dt
+        step = speed - previous
+        if how == 1:  # `exact`: from an extrapolated figure on to the fixed point
+            if step == 0:
+                top, how = speed, 2
+                break
+            previous = speed
+            continue
+        # near a top speed each step is r times the last (0 < r < 1): the steps still to
+        # come add up to step·r/(1−r) (Aitken's Δ²), so slow cars need not run for minutes
+        ratio = step / step_before if step_before != 0 else 0.0
+        geometric = 0 < ratio < 1
+        estimate = speed + step * ratio / (1 - ratio) if geometric else speed
+        scale = max(speed, 1.0)
+        if (tick * dt > 1.0 and (geometric or step == 0)
+                and abs(step) <= 1e-2 * scale * dt               # under 1 % of the speed per second
+                and abs(estimate - speed) <= SETTLE_GAP * scale   # and close
+                and abs(estimate - estimate_before) <= 1e-6 * scale):  # and the estimate is steady
+            top = estimate
+            how = 2 if step == 0 else 1
+            if not exact or how == 2:
+                break
+        elif tick % window == 0:  # once a second: on a rev limiter the speed saws for ever
+            steady, rises, falls = _second_shape(last, tick)
+            if steady and rises and falls:
+                top, how = _mean(last), 3
+                break
+        previous, step_before, estimate_before = speed, step, estimate
+    return top, t_ref, ran, how
+
+
+@njit(cache=True, nogil=True)
+def _distance(model, s, c, p, dt, ticks, forward):
+    """Distance (length) covered from state `s` (in place) under controls `c` until
+    the car no longer moves forward (`forward`) or stops (else), at most `ticks`.
+    Returns (distance, still moving)."""
+    literally(model)
+    travelled = 0.0
+    going = _forward(s) > 0 if forward else _speed(s) > 0
+    for _ in range(ticks):
+        if not going:
+            break
+        x, y = s[0], s[1]
+        kernels.tick(model, s, c, p, dt)
+        travelled += math.hypot(s[0] - x, s[1] - y)
+        going = _forward(s) > 0 if forward else _speed(s) > 0
+    return travelled, going
+
+
+@njit(cache=True, nogil=True)
+def _braking_from_ref(model, s, p, dt, ref):
+    """Full throttle from `s` (in place) to `ref`, then full brake until the car no
+    longer moves forward: the braking distance, NaN if not stopped in time."""
+    literally(model)
+    c = _controls(0.0, 1.0, 0.0)
+    braking, done = False, False
+    travelled = 0.0
+    for _ in range(int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)):
+        c[1], c[2] = (0.0, 1.0) if braking else (1.0, 0.0)
+        x, y = s[0], s[1]
+        kernels.tick(model, s, c, p, dt)
+        if braking:
+            travelled += math.hypot(s[0] - x, s[1] - y)
+            done = _forward(s) <= 0
+        braking = braking or _speed(s) >= ref
+        if done:
+            break
+    return travelled if done else math.nan
+
+
+@njit(cache=True, nogil=True)
+def _reverse(model, s, p, dt):
+    """Brake held from `s` (in place), the sandbox's reverse, at most REVERSE_S: the
+    speed once it stops changing. Settled: a fixed point (a tick changes it by under
+    1e-12, after half a second), that speed; or a steady second (`_second_shape`:
+    the dynamic car reverses on its rev limiter, a sawtooth), its mean. Not settled:
+    the last second's mean."""
+    literally(model)
+    c = _controls(0.0, 0.0, 1.0)
+    window = _last_second(dt)
+    last = np.zeros(window)
+    before = _speed(s)
+    for tick in range(int(REVERSE_S / dt)):
+        kernels.tick(model, s, c, p, dt)
+        speed = _speed(s)
+        last[tick % window] = speed
+        if tick * dt > 0.5 and abs(speed - before) <= 1e-12 * max(speed, 1.0):
+            return speed
+        if tick >= window and _second_shape(last, tick)[0]:
+            return _mean(last)
+        before = speed
+    return _mean(last)
+
+
+@njit(cache=True, nogil=True)
+def _unwrapped(previous, angle):
+    """`angle` plus the multiple of 2π that puts it within π of `previous` (np.unwrap
+    of the pair)."""
+    step = angle - previous
+    if abs(step) < math.pi:
+        return angle
+    wrapped = (step + math.pi) % (2 * math.pi) - math.pi  # Python's % is np.mod's
+    if wrapped == -math.pi and step > 0:
+        wrapped = math.pi
+    return angle + (wrapped - step)
+
+
+@njit(cache=True, nogil=True)
+def _circle(model, s, p, dt, target, display, peaks):
+    """Full lock from `s` (in place) for CIRCLE_S, throttle held below `target` speed
+    (inf: always). Returns the path radius over the last second (the chords: each
+    tick's is 2R·sin(θ/2), θ the turn of the velocity; inf if it did not turn);
+    raises peaks[0] to the largest |slip angle| (°, from `display` column, the drawn
+    heading) and peaks[1] to the largest lateral acceleration, speed × the velocity's
+    turn rate over LATERAL_WINDOW_S (length/s²), both while moving."""
+    literally(model)
+    c = _controls(1.0, 0.0, 0.0)
+    ticks = int(CIRCLE_S / dt)
+    last = int(1.0 / dt)
+    window = max(1, int(np.rint(LATERAL_WINDOW_S / dt)))
+    directions = np.empty(max(ticks, 1))  # velocity direction per tick, unwrapped
+    heading_of_v = math.atan2(s[VY], s[VX])
+    turned, travelled = 0.0, 0.0
+    peak_slip, peak_lat = 0.0, 0.0
+    for tick in range(ticks):
+        c[1] = 1.0 if _speed(s) < target else 0.0
+        x, y = s[0], s[1]
+        kernels.tick(model, s, c, p, dt)
+        vx, vy = s[VX], s[VY]
+        speed = math.hypot(vx, vy)
+        moving = speed > 1e-9
+        heading_before, heading_of_v = heading_of_v, math.atan2(vy, vx)
+        directions[tick] = _unwrapped(directions[tick - 1], heading_of_v) if tick > 0 else heading_of_v
+        if tick >= window:
+            rate = abs(directions[tick] - directions[tick - window]) / (window * dt)
+            peak_lat = _larger(peak_lat, speed * rate if moving else 0.0)
+        h = s[display]
+        hx, hy = math.cos(h), math.sin(h)
+        slip = math.atan2(hx * vy - hy * vx, hx * vx + hy * vy)
+        peak_slip = _larger(peak_slip, abs(slip) * RADIANS_TO_DEGREES if moving else 0.0)
+        if tick >= ticks - last:
+            turn = heading_of_v - heading_before
+            theta = abs(math.atan2(math.sin(turn), math.cos(turn)))
+            turned += 2 * math.sin(theta / 2)
+            travelled += math.hypot(s[0] - x, s[1] - y)
+    peaks[0] = _larger(peaks[0], peak_slip)
+    peaks[1] = _larger(peaks[1], peak_lat)
+    return travelled / max(turned, 1e-15) if turned > 1e-12 else math.inf
+
+
+@njit(cache=True, nogil=True)
+def car_metrics(model, p, dt, has_top, ref, defaults, display, out):
+    """One car's ten figures into out (slots TOP … LATERAL): tuning row `p`, tick `dt`
+    (s), `has_top` whether the model declares a finite top speed for it (else the
+    straight run lasts UNLIMITED_RUN_S and reverse is inf when nothing settles),
+    `ref` the speed "100" (length/s), `defaults` the state row at rest, `display`
+    the state column slip angles are measured from (-1: the heading)."""
+    literally(model)
+    if display < 0:
+        display = HEADING
+    # the straight run: top speed, times to 100 and to 90 % of top
+    cruising = _rest(defaults)
+    ticks = int((SETTLE_LIMIT_S if has_top else UNLIMITED_RUN_S) / dt)
+    history = np.empty(ticks)
+    top, t_ref, ran, _ = _straight(model, cruising, p, dt, ticks, ref, False, history)
+    t90 = math.nan
+    for k in range(ran):
+        if history[k] >= 0.9 * top:
+            t90 = (k + 1) * dt
+            break
+    settled = math.isfinite(top)
+    out[TOP], out[TIME_REF], out[TIME_90] = top, t_ref, t90
+    # braking: from the top speed, and from 100
+    out[BRAKE_TOP] = math.nan
+    if settled:
+        distance, going = _distance(model, cruising.copy(), _controls(0.0, 0.0, 1.0), p, dt,
+                                    int(STOP_LIMIT_S / dt), True)
+        out[BRAKE_TOP] = math.nan if going else distance
+    out[BRAKE_REF] = math.nan if top < ref else _braking_from_ref(model, _rest(defaults), p, dt, ref)
+    # reverse: none when the model has no top speed and nothing settled
+    out[REVERSE] = math.inf if (math.isinf(top) and not has_top) else _reverse(model, _rest(defaults), p, dt)
+    # the circles: from 25 % of top speed (straight up to it), speed held there; from top speed
+    low = 0.25 * (top if settled else _speed(cruising))
+    slow = _rest(defaults)
+    c = _controls(0.0, 1.0, 0.0)
+    for _ in range(int(SETTLE_LIMIT_S / dt)):
+        if _speed(slow) >= low:
+            break
+        kernels.tick(model, slow, c, p, dt)
+    peaks = np.zeros(2)
+    out[RADIUS_LOW] = _circle(model, slow, p, dt, low, display, peaks)
+    radius_top = _circle(model, cruising, p, dt, math.inf, display, peaks)
+    out[RADIUS_TOP] = radius_top if settled else math.nan
+    out[SLIP], out[LATERAL] = peaks[0], peaks[1]
+
+
+@njit(cache=True, nogil=True)
+def metrics_rows(model, rows, dt, has_top, ref, defaults, display, out):
+    """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 10), one after
+    another (one tuning: no threads to start)."""
+    literally(model)
+    for i in range(rows.shape[0]):
+        car_metrics(model, rows[i], dt, has_top[i], ref, defaults, display, out[i])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def metrics_rows_parallel(model, rows, dt, has_top, ref, defaults, display, out):
+    """`metrics_rows` spread over the cores (each car runs alone: the same bits)."""
+    literally(model)
+    for i in prange(rows.shape[0]):
+        car_metrics(model, rows[i], dt, has_top[i], ref, defaults, display, out[i])
+
+
+@njit(cache=True, nogil=True)
+def car_drive(model, p, dt, ticks, defaults, out):
+    """The `rates` drives of one car, each at most `ticks`: full throttle from rest
+    until the speed settles (`_straight` with `exact`: the fixed point where the run
+    reaches one; inf if it never settles) → out[DRIVE_TOP] (length/s); then from there
+    no pedals until it stops → out[DRIVE_COAST], and full brake until it no longer
+    moves forward → out[DRIVE_BRAKE] (length; where the car is when the time is up)."""
+    literally(model)
+    s = _rest(defaults)
+    out[DRIVE_TOP] = _straight(model, s, p, dt, ticks, math.inf, True, np.empty(0))[0]
+    out[DRIVE_COAST] = _distance(model, s.copy(), _controls(0.0, 0.0, 0.0), p, dt, ticks, False)[0]
+    out[DRIVE_BRAKE] = _distance(model, s, _controls(0.0, 0.0, 1.0), p, dt, ticks, True)[0]
+
+
+@njit(cache=True, nogil=True)
+def drive_rows(model, rows, dt, ticks, defaults, out):
+    """`car_drive` of each tuning row of `rows` (k, P) into out (k, 3)."""
+    literally(model)
+    for i in range(rows.shape[0]):
+        car_drive(model, rows[i], dt, ticks, defaults, out[i])
+

@@ -1,0 +1,61 @@
+"""The compiled metrics against the recorded ones (tests/goldens/models/metrics.json,
+from the numpy batch implementation they replace): every built-in preset and option
+variant at its preset's tick rate, each figure within 1e-9 relative (NaN = NaN,
+inf = inf)."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sandbox.analysis.metrics import METRICS, compute
+from sandbox.files.presets import load_preset
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDENS = ROOT / "tests" / "goldens" / "models"
+INDEX = json.loads((GOLDENS / "index.json").read_text())
+RECORDED = json.loads((GOLDENS / "metrics.json").read_text())
+
+
+def tuning_of(name):
+    info = INDEX[name]
+    preset = load_preset(ROOT / "presets" / f"{info['preset']}.json")
+    tuning = preset.tuning.copy()
+    for key, value in info["overrides"].items():
+        tuning.set(key, value)
+    return preset, tuning
+
+
+def same(value: float, recorded: float) -> bool:
+    if math.isnan(recorded) or math.isinf(recorded):
+        return value == recorded or (math.isnan(value) and math.isnan(recorded))
+    return math.isfinite(value) and abs(value - recorded) <= 1e-9 * abs(recorded)
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_metrics_are_the_recorded_ones(name):
+    preset, tuning = tuning_of(name)
+    values = compute(preset.model, tuning, preset.hz)
+    assert list(values) == list(METRICS) == list(RECORDED[name])
+    got = {k: float(v[0]) for k, v in values.items()}
+    wrong = {k: (got[k], RECORDED[name][k]) for k in METRICS if not same(got[k], RECORDED[name][k])}
+    assert not wrong, wrong
+
+
+def test_a_batch_of_every_models_presets_is_its_tunings_one_by_one():
+    """The parallel batch gives each tuning the figures it has alone (the goldens)."""
+    by_model = {}
+    for name in sorted(RECORDED):
+        preset, tuning = tuning_of(name)
+        by_model.setdefault((preset.model, preset.hz), []).append((name, tuning))
+    for (model, hz), members in by_model.items():
+        if len(members) < 2:
+            continue
+        params = {p.name: np.array([t[p.name] for _, t in members]) for p in model.PARAMS}
+        values = compute(model, params, hz)
+        for i, (name, _) in enumerate(members):
+            wrong = {k: (float(values[k][i]), RECORDED[name][k]) for k in METRICS
+                     if not same(float(values[k][i]), RECORDED[name][k])}
+            assert not wrong, (name, wrong)
