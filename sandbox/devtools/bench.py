@@ -116,7 +116,7 @@ def sweep_seconds(model_name: str = "arcade", side: int = 100) -> dict:
     trace = load_trace(BUILTIN_TRACES / SWEEP_TRACE)[: round(SWEEP_SECONDS * 60)]
     power, grip = np.meshgrid(np.linspace(300, 3000, side), np.linspace(0.5, 20, side))
     params = dict(Tuning(model.PARAMS), engine_power=power.ravel(), traction_fast=grip.ravel())
-    run_batch(model, params, 4, trace, 2)  # compile or load first
+    run_batch(model, params, side * side, trace, 1)  # compile or load first
     start = time.perf_counter()
     state = run_batch(model, params, side * side, trace, len(trace))
     elapsed = time.perf_counter() - start

@@ -5,7 +5,7 @@ checks only the timestamp of the file a function is in, so it can serve a stale
 kernel after a function it calls, in another file, changed. Here the cache is a
 folder in the user's cache directory (platformdirs) named after a hash of every
 source file that holds compiled code and of the numba version: any change to them
-starts a fresh folder, and older folders are removed.
+starts a fresh folder, and folders no version has used for a week are removed.
 """
 
 from __future__ import annotations
@@ -14,12 +14,15 @@ import hashlib
 import os
 import shutil
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 COMPILED_SOURCES = ("physics", "analysis")
 """Folders of the package whose .py files may hold compiled code."""
 ENV = "NUMBA_CACHE_DIR"
+STALE_SECONDS = 7 * 24 * 3600
 
 
 def source_hash() -> str:
@@ -45,20 +48,35 @@ def cache_root() -> Path:
     return Path(user_cache_dir("car-sandbox", appauthor=False)) / "kernels"
 
 
-def use_kernel_cache() -> Path | None:
-    """Set numba's cache folder for this process (before numba is imported); returns
-    it, or None when no folder could be made (numba then compiles every run)."""
-    if "numba" in sys.modules and os.environ.get(ENV):
-        return Path(os.environ[ENV])
-    root = cache_root()
-    folder = root / source_hash()
+def _usable(folder: Path) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        return os.access(folder, os.W_OK | os.X_OK)
     except OSError:
-        return None
-    for old in root.iterdir():
-        if old != folder and old.is_dir():
-            shutil.rmtree(old, ignore_errors=True)  # another version's kernels
+        return False
+
+
+def use_kernel_cache() -> Path:
+    """Set numba's cache folder for this process (before numba is imported) and return
+    it: the user cache folder, or where that cannot be written (a user without a home)
+    a folder of this user's in the temporary directory."""
+    if "numba" in sys.modules and os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    digest = source_hash()
+    root = cache_root()
+    if not _usable(root / digest):
+        root = Path(tempfile.gettempdir()) / f"car-sandbox-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
+        _usable(root / digest)
+    folder = root / digest
+    try:
+        now = time.time()
+        for old in root.iterdir():
+            # another version's kernels, unused for a week (two versions in use keep theirs)
+            if old != folder and old.is_dir() and now - old.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(old, ignore_errors=True)
+        os.utime(folder)
+    except OSError:
+        pass  # tidying only
     os.environ[ENV] = str(folder)
     if "numba" in sys.modules:  # loaded first (a tool importing numba itself): re-read its settings
         from numba.core import config

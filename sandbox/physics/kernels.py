@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numba
 from numba import literally, njit, prange
+from numba.extending import overload
 
 from .models import ackermann, arcade, bicycle, monster, rigid_body
 
@@ -41,20 +42,23 @@ def call(driver, model: int, *args):
     return entry(model, *args)
 
 
-@njit(cache=True, nogil=True)
 def tick(model, s, c, p, dt):
-    """One tick of car row `s` under model number `model`; the branches of the other
-    models are dropped at compile time."""
-    if model == 0:
-        arcade.tick(s, c, p, dt)
-    elif model == 1:
-        bicycle.tick(s, c, p, dt)
-    elif model == 2:
-        ackermann.tick(s, c, p, dt)
-    elif model == 3:
-        rigid_body.tick(s, c, p, dt)
-    elif model == 4:
-        monster.tick(s, c, p, dt)
+    """One tick of car row `s` under model number `model`, inside compiled code only."""
+    raise TypeError("kernels.tick is called from compiled code; from Python use sim.step")
+
+
+@overload(tick, jit_options={"cache": True, "nogil": True})
+def _tick_of(model, s, c, p, dt):
+    """The model's own kernel, chosen while compiling: `model` is a literal number, so
+    a driver compiled for one model holds that model's tick and no other."""
+    if not isinstance(model, numba.types.IntegerLiteral):
+        return None
+    kernel = ORDER[model.literal_value].tick
+
+    def one_tick(model, s, c, p, dt):
+        kernel(s, c, p, dt)
+
+    return one_tick
 
 
 @njit(cache=True, nogil=True)

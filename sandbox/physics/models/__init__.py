@@ -14,7 +14,6 @@ batch from Python (`sim.step`).
 
 from __future__ import annotations
 
-from functools import partial
 from types import ModuleType
 
 from . import ackermann, arcade, bicycle, monster, rigid_body
@@ -32,13 +31,17 @@ def get_model(name: str) -> ModuleType:
         raise KeyError(f"unknown model {name!r} (known: {', '.join(sorted(MODELS))})") from None
 
 
-def _give_step() -> None:
-    from .. import sim  # the runner imports the models: attach once both are loaded
+def _step_of(model: ModuleType):
+    def step(state, controls, params, dt):
+        from ..sim import step as run  # the runner imports the models, not the other way round
 
-    for model in MODELS.values():
-        model.step = partial(sim.step, model)
+        return run(model, state, controls, params, dt)
+
+    step.__doc__ = f"One tick of a batch of {model.TITLE} cars from Python (sim.step)."
+    return step
 
 
-_give_step()
+for _model in MODELS.values():
+    _model.step = _step_of(_model)
 
 __all__ = ["MODELS", "DEFAULT_MODEL", "get_model", "Controls", "State"]
