@@ -359,6 +359,29 @@ def _gear_accelerations(p, gear, speeds, out):
         out[i] = _drive_force(p, _torque_curve(p, max(rpm, p[P.idle_rpm])), ratio) / p[P.mass]
 
 
+@njit(cache=True, nogil=True)
+def _net_acceleration(p, v):
+    """force_curve's `net` at one speed: the best gear's drive minus the resistance."""
+    speeds, out = np.array([v]), np.empty(1)
+    best = -math.inf
+    for gear in range(1, len(GEAR_NAMES) + 1):
+        _gear_accelerations(p, gear, speeds, out)
+        best = max(best, out[0])
+    return best - (p[P.c_drag] * v * v + p[P.c_rr] * v) / p[P.mass]
+
+
+@njit(cache=True, nogil=True)
+def _bisect_top_speed(p, lo, hi, steps):
+    """The speed in [lo, hi] where `net` falls through zero, halving `steps` times."""
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if _net_acceleration(p, mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def _each(helper: Callable, p: Mapping, *args):
     """helper(tuning row, *values) element by element, for the Python side (once per
     curve or test, not per tick): the arguments and any per-car parameter arrays
@@ -442,11 +465,5 @@ def top_speed(p: Mapping[str, float], dt: float) -> float:
     i = below[0]
     if i == 0:
         return 0.0
-    lo, hi = grid[i - 1], grid[i]
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        if force_curve(p, np.array([mid]), dt)["net"][0] > 0:
-            lo = mid
-        else:
-            hi = mid
-    return float(lo)
+    (row,), _ = param_rows(PARAMS, p, 1)
+    return float(_bisect_top_speed(row, grid[i - 1], grid[i], 50))
