@@ -77,7 +77,7 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
     run = manoeuvres.metrics_rows_parallel if len(rows) > 1 else manoeuvres.metrics_rows
     layout = model.STATE
     kernels.call(run, model_number(model), rows, dt, has_top_speed(model, rows, dt), reference_speed(model)[0],
-                    layout.defaults, layout.offset.get("display_heading", -1), out)
+                 layout.defaults, layout.offset.get("display_heading", -1), out)
     out = out[which]
     return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
 
