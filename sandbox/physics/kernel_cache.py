@@ -88,4 +88,4 @@ def use_kernel_cache() -> Path:
 def is_warm() -> bool:
     """Whether compiled drivers are in the cache already (not a first start)."""
     folder = os.environ.get(ENV)
-    return bool(folder) and any(Path(folder).glob("kernels.run_held-*.nbi"))
+    return bool(folder) and any(Path(folder).rglob("kernels.run_held-*.nbi"))

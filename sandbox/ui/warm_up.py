@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QSplashScreen
 
 from ..physics.kernel_cache import is_warm
 from ..physics.models import MODELS
 from ..physics.sim import warm_up
+
+REST_AFTER_MS = 3000
+"""ms after start-up before the rest of the physics is loaded or compiled."""
 
 
 def _splash(text: str) -> QSplashScreen:
@@ -30,17 +33,20 @@ def _splash(text: str) -> QSplashScreen:
 def prepare_physics(app, model) -> None:
     """Compile or load what the first frame of `model` needs; a splash while compiling;
     then the rest in the background."""
-    splash = None
-    if not is_warm():
+    if is_warm():  # loading takes a fraction of a second: after the first paint
+        QTimer.singleShot(0, lambda: warm_up(model))
+    else:
         splash = _splash(f"Compiling the physics (first start only)\n"
-                         f"step 1 of 2: the {model.TITLE} car, about 10 s\n"
+                         f"step 1 of 2: the {model.TITLE} car, a few seconds\n"
                          "step 2 of 2 (the other models, replays, metrics) runs in the background")
         splash.show()
         app.processEvents()
-    warm_up(model)
-    if splash is not None:
+        warm_up(model)
         splash.close()
-    threading.Thread(target=_warm_the_rest, args=(model,), name="compile physics", daemon=True).start()
+    # after the window is up: loading or compiling holds Python's lock, and the first
+    # frames would wait on it
+    QTimer.singleShot(REST_AFTER_MS, lambda: threading.Thread(
+        target=_warm_the_rest, args=(model,), name="compile physics", daemon=True).start())
 
 
 def _warm_the_rest(first) -> None:
