@@ -48,7 +48,7 @@ HEADING, VX, VY = 2, 3, 4  # common state columns (state.COMMON)
 RADIANS_TO_DEGREES = 180.0 / math.pi
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _rest(defaults):
     """A fresh state row at rest at the origin (the layout's defaults)."""
     s = np.empty(defaults.shape[0])
@@ -56,26 +56,26 @@ def _rest(defaults):
     return s
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _controls(steer, throttle, brake):
     c = np.zeros(5)
     c[0], c[1], c[2] = steer, throttle, brake
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _speed(s):
     """|velocity| (length/s)."""
     return math.hypot(s[VX], s[VY])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _forward(s):
     """Velocity along the heading (length/s)."""
     return math.cos(s[HEADING]) * s[VX] + math.sin(s[HEADING]) * s[VY]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _larger(a, b):
     """np.maximum of two floats: NaN if either is."""
     if a != a or b != b:
@@ -83,13 +83,13 @@ def _larger(a, b):
     return b if b > a else a
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _last_second(dt):
     """Ticks in the ring of the last second's speeds (at least 2)."""
     return max(2, int(np.rint(1.0 / dt)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _mean(ring):
     total = 0.0
     for v in ring:
@@ -97,7 +97,7 @@ def _mean(ring):
     return total / ring.shape[0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _second_shape(last, tick):
     """(steady, rises, falls) of the ring `last` written at tick % len: steady when its
     speeds vary by under 1 % and show no trend (the means of its halves within
@@ -129,7 +129,7 @@ def _second_shape(last, tick):
     return steady, rises, falls
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _straight(model, s, p, dt, ticks, ref, exact, history):
     """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
 
@@ -192,7 +192,7 @@ def _straight(model, s, p, dt, ticks, ref, exact, history):
     return top, t_ref, ran, how
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _distance(model, s, c, p, dt, ticks, forward):
     """Distance (length) covered from state `s` (in place) under controls `c` until
     the car no longer moves forward (`forward`) or stops (else), at most `ticks`.
@@ -210,7 +210,7 @@ def _distance(model, s, c, p, dt, ticks, forward):
     return travelled, going
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _braking_from_ref(model, s, p, dt, ref):
     """Full throttle from `s` (in place) to `ref`, then full brake until the car no
     longer moves forward: the braking distance, NaN if not stopped in time."""
@@ -231,7 +231,7 @@ def _braking_from_ref(model, s, p, dt, ref):
     return travelled if done else math.nan
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _reverse(model, s, p, dt):
     """Brake held from `s` (in place), the sandbox's reverse, at most REVERSE_S: the
     speed once it stops changing. Settled: a fixed point (a tick changes it by under
@@ -255,7 +255,7 @@ def _reverse(model, s, p, dt):
     return _mean(last)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _unwrapped(previous, angle):
     """`angle` plus the multiple of 2π that puts it within π of `previous` (np.unwrap
     of the pair)."""
@@ -268,7 +268,7 @@ def _unwrapped(previous, angle):
     return angle + (wrapped - step)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _circle(model, s, p, dt, target, display, peaks):
     """Full lock from `s` (in place) for CIRCLE_S, throttle held below `target` speed
     (inf: always). Returns the path radius over the last second (the chords: each
@@ -311,7 +311,7 @@ def _circle(model, s, p, dt, target, display, peaks):
     return travelled / max(turned, 1e-15) if turned > 1e-12 else math.inf
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def car_metrics(model, p, dt, has_top, ref, defaults, display, out):
     """One car's ten figures into out (slots TOP … LATERAL): tuning row `p`, tick `dt`
     (s), `has_top` whether the model declares a finite top speed for it (else the
@@ -357,7 +357,7 @@ def car_metrics(model, p, dt, has_top, ref, defaults, display, out):
     out[SLIP], out[LATERAL] = peaks[0], peaks[1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def metrics_rows(model, rows, dt, has_top, ref, defaults, display, out):
     """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 10), one after
     another (one tuning: no threads to start)."""
@@ -366,7 +366,7 @@ def metrics_rows(model, rows, dt, has_top, ref, defaults, display, out):
         car_metrics(model, rows[i], dt, has_top[i], ref, defaults, display, out[i])
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True, error_model="numpy", parallel=True)
 def metrics_rows_parallel(model, rows, dt, has_top, ref, defaults, display, out):
     """`metrics_rows` spread over the cores (each car runs alone: the same bits)."""
     literally(model)
@@ -374,7 +374,7 @@ def metrics_rows_parallel(model, rows, dt, has_top, ref, defaults, display, out)
         car_metrics(model, rows[i], dt, has_top[i], ref, defaults, display, out[i])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def car_drive(model, p, dt, ticks, defaults, out):
     """The `rates` drives of one car, each at most `ticks`: full throttle from rest
     until the speed settles (`_straight` with `exact`: the fixed point where the run
@@ -388,7 +388,7 @@ def car_drive(model, p, dt, ticks, defaults, out):
     out[DRIVE_BRAKE] = _distance(model, s, _controls(0.0, 0.0, 1.0), p, dt, ticks, True)[0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def drive_rows(model, rows, dt, ticks, defaults, out):
     """`car_drive` of each tuning row of `rows` (k, P) into out (k, 3)."""
     literally(model)

@@ -63,7 +63,7 @@ S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _inner_angle(alpha: float, track_width: float, wheel_base: float) -> float:
     """β (rad) from cot β = cot α − w/l, for α > 0."""
     cot_beta = 1 / math.tan(alpha) - track_width / wheel_base
@@ -75,13 +75,13 @@ def inner_angle(alpha: float, p: Mapping[str, float]) -> float:
     return _inner_angle(float(alpha), float(p["track_width"]), float(p["wheel_base"]))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def outer_limit(track_width: float, wheel_base: float) -> float:
     """Largest α (rad) whose inner angle stays at MAX_INNER or below."""
     return math.atan2(1.0, 1 / math.tan(MAX_INNER) + track_width / wheel_base)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     x0, y0, h = s[S.x], s[S.y], s[S.heading]

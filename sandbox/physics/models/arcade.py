@@ -97,7 +97,7 @@ S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _resistance(friction: float, drag: float, scale: float, speed: float, floor: float) -> float:
     """friction·scale + drag·scale·|v|, never below `floor` (guard: no more than the
     whole velocity in one tick). scale = the recipe's inner dt gives the resistance
@@ -106,7 +106,7 @@ def _resistance(friction: float, drag: float, scale: float, speed: float, floor:
     return max(friction * scale + drag * scale * speed, floor)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _lerp_weight(traction: float, steady: bool, dt: float) -> float:
     """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot), or
     with `rate_independent` 1 - (1 - traction/60)^(60·dt)."""
@@ -115,7 +115,7 @@ def _lerp_weight(traction: float, steady: bool, dt: float) -> float:
     return min(traction * dt, 1.0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     hx, hy = s[S.heading_x], s[S.heading_y]

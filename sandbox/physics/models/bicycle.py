@@ -96,7 +96,7 @@ S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _steer(steer_in: float, current: float, speed: float, p, dt: float) -> float:
     """Front wheel angle (rad) after this tick, from the input and the current angle."""
     target = steer_in * (p[P.max_steer] * RADIANS)
@@ -112,7 +112,7 @@ def _steer(steer_in: float, current: float, speed: float, p, dt: float) -> float
     return current + min(max(goal - current, -step), step)  # never past the goal
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _motion_heading(s, p, dt: float) -> float:
     """Heading to move the wheels along: the current one, or with drift_delay the one
     of that many ticks ago from the history (filled with the current heading when
@@ -132,7 +132,7 @@ def _motion_heading(s, p, dt: float) -> float:
     return h
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     x0, y0, h = s[S.x], s[S.y], s[S.heading]

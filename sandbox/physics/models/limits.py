@@ -18,7 +18,7 @@ SPEED_LIMIT = {"px": SPEED_LIMIT_PX, "m": SPEED_LIMIT_M}
 """Units/s, by a model's LENGTH_UNIT."""
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def limit_speed(vx: float, vy: float, limit: float) -> tuple[float, float]:
     """(vx, vy) scaled down to `limit` if faster, else unchanged."""
     speed = math.sqrt(vx * vx + vy * vy)

@@ -154,7 +154,7 @@ KNOTS = tuple(float(rpm) for rpm in TORQUE_RPM)
 
 # One formula each, for the kernel (one car) and for the Python side (`_each`).
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _gear_ratio(p, gear):
     """Ratio of gear number `gear` (1…6, above 6 the sixth; below 0 reverse; 0 neutral → 0)."""
     if gear > 0:
@@ -164,13 +164,13 @@ def _gear_ratio(p, gear):
     return 0.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _engine_rpm(p, wheel_omega, ratio):
     """rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")."""
     return abs(wheel_omega) * ratio * p[P.differential] * 60 / (2 * math.pi)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _torque_curve(p, rpm):
     """Max engine torque (N·m) at `rpm`: linear between the curve's points, the end
     values beyond them, 0 above the redline. np.interp's arithmetic, slope·(rpm −
@@ -189,13 +189,13 @@ def _torque_curve(p, rpm):
     return (high - low) / (KNOTS[j + 1] - KNOTS[j]) * (rpm - KNOTS[j]) + low
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _drive_force(p, engine_torque, ratio):
     """F = T·xg·xd·η / Rw (seed "Engine Force")."""
     return engine_torque * ratio * p[P.differential] * p[P.efficiency] / p[P.wheel_radius]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _axle_loads(p, accel):
     """Front and rear axle loads (N) with weight transfer (seed "Weight Transfer")."""
     b, c, h, m = p[P.cg_to_front], p[P.cg_to_rear], p[P.cg_height], p[P.mass]
@@ -205,7 +205,7 @@ def _axle_loads(p, accel):
     return front, W - front
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _traction_ratio(p, slip_ratio):
     """Traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka."""
     mu, k = p[P.mu], p[P.traction_slope]
@@ -217,13 +217,13 @@ def _traction_ratio(p, slip_ratio):
     return mu * math.sin(C * math.atan(bx - E * (bx - math.atan(bx))))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _smooth(x):
     x = min(max(x, 0.0), 1.0)
     return x * x * (3 - 2 * x)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _sign(x):
     """np.sign: −1, 0 or 1 (NaN stays NaN)."""
     if x > 0:
@@ -233,7 +233,7 @@ def _sign(x):
     return 0.0 if x == 0 else x
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer_in, throttle, brake, handbrake, shift = c[0], c[1], c[2], c[3] > 0, c[4]
@@ -350,7 +350,7 @@ def tick(s, c, p, dt):
     s[S.heading_x], s[S.heading_y] = chn, shn
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _gear_accelerations(p, gear, speeds, out):
     """out[i] = drive force / M at full throttle in `gear`, wheels rolling at speeds[i]."""
     ratio = _gear_ratio(p, gear)
@@ -359,7 +359,7 @@ def _gear_accelerations(p, gear, speeds, out):
         out[i] = _drive_force(p, _torque_curve(p, max(rpm, p[P.idle_rpm])), ratio) / p[P.mass]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _net_acceleration(p, v):
     """force_curve's `net` at one speed: the best gear's drive minus the resistance."""
     speeds, out = np.array([v]), np.empty(1)
@@ -370,7 +370,7 @@ def _net_acceleration(p, v):
     return best - (p[P.c_drag] * v * v + p[P.c_rr] * v) / p[P.mass]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _bisect_top_speed(p, lo, hi, steps):
     """The speed in [lo, hi] where `net` falls through zero, halving `steps` times."""
     for _ in range(steps):

@@ -114,7 +114,7 @@ def inertia(p: Mapping) -> np.ndarray:
     return np.where(p["box_inertia"], box, seed)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def yaw_inertia(half_length: float, half_width: float, mass: float, box: bool) -> float:
     """Yaw inertia (kg·m²): the seed's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12."""
     if box:
@@ -123,7 +123,7 @@ def yaw_inertia(half_length: float, half_width: float, mass: float, box: bool) -
     return (1.0 / 12.0) * (half_length * half_length) * (half_width * half_width) * mass
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def add_force(force_x: float, force_y: float, torque: float, world_fx: float, world_fy: float,
               offset_x: float, offset_y: float) -> tuple[float, float, float]:
     """The seed's AddForce: F + f and τ + offset × f."""
@@ -131,7 +131,7 @@ def add_force(force_x: float, force_y: float, torque: float, world_fx: float, wo
     return force_x + world_fx, force_y + world_fy, torque + cross
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def integrate(s, force_x: float, force_y: float, torque: float, mass: float, inertia: float,
               dt: float) -> tuple[float, float]:
     """Euler with the new velocity (seed RigidBody.Update), in place on the state row
@@ -148,7 +148,7 @@ def integrate(s, force_x: float, force_y: float, torque: float, mass: float, ine
     return vx, vy
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: float, dt: float) -> float:
     """Largest grip (N·s/m) that removes no more than a patch's own slip along axis
     (ax, ay) in one tick, shared by the four wheels: m_eff / (4·dt)."""
@@ -157,7 +157,7 @@ def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: 
     return m_eff / (4 * dt)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _sign(x: float) -> float:
     """np.sign: -1, 0 or 1 (0 for both zeros), NaN for NaN."""
     if x > 0:
@@ -167,7 +167,7 @@ def _sign(x: float) -> float:
     return 0.0 if x == 0 else x
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer = c[0] * (p[P.max_steer] * RADIANS)

@@ -30,7 +30,7 @@ Q = index_of(p.name for p in PARAMS)
 """Columns of these parameters counted from the first (max_speed)."""
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def sign(x: float) -> float:
     """1, -1 or 0 (NaN stays NaN), as np.sign."""
     if x > 0:
@@ -42,7 +42,7 @@ def sign(x: float) -> float:
     return x
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def next_speed(speed: float, throttle: float, brake: float, p, first: int, dt: float) -> float:
     """Signed speed after one tick (m/s). The brake wins when both pedals are held.
 
