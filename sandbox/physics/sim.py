@@ -38,13 +38,15 @@ def tuning_rows(model: ModuleType, params: Mapping[str, object], n: int) -> tupl
     return param_rows(model.PARAMS, params, n)
 
 
-def step(model: ModuleType, state: State, controls: Controls, params: Mapping[str, object], dt: float) -> State:
+def step(model: ModuleType, state: State, controls: Controls, params: Mapping[str, object], dt: float,
+         packed: tuple[np.ndarray, np.ndarray] | None = None) -> State:
     """Every car of `state` one tick of `dt` seconds; returns a new State (the old one
-    is left as it was). One compiled call for the whole batch."""
+    is left as it was). One compiled call for the whole batch; `packed` is the
+    tuning as `tuning_rows` gives it, when the caller keeps it."""
     after = state.bound(model.STATE)
     after = after.copy() if after is state else after
     n = len(after)
-    rows, which = tuning_rows(model, params, n)
+    rows, which = packed or tuning_rows(model, params, n)
     run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
     kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), 1)
     return after
@@ -71,12 +73,18 @@ class Simulation:
 
     def reset(self) -> None:
         self.state = State.at_rest(self.n, self.model.STATE)
+        self._packed_for = None
         self.ticks = 0
         self._accumulator = 0.0
 
     def tick(self, controls: Controls) -> State:
         """Advance exactly one physics tick."""
-        self.state = step(self.model, self.state, controls, self.params, self.dt)
+        # the window changes its tuning in place: pack it again only when it changed
+        # (one car: every value a number, so the tuples compare)
+        values = tuple(self.params.values()) if self.n == 1 else None
+        if values is None or values != self._packed_for:
+            self._packed, self._packed_for = tuning_rows(self.model, self.params, self.n), values
+        self.state = step(self.model, self.state, controls, self.params, self.dt, self._packed)
         self.ticks += 1
         return self.state
 
