@@ -28,7 +28,7 @@ from numba import njit
 from ..params import Param
 from ..state import Layout, Slot, index_of
 from . import speed_control
-from .geometry import DEGREES, RADIANS, rotate_about, wrap
+from .geometry import DEGREES, RADIANS, rotate_about, sign, wrap
 
 NAME = "ackermann"
 TITLE = "Ackermann kinematics (Zorin)"
@@ -88,7 +88,7 @@ def tick(s, c, p, dt):
     steer_in = c[0]
     # the pedals' speed; speed_control.PARAMS sit in `p` from max_speed on
     speed = speed_control.next_speed(s[S.speed], c[1], c[2], p, P.max_speed, dt)
-    side = speed_control.sign(steer_in)  # +1: centre on the right
+    side = sign(steer_in)  # +1: centre on the right
     l, w = p[P.wheel_base], p[P.track_width]
     alpha = min(abs(steer_in) * (p[P.max_steer] * RADIANS), outer_limit(w, l))
     turning = alpha > 1e-9

@@ -1,5 +1,5 @@
-"""Plane geometry shared by the models' kernels (y down: a positive angle turns
-clockwise on screen, like the heading)."""
+"""Plane geometry and small arithmetic shared by the models' kernels (y down: a
+positive angle turns clockwise on screen, like the heading)."""
 
 from __future__ import annotations
 
@@ -30,3 +30,13 @@ def rotate_about(x: float, y: float, cx: float, cy: float, angle: float) -> tupl
 def wrap(angle: float) -> float:
     """The same angle in (-π, π]."""
     return math.atan2(math.sin(angle), math.cos(angle))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def sign(x: float) -> float:
+    """np.sign: -1, 0 or 1 (0 for both zeros), NaN for NaN."""
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    return 0.0 if x == 0 else x

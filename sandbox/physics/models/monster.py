@@ -64,7 +64,7 @@ from numba import njit
 
 from ..params import Param, param_rows
 from ..state import Layout, Slot, index_of
-from .geometry import DEGREES, RADIANS, rotate
+from .geometry import DEGREES, RADIANS, rotate, sign
 from .limits import SPEED_LIMIT_M, limit_speed
 
 NAME = "monster"
@@ -224,16 +224,6 @@ def _smooth(x):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _sign(x):
-    """np.sign: −1, 0 or 1 (NaN stays NaN)."""
-    if x > 0:
-        return 1.0
-    if x < 0:
-        return -1.0
-    return 0.0 if x == 0 else x
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer_in, throttle, brake, handbrake, shift = c[0], c[1], c[2], c[3] > 0, c[4]
@@ -287,13 +277,13 @@ def tick(s, c, p, dt):
     braking = throttle if gear < 0 else brake  # in reverse the pedals swap: the throttle brakes
     wheel_after = wheel + (drive_torque - traction * R) / Iw * dt
     stop_spin = p[P.brake_torque] * braking / Iw * dt
-    wheel_after = _sign(wheel_after) * max(abs(wheel_after) - stop_spin, 0.0)
+    wheel_after = sign(wheel_after) * max(abs(wheel_after) - stop_spin, 0.0)
     if handbrake:
         wheel_after = 0.0
 
     # cornering: slip angles and lateral forces, grip ≤ μ·load
-    sign = 1.0 if v_long >= 0 else -1.0
-    alpha_f = math.atan2(v_lat + omega * b, floor) - delta * sign
+    direction_sign = 1.0 if v_long >= 0 else -1.0
+    alpha_f = math.atan2(v_lat + omega * b, floor) - delta * direction_sign
     alpha_r = math.atan2(v_lat - omega * c_, floor)
     rear_grip = p[P.handbrake_grip] if handbrake else 1.0
     dynamic_now = _smooth((abs(v_long) - LOW_SPEED) / LOW_SPEED)  # tyre side forces fade out when slow
@@ -314,7 +304,7 @@ def tick(s, c, p, dt):
     # brakes: never reverse the motion
     resist = p[P.c_drag] * speed + p[P.c_rr] * max(speed, LOW_SPEED) / max(speed, 1e-12)
     resist = min(resist, m / dt)
-    fx = fx - resist * v_long - _sign(v_long) * min(front_brake, abs(v_long) * m / dt)
+    fx = fx - resist * v_long - sign(v_long) * min(front_brake, abs(v_long) * m / dt)
     fy = fy - resist * v_lat
     torque = b * side_front - c_ * lat_r
 

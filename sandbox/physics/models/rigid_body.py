@@ -50,7 +50,7 @@ from numba import njit
 
 from ..params import Param
 from ..state import Layout, Slot, index_of
-from .geometry import DEGREES, RADIANS, rotate, wrap
+from .geometry import DEGREES, RADIANS, rotate, sign, wrap
 from .limits import SPEED_LIMIT_M, limit_speed
 
 NAME = "rigid_body"
@@ -158,16 +158,6 @@ def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: 
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _sign(x: float) -> float:
-    """np.sign: -1, 0 or 1 (0 for both zeros), NaN for NaN."""
-    if x > 0:
-        return 1.0
-    if x < 0:
-        return -1.0
-    return 0.0 if x == 0 else x
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer = c[0] * (p[P.max_steer] * RADIANS)
@@ -223,7 +213,7 @@ def tick(s, c, p, dt):
         # 5. wheel torque: road + drive (rear) + brake (against the spin, never past zero)
         road = forward_mag * radius * road_share
         spin = wheel_speed + (road + (0.0 if front else drive)) / inertia_w * dt
-        spin = _sign(spin) * max(abs(spin) - stop_spin, 0.0)
+        spin = sign(spin) * max(abs(spin) - stop_spin, 0.0)
         # 6. the new spin, held to the ground speed of the speed guard
         s[S.wheel_speed + k] = min(max(spin, -top_spin), top_spin)
         # the chassis: accumulate the world force and torque

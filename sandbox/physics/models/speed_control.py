@@ -16,6 +16,7 @@ from numba import njit
 
 from ..params import Param
 from ..state import index_of
+from .geometry import sign
 
 PARAMS = (
     Param("max_speed", "Top speed", "m/s", 20, 1, 100, 0.5, "Forward speed the throttle drives towards."),
@@ -28,18 +29,6 @@ PARAMS = (
 
 Q = index_of(p.name for p in PARAMS)
 """Columns of these parameters counted from the first (max_speed)."""
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def sign(x: float) -> float:
-    """1, -1 or 0 (NaN stays NaN), as np.sign."""
-    if x > 0:
-        return 1.0
-    if x < 0:
-        return -1.0
-    if x == 0:
-        return 0.0
-    return x
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
