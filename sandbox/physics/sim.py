@@ -39,16 +39,16 @@ def tuning_rows(model: ModuleType, params: Mapping[str, object], n: int) -> tupl
 
 
 def step(model: ModuleType, state: State, controls: Controls, params: Mapping[str, object], dt: float,
-         packed: tuple[np.ndarray, np.ndarray] | None = None) -> State:
-    """Every car of `state` one tick of `dt` seconds; returns a new State (the old one
-    is left as it was). One compiled call for the whole batch; `packed` is the
-    tuning as `tuning_rows` gives it, when the caller keeps it."""
+         packed: tuple[np.ndarray, np.ndarray] | None = None, ticks: int = 1) -> State:
+    """Every car of `state` `ticks` ticks of `dt` seconds with `controls` held; returns
+    a new State (the old one is left as it was). One compiled call for the whole batch;
+    `packed` is the tuning as `tuning_rows` gives it, when the caller keeps it."""
     after = state.bound(model.STATE)
     after = after.copy() if after is state else after
     n = len(after)
     rows, which = packed or tuning_rows(model, params, n)
     run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
-    kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), 1)
+    kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), int(ticks))
     return after
 
 

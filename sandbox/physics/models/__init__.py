@@ -8,8 +8,9 @@
 - body(params) -> dict of drawing sizes (wheel_base, track, length, width)
 - TELEMETRY: plot channel groups, name -> (unit, ((state key, label, factor), ...))
 
-and, given here to each: step(state, controls, params, dt) -> State, one tick of a
-batch from Python (`sim.step`).
+and, given here to each: step(state, controls, params, dt, ticks=1) -> State: a
+batch from Python, `ticks` ticks with the controls held, in one compiled call
+(`sim.step`).
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ def get_model(name: str) -> ModuleType:
 
 
 def _step_of(model: ModuleType):
-    def step(state, controls, params, dt):
+    def step(state, controls, params, dt, ticks=1):
         from ..sim import step as run  # the runner imports the models, not the other way round
 
-        return run(model, state, controls, params, dt)
+        return run(model, state, controls, params, dt, ticks=ticks)
 
     step.__doc__ = f"One tick of a batch of {model.TITLE} cars from Python (sim.step)."
     return step
