@@ -21,6 +21,7 @@ import numpy as np
 from numba import literally, njit, prange
 
 from ..physics import kernels
+from ..physics.state import GENERIC
 
 SETTLE_LIMIT_S = 120.0
 """s: the longest straight run of a model with a top speed (then the top speed is inf)."""
@@ -44,7 +45,8 @@ TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, S
 DRIVE_TOP, DRIVE_COAST, DRIVE_BRAKE = range(3)
 """Slots of `car_drive`'s out: top speed, coast-down and braking distance."""
 
-HEADING, VX, VY = 2, 3, 4  # common state columns (state.COMMON)
+X, Y, HEADING, VX, VY = (GENERIC.offset[name] for name in ("x", "y", "heading", "vx", "vy"))
+"""Columns of the common state slots, the same in every model's layout."""
 RADIANS_TO_DEGREES = 180.0 / math.pi
 
 
@@ -203,9 +205,9 @@ def _distance(model, s, c, p, dt, ticks, forward):
     for _ in range(ticks):
         if not going:
             break
-        x, y = s[0], s[1]
+        x, y = s[X], s[Y]
         kernels.tick(model, s, c, p, dt)
-        travelled += math.hypot(s[0] - x, s[1] - y)
+        travelled += math.hypot(s[X] - x, s[Y] - y)
         going = _forward(s) > 0 if forward else _speed(s) > 0
     return travelled, going
 
@@ -220,10 +222,10 @@ def _braking_from_ref(model, s, p, dt, ref):
     travelled = 0.0
     for _ in range(int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)):
         c[1], c[2] = (0.0, 1.0) if braking else (1.0, 0.0)
-        x, y = s[0], s[1]
+        x, y = s[X], s[Y]
         kernels.tick(model, s, c, p, dt)
         if braking:
-            travelled += math.hypot(s[0] - x, s[1] - y)
+            travelled += math.hypot(s[X] - x, s[Y] - y)
             done = _forward(s) <= 0
         braking = braking or _speed(s) >= ref
         if done:
@@ -287,7 +289,7 @@ def _circle(model, s, p, dt, target, display, peaks):
     peak_slip, peak_lat = 0.0, 0.0
     for tick in range(ticks):
         c[1] = 1.0 if _speed(s) < target else 0.0
-        x, y = s[0], s[1]
+        x, y = s[X], s[Y]
         kernels.tick(model, s, c, p, dt)
         vx, vy = s[VX], s[VY]
         speed = math.hypot(vx, vy)
@@ -305,7 +307,7 @@ def _circle(model, s, p, dt, target, display, peaks):
             turn = heading_of_v - heading_before
             theta = abs(math.atan2(math.sin(turn), math.cos(turn)))
             turned += 2 * math.sin(theta / 2)
-            travelled += math.hypot(s[0] - x, s[1] - y)
+            travelled += math.hypot(s[X] - x, s[Y] - y)
     peaks[0] = _larger(peaks[0], peak_slip)
     peaks[1] = _larger(peaks[1], peak_lat)
     return travelled / max(turned, 1e-15) if turned > 1e-12 else math.inf

@@ -8,7 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..physics import kernels  # first: it loads the models, which `sim` needs loaded before it
+from ..physics import kernels
 from ..physics.sim import model_number, tuning_rows
 from . import manoeuvres
 
@@ -29,7 +29,7 @@ def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) ->
     rows, which = tuning_rows(model, params, n)
     out = np.empty((len(rows), 3))
     kernels.call(manoeuvres.drive_rows, model_number(model), rows, 1.0 / hz, int(DRIVE_LIMIT_S * hz),
-                    model.STATE.defaults, out)
+                 model.STATE.defaults, out)
     out = out[which]
     return {"top_speed": out[:, manoeuvres.DRIVE_TOP].copy(), "coast_distance": out[:, manoeuvres.DRIVE_COAST].copy(),
             "braking_distance": out[:, manoeuvres.DRIVE_BRAKE].copy()}

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import kernels
 from .params import param_rows
-from .state import Controls, State
+from .state import Controls, State, slip_angle
 
 DEFAULT_HZ = 60
 TICK_RATES = (30, 60, 120, 144, 240)
@@ -150,10 +150,8 @@ def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray,
     drawn = ("display_heading",) if "display_heading" in model.STATE.offset else ("heading",)
     values = record(model, params, trace, hz, TRAJECTORY_SLOTS + drawn)
     x, y, heading, vx, vy, display = values.T
-    hx, hy = np.cos(display), np.sin(display)
-    slip = np.arctan2(hx * vy - hy * vx, hx * vx + hy * vy)
     t = np.arange(1, len(values) + 1) / hz
-    return np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip])
+    return np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)])
 
 
 def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls: Controls | np.ndarray,

@@ -208,8 +208,13 @@ class State:
         Positive when the car moves to the right of where it points (y down). A car
         reversing straight back reads pi: the angle is not folded.
         """
-        hx, hy = np.cos(self.display_heading), np.sin(self.display_heading)
-        return np.arctan2(hx * self.vy - hy * self.vx, hx * self.vx + hy * self.vy)
+        return slip_angle(self.display_heading, self.vx, self.vy)
+
+
+def slip_angle(heading, vx, vy):
+    """Signed angle (rad) from `heading` to the velocity (vx, vy), arrays or floats."""
+    hx, hy = np.cos(heading), np.sin(heading)
+    return np.arctan2(hx * vy - hy * vx, hx * vx + hy * vy)
 
 
 CONTROL_NAMES = ("steer", "throttle", "brake", "handbrake", "shift")
