@@ -129,9 +129,20 @@ def test_format_1_file_from_before_rate_independent_still_loads():
     assert json.loads((DATA / "preset_format1_recipe_defaults.json").read_text())["format"] == 1
     assert old.tuning["rate_independent"] is False and old.hz == 60
     assert old.tuning["friction"] == -55
-    # saved again, it is a complete format-2 file
+    # saved again, it is a complete file of the current format
     again = json.loads(presets.dump_preset(old))
-    assert again["format"] == 2 and again["hz"] == 60 and again["params"]["rate_independent"] is False
+    assert again["format"] == presets.FORMAT and again["hz"] == 60 and again["params"]["rate_independent"] is False
+
+
+def test_format_2_rigid_body_file_from_before_grip_load_still_loads():
+    """A rigid-body preset written before grip ∝ load existed loads with the option off
+    and μ at its default, and drives as it did (the grip limit of its own max grip)."""
+    path = DATA / "preset_format2_rigid_body_grippy.json"
+    assert json.loads(path.read_text())["format"] == 2
+    old = load_preset(path)
+    assert old.tuning["grip_load"] is False and old.tuning["mu"] == 1.0
+    assert old.tuning["grip_limit"] is True and old.tuning["max_grip"] == 6.0
+    assert json.loads(presets.dump_preset(old))["params"]["grip_load"] is False
 
 
 def test_format_2_file_must_carry_rate_independent():

@@ -7,6 +7,7 @@ Format history (a file of an older format loads with the newer fields' defaults)
   1  first release: format, model, name, description, params.
   2  "hz", the physics tick rate the tuning was made at (default 60, the recipe's);
      arcade parameter `rate_independent` (default false).
+  3  rigid body parameters `grip_load` (default false) and `mu` (default 1.0).
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """
@@ -26,7 +27,7 @@ from ..physics.models import DEFAULT_MODEL, get_model
 from ..physics.params import Tuning
 from ..physics.sim import TICK_RATES
 
-FORMAT = 2
+FORMAT = 3
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""

@@ -19,18 +19,30 @@ Four wheels at the chassis corners (seed phase three), each tick:
  5. wheel torque += forward component·radius, plus drive and brake torques;
  6. wheel_speed += torque / wheel_inertia · dt.
 Option `grip_limit` caps each wheel's response force at `max_grip` N (a saturating
-friction: past it the tyre slides).
+friction: past it the tyre slides). Option `grip_load` (off by default) caps it at
+μ × the wheel's share of the weight, μ·m·g/4 (the wheels sit symmetrically at the
+corners; no weight transfer), so the car corners at up to μ·g whatever its mass.
 
 The seed gives no vehicle numbers; the defaults (a 1 kg, 3 m × 1.5 m toy-scale car)
 are chosen so its friction constants make a drivable car. Like the seed, nothing resists rolling: the car keeps speeding
 up under throttle (top speed: none), up to the sandbox's shared guard of 500 m/s
 (limits.SPEED_LIMIT_M; its wheels' spin is held to the same ground speed).
 
-Guards, where the explicit step is unstable (they never act at the defaults): a
-tyre's response force removes at most its own slip in one tick (grip capped at
-m_eff/(4·dt) per axis, m_eff the chassis mass felt at the patch, 1/m_eff = 1/m +
-lever²/I), and the road torque never spins a wheel past the ground speed in one tick
-(capped at wheel_inertia·slip/(radius·dt)). The pedals are the sandbox's: throttle = drive torque on the rear
+Action and reaction: the wheel feels the forward force its patch gives the chassis
+(torque −F_forward·radius, the same force after every limit), so the tyres only ever
+take energy out. The seed writes both with its forward constant 1; with another
+`forward_grip` the two would differ and coasting could gain energy.
+
+Guard, where the explicit step is unstable: a tick of patch forces never pushes the
+slips past the opposite of what they were, which is what keeps the energy from rising
+(it needs the largest eigenvalue of dt·M⁻¹·K below 2, K the patches' damping, M the
+chassis mass and inertia and the wheels' inertia). Each tyre's side grip is at most
+m_eff/(4·dt), m_eff the chassis mass felt at the patch (1/m_eff = 1/m + lever²/I),
+and the forward grips are scaled down together when a bound on their eigenvalue
+(Gershgorin's row sum, the wheels' r²/I_w included) passes 1. The seed's own numbers
+need the side guard at 60 Hz: its inertia formula makes the car so light in yaw that
+the side constant 2 would oscillate and grow (grip 0.67 N·s/m is used instead).
+The pedals are the sandbox's: throttle = drive torque on the rear
 wheels; brake = brake torque on all wheels while rolling forward, and drive backwards
 once nearly stopped.
 
@@ -56,6 +68,8 @@ from .limits import SPEED_LIMIT_M, limit_speed
 NAME = "rigid_body"
 TITLE = "Rigid body, tyre patches (Kincaid)"
 LENGTH_UNIT = "m"
+GRAVITY = 9.81
+"""m/s²: the weight that loads the tyres with grip ∝ load."""
 REVERSE_BELOW = 0.5
 """m/s: below this forward speed, the brake pedal drives backwards."""
 
@@ -74,6 +88,13 @@ PARAMS = (
           "Response force per m/s of forward patch slip (the seed's constant 1)."),
     Param.switch("grip_limit", "Grip limit", False, "Cap each tyre's force at max grip: past it the tyre slides."),
     Param("max_grip", "Max grip", "N", 3, 0.1, 50000, 0.1, "Largest force one tyre can give (with grip limit)."),
+    Param.switch("grip_load", "Grip ∝ load", False,
+                 "Each tyre gives at most μ × its share of the car's weight (a quarter each), "
+                 "instead of a fixed max grip: a heavier car grips harder, and the car corners "
+                 "at up to μ·g.", since=3),
+    Param("mu", "Tyre friction μ", "coeff.", 1.0, 0.05, 3.0, 0.01,
+          "Tyre friction coefficient with grip ∝ load: 1 for a road tyre on dry asphalt, "
+          "about 0.1 on ice.", since=3),
     Param.switch("box_inertia", "Box inertia m(L²+W²)/12", False,
                  "Fix the seed's inertia formula, which multiplies the half sizes."),
 )
@@ -158,6 +179,32 @@ def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: 
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _forward_axis(k: int, half_length: float, half_width: float, cos_steer: float,
+                  sin_steer: float) -> tuple[float, float, float]:
+    """Wheel k's forward axis (vehicle frame) and its lever about the centre (m)."""
+    fx, fy = (cos_steer, sin_steer) if FRONT[k] else (1.0, 0.0)
+    return fx, fy, CORNER_X[k] * half_length * fy - CORNER_Y[k] * half_width * fx
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _forward_grip(grip: float, half_length: float, half_width: float, cos_steer: float, sin_steer: float,
+                  mass: float, inertia: float, spin_term: float, dt: float) -> float:
+    """The forward grip (N·s/m), lowered so that dt·grip·(Gershgorin's largest row sum
+    of the forward patches' coupling) is at most 1. Entry (k, l) of the coupling is
+    f_k·f_l/m + lever_k·lever_l/I (+ radius²/wheel_inertia, `spin_term`, when k = l):
+    how a push at patch l moves the slip at patch k."""
+    worst = 0.0
+    for k in range(4):
+        fx, fy, lever = _forward_axis(k, half_length, half_width, cos_steer, sin_steer)
+        row = spin_term
+        for j in range(4):
+            gx, gy, other = _forward_axis(j, half_length, half_width, cos_steer, sin_steer)
+            row += abs((fx * gx + fy * gy) / mass + lever * other / inertia)
+        worst = max(worst, row)
+    return min(grip, 1.0 / (dt * worst))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer = c[0] * (p[P.max_steer] * RADIANS)
@@ -166,8 +213,8 @@ def tick(s, c, p, dt):
     mass = p[P.mass]
     inertia = yaw_inertia(p[P.half_length], p[P.half_width], mass, p[P.box_inertia] != 0.0)
     inertia_w = p[P.wheel_inertia]
-    grip_limit = p[P.grip_limit] != 0.0
-    cap = p[P.max_grip]
+    grip_limit = p[P.grip_limit] != 0.0 or p[P.grip_load] != 0.0
+    cap = p[P.mu] * mass * GRAVITY / 4.0 if p[P.grip_load] != 0.0 else p[P.max_grip]
     vx, vy, omega = s[S.vx], s[S.vy], s[S.omega]
 
     ch, sh = math.cos(s[S.heading]), math.sin(s[S.heading])
@@ -177,10 +224,11 @@ def tick(s, c, p, dt):
     drive = (-brake if reverse else throttle) * p[P.drive_torque]
     braking = (0.0 if reverse else brake) * p[P.brake_torque]
     stop_spin = braking / inertia_w * dt
-    road_share = min(1.0, inertia_w / (radius * radius * dt))  # guard: no overshoot
     top_spin = SPEED_LIMIT_M / radius
     # wheel axes (vehicle frame): forward (cos δ, sin δ), δ = steer on the front wheels, 0 behind
     cos_steer, sin_steer = math.cos(steer), math.sin(steer)
+    forward_grip = _forward_grip(p[P.forward_grip], p[P.half_length], p[P.half_width], cos_steer, sin_steer,
+                                 mass, inertia, radius * radius / inertia_w, dt)
 
     force_x, force_y, torque = 0.0, 0.0, 0.0
     slip_front, slip_rear, side_front, side_rear = 0.0, 0.0, 0.0, 0.0
@@ -202,16 +250,17 @@ def tick(s, c, p, dt):
         forward_mag = dx * fx + dy * fy
         # 4. response force (vehicle frame), optionally saturated
         side_grip = min(p[P.side_grip], _grip_cap(ox, oy, sx, sy, mass, inertia, dt))
-        forward_grip = min(p[P.forward_grip], _grip_cap(ox, oy, fx, fy, mass, inertia, dt))
         rx = -sx * side_mag * side_grip - fx * forward_mag * forward_grip
         ry = -sy * side_mag * side_grip - fy * forward_mag * forward_grip
+        shrink = 1.0
         if grip_limit:
             size = math.hypot(rx, ry)
             if size > cap:
                 shrink = cap / max(size, 1e-12)
                 rx, ry = rx * shrink, ry * shrink
-        # 5. wheel torque: road + drive (rear) + brake (against the spin, never past zero)
-        road = forward_mag * radius * road_share
+        # 5. wheel torque: the reaction of the patch's forward force (−F·radius) + drive
+        # (rear) + brake (against the spin, never past zero)
+        road = forward_mag * forward_grip * shrink * radius
         spin = wheel_speed + (road + (0.0 if front else drive)) / inertia_w * dt
         spin = sign(spin) * max(abs(spin) - stop_spin, 0.0)
         # 6. the new spin, held to the ground speed of the speed guard
