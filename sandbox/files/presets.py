@@ -7,7 +7,9 @@ Format history (a file of an older format loads with the newer fields' defaults)
   1  first release: format, model, name, description, params.
   2  "hz", the physics tick rate the tuning was made at (default 60, the recipe's);
      arcade parameter `rate_independent` (default false).
-  3  rigid body parameters `grip_load` (default false) and `mu` (default 1.0).
+  3  rigid body parameters `grip_load` (default false) and `mu` (default 1.0); dynamic
+     car parameters `four_wheel_brakes` (default false), `brake_total`, `brake_bias`
+     and `abs` (default false).
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """

@@ -13,11 +13,20 @@ One tick (car frame: x forward, y right), Euler as in the seed:
    curve(rpm) (0 above the redline); drive torque = T·xg·xd·η on the rear axle;
  - rear wheels spin with their own inertia: slip ratio SR = (ω·R − v_long)/|v_long|,
    traction = Wr·min(Ct·SR, μ) (capped linear; option `pacejka` for a Magic-Formula
-   shape), and the axle turns by (drive − traction·R − brake torque)/I;
+   shape), and the axle turns by (drive − traction·R − brake torque)/I. The wheel
+   against the road is a stiff spring (hundreds per second), so the traction is
+   solved with the slip it leaves at the end of the tick (backward Euler on the
+   wheel's own equation, the car's other forces included): the slip settles on the
+   tyre curve whatever the tick rate;
  - cornering: slip angles α_f = atan((v_lat + ω·b)/|v_long|) − δ·sign(v_long),
    α_r = atan((v_lat − ω·c)/|v_long|); lateral force F = −Cα·α·load, at most μ·load;
    cornering force F_lat,r + cos δ·F_lat,f, yaw torque b·cos δ·F_lat,f − c·F_lat,r;
- - resistance: −Cdrag·v·|v| − Crr·v; front brakes −sign(v)·brake force (≤ μ·Wf);
+ - resistance: −Cdrag·v·|v| − Crr·v; brakes, as the text splits them: the front
+   −sign(v)·brake force (≤ μ·Wf) and a torque against the rear wheels' spin.
+   Option `four_wheel_brakes` (off by default): one brake torque shared by the axles,
+   `brake_bias` of it on the front (force = share/R, and past μ·Wf the front locks
+   and slides at the curve's value); option `abs` keeps each axle at the curve's
+   peak instead of locking (the rear wheel's slip ratio held at the peak's);
  - a = F/M in world coordinates, v += a·dt, p += v·dt; yaw rate += torque/I·dt.
 
 Low speed (the common ports snap to zero below 0.5 m/s and still chatter): the seed's
@@ -26,9 +35,9 @@ against the road at rest is a ~600/s spring). Here (1) slip ratio and slip angle
 use max(|v_long|, LOW_SPEED) in the divisor; (2) below LOW_SPEED the car turns
 kinematically, as the seed's low-speed section says (ω = v·sin δ/L, velocity along the
 body, no tyre side forces), blended smoothly into the dynamic model up to 2·LOW_SPEED;
-(3) no force may overshoot what it removes in one tick: traction never more than
-zeroes the wheel's slip, brakes and resistance never reverse the velocity, the brake
-torque never reverses the wheel (no jitter); (4) rolling resistance, Crr·v in the
+(3) no force may overshoot what it removes in one tick: the traction is implicit
+(above), brakes and resistance never reverse the velocity, a brake torque that would
+reverse the wheel locks it instead (no jitter); (4) rolling resistance, Crr·v in the
 seed, is held at Crr·LOW_SPEED below LOW_SPEED, so a coasting car stops in finite
 time instead of creeping for minutes (Crr·v alone never reaches zero). A car at rest
 stays exactly at rest. (5) No car goes faster than the sandbox's shared 500 m/s
@@ -48,8 +57,8 @@ Handbrake: locks the rear wheels and scales the rear grip by handbrake_grip.
 State after the common slots: the yaw rate `omega` (rad/s), the rear axle's spin
 `wheel_omega` (rad/s), the `gear` (1…6, −1 reverse; a whole number kept as a float),
 last tick's longitudinal acceleration `accel_long` (the next tick's weight transfer),
-the telemetry of the last tick (rpm, slip ratio, slip angles, lateral forces, axle
-loads, traction, the wheels' angles), and the body's unit heading vector (kept from
+the telemetry of the last tick (slip angles, lateral forces, axle loads, traction,
+the wheels' angles; the rpm and the slip ratio as they stand after it, with its speed), and the body's unit heading vector (kept from
 the tick that set it; NaN until the first tick, which then takes it from the heading).
 A state made by hand starts in first gear with everything else at zero.
 """
@@ -103,6 +112,17 @@ PARAMS = (
     Param("max_steer", "Steering angle", "°", 30, 1, 50, 0.5, "Front wheel angle at full steer."),
     Param("brake_torque", "Rear brake torque", "N·m", 3000, 0, 20000, 50, "Constant torque against the rear wheels' spin."),
     Param("brake_force", "Front brake force", "N", 6000, 0, 40000, 100, "Braking force of the front axle (≤ μ·front load)."),
+    Param.switch("four_wheel_brakes", "Brakes on all four wheels", False,
+                 "Off: the text's split, a fixed front force and a torque on the rear wheels. On: one brake "
+                 "torque shared by the axles (brake bias); an axle braked past its grip locks and slides.",
+                 since=3),
+    Param("brake_total", "Brake torque, all wheels", "N·m", 8000, 0, 40000, 50,
+          "With brakes on all four wheels: the torque of all four brakes together at full pedal.", since=3),
+    Param("brake_bias", "Brake bias (front share)", "fraction", 0.65, 0, 1, 0.01,
+          "With brakes on all four wheels: the front axle's share of the brake torque (road cars "
+          "about 0.6–0.75: braking moves weight to the front).", since=3),
+    Param.switch("abs", "ABS", False,
+                 "Anti-lock brakes: each axle is braked at most to the tyre's peak grip, never locked.", since=3),
     Param("handbrake_grip", "Handbrake rear grip", "×", 0.5, 0, 1, 0.05, "Rear lateral grip while the handbrake locks the rear."),
     Param("gear_1", "Gear 1", "ratio", 2.66, 0.5, 6, 0.01, "Gear ratio xg (Corvette C5)."),
     Param("gear_2", "Gear 2", "ratio", 1.78, 0.3, 5, 0.01, "Gear ratio."),
@@ -205,6 +225,10 @@ def _axle_loads(p, accel):
     return front, W - front
 
 
+MAGIC_C, MAGIC_E = 1.65, 0.97
+"""The Magic Formula's shape C and curvature E of option `pacejka`."""
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def _traction_ratio(p, slip_ratio):
     """Traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka."""
@@ -212,9 +236,100 @@ def _traction_ratio(p, slip_ratio):
     if p[P.pacejka] == 0.0:
         return min(max(k * slip_ratio, -mu), mu)
     # Magic Formula D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with B from the same slope
-    B, C, E = k / (1.65 * max(mu, 1e-9)), 1.65, 0.97
+    B, C, E = k / (MAGIC_C * max(mu, 1e-9)), MAGIC_C, MAGIC_E
     bx = B * slip_ratio
     return mu * math.sin(C * math.atan(bx - E * (bx - math.atan(bx))))
+
+
+def _magic_peak_input() -> float:
+    """B·x where the Magic Formula peaks: C·atan(φ) = π/2, φ = Bx − E·(Bx − atan Bx)
+    (bisection once at import; φ rises with Bx)."""
+    target, lo, hi = math.tan(math.pi / (2 * MAGIC_C)), 0.0, 100.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid - MAGIC_E * (mid - math.atan(mid)) < target:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+MAGIC_PEAK = _magic_peak_input()
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _peak_slip_ratio(p):
+    """Slip ratio of the traction curve's peak (μ reached): μ/Ct when capped linear;
+    the Magic Formula's peak with `pacejka`."""
+    mu, k = max(p[P.mu], 1e-9), p[P.traction_slope]
+    if p[P.pacejka] == 0.0:
+        return mu / k
+    return MAGIC_PEAK * MAGIC_C * mu / k
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _traction_slope(p, slip_ratio):
+    """d(traction ratio)/d(slip ratio) of `_traction_ratio`, for Newton's method."""
+    mu, k = p[P.mu], p[P.traction_slope]
+    if p[P.pacejka] == 0.0:
+        return k if abs(k * slip_ratio) < mu else 0.0
+    B = k / (MAGIC_C * max(mu, 1e-9))
+    bx = B * slip_ratio
+    phi = bx - MAGIC_E * (bx - math.atan(bx))
+    dphi = B - MAGIC_E * (B - B / (1 + bx * bx))
+    return mu * math.cos(MAGIC_C * math.atan(phi)) * MAGIC_C / (1 + phi * phi) * dphi
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _implicit_traction(p, slip_ahead, give, load, floor):
+    """The traction T (N) that agrees with the slip it leaves at the end of the tick
+    (backward Euler on the wheel's stiff equation): T = load·f((slip_ahead − give·T)/floor),
+    `slip_ahead` the slip speed (m/s) the tick would end with without traction, `give`
+    how far a newton of traction closes it (dt·(R²/Iw + 1/M), m/s per N). The slip
+    then settles on the tyre curve at every tick rate. Capped linear: in closed form;
+    Magic Formula: Newton's method kept inside the bracket [0, μ·load]."""
+    mu = p[P.mu]
+    if p[P.pacejka] == 0.0:
+        stiffness = load * p[P.traction_slope] / floor  # N per m/s of slip
+        linear = stiffness * slip_ahead / (1.0 + give * stiffness)
+        return min(max(linear, -mu * load), mu * load)
+    lo, hi = 0.0, mu * load * sign(slip_ahead)
+    if hi < lo:
+        lo, hi = hi, lo
+    force = 0.0
+    for _ in range(40):
+        ratio = (slip_ahead - give * force) / floor
+        error = force - load * _traction_ratio(p, ratio)
+        if abs(error) <= 1e-9 * (1.0 + mu * load):
+            break
+        if error > 0:
+            hi = force
+        else:
+            lo = force
+        slope = 1.0 + load * _traction_slope(p, ratio) * give / floor
+        step = force - error / slope if slope > 0 else lo - 1.0
+        force = step if lo < step < hi else (lo + hi) / 2
+    return force
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _brakes(p, pedal, front_load, locked_ratio):
+    """(front braking force N, rear brake torque N·m) at brake pedal `pedal`.
+
+    The text's split: a fixed force on the front (here at most μ × front load) and a
+    torque on the rear wheels. `four_wheel_brakes`: one torque, the front axle's share
+    `brake_bias` of it acting through the wheel radius; braked past its peak grip the
+    front locks and slides with the curve's value at slip ratio −`locked_ratio` (with
+    `abs`, it stays at the peak instead)."""
+    mu = p[P.mu]
+    if p[P.four_wheel_brakes] == 0.0:
+        return min(pedal * p[P.brake_force], mu * front_load), pedal * p[P.brake_torque]
+    total = pedal * p[P.brake_total]
+    front = total * p[P.brake_bias] / p[P.wheel_radius]
+    peak = mu * front_load
+    if front > peak:
+        front = peak if p[P.abs] != 0.0 else abs(_traction_ratio(p, -locked_ratio)) * front_load
+    return front, total * (1.0 - p[P.brake_bias])
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -267,19 +382,10 @@ def tick(s, c, p, dt):
     engine_torque = pedal * _torque_curve(p, rpm)
     drive_torque = direction * engine_torque * ratio * p[P.differential] * p[P.efficiency]
 
-    # rear wheels: slip ratio → traction, never more than zeroes the slip this tick
-    floor = max(abs(v_long), LOW_SPEED)
-    slip_ratio = (wheel * R - v_long) / floor
-    traction = _traction_ratio(p, slip_ratio) * rear_load
-    slip_speed = wheel * R - v_long
-    zeroing = abs(slip_speed) / (dt * (R * R / Iw + 1 / m))
-    traction = min(max(traction, -zeroing), zeroing)
     braking = throttle if gear < 0 else brake  # in reverse the pedals swap: the throttle brakes
-    wheel_after = wheel + (drive_torque - traction * R) / Iw * dt
-    stop_spin = p[P.brake_torque] * braking / Iw * dt
-    wheel_after = sign(wheel_after) * max(abs(wheel_after) - stop_spin, 0.0)
-    if handbrake:
-        wheel_after = 0.0
+    floor = max(abs(v_long), LOW_SPEED)
+    slip_speed = wheel * R - v_long
+    slip_ratio = slip_speed / floor
 
     # cornering: slip angles and lateral forces, grip ≤ μ·load
     direction_sign = 1.0 if v_long >= 0 else -1.0
@@ -291,21 +397,43 @@ def tick(s, c, p, dt):
     lat_r = dynamic_now * min(max(-p[P.cornering_rear] * alpha_r * rear_load, -mu * rear_load * rear_grip),
                               mu * rear_load * rear_grip)
 
-    # forces in the car frame
+    # forces in the car frame other than the rear traction
     speed = math.sqrt(v_long * v_long + v_lat * v_lat)
-    front_brake = min(braking * p[P.brake_force], mu * front_load)
+    front_brake, rear_brake = _brakes(p, braking, front_load, abs(v_long) / floor)
     along_front = -sin_d * lat_f
     if p[P.tutorial_cornering] != 0.0:
         along_front = 0.0
-    fx = traction + along_front
     side_front = cos_d * lat_f
     fy = lat_r + side_front
     # drag and rolling resistance (held at Crr·LOW_SPEED when slower), and the front
     # brakes: never reverse the motion
     resist = p[P.c_drag] * speed + p[P.c_rr] * max(speed, LOW_SPEED) / max(speed, 1e-12)
     resist = min(resist, m / dt)
-    fx = fx - resist * v_long - sign(v_long) * min(front_brake, abs(v_long) * m / dt)
+    other = along_front - resist * v_long - sign(v_long) * min(front_brake, abs(v_long) * m / dt)
     fy = fy - resist * v_lat
+
+    # rear wheels: the traction that agrees with the slip it leaves (implicit), the
+    # brake against the spin; a brake that would reverse the wheel locks it instead
+    turning = sign(wheel) if wheel != 0.0 else sign(drive_torque - _traction_ratio(p, slip_ratio) * rear_load * R)
+    brake_torque = rear_brake * turning
+    slip_ahead = slip_speed + dt * (R * (drive_torque - brake_torque) / Iw - other / m)
+    traction = _implicit_traction(p, slip_ahead, dt * (R * R / Iw + 1 / m), rear_load, floor)
+    wheel_after = wheel + (drive_torque - traction * R - brake_torque) / Iw * dt
+    locked = handbrake or (rear_brake > 0 and wheel_after * turning <= 0)
+    if locked and p[P.abs] != 0.0 and not handbrake:
+        locked = False
+        wheel_after = 0.0
+    if not locked and p[P.abs] != 0.0 and rear_brake > 0:
+        travel = 1.0 if v_long >= 0 else -1.0
+        slip_after = wheel_after * R - (v_long + (traction + other) / m * dt)
+        held = _peak_slip_ratio(p) * floor  # ABS: the braking slip stays at the curve's peak
+        if slip_after * travel < -held:
+            traction = -travel * mu * rear_load
+            wheel_after = travel * max((v_long + (traction + other) / m * dt) * travel - held, 0.0) / R
+    if locked:  # the wheel held still: only the car moves the slip
+        wheel_after = 0.0
+        traction = _implicit_traction(p, -v_long - dt * other / m, dt / m, rear_load, floor)
+    fx = traction + other
     torque = b * side_front - c_ * lat_r
 
     ax, ay = fx / m, fy / m
@@ -326,15 +454,19 @@ def tick(s, c, p, dt):
     new_vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
     new_vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
     new_vx, new_vy = limit_speed(new_vx, new_vy, SPEED_LIMIT_M)  # guard (5)
+    # the tachometer and the slip ratio as they stand after the tick (with its speed)
+    end_long, _ = rotate(new_vx, new_vy, chn, -shn)
+    end_rpm = max(_engine_rpm(p, wheel_after, ratio), p[P.idle_rpm])
+    end_slip = (wheel_after * R - end_long) / max(abs(end_long), LOW_SPEED)
 
     s[S.x] += new_vx * dt
     s[S.y] += new_vy * dt
     s[S.heading] = math.atan2(shn, chn)
     s[S.vx], s[S.vy] = new_vx, new_vy
     s[S.wheel_angle] = delta
-    s[S.traction_fast] = 1.0 if abs(slip_ratio) > 0.2 else 0.0
-    s[S.omega], s[S.wheel_omega], s[S.gear], s[S.rpm] = new_omega, wheel_after, float(gear), rpm
-    s[S.slip_ratio], s[S.alpha_front], s[S.alpha_rear] = slip_ratio, alpha_f, alpha_r
+    s[S.traction_fast] = 1.0 if abs(end_slip) > 0.2 else 0.0
+    s[S.omega], s[S.wheel_omega], s[S.gear], s[S.rpm] = new_omega, wheel_after, float(gear), end_rpm
+    s[S.slip_ratio], s[S.alpha_front], s[S.alpha_rear] = end_slip, alpha_f, alpha_r
     s[S.lat_front], s[S.lat_rear], s[S.load_front], s[S.load_rear] = lat_f, lat_r, front_load, rear_load
     s[S.traction], s[S.accel_long], s[S.wheel_left], s[S.wheel_right] = traction, ax, delta, delta
     s[S.heading_x], s[S.heading_y] = chn, shn
