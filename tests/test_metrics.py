@@ -108,8 +108,21 @@ def test_metrics_command_prints_json():
     data = json.loads(out)
     assert data["model"] == "arcade" and data["hz"] == 60
     names = [m["name"] for m in data["metrics"]]
-    assert names[0] == "top_speed" and len(names) == 10
+    assert names[0] == "top_speed" and len(names) == 11 and "turning_circle" in names
     assert data["metrics"][0]["value"] == pytest.approx(645, abs=1) and data["metrics"][0]["unit"] == "px/s"
+    # beside it, the recipe's balance engine_power + friction·dt·v + drag·dt·v² = 0 solved by hand
+    p = json.loads((BUILTIN_DIR / "go_kart.json").read_text())["params"]
+    a, b, c = p["drag"] / 60, p["friction"] / 60, p["engine_power"]
+    root = (-b - math.sqrt(b * b - 4 * a * c)) / (2 * a)
+    formula = data["top_speed_from_parameters"]
+    assert formula["value"] == pytest.approx(root, rel=1e-12) and formula["unit"] == "px/s"
+
+
+def test_metrics_command_says_why_the_rigid_body_has_no_top_speed():
+    out = subprocess.run([sys.executable, "-m", "sandbox", "metrics", "--preset",
+                          str(BUILTIN_DIR / "rigid_body_seed.json")], capture_output=True, text=True, check=True).stdout
+    line = next(line for line in out.splitlines() if "from the parameters" in line)
+    assert "none: nothing resists the motion" in line and "500" not in out
 
 
 def test_the_dynamic_cars_lateral_acceleration_respects_the_grip_limit():

@@ -7,7 +7,7 @@ a compile-time constant (`numba.literally`): everything here is compiled once pe
 model. Every run starts from rest or from the state another one ended in; nothing
 here enters Python. Speeds and distances are in the model's units.
 
-`car_metrics` fills one car's ten figures in metrics.METRICS order (slots below);
+`car_metrics` fills one car's eleven figures in metrics.METRICS order (slots below);
 `metrics_rows` / `metrics_rows_parallel` do it for each row of a (k, P) tuning
 array. `car_drive` / `drive_rows` give the `rates` drives (top speed, coast-down,
 braking) with the same straight run.
@@ -40,7 +40,7 @@ STOP_LIMIT_S = 30.0
 LATERAL_WINDOW_S = 0.25
 """s: the window of the lateral acceleration's turn rate."""
 
-TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, SLIP, LATERAL = range(10)
+TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, KERB, SLIP, LATERAL = range(11)
 """Slots of `car_metrics`' out (metrics.METRICS order)."""
 DRIVE_TOP, DRIVE_COAST, DRIVE_BRAKE = range(3)
 """Slots of `car_drive`'s out: top speed, coast-down and braking distance."""
@@ -314,12 +314,65 @@ def _circle(model, s, p, dt, target, display, peaks):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def car_metrics(model, p, dt, has_top, ref, defaults, display, out):
-    """One car's ten figures into out (slots TOP … LATERAL): tuning row `p`, tick `dt`
-    (s), `has_top` whether the model declares a finite top speed for it (else the
+def _circumcentre(ax, ay, bx, by, cx, cy):
+    """Centre of the circle through three points; (nan, nan) when they lie on a line."""
+    bx, by, cx, cy = bx - ax, by - ay, cx - ax, cy - ay
+    d = 2.0 * (bx * cy - by * cx)
+    if abs(d) <= 1e-12 * (bx * bx + by * by + cx * cx + cy * cy):
+        return math.nan, math.nan
+    b2, c2 = bx * bx + by * by, cx * cx + cy * cy
+    return ax + (cy * b2 - by * c2) / d, ay + (bx * c2 - cx * b2) / d
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
+    """Kerb-to-kerb turning circle (length): straight up to `pace` from `s` (in
+    place), then CIRCLE_S at full lock with the speed held there. The circle's centre
+    comes from three points of the last second's path; the diameter is twice the
+    distance from it to the farthest corner of the body (a half_length × half_width
+    rectangle about the state's point, along the `display` heading). NaN if the car
+    never reaches the pace; inf if it does not turn."""
+    literally(model)
+    c = _controls(0.0, 1.0, 0.0)
+    for _ in range(int(SETTLE_LIMIT_S / dt)):
+        if _speed(s) >= pace:
+            break
+        kernels.tick(model, s, c, p, dt)
+    if _speed(s) < pace:
+        return math.nan
+    c[0] = 1.0
+    ticks = int(CIRCLE_S / dt)
+    last = max(2, int(1.0 / dt))
+    ax, ay, bx, by = 0.0, 0.0, 0.0, 0.0
+    for tick in range(ticks):
+        c[1] = 1.0 if _speed(s) < pace else 0.0
+        kernels.tick(model, s, c, p, dt)
+        if tick == ticks - 1 - last:
+            ax, ay = s[X], s[Y]
+        elif tick == ticks - 1 - last // 2:
+            bx, by = s[X], s[Y]
+    ox, oy = _circumcentre(ax, ay, bx, by, s[X], s[Y])
+    if ox != ox:
+        return math.inf
+    h = s[display]
+    ch, sh = math.cos(h), math.sin(h)
+    rx, ry = ox - s[X], oy - s[Y]
+    cx, cy = ch * rx + sh * ry, -sh * rx + ch * ry  # the centre in the car's frame
+    far = 0.0
+    for corner_x in (-half_length, half_length):
+        for corner_y in (-half_width, half_width):
+            far = max(far, math.hypot(corner_x - cx, corner_y - cy))
+    return 2.0 * far
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, out):
+    """One car's eleven figures into out (slots TOP … LATERAL): tuning row `p`, tick
+    `dt` (s), `has_top` whether the model declares a finite top speed for it (else the
     straight run lasts UNLIMITED_RUN_S and reverse is inf when nothing settles),
-    `ref` the speed "100" (length/s), `defaults` the state row at rest, `display`
-    the state column slip angles are measured from (-1: the heading)."""
+    `ref` the speed "100" and `pace` walking pace (length/s), `body` the drawn body's
+    (length, width), `defaults` the state row at rest, `display` the state column
+    slip angles are measured from (-1: the heading)."""
     literally(model)
     if display < 0:
         display = HEADING
@@ -356,24 +409,25 @@ def car_metrics(model, p, dt, has_top, ref, defaults, display, out):
     out[RADIUS_LOW] = _circle(model, slow, p, dt, low, display, peaks)
     radius_top = _circle(model, cruising, p, dt, math.inf, display, peaks)
     out[RADIUS_TOP] = radius_top if settled else math.nan
+    out[KERB] = _kerb_circle(model, _rest(defaults), p, dt, pace, display, body[0] / 2, body[1] / 2)
     out[SLIP], out[LATERAL] = peaks[0], peaks[1]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def metrics_rows(model, rows, dt, has_top, ref, defaults, display, out):
-    """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 10), one after
-    another (one tuning: no threads to start)."""
+def metrics_rows(model, rows, dt, has_top, ref, pace, bodies, defaults, display, out):
+    """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 11), one after
+    another (one tuning: no threads to start); bodies (k, 2) each row's drawn body."""
     literally(model)
     for i in range(rows.shape[0]):
-        car_metrics(model, rows[i], dt, has_top[i], ref, defaults, display, out[i])
+        car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, out[i])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", parallel=True)
-def metrics_rows_parallel(model, rows, dt, has_top, ref, defaults, display, out):
+def metrics_rows_parallel(model, rows, dt, has_top, ref, pace, bodies, defaults, display, out):
     """`metrics_rows` spread over the cores (each car runs alone: the same bits)."""
     literally(model)
     for i in prange(rows.shape[0]):
-        car_metrics(model, rows[i], dt, has_top[i], ref, defaults, display, out[i])
+        car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, out[i])
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -5,7 +5,11 @@ tuning: a sweep is one batch) and a tick rate, and runs every manoeuvre of each
 tuning as one car from rest at the origin, in compiled code (manoeuvres.py: one
 call for the whole batch, spread over the cores from two tunings up). Speeds and
 distances are in the model's units; "100" is 100 px/s for pixel models and 100 km/h
-for models in metres.
+for models in metres. Walking pace is 5 km/h, or 60 px/s for pixel models (the
+recipe stops a car without pedals below 50 px/s). Every distance names the point it
+is measured at (`point_of`): a path's radius is the path of the model's own
+reference point (the wheel-base midpoint of the bicycle, the centre of gravity of the
+dynamic car, …), which is not the spec sheet's rear-axle circle.
 
 | metric | manoeuvre |
 |---|---|
@@ -14,7 +18,8 @@ for models in metres.
 | braking_from_top | then full brake until the car no longer moves forward |
 | braking_from_100 | full throttle to 100, then full brake to a stop |
 | reverse_top_speed | brake held from rest (the sandbox's reverse) until the speed settles: a fixed point, or a second that varies under 1 % with no trend, taken as its mean (≤ 20 s; none for a model that declares no top speed) |
-| radius_low, radius_top | full lock at 25 % of top speed (speed held on the throttle) and at top speed (throttle held): path radius = speed / yaw rate over the last second |
+| radius_low, radius_top | full lock at 25 % of top speed (speed held on the throttle) and at top speed (throttle held): the radius of the model's reference point's path over the last second |
+| turning_circle | full lock at walking pace (speed held there): the kerb-to-kerb diameter, twice the distance from the path's centre to the farthest corner of the drawn body |
 | peak_slip_skidpad | largest |slip angle| (°) in the full-lock runs |
 | peak_lateral_accel | largest sideways acceleration in the full-lock runs, speed × turn rate of the velocity over 0.25 s (single-tick steps of instant steering are not accelerations a driver feels) |
 
@@ -42,6 +47,7 @@ METRICS = {  # name -> (label, unit kind): unit kinds "speed", "time", "distance
     "reverse_top_speed": ("reverse top speed", "speed"),
     "radius_low": ("turning radius, full lock, slow", "distance"),
     "radius_top": ("turning radius, full lock, top speed", "distance"),
+    "turning_circle": ("turning circle, kerb to kerb, walking pace", "distance"),
     "peak_slip_skidpad": ("peak slip angle, skid pad", "deg"),
     "peak_lateral_accel": ("peak lateral acceleration", "accel"),
 }
@@ -52,19 +58,50 @@ def reference_speed(model: ModuleType) -> tuple[float, str]:
     return (100.0, "100 px/s") if model.LENGTH_UNIT == "px" else (100 / 3.6, "100 km/h")
 
 
+def walking_pace(model: ModuleType) -> float:
+    """Speed (model units/s) of the kerb-to-kerb circle: 5 km/h, or 60 px/s."""
+    return 60.0 if model.LENGTH_UNIT == "px" else 5 / 3.6
+
+
+def point_of(name: str, model: ModuleType) -> str:
+    """Where a distance metric is measured ("" for the others)."""
+    if name.startswith("radius"):
+        return f"path of {model.REFERENCE_POINT}"
+    if name == "turning_circle":
+        return "outermost corner of the body"
+    if name.startswith("braking"):
+        return "distance travelled, straight"
+    return ""
+
+
+def formula_top_speed(model: ModuleType, params: Mapping[str, object], hz: float) -> tuple[float, str]:
+    """(top speed from the parameters in model units/s, how it is found): the model's
+    own closed form (`model.top_speed`), inf with the reason when nothing limits it."""
+    value = float(model.top_speed(params, 1.0 / hz))
+    return value, (model.TOP_SPEED_FORMULA if math.isfinite(value) else model.NO_TOP_SPEED)
+
+
 def unit_of(kind: str, model: ModuleType) -> str:
     length = model.LENGTH_UNIT
     return {"speed": f"{length}/s", "time": "s", "distance": length, "deg": "°", "accel": f"{length}/s²"}[kind]
+
+
+def _tuning(model: ModuleType, row: np.ndarray) -> dict:
+    """A tuning row (sim.tuning_rows) as a name -> value mapping."""
+    return {p.name: bool(v) if p.is_bool else float(v) for p, v in zip(model.PARAMS, row)}
 
 
 def has_top_speed(model: ModuleType, rows: np.ndarray, dt: float) -> np.ndarray:
     """Per tuning row (sim.tuning_rows): whether the model declares a finite top speed
     (`model.top_speed`); without one the straight run lasts
     manoeuvres.UNLIMITED_RUN_S and reverse is "none" when nothing settles."""
-    def tuning(row):
-        return {p.name: bool(v) if p.is_bool else float(v) for p, v in zip(model.PARAMS, row)}
+    return np.array([math.isfinite(model.top_speed(_tuning(model, row), dt)) for row in rows], dtype=np.bool_)
 
-    return np.array([math.isfinite(model.top_speed(tuning(row), dt)) for row in rows], dtype=np.bool_)
+
+def bodies(model: ModuleType, rows: np.ndarray) -> np.ndarray:
+    """(k, 2): the drawn body's length and width (model units) of each tuning row."""
+    sizes = [model.body(_tuning(model, row)) for row in rows]
+    return np.array([[size["length"], size["width"]] for size in sizes], dtype=np.float64).reshape(len(rows), 2)
 
 
 def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[str, np.ndarray]:
@@ -77,7 +114,8 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
     run = manoeuvres.metrics_rows_parallel if len(rows) > 1 else manoeuvres.metrics_rows
     layout = model.STATE
     kernels.call(run, model_number(model), rows, dt, has_top_speed(model, rows, dt), reference_speed(model)[0],
-                 layout.defaults, layout.offset.get("display_heading", -1), out)
+                 walking_pace(model), bodies(model, rows), layout.defaults, layout.offset.get("display_heading", -1),
+                 out)
     out = out[which]
     return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
 
@@ -89,7 +127,7 @@ def table(model: ModuleType, values: Mapping[str, np.ndarray], index: int = 0) -
     for name, (label, kind) in METRICS.items():
         value = float(np.asarray(values[name]).reshape(-1)[index])
         rows.append({"name": name, "label": label.replace("100", ref_label), "value": value,
-                     "unit": unit_of(kind, model)})
+                     "unit": unit_of(kind, model), "point": point_of(name, model)})
     return rows
 
 

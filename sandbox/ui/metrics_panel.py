@@ -98,7 +98,10 @@ class MetricsPanel(QWidget):
         self.table.setHorizontalHeaderLabels(["metric", "value"] + [f"vs {n}" for n in names[:len(ghost_rows)]])
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            self.table.setItem(i, 0, QTableWidgetItem(row["label"]))
+            label = QTableWidgetItem(row["label"])
+            if row["point"]:
+                label.setToolTip(f"Measured at: {row['point']}")
+            self.table.setItem(i, 0, label)
             value = QTableWidgetItem(f"{format_value(row['value'])} {row['unit']}")
             value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, 1, value)

@@ -33,6 +33,9 @@ from .geometry import DEGREES, RADIANS, rotate_about, sign, wrap
 NAME = "ackermann"
 TITLE = "Ackermann kinematics (Zorin)"
 LENGTH_UNIT = "m"
+REFERENCE_POINT = "the car's centre, midway between the axles"
+"""The point the state's position is (where path metrics are measured)."""
+TOP_SPEED_FORMULA, NO_TOP_SPEED = speed_control.TOP_SPEED_FORMULA, speed_control.NO_TOP_SPEED
 MAX_INNER = 89.0 * RADIANS
 
 PARAMS = (

@@ -50,6 +50,10 @@ from .limits import SPEED_LIMIT_PX, limit_speed
 NAME = "arcade"
 TITLE = "Arcade (Godot recipe)"
 LENGTH_UNIT = "px"
+REFERENCE_POINT = "the car's centre, midway between its wheels"
+"""The point the state's position is (where path metrics are measured)."""
+TOP_SPEED_FORMULA = "where the engine power meets friction and drag"
+NO_TOP_SPEED = "none: with friction and drag at 0 nothing resists the motion"
 
 STOP_SPEED = 50.0
 """px/s: below this, with no throttle or brake, the recipe sets velocity to zero."""

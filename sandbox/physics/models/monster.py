@@ -79,6 +79,10 @@ from .limits import SPEED_LIMIT_M, limit_speed
 NAME = "monster"
 TITLE = "Dynamic car (Monster, 2003)"
 LENGTH_UNIT = "m"
+REFERENCE_POINT = "the centre of gravity"
+"""The point the state's position is (where path metrics are measured)."""
+TOP_SPEED_FORMULA = "where the best gear's drive force meets drag and rolling resistance"
+NO_TOP_SPEED = "none: with drag and rolling resistance at 0 nothing resists the motion"
 G = 9.8
 LOW_SPEED = 2.0
 """m/s: below this the car turns kinematically; the divisor floor of slip formulas."""

@@ -68,6 +68,10 @@ from .limits import SPEED_LIMIT_M, limit_speed
 NAME = "rigid_body"
 TITLE = "Rigid body, tyre patches (Kincaid)"
 LENGTH_UNIT = "m"
+REFERENCE_POINT = "the chassis centre"
+"""The point the state's position is (where path metrics are measured)."""
+TOP_SPEED_FORMULA = ""
+NO_TOP_SPEED = "none: nothing resists the motion (the tutorial has no drag or rolling resistance)"
 GRAVITY = 9.81
 """m/s²: the weight that loads the tyres with grip ∝ load."""
 REVERSE_BELOW = 0.5

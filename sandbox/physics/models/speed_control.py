@@ -27,6 +27,9 @@ PARAMS = (
     Param("coast", "Coasting deceleration", "m/s²", 1, 0, 20, 0.1, "Speed lost per second with no pedal."),
 )
 
+TOP_SPEED_FORMULA = "the top speed setting"
+NO_TOP_SPEED = "none"
+
 Q = index_of(p.name for p in PARAMS)
 """Columns of these parameters counted from the first (max_speed)."""
 
