@@ -323,7 +323,14 @@ def cmd_window(args) -> int:
 
     preset = load_preset(args.preset) if args.preset else None
     app = application()
-    window = MainWindow()
+    try:
+        window = MainWindow()
+    except Exception as exc:  # a saved session the window cannot show: never a crash loop
+        from .ui.session import set_aside_session
+
+        note = set_aside_session(f"{type(exc).__name__}: {str(exc)[:80]}")
+        window = MainWindow()
+        window.show_error(note, "Last session set aside")
     if preset is not None:
         window.apply_preset(preset)
     prepare_physics(app, window.model)

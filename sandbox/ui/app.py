@@ -29,7 +29,7 @@ from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
-from .session import AUTOSAVE_MS, SessionMixin, _float_setting, settings
+from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, set_aside_session, settings
 from .sweep_panel import SweepPanel
 from .telemetry import LivePlots
 from .track_view import TrackView
@@ -202,6 +202,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._startup_note += f"Restored your tuning from last session (based on {self.preset.name}). "
         if self._startup_note:
             self.statusBar().showMessage(self._startup_note.strip(), 10000)
+        if "could not be shown" in self._startup_note:  # set aside: say it where it is seen
+            QTimer.singleShot(0, lambda: self.show_error(self._startup_note.strip(), "Last session set aside"))
         self.track.setFocus()
 
     # --- construction --------------------------------------------------------
@@ -791,6 +793,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         super().showEvent(event)
         if not self._shown_once:  # tab order only takes effect once the window exists
             self._shown_once = True
+            QTimer.singleShot(SHOWN_MS, self._session_shown)
             if not (self.remember and settings().value("window/state") is not None):
                 self.panel_dock.raise_()
 
@@ -805,5 +808,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             store.setValue("view/zoom", self.track.zoom)
             store.sync()
             self.autosave()
+            self._session_shown()
         self.keys.detach()
         super().closeEvent(event)

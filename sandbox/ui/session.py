@@ -1,17 +1,29 @@
 """What the window remembers between runs (QSettings): the last preset, unsaved values,
 tick rate, layout and zoom; autosaved so a crash loses at most AUTOSAVE_MS. A mixin for
-MainWindow."""
+MainWindow.
+
+A session that cannot be shown must not lock the user out: while the window opens a
+session, "session/opening" is set, and cleared once the window has been on screen for
+SHOWN_MS (or closes normally). A start that finds it still set knows the last one died
+while opening that session: the session is set aside in a file (nothing is lost) and
+the window opens on the recipe's defaults, with a message saying where the file is."""
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import QSettings
 
 from ..errors import UserError
-from ..files.presets import Preset, default_preset, dump_preset, load_preset, parse_preset
+from ..files.disk import write_text_atomic
+from ..files.presets import Preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
 from .qt import APPLICATION, ORGANIZATION
 
 AUTOSAVE_MS = 1000
 """The session is written this long after the last change (debounced)."""
+SHOWN_MS = 1500
+"""ms on screen after which a session counts as shown (see the module's docstring)."""
+OPENING = "session/opening"
 
 
 def settings() -> QSettings:
@@ -25,15 +37,46 @@ def _float_setting(key: str, default: float) -> float:
         return default
 
 
+def set_aside_dir():
+    """Where sessions that could not be shown are kept (beside the user presets)."""
+    return user_dir().parent / "set-aside"
+
+
+def set_aside_session(why: str) -> str:
+    """Move the saved session (last preset and tuning) out of the way: its tuning text
+    goes to a file in `set_aside_dir`; returns the message for the user."""
+    store = settings()
+    text, last = store.value("preset/tuning"), store.value("preset/last_path")
+    where = ""
+    if text or last:
+        path = set_aside_dir() / time.strftime("session-%Y%m%d-%H%M%S.json")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(path, str(text) if text else f'{{"last_preset": {str(last)!r}}}\n')
+            where = f" It is kept in {path}."
+        except (OSError, UserError) as exc:
+            where = f" It could not be kept ({exc})."
+    store.remove("preset/tuning")
+    store.remove("preset/last_path")
+    store.remove(OPENING)
+    store.sync()
+    return f"The last session could not be shown ({why}), so the sandbox starts from the recipe's defaults.{where}"
+
+
 class SessionMixin:
     """Start from the last session, keep the layout, and autosave."""
 
     def _initial_preset(self) -> tuple[Preset, Preset | None]:
         """The last preset used (or the recipe's defaults) and, if the last session
-        ended with unsaved changes, those values and tick rate."""
+        ended with unsaved changes, those values and tick rate. Marks the session as
+        opening (see the module's docstring)."""
         if not self.remember:
             return default_preset(), None
         store = settings()
+        if store.value(OPENING):
+            self._startup_note += set_aside_session("the sandbox stopped while opening it") + " "
+        store.setValue(OPENING, 1)
+        store.sync()
         preset = default_preset()
         last = store.value("preset/last_path")
         if last:
@@ -52,6 +95,13 @@ class SessionMixin:
             except UserError as exc:
                 self._startup_note += f"Could not restore {exc}; starting from {preset.name}. "
         return preset, restored
+
+    def _session_shown(self) -> None:
+        """The session is on screen (or the window closes normally): it can be shown."""
+        if self.remember:
+            store = settings()
+            store.remove(OPENING)
+            store.sync()
 
     def _restore_layout(self) -> None:
         store = settings()
