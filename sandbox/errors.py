@@ -15,3 +15,19 @@ class PresetError(UserError):
 
 class TraceError(UserError):
     """A control trace that cannot be read."""
+
+
+SHOWN_CHARS = 80
+"""A value quoted in a message is cut to about this many characters."""
+
+
+def shown(value: object) -> str:
+    """A value for a message, as the user gave it: the text it was read from when known
+    (`given`), a float's shortest exact form (9.999999, never rounded to 10), cut to
+    SHOWN_CHARS with its full length said."""
+    text = getattr(value, "given", None)
+    if text is None:
+        text = repr(value) if isinstance(value, float) else str(value)
+    if len(text) > SHOWN_CHARS:
+        text = f"{text[:SHOWN_CHARS - 20]}… ({len(text):,d} characters)"
+    return text

@@ -222,3 +222,36 @@ def test_a_read_that_hangs_is_given_up_with_a_message(tmp_path, monkeypatch):
         release.set()
     monkeypatch.undo()
     assert load_preset(path).name == "Recipe defaults"  # an ordinary read goes through
+
+
+def test_a_5000_digit_integer_is_refused_as_out_of_range(tmp_path):
+    """Python will not even turn it into an int (its 4300-digit limit): still a clear
+    message naming the field, the value cut short, never a traceback."""
+    text = json.dumps(preset_text()).replace('"wheel_base": 70', '"wheel_base": ' + "9" * 5000)
+    message = refuse(text, tmp_path, "params.wheel_base", "outside the allowed range 10 … 300 px",
+                     "(5,000 characters)")
+    assert len(message) < 300
+
+
+def test_a_value_is_quoted_as_written_not_rounded(tmp_path):
+    refuse(preset_text(wheel_base=9.999999), tmp_path, "9.999999 is outside the allowed range 10 … 300 px")
+
+
+def test_a_key_written_twice_is_refused(tmp_path):
+    text = json.dumps(preset_text()).replace('"wheel_base": 70', '"wheel_base": 70, "wheel_base": 80')
+    refuse(text, tmp_path, "'wheel_base' is written twice")
+
+
+def test_a_megabyte_value_is_cut_short_in_the_message(tmp_path):
+    message = refuse(preset_text(drag="x" * 1_000_000), tmp_path, "params.drag", "is not a number")
+    assert len(message) < 300
+
+
+def test_a_broken_file_in_the_user_presets_folder_is_listed_never_fatal():
+    from sandbox.files.presets import list_presets, user_dir
+
+    user_dir().mkdir(parents=True)
+    (user_dir() / "huge.json").write_text(json.dumps(preset_text()).replace('"wheel_base": 70',
+                                                                           '"wheel_base": ' + "9" * 5000))
+    listed = {path.name: (name, model) for path, name, _, model in list_presets()}
+    assert listed["huge.json"] == ("huge ⚠", None)

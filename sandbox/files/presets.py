@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PresetError
+from ..errors import PresetError, shown
+from . import json_text
 from .disk import read_text, write_text_atomic
 from ..physics.models import DEFAULT_MODEL, get_model
 from ..physics.params import Tuning
@@ -78,9 +79,11 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
         return PresetError(f"{source}: {what}")
 
     try:
-        data = json.loads(text)
+        data = json_text.loads(text)
     except json.JSONDecodeError as exc:
         raise fail(f"not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+    except json_text.DuplicateKey as exc:
+        raise fail(f"field {shown(exc.args[0])!r} is written twice (which one is meant?)") from None
     except RecursionError:
         raise fail("not a preset (JSON nested too deeply)") from None
     if not isinstance(data, dict):

@@ -13,6 +13,8 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from ..errors import shown
+
 
 @dataclass(frozen=True)
 class Param:
@@ -69,16 +71,17 @@ class Param:
         the allowed range."""
         if self.is_bool:
             if not isinstance(value, bool):
-                raise ValueError(f"{value!r} is not true or false")
+                raise ValueError(f"{shown(repr(value))} is not true or false")
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{value!r} is not a number (allowed {self.range_text()})")
-        value = float(value)
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r} is not a finite number (allowed {self.range_text()})")
-        if not (self.min <= value <= self.max):
-            raise ValueError(f"{value:g} is outside the allowed range {self.range_text()}")
-        return value
+            raise ValueError(f"{shown(repr(value))} is not a number (allowed {self.range_text()})")
+        number = float(value)
+        written = str(getattr(value, "given", ""))
+        if math.isnan(number) or (math.isinf(number) and not written.lstrip("-")[:1].isdigit()):
+            raise ValueError(f"{shown(value)} is not a finite number (allowed {self.range_text()})")
+        if not (self.min <= number <= self.max):  # huge numbers too: written out, they overflow to inf
+            raise ValueError(f"{shown(value)} is outside the allowed range {self.range_text()}")
+        return number
 
     def snap(self, value: float) -> float:
         """Nearest multiple of `step` from `min`, clamped to the range (for sliders)."""
