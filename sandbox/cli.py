@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UserError
+from .errors import UserError, shown
 
 HZ_RANGE = (10, 1000)
 
@@ -20,7 +20,7 @@ def _hz(text: str) -> int:
     try:
         hz = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"tick rate {text!r} is not a whole number of Hz") from None
+        raise argparse.ArgumentTypeError(f"tick rate {shown(repr(text))} is not a whole number of Hz") from None
     if not HZ_RANGE[0] <= hz <= HZ_RANGE[1]:
         raise argparse.ArgumentTypeError(f"tick rate {hz} Hz is outside {HZ_RANGE[0]} … {HZ_RANGE[1]} Hz")
     return hz
@@ -30,19 +30,41 @@ def _positive_minutes(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+        raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not a number of minutes") from None
     if not 1 <= value <= 600 or value != int(value):
-        raise argparse.ArgumentTypeError(f"{value:g} minutes: give a whole number from 1 to 600")
+        raise argparse.ArgumentTypeError(f"{shown(value)} minutes: give a whole number from 1 to 600")
     return value
+
+
+SCREENSHOT_SIZES = (200, 8000)
+"""px: the smallest and largest side of a screenshot (larger ones exhaust the painter)."""
+ZOOMS = (0.1, 8.0)
+"""The view's zoom range (the window's ZOOM_RANGE; the CLI does not load Qt to parse)."""
+
+
+def _zoom(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not a zoom factor") from None
+    if not ZOOMS[0] <= value <= ZOOMS[1]:
+        raise argparse.ArgumentTypeError(f"zoom {shown(value)} is outside {ZOOMS[0]:g} … {ZOOMS[1]:g}")
+    return value
+
+
+def _output_path(text: str) -> Path:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("no output file given (the name is empty)")
+    return Path(text)
 
 
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not a number of seconds") from None
     if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{value:g} s is outside 0 … 600 s")
+        raise argparse.ArgumentTypeError(f"{shown(value)} s is outside 0 … 600 s")
     return value
 
 
@@ -55,12 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="replay a control trace and write the trajectory CSV")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick")
-    p.add_argument("--out", type=Path, required=True, help="trajectory CSV to write")
+    p.add_argument("--out", type=_output_path, required=True, help="trajectory CSV to write")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
     p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
-    p.add_argument("--out", type=Path, required=True, help="output file: .png, .svg or .csv")
+    p.add_argument("--out", type=_output_path, required=True, help="output file: .png, .svg or .csv")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
     p = sub.add_parser("params", help="list every parameter declaration of every model")
@@ -70,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export-godot", help="write the recipe's car.gd with a preset's values")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
-    p.add_argument("--out", type=Path, required=True, help="car.gd to write")
+    p.add_argument("--out", type=_output_path, required=True, help="car.gd to write")
     p.add_argument("--godot", type=int, choices=(3, 4), default=4,
                    help="4: CharacterBody2D (default); 3: KinematicBody2D")
 
@@ -88,28 +110,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", required=True, metavar="NAME=LO:HI:N",
                    help="a swept parameter; give one or two")
     p.add_argument("--metric", required=True, help="the metric to summarise (all are written)")
-    p.add_argument("--out", type=Path, required=True, help="CSV to write: swept values, then every metric")
+    p.add_argument("--out", type=_output_path, required=True, help="CSV to write: swept values, then every metric")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--out", type=Path, default=Path("bench.json"),
+    p.add_argument("--out", type=_output_path, default=Path("bench.json"),
                    help="JSON file the figures are written to (default bench.json)")
     p.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
 
     p = sub.add_parser("soak", help="long offscreen run of the window: scripted driving, a slider move every "
                                      "second, a preset switch every minute; memory and frame times per minute")
     p.add_argument("--minutes", type=_positive_minutes, default=30.0, help="simulated minutes (default 30)")
-    p.add_argument("--out", type=Path, default=Path("soak.json"), help="JSON file for the figures (default soak.json)")
+    p.add_argument("--out", type=_output_path, default=Path("soak.json"), help="JSON file for the figures (default soak.json)")
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
-    p.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    p.add_argument("--out", type=_output_path, required=True, help="PNG file to write")
     p.add_argument("--drive", type=_seconds, default=6.0, help="seconds of scripted driving first (default 6)")
     p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
     p.add_argument("--ghost", type=Path, action="append", default=[],
                    help="a preset to drive beside the car as a compare ghost (up to 4 times)")
-    p.add_argument("--zoom", type=float, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
+    p.add_argument("--zoom", type=_zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
     return parser
 
 
@@ -192,7 +214,9 @@ def cmd_screenshot(args) -> None:
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
-        raise UserError(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1400x860") from None
+        raise UserError(f"--size {shown(repr(args.size))}: expected WIDTHxHEIGHT, e.g. 1400x860") from None
+    if not (SCREENSHOT_SIZES[0] <= width <= SCREENSHOT_SIZES[1] and SCREENSHOT_SIZES[0] <= height <= SCREENSHOT_SIZES[1]):
+        raise UserError(f"--size {shown(args.size)}: each side must be {SCREENSHOT_SIZES[0]} … {SCREENSHOT_SIZES[1]} px")
     if args.out.suffix.lower() != ".png":
         raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
     from .files.presets import load_preset
@@ -350,10 +374,25 @@ COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # stdout closed early (`| head`): stop quietly, as other tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command is None:
             return cmd_window(args)
+        out = getattr(args, "out", None)
+        if out is not None:  # before any work: a bad output is refused at once, and never an input
+            from .files.disk import check_target
+
+            inputs = [getattr(args, name, None) for name in ("preset", "controls")] + list(getattr(args, "ghost", []))
+            check_target(out, [path for path in inputs if path is not None])
         COMMANDS[args.command](args)
     except UserError as exc:
         print(f"car-sandbox: error: {exc}", file=sys.stderr)

@@ -69,3 +69,38 @@ def test_bad_scripts_are_refused_with_the_file_name(tmp_path):
 def test_export_refuses_an_unknown_godot_version():
     with pytest.raises(GodotError, match="Godot version 5"):
         export_script(load_preset(BUILTIN_DIR / "drift.json"), 5)
+
+
+def test_a_long_run_of_spaces_imports_in_linear_time():
+    """The largest allowed script, one declaration padded with a megabyte of spaces:
+    read in one pass (a backtracking pattern took minutes on a fraction of this)."""
+    from sandbox.files.godot import SCRIPT_LIMIT
+
+    head = "var wheel_base ="
+    text = head + " " * (SCRIPT_LIMIT - len(head) - 4) + " 80"
+    assert parse_script(text, arcade).values == {"wheel_base": 80}
+    spaces = "var wheel_base = 80" + " " * (SCRIPT_LIMIT // 2) + "x"  # unreadable, just as fast
+    with pytest.raises(GodotError, match="line 1"):
+        parse_script(spaces, arcade)
+
+
+def test_underscores_between_digits_are_valid_gdscript():
+    result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6", arcade)
+    assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06}
+    result = parse_script("var engine_power = 1__000\nvar wheel_base = 80\nvar drag = _1", arcade)
+    assert result.values == {"wheel_base": 80}
+    assert any("line 1: engine_power = 1__000 is not a plain number" in w for w in result.warnings)
+
+
+def test_a_line_separator_inside_a_comment_hides_nothing():
+    """Godot ends lines at line feeds only: U+2028 in a comment is part of the comment,
+    and the declarations before and after it are read."""
+    text = "var wheel_base = 80  # note\u2028still the note\nvar drag = -0.07"
+    assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07}
+
+
+def test_a_script_of_only_unusable_values_names_its_lines():
+    with pytest.raises(GodotError) as err:
+        parse_script("extends Node\nvar wheel_base = big\nvar drag = -5\n", arcade)
+    message = str(err.value)
+    assert "lines 2, 3 could not be used" in message and "no parameter" not in message

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import stat
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from ..errors import UserError
@@ -82,11 +84,51 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
         raise error(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
+STALE_SECONDS = 600
+"""A temporary file of ours older than this beside a target is left from a crash."""
+
+
+def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = UserError) -> Path:
+    """The file an output named `path` is written to, or `error` naming the problem.
+
+    Refused: an empty name, a folder, a device, pipe or socket (never replaced by a
+    plain file), a folder that does not exist or is a file, and one of `inputs` (the
+    files the command reads: writing would destroy them). A symlink is written
+    through to the file it points at."""
+    if not str(path).strip():
+        raise error("no output file given (the name is empty)")
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    folder = target.parent
+    if not folder.exists():
+        raise error(f"{path}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise error(f"{path}: {folder} is a file, not a folder")
+    try:
+        info = target.stat()
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise error(f"{path}: cannot write ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{path}: is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{path}: not a regular file (a device, pipe or socket); it is left as it is")
+    for given in inputs:
+        try:
+            if given is not None and os.path.samefile(given, target):
+                raise error(f"{path}: is also an input of this command ({given}); writing would destroy it")
+        except OSError:
+            continue
+    return target
+
+
 def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> tuple[int, str]:
     """(fd, name) of a new temporary file in `path`'s folder, with the permissions a
-    plain `open` would give (mkstemp's are 0600), for writing then renaming."""
+    plain `open` would give (mkstemp's are 0600), for writing then renaming. Our own
+    temporary files left there by a crash (older than STALE_SECONDS) are removed."""
+    _remove_stale(path, suffix)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=path.parent)
     except OSError as exc:
         raise error(f"{path}: cannot write here ({exc.strerror or exc})") from None
@@ -96,22 +138,94 @@ def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> 
     return fd, tmp
 
 
-def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError] = UserError) -> None:
-    """Write `text` to a temporary file beside `path`, then rename it over `path`.
-
-    A crash or a full disk never leaves a half-written file at `path`.
-    """
-    path = Path(path)
-    fd, tmp = temp_beside(path, ".tmp", error)
+def _remove_stale(path: Path, suffix: str) -> None:
+    now = time.time()
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
+        leftovers = list(path.parent.glob(f".{glob.escape(path.stem)}.*{suffix}"))
+    except OSError:
+        return
+    for old in leftovers:
         try:
-            os.unlink(tmp)
+            if old.is_file() and not old.is_symlink() and now - old.stat().st_mtime > STALE_SECONDS:
+                old.unlink()
         except OSError:
             pass
-        raise error(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserError, inputs=(),
+                 check=None) -> Path:
+    """Write an output file so that a failure (a full disk, a crash, a writer that
+    gives up) never leaves it half written or empty, and never loses the old one.
+
+    `write(name)` fills a temporary file beside the target and returns False if it
+    failed (anything else: it succeeded); the file must then be non-empty and pass
+    `check(bytes)` when given. Only then does it replace the target: with the old
+    file's permissions, through a symlink to its file (`check_target`), and in place
+    for a file with other hard links (renaming would split them). Returns the file
+    written."""
+    target = check_target(path, inputs, error)
+    suffix = ".tmp" + target.suffix  # the real type last: image writers pick the format by it
+    fd, tmp = temp_beside(target, suffix, error)
+    os.close(fd)
+    try:
+        if write(tmp) is False:
+            raise error(f"{path}: could not be written (the disk may be full); the old file is unchanged")
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+            data = f.read() if check is not None else b""
+        if os.path.getsize(tmp) == 0 or (check is not None and not check(data)):
+            raise error(f"{path}: came out empty or incomplete (the disk may be full); the old file is unchanged")
+        _replace(tmp, target)
+    except OSError as exc:
+        raise error(f"{path}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
+    finally:
+        if os.path.exists(tmp):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return target
+
+
+def _replace(tmp: str, target: Path) -> None:
+    """Put the checked temporary file in the target's place."""
+    try:
+        old = target.stat()
+    except FileNotFoundError:
+        os.replace(tmp, target)
+        return
+    if old.st_nlink > 1:  # keep the hard links: rewrite the shared file in place
+        with open(tmp, "rb") as f:
+            data = f.read()
+        os.unlink(tmp)  # its space is free again before the rewrite needs it
+        with open(target, "r+b") as f:
+            f.write(data)
+            f.truncate()
+            f.flush()
+            os.fsync(f.fileno())
+        return
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    os.replace(tmp, target)
+
+
+def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError] = UserError,
+                      inputs=()) -> Path:
+    """`write_atomic` of UTF-8 text (checked: every byte reached the disk)."""
+    data = text.encode("utf-8")
+
+    def write(name: str) -> None:
+        with open(name, "wb") as f:
+            f.write(data)
+            f.flush()
+
+    return write_atomic(path, write, error, inputs, check=lambda written: written == data or not data)
+
+
+def png_complete(data: bytes) -> bool:
+    """A whole PNG: its signature first and its IEND chunk (with that chunk's fixed
+    CRC) last. A writer stopped by a full disk leaves one without the end."""
+    return data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82")
+
+
+def svg_complete(data: bytes) -> bool:
+    return data.rstrip().endswith(b"</svg>")

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import UserError
+from ..errors import UserError, shown
+from .json_text import GivenNumber
 from .disk import read_text, write_text_atomic
 from .presets import Preset
 
@@ -36,10 +37,12 @@ GODOT_VERSIONS = tuple(sorted(DIALECTS))
 SCRIPT_LIMIT = 1024 * 1024
 """bytes: a car script is a few kilobytes; larger files are refused unread."""
 
-# class-level declarations only: they start the line (locals inside functions are indented)
-_VAR = re.compile(r"^(?:@export(?:_\w+)?(?:\([^)]*\))?\s+|export(?:\([^)]*\))?\s+)?var\s+(\w+)\s*(?::\s*\w*\s*)?=\s*(.*?)\s*(?:#.*)?$")
+# class-level declarations only: they start the line (locals inside functions are
+# indented). Every pattern here runs in time linear in the line: no two quantifiers
+# that can match the same characters follow each other.
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 _VAR_WORD = re.compile(r"^(?:@?export\S*\s+)?var\b")
+_ANNOTATION = re.compile(r"^@?export\w*")
 
 
 class GodotError(UserError):
@@ -85,39 +88,88 @@ class ImportResult:
     warnings: list[str] = field(default_factory=list)
 
 
+def _declaration(code: str) -> tuple[str, str] | None:
+    """(name, value text) of `[@export…] var name [: Type] = value` (comment already cut
+    off), or None when the line is not that shape."""
+    annotation = _ANNOTATION.match(code)
+    if annotation:
+        code = code[annotation.end():]
+        if code.startswith("("):  # its arguments, e.g. @export_range(0, 100)
+            close = code.find(")")
+            if close < 0:
+                return None
+            code = code[close + 1:]
+        code = code.lstrip()
+    if not (code.startswith("var") and code[3:4].isspace()):
+        return None
+    left, equals, value = code[3:].partition("=")
+    name = left.partition(":")[0].strip()
+    if not equals or not name.isidentifier():
+        return None
+    return name, value.strip()
+
+
+def _number(literal: str) -> GivenNumber | None:
+    """A GDScript number literal (underscores between digits allowed: 1_000), or None."""
+    if "_" in literal:
+        if any(not (literal[i - 1:i].isdigit() and literal[i + 1:i + 2].isdigit())
+               for i, ch in enumerate(literal) if ch == "_"):
+            return None
+        plain = literal.replace("_", "")
+    else:
+        plain = literal
+    if not _NUMBER.match(plain):
+        return None
+    number = GivenNumber(plain)
+    number.given = literal
+    return number
+
+
 def parse_script(text: str, model: ModuleType, source: str = "<script>") -> ImportResult:
     """Values of `model`'s parameters from `var name = <number>` lines.
 
-    Lines that declare something else, or a parameter with a value that is not a
-    plain literal inside its range, are listed in `warnings` and not used.
+    Lines are split where Godot splits them (line feeds; a U+2028 inside a comment
+    stays in that comment); a comment runs from '#' to the end of the line. Lines that
+    declare something else, or a parameter with a value that is not a plain literal
+    inside its range, are listed in `warnings` and not used.
     """
     declared = {p.name: p for p in model.PARAMS}
     result = ImportResult({})
-    for number, line in enumerate(text.splitlines(), start=1):
+    unusable = []
+    for number, line in enumerate(text.split("\n"), start=1):
         if not _VAR_WORD.match(line):
             continue
-        match = _VAR.match(line)
-        if match is None:
-            result.warnings.append(f"line {number}: unreadable declaration: {line.strip()[:80]}")
+        code = line.partition("#")[0].strip()
+        found = _declaration(code)
+        if found is None:
+            unusable.append(number)
+            result.warnings.append(f"line {number}: unreadable declaration: {shown(line.strip())}")
             continue
-        name, literal = match.groups()
+        name, literal = found
         if name not in declared:
             result.warnings.append(f"line {number}: {name} is not a tuning parameter of {model.NAME} (ignored)")
             continue
         p = declared[name]
+        value: object = None
         if p.is_bool and literal in ("true", "false"):
-            value: object = literal == "true"
-        elif not p.is_bool and _NUMBER.match(literal):
-            value = float(literal)
-        else:
-            result.warnings.append(f"line {number}: {name} = {literal[:40]} is not a plain "
+            value = literal == "true"
+        elif not p.is_bool:
+            value = _number(literal)
+        if value is None:
+            unusable.append(number)
+            result.warnings.append(f"line {number}: {name} = {shown(literal)} is not a plain "
                                    f"{'true/false' if p.is_bool else 'number'} (not used; nothing is run)")
             continue
         try:
             result.values[name] = p.check(value)
         except ValueError as exc:
+            unusable.append(number)
             result.warnings.append(f"line {number}: {name}: {exc} (not used)")
     if not result.values:
+        if unusable:
+            lines = ", ".join(map(str, unusable[:10])) + (" …" if len(unusable) > 10 else "")
+            raise GodotError(f"{source}: no usable parameter value: line{'s' if len(unusable) > 1 else ''} "
+                             f"{lines} could not be used ({result.warnings[0]}{'; …' if len(result.warnings) > 1 else ''})")
         raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
                          f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
     return result

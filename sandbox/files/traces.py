@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import TraceError
+from ..errors import TraceError, shown
 from .disk import read_text, write_text_atomic
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
@@ -53,7 +53,7 @@ def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
         raise TraceError(f"{source}: empty file; expected the header {expected}")
     header = tuple(h.strip() for h in lines[0].split(","))
     if header not in (PEDAL_COLUMNS, TRACE_COLUMNS):
-        raise TraceError(f"{source} line 1: header is {lines[0].strip()!r}, expected {expected}")
+        raise TraceError(f"{source} line 1: header is {shown(repr(lines[0].strip()))}, expected {expected}")
     width = len(header)
     rows = []
     for number, line in enumerate(lines[1:], start=2):
@@ -68,9 +68,9 @@ def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
             try:
                 value = float(cell)
             except ValueError:
-                raise TraceError(f"{source} line {number}: {name} {cell.strip()!r} is not a number") from None
+                raise TraceError(f"{source} line {number}: {name} {shown(repr(cell.strip()))} is not a number") from None
             if not math.isfinite(value) or not lo <= value <= hi:
-                raise TraceError(f"{source} line {number}: {name} {cell.strip()} is outside {lo:g} … {hi:g}")
+                raise TraceError(f"{source} line {number}: {name} {shown(cell.strip())} is outside {lo:g} … {hi:g}")
             row.append(value)
         rows.append(row + [0.0] * (len(TRACE_COLUMNS) - width))
     if not rows:

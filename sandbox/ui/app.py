@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout,
                                QSplitter, QVBoxLayout, QWidget)
 
 from ..analysis.curves import time_to_cover
+from ..files.disk import png_complete, write_atomic
 from ..files.traces import demo_drive
 from ..errors import UserError
 from ..files.godot import load_script, save_script
@@ -786,8 +787,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def save_screenshot(self, path) -> None:
         """PNG of the whole window as it is drawn now."""
-        if not self.grab().save(str(path), "PNG"):
-            raise UserError(f"{path}: cannot write the screenshot")
+        image = self.grab()
+        write_atomic(path, lambda name: image.save(name, "PNG"), check=png_complete)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

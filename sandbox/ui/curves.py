@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 
 from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
-from ..files.disk import temp_beside, write_text_atomic
+from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from .plot_style import style_plot
 
 COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",
@@ -27,23 +27,13 @@ EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 
 
 def export_image(item, path: Path, width: int = 800) -> None:
-    """PNG or SVG of a pyqtgraph item through its own exporters, written to a
-    temporary file and renamed (a failure never leaves half a file)."""
-    suffix = path.suffix.lower()
-    exporter_class = pg.exporters.ImageExporter if suffix == ".png" else pg.exporters.SVGExporter
-    fd, tmp = temp_beside(path, suffix)
-    os.close(fd)
-    try:
-        exporter = exporter_class(item)
-        if suffix == ".png":
-            exporter.parameters()["width"] = width
-        exporter.export(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise UserError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """PNG or SVG of a pyqtgraph item through its own exporters, written by
+    disk.write_atomic (checked whole before it replaces the old file)."""
+    png = path.suffix.lower() == ".png"
+    exporter = (pg.exporters.ImageExporter if png else pg.exporters.SVGExporter)(item)
+    if png:
+        exporter.parameters()["width"] = width
+    write_atomic(path, exporter.export, check=png_complete if png else svg_complete)
 
 
 class ForceCurvePlot(pg.PlotWidget):
