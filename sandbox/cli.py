@@ -7,33 +7,14 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 
-from .errors import UserError, shown
+from .errors import TraceError, UserError, shown
 
 HZ_RANGE = (10, 1000)
-
-
-def _hz(text: str) -> int:
-    try:
-        hz = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"tick rate {shown(repr(text))} is not a whole number of Hz") from None
-    if not HZ_RANGE[0] <= hz <= HZ_RANGE[1]:
-        raise argparse.ArgumentTypeError(f"tick rate {hz} Hz is outside {HZ_RANGE[0]} … {HZ_RANGE[1]} Hz")
-    return hz
-
-
-def _positive_minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not a number of minutes") from None
-    if not 1 <= value <= 600 or value != int(value):
-        raise argparse.ArgumentTypeError(f"{shown(value)} minutes: give a whole number from 1 to 600")
-    return value
 
 
 SCREENSHOT_SIZES = (200, 8000)
@@ -42,30 +23,40 @@ ZOOMS = (0.1, 8.0)
 """The view's zoom range (the window's ZOOM_RANGE; the CLI does not load Qt to parse)."""
 
 
-def _zoom(text: str) -> float:
+def _number_in(text: str, kind: str, low: float, high: float, unit: str = "", whole: bool = False) -> float:
+    """An argument's number, or argparse's error naming `kind`, the value as given and
+    the range [low, high] (`whole`: a whole number)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not a zoom factor") from None
-    if not ZOOMS[0] <= value <= ZOOMS[1]:
-        raise argparse.ArgumentTypeError(f"zoom {shown(value)} is outside {ZOOMS[0]:g} … {ZOOMS[1]:g}")
+        raise argparse.ArgumentTypeError(f"{kind} {shown(repr(text))} is not a number") from None
+    if not low <= value <= high or (whole and value != int(value)):
+        plain = "a whole number " if whole else ""
+        raise argparse.ArgumentTypeError(f"{kind} {shown(text.strip())}{unit} is not {plain}within "
+                                         f"{low:g} … {high:g}{unit}")
     return value
+
+
+def _hz(text: str) -> int:
+    return int(_number_in(text, "tick rate", *HZ_RANGE, " Hz", whole=True))
+
+
+def _positive_minutes(text: str) -> float:
+    return _number_in(text, "duration", 1, 600, " minutes", whole=True)
+
+
+def _zoom(text: str) -> float:
+    return _number_in(text, "zoom", *ZOOMS)
+
+
+def _seconds(text: str) -> float:
+    return _number_in(text, "duration", 0, 600, " s")
 
 
 def _output_path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("no output file given (the name is empty)")
     return Path(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not a number of seconds") from None
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{shown(value)} s is outside 0 … 600 s")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -135,14 +126,53 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Progress:
+    """Progress on stderr for work that has run over SHOW_AFTER_S: one line, rewritten
+    at most twice a second; nothing at all for quick work (stdout stays clean)."""
+
+    SHOW_AFTER_S = 2.0
+
+    def __init__(self, what: str):
+        self.what, self.start, self.last, self.shown = what, time.perf_counter(), 0.0, False
+
+    def __call__(self, share: float) -> None:
+        now = time.perf_counter()
+        if now - self.start > self.SHOW_AFTER_S and now - self.last >= 0.5:
+            self.last, self.shown = now, True
+            print(f"\r{self.what}: {100 * share:3.0f} %", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(f"\r{self.what}: done in {time.perf_counter() - self.start:.1f} s", file=sys.stderr, flush=True)
+
+
 def cmd_simulate(args) -> None:
-    from .files.traces import load_trace, save_trajectory
+    from .files.disk import write_atomic
+    from .files.traces import TRAJECTORY_COLUMNS, format_rows, trace_chunks
     from .files.presets import load_preset
-    from .physics.sim import run_trace
+    from .physics.sim import trace_trajectory
 
     preset = load_preset(args.preset)
-    trace = load_trace(args.controls)
-    save_trajectory(args.out, run_trace(preset.model, preset.tuning, trace, args.hz or preset.hz))
+    progress = Progress("simulating")
+    shares = []
+
+    def chunks():
+        for rows, share in trace_chunks(args.controls):
+            shares.append(share)
+            yield rows
+
+    def write(name: str) -> None:
+        """Header, then each chunk's rows as it is simulated: memory bounded by a chunk."""
+        with open(name, "w", encoding="utf-8", newline="\n") as f:
+            f.write(",".join(TRAJECTORY_COLUMNS) + "\n")
+            for rows in trace_trajectory(preset.model, preset.tuning, chunks(), args.hz or preset.hz):
+                f.write(format_rows((), rows)[1:])
+                progress(shares[-1])
+
+    try:
+        write_atomic(args.out, write, TraceError)
+    finally:
+        progress.close()
 
 
 def cmd_curves(args) -> None:
@@ -309,7 +339,12 @@ def cmd_sweep(args) -> None:
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
     axes = [parse_axis(text, preset.model) for text in args.param]
-    grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz)
+    progress = Progress("sweeping")
+    try:
+        grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz,
+                           lambda done, total: progress(done / total))
+    finally:
+        progress.close()
     write_text_atomic(args.out, csv_text(axes, grid, values))
     column = values[metric]
     finite = column[np.isfinite(column)]

@@ -4,6 +4,7 @@ file and the problem, quickly, and (from the command line) exit code 2."""
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from sandbox.files.traces import TRACE_LIMIT, load_trace
@@ -45,3 +46,61 @@ def test_a_100_mb_trace_is_refused_unread(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and f"{path}: file is larger than" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_a_trace_read_in_chunks_is_the_whole_trace(tmp_path):
+    """`simulate` reads, simulates and writes a chunk at a time: the chunks join into
+    exactly the rows of reading the file at once, and a bad line is named wherever it is."""
+    from sandbox.files.traces import load_trace, trace_chunks
+
+    rng = np.random.default_rng(3)
+    rows = np.column_stack([rng.uniform(-1, 1, 2500), rng.uniform(0, 1, 2500), rng.uniform(0, 1, 2500)])
+    path = tmp_path / "t.csv"
+    path.write_text("steer,throttle,brake\n" + "".join(f"{a!r},{b!r},{c!r}\n" for a, b, c in rows.tolist()))
+    chunks = list(trace_chunks(path, rows_per_chunk=700))
+    assert [len(c) for c, _ in chunks] == [700, 700, 700, 400] and chunks[-1][1] == 1.0
+    assert np.array_equal(np.concatenate([c for c, _ in chunks]), load_trace(path))
+    lines = path.read_text().splitlines()
+    lines[1801] = "0,2,0"  # file line 1802, inside the third chunk
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TraceError, match="line 1802: throttle 2 is outside 0 … 1"):
+        list(trace_chunks(path, rows_per_chunk=700))
+
+
+def test_simulate_in_chunks_is_bit_identical_to_one_run(tmp_path):
+    from sandbox.physics.models import monster
+    from sandbox.physics.sim import run_trace, trace_trajectory
+
+    rng = np.random.default_rng(4)
+    trace = np.column_stack([rng.uniform(-1, 1, 3000), rng.integers(0, 2, 3000), rng.integers(0, 2, 3000)])
+    whole = run_trace(monster, {}, trace, 60)
+    parts = np.concatenate(list(trace_trajectory(monster, {}, iter(np.array_split(trace, 7)), 60)))
+    assert np.array_equal(whole, parts)
+
+
+def test_the_window_refuses_a_trace_longer_than_it_replays(tmp_path):
+    from sandbox.files.traces import load_trace
+
+    path = tmp_path / "long.csv"
+    path.write_text("steer,throttle,brake\n" + "0,1,0\n" * 1001)
+    with pytest.raises(TraceError, match="1,001 ticks is more than the 1,000 the window replays"):
+        load_trace(path, max_rows=1000)
+    assert len(load_trace(path)) == 1001
+
+
+def test_long_work_reports_progress_on_stderr_only(tmp_path, capsys, monkeypatch):
+    """Past Progress.SHOW_AFTER_S (set to 0 here) `simulate` and `sweep` say how far
+    they are on stderr; stdout, which may be piped into a file, gets nothing extra."""
+    from sandbox import cli
+
+    monkeypatch.setattr(cli.Progress, "SHOW_AFTER_S", 0.0)
+    trace = tmp_path / "t.csv"
+    trace.write_text("steer,throttle,brake\n" + "0,1,0\n" * 300_000)
+    assert cli.main(["simulate", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"), "--controls", str(trace),
+                     "--out", str(tmp_path / "o.csv")]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and "simulating:" in err and "done in" in err
+    assert cli.main(["sweep", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"), "--param", "drag=-0.5:-0.01:600",
+                     "--metric", "top_speed", "--out", str(tmp_path / "s.csv")]) == 0
+    out, err = capsys.readouterr()
+    assert "sweeping:" in err and "sweeping" not in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -14,6 +14,8 @@ from ..errors import UserError
 from .metrics import METRICS, compute
 
 MAX_POINTS = 100_000
+CHUNK = 256
+"""Tunings computed at a time (then progress is reported and a cancel is seen)."""
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,24 @@ def batch_params(base: Mapping[str, object], axes: list[Axis], points: np.ndarra
     return params
 
 
-def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float) -> tuple[np.ndarray, dict]:
-    """(grid of swept values, one column per axis; metrics per grid point)."""
+def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float,
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None, chunk: int = CHUNK) -> tuple[np.ndarray, dict] | None:
+    """(grid of swept values, one column per axis; metrics per grid point), computed
+    `chunk` points at a time (memory bounded by a chunk's batch); `progress(done, total)`
+    after each, and None as soon as `cancelled()` says so."""
     grid = grid_of(axes)
-    return grid, compute(model, batch_params(base, axes, grid), hz)
+    results: dict[str, list] = {name: [] for name in METRICS}
+    for start in range(0, len(grid), chunk):
+        if cancelled is not None and cancelled():
+            return None
+        part = grid[start:start + chunk]
+        values = compute(model, batch_params(base, axes, part), hz)
+        for name in METRICS:
+            results[name].append(values[name])
+        if progress is not None:
+            progress(min(start + chunk, len(grid)), len(grid))
+    return grid, {name: np.concatenate(parts) for name, parts in results.items()}
 
 
 def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray]) -> str:

@@ -25,6 +25,7 @@ from ..physics.state import Controls
 from ..physics.params import Tuning
 from ..files.presets import BUILTIN_DIR, load_preset
 from ..physics.sim import run_batch, seek_states
+from . import bench_inputs
 
 DEFAULT_PRESETS = {"arcade": "recipe_defaults.json", "bicycle": "bicycle_blog.json",
                    "ackermann": "ackermann_van.json", "rigid_body": "rigid_body_seed.json",
@@ -180,6 +181,8 @@ def run(quick: bool = False) -> dict:
     figures["seek_ms"] = seek_ms(1 if quick else 5)
     figures["metrics_ms"] = metrics_ms(5 if quick else 9)
     figures["frame"] = frame_costs(6.0 if quick else 60.0)
+    if not quick:  # minutes: the largest inputs accepted
+        figures["inputs"] = bench_inputs.run()
     return figures
 
 
@@ -230,6 +233,8 @@ def report(f: dict) -> str:
     lines.append(f"  {w['physics_ticks']} physics ticks in {w['frames']} frames, {w['frames_not_one_tick']} frames "
                  f"with other than one tick; growth after the first tenth: Python blocks "
                  f"{w['python_blocks_growth']:+d}, resident {w['rss_growth_mb']:+.1f} MB")
+    if "inputs" in f:
+        lines += bench_inputs.report(f["inputs"])
     lines.append(f"start-up to first painted frame: {f['startup_s']:.2f} s with compiled kernels cached  target ≤ "
                  f"{t['startup_s']} s: {_verdict(f['startup_s'] <= t['startup_s'])}; first start after install "
                  f"(empty cache, compiling): {f['startup_cold_s']:.2f} s")

@@ -44,25 +44,32 @@ def _read_within(path: Path, size: int, seconds: float) -> bytes:
     return result[0]
 
 
+def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -> os.stat_result:
+    """The stat of a regular file of at most `limit` bytes, or `error` naming the
+    problem. Pipes and devices are refused unopened: reading them could block or never
+    end; a larger file is refused unread."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{path}: is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{path}: not a regular file (a pipe, socket or device)")
+    if info.st_size > limit:
+        raise error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+    return info
+
+
 def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError) -> str:
     """Text of a regular UTF-8 file of at most `limit` bytes; `error` names the file and
     the problem. Pipes and devices are refused unopened: reading them could block or
     never end."""
     path = Path(path)
-    try:
-        info = path.stat()
-        kind = info.st_mode
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    if stat.S_ISDIR(kind):
-        raise error(f"{path}: is a directory, not a file")
-    if not stat.S_ISREG(kind):  # a pipe or a device could block or never end
-        raise error(f"{path}: not a regular file (a pipe, socket or device)")
+    check_readable(path, limit, error)
     too_large = f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file"
-    if info.st_size > limit:  # refused unread; the read below is bounded too, for sizes that lie
-        raise error(too_large)
     try:
         data = _read_within(path, limit + 1, READ_SECONDS)
     except TimeoutError:

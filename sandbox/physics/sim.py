@@ -111,11 +111,15 @@ TRAJECTORY_SLOTS = ("x", "y", "heading", "vx", "vy")
 
 
 def _record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
-            columns: np.ndarray, start: State | None, ticks: int | None) -> np.ndarray:
+            columns: np.ndarray, start: State | None, ticks: int | None, carry: bool = False) -> np.ndarray:
+    """`record`'s rows; with `carry`, `start` itself goes on through the trace (in place)."""
     controls = np.zeros((len(trace), 5))
     given = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
     controls[:, :given.shape[1]] = given
-    state = start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE)
+    if carry:
+        state = start
+    else:
+        state = start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE)
     out = np.empty((len(controls) if ticks is None else min(ticks, len(controls)), len(columns)))
     rows, _ = tuning_rows(model, params, 1)
     kernels.call(kernels.record_trace, model_number(model), state.data[0], controls, rows[0], 1.0 / hz,
@@ -147,11 +151,23 @@ def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray,
     Returns an array of rows `t, x, y, heading, vx, vy, speed, slip_angle`, one per
     tick, each the state after that tick.
     """
+    return next(trace_trajectory(model, params, iter([trace]), hz))
+
+
+def trace_trajectory(model: ModuleType, params: Mapping[str, float], chunks, hz: int = DEFAULT_HZ):
+    """`run_trace` of a trace given as consecutive chunks of rows: yields each chunk's
+    rows of the trajectory, the car carried on from one to the next (the same numbers,
+    bit for bit, as one run of the whole trace; memory bounded by a chunk)."""
+    state = State.at_rest(1, model.STATE)
     drawn = ("display_heading",) if "display_heading" in model.STATE.offset else ("heading",)
-    values = record(model, params, trace, hz, TRAJECTORY_SLOTS + drawn)
-    x, y, heading, vx, vy, display = values.T
-    t = np.arange(1, len(values) + 1) / hz
-    return np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)])
+    columns = [model.STATE.offset[name] for name in TRAJECTORY_SLOTS + drawn]
+    done = 0
+    for chunk in chunks:
+        values = _record(model, params, chunk, hz, columns, state, None, carry=True)
+        x, y, heading, vx, vy, display = values.T
+        t = np.arange(done + 1, done + len(values) + 1) / hz
+        done += len(values)
+        yield np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)])
 
 
 def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls: Controls | np.ndarray,

@@ -14,6 +14,12 @@ from ..physics.sim import seek_states
 from ..physics.state import Controls, State
 
 
+REPLAY_LIMIT = 500_000
+"""ticks: the longest trace the window replays (2 h 19 min at 60 Hz): seeking re-runs
+it, and each tick's state is kept while it does (about 100–250 MB at this length).
+`car-sandbox simulate` takes any trace the file limit allows, a chunk at a time."""
+
+
 class ReplayMixin:
     """Record (Ctrl+R), save, load, play, pause, step and scrub traces."""
 
@@ -60,7 +66,7 @@ class ReplayMixin:
 
     def open_trace_file(self, path) -> bool:
         """Load a trace and replay it from rest with the current tuning."""
-        rows = self._read(load_trace, path)
+        rows = self._read(lambda name: load_trace(name, REPLAY_LIMIT), path)
         if rows is None:
             return False
         self.play_trace(rows, Path(path).stem)

@@ -17,8 +17,9 @@ import pyqtgraph as pg
 
 from ..errors import UserError
 from ..files.disk import write_text_atomic
-from ..analysis.metrics import METRICS, compute, unit_of
-from ..analysis.sweep import Axis, batch_params, csv_text, grid_of
+from ..analysis.metrics import METRICS, unit_of
+from ..analysis import sweep
+from ..analysis.sweep import Axis, csv_text, grid_of
 from .curves import export_image
 from .plot_style import style_plot
 
@@ -39,18 +40,9 @@ class _Job(QRunnable):
         self.cancel, self.signals = cancel, signals
 
     def run(self) -> None:
-        grid = self.grid
-        results: dict[str, list] = {name: [] for name in METRICS}
-        for start in range(0, len(grid), CHUNK):
-            if self.cancel.is_set():
-                self.signals.finished.emit(None, None)
-                return
-            part = grid[start:start + CHUNK]
-            values = compute(self.model, batch_params(self.base, self.axes, part), self.hz)
-            for name in METRICS:
-                results[name].append(values[name])
-            self.signals.progress.emit(min(start + CHUNK, len(grid)), len(grid))
-        self.signals.finished.emit(grid, {k: np.concatenate(v) for k, v in results.items()})
+        done = sweep.run(self.model, self.base, self.axes, self.hz, self.signals.progress.emit, self.cancel.is_set,
+                         CHUNK)
+        self.signals.finished.emit(*(done if done is not None else (None, None)))
 
 
 class _AxisRow:
