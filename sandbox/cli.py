@@ -141,9 +141,10 @@ class Progress:
             self.last, self.shown = now, True
             print(f"\r{self.what}: {100 * share:3.0f} %", end="", file=sys.stderr, flush=True)
 
-    def close(self) -> None:
+    def close(self, finished: bool = True) -> None:
         if self.shown:
-            print(f"\r{self.what}: done in {time.perf_counter() - self.start:.1f} s", file=sys.stderr, flush=True)
+            how = f"done in {time.perf_counter() - self.start:.1f} s" if finished else "stopped"
+            print(f"\r{self.what}: {how}", file=sys.stderr, flush=True)
 
 
 def cmd_simulate(args) -> None:
@@ -169,10 +170,12 @@ def cmd_simulate(args) -> None:
                 f.write(format_rows((), rows)[1:])
                 progress(shares[-1])
 
+    finished = False
     try:
         write_atomic(args.out, write, TraceError)
+        finished = True
     finally:
-        progress.close()
+        progress.close(finished)
 
 
 def cmd_curves(args) -> None:
@@ -326,8 +329,8 @@ def cmd_metrics(args) -> None:
         unit = r["unit"] if math.isfinite(r["value"]) else ""  # "none", "—": no unit
         print(f"  {r['label']:42s} {format_value(r['value']):>8s} {unit:6s}{point}".rstrip())
         if r["name"] == "top_speed":
-            shown = f"{format_value(formula):>8s} {r['unit']:6s}   ({how})" if math.isfinite(formula) else f"    {how}"
-            print(f"  {'top speed from the parameters':42s} {shown}")
+            beside = f"{format_value(formula):>8s} {r['unit']:6s}   ({how})" if math.isfinite(formula) else f"    {how}"
+            print(f"  {'top speed from the parameters':42s} {beside}")
 
 
 def cmd_sweep(args) -> None:
@@ -340,11 +343,12 @@ def cmd_sweep(args) -> None:
     preset = load_preset(args.preset)
     axes = [parse_axis(text, preset.model) for text in args.param]
     progress = Progress("sweeping")
+    grid, values = None, None
     try:
         grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz,
                            lambda done, total: progress(done / total))
     finally:
-        progress.close()
+        progress.close(grid is not None)
     write_text_atomic(args.out, csv_text(axes, grid, values))
     column = values[metric]
     finite = column[np.isfinite(column)]
@@ -385,9 +389,12 @@ def cmd_window(args) -> int:
     try:
         window = MainWindow()
     except Exception as exc:  # a saved session the window cannot show: never a crash loop
+        import traceback
+
         from .ui.session import set_aside_session
 
-        note = set_aside_session(f"{type(exc).__name__}: {str(exc)[:80]}")
+        traceback.print_exc()  # a bug all the same: its traceback goes to stderr
+        note = set_aside_session(f"{type(exc).__name__}: {shown(str(exc))}")
         window = MainWindow()
         window.show_error(note, "Last session set aside")
     if preset is not None:
@@ -413,8 +420,8 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     except BrokenPipeError:  # stdout closed early (`| head`): stop quietly, as other tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+        os.dup2(devnull, sys.stdout.fileno())  # Python's exit flush would raise it again
+        return 1
 
 
 def _main(argv: list[str] | None) -> int:

@@ -104,3 +104,9 @@ def test_a_script_of_only_unusable_values_names_its_lines():
         parse_script("extends Node\nvar wheel_base = big\nvar drag = -5\n", arcade)
     message = str(err.value)
     assert "lines 2, 3 could not be used" in message and "no parameter" not in message
+
+
+def test_an_annotation_with_arguments_is_read():
+    result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20",
+                          arcade)
+    assert result.values == {"wheel_base": 80, "steering_angle": 20}

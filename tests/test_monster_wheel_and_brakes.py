@@ -125,3 +125,15 @@ def test_a_dynamic_car_preset_from_before_the_brake_options_drives_as_it_did():
     a = brake_from(dict(old.tuning), 60, 25.0, seconds=3.0)
     b = brake_from(CORVETTE, 60, 25.0, seconds=3.0)
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("hz", [10, 20, 30, 60])
+def test_abs_stops_a_slow_car_without_reversing_it(hz):
+    """At walking pace a tick of full braking at the peak would take more than the
+    speed: a braking tick ends at rest at worst, never rolling backwards. (Below
+    monster.STOP the held brake pedal selects reverse and drives, as it always has.)"""
+    for v0 in (0.3, 1.0, 3.0):
+        _, vx, _ = brake_from(dict(ABS.tuning), hz, v0, seconds=1.0)
+        before = np.concatenate([[v0], vx[:-1]])
+        braking = before >= mo.STOP  # ticks that started fast enough for the pedal to brake
+        assert braking.any() and vx[braking].min() > -1e-9, (v0, vx[:5])

@@ -128,21 +128,29 @@ def test_bad_output_names_get_a_message_that_names_the_problem(tmp_path, out, me
 
 def test_stale_temporary_files_of_a_killed_save_are_cleaned_up(tmp_path):
     target = tmp_path / "p.json"
-    stale, fresh = tmp_path / ".p.abc123.tmp.json", tmp_path / ".p.def456.tmp.json"
+    stale, fresh = tmp_path / ".p.abc123.car-sandbox-tmp.json", tmp_path / ".p.def456.car-sandbox-tmp.json"
+    yours = tmp_path / ".p.old.json"  # a hidden file of the user's: never touched
     stale.write_text("half")
     fresh.write_text("another save in progress")
+    yours.write_text("mine")
     old = time.time() - 3600
-    os.utime(stale, (old, old))
+    for path in (stale, yours):
+        os.utime(path, (old, old))
     write_text_atomic(target, "{}")
-    assert target.read_text() == "{}" and not stale.exists() and fresh.exists()
+    assert target.read_text() == "{}" and not stale.exists() and fresh.exists() and yours.exists()
 
 
-def test_an_empty_text_write_is_refused_not_left_empty(tmp_path):
-    target = tmp_path / "x.txt"
+def test_a_writer_that_fails_leaves_the_old_file(tmp_path):
+    from sandbox.files.disk import write_atomic
+
+    target = tmp_path / "x.png"
     target.write_text("keep")
-    with pytest.raises(UserError, match="empty"):
-        write_text_atomic(target, "")
-    assert target.read_text() == "keep"
+    with pytest.raises(UserError, match="the old file is unchanged"):
+        write_atomic(target, lambda name: False)
+    with pytest.raises(UserError, match="incomplete"):
+        write_atomic(target, lambda name: Path(name).write_bytes(b"\x89PNG\r\n\x1a\n half"),
+                     check=lambda data: data.endswith(b"IEND\xaeB`\x82"))
+    assert target.read_text() == "keep" and sorted(p.name for p in tmp_path.iterdir()) == ["x.png"]
 
 
 def test_zoom_and_size_out_of_range_are_refused():
@@ -165,4 +173,4 @@ def test_stdout_closed_early_ends_quietly():
                                stderr=subprocess.PIPE)
     process.stdout.close()  # the reader is gone before the first line
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 0 and b"Traceback" not in err and b"BrokenPipe" not in err
+    assert process.returncode == 1 and b"Traceback" not in err and b"BrokenPipe" not in err

@@ -32,7 +32,10 @@ print(json.dumps({"code": code, "seconds": time.perf_counter() - start,
 def _measured(*args: str) -> dict:
     """Run one CLI command in a fresh process: its exit code, seconds and peak memory."""
     done = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, timeout=3600)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines or json.loads(lines[-1])["code"] != 0:
+        raise RuntimeError(f"car-sandbox {' '.join(args[:1])} failed: {done.stderr.strip()[-300:]}")
+    return json.loads(lines[-1])
 
 
 def largest_sweep() -> dict:

@@ -91,6 +91,8 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
         raise error(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
+TEMP_MARK = ".car-sandbox-tmp"
+"""In the name of every temporary file we write (and only ours are ever cleaned up)."""
 STALE_SECONDS = 600
 """A temporary file of ours older than this beside a target is left from a crash."""
 
@@ -136,7 +138,7 @@ def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> 
     temporary files left there by a crash (older than STALE_SECONDS) are removed."""
     _remove_stale(path, suffix)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=TEMP_MARK + suffix, dir=path.parent)
     except OSError as exc:
         raise error(f"{path}: cannot write here ({exc.strerror or exc})") from None
     umask = os.umask(0)
@@ -148,7 +150,7 @@ def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> 
 def _remove_stale(path: Path, suffix: str) -> None:
     now = time.time()
     try:
-        leftovers = list(path.parent.glob(f".{glob.escape(path.stem)}.*{suffix}"))
+        leftovers = list(path.parent.glob(f".{glob.escape(path.stem)}.*{TEMP_MARK}{suffix}"))
     except OSError:
         return
     for old in leftovers:
@@ -171,18 +173,18 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
     for a file with other hard links (renaming would split them). Returns the file
     written."""
     target = check_target(path, inputs, error)
-    suffix = ".tmp" + target.suffix  # the real type last: image writers pick the format by it
+    suffix = target.suffix  # the real type last: image writers pick the format by it
     fd, tmp = temp_beside(target, suffix, error)
     os.close(fd)
     try:
         if write(tmp) is False:
             raise error(f"{path}: could not be written (the disk may be full); the old file is unchanged")
-        with open(tmp, "rb") as f:
+        with open(tmp, "r+b") as f:
             os.fsync(f.fileno())
             data = f.read() if check is not None else b""
-        if os.path.getsize(tmp) == 0 or (check is not None and not check(data)):
+        if not (check(data) if check is not None else os.path.getsize(tmp) > 0):
             raise error(f"{path}: came out empty or incomplete (the disk may be full); the old file is unchanged")
-        _replace(tmp, target)
+        _replace(tmp, target, error)
     except OSError as exc:
         raise error(f"{path}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
     finally:
@@ -194,7 +196,7 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
     return target
 
 
-def _replace(tmp: str, target: Path) -> None:
+def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
     """Put the checked temporary file in the target's place."""
     try:
         old = target.stat()
@@ -204,8 +206,13 @@ def _replace(tmp: str, target: Path) -> None:
     if old.st_nlink > 1:  # keep the hard links: rewrite the shared file in place
         with open(tmp, "rb") as f:
             data = f.read()
-        os.unlink(tmp)  # its space is free again before the rewrite needs it
         with open(target, "r+b") as f:
+            try:  # room for it first: a full disk fails here, before a byte changes
+                os.posix_fallocate(f.fileno(), 0, max(len(data), 1))
+            except OSError as exc:
+                raise error(f"{target}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
+            except AttributeError:  # no posix_fallocate on this system
+                pass
             f.write(data)
             f.truncate()
             f.flush()
@@ -225,7 +232,7 @@ def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError]
             f.write(data)
             f.flush()
 
-    return write_atomic(path, write, error, inputs, check=lambda written: written == data or not data)
+    return write_atomic(path, write, error, inputs, check=lambda written: written == data)
 
 
 def png_complete(data: bytes) -> bool:

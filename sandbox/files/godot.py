@@ -41,7 +41,7 @@ SCRIPT_LIMIT = 1024 * 1024
 # indented). Every pattern here runs in time linear in the line: no two quantifiers
 # that can match the same characters follow each other.
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
-_VAR_WORD = re.compile(r"^(?:@?export\S*\s+)?var\b")
+_VAR_WORD = re.compile(r"^(?:@?export\w*(?:\([^)\n]*\))?\s+)?var\b")
 _ANNOTATION = re.compile(r"^@?export\w*")
 
 
@@ -135,15 +135,15 @@ def parse_script(text: str, model: ModuleType, source: str = "<script>") -> Impo
     """
     declared = {p.name: p for p in model.PARAMS}
     result = ImportResult({})
-    unusable = []
+    unusable: list[tuple[int, str]] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not _VAR_WORD.match(line):
             continue
         code = line.partition("#")[0].strip()
         found = _declaration(code)
         if found is None:
-            unusable.append(number)
             result.warnings.append(f"line {number}: unreadable declaration: {shown(line.strip())}")
+            unusable.append((number, result.warnings[-1]))
             continue
         name, literal = found
         if name not in declared:
@@ -156,20 +156,20 @@ def parse_script(text: str, model: ModuleType, source: str = "<script>") -> Impo
         elif not p.is_bool:
             value = _number(literal)
         if value is None:
-            unusable.append(number)
             result.warnings.append(f"line {number}: {name} = {shown(literal)} is not a plain "
                                    f"{'true/false' if p.is_bool else 'number'} (not used; nothing is run)")
+            unusable.append((number, result.warnings[-1]))
             continue
         try:
             result.values[name] = p.check(value)
         except ValueError as exc:
-            unusable.append(number)
             result.warnings.append(f"line {number}: {name}: {exc} (not used)")
+            unusable.append((number, result.warnings[-1]))
     if not result.values:
         if unusable:
-            lines = ", ".join(map(str, unusable[:10])) + (" …" if len(unusable) > 10 else "")
+            lines = ", ".join(str(number) for number, _ in unusable[:10]) + (" …" if len(unusable) > 10 else "")
             raise GodotError(f"{source}: no usable parameter value: line{'s' if len(unusable) > 1 else ''} "
-                             f"{lines} could not be used ({result.warnings[0]}{'; …' if len(result.warnings) > 1 else ''})")
+                             f"{lines} could not be used ({unusable[0][1]}{'; …' if len(unusable) > 1 else ''})")
         raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
                          f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
     return result

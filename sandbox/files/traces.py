@@ -104,10 +104,16 @@ def _rows(lines: list[str], first: int, header: tuple[str, ...], source: str) ->
     return padded
 
 
+def _lines(text: str) -> list[str]:
+    """Lines as a file read line by line gives them (\\n, \\r\\n or \\r end a line; nothing
+    else does), so a trace parses alike whole and a chunk at a time."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
     """Rows of (steer, throttle, brake, handbrake, shift) as an (n, 5) float array;
     TraceError names the line."""
-    lines = text.splitlines()
+    lines = _lines(text)
     header = _header(lines[0] if lines else "", source)
     rows = _rows(lines[1:], 2, header, source)
     if not len(rows):
@@ -119,7 +125,7 @@ def load_trace(path: str | os.PathLike, max_rows: int | None = None) -> np.ndarr
     """A trace file's rows; with `max_rows`, a longer trace is refused before it is parsed."""
     text = read_text(path, TRACE_LIMIT, TraceError)
     if max_rows is not None:
-        count = text.count("\n") - 1 + (not text.endswith("\n"))
+        count = max(text.count("\n"), text.count("\r")) - 1 + (not text.endswith(("\n", "\r")))
         if count > max_rows:
             raise TraceError(f"{path}: {count:,d} ticks is more than the {max_rows:,d} the window replays; "
                              "simulate it with `car-sandbox simulate` instead")
@@ -145,7 +151,7 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
                 any_rows = any_rows or len(rows) > 0
                 yield rows, min(f.buffer.tell() / size, 1.0)
     except UnicodeDecodeError:
-        raise TraceError(f"{source} near line {number}: not UTF-8 text") from None
+        raise TraceError(f"{source} lines {number} … {number + rows_per_chunk - 1}: not UTF-8 text") from None
     except PermissionError:
         raise TraceError(f"{source}: permission denied") from None
     except OSError as exc:

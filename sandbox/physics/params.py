@@ -77,7 +77,7 @@ class Param:
             raise ValueError(f"{shown(repr(value))} is not a number (allowed {self.range_text()})")
         number = float(value)
         written = str(getattr(value, "given", ""))
-        if math.isnan(number) or (math.isinf(number) and not written.lstrip("-")[:1].isdigit()):
+        if math.isnan(number) or (math.isinf(number) and not any(ch.isdigit() for ch in written)):
             raise ValueError(f"{shown(value)} is not a finite number (allowed {self.range_text()})")
         if not (self.min <= number <= self.max):  # huge numbers too: written out, they overflow to inf
             raise ValueError(f"{shown(value)} is outside the allowed range {self.range_text()}")

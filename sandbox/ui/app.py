@@ -30,7 +30,7 @@ from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
-from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, set_aside_session, settings
+from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, settings
 from .sweep_panel import SweepPanel
 from .telemetry import LivePlots
 from .track_view import TrackView

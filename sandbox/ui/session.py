@@ -10,6 +10,7 @@ the window opens on the recipe's defaults, with a message saying where the file 
 
 from __future__ import annotations
 
+import json
 import time
 
 from PySide6.QtCore import QSettings
@@ -52,13 +53,12 @@ def set_aside_session(why: str) -> str:
         path = set_aside_dir() / time.strftime("session-%Y%m%d-%H%M%S.json")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(path, str(text) if text else f'{{"last_preset": {str(last)!r}}}\n')
+            write_text_atomic(path, str(text) if text else json.dumps({"last_preset": str(last)}) + "\n")
             where = f" It is kept in {path}."
         except (OSError, UserError) as exc:
             where = f" It could not be kept ({exc})."
-    store.remove("preset/tuning")
-    store.remove("preset/last_path")
-    store.remove(OPENING)
+    for key in ("preset/tuning", "preset/last_path", OPENING, "window/geometry", "window/state", "view/zoom"):
+        store.remove(key)  # the layout too: it may be what could not be shown
     store.sync()
     return f"The last session could not be shown ({why}), so the sandbox starts from the recipe's defaults.{where}"
 

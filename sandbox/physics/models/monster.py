@@ -423,20 +423,18 @@ def tick(s, c, p, dt):
     slip_ahead = slip_speed + dt * (R * (drive_torque - brake_torque) / Iw - other / m)
     traction = _implicit_traction(p, slip_ahead, dt * (R * R / Iw + 1 / m), rear_load, floor)
     wheel_after = wheel + (drive_torque - traction * R - brake_torque) / Iw * dt
-    locked = handbrake or (rear_brake > 0 and wheel_after * turning <= 0)
-    if locked and p[P.abs] != 0.0 and not handbrake:
-        locked = False
+    if handbrake or (rear_brake > 0 and wheel_after * turning <= 0):  # the wheel held still: only the car moves the slip
         wheel_after = 0.0
-    if not locked and p[P.abs] != 0.0 and rear_brake > 0:
-        travel = 1.0 if v_long >= 0 else -1.0
+        traction = _implicit_traction(p, -v_long - dt * other / m, dt / m, rear_load, floor)
+    travel = 1.0 if v_long >= 0 else -1.0
+    if p[P.abs] != 0.0 and rear_brake > 0 and not handbrake:
         slip_after = wheel_after * R - (v_long + (traction + other) / m * dt)
         held = _peak_slip_ratio(p) * floor  # ABS: the braking slip stays at the curve's peak
         if slip_after * travel < -held:
             traction = -travel * mu * rear_load
             wheel_after = travel * max((v_long + (traction + other) / m * dt) * travel - held, 0.0) / R
-    if locked:  # the wheel held still: only the car moves the slip
-        wheel_after = 0.0
-        traction = _implicit_traction(p, -v_long - dt * other / m, dt / m, rear_load, floor)
+    if braking > 0 and (v_long + (traction + other) / m * dt) * v_long < 0:  # guard: braking stops the car,
+        traction = -other - v_long * m / dt                                 # never reverses it
     fx = traction + other
     torque = b * side_front - c_ * lat_r
 
