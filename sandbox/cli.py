@@ -7,6 +7,7 @@ import json
 import math
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -131,9 +132,11 @@ class Progress:
     at most twice a second; nothing at all for quick work (stdout stays clean)."""
 
     SHOW_AFTER_S = 2.0
+    active = False  # a command is reporting its own progress (the Watchdog keeps quiet)
 
     def __init__(self, what: str):
         self.what, self.start, self.last, self.shown = what, time.perf_counter(), 0.0, False
+        Progress.active = True
 
     def __call__(self, share: float) -> None:
         now = time.perf_counter()
@@ -142,9 +145,42 @@ class Progress:
             print(f"\r{self.what}: {100 * share:3.0f} %", end="", file=sys.stderr, flush=True)
 
     def close(self, finished: bool = True) -> None:
+        Progress.active = False
         if self.shown:
             how = f"done in {time.perf_counter() - self.start:.1f} s" if finished else "stopped"
             print(f"\r{self.what}: {how}", file=sys.stderr, flush=True)
+
+
+class Watchdog:
+    """For any command without its own progress: past Progress.SHOW_AFTER_S, a line on
+    stderr every few seconds saying it is still working (the first run after an
+    install compiles the physics: up to a minute). Runs on a thread; the compiled
+    physics lets it run while they do."""
+
+    EVERY_S = 5.0
+
+    def __init__(self, command: str):
+        self.command, self.start, self.said = command, time.perf_counter(), False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="watchdog", daemon=True)
+
+    def __enter__(self) -> "Watchdog":
+        self._thread.start()
+        return self
+
+    def _watch(self) -> None:
+        wait = Progress.SHOW_AFTER_S
+        while not self._stop.wait(wait):
+            wait = self.EVERY_S
+            if not Progress.active:
+                first = "" if self.said else " (the first run after an install compiles the physics first)"
+                print(f"car-sandbox {self.command}: still working, {time.perf_counter() - self.start:.0f} s{first}",
+                      file=sys.stderr, flush=True)
+                self.said = True
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def cmd_simulate(args) -> None:
@@ -435,7 +471,11 @@ def _main(argv: list[str] | None) -> int:
 
             inputs = [getattr(args, name, None) for name in ("preset", "controls")] + list(getattr(args, "ghost", []))
             check_target(out, [path for path in inputs if path is not None])
-        COMMANDS[args.command](args)
+        if args.command in ("bench", "soak"):  # they print their own progress
+            COMMANDS[args.command](args)
+        else:
+            with Watchdog(args.command):
+                COMMANDS[args.command](args)
     except UserError as exc:
         print(f"car-sandbox: error: {exc}", file=sys.stderr)
         return 2

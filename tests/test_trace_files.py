@@ -104,3 +104,16 @@ def test_long_work_reports_progress_on_stderr_only(tmp_path, capsys, monkeypatch
                      "--metric", "top_speed", "--out", str(tmp_path / "s.csv")]) == 0
     out, err = capsys.readouterr()
     assert "sweeping:" in err and "sweeping" not in out
+
+
+def test_a_command_without_its_own_progress_says_it_is_still_working(capsys, monkeypatch):
+    """Past two seconds (0 here) any command says on stderr that it is still working;
+    stdout carries only its result."""
+    from sandbox import cli
+
+    monkeypatch.setattr(cli.Progress, "SHOW_AFTER_S", 0.01)
+    monkeypatch.setattr(cli.Watchdog, "EVERY_S", 0.01)
+    assert cli.main(["metrics", "--preset", str(BUILTIN_DIR / "monster_corvette_c5.json"), "--hz", "1000"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Corvette C5") and "still working" not in out
+    assert "car-sandbox metrics: still working" in err

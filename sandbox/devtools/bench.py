@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import sys
 import statistics
 import time
 import tracemalloc
@@ -160,6 +161,11 @@ def metrics_ms(repeats: int = 7) -> dict:
     return out
 
 
+def _step(what: str) -> None:
+    """Where the bench is, on stderr (stdout carries only the figures)."""
+    print(f"bench: {what}…", file=sys.stderr, flush=True)
+
+
 def run(quick: bool = False) -> dict:
     from .bench_window import frame_costs, startup_seconds
 
@@ -167,9 +173,12 @@ def run(quick: bool = False) -> dict:
     figures = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
                           f"numpy {np.__version__}, numba {numba.__version__}",
                "date": datetime.date.today().isoformat(), "quick": quick, "targets": TARGETS}
+    _step("start-up, empty kernel cache and cached")
     figures["startup_cold_s"] = startup_seconds(1, cold=True)
     figures["startup_s"] = startup_seconds(1 if quick else 3)
+    _step("one car's tick")
     figures["tick_ns"] = {name: tick_ns(model, 200_000 if quick else 2_000_000) for name, model in MODELS.items()}
+    _step("batches and their scaling")
     figures["batch_car_ticks_per_s"] = {name: batch_rate(model, BATCH_CARS, seconds, repeats=3 if quick else 5)
                                         for name, model in MODELS.items()}
     figures["scaling"] = {name: {str(n): batch_rate(model, n, seconds, repeats=1 if n > BATCH_CARS else 3)
@@ -177,11 +186,14 @@ def run(quick: bool = False) -> dict:
     figures["python_loop"] = python_rate(seconds)
     figures["speedup_vs_python"] = figures["batch_car_ticks_per_s"]["arcade"] / figures["python_loop"]
     figures["memory_100k_mb"] = {name: batch_memory_mb(model) for name, model in MODELS.items()}
+    _step("sweep, replay seek and metrics")
     figures["sweep"] = sweep_seconds(side=30 if quick else 100)
     figures["seek_ms"] = seek_ms(1 if quick else 5)
     figures["metrics_ms"] = metrics_ms(5 if quick else 9)
+    _step("the window's frames")
     figures["frame"] = frame_costs(6.0 if quick else 60.0)
     if not quick:  # minutes: the largest inputs accepted
+        _step("the largest sweep, trace and Godot script accepted (a few minutes)")
         figures["inputs"] = bench_inputs.run()
     return figures
 
