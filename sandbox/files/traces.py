@@ -179,10 +179,6 @@ def save_trace(path: str | os.PathLike, trace: np.ndarray) -> None:
     write_text_atomic(path, format_rows(columns, trace[:, :len(columns)]), TraceError)
 
 
-def save_trajectory(path: str | os.PathLike, rows: np.ndarray) -> None:
-    write_text_atomic(path, format_rows(TRAJECTORY_COLUMNS, rows), TraceError)
-
-
 def demo_drive(t: float) -> tuple[float, float, float]:
     """Scripted controls (steer, throttle, brake) at time `t` s, used by `screenshot`:
     full throttle straight, a long right-hander, a flick left, then right again."""
