@@ -1,7 +1,7 @@
 #!/bin/sh
 # Full disk, devices, links and inputs against every kind of output the CLI writes.
 # Needs root (a private mount namespace with a 200 KiB tmpfs); prints one line a case.
-#   sudo sh tools/check_outputs.sh
+#   sudo PY=.venv/bin/python sh tools/check_outputs.sh   (PY: a Python with the sandbox installed)
 set -u
 PY=${PY:-python3}
 PRESET=$(cd "$(dirname "$0")/.." && pwd)/presets/recipe_defaults.json
