@@ -1,6 +1,6 @@
 """The recipe's arcade tick for one car in plain Python (the `math` module only).
 
-The benchmark's baseline: issue 6 asks the batch engine to be at least 20 times a
+The benchmark's baseline: the batch engine must be at least 20 times a
 plain-Python per-car loop of the same model, measured in the same run. It follows
 the recipe's `_physics_process` line by line (recipe mode, no `rate_independent`);
 the tests hold it to `models.arcade` on a drive, so the comparison is like for like.

@@ -1,4 +1,4 @@
-"""`car-sandbox soak`: the long run of issues 6 and 7, on the real window offscreen.
+"""`car-sandbox soak`: the long run on the real window, offscreen.
 
 Scripted driving (`controls.demo_drive`, looped) for MINUTES of physics time, frame
 by frame as fast as the machine allows (one tick of wall time per frame, as in the
