@@ -160,7 +160,7 @@ class Watchdog:
     EVERY_S = 5.0
 
     def __init__(self, command: str):
-        self.command, self.start, self.said = command, time.perf_counter(), False
+        self.command, self.start = command, time.perf_counter()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="watchdog", daemon=True)
 
@@ -173,10 +173,8 @@ class Watchdog:
         while not self._stop.wait(wait):
             wait = self.EVERY_S
             if not Progress.active:
-                first = "" if self.said else " (the first run after an install compiles the physics first)"
-                print(f"car-sandbox {self.command}: still working, {time.perf_counter() - self.start:.0f} s{first}",
+                print(f"car-sandbox {self.command}: still working, {time.perf_counter() - self.start:.0f} s",
                       file=sys.stderr, flush=True)
-                self.said = True
 
     def __exit__(self, *exc) -> None:
         self._stop.set()

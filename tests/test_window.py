@@ -807,3 +807,31 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
     assert speeds[-1] == speed_then and ago[-1] == 0.0
     ghost_ago, ghost_speeds = window.plots.ghost_speed_curves[0].getData()
     assert ghost_speeds[-1] == speed_then and ghost_ago[-1] == 0.0  # the pinned ghost drives alike
+
+
+def test_export_items_that_can_only_fail_are_greyed_out(window, qtbot):
+    """Godot scripts exist for the arcade only; a sweep exports once one has run."""
+    assert all(a.isEnabled() for a in window.godot_exports)
+    assert not any(a.isEnabled() for a in window.sweep_exports)
+    assert "Run a sweep first" in window.sweep_exports[0].statusTip()
+    window.switch_model("bicycle")
+    assert not any(a.isEnabled() for a in window.godot_exports)
+    assert "Only the arcade model" in window.godot_exports[0].statusTip()
+    window.switch_model("arcade")
+    assert all(a.isEnabled() for a in window.godot_exports)
+    sweep = window.sweep
+    with qtbot.waitSignal(sweep.finished, timeout=60000):
+        sweep.run()
+    assert all(a.isEnabled() for a in window.sweep_exports)
+
+
+def test_status_line_says_nothing_of_frame_rate_before_it_is_measured(window):
+    paused(window)
+    window.run_for(1 / 60)
+    assert "fps –" not in window.status.text() and "physics 60 Hz" in window.status.text()
+
+
+def test_the_pause_button_uses_characters_every_font_has(window):
+    window.play_trace(np.zeros((600, 5)), "still")
+    text = window.replay_bar.play_action.text()
+    assert text.endswith("Pause") and "⏸" not in text

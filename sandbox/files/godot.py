@@ -59,12 +59,17 @@ def gdscript_literal(value: float | bool) -> str:
     return text if "e" not in text else f"{value:.12f}".rstrip("0")
 
 
+def has_script(model: ModuleType) -> bool:
+    """Whether `model` exports as a Godot script (the arcade, the recipe's own car)."""
+    return model.NAME == "arcade"
+
+
 def export_script(preset: Preset, godot: int) -> str:
     """The recipe's car script for Godot 3 (KinematicBody2D) or 4 (CharacterBody2D)
     with `preset`'s values as its `var` lines."""
     if godot not in GODOT_VERSIONS:
         raise GodotError(f"Godot version {godot!r} is not one of {GODOT_VERSIONS}")
-    if preset.model.NAME != "arcade":
+    if not has_script(preset.model):
         raise GodotError(f"only the arcade model has a Godot script; {preset.model.NAME!r} has none yet")
     lines = []
     for p in preset.model.PARAMS:

@@ -17,7 +17,7 @@ from ..analysis.curves import time_to_cover
 from ..files.disk import png_complete, write_atomic
 from ..files.traces import demo_drive
 from ..errors import UserError
-from ..files.godot import load_script, save_script
+from ..files.godot import has_script, load_script, save_script
 from ..physics.models import MODELS
 from ..physics.state import Controls
 from ..physics.params import Tuning
@@ -277,12 +277,16 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
         self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
         export.addSeparator()
-        self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv"))
-        self._action(export, "Sweep plot as P&NG…", lambda: self.export_sweep_dialog(".png"))
-        self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg"))
+        self.sweep_exports = [
+            self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv")),
+            self._action(export, "Sweep plot as P&NG…", lambda: self.export_sweep_dialog(".png")),
+            self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg"))]
         export.addSeparator()
-        self._action(export, "Godot &4 script (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G")
-        self._action(export, "Godot &3 script (KinematicBody2D)…", lambda: self.export_godot_dialog(3))
+        self.godot_exports = [
+            self._action(export, "Godot &4 script (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G"),
+            self._action(export, "Godot &3 script (KinematicBody2D)…", lambda: self.export_godot_dialog(3))]
+        self.sweep.finished.connect(self._update_exports)
+        self._update_exports()
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -472,7 +476,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 regime = "traction slow · "
         if due(0):
             self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
-                                f"physics {self.sim.hz} Hz · " + (f"{self._fps:4.0f} fps" if self._fps else "fps –"))
+                                f"physics {self.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
         self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
         self.track.ghosts = []
         for ghost in self.ghosts:
@@ -616,6 +620,17 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 preset = None
         self.apply_preset(preset or Preset(model, Tuning(model.PARAMS), f"{model.TITLE} defaults"))
 
+    def _update_exports(self) -> None:
+        """Export items that can only fail are greyed out, with the reason as their tip."""
+        scripted = has_script(self.model)
+        for action in self.godot_exports:
+            action.setEnabled(scripted)
+            action.setStatusTip("" if scripted else "Only the arcade model exports a Godot script so far")
+        swept = self.sweep.grid is not None
+        for action in self.sweep_exports:
+            action.setEnabled(swept)
+            action.setStatusTip("" if swept else "Run a sweep first (the Sweep tab)")
+
     def _switch_to(self, preset: Preset) -> None:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
         (the old model's steps cannot apply to the new one's parameters)."""
@@ -631,6 +646,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         old.deleteLater()
         self.undo.clear()
         self._set_units()
+        self._update_exports()
         self.track.set_hz(preset.hz)
         self.plots.set_hz(preset.hz)
         _mark(self.rate_actions, preset.hz)

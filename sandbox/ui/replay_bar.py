@@ -50,7 +50,7 @@ class ReplayBar(QToolBar):
         self.slider.setEnabled(loaded)
         self.slider.setRange(0, max(length, 0))
         self.play_action.setChecked(playing)
-        self.play_action.setText("⏸ Pause" if playing else "▶ Play")
+        self.play_action.setText("‖ Pause" if playing else "▶ Play")  # ⏸ is missing from common fonts
         if not loaded:
             self.position.setText(" no trace loaded ")
 
