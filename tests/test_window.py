@@ -835,3 +835,20 @@ def test_the_pause_button_uses_characters_every_font_has(window):
     window.play_trace(np.zeros((600, 5)), "still")
     text = window.replay_bar.play_action.text()
     assert text.endswith("Pause") and "⏸" not in text
+
+
+def test_help_lists_every_menu_shortcut(window):
+    from PySide6.QtGui import QKeySequence
+
+    text = window.help_text()
+    shortcuts = []
+    stack = list(window.menuBar().actions())
+    while stack:
+        action = stack.pop()
+        if action.menu() is not None:
+            stack += action.menu().actions()
+        elif not action.shortcut().isEmpty():
+            shortcuts.append(action.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+    assert len(shortcuts) >= 10
+    assert all(keys in text for keys in shortcuts)
+    assert "W / ↑ accelerate" in text

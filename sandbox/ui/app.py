@@ -46,8 +46,7 @@ Space handbrake · Q / E shift down / up (dynamic car, manual gearbox)<br>
 R reset the car · mouse wheel zoom · Tab show/hide the tuning panel<br><br>
 <b>Tuning</b><br>
 Drag a slider or type in its number box; the next physics tick uses the new value.<br>
-↺ resets one parameter · Ctrl+Z undo · Ctrl+Shift+Z redo (one drag = one step)<br>
-Ctrl+O open · Ctrl+S save · Ctrl+Shift+S save as · Ctrl+1…9 switch preset"""
+↺ resets one parameter · undo and redo go back and forth (one drag = one step)"""
 
 
 class LoadPreset(QUndoCommand):
@@ -791,7 +790,24 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.track.setFocus()
 
     def show_controls(self) -> None:
-        QMessageBox.information(self, "Controls", CONTROLS_HELP)
+        QMessageBox.information(self, "Controls", self.help_text())
+
+    def help_text(self) -> str:
+        """The driving keys, then every menu command that has a shortcut, read from the
+        menus themselves (so the list is never out of date)."""
+        rows = []
+
+        def walk(actions, path: str) -> None:
+            for action in actions:
+                label = action.text().replace("&", "")
+                if action.menu() is not None:
+                    walk(action.menu().actions(), f"{path}{label} → ")
+                elif not action.shortcut().isEmpty():
+                    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                    rows.append(f"{keys} · {path}{label.rstrip('…')}")
+
+        walk(self.menuBar().actions(), "")
+        return CONTROLS_HELP + "<br><br><b>Menu shortcuts</b><br>" + "<br>".join(rows)
 
     def show_error(self, message: str, title: str = "car-sandbox") -> None:
         """A dialog that names the problem; non-blocking so the car keeps running."""
