@@ -20,3 +20,15 @@ def private_user_data(tmp_path, monkeypatch):
         return
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     yield home
+
+
+@pytest.fixture
+def window(qtbot):
+    """The real window, shown offscreen, remembering nothing between tests."""
+    from sandbox.ui.app import MainWindow
+
+    w = MainWindow(remember=False)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w

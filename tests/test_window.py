@@ -18,15 +18,6 @@ from sandbox.ui.app import MainWindow
 K = Qt.Key
 
 
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow(remember=False)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
-
-
 def paused(w):
     """Stop the frame timer and reset, so a test counts exactly the ticks it runs."""
     w.timer.stop()

@@ -10,17 +10,6 @@ from PySide6.QtWidgets import QApplication
 
 from sandbox.files.presets import load_preset
 from sandbox.physics.models import MODELS
-from sandbox.ui.app import MainWindow
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow(remember=False)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    w.timer.stop()  # the test drives the frames itself
-    return w
 
 
 def drag_to(window, name: str, value: float) -> None:
@@ -51,6 +40,7 @@ def exercise(window, qtbot, tmp_path, label: str) -> None:
 
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_every_parameter_at_each_end_and_every_switch(window, qtbot, tmp_path, model):
+    window.timer.stop()  # the test drives the frames itself
     window.switch_model(model)
     assert window.model.NAME == model
     exercise(window, qtbot, tmp_path, "defaults")

@@ -314,6 +314,19 @@ def _circle(model, s, p, dt, target, display, peaks):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _up_to(model, s, p, dt, speed):
+    """Full throttle straight from `s` (in place) until it goes at `speed`, at most
+    SETTLE_LIMIT_S; whether it got there."""
+    literally(model)
+    c = _controls(0.0, 1.0, 0.0)
+    for _ in range(int(SETTLE_LIMIT_S / dt)):
+        if _speed(s) >= speed:
+            return True
+        kernels.tick(model, s, c, p, dt)
+    return _speed(s) >= speed
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _circumcentre(ax, ay, bx, by, cx, cy):
     """Centre of the circle through three points; (nan, nan) when they lie on a line."""
     bx, by, cx, cy = bx - ax, by - ay, cx - ax, cy - ay
@@ -333,14 +346,9 @@ def _kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
     rectangle about the state's point, along the `display` heading). NaN if the car
     never reaches the pace; inf if it does not turn."""
     literally(model)
-    c = _controls(0.0, 1.0, 0.0)
-    for _ in range(int(SETTLE_LIMIT_S / dt)):
-        if _speed(s) >= pace:
-            break
-        kernels.tick(model, s, c, p, dt)
-    if _speed(s) < pace:
+    if not _up_to(model, s, p, dt, pace):
         return math.nan
-    c[0] = 1.0
+    c = _controls(1.0, 0.0, 0.0)
     ticks = int(CIRCLE_S / dt)
     last = max(2, int(1.0 / dt))
     ax, ay, bx, by = 0.0, 0.0, 0.0, 0.0
@@ -400,11 +408,7 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, out):
     # the circles: from 25 % of top speed (straight up to it), speed held there; from top speed
     low = 0.25 * (top if settled else _speed(cruising))
     slow = _rest(defaults)
-    c = _controls(0.0, 1.0, 0.0)
-    for _ in range(int(SETTLE_LIMIT_S / dt)):
-        if _speed(slow) >= low:
-            break
-        kernels.tick(model, slow, c, p, dt)
+    _up_to(model, slow, p, dt, low)
     peaks = np.zeros(2)
     out[RADIUS_LOW] = _circle(model, slow, p, dt, low, display, peaks)
     radius_top = _circle(model, cruising, p, dt, math.inf, display, peaks)

@@ -44,6 +44,21 @@ def _read_within(path: Path, size: int, seconds: float) -> bytes:
     return result[0]
 
 
+def read_failure(path: Path, exc: OSError, error: type[UserError] = UserError) -> UserError:
+    """The user's message for an OSError met reading `path`."""
+    if isinstance(exc, FileNotFoundError):
+        return error(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return error(f"{path}: is a directory, not a file")
+    if isinstance(exc, PermissionError):
+        return error(f"{path}: permission denied")
+    return error(f"{path}: cannot be read ({exc.strerror or exc})")
+
+
+def _too_large(path: Path, limit: int, error: type[UserError]) -> UserError:
+    return error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+
+
 def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -> os.stat_result:
     """The stat of a regular file of at most `limit` bytes, or `error` naming the
     problem. Pipes and devices are refused unopened: reading them could block or never
@@ -59,7 +74,7 @@ def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -
     if not stat.S_ISREG(info.st_mode):
         raise error(f"{path}: not a regular file (a pipe, socket or device)")
     if info.st_size > limit:
-        raise error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+        raise _too_large(path, limit, error)
     return info
 
 
@@ -69,22 +84,15 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     never end."""
     path = Path(path)
     check_readable(path, limit, error)
-    too_large = f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file"
     try:
         data = _read_within(path, limit + 1, READ_SECONDS)
     except TimeoutError:
         raise error(f"{path}: still not read after {READ_SECONDS:g} s (a slow or stuck network drive?); "
                     "nothing was changed") from None
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise error(f"{path}: permission denied") from None
     except OSError as exc:
-        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    if len(data) > limit:
-        raise error(too_large)
+        raise read_failure(path, exc, error) from None
+    if len(data) > limit:  # the size on disk lied (a file still growing)
+        raise _too_large(path, limit, error)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

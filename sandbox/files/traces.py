@@ -16,7 +16,7 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import TraceError, shown
-from .disk import check_readable, read_text, write_text_atomic
+from .disk import check_readable, read_failure, read_text, write_text_atomic
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
 TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
@@ -152,10 +152,8 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
                 yield rows, min(f.buffer.tell() / size, 1.0)
     except UnicodeDecodeError:
         raise TraceError(f"{source} lines {number} … {number + rows_per_chunk - 1}: not UTF-8 text") from None
-    except PermissionError:
-        raise TraceError(f"{source}: permission denied") from None
     except OSError as exc:
-        raise TraceError(f"{source}: cannot be read ({exc.strerror or exc})") from None
+        raise read_failure(path, exc, TraceError) from None
     if not any_rows:
         raise TraceError(f"{source}: no rows after the header")
 

@@ -131,12 +131,10 @@ P = index_of(p.name for p in PARAMS)
 
 
 def inertia(p: Mapping) -> np.ndarray:
-    """Yaw inertia (kg·m²): the seed's formula, or a box's with `box_inertia` (the
-    kernel's `yaw_inertia`, for a tuning or arrays of tunings)."""
-    hx, hy, m = np.asarray(p["half_length"]), np.asarray(p["half_width"]), np.asarray(p["mass"])
-    seed = (1.0 / 12.0) * (hx * hx) * (hy * hy) * m
-    box = m * ((2 * hx) * (2 * hx) + (2 * hy) * (2 * hy)) / 12.0
-    return np.where(p["box_inertia"], box, seed)
+    """Yaw inertia (kg·m²) of a tuning or of arrays of tunings: the kernel's own
+    `yaw_inertia`, element by element."""
+    return np.vectorize(yaw_inertia, otypes=[np.float64])(p["half_length"], p["half_width"], p["mass"],
+                                                           np.asarray(p["box_inertia"], dtype=bool))
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
