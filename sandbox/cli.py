@@ -433,7 +433,7 @@ def cmd_window(args) -> int:
         window.show_error(note, "Last session set aside")
     if preset is not None:
         window.apply_preset(preset)
-    prepare_physics(app, window.model)
+    prepare_physics(app, window)
     if os.environ.get("CAR_SANDBOX_FIRST_FRAME"):
         from .ui.qt import report_first_frame
 

@@ -42,7 +42,7 @@ def test_holding_w_raises_the_speed_plot(window, qtbot):
     moving = trace[np.argmax(trace > 0):]
     assert np.all(np.diff(moving[:25]) > 0)  # rising every tick while W was held
     assert window.sim.state.vx[0] > 0 and window.sim.state.y[0] == 0
-    assert "px/s" in window.status.text() and "60 Hz" in window.status.text()
+    assert "px/s" in window.plots.readout.text() and "60 Hz" in window.status.text()
 
 
 def test_steering_keys_turn_the_front_wheels_and_the_car(window, qtbot):
@@ -85,8 +85,8 @@ def test_release_with_a_modifier_held_still_releases(window, qtbot):
 def test_clicking_a_slider_does_not_steal_the_driving_keys(window, qtbot):
     slider = window.panel.sliders["engine_power"]
     before = slider.value()
-    qtbot.mouseClick(slider._slider, Qt.MouseButton.LeftButton, pos=QPoint(5, slider._slider.height() // 2))
-    assert QApplication.focusWidget() is not slider._slider
+    qtbot.mouseClick(slider.slider, Qt.MouseButton.LeftButton, pos=QPoint(5, slider.slider.height() // 2))
+    assert QApplication.focusWidget() is not slider.slider
     after_click = slider.value()
     target = QApplication.focusWidget() or window
     for key in (K.Key_W, K.Key_Left):
@@ -121,11 +121,11 @@ def test_undo_and_redo_with_the_keyboard(window, qtbot):
 def test_one_drag_is_one_undo_step(window):
     slider = window.panel.sliders["friction"]
     steps = window.undo.count()
-    slider._slider.setSliderDown(True)  # mouse pressed on the handle
+    slider.slider.setSliderDown(True)  # mouse pressed on the handle
     for value in (-60, -80, -120, -150):
-        slider._slider.setValue(value)
+        slider.slider.setValue(slider.position(value))
         assert window.tuning["friction"] == value  # applied live while dragging
-    slider._slider.setSliderDown(False)  # mouse released
+    slider.slider.setSliderDown(False)  # mouse released
     assert window.undo.count() == steps + 1
     window.undo.undo()
     assert window.tuning["friction"] == -55
@@ -273,7 +273,7 @@ def test_last_preset_tuning_and_layout_are_restored(qtbot):
 
 def test_mouse_wheel_over_a_slider_does_not_change_it(window):
     slider = window.panel.sliders["engine_power"]
-    inner = slider._slider
+    inner = slider.slider
     centre = QPointF(inner.width() / 2, inner.height() / 2)
     event = QWheelEvent(centre, inner.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -240),
                         Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
@@ -400,7 +400,7 @@ def test_model_menu_switches_to_ackermann_and_drives_in_metres(window, qtbot):
     state = window.sim.state
     assert state.extra["beta"][0] > state.extra["alpha"][0] > 0  # inner wheel turned further
     window._refresh_views()
-    assert "m/s" in window.status.text()
+    assert "m/s" in window.plots.readout.text()
     assert window.curves.getPlotItem().getAxis("bottom").labelUnits == "m/s"
     assert not window.track.grab().isNull()  # paints the centre and the wheel axes
 
@@ -462,7 +462,7 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     assert len(rpm) == 180 and rpm.min() >= 1000 and rpm.max() > 2000  # idle floor, revving up
     assert set(np.unique(gear)) <= {1000.0, 2000.0, 3000.0}  # gear × 1000
     # the axis names the unit; the group's name is in the box (a long one overlapped)
-    assert window.plots.channel_plot.getAxis("left").labelText == "rpm"
+    assert window.plots.channel_unit == "rpm" and "[rpm]" in window.plots.sides[2].text
     window.channel_box.setCurrentText("axle loads")
     window.scripted_drive(1)
     front, rear = (c.getData()[1] for c in window.plots.channel_curves)
@@ -470,7 +470,7 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     assert finite.sum() == 60  # the new group starts blank, then fills
     # total load is the weight: m·g = 1500·9.8 N
     assert (front[finite] + rear[finite]) == pytest.approx(np.full(60, 1500 * 9.8))
-    assert window.plots.channel_plot.getAxis("left").labelText == "N"
+    assert window.plots.channel_unit == "N" and "[N]" in window.plots.sides[2].text
 
 
 def test_ghost_drives_with_the_same_controls(window, qtbot):
@@ -488,7 +488,7 @@ def test_ghost_drives_with_the_same_controls(window, qtbot):
     assert (ghost.x[0], ghost.y[0]) == (alone[-1, 1], alone[-1, 2])
     ghost_speed = window.plots.ghost_speed_curves[0].getData()[1]
     assert ghost_speed[-1] == pytest.approx(ghost.speed[0])  # overlaid on the speed plot
-    assert any("ghost pinned" in line for line in window.track.hud_lines)
+    assert any("ghost pinned" in line for line in window.track.ghost_lines)
     window.remove_ghost()
     assert window.ghost is None and window.track.ghosts == []
 
@@ -649,7 +649,7 @@ def test_up_to_four_ghosts_each_with_its_own_readout(window):
     assert "At most 4 ghosts" in window.last_error and len(window.ghosts) == 4
     window.scripted_drive(2)
     assert len(window.track.ghosts) == 4
-    readouts = [line for line in window.track.hud_lines if line.startswith("ghost ")]
+    readouts = [line for line in window.track.ghost_lines if line.startswith("ghost ")]
     assert [line.split(":")[0] for line in readouts] == ["ghost Ice", "ghost Go-kart", "ghost Heavy truck",
                                                            "ghost Drift"]
     assert all(line.endswith(" s)") for line in readouts)  # the lead in time
@@ -766,9 +766,9 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
     trace = load_trace(BUILTIN_TRACES / "drag_strip.csv")
     assert window.open_trace_file(BUILTIN_TRACES / "drag_strip.csv")
     window.scrub(len(trace) - 1)
-    assert not any("end of trace" in line for line in window.track.hud_lines)  # not before the end
+    assert not any("end of trace" in line for line in window.track.ghost_lines)  # not before the end
     window.step_replay()
-    same, ahead = [line for line in window.track.hud_lines if line.startswith("ghost ")]
+    same, ahead = [line for line in window.track.ghost_lines if line.startswith("ghost ")]
     assert same.endswith("end of trace +0.00 s")
     figure = float(ahead.rsplit("end of trace ", 1)[1].split()[0])
     car, fast = run_trace(arcade, defaults.tuning, trace), run_trace(arcade, strong.tuning, trace)

@@ -14,7 +14,7 @@ from sandbox.physics.models import MODELS
 
 def drag_to(window, name: str, value: float) -> None:
     """Drag the parameter's slider handle to `value` (press, move, release)."""
-    slider = window.panel.sliders[name]._slider
+    slider = window.panel.sliders[name].slider
     slider.setSliderDown(True)
     window.panel.sliders[name].setValue(value)
     slider.setSliderDown(False)

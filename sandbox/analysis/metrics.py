@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from types import ModuleType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import numpy as np
 
@@ -38,19 +38,47 @@ from ..physics import kernels  # first: it loads the models, which `sim` needs l
 from ..physics.sim import model_number, tuning_rows
 from . import manoeuvres
 
-METRICS = {  # name -> (label, unit kind): unit kinds "speed", "time", "distance", "deg", "accel"
-    "top_speed": ("top speed", "speed"),
-    "time_to_100": ("time 0→100", "time"),
-    "time_to_90pct": ("time 0→90 % of top", "time"),
-    "braking_from_top": ("braking from top speed", "distance"),
-    "braking_from_100": ("braking from 100", "distance"),
-    "reverse_top_speed": ("reverse top speed", "speed"),
-    "radius_low": ("turning radius, full lock, slow", "distance"),
-    "radius_top": ("turning radius, full lock, top speed", "distance"),
-    "turning_circle": ("turning circle, kerb to kerb, walking pace", "distance"),
-    "peak_slip_skidpad": ("peak slip angle, skid pad", "deg"),
-    "peak_lateral_accel": ("peak lateral acceleration", "accel"),
+class Metric(NamedTuple):
+    """One figure of the standard manoeuvres: its label ("100" is the reference
+    speed), unit kind ("speed", "time", "distance", "deg", "accel"), sense (+1: more
+    is better, -1: less is better, 0: neither, a matter of taste) and how it is
+    measured (the table above, for tooltips and --help)."""
+
+    label: str
+    kind: str
+    sense: int
+    how: str
+
+
+METRICS = {
+    "top_speed": Metric("top speed", "speed", +1,
+                        "Full throttle straight until the speed settles (or the rev limiter's mean)."),
+    "time_to_100": Metric("time 0→100", "time", -1, "The same run: the first time the speed reaches 100."),
+    "time_to_90pct": Metric("time 0→90 % of top", "time", -1,
+                            "The same run: the first time the speed reaches 90 % of the top speed."),
+    "braking_from_top": Metric("braking from top speed", "distance", -1,
+                               "From the top speed, full brake until the car stops moving forward: the distance."),
+    "braking_from_100": Metric("braking from 100", "distance", -1,
+                               "Full throttle to 100, then full brake to a stop: the distance."),
+    "reverse_top_speed": Metric("reverse top speed", "speed", 0,
+                                "Brake held from rest (the sandbox's reverse) until the speed settles."),
+    "radius_low": Metric("turning radius, full lock, slow", "distance", -1,
+                         "Full lock at 25 % of the top speed, speed held: the radius of the path over the "
+                         "last second."),
+    "radius_top": Metric("turning radius, full lock, top speed", "distance", -1,
+                         "Full lock with the throttle held from the top speed: the radius of the path over "
+                         "the last second."),
+    "turning_circle": Metric("turning circle, kerb to kerb, walking pace", "distance", -1,
+                             "Full lock at walking pace: twice the distance from the path's centre to the "
+                             "farthest corner of the drawn body."),
+    "peak_slip_skidpad": Metric("peak slip angle, skid pad", "deg", 0,
+                                "The largest slip angle in the full-lock runs."),
+    "peak_lateral_accel": Metric("peak lateral acceleration", "accel", +1,
+                                 "The largest sideways acceleration in the full-lock runs (speed × turn rate "
+                                 "of the velocity over 0.25 s)."),
 }
+DECIMALS = {"speed": 1, "time": 2, "distance": 1, "deg": 1, "accel": 2}
+"""Decimal places each unit kind is shown with."""
 
 
 def reference_speed(model: ModuleType) -> tuple[float, str]:
@@ -124,11 +152,35 @@ def table(model: ModuleType, values: Mapping[str, np.ndarray], index: int = 0) -
     """Rows of name, label, value, unit for one tuning of a `compute` result."""
     _, ref_label = reference_speed(model)
     rows = []
-    for name, (label, kind) in METRICS.items():
+    for name, metric in METRICS.items():
         value = float(np.asarray(values[name]).reshape(-1)[index])
-        rows.append({"name": name, "label": label.replace("100", ref_label), "value": value,
-                     "unit": unit_of(kind, model), "point": point_of(name, model)})
+        rows.append({"name": name, "label": metric.label.replace("100", ref_label), "value": value,
+                     "unit": unit_of(metric.kind, model), "point": point_of(name, model),
+                     "decimals": DECIMALS[metric.kind], "sense": metric.sense,
+                     "how": metric.how.replace("100", ref_label), "missing": missing_reason(name, value, model, values,
+                                                                                         index)})
     return rows
+
+
+def missing_reason(name: str, value: float, model: ModuleType, values: Mapping[str, np.ndarray],
+                   index: int = 0) -> str:
+    """Why a metric has no value for this tuning ("" when it has one)."""
+    if math.isfinite(value):
+        return ""
+    top = float(np.asarray(values["top_speed"]).reshape(-1)[index])
+    _, ref_label = reference_speed(model)
+    if name == "top_speed":
+        return "none: nothing limits the speed on a straight"
+    needs_top = name in ("time_to_90pct", "braking_from_top", "radius_top", "radius_low")
+    if needs_top and not math.isfinite(top):
+        return "n/a: no top speed to measure from"
+    if name in ("time_to_100", "braking_from_100"):
+        return f"n/a: never reaches {ref_label}"
+    if name == "reverse_top_speed":
+        return "none: nothing limits the reverse speed" if math.isinf(value) else "n/a: no reverse speed measured"
+    if name.startswith("radius") or name == "turning_circle":
+        return "n/a: the car does not turn at full lock"
+    return "n/a: the manoeuvre could not reach its mark"
 
 
 def format_value(value: float) -> str:

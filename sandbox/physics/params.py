@@ -16,6 +16,10 @@ import numpy as np
 from ..errors import shown
 
 
+LOG_ZERO_GAP = 0.03
+"""Slider positions (of 0…1) between 0 and the first step on a log slider from 0."""
+
+
 @dataclass(frozen=True)
 class Param:
     """One tunable number of a model.
@@ -24,6 +28,9 @@ class Param:
     older format do not carry it and load with `default` (see presets.py).
     `kind` is "float" (a slider) or "bool" (a switch: value True/False, in JSON
     true/false; min 0, max 1, step 1).
+    `group` names the section of the tuning panel it is shown in (engine, tyres, …).
+    `log`: the slider is logarithmic, for ranges over more than two decades (see
+    `to_slider`).
     """
 
     name: str
@@ -36,11 +43,14 @@ class Param:
     help: str
     since: int = 1
     kind: str = "float"
+    group: str = "General"
+    log: bool = False
 
     @classmethod
-    def switch(cls, name: str, label: str, default: bool, help: str, since: int = 1) -> "Param":
+    def switch(cls, name: str, label: str, default: bool, help: str, since: int = 1,
+               group: str = "Options") -> "Param":
         """A boolean parameter (an option that changes how the model computes)."""
-        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool")
+        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool", group)
 
     @property
     def is_bool(self) -> bool:
@@ -53,6 +63,8 @@ class Param:
             raise ValueError(f"{self.name}: default {self.default} outside {self.min}..{self.max}")
         if self.step <= 0:
             raise ValueError(f"{self.name}: step must be positive")
+        if self.log and not (0 <= self.min < self.max):
+            raise ValueError(f"{self.name}: a logarithmic slider needs 0 ≤ min < max")
 
     @property
     def decimals(self) -> int:
@@ -90,6 +102,35 @@ class Param:
         steps = round((value - self.min) / self.step)
         snapped = round(self.min + steps * self.step, self.decimals)
         return min(self.max, max(self.min, snapped))
+
+    def _log_scale(self) -> tuple[float, float]:
+        """(floor, start) of a log slider: the values from `floor` to max spread over
+        positions `start`…1, each decade the same length. floor is min, or one step
+        when min is 0; then 0 sits alone at position 0 and the log part starts at
+        LOG_ZERO_GAP."""
+        if self.min > 0:
+            return self.min, 0.0
+        return self.step, LOG_ZERO_GAP
+
+    def to_slider(self, value: float) -> float:
+        """Position 0…1 of `value` on the slider (linear, or logarithmic with `log`)."""
+        if not self.log:
+            return (value - self.min) / (self.max - self.min)
+        floor, start = self._log_scale()
+        if value < floor:
+            return 0.0
+        return start + (1.0 - start) * math.log(value / floor) / math.log(self.max / floor)
+
+    def from_slider(self, position: float) -> float:
+        """The value at slider `position` (0…1), snapped to `step`: `to_slider` inverted."""
+        position = min(1.0, max(0.0, position))
+        if not self.log:
+            return self.snap(self.min + position * (self.max - self.min))
+        floor, start = self._log_scale()
+        if position < start / 2:
+            return self.min
+        share = max(position - start, 0.0) / (1.0 - start)
+        return self.snap(floor * (self.max / floor) ** share)
 
     def as_dict(self) -> dict:
         return asdict(self)

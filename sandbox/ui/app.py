@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import math
 import time
 from pathlib import Path
@@ -35,6 +37,7 @@ from .sweep_panel import SweepPanel
 from .telemetry import LivePlots
 from .track_view import TrackView
 from .tuning_panel import TuningPanel
+from .view_overlays import Dashboard
 
 DEFAULT_PX_PER_METRE = 25.0
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
@@ -85,6 +88,14 @@ def _mark(group: QActionGroup, value) -> None:
         action.setChecked(action.data() == value)
 
 
+DESCRIPTION_CHARS = 90
+"""The preset's description above the sliders is cut after about this many characters."""
+PANEL_MIN = 280
+"""px: the narrowest a panel can be made (the side panels' width, the plots' width)."""
+PANEL_MIN_HEIGHT = 150
+"""px: the lowest a panel can be made."""
+PANEL_WIDTH = 330
+"""px: the side panels' starting width."""
 UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 REFRESH_TURNS = 3
@@ -132,19 +143,20 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.setCentralWidget(self.track)
         self.panel = self._make_panel(hz)
         self.panel_dock = self._dock("Tuning", "tuning_dock", self.panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.panel_dock.setMinimumWidth(300)
 
         self.plots = LivePlots(hz, self.model.LENGTH_UNIT)
         self.channel_box = QComboBox()
+        self.channel_box.setObjectName("telemetry_channels")
         self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.channel_box.setToolTip("What the third plot shows: the model's own telemetry")
         self.channel_box.currentTextChanged.connect(self._show_channels)
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Model telemetry:"))
-        row.addWidget(self.channel_box, 1)
+        row.addWidget(self.plots.readout, 1)
+        row.addWidget(self.channel_box)
         column.addLayout(row)
         column.addWidget(self.plots, 1)
         self._set_units()
@@ -169,7 +181,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
         self.keys = DriveKeys(self)
-        self.keys.tab_pressed.connect(self.toggle_panel)
+        self.keys.tab_pressed.connect(self.toggle_panels)
         self.replay_bar = ReplayBar(self)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.replay_bar)
         self.replay_bar.record_action.toggled.connect(self.set_recording)
@@ -189,11 +201,14 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.frame)
-        self.timer.start(FRAME_MS)
+        self.start_frames()
 
         self.resize(1400, 860)
-        self.resizeDocks([self.plots_dock], [340], Qt.Orientation.Vertical)
-        self.resizeDocks([self.panel_dock], [330], Qt.Orientation.Horizontal)
+        for dock in self.docks():
+            dock.setMinimumSize(PANEL_MIN, PANEL_MIN_HEIGHT)
+        self._hidden_docks: list = []  # the panels Tab hid, to bring back
+        self._default_layout = self.saveState()
+        self._size_panels()
         if remember:
             self._restore_layout()
         self._on_tuning_changed()
@@ -208,12 +223,27 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     # --- construction --------------------------------------------------------
     def _make_panel(self, hz: int) -> TuningPanel:
-        panel = TuningPanel(self.tuning, self.undo)
+        panel = TuningPanel(self.tuning, self.undo, self._sections_opened())
+        panel.section_toggled.connect(self._remember_sections)
         panel.tuning_changed.connect(self._on_tuning_changed)
         panel.edit_finished.connect(self.track.setFocus)
         panel.rate_requested.connect(self.set_rate)
         panel.show_rate(hz)
         return panel
+
+    def _sections_opened(self) -> dict[str, bool]:
+        """The tuning panel's open and closed sections of this model, as last left."""
+        if not self.remember:
+            return {}
+        try:
+            opened = json.loads(str(settings().value(f"panel/sections/{self.model.NAME}", "{}")))
+        except ValueError:
+            return {}
+        return {str(k): bool(v) for k, v in opened.items()} if isinstance(opened, dict) else {}
+
+    def _remember_sections(self) -> None:
+        if self.remember and hasattr(self, "panel"):
+            settings().setValue(f"panel/sections/{self.model.NAME}", json.dumps(self.panel.opened()))
 
     def _set_units(self) -> None:
         """Units, scale and telemetry channels of the current model."""
@@ -304,10 +334,15 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._fill_presets_menu()
 
         view = bar.addMenu("&View")
-        self.panel_action = self._action(view, "Show tuning panel\tTab", self.toggle_panel)
+        self.panel_action = self._action(view, "Show &panels\tTab", self.toggle_panels, None,
+                                         "Hide every panel to give the car the whole window; Tab again brings "
+                                         "them back")
         self.panel_action.setCheckable(True)
         self.panel_action.setChecked(True)
-        self.panel_dock.visibilityChanged.connect(self.panel_action.setChecked)
+        self._action(view, "&Reset layout", self.reset_layout, None,
+                     "Panels back to where and how large they start: the car view first")
+        view.addSeparator()
+        view.addAction(self.panel_dock.toggleViewAction())
         view.addAction(self.plots_dock.toggleViewAction())
         view.addAction(self.metrics_dock.toggleViewAction())
         view.addAction(self.sweep_dock.toggleViewAction())
@@ -394,6 +429,11 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self._action(menu, label, lambda _=False, p=path: self.ghost_from_file(p))
 
     # --- the frame loop ------------------------------------------------------
+    def start_frames(self) -> None:
+        """(Re)start the frame timer; the time before now is not driven."""
+        self._last_frame = time.perf_counter()
+        self.timer.start(FRAME_MS)
+
     def frame(self) -> None:
         """Timer callback: run the physics ticks that are due; redraw if any ran.
 
@@ -474,9 +514,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             else:
                 regime = "traction slow · "
         if due(0):
-            self.status.setText(f"speed {speed:6.1f} {unit}/s · slip {slip:+6.1f}° · {regime}"
-                                f"physics {self.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
-        self.track.hud_lines = [f"{speed:.0f} {unit}/s", f"slip {slip:+.1f}°"]
+            self.status.setText(f"{regime}physics {self.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
+        self.track.hud_lines = [f"slip {slip:+.1f}°"]  # the speed is on the dashboard
+        self.track.ghost_lines = []
         self.track.ghosts = []
         for ghost in self.ghosts:
             scale = self.ghost_scale(ghost)
@@ -486,15 +526,27 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             ahead = ghost.travelled * scale - self.travelled  # along the road, not as the crow flies
             ghost_speed = float(g.speed[0]) * scale
             lead = ahead / ghost_speed if ghost_speed > 1e-9 else float("nan")  # its lead in time
-            self.track.hud_lines.append(
+            self.track.ghost_lines.append(
                 f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
                 f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)" + self._end_of_trace_text(ghost))
+        self.track.dashboard = self._dashboard(state, speed)
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
         if due(2):  # with the channel plot, the lightest of the three
             self.curves.set_speed(speed)
             if self.replay is not None:
                 self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
+
+    def _dashboard(self, state, speed: float) -> Dashboard:
+        """The view's dashboard: speed, the engine's rpm and gear where the model has
+        them, and this tick's pedals and steering."""
+        c = self._tick_controls
+        rpm = gear = None
+        if "rpm" in state.extra and "gear" in state.extra:
+            rpm = float(state.extra["rpm"][0])
+            number = int(state.extra["gear"][0])
+            gear = "R" if number < 0 else str(number)
+        return Dashboard(speed, self.model.LENGTH_UNIT, float(c.throttle), float(c.brake), float(c.steer), rpm, gear)
 
     def scripted_drive(self, seconds: float) -> None:
         """Drive `controls.demo_drive` for `seconds` of physics time (one compiled run),
@@ -582,8 +634,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def _update_title(self) -> None:
         star = " *" if self.modified() else ""
         self.setWindowTitle(f"car-sandbox — {self.preset.name}{star}")
-        self.panel.title.setText(f"<b>{self.model.TITLE}</b><br>preset: {self.preset.name}{star}<br>"
-                                 f"<span style='color:gray'>{self.preset.description}</span>")
+        about = self.preset.description
+        if len(about) > DESCRIPTION_CHARS:  # the whole of it in the tooltip
+            about = about[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " …"
+        self.panel.title.setText(f"<b>{self.model.TITLE}</b><br>preset: {html.escape(self.preset.name)}{star}<br>"
+                                 f"<span style='color:gray'>{html.escape(about)}</span>")
+        self.panel.title.setToolTip(self.preset.description)
 
     def apply_preset(self, preset: Preset) -> None:
         """Switch to `preset` (its values and its name) as one undo step; a preset of
@@ -785,9 +841,40 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         return True
 
     # --- view ------------------------------------------------------------------
-    def toggle_panel(self) -> None:
-        self.panel_dock.setVisible(not self.panel_dock.isVisible())
+    def docks(self) -> list[QDockWidget]:
+        return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.plots_dock]
+
+    def toggle_panels(self) -> None:
+        """Tab: hide every panel (the car gets the whole window), or bring back the ones
+        hidden that way."""
+        shown = [dock for dock in self.docks() if dock.isVisible()]
+        if shown:
+            self._hidden_docks = [dock for dock in self.docks() if not dock.isHidden()]
+            for dock in self._hidden_docks:
+                dock.hide()
+        else:
+            for dock in self._hidden_docks or [self.panel_dock, self.metrics_dock, self.sweep_dock, self.plots_dock]:
+                dock.show()
+            self.panel_dock.raise_()
+            self._hidden_docks = []
+        self.panel_action.setChecked(not shown)
         self.track.setFocus()
+
+    def reset_layout(self) -> None:
+        """Every panel back to its starting place and size."""
+        self.restoreState(self._default_layout)
+        for dock in self.docks():
+            dock.show()
+        self.panel_dock.raise_()
+        self._hidden_docks = []
+        self.panel_action.setChecked(True)
+        self._size_panels()
+
+    def _size_panels(self) -> None:
+        """The starting sizes: the side panels PANEL_WIDTH wide, the plots a third of
+        the window's height; the car view takes the rest."""
+        self.resizeDocks([self.panel_dock], [PANEL_WIDTH], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.plots_dock], [max(PANEL_MIN_HEIGHT, self.height() // 3)], Qt.Orientation.Vertical)
 
     def show_controls(self) -> None:
         QMessageBox.information(self, "Controls", self.help_text())
@@ -829,6 +916,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             QTimer.singleShot(SHOWN_MS, self._session_shown)
             if not (self.remember and settings().value("window/state") is not None):
                 self.panel_dock.raise_()
+                self._size_panels()
 
     def closeEvent(self, event) -> None:
         self.timer.stop()

@@ -5,6 +5,7 @@ Markers: the car's current speed, the top speed where net = 0, the slip speed.
 
 from __future__ import annotations
 
+import html
 import math
 import os
 from pathlib import Path
@@ -13,6 +14,7 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter, SVGExporter)
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 
 from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
@@ -44,19 +46,26 @@ class ForceCurvePlot(pg.PlotWidget):
         self.curve: ForceCurve | None = None
         item = self.getPlotItem()
         style_plot(item)
-        item.addLegend(offset=(-10, 10), brush=(20, 20, 20))
+        # the legend: one or two lines of text above the plot area, in its own row of
+        # the layout (over the data it hid the curves' ends; pyqtgraph's legend needs
+        # 20 px a row, more than this short plot can give)
+        self.legend = pg.LabelItem(justify="left", size="7pt")
+        item.layout.removeItem(item.getAxis("top"))  # hidden, never shown: its cell holds the legend
+        item.layout.addItem(self.legend, 1, 1)
+        self.full_title = ""
         item.setLabel("bottom", "speed", units="px/s")
-        item.setLabel("left", "acceleration", units="px/s²")
         item.setMenuEnabled(True)
         self._lines: dict = {}
-        item.addLine(y=0, pen=pg.mkPen("#888", width=1))
+        zero = item.addLine(y=0, pen=pg.mkPen("#555", width=1))
+        zero.setZValue(-50)  # under the curves
+        # each marker's label at its own height, so they never cover each other
         label_opts = {"position": 0.92, "color": "#ddd", "fill": (20, 20, 20), "movable": False}
         self.top_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e53935", width=2, style=Qt.PenStyle.DashLine),
                                           label="top {value:.0f}", labelOpts=label_opts)
         self.slip_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine),
                                            label="slip {value:.0f}", labelOpts={**label_opts, "position": 0.08})
         self.speed_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#ffeb3b", width=2),
-                                            label="now", labelOpts={**label_opts, "position": 0.5})
+                                            label="now", labelOpts={**label_opts, "position": 0.72})
         for marker in (self.top_marker, self.slip_marker, self.speed_marker):
             item.addItem(marker, ignoreBounds=True)
         self.speed_marker.hide()  # shown once a live car reports its speed
@@ -68,7 +77,6 @@ class ForceCurvePlot(pg.PlotWidget):
             self._make_lines(list(curve.terms))
         for name, line in self._lines.items():
             line.setData(curve.speeds, curve.terms[name])
-        self.getPlotItem().setLabel("left", "acceleration", units=curve.unit)
         self.getPlotItem().setLabel("bottom", "speed", units=f"{model.LENGTH_UNIT}/s")
         top = curve.top_speed
         self.top_marker.setVisible(math.isfinite(top) and top > 0)
@@ -79,21 +87,44 @@ class ForceCurvePlot(pg.PlotWidget):
         if slip is not None:
             self.slip_marker.setValue(slip)
         top_text = f"top speed {top:.0f} {model.LENGTH_UNIT}/s" if math.isfinite(top) else "no top speed"
-        head = f"{title} — " if title else ""
-        self.getPlotItem().setTitle(f"{head}force curve at {hz:g} Hz · {top_text}")
+        # the unit in the title, not a rotated axis label: this plot is often too
+        # short for one
+        head = f" · {title}" if title else ""
+        self.full_title = f"acceleration ({curve.unit}) against speed{head} · {hz:g} Hz · {top_text}"
+        self._show_title()
         self.getPlotItem().setXRange(0, float(curve.speeds[-1]), padding=0.02)
+
+    def _show_title(self) -> None:
+        """The title, cut with "…" to the plot's width; the whole of it as tooltip."""
+        item = self.getPlotItem()
+        if item is None:  # being closed
+            return
+        metrics = QFontMetrics(self.font())
+        item.setTitle(metrics.elidedText(self.full_title, Qt.TextElideMode.ElideRight, max(self.width() - 40, 40)),
+                      size="9pt")
+        self.setToolTip(self.full_title)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "full_title", ""):  # pyqtgraph resizes it while it is being built
+            self._show_title()
 
     def _make_lines(self, names: list[str]) -> None:
         """One line per term of the model's curve, drawn in the legend in that order."""
         item = self.getPlotItem()
         for line in self._lines.values():
             item.removeItem(line)
-        item.legend.clear()
         spare = iter(OTHER_COLOURS)
         self._lines = {}
+        entries = []
         for name in names:
             colour = COLOURS.get(name) or next(spare, "#bbbbbb")
-            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=2 if name == "net" else 1), name=name)
+            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=2 if name == "net" else 1))
+            mark = "━━" if name == "net" else "──"
+            entries.append(f"<span style='color:{colour}'>{mark}</span>&nbsp;{html.escape(name)}")
+        per_row = max(1, math.ceil(len(entries) / 2))  # two lines at most
+        rows = [" &nbsp; ".join(entries[i:i + per_row]) for i in range(0, len(entries), per_row)]
+        self.legend.setText("<br>".join(rows), color="#cfcfcf", size="7pt")
 
     def set_speed(self, speed: float) -> None:
         """Move the "now" marker; not for less than a screen pixel (each move repaints

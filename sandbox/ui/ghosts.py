@@ -37,6 +37,7 @@ class GhostMixin:
             return False
         sim = Simulation(preset.model, preset.tuning.copy(), n=1, hz=self.sim.hz)
         self.ghosts.append(Ghost(sim, preset.model.body(preset.tuning), name, len(self.ghosts)))
+        self.plots.set_ghost_names([g.name for g in self.ghosts])
         self.reset_car()
         self._request_metrics()
         self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
@@ -51,6 +52,7 @@ class GhostMixin:
 
     def remove_ghost(self) -> None:
         self.ghosts.clear()
+        self.plots.set_ghost_names([])
         self.track.ghosts = []
         self.reset_car()
         self._request_metrics()

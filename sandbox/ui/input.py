@@ -27,7 +27,6 @@ ACTIONS = {
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
 """Manual gearbox (dynamic car): one gear per key press."""
-ARROWS = {K.Key_Up, K.Key_Down, K.Key_Left, K.Key_Right}
 
 
 class DriveKeys(QObject):
@@ -80,6 +79,9 @@ class DriveKeys(QObject):
             if not event.isAutoRepeat():
                 self.tab_pressed.emit()
             return True
+        typing = isinstance(QApplication.focusWidget(), (QAbstractSpinBox, QLineEdit))
+        if typing and kind == QEvent.Type.KeyPress and key in ACTIONS.keys() | SHIFTS.keys():
+            return False  # a number box being typed in gets its letters and arrows (Enter gives the keys back)
         if key in SHIFTS and kind == QEvent.Type.KeyPress and not event.modifiers():
             if not event.isAutoRepeat():
                 self._shift += SHIFTS[key]
@@ -89,9 +91,6 @@ class DriveKeys(QObject):
         if kind == QEvent.Type.KeyPress:
             if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
                 return False  # Ctrl+S is Save, not the brake
-            focus = QApplication.focusWidget()
-            if key in ARROWS and isinstance(focus, (QAbstractSpinBox, QLineEdit)):
-                return False  # arrows step the number box being edited
             if not event.isAutoRepeat():
                 self.held.add(key)
         elif not event.isAutoRepeat():

@@ -10,9 +10,36 @@ import math
 import time
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..analysis.metrics import compute, format_value, table
+from ..analysis.metrics import compute, table
+from .palette import ghost_colour
+
+BETTER = QColor("#2e7d32")
+WORSE = QColor("#c62828")
+MISSING = QColor("#757575")
+
+
+def value_text(row: dict) -> str:
+    """A metric's value with its decimals and unit, or why it has none."""
+    if row["missing"]:
+        return row["missing"]
+    return f"{row['value']:.{row['decimals']}f} {row['unit']}"
+
+
+def difference(row: dict, other: dict) -> tuple[str, QColor | None]:
+    """(text, colour) of this car's value minus another's: green where this car is
+    better by the metric's sense, red where worse; grey text where either has none."""
+    if other["unit"] != row["unit"]:
+        return "other units", MISSING  # a ghost in other units is compared in the view
+    if row["missing"] or other["missing"]:
+        return "n/a", MISSING
+    d = row["value"] - other["value"]
+    text = f"{d:+.{row['decimals']}f}"
+    if float(text) == 0 or row["sense"] == 0:
+        return text, None
+    return text, BETTER if d * row["sense"] > 0 else WORSE
 
 
 class _Done(QObject):
@@ -55,14 +82,24 @@ class MetricsPanel(QWidget):
         self.status.setStyleSheet("color: gray")
         self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels(["metric", "value"])
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(60)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setWordWrap(True)  # full metric names, on two lines where they must
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.legend = QLabel("Differences are your car minus each ghost: <span style='color:#2e7d32'>green</span> "
+                             "where yours is better, <span style='color:#c62828'>red</span> where worse.")
+        self.legend.setWordWrap(True)
+        self.legend.setStyleSheet("color: gray")
+        self.legend.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.status)
         layout.addWidget(self.table)
+        layout.addWidget(self.legend)
 
     def request(self, car, ghosts=(), names=()) -> None:
         """Recompute for car = (model, params, hz) and each ghost's (model, params,
@@ -96,22 +133,33 @@ class MetricsPanel(QWidget):
         self.table.setColumnCount(2 + len(ghost_rows))
         names = self._names + [f"ghost {i + 1}" for i in range(len(self._names), len(ghost_rows))]
         self.table.setHorizontalHeaderLabels(["metric", "value"] + [f"vs {n}" for n in names[:len(ghost_rows)]])
+        for column in range(2, 2 + len(ghost_rows)):
+            header = self.table.horizontalHeaderItem(column)
+            header.setForeground(QBrush(QColor(ghost_colour(column - 2))))
+            header.setToolTip(f"Your car minus {names[column - 2]}")
+            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             label = QTableWidgetItem(row["label"])
-            if row["point"]:
-                label.setToolTip(f"Measured at: {row['point']}")
+            where = f"<br>Measured at: {row['point']}" if row["point"] else ""
+            label.setToolTip(f"<b>{row['label']}</b><br>{row['how']}{where}")
             self.table.setItem(i, 0, label)
-            value = QTableWidgetItem(f"{format_value(row['value'])} {row['unit']}")
+            value = QTableWidgetItem(value_text(row))
             value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if row["missing"]:
+                value.setForeground(QBrush(MISSING))
+                value.setToolTip(row["missing"])
             self.table.setItem(i, 1, value)
             for column, ghost in enumerate(ghost_rows, start=2):
-                other = ghost[i]
-                delta = ""
-                if other["unit"] == row["unit"]:  # a ghost in other units is compared in the view
-                    d = row["value"] - other["value"]
-                    delta = f"{d:+.3g}" if math.isfinite(d) else "—"
-                self.table.setItem(i, column, QTableWidgetItem(delta))
+                text, colour = difference(row, ghost[i])
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if colour is not None:
+                    item.setForeground(QBrush(colour))
+                item.setToolTip(f"{names[column - 2]}: {value_text(ghost[i])}")
+                self.table.setItem(i, column, item)
+        self.legend.setVisible(bool(ghost_rows))
         self.status.setText(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
         self.updated.emit()
 

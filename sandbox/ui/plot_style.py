@@ -8,6 +8,8 @@ is kept as a cached picture between range changes.
 
 from __future__ import annotations
 
+import math
+
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsItem
@@ -16,13 +18,27 @@ AXIS_PEN = "#383838"
 TEXT_PEN = "#b0b0b0"
 
 
+class CompactAxis(pg.AxisItem):
+    """An axis whose tick labels stay short: 12k for 12 000, 1.5M for 1 500 000 (the
+    unit is written beside the plot), so they fit a narrow axis and never overlap."""
+
+    def tickStrings(self, values, scale, spacing):
+        big = max((abs(v) for v in values), default=0.0)
+        if big < 10_000:
+            return super().tickStrings(values, scale, spacing)
+        divisor, suffix = (1e6, "M") if big >= 1e7 else (1e3, "k")
+        places = max(0, -math.floor(math.log10(spacing / divisor))) if spacing > 0 else 0
+        return [f"{v / divisor:.{places}f}{suffix}" for v in values]
+
+
 def style_plot(plot: pg.PlotItem) -> None:
-    """Opaque dim grid under the data, light labels, plain units (1000 px/s, not 1 kpx/s)."""
+    """Opaque dim grid under the data, light labels, plain units (1000 px/s, not 1 kpx/s);
+    labels on the major ticks only, so they never crowd."""
     for name in ("left", "bottom"):
         axis = plot.getAxis(name)
         axis.setPen(pg.mkPen(AXIS_PEN))
         axis.setTextPen(pg.mkPen(TEXT_PEN))
-        axis.setStyle(tickAlpha=1.0, maxTickLevel=1)
+        axis.setStyle(tickAlpha=1.0, maxTickLevel=1, maxTextLevel=0, hideOverlappingLabels=True)
         axis.enableAutoSIPrefix(False)
         # the axis item draws the grid; put it below the ViewBox (z -100, no
         # background) so the opaque grid lines pass under the curves

@@ -36,21 +36,28 @@ def dispose(widget) -> None:
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
-def report_first_frame(widget) -> None:
-    """Print "first frame" once `widget` has painted, then quit (the start-up benchmark
-    reads the line; set by CAR_SANDBOX_FIRST_FRAME)."""
+def after_first_paint(widget, callback) -> None:
+    """Call `callback()` once, just after `widget` has finished its first paint."""
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     class FirstPaint(QObject):
         def eventFilter(self, obj, event) -> bool:
             if event.type() == QEvent.Type.Paint:
                 obj.removeEventFilter(self)
-                QTimer.singleShot(0, done)  # after this paint has finished
+                QTimer.singleShot(0, callback)  # after this paint has finished
             return False
+
+    filters = widget.__dict__.setdefault("_first_paint_filters", [])  # kept alive with the widget
+    filters.append(FirstPaint(widget))
+    widget.installEventFilter(filters[-1])
+
+
+def report_first_frame(widget) -> None:
+    """Print "first frame" once `widget` has painted, then quit (the start-up benchmark
+    reads the line; set by CAR_SANDBOX_FIRST_FRAME)."""
 
     def done() -> None:
         print("first frame", flush=True)
         QApplication.instance().quit()
 
-    widget._first_paint = FirstPaint(widget)  # kept alive with the widget
-    widget.installEventFilter(widget._first_paint)
+    after_first_paint(widget, done)

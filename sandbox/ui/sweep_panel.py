@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
                                QProgressBar, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
@@ -21,8 +21,11 @@ from ..analysis.metrics import METRICS, unit_of
 from ..analysis import sweep
 from ..analysis.sweep import Axis, csv_text, grid_of
 from .curves import export_image
+from .palette import CAR
 from .plot_style import style_plot
 
+PLOT_MIN_HEIGHT = 150
+"""px: the result plot (curve or heatmap) never gets lower than this."""
 CHUNK = 64
 """Tunings simulated per batch: progress and cancel happen between batches."""
 
@@ -45,18 +48,33 @@ class _Job(QRunnable):
         self.signals.finished.emit(*(done if done is not None else (None, None)))
 
 
-class _AxisRow:
-    """Parameter, from, to and steps for one swept parameter."""
+def _narrow(combo: QComboBox) -> QComboBox:
+    """A combo box whose width does not follow its longest item (the panel stays narrow;
+    the open list shows the whole names)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+    return combo
 
-    def __init__(self, grid: QGridLayout, row: int, label: str):
-        self.name = QComboBox()
+
+class _AxisRow:
+    """Parameter, from, to and steps for one swept parameter, on two rows of `grid`
+    (the parameter, then its range), so the panel fits a narrow window."""
+
+    def __init__(self, grid: QGridLayout, row: int, label: QWidget):
+        self.name = _narrow(QComboBox())
         self.low, self.high = QDoubleSpinBox(), QDoubleSpinBox()
         self.count = QSpinBox()
         self.count.setRange(2, 200)
         self.count.setValue(15)
-        grid.addWidget(QLabel(label), row, 0)
-        for col, widget in enumerate((self.name, self.low, self.high, self.count), start=1):
-            grid.addWidget(widget, row, col)
+        self.count.setToolTip("How many values, from … to, evenly spaced")
+        self.low.setToolTip("The first value swept")
+        self.high.setToolTip("The last value swept")
+        grid.addWidget(label, row, 0)
+        grid.addWidget(self.name, row, 1, 1, 6)
+        for col, (text, widget) in enumerate((("from", self.low), ("to", self.high), ("steps", self.count))):
+            grid.addWidget(QLabel(f"<span style='color:gray'>{text}</span>"), row + 1, 1 + 2 * col)
+            grid.addWidget(widget, row + 1, 2 + 2 * col)
+            widget.setMinimumWidth(40)
         self.name.currentIndexChanged.connect(self._limits)
         self.params: dict = {}
 
@@ -103,16 +121,19 @@ class SweepPanel(QWidget):
         self._pool.setMaxThreadCount(1)
 
         form = QGridLayout()
-        for col, text in enumerate(("", "parameter", "from", "to", "steps")):
-            form.addWidget(QLabel(f"<span style='color:gray'>{text}</span>"), 0, col)
-        self.first = _AxisRow(form, 1, "sweep")
+        form.setHorizontalSpacing(4)
+        for col in (2, 4, 6):
+            form.setColumnStretch(col, 1)
+        self.first = _AxisRow(form, 0, QLabel("sweep"))
         self.use_second = QCheckBox("and")
-        self.second = _AxisRow(form, 2, "")
-        form.addWidget(self.use_second, 2, 0)
+        self.use_second.setToolTip("Sweep a second parameter too: a heatmap of every pair")
+        self.second = _AxisRow(form, 2, self.use_second)
         self.use_second.toggled.connect(self._second_enabled)
-        self.metric = QComboBox()
-        for name, (label, _) in METRICS.items():
-            self.metric.addItem(label, name)
+        self.metric = _narrow(QComboBox())
+        self.metric.setToolTip("The metric the plot shows (every metric is computed; switch freely after a run)")
+        for name, metric in METRICS.items():
+            self.metric.addItem(metric.label, name)
+            self.metric.setItemData(self.metric.count() - 1, metric.how, Qt.ItemDataRole.ToolTipRole)
         self.metric.currentIndexChanged.connect(self._plot)
         self.run_button = QPushButton("Run sweep")
         self.run_button.clicked.connect(self.run)
@@ -120,24 +141,37 @@ class SweepPanel(QWidget):
         self.cancel_button.clicked.connect(self._cancel.set)
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
+        self.progress.hide()  # shown while a sweep runs
         self.note = QLabel("Click a point or cell to load that tuning (one undo step).")
+        self.note.setWordWrap(True)
         self.note.setStyleSheet("color: gray")
         self.plot = pg.PlotWidget()
+        self.plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         style_plot(self.plot.getPlotItem())
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         self.image = pg.ImageItem()
-        self.curve = self.plot.plot([], [], pen=pg.mkPen("#4fc3f7", width=2), symbol="o", symbolSize=6,
-                                    symbolBrush="#4fc3f7")
+        self.curve = self.plot.plot([], [], pen=pg.mkPen(CAR, width=2), symbol="o", symbolSize=6, symbolBrush=CAR)
+        self.here_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#ffeb3b", width=1, style=Qt.PenStyle.DashLine),
+                                         label="now", labelOpts={"position": 0.95, "color": "#ffeb3b"})
+        self.here_point = pg.ScatterPlotItem(size=14, symbol="+", pen=pg.mkPen("#ffeb3b", width=2), brush=None)
+        self.here_point.setZValue(10)
+        for item in (self.here_line, self.here_point):
+            item.hide()
+            self.plot.getPlotItem().addItem(item, ignoreBounds=True)
         self.bar = None
-        row = QHBoxLayout()
-        row.addWidget(QLabel("metric"))
-        row.addWidget(self.metric, 1)
-        row.addWidget(self.run_button)
-        row.addWidget(self.cancel_button)
+        metric_row = QHBoxLayout()
+        metric_row.addWidget(QLabel("metric"))
+        metric_row.addWidget(self.metric, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.progress, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addLayout(row)
-        layout.addWidget(self.progress)
+        layout.addLayout(metric_row)
+        layout.addLayout(buttons)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.note)
         self._second_enabled(False)
@@ -150,6 +184,18 @@ class SweepPanel(QWidget):
             if self.second.name.count() > 1:
                 self.second.name.setCurrentIndex(1)
         self.model, self.base, self.hz = model, dict(base), hz
+        self._mark_current()
+
+    def _mark_current(self) -> None:
+        """Mark the current tuning on the plot: a line at its value (one parameter), a
+        cross at its pair of values (a heatmap)."""
+        shown = self.grid is not None and all(a.name in self.base for a in self.axes)
+        self.here_line.setVisible(shown and len(self.axes) == 1)
+        self.here_point.setVisible(shown and len(self.axes) == 2)
+        if shown and len(self.axes) == 1:
+            self.here_line.setValue(float(self.base[self.axes[0].name]))
+        elif shown:
+            self.here_point.setData([float(self.base[self.axes[0].name])], [float(self.base[self.axes[1].name])])
 
     def _second_enabled(self, on: bool) -> None:
         for widget in (self.second.name, self.second.low, self.second.high, self.second.count):
@@ -167,6 +213,7 @@ class SweepPanel(QWidget):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
+        self.progress.show()
         self._pool.start(_Job(self.model, self.base, axes, grid, self.hz, self._cancel, self._signals))
 
     def _progress(self, done: int, total: int) -> None:
@@ -174,6 +221,7 @@ class SweepPanel(QWidget):
         self.progress.setValue(done)
 
     def _done(self, grid, values) -> None:
+        self.progress.hide()
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         if grid is None:
@@ -189,10 +237,12 @@ class SweepPanel(QWidget):
             return
         item = self.plot.getPlotItem()
         metric = self.metric.currentData()
-        label, kind = METRICS[metric]
+        label, kind = METRICS[metric].label, METRICS[metric].kind
         z = self.values[metric]
         first = self.first.params[self.axes[0].name]
         item.setLabel("bottom", first.label, units=first.unit)
+        if self.bar is not None:
+            self.bar.setVisible(len(self.axes) == 2)
         if len(self.axes) == 1:
             self.image.setVisible(False)
             self.curve.setData(self.grid[:, 0], np.where(np.isfinite(z), z, np.nan), connect="finite")
@@ -209,11 +259,17 @@ class SweepPanel(QWidget):
             finite = table[np.isfinite(table)]
             levels = (finite.min(), finite.max()) if len(finite) else (0, 1)
             self.image.setImage(np.where(np.isfinite(table), table, levels[0]), levels=levels)
-            self.image.setColorMap(pg.colormap.get("viridis"))
+            colours = pg.colormap.get("viridis")
+            self.image.setColorMap(colours)
+            if self.bar is None:  # the colour scale beside the heatmap
+                self.bar = pg.ColorBarItem(values=levels, colorMap=colours, interactive=False, width=12)
+                self.bar.setImageItem(self.image, insert_in=item)
+            self.bar.setLevels(levels)
             dx = (a.high - a.low) / max(a.count - 1, 1)
             dy = (b.high - b.low) / max(b.count - 1, 1)
             self.image.setRect(a.low - dx / 2, b.low - dy / 2, dx * a.count or 1, dy * b.count or 1)
             item.setTitle(f"{label} ({unit_of(kind, self.model)}): {levels[0]:.3g} … {levels[1]:.3g}")
+        self._mark_current()
         item.autoRange()
 
     def _clicked(self, event) -> None:

@@ -1,16 +1,22 @@
-"""Live plots of speed and slip angle against time, from preallocated ring buffers."""
+"""Live plots of speed, slip angle and the model's own channels against time, from
+preallocated ring buffers: one time axis at the bottom, a hover cursor whose readout
+(above the plots) shows every curve's value at that time, and doubles as the legend."""
 
 from __future__ import annotations
 
+import html
+import math
 
 import numpy as np
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from .palette import CAR, CHANNELS, GHOSTS
+from .plot_style import CompactAxis, style_plot
 from .ring_buffer import RingBuffer
-from .plot_style import style_plot
 from .steady_view import SteadyViewBox
 
 WINDOW_SECONDS = 10.0
@@ -22,8 +28,20 @@ PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each g
     (COLUMNS.index("slip"),) + tuple(COLUMNS.index(f"ghost{i}_slip") for i in range(MAX_GHOSTS)),
     (COLUMNS.index("channel_a"), COLUMNS.index("channel_b")),
 )
-GHOST_PENS = ("#b0bec5", "#f48fb1", "#ffe082", "#80cbc4")
-CHANNEL_PENS = ("#aed581", "#ce93d8")
+SIDE_WIDTH = 62
+"""px: the column of names and units left of the plots (horizontal text: a rotated
+axis label was cut off on plots this short)."""
+AXIS_WIDTH = 42
+"""px: every left axis the same width, so the three plots line up."""
+
+
+def _seconds_ago(values, scale, spacing) -> list[str]:
+    """Tick labels of the time axis: "now", then "-2 s" and so on."""
+    return ["now" if v == 0 else f"{v:g} s" for v in values]
+
+
+def _side(name: str, unit: str) -> str:
+    return f"{html.escape(name)}<br><span style='color:#8a8a8a'>[{html.escape(unit)}]</span>" if unit else name
 
 
 class LivePlots(pg.GraphicsLayoutWidget):
@@ -40,21 +58,33 @@ class LivePlots(pg.GraphicsLayoutWidget):
     def __init__(self, hz: int = 60, length_unit: str = "px", parent=None):
         super().__init__(parent)
         self.set_hz(hz)
-        self.speed_plot = self.addPlot(row=0, col=0, viewBox=SteadyViewBox())
-        self.slip_plot = self.addPlot(row=1, col=0, viewBox=SteadyViewBox())
-        self.channel_plot = self.addPlot(row=2, col=0, viewBox=SteadyViewBox())
+        self.length_unit = length_unit
+        self.ci.setContentsMargins(2, 4, 6, 2)
+        self.ci.setSpacing(2)
+        self.sides = [self.addLabel("", row=row, col=0, justify="right", size="8pt") for row in range(3)]
+        self.ci.layout.setColumnFixedWidth(0, SIDE_WIDTH)
+        self.speed_plot, self.slip_plot, self.channel_plot = (
+            self.addPlot(row=row, col=1, viewBox=SteadyViewBox(), axisItems={"left": CompactAxis("left")})
+            for row in range(3))
+        self.plots = (self.speed_plot, self.slip_plot, self.channel_plot)
         self.channels: tuple = ()
-        for plot in (self.speed_plot, self.slip_plot, self.channel_plot):
+        self.channel_unit = ""
+        self.ghost_names: list[str] = []
+        for plot in self.plots:
             style_plot(plot)
             plot.setMouseEnabled(x=False, y=True)
-        self.speed_plot.setLabel("left", "speed", units=f"{length_unit}/s")
-        self.slip_plot.setLabel("left", "slip angle", units="°")
-        self.channel_plot.setLabel("bottom", "time before now", units="s")
+            plot.getAxis("left").setWidth(AXIS_WIDTH)
+        for plot in self.plots[:2]:  # one time axis, under the last plot
+            plot.hideAxis("bottom")
+        # the time axis without a label line (the ticks say "s"): the plots are short
+        self.channel_plot.getAxis("bottom").tickStrings = _seconds_ago
+        self.channel_plot.getAxis("bottom").setHeight(22)
+        for row in range(3):
+            self.ci.layout.setRowStretchFactor(row, 1)
         self.slip_plot.setXLink(self.speed_plot)
         self.channel_plot.setXLink(self.speed_plot)
         self.channel_plot.enableAutoRange(y=True)
-        self.channel_legend = self.channel_plot.addLegend(offset=(5, 5), brush=(20, 20, 20))
-        self.channel_curves = [self._curve(self.channel_plot, pg.mkPen(c, width=1)) for c in CHANNEL_PENS]
+        self.channel_curves = [self._curve(self.channel_plot, pg.mkPen(c, width=1)) for c in CHANNELS]
         self.speed_plot.setXRange(-WINDOW_SECONDS, 0, padding=0)
         self.speed_plot.setYRange(0, 100)
         self.speed_plot.enableAutoRange(y=True)
@@ -62,12 +92,33 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.slip_plot.enableAutoRange(y=True)
         # ghost curves join their plots only while a ghost is drawn: idle items in a
         # plot still cost every frame's auto-range pass
-        dashed = [pg.mkPen(c, width=1, style=Qt.PenStyle.DashLine) for c in GHOST_PENS]
+        dashed = [pg.mkPen(c, width=1, style=Qt.PenStyle.DashLine) for c in GHOSTS]
         self.ghost_speed_curves = [self._curve(None, pen) for pen in dashed]
         self.ghost_slip_curves = [self._curve(None, pen) for pen in dashed]
-        self.speed_curve = self._curve(self.speed_plot, pg.mkPen("#4fc3f7", width=1))
-        self.slip_curve = self._curve(self.slip_plot, pg.mkPen("#ff8a65", width=1))
-        self.slip_plot.addLine(y=0, pen=pg.mkPen("#888"))
+        self.speed_curve = self._curve(self.speed_plot, pg.mkPen(CAR, width=1))
+        self.slip_curve = self._curve(self.slip_plot, pg.mkPen(CAR, width=1))
+        zero = self.slip_plot.addLine(y=0, pen=pg.mkPen("#555"))
+        zero.setZValue(-50)  # under the curves
+        self.cursor_ago: float | None = None  # hovered time (s before now), None: not hovering
+        self.cursors = []
+        for plot in self.plots:
+            line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#9e9e9e", width=1, style=Qt.PenStyle.DotLine))
+            line.setZValue(-40)
+            line.hide()
+            plot.addItem(line, ignoreBounds=True)
+            self.cursors.append(line)
+        self.readout = QLabel()
+        self.readout.setObjectName("plot_readout")
+        self.readout.setTextFormat(Qt.TextFormat.RichText)
+        font = self.readout.font()
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+        self.readout.setFont(font)
+        self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # text changes never relayout
+        self.readout.setToolTip("Values of every curve at the time under the mouse (now, when the mouse "
+                                "is elsewhere). Solid: your car; dashed: the ghosts.")
+        self._now = 0.0
+        self.scene().sigMouseMoved.connect(self._hover)
+        self._label_sides()
 
     @staticmethod
     def _curve(plot, pen) -> pg.PlotCurveItem:
@@ -80,7 +131,19 @@ class LivePlots(pg.GraphicsLayoutWidget):
         return curve
 
     def set_units(self, length_unit: str) -> None:
-        self.speed_plot.setLabel("left", "speed", units=f"{length_unit}/s")
+        self.length_unit = length_unit
+        self._label_sides()
+
+    def set_ghost_names(self, names) -> None:
+        """The ghosts' names, in order, for the readout."""
+        self.ghost_names = list(names)
+        self.show_readout()
+
+    def _label_sides(self) -> None:
+        self.sides[0].setText(_side("speed", f"{self.length_unit}/s"))
+        self.sides[1].setText(_side("slip angle", "°"))
+        self.sides[2].setText(_side(" / ".join(label for _, label, _ in self.channels) or "channel",
+                                    self.channel_unit))
 
     def set_hz(self, hz: int) -> None:
         """Size the buffers for WINDOW_SECONDS at `hz` ticks per second (starts afresh)."""
@@ -94,13 +157,12 @@ class LivePlots(pg.GraphicsLayoutWidget):
         """Plot `channels` ((state key, label, factor), at most two) from now on; the
         group's earlier values are not known, so its history starts blank."""
         self.channels = tuple(channels)[:2]
-        # the unit alone: the group's name is in the box above the plots, and a long
-        # name ("rpm and gear (rpm)") ran past this short plot into its neighbour
-        self.channel_plot.setLabel("left", unit or group)
-        self.channel_legend.clear()
-        for curve, (_, label, _) in zip(self.channel_curves, self.channels):
-            self.channel_legend.addItem(curve, label)
+        self.channel_unit = unit
+        self._label_sides()
         self.buffer.fill_columns(slice(3, 5), np.nan)  # the channel columns, not the ghosts'
+        self.channel_plot.getViewBox().setYRange(0, 1)  # the old group's range means nothing now
+        self.channel_plot.enableAutoRange(y=True)
+        self.show_readout()
 
     def record(self, t, state, ghosts=()) -> None:
         """Add the states after one or more ticks (times `t`, one row of `state` each),
@@ -131,6 +193,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
         is repainted, so the window can spread the three over three frames."""
         data = self.buffer.view()
         n = data.shape[1]
+        self._now = now
+        if plot in (None, 0):
+            self.show_readout()
         for index in (0, 1, 2) if plot is None else (plot,):
             columns = PLOT_COLUMNS[index]
             shown = self._shown[index, :len(columns) + 1, :n]
@@ -160,3 +225,68 @@ class LivePlots(pg.GraphicsLayoutWidget):
                 curve.setData(ago, values, connect="finite")
             elif shown:
                 plot.removeItem(curve)
+
+    # --- the cursor and its readout -----------------------------------------
+    def _hover(self, pos) -> None:
+        """Follow the mouse over any plot with the cursor; elsewhere show "now"."""
+        for plot in self.plots:
+            box = plot.getViewBox()
+            if box.sceneBoundingRect().contains(pos):
+                ago = min(0.0, max(-WINDOW_SECONDS, box.mapSceneToView(pos).x()))
+                self.cursor_ago = ago
+                for line in self.cursors:
+                    line.setValue(ago)
+                    line.show()
+                self.show_readout()
+                return
+        self.leave_cursor()
+
+    def leaveEvent(self, event) -> None:
+        super().leaveEvent(event)
+        self.leave_cursor()
+
+    def leave_cursor(self) -> None:
+        if self.cursor_ago is not None:
+            self.cursor_ago = None
+            for line in self.cursors:
+                line.hide()
+            self.show_readout()
+
+    def values_at(self, ago: float) -> np.ndarray | None:
+        """The buffer's row (COLUMNS) nearest `ago` s before the last refresh; None
+        when nothing is recorded yet."""
+        data = self.buffer.view()
+        if data.shape[1] == 0:
+            return None
+        target = self._now + ago
+        i = min(int(np.searchsorted(data[0], target)), data.shape[1] - 1)
+        if i > 0 and abs(data[0, i - 1] - target) <= abs(data[0, i] - target):
+            i -= 1
+        return data[:, i]
+
+    def show_readout(self) -> None:
+        """Every curve's value at the cursor (or now), in the curve's colour: this car
+        solid, each ghost dashed, then the model's channels."""
+        ago = self.cursor_ago
+        row = self.values_at(ago or 0.0)
+        when = "now" if ago is None else f"{ago:+.2f} s"
+        unit = f"{self.length_unit}/s"
+
+        def number(value: float, places: int) -> str:
+            if row is None or not math.isfinite(value):
+                return "–"
+            return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.{places}f}"
+
+        def at(column: str) -> float:
+            return float(row[COLUMNS.index(column)]) if row is not None else math.nan
+
+        parts = [f"<b>{when}</b>",
+                 f"<span style='color:{CAR}'>━ car {number(at('speed'), 1)} {unit} · "
+                 f"{number(at('slip'), 1)}°</span>"]
+        for i, name in enumerate(self.ghost_names[:MAX_GHOSTS]):
+            parts.append(f"<span style='color:{GHOSTS[i]}'>┅ {html.escape(name)} "
+                         f"{number(at(f'ghost{i}_speed'), 1)} {unit} · {number(at(f'ghost{i}_slip'), 1)}°</span>")
+        for (_, label, _), colour, column in zip(self.channels, CHANNELS, ("channel_a", "channel_b")):
+            parts.append(f"<span style='color:{colour}'>━ {html.escape(label)} {number(at(column), 1)} "
+                         f"{html.escape(self.channel_unit)}</span>")
+        self.readout.setText(" &nbsp; ".join(parts))

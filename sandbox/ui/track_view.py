@@ -18,8 +18,10 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
-from .ring_buffer import RingBuffer
+from .palette import ghost_colour
 from .plot_style import opaque
+from .ring_buffer import RingBuffer
+from .view_overlays import Dashboard, paint_dashboard, paint_edge_pointer, plate_rect
 
 TRAIL_SECONDS = 8.0
 ZOOM_RANGE = (0.1, 8.0)
@@ -41,7 +43,6 @@ GRID_MAJOR = QColor(*opaque((255, 255, 255), 0.22, GROUND_RGB))
 ORIGIN = QColor(*opaque((255, 255, 255), 0.47, GROUND_RGB))
 AXIS = QColor(*opaque((255, 152, 0), 0.8, GROUND_RGB))
 BODY = QColor("#1e88e5")
-GHOST_COLOURS = ("#eceff1", "#f48fb1", "#ffe082", "#80cbc4")  # the plots' dashed ghost colours
 GLASS = QColor("#a9d2f5")
 HUD_TEXT = QColor("#e6e6e6")
 TYRE = QColor("#111111")
@@ -86,7 +87,9 @@ class TrackView(QWidget):
         self.state = None
         self.body = default_body({"wheel_base": 70.0})
         self.hud_lines: list[str] = []
+        self.ghost_lines: list[str] = []  # one readout line per ghost, drawn in its colour
         self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
+        self.dashboard: Dashboard | None = None
         self.set_hz(hz)
 
     def set_hz(self, hz: int) -> None:
@@ -177,7 +180,25 @@ class TrackView(QWidget):
             self._paint_car(p)
         p.restore()
         self._paint_hud(p)
+        self._paint_pointers(p, cx, cy)
+        if self.dashboard is not None and self._plate_fits():
+            paint_dashboard(p, self.dashboard, self.height())
         p.end()
+
+    def _plate_fits(self) -> bool:
+        """Whether the dashboard plate stays clear of the car (drawn at the centre)."""
+        reach = max(self.body["length"], self.body["width"]) / 2 * self.scale + 8
+        car = QRectF(self.width() / 2 - reach, self.height() / 2 - reach, 2 * reach, 2 * reach)
+        return not plate_rect(self.height()).intersects(car)
+
+    def _paint_pointers(self, p: QPainter, cx: float, cy: float) -> None:
+        """An arrow at the edge, in its colour, for each ghost out of the view."""
+        for state, _, scale, colour in self.ghosts:
+            gx, gy = float(state.x[0]) * scale, float(state.y[0]) * scale
+            sx, sy = self.width() / 2 + (gx - cx) * self.scale, self.height() / 2 + (gy - cy) * self.scale
+            gap = math.hypot(gx - cx, gy - cy)
+            paint_edge_pointer(p, self.width(), self.height(), sx, sy, QColor(ghost_colour(colour)),
+                               f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}")
 
     def _paint_grid(self, p: QPainter, cx: float, cy: float) -> None:
         """Grid lines every GRID_BASE units (doubled until at least 24 screen px apart),
@@ -306,7 +327,7 @@ class TrackView(QWidget):
         p.save()
         p.translate(x, y)
         p.rotate(math.degrees(h))
-        tint = QColor(GHOST_COLOURS[colour % len(GHOST_COLOURS)])
+        tint = QColor(ghost_colour(colour))
         p.setPen(_cosmetic(tint, 1.5))
         tint.setAlpha(90)
         p.setBrush(tint)
@@ -329,10 +350,21 @@ class TrackView(QWidget):
                                  QPointF(tip.x() - ux * head + uy * head * 0.5, tip.y() - uy * head - ux * head * 0.5)]))
 
     def _paint_hud(self, p: QPainter) -> None:
-        p.setPen(HUD_TEXT)
+        """Text lines at the top left: the car's, each ghost's in its colour after a
+        swatch, then the zoom and the arrows' legend."""
         per_unit = "" if self.unit == "px" else f" · {self.unit_scale:g} px/{self.unit}"
-        lines = self.hud_lines + [f"zoom {self.zoom:.2f}×{per_unit}  ·  white: heading  ·  "
-                                  "yellow: velocity (0.25 s ahead)"]
+        lines = [(text, None) for text in self.hud_lines]
+        lines += [(text, i) for i, text in enumerate(self.ghost_lines)]
+        lines.append((f"zoom {self.zoom:.2f}×{per_unit}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
         metrics = p.fontMetrics()
-        for i, text in enumerate(lines):
-            p.drawText(10, 10 + metrics.ascent() + i * metrics.height(), text)
+        for i, (text, ghost) in enumerate(lines):
+            baseline = 10 + metrics.ascent() + i * metrics.height()
+            x = 10
+            if ghost is not None:
+                colour = QColor(ghost_colour(ghost))
+                p.fillRect(QRectF(x, baseline - metrics.ascent() + 2, 10, 10), colour)
+                p.setPen(colour)
+                x += 16
+            else:
+                p.setPen(HUD_TEXT)
+            p.drawText(x, baseline, text)

@@ -1,6 +1,7 @@
 """Slider panel generated from a model's parameter declaration, with undo.
 
-Every change goes through the window's QUndoStack: a click, a typed number, a reset
+Parameters are shown in collapsible sections by their declared group, one row each:
+name, slider, number, reset. Every change goes through the window's QUndoStack: a click, a typed number, a reset
 or a preset load is one step; a slider drag applies live while the mouse moves and
 becomes one step when the mouse is released.
 """
@@ -9,14 +10,20 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QToolButton, QVBoxLayout, QWidget)
-from superqt import QLabeledDoubleSlider
 
 from ..physics.params import Param, Tuning
 from ..physics.sim import TICK_RATES
+from .param_row import ElidedLabel, ParamSlider
+
+OPEN_UP_TO = 8
+"""Sections of at most this many parameters start open; longer ones (a gearbox, a
+torque curve) start closed, so a model's sections all fit on a screen."""
+NOTE_MS = 6000
+"""How long a note about a typed value stays."""
 
 
 class SetValues(QUndoCommand):
@@ -35,21 +42,74 @@ class SetValues(QUndoCommand):
 
 def _tooltip(p: Param) -> str:
     default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} · range {p.range_text()}"
-    return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {default}"
+    scale = "<br>logarithmic slider: each decade the same length" if p.log else ""
+    return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {default}{scale}"
+
+
+def groups(params) -> dict[str, list[Param]]:
+    """Parameters by group, groups in the order they first appear."""
+    found: dict[str, list[Param]] = {}
+    for p in params:
+        found.setdefault(p.group, []).append(p)
+    return found
+
+
+class Section(QWidget):
+    """A header that opens and closes a grid of parameter rows."""
+
+    toggled = Signal(str, bool)
+
+    def __init__(self, name: str, count: int, open_: bool, parent=None):
+        super().__init__(parent)
+        self.name = name
+        self.header = QToolButton()
+        self.header.setObjectName(f"section_{name}")
+        self.header.setText(f"{name} ({count})")
+        self.header.setCheckable(True)
+        self.header.setChecked(open_)
+        self.header.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.header.setAutoRaise(True)
+        self.header.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.header.setStyleSheet("QToolButton { font-weight: bold; border: none; }")
+        self.body = QWidget()
+        self.grid = QGridLayout(self.body)
+        self.grid.setContentsMargins(12, 0, 0, 4)
+        self.grid.setHorizontalSpacing(6)
+        self.grid.setVerticalSpacing(2)
+        self.grid.setColumnStretch(0, 3)
+        self.grid.setColumnStretch(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.header)
+        layout.addWidget(self.body)
+        self.header.toggled.connect(self._show)
+        self._show(open_)
+
+    def _show(self, open_: bool) -> None:
+        self.header.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
+        self.header.setToolTip(("Close" if open_ else "Open") + f" the {self.name} section")
+        self.body.setVisible(open_)
+        self.toggled.emit(self.name, open_)
+
+    def is_open(self) -> bool:
+        return self.header.isChecked()
 
 
 class TuningPanel(QWidget):
-    """One labelled slider with a number box and a reset button per parameter."""
+    """A row per parameter (label, slider, number box, reset) in sections by group.
+    `opened` says which sections start open (by name; others by their size)."""
 
     tuning_changed = Signal()
     edit_finished = Signal()  # a number was typed: focus may return to the car
     rate_requested = Signal(int)  # the user picked a physics tick rate (Hz)
+    section_toggled = Signal(str, bool)  # a section opened or closed (name, open)
 
-    def __init__(self, tuning: Tuning, undo: QUndoStack, parent=None):
+    def __init__(self, tuning: Tuning, undo: QUndoStack, opened: Mapping[str, bool] | None = None, parent=None):
         super().__init__(parent)
         self.undo = undo
         self.tuning = tuning
-        self.sliders: dict[str, QLabeledDoubleSlider] = {}
+        self.sliders: dict[str, ParamSlider] = {}
         self.switches: dict[str, QCheckBox] = {}
         self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
         self._dragging: set[str] = set()
@@ -68,15 +128,28 @@ class TuningPanel(QWidget):
         rate_row = QHBoxLayout()
         rate_row.addWidget(QLabel("Physics tick rate"))
         rate_row.addWidget(self.rate, 1)
-        grid = QGridLayout()
-        grid.setColumnStretch(0, 1)
-        for row, p in enumerate(tuning.params.values()):
-            if p.is_bool:
-                grid.addWidget(self._make_switch(p), 2 * row, 0, 2, 1)
-            else:
-                grid.addWidget(self._make_label(p), 2 * row, 0, 1, 2)
-                grid.addWidget(self._make_slider(p), 2 * row + 1, 0)
-            grid.addWidget(self._make_reset(p), 2 * row + 1, 1)
+        self.sections: dict[str, Section] = {}
+        opened = opened if opened is not None else {}
+        for name, params in groups(tuning.params.values()).items():
+            section = Section(name, len(params), opened.get(name, len(params) <= OPEN_UP_TO))
+            section.toggled.connect(self.section_toggled)
+            for row, p in enumerate(params):
+                if p.is_bool:
+                    section.grid.addWidget(self._make_switch(p), row, 0, 1, 2)
+                else:
+                    section.grid.addWidget(self._make_label(p), row, 0)
+                    section.grid.addWidget(self._make_slider(p), row, 1)
+                section.grid.addWidget(self._make_reset(p), row, 2)
+            self.sections[name] = section
+        self.note = QLabel()
+        self.note.setObjectName("typed_note")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #8a6d00")
+        self.note.hide()
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_MS)
+        self._note_timer.timeout.connect(self.note.hide)
         reset_all = QPushButton("Reset all to defaults")
         reset_all.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         reset_all.setToolTip("Set every parameter to its declared default (one undo step)")
@@ -86,7 +159,9 @@ class TuningPanel(QWidget):
         inner = QVBoxLayout(body)
         inner.addWidget(self.title)
         inner.addLayout(rate_row)
-        inner.addLayout(grid)
+        inner.addWidget(self.note)
+        for section in self.sections.values():
+            inner.addWidget(section)
         inner.addWidget(reset_all)
         inner.addStretch(1)
         self.scroll = scroll = QScrollArea()
@@ -106,32 +181,39 @@ class TuningPanel(QWidget):
         return False
 
     # --- widgets -------------------------------------------------------------
-    def _make_label(self, p: Param) -> QLabel:
-        label = QLabel(f"{p.label} <span style='color:gray'>[{p.unit}]</span>")
+    def _make_label(self, p: Param) -> ElidedLabel:
+        label = ElidedLabel(f"{p.label} [{p.unit}]")
         label.setToolTip(_tooltip(p))
         return label
 
-    def _make_slider(self, p: Param) -> QLabeledDoubleSlider:
-        slider = QLabeledDoubleSlider(Qt.Orientation.Horizontal)
-        slider.setRange(p.min, p.max)
-        slider.setSingleStep(p.step)
-        slider.setDecimals(p.decimals)
-        slider.setValue(self.tuning[p.name])
+    def _make_slider(self, p: Param) -> ParamSlider:
+        slider = ParamSlider(p, self.tuning[p.name])
         slider.setToolTip(_tooltip(p))
         slider.setObjectName(p.name)
         # The slider never takes keyboard focus (W/A/S/D and arrows keep driving);
         # the number box takes it on click only, for typing a value.
         slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        slider._slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        slider._label.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        for part in (slider._slider, slider._label):
+        slider.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        slider.number.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        for part in (slider.slider, slider.number):
             part.installEventFilter(self)
         slider.valueChanged.connect(lambda value, name=p.name: self._on_value(name, value))
         slider.sliderPressed.connect(lambda name=p.name: self._dragging.add(name))
         slider.sliderReleased.connect(lambda name=p.name: self._on_release(name))
         slider.editingFinished.connect(self.edit_finished)
+        slider.note.connect(self.show_note)
         self.sliders[p.name] = slider
         return slider
+
+    def show_note(self, text: str) -> None:
+        """A note above the sections for a few seconds (a typed value refused or changed)."""
+        self.note.setText(text)
+        self.note.show()
+        self._note_timer.start()
+
+    def opened(self) -> dict[str, bool]:
+        """Which sections are open, by name."""
+        return {name: section.is_open() for name, section in self.sections.items()}
 
     def _make_switch(self, p: Param) -> QCheckBox:
         box = QCheckBox(p.label)

@@ -3,7 +3,8 @@
 Only what the first frame needs (the start model's step) is compiled before the
 window shows, under a splash that names it; everything else (the other models, the
 replay seek, batches, metrics) compiles on a background thread afterwards, or when
-first used. Later starts load all of it from the kernel cache in well under a second.
+first used. Later starts load all of it from the kernel cache in well under a second, after
+the window's first paint.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import QSplashScreen
 from ..physics.kernel_cache import is_warm
 from ..physics.models import MODELS
 from ..physics.sim import warm_up
+from .qt import after_first_paint
 
 REST_AFTER_MS = 3000
 """ms after start-up before the rest of the physics is loaded or compiled."""
@@ -30,11 +32,20 @@ def _splash(text: str) -> QSplashScreen:
     return splash
 
 
-def prepare_physics(app, model) -> None:
-    """Compile or load what the first frame of `model` needs; a splash while compiling;
-    then the rest in the background."""
-    if is_warm():  # loading takes a fraction of a second: after the first paint
-        QTimer.singleShot(0, lambda: warm_up(model))
+def prepare_physics(app, window) -> None:
+    """Compile or load what the first frame of the window's model needs; a splash while
+    compiling; then the rest in the background. With a warm cache the loading (about
+    half a second, most of it numba setting itself up) and the frame timer wait until
+    the car view has painted, so the window shows at once with the car at rest."""
+    model = window.model
+    if is_warm():
+        window.timer.stop()
+
+        def load_then_drive() -> None:
+            warm_up(model)
+            window.start_frames()
+
+        after_first_paint(window.track, load_then_drive)
     else:
         splash = _splash(f"Compiling the physics (first start only)\n"
                          f"step 1 of 2: the {model.TITLE} car, a few seconds\n"

@@ -39,10 +39,10 @@ TOP_SPEED_FORMULA, NO_TOP_SPEED = speed_control.TOP_SPEED_FORMULA, speed_control
 MAX_INNER = 89.0 * RADIANS
 
 PARAMS = (
-    Param("wheel_base", "Wheel base", "m", 2.6, 0.5, 10, 0.05, "l: distance between the front and rear axles."),
-    Param("track_width", "Track width", "m", 1.5, 0.3, 5, 0.05, "w: distance between the left and right wheels."),
+    Param("wheel_base", "Wheel base", "m", 2.6, 0.5, 10, 0.05, "l: distance between the front and rear axles.", group="Chassis"),
+    Param("track_width", "Track width", "m", 1.5, 0.3, 5, 0.05, "w: distance between the left and right wheels.", group="Chassis"),
     Param("max_steer", "Outer wheel angle", "°", 30, 1, 60, 0.5,
-          "α at full steer: the outer front wheel's angle. The inner wheel turns further (β)."),
+          "α at full steer: the outer front wheel's angle. The inner wheel turns further (β).", group="Steering"),
 ) + speed_control.PARAMS
 
 

@@ -62,28 +62,28 @@ REFERENCE_DT = 1.0 / 60.0
 
 PARAMS = (
     Param("wheel_base", "Wheel base", "px", 70, 10, 300, 1,
-          "Distance from rear to front wheel. Longer turns wider."),
+          "Distance from rear to front wheel. Longer turns wider.", group="Chassis"),
     Param("steering_angle", "Steering angle", "°", 15, 1, 60, 0.5,
-          "How far the front wheels turn at full steer."),
+          "How far the front wheels turn at full steer.", group="Steering"),
     Param("engine_power", "Engine power", "px/s²", 900, 0, 4000, 10,
-          "Forward acceleration while the throttle is held."),
+          "Forward acceleration while the throttle is held.", group="Engine and brakes"),
     Param("friction", "Friction", "1/s²", -55, -400, 0, 1,
           "Ground friction, proportional to speed (the recipe multiplies it by "
-          "the tick length twice). More negative = stickier ground."),
+          "the tick length twice). More negative = stickier ground.", group="Resistance"),
     Param("drag", "Drag", "1/(px·s)", -0.06, -1, 0, 0.001,
           "Air drag, proportional to speed squared (also applied with the tick "
-          "length twice). Mostly sets the top speed."),
+          "length twice). Mostly sets the top speed.", group="Resistance"),
     Param("braking", "Braking", "px/s²", -450, -4000, 0, 10,
-          "Deceleration while the brake is held; past zero it drives in reverse."),
+          "Deceleration while the brake is held; past zero it drives in reverse.", group="Engine and brakes"),
     Param("max_speed_reverse", "Reverse speed limit", "px/s", 250, 0, 2000, 5,
-          "Reverse speed is clamped to this before each tick's acceleration."),
+          "Reverse speed is clamped to this before each tick's acceleration.", group="Engine and brakes"),
     Param("slip_speed", "Slip speed", "px/s", 400, 0, 3000, 5,
-          "Above this speed the tyres use traction_fast and the car slides."),
+          "Above this speed the tyres use traction_fast and the car slides.", group="Traction"),
     Param("traction_fast", "Traction fast", "1/s", 2.5, 0, 60, 0.1,
           "Grip above slip speed: how fast the velocity turns toward the heading. "
-          "Low values drift."),
+          "Low values drift.", group="Traction"),
     Param("traction_slow", "Traction slow", "1/s", 10, 0, 60, 0.1,
-          "Grip below slip speed."),
+          "Grip below slip speed.", group="Traction"),
     Param.switch("rate_independent", "Rate independent", False,
                  "Off: the recipe as written (friction, drag and traction change with the "
                  "tick rate). On: the same feel at every tick rate, equal to the recipe at 60 Hz.",

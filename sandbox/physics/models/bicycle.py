@@ -68,8 +68,8 @@ UNSET = 1e9
 centre stays finite) and far outside (-π, π], where every heading a tick writes lies."""
 
 PARAMS = (
-    Param("wheel_base", "Wheel base", "m", 2.5, 0.5, 10, 0.05, "Distance between the back and the front wheel."),
-    Param("max_steer", "Steering angle", "°", 30, 1, 60, 0.5, "Front wheel angle at full steer."),
+    Param("wheel_base", "Wheel base", "m", 2.5, 0.5, 10, 0.05, "Distance between the back and the front wheel.", group="Chassis"),
+    Param("max_steer", "Steering angle", "°", 30, 1, 60, 0.5, "Front wheel angle at full steer.", group="Steering"),
 ) + speed_control.PARAMS + (
     Param.switch("exact_arc", "Exact arc", False,
                  "Off (the blog): each wheel moves the speed × the tick, then the wheel base is rebuilt; the rear "
@@ -80,15 +80,15 @@ PARAMS = (
                  "The comment thread's correction: the front wheel travels the extra distance that keeps "
                  "the wheels exactly one wheel base apart."),
     Param("steer_rate", "Steering speed", "°/s", 0, 0, 720, 5,
-          "How fast the wheels turn while a steering key is held; 0 = at once (the blog)."),
+          "How fast the wheels turn while a steering key is held; 0 = at once (the blog).", group="Steering"),
     Param("return_rate", "Return to centre", "°/s", 180, 0, 1440, 5,
-          "How fast the wheels straighten with no steering key (when steering speed > 0)."),
+          "How fast the wheels straighten with no steering key (when steering speed > 0).", group="Steering"),
     Param.switch("return_with_speed", "Return scales with speed", False,
-                 "Return to centre at return rate × speed / top speed (a parked car keeps its wheels turned)."),
+                 "Return to centre at return rate × speed / top speed (a parked car keeps its wheels turned).", group="Steering"),
     Param("drift_delay", "Drift illusion: delay", "s", 0, 0, 0.5, 0.01,
-          "ILLUSION: the wheels move along the heading of this long ago; the body is drawn at today's."),
+          "ILLUSION: the wheels move along the heading of this long ago; the body is drawn at today's.", group="Drift illusion"),
     Param("drift_overrotate", "Drift illusion: over-rotate", "×", 0, 0, 2, 0.05,
-          "ILLUSION: draw the body turned further by steer × speed/top speed × this."),
+          "ILLUSION: draw the body turned further by steer × speed/top speed × this.", group="Drift illusion"),
 )
 
 

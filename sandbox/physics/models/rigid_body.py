@@ -78,29 +78,29 @@ REVERSE_BELOW = 0.5
 """m/s: below this forward speed, the brake pedal drives backwards."""
 
 PARAMS = (
-    Param("mass", "Mass", "kg", 1, 0.1, 2000, 0.1, "Chassis mass."),
-    Param("half_length", "Half length", "m", 1.5, 0.5, 4, 0.05, "Half the body length; the wheels sit at the corners."),
-    Param("half_width", "Half width", "m", 0.75, 0.3, 2, 0.05, "Half the body width."),
-    Param("wheel_radius", "Wheel radius", "m", 0.5, 0.1, 1, 0.01, "Radius of every wheel."),
-    Param("wheel_inertia", "Wheel inertia", "kg·m²", 0.05, 0.01, 50, 0.01, "Spin inertia of one wheel."),
-    Param("drive_torque", "Drive torque", "N·m", 2, 0, 5000, 0.1, "Torque on each rear wheel at full throttle."),
-    Param("brake_torque", "Brake torque", "N·m", 4, 0, 10000, 0.1, "Braking torque on each wheel at full brake."),
-    Param("max_steer", "Steering angle", "°", 25, 1, 60, 0.5, "Front wheel angle at full steer."),
+    Param("mass", "Mass", "kg", 1, 0.1, 2000, 0.1, "Chassis mass.", group="Chassis", log=True),
+    Param("half_length", "Half length", "m", 1.5, 0.5, 4, 0.05, "Half the body length; the wheels sit at the corners.", group="Chassis"),
+    Param("half_width", "Half width", "m", 0.75, 0.3, 2, 0.05, "Half the body width.", group="Chassis"),
+    Param("wheel_radius", "Wheel radius", "m", 0.5, 0.1, 1, 0.01, "Radius of every wheel.", group="Wheels"),
+    Param("wheel_inertia", "Wheel inertia", "kg·m²", 0.05, 0.01, 50, 0.01, "Spin inertia of one wheel.", group="Wheels", log=True),
+    Param("drive_torque", "Drive torque", "N·m", 2, 0, 5000, 0.1, "Torque on each rear wheel at full throttle.", group="Wheels", log=True),
+    Param("brake_torque", "Brake torque", "N·m", 4, 0, 10000, 0.1, "Braking torque on each wheel at full brake.", group="Wheels", log=True),
+    Param("max_steer", "Steering angle", "°", 25, 1, 60, 0.5, "Front wheel angle at full steer.", group="Steering"),
     Param("side_grip", "Side grip", "N·s/m", 2, 0, 20000, 0.5,
-          "Response force per m/s of sideways patch slip (the seed's constant 2)."),
+          "Response force per m/s of sideways patch slip (the seed's constant 2).", group="Tyres", log=True),
     Param("forward_grip", "Forward grip", "N·s/m", 1, 0, 20000, 0.5,
-          "Response force per m/s of forward patch slip (the seed's constant 1)."),
-    Param.switch("grip_limit", "Grip limit", False, "Cap each tyre's force at max grip: past it the tyre slides."),
-    Param("max_grip", "Max grip", "N", 3, 0.1, 50000, 0.1, "Largest force one tyre can give (with grip limit)."),
+          "Response force per m/s of forward patch slip (the seed's constant 1).", group="Tyres", log=True),
+    Param.switch("grip_limit", "Grip limit", False, "Cap each tyre's force at max grip: past it the tyre slides.", group="Tyres"),
+    Param("max_grip", "Max grip", "N", 3, 0.1, 50000, 0.1, "Largest force one tyre can give (with grip limit).", group="Tyres", log=True),
     Param.switch("grip_load", "Grip ∝ load", False,
                  "Each tyre gives at most μ × its share of the car's weight (a quarter each), "
                  "instead of a fixed max grip: a heavier car grips harder, and the car corners "
-                 "at up to μ·g.", since=3),
+                 "at up to μ·g.", since=3, group="Tyres"),
     Param("mu", "Tyre friction μ", "coeff.", 1.0, 0.05, 3.0, 0.01,
           "Tyre friction coefficient with grip ∝ load: 1 for a road tyre on dry asphalt, "
-          "about 0.1 on ice.", since=3),
+          "about 0.1 on ice.", since=3, group="Tyres"),
     Param.switch("box_inertia", "Box inertia m(L²+W²)/12", False,
-                 "Fix the seed's inertia formula, which multiplies the half sizes."),
+                 "Fix the seed's inertia formula, which multiplies the half sizes.", group="Chassis"),
 )
 
 # wheel corners in units of (half_length, half_width): front-left, front-right, rear-left, rear-right

@@ -19,12 +19,12 @@ from ..state import index_of
 from .geometry import sign
 
 PARAMS = (
-    Param("max_speed", "Top speed", "m/s", 20, 1, 100, 0.5, "Forward speed the throttle drives towards."),
-    Param("acceleration", "Acceleration", "m/s²", 4, 0.1, 30, 0.1, "How fast the throttle raises the speed."),
+    Param("max_speed", "Top speed", "m/s", 20, 1, 100, 0.5, "Forward speed the throttle drives towards.", group="Speed"),
+    Param("acceleration", "Acceleration", "m/s²", 4, 0.1, 30, 0.1, "How fast the throttle raises the speed.", group="Speed", log=True),
     Param("braking", "Braking", "m/s²", 8, 0.1, 50, 0.1,
-          "How fast the brake lowers the speed; held at rest, it drives in reverse."),
-    Param("reverse_speed", "Reverse speed", "m/s", 5, 0, 30, 0.5, "Top speed in reverse."),
-    Param("coast", "Coasting deceleration", "m/s²", 1, 0, 20, 0.1, "Speed lost per second with no pedal."),
+          "How fast the brake lowers the speed; held at rest, it drives in reverse.", group="Speed", log=True),
+    Param("reverse_speed", "Reverse speed", "m/s", 5, 0, 30, 0.5, "Top speed in reverse.", group="Speed"),
+    Param("coast", "Coasting deceleration", "m/s²", 1, 0, 20, 0.1, "Speed lost per second with no pedal.", group="Speed"),
 )
 
 TOP_SPEED_FORMULA = "the top speed setting"

@@ -1,0 +1,15 @@
+"""The colours that mean the same thing everywhere: the car and each ghost are one
+colour in the view, the plots, the readouts and the metrics table."""
+
+from __future__ import annotations
+
+CAR = "#4fc3f7"
+"""The car's curves and readouts (its body is drawn in a deeper blue)."""
+GHOSTS = ("#f48fb1", "#ffe082", "#80cbc4", "#b39ddb")
+"""Ghost 1, 2, 3, 4: pink, amber, teal, lavender."""
+CHANNELS = ("#aed581", "#ff8a65")
+"""The model's own telemetry channels (first, second)."""
+
+
+def ghost_colour(index: int) -> str:
+    return GHOSTS[index % len(GHOSTS)]
