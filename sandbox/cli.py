@@ -60,6 +60,44 @@ def _output_path(text: str) -> Path:
     return Path(text)
 
 
+class _SweepHelp(argparse.RawDescriptionHelpFormatter):
+    """`sweep --help` with the list of metrics, built from the metrics' declarations
+    only when the help is shown (loading them loads the physics: too slow for every
+    start of the command)."""
+
+    def add_text(self, text):
+        if text == _METRICS_EPILOG:
+            text = metrics_help()
+        super().add_text(text)
+
+
+_METRICS_EPILOG = "(the metrics)"
+
+
+def metrics_help() -> str:
+    """The metrics `--metric` takes, one a line: name and what it is."""
+    from .analysis.metrics import METRICS
+
+    width = max(len(name) for name in METRICS)
+    lines = ["metrics (--metric NAME; every one is written to the CSV; \"100\" is 100 px/s, or 100 km/h "
+             "for models in metres):"]
+    lines += [f"  {name:{width}s}  {metric.label}" for name, metric in METRICS.items()]
+    return "\n".join(lines)
+
+
+def report_path(name: str) -> Path:
+    """Default place of a developer report (`bench.json`, `soak.json`): the user cache
+    folder (platformdirs), created if needed; the current folder if it cannot be."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_cache_dir("car-sandbox", appauthor=False))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return Path(name)
+    return folder / name
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="car-sandbox", description="Tune 2D top-down car physics. With no command, opens the window.")
@@ -80,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("params", help="list every parameter declaration of every model")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="as JSON")
-    fmt.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
+    fmt.add_argument("--markdown", action="store_true", help="as the Markdown table of docs/models.md")
 
     p = sub.add_parser("export-godot", help="write the recipe's car.gd with a preset's values")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
@@ -97,24 +135,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON")
 
-    p = sub.add_parser("sweep", help="simulate a grid of one or two parameters as one batch; CSV of every metric")
+    p = sub.add_parser("sweep", help="simulate a grid of one or two parameters as one batch; CSV of every metric",
+                       epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file (the values not swept)")
     p.add_argument("--param", action="append", required=True, metavar="NAME=LO:HI:N",
-                   help="a swept parameter; give one or two")
-    p.add_argument("--metric", required=True, help="the metric to summarise (all are written)")
+                   help="a swept parameter from LO to HI in N values, rounded to the parameter's step's "
+                        "decimals; give one or two")
+    p.add_argument("--metric", required=True, help="the metric to summarise (all are written): a name listed below")
     p.add_argument("--out", type=_output_path, required=True, help="CSV to write: swept values, then every metric")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--out", type=_output_path, default=Path("bench.json"),
-                   help="JSON file the figures are written to (default bench.json)")
+    p.add_argument("--out", type=_output_path,
+                   help="JSON file the figures are written to (default: bench.json in the user cache folder)")
     p.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
 
     p = sub.add_parser("soak", help="long offscreen run of the window: scripted driving, a slider move every "
                                      "second, a preset switch every minute; memory and frame times per minute")
     p.add_argument("--minutes", type=_positive_minutes, default=30.0, help="simulated minutes (default 30)")
-    p.add_argument("--out", type=_output_path, default=Path("soak.json"), help="JSON file for the figures (default soak.json)")
+    p.add_argument("--out", type=_output_path,
+                   help="JSON file for the figures (default: soak.json in the user cache folder)")
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
@@ -124,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ghost", type=Path, action="append", default=[],
                    help="a preset to drive beside the car as a compare ghost (up to 4 times)")
     p.add_argument("--zoom", type=_zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
+    p.add_argument("--tab", choices=("tuning", "metrics", "sweep"), default="tuning",
+                   help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
+                        "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first)")
     return parser
 
 
@@ -303,6 +347,7 @@ def cmd_screenshot(args) -> None:
             window.set_ghost(ghost, ghost.name)
         window.track.set_zoom(args.zoom)
         window.scripted_drive(args.drive)
+        window.show_tab(args.tab)
         app.processEvents()
         window.save_screenshot(args.out)
     finally:
@@ -463,6 +508,8 @@ def _main(argv: list[str] | None) -> int:
     try:
         if args.command is None:
             return cmd_window(args)
+        if args.command in ("bench", "soak") and args.out is None:
+            args.out = report_path(f"{args.command}.json")
         out = getattr(args, "out", None)
         if out is not None:  # before any work: a bad output is refused at once, and never an input
             from .files.disk import check_target

@@ -519,7 +519,8 @@ def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, q
     assert window.metrics.rows[0]["value"] == pytest.approx(expected, rel=1e-5)
     delta = float(window.metrics.table.item(0, 2).text())
     assert delta == pytest.approx(expected - 595.265, rel=1e-3)
-    assert window.metrics.table.horizontalHeaderItem(2).text() == "vs pinned Recipe defaults"
+    assert window.metrics.table.horizontalHeaderItem(2).text() == "vs 1"
+    assert "1: pinned Recipe defaults" in window.metrics.legend.text()
     with qtbot.waitSignal(window.metrics.updated, timeout=20000):
         window.ghost_from_file(BUILTIN_DIR / "ice.json")
     assert window.metrics.table.columnCount() == 4  # metric, value, and one column per ghost

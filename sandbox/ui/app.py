@@ -12,8 +12,8 @@ import numpy as np
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
+                               QMessageBox, QSplitter, QVBoxLayout, QWidget)
 
 from ..analysis.curves import time_to_cover
 from ..files.disk import png_complete, write_atomic
@@ -841,6 +841,20 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         return True
 
     # --- view ------------------------------------------------------------------
+    def show_tab(self, name: str) -> None:
+        """Bring the side panel's tab `name` (tuning, metrics, sweep) to the front and
+        wait for what it shows: the metrics computed, or a sweep of the first two
+        parameters run (for screenshots)."""
+        dock = {"tuning": self.panel_dock, "metrics": self.metrics_dock, "sweep": self.sweep_dock}[name]
+        dock.raise_()
+        QApplication.processEvents()
+        if name == "metrics":
+            self.metrics.settle()
+        elif name == "sweep":
+            self.sweep.use_second.setChecked(True)
+            self.sweep.run()
+            self.sweep.settle()
+
     def docks(self) -> list[QDockWidget]:
         return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.plots_dock]
 

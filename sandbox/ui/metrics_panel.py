@@ -6,16 +6,19 @@ latest request and computes it when shown (no simulation nobody looks at)."""
 
 from __future__ import annotations
 
+import html
 import math
 import time
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.metrics import compute, table
 from .palette import ghost_colour
 
+LEGEND = ("vs: your car minus that ghost; <span style='color:#2e7d32'>green</span> where yours is better, "
+          "<span style='color:#c62828'>red</span> where worse")
 BETTER = QColor("#2e7d32")
 WORSE = QColor("#c62828")
 MISSING = QColor("#757575")
@@ -90,8 +93,7 @@ class MetricsPanel(QWidget):
         self.table.setWordWrap(True)  # full metric names, on two lines where they must
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.legend = QLabel("Differences are your car minus each ghost: <span style='color:#2e7d32'>green</span> "
-                             "where yours is better, <span style='color:#c62828'>red</span> where worse.")
+        self.legend = QLabel()
         self.legend.setWordWrap(True)
         self.legend.setStyleSheet("color: gray")
         self.legend.hide()
@@ -132,11 +134,12 @@ class MetricsPanel(QWidget):
         self.rows, self.ghost_rows, self.seconds = rows, ghost_rows, seconds
         self.table.setColumnCount(2 + len(ghost_rows))
         names = self._names + [f"ghost {i + 1}" for i in range(len(self._names), len(ghost_rows))]
-        self.table.setHorizontalHeaderLabels(["metric", "value"] + [f"vs {n}" for n in names[:len(ghost_rows)]])
+        # short headers in the ghost's colour (names are long); the legend below names them
+        self.table.setHorizontalHeaderLabels(["metric", "value"] + [f"vs {i + 1}" for i in range(len(ghost_rows))])
         for column in range(2, 2 + len(ghost_rows)):
             header = self.table.horizontalHeaderItem(column)
             header.setForeground(QBrush(QColor(ghost_colour(column - 2))))
-            header.setToolTip(f"Your car minus {names[column - 2]}")
+            header.setToolTip(f"Your car minus ghost {column - 1}, {names[column - 2]}")
             self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setRowCount(len(rows))
@@ -159,9 +162,18 @@ class MetricsPanel(QWidget):
                     item.setForeground(QBrush(colour))
                 item.setToolTip(f"{names[column - 2]}: {value_text(ghost[i])}")
                 self.table.setItem(i, column, item)
+        ghosts = " · ".join(f"<span style='color:{ghost_colour(i)}'>■</span> {i + 1}: {html.escape(name)}"
+                            for i, name in enumerate(names[:len(ghost_rows)]))
+        self.legend.setText(f"{ghosts}<br>{LEGEND}")
         self.legend.setVisible(bool(ghost_rows))
         self.status.setText(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
         self.updated.emit()
+
+    def settle(self) -> None:
+        """Block until every request is computed and shown."""
+        while self._busy or self._pending is not None:
+            self._pool.waitForDone()
+            QApplication.processEvents()
 
     def wait(self) -> None:
         """Block until queued work is done (tests, shutdown)."""

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel,
-                               QProgressBar, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QFrame, QGridLayout, QHBoxLayout,
+                               QLabel, QProgressBar, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
@@ -135,7 +135,8 @@ class SweepPanel(QWidget):
             self.metric.addItem(metric.label, name)
             self.metric.setItemData(self.metric.count() - 1, metric.how, Qt.ItemDataRole.ToolTipRole)
         self.metric.currentIndexChanged.connect(self._plot)
-        self.run_button = QPushButton("Run sweep")
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Simulate every tuning of the grid (on a worker thread; the car keeps driving)")
         self.run_button.clicked.connect(self.run)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self._cancel.set)
@@ -155,25 +156,36 @@ class SweepPanel(QWidget):
         self.curve = self.plot.plot([], [], pen=pg.mkPen(CAR, width=2), symbol="o", symbolSize=6, symbolBrush=CAR)
         self.here_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#ffeb3b", width=1, style=Qt.PenStyle.DashLine),
                                          label="now", labelOpts={"position": 0.95, "color": "#ffeb3b"})
-        self.here_point = pg.ScatterPlotItem(size=14, symbol="+", pen=pg.mkPen("#ffeb3b", width=2), brush=None)
+        # a white ring with a dark edge: visible on every colour of the heatmap
+        self.here_point = pg.ScatterPlotItem(size=13, symbol="o", pen=pg.mkPen("w", width=2), brush=None)
+        self.here_edge = pg.ScatterPlotItem(size=17, symbol="o", pen=pg.mkPen("k", width=1), brush=None)
         self.here_point.setZValue(10)
-        for item in (self.here_line, self.here_point):
+        self.here_edge.setZValue(10)
+        for item in (self.here_line, self.here_point, self.here_edge):
             item.hide()
             self.plot.getPlotItem().addItem(item, ignoreBounds=True)
         self.bar = None
         metric_row = QHBoxLayout()
         metric_row.addWidget(QLabel("metric"))
         metric_row.addWidget(self.metric, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.cancel_button)
-        buttons.addWidget(self.progress, 1)
-        layout = QVBoxLayout(self)
+        metric_row.addWidget(self.run_button)
+        metric_row.addWidget(self.cancel_button)
+        # in a scroll area: in a low window the controls and the plot's minimum height
+        # scroll instead of being drawn over each other
+        body = QWidget()
+        layout = QVBoxLayout(body)
         layout.addLayout(form)
         layout.addLayout(metric_row)
-        layout.addLayout(buttons)
+        layout.addWidget(self.progress)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.note)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         self._second_enabled(False)
 
     def set_model(self, model, base: dict, hz: int) -> None:
@@ -192,10 +204,12 @@ class SweepPanel(QWidget):
         shown = self.grid is not None and all(a.name in self.base for a in self.axes)
         self.here_line.setVisible(shown and len(self.axes) == 1)
         self.here_point.setVisible(shown and len(self.axes) == 2)
+        self.here_edge.setVisible(shown and len(self.axes) == 2)
         if shown and len(self.axes) == 1:
             self.here_line.setValue(float(self.base[self.axes[0].name]))
         elif shown:
-            self.here_point.setData([float(self.base[self.axes[0].name])], [float(self.base[self.axes[1].name])])
+            for ring in (self.here_point, self.here_edge):
+                ring.setData([float(self.base[self.axes[0].name])], [float(self.base[self.axes[1].name])])
 
     def _second_enabled(self, on: bool) -> None:
         for widget in (self.second.name, self.second.low, self.second.high, self.second.count):
@@ -265,10 +279,10 @@ class SweepPanel(QWidget):
                 self.bar = pg.ColorBarItem(values=levels, colorMap=colours, interactive=False, width=12)
                 self.bar.setImageItem(self.image, insert_in=item)
             self.bar.setLevels(levels)
+            self.bar.axis.setLabel(unit_of(kind, self.model))
             dx = (a.high - a.low) / max(a.count - 1, 1)
             dy = (b.high - b.low) / max(b.count - 1, 1)
             self.image.setRect(a.low - dx / 2, b.low - dy / 2, dx * a.count or 1, dy * b.count or 1)
-            item.setTitle(f"{label} ({unit_of(kind, self.model)}): {levels[0]:.3g} … {levels[1]:.3g}")
         self._mark_current()
         item.autoRange()
 
@@ -304,6 +318,11 @@ class SweepPanel(QWidget):
             export_image(self.plot.getPlotItem(), path, max(800, self.plot.width()))
         else:
             raise UserError(f"{path}: unknown export type {suffix or '(none)'!r}; use .csv, .png or .svg")
+
+    def settle(self) -> None:
+        """Block until a running sweep has finished and is drawn."""
+        self._pool.waitForDone()
+        QApplication.processEvents()
 
     def wait(self) -> None:
         self._cancel.set()
