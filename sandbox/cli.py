@@ -79,8 +79,8 @@ def metrics_help() -> str:
     from .analysis.metrics import METRICS
 
     width = max(len(name) for name in METRICS)
-    lines = ["metrics (--metric NAME; every one is written to the CSV; \"100\" is 100 px/s, or 100 km/h "
-             "for models in metres):"]
+    lines = ["metrics (--metric NAME; every one is written to the CSV;",
+             "\"100\" is 100 px/s, or 100 km/h for models in metres):"]
     lines += [f"  {name:{width}s}  {metric.label}" for name, metric in METRICS.items()]
     return "\n".join(lines)
 
@@ -414,9 +414,9 @@ def cmd_metrics(args) -> None:
 
 def cmd_sweep(args) -> None:
     from .files.disk import write_text_atomic
-    from .analysis.metrics import format_value
+    from .analysis.metrics import METRICS, format_value, missing_reason, unit_of
     from .files.presets import load_preset
-    from .analysis.sweep import check_metric, csv_text, parse_axis, run
+    from .analysis.sweep import check_metric, csv_text, parse_axis, point_text, run
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
@@ -430,9 +430,17 @@ def cmd_sweep(args) -> None:
         progress.close(grid is not None)
     write_text_atomic(args.out, csv_text(axes, grid, values))
     column = values[metric]
-    finite = column[np.isfinite(column)]
-    span = f"{format_value(finite.min())} … {format_value(finite.max())}" if len(finite) else "—"
-    print(f"{len(grid)} tunings of {preset.name}: {metric} {span}; wrote {args.out}")
+    unit = unit_of(METRICS[metric].kind, preset.model)
+    finite = np.flatnonzero(np.isfinite(column))
+    if len(finite) == 0:
+        why = missing_reason(metric, float(column[0]), preset.model, values)
+        print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {args.out}")
+        return
+    low, high = finite[np.argmin(column[finite])], finite[np.argmax(column[finite])]
+    print(f"{len(grid)} tunings of {preset.name}: {metric} {format_value(column[low])} … "
+          f"{format_value(column[high])} {unit}; wrote {args.out}")
+    print(f"  lowest  {format_value(column[low])} {unit} at {point_text(axes, grid[low])}")
+    print(f"  highest {format_value(column[high])} {unit} at {point_text(axes, grid[high])}")
 
 
 def cmd_bench(args) -> None:

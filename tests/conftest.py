@@ -31,4 +31,5 @@ def window(qtbot):
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
+    w.curves.settle()  # the force curve is computed on a worker thread
     return w

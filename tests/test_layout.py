@@ -84,6 +84,7 @@ def test_no_label_or_title_is_wider_than_its_widget(small, preset):
         small.show_tab(tab)
         QApplication.processEvents()
         assert _cut_labels(small) == [], tab
+    small.curves.settle()
     title = small.curves.getPlotItem().titleLabel
     shown = QFontMetrics(small.curves.font()).horizontalAdvance(title.text)
     assert shown <= small.curves.width()

@@ -1,4 +1,4 @@
-"""Parameter declarations: complete, sensible, and the README table generated from them."""
+"""Parameter declarations: complete, sensible, and the docs' table generated from them."""
 
 import re
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 from sandbox.cli import params_table_markdown
 from sandbox.physics.models import MODELS
 
-README = Path(__file__).parent.parent / "README.md"
+MODELS_DOC = Path(__file__).parent.parent / "docs" / "models.md"
 
 
 def test_every_parameter_is_fully_declared():
@@ -20,8 +20,8 @@ def test_every_parameter_is_fully_declared():
             assert p.snap(p.default) == p.default
 
 
-def test_readme_parameter_table_is_the_generated_one():
-    text = README.read_text(encoding="utf-8")
+def test_docs_parameter_table_is_the_generated_one():
+    text = MODELS_DOC.read_text(encoding="utf-8")
     block = re.search(r"<!-- params:start -->\n(.*?)<!-- params:end -->", text, re.S)
-    assert block, "README lacks the generated parameter table markers"
+    assert block, "docs/models.md lacks the generated parameter table markers"
     assert block.group(1).strip() == params_table_markdown().strip()

@@ -1,6 +1,7 @@
 """Sweeps: the grid, its batch simulation, and the command's refusals."""
 
 import math
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ from sandbox.errors import UserError
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning
 from sandbox.files.presets import BUILTIN_DIR
-from sandbox.analysis.sweep import parse_axis, run
+from sandbox.analysis.sweep import Axis, parse_axis, run
 
 DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
 
@@ -56,3 +57,50 @@ def test_bad_metric_exits_2_with_the_list(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 2 and "not a metric" in done.stderr and "top_speed" in done.stderr
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_sweep_help_lists_every_metric():
+    from sandbox.analysis.metrics import METRICS
+
+    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    listed = done.stdout.split("metrics (--metric NAME", 1)[1]
+    for name, metric in METRICS.items():
+        assert f"  {name}  " in listed and metric.label in listed
+
+
+def test_swept_values_are_the_parameters_decimals_printed_and_simulated(tmp_path):
+    """Spacing 3/15 = 0.2 in binary gives 6.199999999999999: the values are rounded to the
+    step's decimals (steering_angle: step 0.5, one decimal), in the CSV and the summary,
+    and those rounded values are the ones simulated."""
+    axis = parse_axis("steering_angle=5:8:16", arcade)
+    assert axis.decimals == 1
+    assert [axis.text(v) for v in axis.values] == [f"{5 + 0.2 * i:.1f}" for i in range(16)]
+    assert list(axis.values) == [round(5 + 0.2 * i, 1) for i in range(16)]
+    assert parse_axis("engine_power=500:2000:10", arcade).text(666.6666666666666) == "667"
+    plain = Axis("steering_angle", 5, 8, 16)  # no declared decimals (the window's): binary noise only goes
+    assert 7.8 in list(plain.values) and plain.text(plain.values[14]) == "7.8"
+
+    out = tmp_path / "s.csv"
+    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--preset", str(DEFAULTS),
+                           "--param", "steering_angle=5:8:16", "--param", "engine_power=500:2000:4",
+                           "--metric", "turning_circle", "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(",") for line in out.read_text().splitlines()[1:]]
+    assert len(rows) == 64
+    assert {r[0] for r in rows} == {f"{5 + 0.2 * i:.1f}" for i in range(16)}
+    assert {r[1] for r in rows} == {"500", "1000", "1500", "2000"}
+    assert "64 tunings" in done.stdout and "px" in done.stdout
+    lowest = next(line for line in done.stdout.splitlines() if line.strip().startswith("lowest"))
+    assert re.search(r"at steering_angle \d+\.\d, engine_power \d+$", lowest), lowest
+    assert "99999" not in done.stdout and "00000" not in done.stdout
+
+
+def test_a_metric_no_tuning_has_says_why(tmp_path):
+    from sandbox.files.presets import BUILTIN_DIR
+
+    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--preset", str(BUILTIN_DIR / "rigid_body_seed.json"),
+                           "--param", "mass=1:2:2", "--metric", "top_speed", "--out", str(tmp_path / "s.csv")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "no top_speed for any tuning (none: nothing limits the speed on a straight)" in done.stdout

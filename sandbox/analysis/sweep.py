@@ -18,18 +18,33 @@ CHUNK = 256
 """Tunings computed at a time (then progress is reported and a cancel is seen)."""
 
 
+NOISE_DECIMALS = 10
+"""Decimals an axis without declared ones is rounded to: spacing's binary noise
+(7.800000000000001) goes, every step a parameter declares stays."""
+
+
 @dataclass(frozen=True)
 class Axis:
-    """One swept parameter: `count` values from `low` to `high` inclusive."""
+    """One swept parameter: `count` values from `low` to `high` inclusive, rounded to
+    `decimals` (the parameter's step's, as its slider shows it; those are the values
+    simulated)."""
 
     name: str
     low: float
     high: float
     count: int
+    decimals: int | None = None
 
     @property
     def values(self) -> np.ndarray:
-        return np.linspace(self.low, self.high, self.count)
+        decimals = NOISE_DECIMALS if self.decimals is None else self.decimals
+        return np.round(np.linspace(self.low, self.high, self.count), decimals) + 0.0  # + 0.0: no "-0.0"
+
+    def text(self, value: float) -> str:
+        """`value` of this axis as the slider shows it ("6.2", not 6.199999999999999)."""
+        if self.decimals is None:
+            return repr(round(float(value), NOISE_DECIMALS) + 0.0)
+        return f"{float(value) + 0.0:.{self.decimals}f}"
 
 
 def parse_axis(text: str, model: ModuleType) -> Axis:
@@ -54,7 +69,7 @@ def parse_axis(text: str, model: ModuleType) -> Axis:
             raise UserError(f"--param {text!r}: {exc}") from None
     if not 1 <= count <= 1000:
         raise UserError(f"--param {text!r}: N must be 1 … 1000")
-    return Axis(name, low, high, count)
+    return Axis(name, low, high, count, p.decimals)
 
 
 def grid_of(axes: list[Axis]) -> np.ndarray:
@@ -99,10 +114,19 @@ def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: flo
 
 
 def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray]) -> str:
-    """One row per grid point: the swept values, then every metric."""
+    """One row per grid point: the swept values (as their axis shows them), then every
+    metric."""
     names = list(METRICS)
-    rows = np.column_stack([grid] + [values[n] for n in names])
-    return format_rows(tuple(a.name for a in axes) + tuple(names), rows)
+    metrics = format_rows(tuple(names), np.column_stack([values[n] for n in names])).split("\n")
+    lines = [",".join([a.name for a in axes] + [metrics[0]])]
+    lines += [",".join([axis.text(v) for axis, v in zip(axes, point)] + [row])
+              for point, row in zip(grid, metrics[1:])]
+    return "\n".join(lines) + "\n"
+
+
+def point_text(axes: list[Axis], point: np.ndarray) -> str:
+    """A grid point as "drag -0.02, engine_power 2000"."""
+    return ", ".join(f"{axis.name} {axis.text(v)}" for axis, v in zip(axes, point))
 
 
 def check_metric(name: str) -> str:

@@ -85,7 +85,7 @@ def report(f: dict) -> list[str]:
                              ("longest trace, simulate", "longest_trace", f"{f['longest_trace']['ticks']:,d} ticks")):
         m = f[key]
         lines.append(f"{label} ({size}): peak {m['peak_mb']:.0f} MB in {m['seconds']:.1f} s  target ≤ {target} MB: "
-                     f"{'meets' if m['peak_mb'] <= target else 'MISSES'}")
+                     f"{'met' if m['peak_mb'] <= target else 'NOT MET'}")
     lines.append(f"Godot import of the largest script accepted: {f['godot_import_largest_s']:.3f} s  target < 1 s: "
-                 f"{'meets' if f['godot_import_largest_s'] < 1 else 'MISSES'}")
+                 f"{'met' if f['godot_import_largest_s'] < 1 else 'NOT MET'}")
     return lines

@@ -135,3 +135,70 @@ def startup_seconds(runs: int = 3, cold: bool = False) -> float:
     if best == float("inf"):
         raise RuntimeError("the window never reported its first frame")
     return best
+
+
+def _drag_values(p, frames: int) -> list[float]:
+    """A slider dragged back and forth over the middle half of its range, one value a
+    frame, each a different position (every value a recompute)."""
+    low, high = p.to_slider(p.default) * 0.5, min(1.0, p.to_slider(p.default) * 0.5 + 0.5)
+    sweep = np.concatenate([np.linspace(low, high, 60), np.linspace(high, low, 60)])
+    return [p.from_slider(float(sweep[i % len(sweep)])) for i in range(frames)]
+
+
+def recompute_frames(model_name: str, seconds: float = 5.0, sweep_points: int = 100,
+                     size: tuple[int, int] = (1400, 860)) -> dict:
+    """Frames while the window recomputes, for the model's first built-in preset:
+    a slider dragged for `seconds` (a new value every frame) with the Metrics tab
+    showing, then a `sweep_points`-point sweep run from the Sweep tab while the car
+    drives. Reports each phase's 99th percentile frame time and the longest gap
+    between two frames (ms), and how many frames after the drag's last move the
+    metrics table showed its figures."""
+    from .bench import DEFAULT_PRESETS
+
+    with offscreen_window(size) as (app, window):
+        window.apply_preset(load_preset(BUILTIN_DIR / DEFAULT_PRESETS[model_name]))
+        hz = window.sim.hz
+        window.play_trace(scripted_trace(seconds + 60.0, hz), "bench")
+        window.metrics_dock.raise_()
+        app.processEvents()
+        window.metrics.settle()
+        name = next(p.name for p in window.model.PARAMS if not p.is_bool)
+        slider = window.panel.sliders[name]
+        phases = {}
+
+        def measure(step, done) -> dict:
+            costs, gaps, last = [], [], time.perf_counter()
+            while not done():
+                step()
+                _, cost = frame(app, window, hz)
+                now = time.perf_counter()
+                costs.append(cost)
+                gaps.append((now - last) * 1000)
+                last = now
+            return {"frames": len(costs), "p99_ms": frame_stats(costs)["p99_ms"], "max_gap_ms": max(gaps, default=0.0)}
+
+        values = iter(_drag_values(slider.param, round(seconds * hz)))
+        slider.slider.setSliderDown(True)
+        moved = {"left": round(seconds * hz)}
+
+        def drag() -> None:
+            slider.slider.setValue(slider.position(next(values)))
+            moved["left"] -= 1
+
+        phases["drag"] = measure(drag, lambda: moved["left"] <= 0)
+        slider.slider.setSliderDown(False)
+        wanted = window.metrics.job.generation
+        latency = 0
+        while window.metrics.shown_generation != wanted and latency < 10 * hz:
+            frame(app, window, hz)
+            latency += 1
+        window.sweep_dock.raise_()
+        app.processEvents()
+        window.sweep.use_second.setChecked(False)
+        window.sweep.first.count.setValue(sweep_points)
+        window.sweep.run()
+        phases["sweep"] = measure(lambda: None, lambda: window.sweep.run_button.isEnabled())
+        window.sweep.settle()
+    return {"phases": phases, "metrics_latency_frames": latency,
+            "frame_p99_ms": max(p["p99_ms"] for p in phases.values()),
+            "max_gap_ms": max(p["max_gap_ms"] for p in phases.values())}

@@ -54,6 +54,9 @@ def _header(line: str, source: str) -> tuple[str, ...]:
     if not line.strip():
         raise TraceError(f"{source}: empty file; expected the header {expected}")
     header = tuple(h.strip() for h in line.split(","))
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:
+        raise TraceError(f"{source} line 1: column {shown(repr(twice[0]))} given twice; expected {expected}")
     if header not in (PEDAL_COLUMNS, TRACE_COLUMNS):
         raise TraceError(f"{source} line 1: header is {shown(repr(line.strip()))}, expected {expected}")
     return header

@@ -1,8 +1,9 @@
 """Parameter declarations and validated tunings.
 
-Each model declares its parameters exactly once as a tuple of `Param`. Sliders,
-preset validation, preset files, the `params` command and the README's table are
-all generated from that tuple; nothing else lists parameter names.
+Each model declares its parameters exactly once as a tuple of `Param`. Sliders (and
+their sections and scales), preset validation, preset files, the `params` command
+and the parameter table in docs/models.md are all generated from that tuple;
+nothing else lists parameter names.
 """
 
 from __future__ import annotations

@@ -46,9 +46,10 @@ FRAME_MS = 8
 CONTROLS_HELP = """<b>Driving</b><br>
 W / ↑ accelerate · S / ↓ brake, then reverse · A / ← steer left · D / → steer right<br>
 Space handbrake · Q / E shift down / up (dynamic car, manual gearbox)<br>
-R reset the car · mouse wheel zoom · Tab show/hide the tuning panel<br><br>
+R reset the car · mouse wheel zoom · Tab hide/show every panel<br><br>
 <b>Tuning</b><br>
-Drag a slider or type in its number box; the next physics tick uses the new value.<br>
+Drag a slider or type in its number box (Enter gives the keys back to the car); the next<br>
+physics tick uses the new value. Sections open and close with their headers.<br>
 ↺ resets one parameter · undo and redo go back and forth (one drag = one step)"""
 
 
@@ -633,13 +634,17 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def _update_title(self) -> None:
         star = " *" if self.modified() else ""
-        self.setWindowTitle(f"car-sandbox — {self.preset.name}{star}")
+        title = f"car-sandbox — {self.preset.name}{star}"
+        if title != self.windowTitle():
+            self.setWindowTitle(title)
         about = self.preset.description
         if len(about) > DESCRIPTION_CHARS:  # the whole of it in the tooltip
             about = about[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " …"
-        self.panel.title.setText(f"<b>{self.model.TITLE}</b><br>preset: {html.escape(self.preset.name)}{star}<br>"
-                                 f"<span style='color:gray'>{html.escape(about)}</span>")
-        self.panel.title.setToolTip(self.preset.description)
+        text = (f"<b>{self.model.TITLE}</b><br>preset: {html.escape(self.preset.name)}{star}<br>"
+                f"<span style='color:gray'>{html.escape(about)}</span>")
+        if text != self.panel.title.text():  # a new text lays the whole panel out again: not on every drag step
+            self.panel.title.setText(text)
+            self.panel.title.setToolTip(self.preset.description)
 
     def apply_preset(self, preset: Preset) -> None:
         """Switch to `preset` (its values and its name) as one undo step; a preset of
@@ -650,7 +655,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self.preset.name, self.preset.path, dict(self.tuning), self.sim.hz):
             self.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
         if self.remember and preset.path is not None:
-            settings().setValue("preset/last_path", str(preset.path))
+            settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
 
     def _show_preset(self, preset: Preset, values, hz: int) -> None:
@@ -762,7 +767,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.preset = preset
         self._on_tuning_changed()
         if self.remember:
-            settings().setValue("preset/last_path", str(preset.path))
+            settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         self._fill_presets_menu()
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
@@ -935,6 +940,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def closeEvent(self, event) -> None:
         self.timer.stop()
         self.metrics.wait()
+        self.curves.job.wait()
         self.sweep.wait()
         if self.remember:
             store = settings()

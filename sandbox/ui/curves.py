@@ -8,24 +8,30 @@ from __future__ import annotations
 import html
 import math
 import os
+import time
 from pathlib import Path
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter, SVGExporter)
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication
 
 from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
+from .latest_job import LatestJob
 from .plot_style import style_plot
+from .steady_view import SteadyViewBox
 
 COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",
            "throttle": "#4caf50", "coasting": "#ff9800", "brake": "#ef5350"}
 OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a", "#7e57c2", "#ff7043", "#78909c",
                  "#d4e157", "#5c6bc0")
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
+DRAW_EVERY_S = 0.05
+"""s: the force curve is redrawn at most this often (20 times a second)."""
 
 
 def export_image(item, path: Path, width: int = 800) -> None:
@@ -42,8 +48,17 @@ class ForceCurvePlot(pg.PlotWidget):
     """pyqtgraph plot of `analysis.force_curve`, recomputed by `set_tuning`."""
 
     def __init__(self, parent=None):
-        super().__init__(parent)
+        # the y range moves in steps, not with every redraw (steady_view.py): while a
+        # slider is dragged the axes and grid are then not redrawn every frame
+        super().__init__(parent, viewBox=SteadyViewBox())
         self.curve: ForceCurve | None = None
+        self.job = LatestJob(self)
+        self.job.finished.connect(self._arrived)
+        self._waiting = None  # a computed curve waiting for its turn to be drawn
+        self._drawn_at = 0.0
+        self._draw_timer = QTimer(self)
+        self._draw_timer.setSingleShot(True)
+        self._draw_timer.timeout.connect(self._draw_waiting)
         item = self.getPlotItem()
         style_plot(item)
         # the legend: one or two lines of text above the plot area, in its own row of
@@ -53,6 +68,7 @@ class ForceCurvePlot(pg.PlotWidget):
         item.layout.removeItem(item.getAxis("top"))  # hidden, never shown: its cell holds the legend
         item.layout.addItem(self.legend, 1, 1)
         self.full_title = ""
+        self._extent = None
         item.setLabel("bottom", "speed", units="px/s")
         item.setMenuEnabled(True)
         self._lines: dict = {}
@@ -71,8 +87,38 @@ class ForceCurvePlot(pg.PlotWidget):
         self.speed_marker.hide()  # shown once a live car reports its speed
 
     def set_tuning(self, model, params, hz: float, title: str = "") -> None:
-        """Recompute every curve for `params` at `hz` ticks per second."""
-        self.curve = curve = force_curve(model, params, hz)
+        """Recompute every curve for `params` at `hz` ticks per second, on a worker
+        thread (the newest request wins); drawn when it arrives."""
+        params = dict(params)
+        self.job.request(lambda: (model, params, hz, title, force_curve(model, params, hz)))
+
+    def _arrived(self, result, seconds: float) -> None:
+        """Draw a computed curve, at most every DRAW_EVERY_S while a slider is dragged
+        (redrawing a dozen curves costs a frame's time): a newer one waits for its turn,
+        and the last one is always drawn."""
+        self._waiting = result
+        wait = DRAW_EVERY_S - (time.perf_counter() - self._drawn_at)
+        if wait <= 0:
+            self._draw_waiting()
+        elif not self._draw_timer.isActive():
+            self._draw_timer.start(max(1, round(wait * 1000)))
+
+    def _draw_waiting(self) -> None:
+        result, self._waiting = self._waiting, None
+        if result is not None:
+            self._drawn_at = time.perf_counter()
+            self._draw(result)
+
+    def settle(self) -> None:
+        """Block until the newest curve is drawn."""
+        self.job.settle()
+        self._draw_timer.stop()
+        self._draw_waiting()
+        QApplication.processEvents()  # the new title and ranges laid out before anyone renders
+
+    def _draw(self, result) -> None:
+        model, params, hz, title, curve = result
+        self.curve = curve
         if list(self._lines) != list(curve.terms):
             self._make_lines(list(curve.terms))
         for name, line in self._lines.items():
@@ -86,13 +132,19 @@ class ForceCurvePlot(pg.PlotWidget):
         self.slip_marker.setVisible(slip is not None)
         if slip is not None:
             self.slip_marker.setValue(slip)
-        top_text = f"top speed {top:.0f} {model.LENGTH_UNIT}/s" if math.isfinite(top) else "no top speed"
         # the unit in the title, not a rotated axis label: this plot is often too
-        # short for one
+        # short for one. The top speed is on its marker, so a drag leaves the title
+        # alone (a new title lays the plot out again: a slower frame)
         head = f" · {title}" if title else ""
-        self.full_title = f"acceleration ({curve.unit}) against speed{head} · {hz:g} Hz · {top_text}"
-        self._show_title()
-        self.getPlotItem().setXRange(0, float(curve.speeds[-1]), padding=0.02)
+        nothing = "" if math.isfinite(top) else " · no top speed"
+        full = f"acceleration ({curve.unit}) against speed{head} · {hz:g} Hz{nothing}"
+        if full != self.full_title:
+            self.full_title = full
+            self._show_title()
+        extent = float(curve.speeds[-1])
+        if extent != self._extent:  # the axes are redrawn only when their range changes
+            self._extent = extent
+            self.getPlotItem().setXRange(0, extent, padding=0.02)
 
     def _show_title(self) -> None:
         """The title, cut with "…" to the plot's width; the whole of it as tooltip."""
@@ -119,10 +171,12 @@ class ForceCurvePlot(pg.PlotWidget):
         entries = []
         for name in names:
             colour = COLOURS.get(name) or next(spare, "#bbbbbb")
-            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=2 if name == "net" else 1))
+            # 1 px lines: Qt strokes wider ones several times slower, and these are
+            # redrawn on every slider step
+            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=1))
             mark = "━━" if name == "net" else "──"
             entries.append(f"<span style='color:{colour}'>{mark}</span>&nbsp;{html.escape(name)}")
-        per_row = max(1, math.ceil(len(entries) / 2))  # two lines at most
+        per_row = len(entries) if len(entries) <= 5 else math.ceil(len(entries) / 2)  # two lines at most
         rows = [" &nbsp; ".join(entries[i:i + per_row]) for i in range(0, len(entries), per_row)]
         self.legend.setText("<br>".join(rows), color="#cfcfcf", size="7pt")
 
@@ -145,6 +199,7 @@ class ForceCurvePlot(pg.PlotWidget):
         suffix = path.suffix.lower()
         if suffix not in EXPORT_SUFFIXES:
             raise UserError(f"{path}: unknown export type {suffix or '(none)'!r}; use .png, .svg or .csv")
+        self.settle()
         if self.curve is None:
             raise UserError("nothing to export yet")
         if suffix == ".csv":

@@ -7,14 +7,13 @@ latest request and computes it when shown (no simulation nobody looks at)."""
 from __future__ import annotations
 
 import html
-import math
-import time
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.metrics import compute, table
+from .latest_job import LatestJob
 from .palette import ghost_colour
 
 LEGEND = ("vs: your car minus that ghost; <span style='color:#2e7d32'>green</span> where yours is better, "
@@ -45,21 +44,10 @@ def difference(row: dict, other: dict) -> tuple[str, QColor | None]:
     return text, BETTER if d * row["sense"] > 0 else WORSE
 
 
-class _Done(QObject):
-    finished = Signal(int, object, object, float)  # generation, rows, [ghost rows…], seconds
-
-
-class _Job(QRunnable):
-    def __init__(self, generation: int, car, ghosts, done: _Done):
-        super().__init__()
-        self.generation, self.car, self.ghosts, self.done = generation, car, ghosts, done
-
-    def run(self) -> None:
-        start = time.perf_counter()
-        model, params, hz = self.car
-        rows = table(model, compute(model, params, hz))
-        ghost_rows = [table(g_model, compute(g_model, g_params, g_hz)) for g_model, g_params, g_hz in self.ghosts]
-        self.done.finished.emit(self.generation, rows, ghost_rows, time.perf_counter() - start)
+def _compute(car, ghosts):
+    """The table rows of the car and of each ghost (on the worker thread)."""
+    model, params, hz = car
+    return table(model, compute(model, params, hz)), [table(m, compute(m, p, h)) for m, p, h in ghosts]
 
 
 class MetricsPanel(QWidget):
@@ -72,24 +60,24 @@ class MetricsPanel(QWidget):
         self.rows: list[dict] = []
         self.ghost_rows: list[list[dict]] = []
         self.seconds = 0.0
-        self._generation = 0
-        self._pending = None
         self._names: list[str] = []
-        self.active = False  # the panel's tab is the one shown (QDockWidget.visibilityChanged)
-        self._done = _Done(self)
-        self._done.finished.connect(self._show)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._busy = False  # a job is computing on the worker thread
+        self._shape: tuple | None = None  # (row labels, ghost count) the table's items are made for
+        self.job = LatestJob(self)
+        self.job.active = False  # until the panel's tab is shown (QDockWidget.visibilityChanged)
+        self.job.finished.connect(self._show)
         self.status = QLabel("")
         self.status.setStyleSheet("color: gray")
+        # its text changes with every result: a fixed size keeps that from laying the panel out again
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels(["metric", "value"])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(60)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # rows fit their wrapped names when the items are made or the table is resized,
+        # not on every new figure
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setWordWrap(True)  # full metric names, on two lines where they must
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -106,75 +94,92 @@ class MetricsPanel(QWidget):
     def request(self, car, ghosts=(), names=()) -> None:
         """Recompute for car = (model, params, hz) and each ghost's (model, params,
         hz), soon; `names` label the ghost columns."""
-        self._generation += 1
-        self._pending = (self._generation, car, list(ghosts))
+        ghosts = list(ghosts)
         self._names = list(names)
         self.status.setText("computing…")
-        self._start()
+        self.job.request(lambda: _compute(car, ghosts))
+
+    @property
+    def active(self) -> bool:
+        return self.job.active
 
     def set_active(self, shown: bool) -> None:
         """Connected to the dock's visibilityChanged: compute only what can be seen (a
         request made while hidden is kept for later)."""
-        self.active = shown
-        self._start()
+        self.job.set_active(shown)
 
-    def _start(self) -> None:
-        if self._pending is None or self._busy or not self.active:
-            return
-        generation, car, ghosts = self._pending
-        self._pending = None
-        self._busy = True
-        self._pool.start(_Job(generation, car, ghosts, self._done))
-
-    def _show(self, generation: int, rows, ghost_rows, seconds: float) -> None:
-        self._busy = False
-        self._start()  # the newest request, if one came while this was computing
-        if generation != self._generation:
-            return  # a newer tuning is on its way
+    def _show(self, result, seconds: float) -> None:
+        rows, ghost_rows = result
         self.rows, self.ghost_rows, self.seconds = rows, ghost_rows, seconds
-        self.table.setColumnCount(2 + len(ghost_rows))
         names = self._names + [f"ghost {i + 1}" for i in range(len(self._names), len(ghost_rows))]
+        shape = (tuple(row["label"] for row in rows), len(ghost_rows), tuple(names))
+        fresh = shape != self._shape
+        if fresh:  # new items only when the rows or columns change: a drag just sets texts
+            self._make_items(rows, ghost_rows, names)
+            self._shape = shape
+        model = self.table.model()
+        model.blockSignals(True)  # one relayout for the whole table, not one per cell
+        for i, row in enumerate(rows):
+            value = self.table.item(i, 1)
+            value.setText(value_text(row))
+            value.setForeground(QBrush(MISSING) if row["missing"] else QBrush())
+            value.setToolTip(row["missing"])
+            for column, ghost in enumerate(ghost_rows, start=2):
+                text, colour = difference(row, ghost[i])
+                item = self.table.item(i, column)
+                item.setText(text)
+                item.setForeground(QBrush(colour) if colour is not None else QBrush())
+                item.setToolTip(f"{names[column - 2]}: {value_text(ghost[i])}")
+        model.blockSignals(False)
+        for column in range(1, self.table.columnCount()):
+            self.table.resizeColumnToContents(column)
+        if fresh:
+            self.table.resizeRowsToContents()
+        self.table.viewport().update()
+        self.status.setText(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
+        self.updated.emit()
+
+    def _make_items(self, rows, ghost_rows, names) -> None:
+        self.table.setUpdatesEnabled(False)
+        self.table.setColumnCount(2 + len(ghost_rows))
         # short headers in the ghost's colour (names are long); the legend below names them
         self.table.setHorizontalHeaderLabels(["metric", "value"] + [f"vs {i + 1}" for i in range(len(ghost_rows))])
+        header = self.table.horizontalHeader()
         for column in range(2, 2 + len(ghost_rows)):
-            header = self.table.horizontalHeaderItem(column)
-            header.setForeground(QBrush(QColor(ghost_colour(column - 2))))
-            header.setToolTip(f"Your car minus ghost {column - 1}, {names[column - 2]}")
-            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+            item = self.table.horizontalHeaderItem(column)
+            item.setForeground(QBrush(QColor(ghost_colour(column - 2))))
+            item.setToolTip(f"Your car minus ghost {column - 1}, {names[column - 2]}")
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             label = QTableWidgetItem(row["label"])
             where = f"<br>Measured at: {row['point']}" if row["point"] else ""
             label.setToolTip(f"<b>{row['label']}</b><br>{row['how']}{where}")
             self.table.setItem(i, 0, label)
-            value = QTableWidgetItem(value_text(row))
-            value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if row["missing"]:
-                value.setForeground(QBrush(MISSING))
-                value.setToolTip(row["missing"])
-            self.table.setItem(i, 1, value)
-            for column, ghost in enumerate(ghost_rows, start=2):
-                text, colour = difference(row, ghost[i])
-                item = QTableWidgetItem(text)
+            for column in range(1, 2 + len(ghost_rows)):
+                item = QTableWidgetItem()
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if colour is not None:
-                    item.setForeground(QBrush(colour))
-                item.setToolTip(f"{names[column - 2]}: {value_text(ghost[i])}")
                 self.table.setItem(i, column, item)
         ghosts = " · ".join(f"<span style='color:{ghost_colour(i)}'>■</span> {i + 1}: {html.escape(name)}"
                             for i, name in enumerate(names[:len(ghost_rows)]))
         self.legend.setText(f"{ghosts}<br>{LEGEND}")
         self.legend.setVisible(bool(ghost_rows))
-        self.status.setText(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
-        self.updated.emit()
+        self.table.setUpdatesEnabled(True)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.table.resizeRowsToContents()  # the names wrap anew
+
+    @property
+    def shown_generation(self) -> int:
+        """The request whose figures the table shows (requests are numbered)."""
+        return self.job.shown
 
     def settle(self) -> None:
-        """Block until every request is computed and shown."""
-        while self._busy or self._pending is not None:
-            self._pool.waitForDone()
-            QApplication.processEvents()
+        """Block until the newest request is computed and shown."""
+        self.job.settle()
 
     def wait(self) -> None:
-        """Block until queued work is done (tests, shutdown)."""
-        self._pool.waitForDone()
+        """Block until the running request ends (tests, shutdown)."""
+        self.job.wait()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QToolBar
+from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QStyle, QToolBar
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -16,15 +16,18 @@ class ReplayBar(QToolBar):
     def __init__(self, parent=None):
         super().__init__("Replay", parent)
         self.setObjectName("replay_bar")
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        icon = self.style().standardIcon  # the platform's own media icons
+        self.icons = {"play": icon(QStyle.StandardPixmap.SP_MediaPlay), "pause": icon(QStyle.StandardPixmap.SP_MediaPause)}
         self.record_action = self.addAction("● Record")
         self.record_action.setCheckable(True)
         self.record_action.setToolTip("Record the controls of every tick from a fresh start (Ctrl+R)")
-        self.play_action = self.addAction("▶ Play")
+        self.play_action = self.addAction(self.icons["play"], "Play")
         self.play_action.setCheckable(True)
         self.play_action.setToolTip("Play or pause the loaded trace (F6)")
-        self.step_action = self.addAction("Step +1")
+        self.step_action = self.addAction(icon(QStyle.StandardPixmap.SP_MediaSkipForward), "Step")
         self.step_action.setToolTip("One physics tick of the trace (F7)")
-        self.live_action = self.addAction("■ Drive")
+        self.live_action = self.addAction(icon(QStyle.StandardPixmap.SP_MediaStop), "Drive")
         self.live_action.setToolTip("Leave the replay and drive with the keyboard again (F8)")
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -50,7 +53,8 @@ class ReplayBar(QToolBar):
         self.slider.setEnabled(loaded)
         self.slider.setRange(0, max(length, 0))
         self.play_action.setChecked(playing)
-        self.play_action.setText("‖ Pause" if playing else "▶ Play")  # ⏸ is missing from common fonts
+        self.play_action.setText("Pause" if playing else "Play")
+        self.play_action.setIcon(self.icons["pause" if playing else "play"])
         if not loaded:
             self.position.setText(" no trace loaded ")
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
 from ..errors import UserError
 from ..files.disk import write_text_atomic
+from ..physics.params import Tuning
 from ..files.presets import Preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
 from .qt import APPLICATION, ORGANIZATION
 
@@ -79,16 +81,22 @@ class SessionMixin:
         store.sync()
         preset = default_preset()
         last = store.value("preset/last_path")
+        gone = False
         if last:
             try:
                 preset = load_preset(last)
             except UserError as exc:
+                gone = True
                 self._startup_note = f"Could not reopen the last preset ({exc}); using {preset.name}. "
         restored = None
         text = store.value("preset/tuning")
         if text:
             try:
                 saved = parse_preset(str(text), "last session's tuning")
+                if gone and saved.model is not preset.model:  # the file is gone, its tuning is not
+                    preset = Preset(saved.model, Tuning(saved.model.PARAMS), saved.name)
+                    self._startup_note = ("Could not reopen the last preset file; its tuning comes back from "
+                                          "the autosave (save it again to keep it). ")
                 differs = dict(saved.tuning) != dict(preset.tuning) or saved.hz != preset.hz
                 if saved.model is preset.model and differs:
                     restored = saved
@@ -119,7 +127,7 @@ class SessionMixin:
             return
         store = settings()
         if self.preset.path is not None:
-            store.setValue("preset/last_path", str(self.preset.path))
+            store.setValue("preset/last_path", str(Path(self.preset.path).resolve()))
         store.setValue("preset/tuning", dump_preset(self.current_preset()))
         store.sync()
 

@@ -98,7 +98,8 @@ class _AxisRow:
             box.setValue(value)
 
     def axis(self) -> Axis:
-        return Axis(self.name.currentData(), self.low.value(), self.high.value(), self.count.value())
+        p = self.params[self.name.currentData()]
+        return Axis(p.name, self.low.value(), self.high.value(), self.count.value(), p.decimals)
 
 
 class SweepPanel(QWidget):

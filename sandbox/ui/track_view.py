@@ -182,7 +182,7 @@ class TrackView(QWidget):
         self._paint_hud(p)
         self._paint_pointers(p, cx, cy)
         if self.dashboard is not None and self._plate_fits():
-            paint_dashboard(p, self.dashboard, self.height())
+            paint_dashboard(p, self.dashboard, self.height(), self.devicePixelRatioF())
         p.end()
 
     def _plate_fits(self) -> bool:

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPixmap, QPolygonF
 
 PLATE = QColor(10, 14, 11, 170)
 """The dashboard's translucent plate (one small rectangle a frame: cheap)."""
@@ -44,42 +44,72 @@ def plate_rect(height: int) -> QRectF:
     return QRectF(MARGIN, height - h - MARGIN, w, h)
 
 
-def paint_dashboard(p: QPainter, dash: Dashboard, height: int) -> None:
-    rect = plate_rect(height)
-    p.save()
-    p.setPen(Qt.PenStyle.NoPen)
-    p.setBrush(PLATE)
-    p.drawRoundedRect(rect, 6, 6)
-    base = QFont(p.font())
+BAR_ROWS = (("thr", THROTTLE), ("brk", BRAKE), ("str", STEER))
+_PLATES: dict = {}  # font family and size -> the plate's unchanging part, drawn once
+
+
+def _fonts(base: QFont) -> tuple[QFont, QFont]:
     big, small = QFont(base), QFont(base)
     big.setPointSizeF(base.pointSizeF() * 1.6)
     big.setBold(True)
     small.setPointSizeF(base.pointSizeF() * 0.9)
-    x, y = rect.left() + 10, rect.top() + 6
+    return big, small
+
+
+def _bar_track(i: int) -> QRectF:
+    """Bar i's track, in plate coordinates."""
+    w, h = PLATE_SIZE
+    return QRectF(38, h - 6 - 3 * 10 + i * 10, w - 48, 5)
+
+
+def _plate(base: QFont, ratio: float) -> QPixmap:
+    """The plate with its bar labels and empty bars: a picture made once (a translucent
+    rounded plate and text cost more than the car to paint every frame)."""
+    key = (base.family(), base.pointSizeF(), ratio)
+    if key not in _PLATES:
+        w, h = PLATE_SIZE
+        pixmap = QPixmap(round(w * ratio), round(h * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(PLATE)
+        p.drawRoundedRect(QRectF(0, 0, w, h), 6, 6)
+        p.setFont(_fonts(base)[1])
+        p.setPen(DIM_TEXT)
+        for i, (label, _) in enumerate(BAR_ROWS):
+            track = _bar_track(i)
+            p.drawText(QRectF(10, track.top() - 3, 26, 10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       label)
+            p.fillRect(track, BAR_BACK)
+        p.end()
+        _PLATES[key] = pixmap
+    return _PLATES[key]
+
+
+def paint_dashboard(p: QPainter, dash: Dashboard, height: int, ratio: float = 1.0) -> None:
+    rect = plate_rect(height)
+    p.save()
+    p.drawPixmap(rect.topLeft(), _plate(p.font(), ratio))
+    p.translate(rect.topLeft())
+    big, small = _fonts(p.font())
     p.setFont(big)
     p.setPen(PLATE_TEXT)
     speed = f"{abs(dash.speed):.0f}" if dash.unit == "px" else f"{abs(dash.speed):.1f}"
-    speed_box = QRectF(x, y, 80, 26)
-    p.drawText(speed_box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, speed)
+    p.drawText(QPointF(10, 26), speed)
     p.setFont(small)
     p.setPen(DIM_TEXT)
     units = f"{dash.unit}/s" + ("" if dash.unit == "px" else f" · {abs(dash.speed) * 3.6:.0f} km/h")
-    p.drawText(QRectF(x, y + 24, 110, 14), Qt.AlignmentFlag.AlignLeft, units)
+    p.drawText(QPointF(10, 42), units)
     if dash.rpm is not None:
         p.setPen(PLATE_TEXT)
-        p.drawText(QRectF(rect.right() - 80, y + 2, 70, 14), Qt.AlignmentFlag.AlignRight, f"{dash.rpm:.0f} rpm")
-        p.drawText(QRectF(rect.right() - 80, y + 18, 70, 14), Qt.AlignmentFlag.AlignRight, f"gear {dash.gear}")
-    bars = (("thr", THROTTLE, dash.throttle, False), ("brk", BRAKE, dash.brake, False),
-            ("str", STEER, dash.steer, True))
-    top = rect.bottom() - 6 - 3 * 10
-    for i, (label, colour, value, centred) in enumerate(bars):
-        row = top + i * 10
-        p.setPen(DIM_TEXT)
-        p.drawText(QRectF(x, row - 3, 26, 10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-        track = QRectF(x + 28, row, rect.width() - 48, 5)
-        p.fillRect(track, BAR_BACK)
+        p.drawText(QRectF(PLATE_SIZE[0] - 90, 6, 80, 14), Qt.AlignmentFlag.AlignRight, f"{dash.rpm:.0f} rpm")
+        p.drawText(QRectF(PLATE_SIZE[0] - 90, 22, 80, 14), Qt.AlignmentFlag.AlignRight, f"gear {dash.gear}")
+    for i, ((_, colour), value) in enumerate(zip(BAR_ROWS, (dash.throttle, dash.brake, dash.steer))):
+        track = _bar_track(i)
         value = max(-1.0, min(1.0, value))
-        if centred:
+        if i == 2:  # steering: from the middle, left or right
             mid = track.center().x()
             span = value * track.width() / 2
             p.fillRect(QRectF(min(mid, mid + span), track.top(), abs(span), track.height()), colour)

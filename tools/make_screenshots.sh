@@ -1,0 +1,17 @@
+#!/bin/sh
+# Every picture in screenshots/, made by the sandbox's own screenshot command.
+# Run from the repository root: sh tools/make_screenshots.sh
+set -e
+PYTHON=${PYTHON:-.venv/bin/python}  # the interpreter the sandbox is installed in
+shot() { QT_QPA_PLATFORM=offscreen "$PYTHON" -m sandbox screenshot "$@"; }
+for p in drift recipe_defaults go_kart monster_corvette_c5; do shot --preset presets/$p.json --out screenshots/$p.png --drive 6; done
+for p in ackermann_van bicycle_drift_illusion; do shot --preset presets/$p.json --out screenshots/$p.png --drive 4; done
+shot --preset presets/rigid_body_seed.json --out screenshots/rigid_body_seed.png --drive 5
+shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/go_kart.json --ghost presets/ice.json --out screenshots/compare_drift_vs_recipe.png --drive 4 --zoom 0.35
+# each tab, the compare view and the sweep heatmap at three window sizes
+for size in 1024x640 1440x900 1920x1080; do
+  shot --preset presets/monster_corvette_c5.json --size $size --tab tuning --out screenshots/sizes/corvette_tuning_$size.png
+  shot --preset presets/monster_corvette_c5.json --ghost presets/monster_corvette_abs.json --size $size --tab metrics --out screenshots/sizes/corvette_metrics_$size.png
+  shot --preset presets/rigid_body_road.json --size $size --tab sweep --out screenshots/sizes/rigid_body_sweep_$size.png
+  shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/ice.json --size $size --tab metrics --drive 7 --out screenshots/sizes/compare_drift_$size.png
+done
