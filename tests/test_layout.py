@@ -4,7 +4,7 @@ is cut off without saying so."""
 
 import pytest
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.ui.app import PANEL_MIN
@@ -38,6 +38,8 @@ def test_the_sweep_heatmap_is_at_least_150_px_tall(small, qtbot):
     assert small.sweep.image.isVisible()
     assert small.sweep.plot.height() >= 150
     assert small.sweep.here_point.isVisible()  # the current tuning marked
+    scroll = small.sweep.findChild(QScrollArea)  # its controls fit the panel's width: nothing cut off
+    assert scroll.widget().minimumSizeHint().width() <= scroll.viewport().width()
 
 
 def test_tab_gives_the_car_view_the_whole_window_and_brings_the_panels_back(small, qtbot):

@@ -12,6 +12,6 @@ shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost pr
 for size in 1024x640 1440x900 1920x1080; do
   shot --preset presets/monster_corvette_c5.json --size $size --tab tuning --out screenshots/sizes/corvette_tuning_$size.png
   shot --preset presets/monster_corvette_c5.json --ghost presets/monster_corvette_abs.json --size $size --tab metrics --out screenshots/sizes/corvette_metrics_$size.png
-  shot --preset presets/rigid_body_road.json --size $size --tab sweep --out screenshots/sizes/rigid_body_sweep_$size.png
+  shot --preset presets/monster_corvette_c5.json --size $size --tab sweep --out screenshots/sizes/corvette_sweep_$size.png
   shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/ice.json --size $size --tab metrics --drive 7 --out screenshots/sizes/compare_drift_$size.png
 done

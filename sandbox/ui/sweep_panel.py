@@ -17,7 +17,7 @@ import pyqtgraph as pg
 
 from ..errors import UserError
 from ..files.disk import write_text_atomic
-from ..analysis.metrics import METRICS, unit_of
+from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis import sweep
 from ..analysis.sweep import Axis, csv_text, grid_of
 from .curves import export_image
@@ -52,7 +52,8 @@ def _narrow(combo: QComboBox) -> QComboBox:
     """A combo box whose width does not follow its longest item (the panel stays narrow;
     the open list shows the whole names)."""
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    combo.setMinimumContentsLength(8)
+    combo.setMinimumContentsLength(6)
+    combo.setMinimumWidth(60)
     return combo
 
 
@@ -142,6 +143,8 @@ class SweepPanel(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self._cancel.set)
         self.cancel_button.setEnabled(False)
+        for button in (self.run_button, self.cancel_button):
+            button.setMinimumWidth(56)  # the style's 80 px would make the panel wider than its dock
         self.progress = QProgressBar()
         self.progress.setMaximumHeight(14)
         self.progress.setTextVisible(False)
@@ -182,6 +185,7 @@ class SweepPanel(QWidget):
         layout.addWidget(self.note)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
         outer = QVBoxLayout(self)
@@ -243,7 +247,6 @@ class SweepPanel(QWidget):
             self.note.setText("Sweep cancelled.")
         else:
             self.grid, self.values = grid, values
-            self.note.setText(f"{len(grid)} tunings. Click a point or cell to load that tuning.")
             self._plot()
         self.finished.emit()
 
@@ -254,6 +257,7 @@ class SweepPanel(QWidget):
         metric = self.metric.currentData()
         label, kind = METRICS[metric].label, METRICS[metric].kind
         z = self.values[metric]
+        self.note.setText(self._missing_note(metric, label, z))
         first = self.first.params[self.axes[0].name]
         item.setLabel("bottom", first.label, units=first.unit)
         if self.bar is not None:
@@ -273,7 +277,7 @@ class SweepPanel(QWidget):
             self.image.setVisible(True)
             finite = table[np.isfinite(table)]
             levels = (finite.min(), finite.max()) if len(finite) else (0, 1)
-            self.image.setImage(np.where(np.isfinite(table), table, levels[0]), levels=levels)
+            self.image.setImage(np.where(np.isfinite(table), table, np.nan), levels=levels)  # NaN: left blank
             colours = pg.colormap.get("viridis")
             self.image.setColorMap(colours)
             if self.bar is None:  # the colour scale beside the heatmap
@@ -286,6 +290,16 @@ class SweepPanel(QWidget):
             self.image.setRect(a.low - dx / 2, b.low - dy / 2, dx * a.count or 1, dy * b.count or 1)
         self._mark_current()
         item.autoRange()
+
+    def _missing_note(self, metric: str, label: str, z: np.ndarray) -> str:
+        """The note under the plot: how many tunings, and which have no value and why
+        (those points are left out, those cells blank)."""
+        text = f"{len(z)} tunings. Click a point or cell to load that tuning."
+        missing = np.nonzero(~np.isfinite(z))[0]
+        if len(missing):
+            why = missing_reason(metric, float(z[missing[0]]), self.model, self.values, int(missing[0]))
+            text = f"{len(missing)} of {len(z)} tunings have no {label} ({why}), left blank. " + text
+        return text
 
     def _clicked(self, event) -> None:
         if self.grid is None:

@@ -1,9 +1,9 @@
 """Slider panel generated from a model's parameter declaration, with undo.
 
 Parameters are shown in collapsible sections by their declared group, one row each:
-name, slider, number, reset. Every change goes through the window's QUndoStack: a click, a typed number, a reset
-or a preset load is one step; a slider drag applies live while the mouse moves and
-becomes one step when the mouse is released.
+name, slider, number, reset. Every change goes through the window's QUndoStack: a
+click, a typed number, a reset or a preset load is one step; a slider drag applies
+live while the mouse moves and becomes one step when the mouse is released.
 """
 
 from __future__ import annotations
