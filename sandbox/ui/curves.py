@@ -54,6 +54,7 @@ class ForceCurvePlot(pg.PlotWidget):
         self.curve: ForceCurve | None = None
         self.job = LatestJob(self)
         self.job.finished.connect(self._arrived)
+        self.job.failed.connect(lambda why: self.setToolTip(f"could not compute the force curve ({why})"))
         self._waiting = None  # a computed curve waiting for its turn to be drawn
         self._drawn_at = 0.0
         self._draw_timer = QTimer(self)
@@ -171,9 +172,11 @@ class ForceCurvePlot(pg.PlotWidget):
         entries = []
         for name in names:
             colour = COLOURS.get(name) or next(spare, "#bbbbbb")
-            # 1 px lines: Qt strokes wider ones several times slower, and these are
-            # redrawn on every slider step
-            self._lines[name] = item.plot([], [], pen=pg.mkPen(colour, width=1))
+            # bare 1-px curves: Qt strokes wider lines several times slower, and a
+            # PlotDataItem's setData costs ~0.2 ms more, for symbols and downsampling
+            # this plot never uses (the Corvette redraws ten on every new tuning)
+            self._lines[name] = line = pg.PlotCurveItem(pen=pg.mkPen(colour, width=1))
+            item.addItem(line)
             mark = "━━" if name == "net" else "──"
             entries.append(f"<span style='color:{colour}'>{mark}</span>&nbsp;{html.escape(name)}")
         per_row = len(entries) if len(entries) <= 5 else math.ceil(len(entries) / 2)  # two lines at most

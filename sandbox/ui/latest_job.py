@@ -29,8 +29,15 @@ class _Run(QRunnable):
 
     def run(self) -> None:
         start = time.perf_counter()
-        result = self.work()
+        try:
+            result = self.work()
+        except Exception as exc:  # noqa: BLE001 (reported, never lost in the thread: the next request still runs)
+            result = _Failure(f"{type(exc).__name__}: {exc}")
         self.relay.done.emit(self.generation, result, time.perf_counter() - start)
+
+
+class _Failure(str):
+    """What a request that raised delivers instead of a result."""
 
 
 class LatestJob(QObject):
@@ -39,6 +46,7 @@ class LatestJob(QObject):
     it is True again."""
 
     finished = Signal(object, float)
+    failed = Signal(str)  # the newest request raised: what it said
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -74,7 +82,10 @@ class LatestJob(QObject):
         self._start()  # the newest request, if one came while this one computed
         if generation > self.shown:
             self.shown = generation
-            self.finished.emit(result, seconds)
+            if isinstance(result, _Failure):
+                self.failed.emit(str(result))
+            else:
+                self.finished.emit(result, seconds)
 
     def settle(self) -> None:
         """Block until the newest request's result has been delivered (tests,

@@ -65,6 +65,7 @@ class MetricsPanel(QWidget):
         self.job = LatestJob(self)
         self.job.active = False  # until the panel's tab is shown (QDockWidget.visibilityChanged)
         self.job.finished.connect(self._show)
+        self.job.failed.connect(lambda why: self.status.setText(f"could not compute the metrics ({why})"))
         self.status = QLabel("")
         self.status.setStyleSheet("color: gray")
         # its text changes with every result: a fixed size keeps that from laying the panel out again
