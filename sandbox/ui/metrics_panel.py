@@ -7,8 +7,9 @@ latest request and computes it when shown (no simulation nobody looks at)."""
 from __future__ import annotations
 
 import html
+import time
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -16,6 +17,10 @@ from ..analysis.metrics import compute, table
 from .latest_job import LatestJob
 from .palette import ghost_colour
 
+SLOW_MS = 150
+"""The status says "computing…" when figures take longer than this."""
+STATUS_EVERY_S = 0.5
+"""The status's timing figure changes at most this often."""
 LEGEND = ("vs: your car minus that ghost; <span style='color:#2e7d32'>green</span> where yours is better, "
           "<span style='color:#c62828'>red</span> where worse")
 BETTER = QColor("#2e7d32")
@@ -65,7 +70,12 @@ class MetricsPanel(QWidget):
         self.job = LatestJob(self)
         self.job.active = False  # until the panel's tab is shown (QDockWidget.visibilityChanged)
         self.job.finished.connect(self._show)
-        self.job.failed.connect(lambda why: self.status.setText(f"could not compute the metrics ({why})"))
+        self.job.failed.connect(lambda why: self._set_status(f"could not compute the metrics ({why})"))
+        self._status_at = 0.0
+        self._slow = QTimer(self)
+        self._slow.setSingleShot(True)
+        self._slow.setInterval(SLOW_MS)
+        self._slow.timeout.connect(lambda: self._set_status("computing…"))
         self.status = QLabel("")
         self.status.setStyleSheet("color: gray")
         # its text changes with every result: a fixed size keeps that from laying the panel out again
@@ -97,7 +107,8 @@ class MetricsPanel(QWidget):
         hz), soon; `names` label the ghost columns."""
         ghosts = list(ghosts)
         self._names = list(names)
-        self.status.setText("computing…")
+        if not self._slow.isActive():
+            self._slow.start()  # "computing…" only if no figures come within SLOW_MS
         self.job.request(lambda: _compute(car, ghosts))
 
     @property
@@ -137,8 +148,16 @@ class MetricsPanel(QWidget):
         if fresh:
             self.table.resizeRowsToContents()
         self.table.viewport().update()
-        self.status.setText(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
+        self._slow.stop()
+        now = time.perf_counter()
+        if now - self._status_at >= STATUS_EVERY_S:  # a new text lays the panel out again: not every frame
+            self._status_at = now
+            self._set_status(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
         self.updated.emit()
+
+    def _set_status(self, text: str) -> None:
+        if text != self.status.text():
+            self.status.setText(text)
 
     def _make_items(self, rows, ghost_rows, names) -> None:
         self.table.setUpdatesEnabled(False)

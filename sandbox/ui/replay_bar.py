@@ -6,6 +6,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QSlider, QStyle, QToolBar
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+POSITION_TEMPLATE = " slalom: 18000/18000 ticks (300.00/300.00 s) "
+"""The width the position label is made for (a longer name is cut)."""
 
 
 class ReplayBar(QToolBar):
@@ -36,6 +38,11 @@ class ReplayBar(QToolBar):
         self.slider.sliderMoved.connect(self.scrubbed)
         self.addWidget(self.slider)
         self.position = QLabel("")
+        # a fixed size: its text changes many times a second while replaying, and a
+        # label that may change size lays out the whole window again each time
+        self.position.setFixedSize(self.position.fontMetrics().horizontalAdvance(POSITION_TEMPLATE) + 8,
+                                   self.position.sizeHint().height())
+        self.position.setToolTip("The replayed trace: tick and time")
         self.addWidget(self.position)
         self.speed = QComboBox()
         self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)

@@ -264,7 +264,8 @@ class SweepPanel(QWidget):
             self.bar.setVisible(len(self.axes) == 2)
         if len(self.axes) == 1:
             self.image.setVisible(False)
-            self.curve.setData(self.grid[:, 0], np.where(np.isfinite(z), z, np.nan), connect="finite")
+            shown = np.isfinite(z)  # points without a value are left out (the note says why)
+            self.curve.setData(self.grid[shown, 0], z[shown])
             item.setLabel("left", label, units=unit_of(kind, self.model))
         else:
             a, b = self.axes
