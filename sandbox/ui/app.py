@@ -872,7 +872,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             for dock in self._hidden_docks:
                 dock.hide()
         else:
-            for dock in self._hidden_docks or [self.panel_dock, self.metrics_dock, self.sweep_dock, self.plots_dock]:
+            for dock in self._hidden_docks or self.docks():
                 dock.show()
             self.panel_dock.raise_()
             self._hidden_docks = []
