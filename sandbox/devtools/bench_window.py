@@ -193,9 +193,9 @@ def recompute_frames(model_name: str, seconds: float = 5.0, sweep_points: int = 
 
         phases["drag"] = measure(drag, lambda: moved["left"] <= 0)
         slider.slider.setSliderDown(False)
-        wanted = window.metrics.job.generation
+        job = window.metrics.job
         latency = 0
-        while window.metrics.shown_generation != wanted and latency < 10 * hz:
+        while job.shown != job.generation and latency < 10 * hz:
             frame(app, window, hz)
             latency += 1
         window.sweep_dock.raise_()

@@ -191,11 +191,6 @@ class MetricsPanel(QWidget):
         super().resizeEvent(event)
         self.table.resizeRowsToContents()  # the names wrap anew
 
-    @property
-    def shown_generation(self) -> int:
-        """The request whose figures the table shows (requests are numbered)."""
-        return self.job.shown
-
     def settle(self) -> None:
         """Block until the newest request is computed and shown."""
         self.job.settle()

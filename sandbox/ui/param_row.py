@@ -35,10 +35,6 @@ class ElidedLabel(QLabel):
         self.setMinimumWidth(40)
         self.setToolTip(text)
 
-    def set_full(self, text: str) -> None:
-        self.full = text
-        self._elide()
-
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._elide()

@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..files.disk import write_text_atomic
 from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis import sweep
-from ..analysis.sweep import Axis, csv_text, grid_of
+from ..analysis.sweep import Axis, csv_text, grid_of, point_text
 from .curves import export_image
 from .palette import CAR
 from .plot_style import style_plot
@@ -319,8 +319,7 @@ class SweepPanel(QWidget):
             distance = ((self.grid[:, 0] - x) / spans[0]) ** 2 + ((self.grid[:, 1] - y) / spans[1]) ** 2
             index = int(np.argmin(distance))
         values = {axis.name: float(self.grid[index, i]) for i, axis in enumerate(self.axes)}
-        text = ", ".join(f"{k} {v:g}" for k, v in values.items())
-        self.load_point.emit(values, f"Sweep point {text}")
+        self.load_point.emit(values, f"Sweep point {point_text(self.axes, self.grid[index])}")
 
     def export(self, path) -> None:
         """CSV of every metric per grid point, or the plot as PNG/SVG."""

@@ -35,9 +35,12 @@ AXIS_WIDTH = 42
 """px: every left axis the same width, so the three plots line up."""
 
 
-def _seconds_ago(values, scale, spacing) -> list[str]:
-    """Tick labels of the time axis: "now", then "-2 s" and so on."""
-    return ["now" if v == 0 else f"{v:g} s" for v in values]
+class SecondsAgoAxis(pg.AxisItem):
+    """The time axis, without a label line (the plots are short): its ticks say "now",
+    then "-2 s" and so on."""
+
+    def tickStrings(self, values, scale, spacing):
+        return ["now" if v == 0 else f"{v:g} s" for v in values]
 
 
 def _side(name: str, unit: str) -> str:
@@ -64,7 +67,8 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.sides = [self.addLabel("", row=row, col=0, justify="right", size="8pt") for row in range(3)]
         self.ci.layout.setColumnFixedWidth(0, SIDE_WIDTH)
         self.speed_plot, self.slip_plot, self.channel_plot = (
-            self.addPlot(row=row, col=1, viewBox=SteadyViewBox(), axisItems={"left": CompactAxis("left")})
+            self.addPlot(row=row, col=1, viewBox=SteadyViewBox(),
+                         axisItems={"left": CompactAxis("left"), "bottom": SecondsAgoAxis("bottom")})
             for row in range(3))
         self.plots = (self.speed_plot, self.slip_plot, self.channel_plot)
         self.channels: tuple = ()
@@ -76,8 +80,6 @@ class LivePlots(pg.GraphicsLayoutWidget):
             plot.getAxis("left").setWidth(AXIS_WIDTH)
         for plot in self.plots[:2]:  # one time axis, under the last plot
             plot.hideAxis("bottom")
-        # the time axis without a label line (the ticks say "s"): the plots are short
-        self.channel_plot.getAxis("bottom").tickStrings = _seconds_ago
         self.channel_plot.getAxis("bottom").setHeight(22)
         for row in range(3):
             self.ci.layout.setRowStretchFactor(row, 1)
