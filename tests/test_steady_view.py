@@ -4,6 +4,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import math  # noqa: E402
+
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 
@@ -46,3 +48,27 @@ def test_it_refits_when_the_data_shrinks_and_leaves_manual_ranges_alone(qapp):
     assert low <= 0 and 50 <= high < 100
     view.setYRange(-3, 7, padding=0)  # the user's range (mouse or code) is kept as given
     assert view.viewRange()[1] == [-3, 7]
+
+
+def test_data_moving_back_and_forth_meets_the_same_few_round_ranges(qapp):
+    """A slider dragged to and fro (the force curve while a mass is dragged): the
+    data's top swings between 100 and 3000 five times. Every new range ends on a round
+    number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten), so the swings
+    meet the same few ranges: a plain fit gives a new one each redraw (200)."""
+    view = SteadyViewBox()
+    plot = pg.PlotItem(viewBox=view)
+    curve = plot.plot()
+    swing = np.concatenate([np.geomspace(100, 3000, 20), np.geomspace(3000, 100, 20)])
+    ranges = set()
+    for top in np.tile(swing, 5):
+        values = np.linspace(-0.1 * top, top, 30)
+        curve.setData(np.arange(30), values)
+        view.updateAutoRange()
+        low, high = view.viewRange()[1]
+        assert low <= values.min() and values.max() <= high
+        ranges.add((low, high))
+    for end in {abs(e) for r in ranges for e in r} - {0.0}:
+        mantissa = end / 10 ** math.floor(math.log10(end))
+        assert min(abs(mantissa - step) for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)) < 1e-9
+    # the top passes 16 round numbers between 100 and 3750 (3000 and a quarter spare)
+    assert len(ranges) <= 2 * 16

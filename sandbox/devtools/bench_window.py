@@ -156,10 +156,10 @@ def recompute_frames(model_name: str, seconds: float = 5.0, sweep_points: int = 
     the window does in the background a few seconds after it starts (loading holds
     Python's lock: the first sweep of a model in a fresh process would measure that)."""
     from ..physics.models import MODELS
-    from ..physics.sim import warm_up
+    from ..ui.warm_up import load_everything
     from .bench import DEFAULT_PRESETS
 
-    warm_up(MODELS[model_name], everything=True)
+    load_everything(MODELS[model_name])
 
     with offscreen_window(size) as (app, window):
         window.apply_preset(load_preset(BUILTIN_DIR / DEFAULT_PRESETS[model_name]))

@@ -29,6 +29,7 @@ from ..physics.sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
+from .qt import collect_in_window_thread
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
@@ -110,6 +111,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def __init__(self, remember: bool = True):
         super().__init__()
+        collect_in_window_thread()  # before any worker thread runs
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)

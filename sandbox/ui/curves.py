@@ -22,8 +22,9 @@ from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from .latest_job import LatestJob
-from .plot_style import style_plot
-from .steady_view import SteadyViewBox
+from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
+from .speed_markers import SpeedMarkers
+from .steady_view import SteadyViewBox, round_up
 
 COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",
            "throttle": "#4caf50", "coasting": "#ff9800", "brake": "#ef5350"}
@@ -50,7 +51,7 @@ class ForceCurvePlot(pg.PlotWidget):
     def __init__(self, parent=None):
         # the y range moves in steps, not with every redraw (steady_view.py): while a
         # slider is dragged the axes and grid are then not redrawn every frame
-        super().__init__(parent, viewBox=SteadyViewBox())
+        super().__init__(parent, viewBox=SteadyViewBox(), axisItems={"left": CompactAxis("left")})
         self.curve: ForceCurve | None = None
         self.job = LatestJob(self)
         self.job.finished.connect(self._arrived)
@@ -62,6 +63,8 @@ class ForceCurvePlot(pg.PlotWidget):
         self._draw_timer.timeout.connect(self._draw_waiting)
         item = self.getPlotItem()
         style_plot(item)
+        # a fixed width: labels of a new range never lay the plot out again
+        item.getAxis("left").setWidth(AXIS_WIDTH)
         # the legend: one or two lines of text above the plot area, in its own row of
         # the layout (over the data it hid the curves' ends; pyqtgraph's legend needs
         # 20 px a row, more than this short plot can give)
@@ -70,21 +73,17 @@ class ForceCurvePlot(pg.PlotWidget):
         item.layout.addItem(self.legend, 1, 1)
         self.full_title = ""
         self._extent = None
-        item.setLabel("bottom", "speed", units="px/s")
+        self._speed_unit = "px/s"
+        item.setLabel("bottom", "speed", units=self._speed_unit)
         item.setMenuEnabled(True)
         self._lines: dict = {}
         zero = item.addLine(y=0, pen=pg.mkPen("#555", width=1))
         zero.setZValue(-50)  # under the curves
-        # each marker's label at its own height, so they never cover each other
-        label_opts = {"position": 0.92, "color": "#ddd", "fill": (20, 20, 20), "movable": False}
-        self.top_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e53935", width=2, style=Qt.PenStyle.DashLine),
-                                          label="top {value:.0f}", labelOpts=label_opts)
-        self.slip_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine),
-                                           label="slip {value:.0f}", labelOpts={**label_opts, "position": 0.08})
-        self.speed_marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#ffeb3b", width=2),
-                                            label="now", labelOpts={**label_opts, "position": 0.72})
-        for marker in (self.top_marker, self.slip_marker, self.speed_marker):
-            item.addItem(marker, ignoreBounds=True)
+        markers = SpeedMarkers(item.getViewBox())
+        self.top_marker = markers.add("top {value:.0f}", pg.mkPen("#e53935", width=2, style=Qt.PenStyle.DashLine))
+        self.slip_marker = markers.add("slip {value:.0f}", pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine))
+        self.speed_marker = markers.add("now", pg.mkPen("#ffeb3b", width=2))
+        self.markers = markers
         self.speed_marker.hide()  # shown once a live car reports its speed
 
     def set_tuning(self, model, params, hz: float, title: str = "") -> None:
@@ -124,7 +123,10 @@ class ForceCurvePlot(pg.PlotWidget):
             self._make_lines(list(curve.terms))
         for name, line in self._lines.items():
             line.setData(curve.speeds, curve.terms[name])
-        self.getPlotItem().setLabel("bottom", "speed", units=f"{model.LENGTH_UNIT}/s")
+        unit = f"{model.LENGTH_UNIT}/s"
+        if unit != self._speed_unit:  # a new label redraws the axis: only when it changes
+            self._speed_unit = unit
+            self.getPlotItem().setLabel("bottom", "speed", units=unit)
         top = curve.top_speed
         self.top_marker.setVisible(math.isfinite(top) and top > 0)
         if math.isfinite(top):
@@ -142,8 +144,10 @@ class ForceCurvePlot(pg.PlotWidget):
         if full != self.full_title:
             self.full_title = full
             self._show_title()
-        extent = float(curve.speeds[-1])
-        if extent != self._extent:  # the axes are redrawn only when their range changes
+        # the speed axis ends at a round number, so while a slider is dragged its range
+        # (and with it the axes and grid) changes only when the curve crosses one
+        extent = round_up(float(curve.speeds[-1]))
+        if extent != self._extent:
             self._extent = extent
             self.getPlotItem().setXRange(0, extent, padding=0.02)
 

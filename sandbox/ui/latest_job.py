@@ -11,11 +11,32 @@ side by side.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QApplication
+
+
+BACKGROUND_NICENESS = 10
+"""Scheduling niceness of the worker threads (0 is the window's, 19 the lowest)."""
+
+
+def background() -> None:
+    """Lower the calling thread's scheduling priority to BACKGROUND_NICENESS, where
+    the system allows it. On a machine with two cores, the metrics and force-curve
+    workers and the window share two cores; at equal priority a busy worker slows
+    the window's frames by half again. Threads the worker starts (the compiled
+    sweeps' own) inherit the priority."""
+    if hasattr(os, "setpriority"):
+        tid = threading.get_native_id()
+        try:
+            if os.getpriority(os.PRIO_PROCESS, tid) < BACKGROUND_NICENESS:
+                os.setpriority(os.PRIO_PROCESS, tid, BACKGROUND_NICENESS)
+        except OSError:  # not allowed here: the worker runs at the window's priority
+            pass
 
 
 class _Relay(QObject):
@@ -28,6 +49,7 @@ class _Run(QRunnable):
         self.generation, self.work, self.relay = generation, work, relay
 
     def run(self) -> None:
+        background()
         start = time.perf_counter()
         try:
             result = self.work()

@@ -16,6 +16,9 @@ from PySide6.QtWidgets import QGraphicsItem
 
 AXIS_PEN = "#383838"
 TEXT_PEN = "#b0b0b0"
+AXIS_WIDTH = 42
+"""px: every left axis the same width (the live plots line up), and fixed, so the
+labels of a new range never lay a plot out again."""
 
 
 class CompactAxis(pg.AxisItem):

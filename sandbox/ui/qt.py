@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 ORGANIZATION = "car-sandbox"
 APPLICATION = "car-sandbox"
+_collector = None
 
 
 def application() -> QApplication:
@@ -21,6 +22,19 @@ def application() -> QApplication:
         app.setOrganizationName(ORGANIZATION)
         app.setApplicationName(APPLICATION)
     return app
+
+
+def collect_in_window_thread() -> None:
+    """Python's cycle collector runs only in the window's thread, on a timer
+    (pyqtgraph's GarbageCollector). Left automatic, it runs in whichever thread
+    allocates: a worker computing metrics could then destroy widgets left over from a
+    model switch, and Qt's locks and Python's against each other hung the window (seen
+    here once, during a sweep)."""
+    global _collector
+    if _collector is None:
+        from pyqtgraph.util.garbage_collector import GarbageCollector
+
+        _collector = GarbageCollector(interval=0.5)
 
 
 def dispose(widget) -> None:

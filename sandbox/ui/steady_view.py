@@ -5,11 +5,15 @@ changes on every redraw: its tick labels and grid are redone and, when the label
 width changes, the layout of every plot beside it (in `bench`, three runs each way:
 frame median 4.1-5.7 ms fitted every redraw, 3.9-4.1 ms in steps).
 Here the range follows the data only when the data leaves it (then with SPARE of the
-data's span added on the side it left by) or fills less than SHRINK of it. The data
-is always in view; the mouse, the "A" button and manual ranges work as in pyqtgraph.
+data's span added on the side it left by) or fills less than SHRINK of it, and a new
+range ends on round numbers, so a slider dragged back and forth meets the same few
+ranges again (the force curve's y axis while a mass is dragged). The data is always
+in view; the mouse, the "A" button and manual ranges work as in pyqtgraph.
 """
 
 from __future__ import annotations
+
+import math
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
@@ -18,6 +22,8 @@ SPARE = 0.25
 """Headroom added on the side the data left by, as a fraction of the data's span."""
 SHRINK = 0.5
 """Refit when the data spans less than this fraction of the range."""
+ROUND_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+"""The round numbers (times a power of ten) ranges and steps are rounded up to."""
 
 
 class SteadyViewBox(pg.ViewBox):
@@ -32,12 +38,43 @@ class SteadyViewBox(pg.ViewBox):
         super().setRange(rect, xRange, yRange, padding, update, disableAutoRange)
 
     def _steady(self, low: float, high: float) -> tuple[float, float] | None:
-        """The y range to show for data fitted by (low, high); None: keep the current."""
+        """The y range to show for data fitted by (low, high); None: keep the current.
+        A new range's ends are round numbers (`round_above`), so a slider dragged back
+        and forth meets the same few ranges again."""
         now_low, now_high = self.viewRange()[1]
         span = high - low
         if now_low <= low and high <= now_high:  # in view
             if span == 0 or span >= SHRINK * (now_high - now_low):
                 return None  # (a flat line is shown at any scale; pyqtgraph keeps it)
-            return low, high  # shrunk well inside: fit it
-        spare = SPARE * span
-        return (low - spare if low < now_low else now_low), (high + spare if high > now_high else now_high)
+            new_low, new_high = low, high  # shrunk well inside: fit it
+        else:
+            spare = SPARE * span
+            new_low, new_high = (low - spare if low < now_low else now_low), (high + spare if high > now_high else now_high)
+        return -round_above(-new_low), round_above(new_high)
+
+
+def round_above(value: float) -> float:
+    """The least round number (ROUND_STEPS times a power of ten, its negative, or 0)
+    at or above `value`."""
+    if value > 0:
+        return round_up(value)
+    if value < 0:
+        return -round_down(-value)
+    return value
+
+
+def round_down(value: float) -> float:
+    """The greatest of ROUND_STEPS times a power of ten that is at most `value` (> 0)."""
+    if not (value > 0 and math.isfinite(value)):
+        return value
+    power = 10.0 ** math.floor(math.log10(value))
+    return next((step * power for step in reversed(ROUND_STEPS) if step * power <= value * (1 + 1e-12)), power / 10 * 8)
+
+
+def round_up(value: float) -> float:
+    """The least of ROUND_STEPS times a power of ten that is at least `value` (> 0;
+    other values are returned as they are)."""
+    if not (value > 0 and math.isfinite(value)):
+        return value
+    power = 10.0 ** math.floor(math.log10(value))
+    return next((step * power for step in ROUND_STEPS if step * power >= value * (1 - 1e-12)), 10 * power)

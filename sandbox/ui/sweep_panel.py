@@ -21,6 +21,7 @@ from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis import sweep
 from ..analysis.sweep import Axis, csv_text, grid_of, point_text
 from .curves import export_image
+from .latest_job import background
 from .palette import CAR
 from .plot_style import style_plot
 
@@ -43,6 +44,7 @@ class _Job(QRunnable):
         self.cancel, self.signals = cancel, signals
 
     def run(self) -> None:
+        background()
         done = sweep.run(self.model, self.base, self.axes, self.hz, self.signals.progress.emit, self.cancel.is_set,
                          CHUNK)
         self.signals.finished.emit(*(done if done is not None else (None, None)))

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from .palette import CAR, CHANNELS, GHOSTS
-from .plot_style import CompactAxis, style_plot
+from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
 from .ring_buffer import RingBuffer
 from .steady_view import SteadyViewBox
 
@@ -31,8 +31,6 @@ PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each g
 SIDE_WIDTH = 62
 """px: the column of names and units left of the plots (horizontal text: a rotated
 axis label was cut off on plots this short)."""
-AXIS_WIDTH = 42
-"""px: every left axis the same width, so the three plots line up."""
 
 
 class SecondsAgoAxis(pg.AxisItem):

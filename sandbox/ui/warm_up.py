@@ -61,8 +61,18 @@ def prepare_physics(app, window) -> None:
 
 
 def _warm_the_rest(first) -> None:
+    for model in [first] + [m for m in MODELS.values() if m is not first]:
+        load_everything(model)
+
+
+def load_everything(model) -> None:
+    """Compile or load every compiled driver of `model`: the live step, replay seek and
+    batches (`sim.warm_up`), and the metrics of one tuning and of a sweep's batch."""
+    import numpy as np
+
     from ..analysis.metrics import compute
 
-    for model in [first] + [m for m in MODELS.values() if m is not first]:
-        warm_up(model, everything=True)
-        compute(model, {p.name: p.default for p in model.PARAMS}, 60)
+    warm_up(model, everything=True)
+    tuning = {p.name: p.default for p in model.PARAMS}
+    compute(model, tuning, 60)
+    compute(model, {name: np.full(2, value) for name, value in tuning.items()}, 60)
