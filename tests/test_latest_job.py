@@ -90,3 +90,24 @@ def test_the_cycle_collector_runs_in_the_windows_thread_only(window, qtbot):
         gc.callbacks.remove(note)
     assert keep and collected_in == [True]
     assert threads and all(threads)
+
+
+def test_objects_alive_after_start_up_are_left_out_of_full_collections(window, qtbot):
+    """The window's long-lived objects are frozen once: later full collections (each
+    a frame's pause) no longer walk them."""
+    import gc
+
+    from sandbox.ui.qt import freeze_long_lived
+
+    long_lived = window.panel.sliders  # a dict the window keeps for its lifetime
+
+    def scanned() -> bool:
+        return any(o is long_lived for o in gc.get_objects())
+
+    gc.unfreeze()
+    assert scanned()
+    freeze_long_lived()
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=3000)
+    assert not scanned()
+    made_after = {"new": [1]}
+    assert any(o is made_after for o in gc.get_objects())  # newer objects are still collected as usual

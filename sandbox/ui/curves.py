@@ -22,7 +22,7 @@ from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from .latest_job import LatestJob
-from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
+from .plot_style import AXIS_WIDTH, CompactAxis, set_label, style_plot
 from .speed_markers import SpeedMarkers
 from .steady_view import SteadyViewBox, round_up
 
@@ -73,8 +73,7 @@ class ForceCurvePlot(pg.PlotWidget):
         item.layout.addItem(self.legend, 1, 1)
         self.full_title = ""
         self._extent = None
-        self._speed_unit = "px/s"
-        item.setLabel("bottom", "speed", units=self._speed_unit)
+        item.setLabel("bottom", "speed", units="px/s")
         item.setMenuEnabled(True)
         self._lines: dict = {}
         zero = item.addLine(y=0, pen=pg.mkPen("#555", width=1))
@@ -123,10 +122,7 @@ class ForceCurvePlot(pg.PlotWidget):
             self._make_lines(list(curve.terms))
         for name, line in self._lines.items():
             line.setData(curve.speeds, curve.terms[name])
-        unit = f"{model.LENGTH_UNIT}/s"
-        if unit != self._speed_unit:  # a new label redraws the axis: only when it changes
-            self._speed_unit = unit
-            self.getPlotItem().setLabel("bottom", "speed", units=unit)
+        set_label(self.getPlotItem(), "bottom", "speed", f"{model.LENGTH_UNIT}/s")
         top = curve.top_speed
         self.top_marker.setVisible(math.isfinite(top) and top > 0)
         if math.isfinite(top):

@@ -53,6 +53,14 @@ def style_plot(plot: pg.PlotItem) -> None:
     plot.showGrid(x=True, y=True, alpha=1.0)
 
 
+def set_label(item: pg.PlotItem, side: str, text: str, unit: str) -> None:
+    """An axis label, set only when it changes: a new label redraws the axis and lays
+    the plot out again (every redraw of the force curve set it, costing a frame 2-3 ms)."""
+    axis = item.getAxis(side)
+    if (axis.labelText, axis.labelUnits) != (text, unit):
+        item.setLabel(side, text, units=unit)
+
+
 def opaque(rgb: tuple[int, int, int], alpha: float, under: tuple[int, int, int] = (0, 0, 0)) -> tuple[int, int, int]:
     """`rgb` at `alpha` (0-1) over `under`, as one opaque colour."""
     return tuple(round(u + (c - u) * alpha) for c, u in zip(rgb, under))

@@ -23,7 +23,7 @@ from ..analysis.sweep import Axis, csv_text, grid_of, point_text
 from .curves import export_image
 from .latest_job import background
 from .palette import CAR
-from .plot_style import style_plot
+from .plot_style import set_label, style_plot
 
 PLOT_MIN_HEIGHT = 150
 """px: the result plot (curve or heatmap) never gets lower than this."""
@@ -151,6 +151,11 @@ class SweepPanel(QWidget):
         self.progress.setMaximumHeight(14)
         self.progress.setTextVisible(False)
         self.progress.hide()  # shown while a sweep runs
+        # its room is kept while hidden: showing it would resize the plot (all its axes
+        # redrawn) in the frame a sweep starts and again when it ends
+        keep = self.progress.sizePolicy()
+        keep.setRetainSizeWhenHidden(True)
+        self.progress.setSizePolicy(keep)
         self.note = QLabel("Click a point or cell to load that tuning (one undo step).")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: gray")
@@ -261,18 +266,18 @@ class SweepPanel(QWidget):
         z = self.values[metric]
         self.note.setText(self._missing_note(metric, label, z))
         first = self.first.params[self.axes[0].name]
-        item.setLabel("bottom", first.label, units=first.unit)
+        set_label(item, "bottom", first.label, first.unit)
         if self.bar is not None:
             self.bar.setVisible(len(self.axes) == 2)
         if len(self.axes) == 1:
             self.image.setVisible(False)
             shown = np.isfinite(z)  # points without a value are left out (the note says why)
             self.curve.setData(self.grid[shown, 0], z[shown])
-            item.setLabel("left", label, units=unit_of(kind, self.model))
+            set_label(item, "left", label, unit_of(kind, self.model))
         else:
             a, b = self.axes
             second = self.second.params[b.name]
-            item.setLabel("left", second.label, units=second.unit)
+            set_label(item, "left", second.label, second.unit)
             self.curve.setData([], [])
             table = z.reshape(a.count, b.count)
             if self.image.scene() is None:

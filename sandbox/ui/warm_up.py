@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QSplashScreen
 from ..physics.kernel_cache import is_warm
 from ..physics.models import MODELS
 from ..physics.sim import warm_up
-from .qt import after_first_paint
+from .qt import after_first_paint, freeze_long_lived
 
 REST_AFTER_MS = 3000
 """ms after start-up before the rest of the physics is loaded or compiled."""
@@ -63,6 +63,7 @@ def prepare_physics(app, window) -> None:
 def _warm_the_rest(first) -> None:
     for model in [first] + [m for m in MODELS.values() if m is not first]:
         load_everything(model)
+    freeze_long_lived()  # what start-up made lives as long as the window
 
 
 def load_everything(model) -> None:

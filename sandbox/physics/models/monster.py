@@ -84,6 +84,8 @@ REFERENCE_POINT = "the centre of gravity"
 TOP_SPEED_FORMULA = "where the best gear's drive force meets drag and rolling resistance"
 NO_TOP_SPEED = "none: with drag and rolling resistance at 0 nothing resists the motion"
 G = 9.8
+TOP_SPEED_GRID = np.linspace(0.0, 150.0, 3001)
+"""m/s: the speeds `top_speed` looks for the first where the car no longer speeds up."""
 LOW_SPEED = 2.0
 """m/s: below this the car turns kinematically; the divisor floor of slip formulas."""
 STOP = 0.3
@@ -506,6 +508,23 @@ def _bisect_top_speed(p, lo, hi, steps):
     return lo
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def _every_gear(p, speeds, out):
+    """out[g - 1] = `_gear_accelerations` of gear g, for every forward gear."""
+    for gear in range(1, out.shape[0] + 1):
+        _gear_accelerations(p, gear, speeds, out[gear - 1])
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _top_speed(p, grid):
+    """The first speed of `grid` where `net` ≤ 0 (0 if the first, inf if none), then
+    50 halvings between it and the speed before."""
+    for i in range(grid.shape[0]):
+        if _net_acceleration(p, grid[i]) <= 0:
+            return 0.0 if i == 0 else _bisect_top_speed(p, grid[i - 1], grid[i], 50)
+    return math.inf
+
+
 def _each(helper: Callable, p: Mapping, *args):
     """helper(tuning row, *values) element by element, for the Python side (once per
     curve or test, not per tick): the arguments and any per-car parameter arrays
@@ -569,25 +588,17 @@ def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[s
     v = np.ascontiguousarray(speeds, dtype=np.float64)
     m = float(p["mass"])
     (row,), _ = param_rows(PARAMS, p, 1)
-    terms = {}
-    for i, name in enumerate(GEAR_NAMES, start=1):
-        terms[f"gear {name}"] = out = np.empty_like(v)
-        _gear_accelerations(row, i, v.reshape(-1), out.reshape(-1))
+    gears = np.empty((len(GEAR_NAMES), v.size))
+    _every_gear(row, v.reshape(-1), gears)  # one compiled call: the worker drawing it rarely waits for Python's lock
+    terms = {f"gear {name}": gears[i].reshape(v.shape) for i, name in enumerate(GEAR_NAMES)}
     resistance = (float(p["c_drag"]) * v * v + float(p["c_rr"]) * v) / m
     terms["resistance"] = -resistance
-    terms["net"] = np.max([terms[f"gear {g}"] for g in GEAR_NAMES], axis=0) - resistance
+    terms["net"] = np.max(gears, axis=0).reshape(v.shape) - resistance
     return terms
 
 
 def top_speed(p: Mapping[str, float], dt: float) -> float:
-    """Fastest steady speed (m/s) of any gear within the rpm range (by bisection)."""
-    grid = np.linspace(0.0, 150.0, 3001)
-    net = force_curve(p, grid, dt)["net"]
-    below = np.nonzero(net <= 0)[0]
-    if len(below) == 0:
-        return float("inf")
-    i = below[0]
-    if i == 0:
-        return 0.0
+    """Fastest steady speed (m/s) of any gear within the rpm range: the first of 3001
+    speeds from 0 to 150 m/s where `net` ≤ 0, then bisection (`_top_speed`)."""
     (row,), _ = param_rows(PARAMS, p, 1)
-    return float(_bisect_top_speed(row, grid[i - 1], grid[i], 50))
+    return float(_top_speed(row, TOP_SPEED_GRID))
