@@ -32,7 +32,7 @@ OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a", "#7e57c2
                  "#d4e157", "#5c6bc0")
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 DRAW_EVERY_S = 0.05
-"""s: the force curve is redrawn at most this often (20 times a second)."""
+"""s: the force curve is recomputed and redrawn at most this often (20 times a second)."""
 
 
 def export_image(item, path: Path, width: int = 800) -> None:
@@ -56,11 +56,11 @@ class ForceCurvePlot(pg.PlotWidget):
         self.job = LatestJob(self)
         self.job.finished.connect(self._arrived)
         self.job.failed.connect(lambda why: self.setToolTip(f"could not compute the force curve ({why})"))
-        self._waiting = None  # a computed curve waiting for its turn to be drawn
-        self._drawn_at = 0.0
-        self._draw_timer = QTimer(self)
-        self._draw_timer.setSingleShot(True)
-        self._draw_timer.timeout.connect(self._draw_waiting)
+        self._wanted = None  # (model, params, hz, title) waiting for its turn to be computed
+        self._asked_at = -math.inf
+        self._ask_timer = QTimer(self)
+        self._ask_timer.setSingleShot(True)
+        self._ask_timer.timeout.connect(self._ask)
         item = self.getPlotItem()
         style_plot(item)
         # a fixed width: labels of a new range never lay the plot out again
@@ -86,33 +86,33 @@ class ForceCurvePlot(pg.PlotWidget):
         self.speed_marker.hide()  # shown once a live car reports its speed
 
     def set_tuning(self, model, params, hz: float, title: str = "") -> None:
-        """Recompute every curve for `params` at `hz` ticks per second, on a worker
-        thread (the newest request wins); drawn when it arrives."""
-        params = dict(params)
-        self.job.request(lambda: (model, params, hz, title, force_curve(model, params, hz)))
+        """Recompute every curve for `params` at `hz` ticks per second on a worker
+        thread, drawn when it arrives. While a slider is dragged, at most one tuning
+        every DRAW_EVERY_S is computed (redrawing a dozen curves costs a frame's time,
+        and a curve computed but never drawn costs the other core for nothing); the
+        newest waits for its turn, and the last one is always drawn."""
+        self._wanted = (model, dict(params), hz, title)
+        wait = DRAW_EVERY_S - (time.perf_counter() - self._asked_at)
+        if wait <= 0:
+            self._ask()
+        elif not self._ask_timer.isActive():
+            self._ask_timer.start(max(1, round(wait * 1000)))
+
+    def _ask(self) -> None:
+        wanted, self._wanted = self._wanted, None
+        if wanted is not None:
+            self._asked_at = time.perf_counter()
+            model, params, hz, title = wanted
+            self.job.request(lambda: (model, params, hz, title, force_curve(model, params, hz)))
 
     def _arrived(self, result, seconds: float) -> None:
-        """Draw a computed curve, at most every DRAW_EVERY_S while a slider is dragged
-        (redrawing a dozen curves costs a frame's time): a newer one waits for its turn,
-        and the last one is always drawn."""
-        self._waiting = result
-        wait = DRAW_EVERY_S - (time.perf_counter() - self._drawn_at)
-        if wait <= 0:
-            self._draw_waiting()
-        elif not self._draw_timer.isActive():
-            self._draw_timer.start(max(1, round(wait * 1000)))
-
-    def _draw_waiting(self) -> None:
-        result, self._waiting = self._waiting, None
-        if result is not None:
-            self._drawn_at = time.perf_counter()
-            self._draw(result)
+        self._draw(result)
 
     def settle(self) -> None:
         """Block until the newest curve is drawn."""
+        self._ask_timer.stop()
+        self._ask()
         self.job.settle()
-        self._draw_timer.stop()
-        self._draw_waiting()
         QApplication.processEvents()  # the new title and ranges laid out before anyone renders
 
     def _draw(self, result) -> None:
