@@ -41,7 +41,7 @@ def style_plot(plot: pg.PlotItem) -> None:
         axis = plot.getAxis(name)
         axis.setPen(pg.mkPen(AXIS_PEN))
         axis.setTextPen(pg.mkPen(TEXT_PEN))
-        axis.setStyle(tickAlpha=1.0, maxTickLevel=1, maxTextLevel=0, hideOverlappingLabels=True)
+        axis.setStyle(tickAlpha=1.0, maxTickLevel=0, maxTextLevel=0, hideOverlappingLabels=True)
         axis.enableAutoSIPrefix(False)
         # the axis item draws the grid; put it below the ViewBox (z -100, no
         # background) so the opaque grid lines pass under the curves
