@@ -69,3 +69,47 @@ def test_the_speed_axis_ends_on_a_round_number_and_stays_while_the_top_speed_mov
     widget.settle()
     assert widget.top_marker.value() == pytest.approx(recipe_top(tuning["engine_power"] * 1.01))
     assert box.viewRange()[0] == first
+
+
+def test_every_term_is_drawn_and_the_view_holds_them_all(qtbot):
+    """The dynamic car's eight lines (a gear each, resistance, net) are one item whose
+    bounds are the data's: the plot's y range holds every term's lowest and highest
+    value."""
+    import numpy as np
+
+    from sandbox.files.presets import BUILTIN_DIR, load_preset
+
+    preset = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+    widget = ForceCurvePlot()
+    qtbot.addWidget(widget)
+    widget.resize(420, 240)
+    widget.show()
+    widget.set_tuning(preset.model, preset.tuning, preset.hz)
+    widget.settle()
+    terms = widget.curve.terms
+    assert len(widget.lines._paths) == len(terms) == 8
+    low = min(float(np.nanmin(v)) for v in terms.values())
+    high = max(float(np.nanmax(v)) for v in terms.values())
+    y0, y1 = widget.getPlotItem().getViewBox().viewRange()[1]
+    assert y0 <= low < high <= y1
+
+
+def test_a_flat_line_still_has_room_to_be_drawn(qtbot):
+    """A constant term (the rigid body's drive) has no height of its own; the item
+    pads its bounds by a few screen pixels, or Qt would never paint it."""
+    import numpy as np
+    import pyqtgraph as pg
+
+    from sandbox.ui.curve_set import CurveSet
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    plot.resize(300, 200)
+    plot.show()
+    item = CurveSet()
+    plot.getPlotItem().addItem(item)
+    item.set_curves(np.linspace(0, 10, 11), [(pg.mkPen("w"), np.full(11, 3.0)), (pg.mkPen("r"), np.full(11, np.nan))])
+    plot.getPlotItem().setRange(xRange=(0, 10), yRange=(0, 6), padding=0)
+    rect = item.boundingRect()
+    assert rect.height() > 0 and rect.top() < 3.0 < rect.bottom()
+    assert item.dataBounds(1) == (3.0, 3.0) and item.dataBounds(0) == (0.0, 10.0)

@@ -22,6 +22,7 @@ from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from .latest_job import LatestJob
+from .curve_set import CurveSet
 from .plot_style import AXIS_WIDTH, CompactAxis, set_label, style_plot
 from .speed_markers import SpeedMarkers
 from .steady_view import SteadyViewBox, round_up
@@ -75,7 +76,10 @@ class ForceCurvePlot(pg.PlotWidget):
         self._extent = None
         item.setLabel("bottom", "speed", units="px/s")
         item.setMenuEnabled(True)
-        self._lines: dict = {}
+        self._pens: dict = {}  # term name -> pen
+        self._holders: dict = {}  # term name -> hidden curve item
+        self.lines = CurveSet()  # every term's line, one item (curve_set.py)
+        item.addItem(self.lines)
         zero = item.addLine(y=0, pen=pg.mkPen("#555", width=1))
         zero.setZValue(-50)  # under the curves
         markers = SpeedMarkers(item.getViewBox())
@@ -118,10 +122,11 @@ class ForceCurvePlot(pg.PlotWidget):
     def _draw(self, result) -> None:
         model, params, hz, title, curve = result
         self.curve = curve
-        if list(self._lines) != list(curve.terms):
-            self._make_lines(list(curve.terms))
-        for name, line in self._lines.items():
-            line.setData(curve.speeds, curve.terms[name])
+        if list(self._pens) != list(curve.terms):
+            self._make_pens(list(curve.terms))
+        self.lines.set_curves(curve.speeds, [(pen, curve.terms[name]) for name, pen in self._pens.items()])
+        for name, holder in self._holders.items():
+            holder.setData(curve.speeds, curve.terms[name])
         set_label(self.getPlotItem(), "bottom", "speed", f"{model.LENGTH_UNIT}/s")
         top = curve.top_speed
         self.top_marker.setVisible(math.isfinite(top) and top > 0)
@@ -162,21 +167,22 @@ class ForceCurvePlot(pg.PlotWidget):
         if getattr(self, "full_title", ""):  # pyqtgraph resizes it while it is being built
             self._show_title()
 
-    def _make_lines(self, names: list[str]) -> None:
-        """One line per term of the model's curve, drawn in the legend in that order."""
+    def _make_pens(self, names: list[str]) -> None:
+        """A pen per term of the model's curve, shown in the legend in that order:
+        1-px lines (Qt strokes wider lines several times slower)."""
         item = self.getPlotItem()
-        for line in self._lines.values():
-            item.removeItem(line)
+        for holder in self._holders.values():
+            item.removeItem(holder)
         spare = iter(OTHER_COLOURS)
-        self._lines = {}
+        self._pens, self._holders = {}, {}
         entries = []
         for name in names:
             colour = COLOURS.get(name) or next(spare, "#bbbbbb")
-            # bare 1-px curves: Qt strokes wider lines several times slower, and a
-            # PlotDataItem's setData costs ~0.2 ms more, for symbols and downsampling
-            # this plot never uses (the Corvette redraws ten on every new tuning)
-            self._lines[name] = line = pg.PlotCurveItem(pen=pg.mkPen(colour, width=1))
-            item.addItem(line)
+            self._pens[name] = pen = pg.mkPen(colour, width=1)
+            # never drawn (`lines` draws): the data pyqtgraph's own right-click CSV export reads
+            self._holders[name] = holder = pg.PlotCurveItem(pen=pen, name=name)
+            holder.hide()
+            item.addItem(holder)
             mark = "━━" if name == "net" else "──"
             entries.append(f"<span style='color:{colour}'>{mark}</span>&nbsp;{html.escape(name)}")
         per_row = len(entries) if len(entries) <= 5 else math.ceil(len(entries) / 2)  # two lines at most

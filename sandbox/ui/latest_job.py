@@ -26,10 +26,10 @@ BACKGROUND_NICENESS = 10
 
 def background() -> None:
     """Lower the calling thread's scheduling priority to BACKGROUND_NICENESS, where
-    the system allows it. On a machine with two cores, the metrics and force-curve
-    workers and the window share two cores; at equal priority a busy worker slows
-    the window's frames by half again. Threads the worker starts (the compiled
-    sweeps' own) inherit the priority."""
+    the system allows it: on two cores the metrics, force-curve and sweep workers
+    and the window's thread can all want a core at once, and then the window's
+    thread should be the one that gets it. Threads the worker starts (a compiled
+    sweep's own) inherit the priority."""
     if hasattr(os, "setpriority"):
         tid = threading.get_native_id()
         try:
