@@ -23,7 +23,7 @@ SPARE = 0.25
 SHRINK = 0.5
 """Refit when the data spans less than this fraction of the range."""
 ROUND_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
-"""The round numbers (times a power of ten) ranges and steps are rounded up to."""
+"""The round numbers (times a power of ten) a new range's ends are rounded to."""
 
 
 class SteadyViewBox(pg.ViewBox):
@@ -49,7 +49,8 @@ class SteadyViewBox(pg.ViewBox):
             new_low, new_high = low, high  # shrunk well inside: fit it
         else:
             spare = SPARE * span
-            new_low, new_high = (low - spare if low < now_low else now_low), (high + spare if high > now_high else now_high)
+            new_low = low - spare if low < now_low else now_low
+            new_high = high + spare if high > now_high else now_high
         return -round_above(-new_low), round_above(new_high)
 
 
