@@ -3,7 +3,7 @@ running what a file says."""
 
 import pytest
 
-from sandbox.files.godot import GodotError, export_script, gdscript_literal, load_script, parse_script
+from sandbox.files.godot import GODOT_VERSIONS, GodotError, export_script, gdscript_literal, load_script, parse_script
 from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 
@@ -110,3 +110,32 @@ def test_an_annotation_with_arguments_is_read():
     result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20",
                           arcade)
     assert result.values == {"wheel_base": 80, "steering_angle": 20}
+
+
+ARCADE_PRESETS = [path for path in sorted(BUILTIN_DIR.glob("*.json")) if load_preset(path).model is arcade]
+
+
+@pytest.mark.parametrize("path", ARCADE_PRESETS, ids=lambda p: p.stem)
+def test_every_godot4_export_parses_and_passes_gdlint(path):
+    """No Godot 4 binary can be installed here: gdtoolkit's parser and linter, with
+    their default settings, stand in for it."""
+    from gdtoolkit.linter import DEFAULT_CONFIG, lint_code
+    from gdtoolkit.parser import parser
+
+    text = export_script(load_preset(path), 4)
+    parser.parse(text)  # raises on a syntax error
+    assert lint_code(text, DEFAULT_CONFIG) == []
+
+
+@pytest.mark.parametrize("godot", GODOT_VERSIONS)
+@pytest.mark.parametrize("path", ARCADE_PRESETS, ids=lambda p: p.stem)
+def test_export_then_import_gives_the_same_tuning_and_the_range_as_export_hint(path, godot):
+    preset = load_preset(path)
+    text = export_script(preset, godot)
+    assert parse_script(text, arcade).values == dict(preset.tuning)  # bit for bit
+    for p in arcade.PARAMS:
+        if not p.is_bool:
+            hint = f"({p.min:g}, {p.max:g}, {p.step:g})" if godot == 4 else f"(float, {p.min:g}, {p.max:g}, {p.step:g})"
+            assert f"{hint} var {p.name} = " in text
+            assert p.help.split()[0] in text  # its help as a comment above it
+    assert max(len(line) for line in text.splitlines()) <= 100

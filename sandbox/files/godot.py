@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +35,8 @@ DIALECTS = {
                      "\t\tif get_slide_count() > 0:\n\t\t\tvelocity = slid"},
 }
 GODOT_VERSIONS = tuple(sorted(DIALECTS))
+LINE_WIDTH = 100
+"""Columns of an exported script's lines at most (gdlint's default)."""
 SCRIPT_LIMIT = 1024 * 1024
 """bytes: a car script is a few kilobytes; larger files are refused unread."""
 
@@ -59,6 +62,24 @@ def gdscript_literal(value: float | bool) -> str:
     return text if "e" not in text else f"{value:.12f}".rstrip("0")
 
 
+def declaration(p, value: float | bool, godot: int) -> str:
+    """One tuning parameter as an exported variable: its label, unit and help as
+    comment lines (wrapped within gdlint's LINE_WIDTH), then the declaration with the
+    slider's range as the export hint and the tuned value as the default (a float
+    literal for a slider, so Godot types it as a float)."""
+    unit = f" [{p.unit}]" if p.unit and not p.is_bool else ""
+    comment = textwrap.wrap(f"{p.label}{unit}: {p.help}", width=LINE_WIDTH, initial_indent="# ",
+                            subsequent_indent="# ")
+    if p.is_bool:
+        hint, literal = ("@export" if godot == 4 else "export(bool)"), gdscript_literal(bool(value))
+    else:
+        low, high, step = (gdscript_literal(float(v)) for v in (p.min, p.max, p.step))
+        hint = f"@export_range({low}, {high}, {step})" if godot == 4 else f"export(float, {low}, {high}, {step})"
+        literal = gdscript_literal(float(value))
+        literal += ".0" if float(value).is_integer() else ""
+    return "\n".join(comment + [f"{hint} var {p.name} = {literal}"])
+
+
 def has_script(model: ModuleType) -> bool:
     """Whether `model` exports as a Godot script (the arcade, the recipe's own car)."""
     return model.NAME == "arcade"
@@ -71,9 +92,7 @@ def export_script(preset: Preset, godot: int) -> str:
         raise GodotError(f"Godot version {godot!r} is not one of {GODOT_VERSIONS}")
     if not has_script(preset.model):
         raise GodotError(f"only the arcade model has a Godot script; {preset.model.NAME!r} has none yet")
-    lines = []
-    for p in preset.model.PARAMS:
-        lines.append(f"var {p.name} = {gdscript_literal(preset.tuning[p.name])}  # {p.unit}: {p.help}")
+    lines = [declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS]
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
     fills = {**DIALECTS[godot], "GODOT": str(godot), "PARAMS": "\n".join(lines), "ORIGIN": f"preset {preset.name!r}",
              "HZ": str(preset.hz), "RATE_NOTE": rate_note}

@@ -42,7 +42,8 @@ func apply_friction(delta):
 	if rate_independent:
 		# the recipe's strength at 60 Hz, applied once per tick (midpoint rule)
 		var ref = 1.0 / 60.0
-		var mid = velocity + (acceleration + (velocity * friction + velocity * velocity.length() * drag) * ref) * delta / 2.0
+		var drag_now = velocity * velocity.length() * drag
+		var mid = velocity + (acceleration + (velocity * friction + drag_now) * ref) * delta / 2.0
 		friction_force = mid * friction * ref
 		drag_force = mid * mid.length() * drag * ref
 	# guard (car-sandbox): one tick of friction and drag never removes more than the
