@@ -98,3 +98,15 @@ def test_the_simulate_command_itself_matches_a_golden(tmp_path):
                     "--controls", str(GOLDENS / "traces" / "mixed_60s.csv"), "--out", str(out)], check=True)
     gap = compare(load_golden(out), load_golden(GOLDENS / "drift" / "mixed_60s_60hz.csv"))
     assert gap["position_px"] < POSITION_PX and gap["heading_rad"] < HEADING_RAD, gap
+
+
+@needs_godot
+def test_an_exported_script_adds_the_input_actions_it_needs():
+    """In a project without the recipe's input actions, the exported script's `_ready`
+    adds them with the sandbox's keys: Godot runs that code without a script error (the
+    oracle fails on any) and the car drives as in the sandbox."""
+    preset = load_preset(BUILTIN_DIR / "drift.json")
+    trace_path = GOLDENS / "traces" / "hairpin.csv"
+    godot = run_oracle(trace_path, hz=60, script_text=export_script(preset, 3), car_adds_actions=True)
+    gap = compare(run_trace(preset.model, preset.tuning, load_trace(trace_path), 60), godot)
+    assert gap["position_px"] < POSITION_PX and gap["heading_rad"] < HEADING_RAD, gap

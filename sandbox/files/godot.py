@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import textwrap
+from importlib import metadata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -21,7 +22,7 @@ from .presets import Preset
 TEMPLATE = Path(__file__).resolve().parent / "godot_templates" / "car.gd"
 DIALECTS = {
     4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second", "VELOCITY": "",
-        "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp",
+        "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp", "KEY_FIELD": "keycode",
         "MOVE": "\t\tmove_and_slide()",
         "MOVE_MEAN": "\t\tvar end_velocity = velocity\n\t\tvelocity = (start_velocity + end_velocity) / 2.0\n"
                      "\t\tmove_and_slide()\n\t\tif get_slide_collision_count() == 0:\n\t\t\tvelocity = end_velocity"},
@@ -29,12 +30,16 @@ DIALECTS = {
     # returns it; Input.get_axis does not exist yet (the same difference of strengths)
     3: {"BODY": "KinematicBody2D", "RATE_SETTING": "Physics Fps", "VELOCITY": "var velocity = Vector2.ZERO\n",
         "TURN": 'Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")',
-        "DEG_TO_RAD": "deg2rad", "LERP": "linear_interpolate",
+        "DEG_TO_RAD": "deg2rad", "LERP": "linear_interpolate", "KEY_FIELD": "scancode",
         "MOVE": "\t\tvelocity = move_and_slide(velocity)",
         "MOVE_MEAN": "\t\tvar slid = move_and_slide((start_velocity + velocity) / 2.0)\n"
                      "\t\tif get_slide_count() > 0:\n\t\t\tvelocity = slid"},
 }
 GODOT_VERSIONS = tuple(sorted(DIALECTS))
+ACTION_KEYS = {"accelerate": ("W", "UP"), "brake": ("S", "DOWN"), "steer_left": ("A", "LEFT"),
+               "steer_right": ("D", "RIGHT")}
+"""The recipe's input actions and the sandbox's keys for them (ui/input.py), added to a
+project's Input Map by the exported script where an action is missing."""
 LINE_WIDTH = 100
 """Columns of an exported script's lines at most (gdlint's default)."""
 SCRIPT_LIMIT = 1024 * 1024
@@ -80,6 +85,14 @@ def declaration(p, value: float | bool, godot: int) -> str:
     return "\n".join(comment + [f"{hint} var {p.name} = {literal}"])
 
 
+def sandbox_version() -> str:
+    """The installed car-sandbox's version, for an exported script's header."""
+    try:
+        return metadata.version("car-sandbox")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(source)"
+
+
 def has_script(model: ModuleType) -> bool:
     """Whether `model` exports as a Godot script (the arcade, the recipe's own car)."""
     return model.NAME == "arcade"
@@ -94,8 +107,11 @@ def export_script(preset: Preset, godot: int) -> str:
         raise GodotError(f"only the arcade model has a Godot script; {preset.model.NAME!r} has none yet")
     lines = [declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS]
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
+    actions = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n' for name, keys in ACTION_KEYS.items())
+    action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in ACTION_KEYS.items())
     fills = {**DIALECTS[godot], "GODOT": str(godot), "PARAMS": "\n".join(lines), "ORIGIN": f"preset {preset.name!r}",
-             "HZ": str(preset.hz), "RATE_NOTE": rate_note}
+             "HZ": str(preset.hz), "RATE_NOTE": rate_note, "VERSION": sandbox_version(), "ACTIONS": "{\n" + actions + "}",
+             "ACTION_LIST": action_list}
     text = TEMPLATE.read_text(encoding="utf-8")
     for key, value in fills.items():
         text = text.replace("{{" + key + "}}", value)

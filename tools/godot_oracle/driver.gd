@@ -4,7 +4,8 @@
 #
 # Environment: ORACLE_TRACE (CSV in), ORACLE_OUT (CSV out), ORACLE_SCRIPT (car
 # script, default res://recipe_car.gd), ORACLE_PARAMS (name=value;... set on the
-# car before it starts), ORACLE_HZ (physics ticks per second, default 60).
+# car before it starts), ORACLE_HZ (physics ticks per second, default 60),
+# ORACLE_CAR_ADDS_ACTIONS (set: the input actions are left for the car script to add).
 extends Node
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right"]
@@ -19,9 +20,10 @@ var hz = 60
 func _ready():
 	hz = int(_env("ORACLE_HZ", "60"))
 	Engine.iterations_per_second = hz
-	for action in ACTIONS:
-		if not InputMap.has_action(action):
-			InputMap.add_action(action)
+	if _env("ORACLE_CAR_ADDS_ACTIONS", "") == "":
+		for action in ACTIONS:
+			if not InputMap.has_action(action):
+				InputMap.add_action(action)
 	rows = _read_trace(_env("ORACLE_TRACE", ""))
 	car = KinematicBody2D.new()
 	car.set_script(load(_env("ORACLE_SCRIPT", "res://recipe_car.gd")))

@@ -1,14 +1,28 @@
 # Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot {{GODOT}}.
-# Exported by car-sandbox: {{ORIGIN}}
+# Exported by car-sandbox {{VERSION}}: {{ORIGIN}}
 # Tuned at {{HZ}} physics ticks per second: set Project Settings > Physics > Common >
 # {{RATE_SETTING}} to {{HZ}}{{RATE_NOTE}}.
-# Input actions: accelerate, brake, steer_left, steer_right.
+# Input actions, read as analog strengths (a gamepad's triggers and stick work):
+# {{ACTION_LIST}}.
+# Actions missing from the project's Input Map are added with these keys when the car is ready.
 extends {{BODY}}
+
+const ACTIONS = {{ACTIONS}}
 
 {{PARAMS}}
 
 var acceleration = Vector2.ZERO
 {{VELOCITY}}var steer_direction = 0.0
+
+
+func _ready():
+	for action in ACTIONS:
+		if not InputMap.has_action(action):
+			InputMap.add_action(action)
+			for key in ACTIONS[action]:
+				var event = InputEventKey.new()
+				event.{{KEY_FIELD}} = key
+				InputMap.action_add_event(action, event)
 
 
 func _physics_process(delta):
@@ -28,10 +42,12 @@ func _physics_process(delta):
 func get_input():
 	var turn = {{TURN}}
 	steer_direction = turn * {{DEG_TO_RAD}}(steering_angle)
-	if Input.is_action_pressed("accelerate"):
-		acceleration = transform.x * engine_power
-	if Input.is_action_pressed("brake"):
-		acceleration = transform.x * braking
+	var throttle = Input.get_action_strength("accelerate")
+	var brake = Input.get_action_strength("brake")
+	if throttle > 0:
+		acceleration = transform.x * (engine_power * throttle)
+	if brake > 0:
+		acceleration = transform.x * (braking * brake)
 
 
 func apply_friction(delta):
