@@ -59,7 +59,8 @@ def run_oracle(trace_csv: Path, params: Mapping[str, float] | None = None, hz: i
         out = Path(tmp) / "trajectory.csv"
         env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
                "ORACLE_TRACE": str(Path(trace_csv).resolve()), "ORACLE_OUT": str(out),
-               "ORACLE_SCRIPT": script, "ORACLE_HZ": str(hz), "ORACLE_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
+               "ORACLE_SCRIPT": script, "ORACLE_HZ": str(hz),
+               "ORACLE_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
                "ORACLE_PARAMS": ";".join(f"{k}={float(v)!r}" for k, v in (params or {}).items()
                                          if k in RECIPE_VARIABLES)}
         result = subprocess.run([binary, "--path", str(project), "--fixed-fps", str(hz)], env=env,

@@ -22,7 +22,8 @@ from .presets import Preset
 TEMPLATE = Path(__file__).resolve().parent / "godot_templates" / "car.gd"
 DIALECTS = {
     4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second", "VELOCITY": "",
-        "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp", "KEY_FIELD": "keycode",
+        "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp",
+        "KEY_FIELD": "keycode",
         "MOVE": "\t\tmove_and_slide()",
         "MOVE_MEAN": "\t\tvar end_velocity = velocity\n\t\tvelocity = (start_velocity + end_velocity) / 2.0\n"
                      "\t\tmove_and_slide()\n\t\tif get_slide_collision_count() == 0:\n\t\t\tvelocity = end_velocity"},
@@ -107,11 +108,13 @@ def export_script(preset: Preset, godot: int) -> str:
         raise GodotError(f"only the arcade model has a Godot script; {preset.model.NAME!r} has none yet")
     lines = [declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS]
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
-    actions = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n' for name, keys in ACTION_KEYS.items())
-    action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in ACTION_KEYS.items())
+    actions = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n'
+                      for name, keys in ACTION_KEYS.items())
+    action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})"
+                            for name, keys in ACTION_KEYS.items())
     fills = {**DIALECTS[godot], "GODOT": str(godot), "PARAMS": "\n".join(lines), "ORIGIN": f"preset {preset.name!r}",
-             "HZ": str(preset.hz), "RATE_NOTE": rate_note, "VERSION": sandbox_version(), "ACTIONS": "{\n" + actions + "}",
-             "ACTION_LIST": action_list}
+             "HZ": str(preset.hz), "RATE_NOTE": rate_note, "VERSION": sandbox_version(),
+             "ACTIONS": "{\n" + actions + "}", "ACTION_LIST": action_list}
     text = TEMPLATE.read_text(encoding="utf-8")
     for key, value in fills.items():
         text = text.replace("{{" + key + "}}", value)
