@@ -64,13 +64,17 @@ def user_dir() -> Path:
     return base / "presets"
 
 
+def declared_preset(model: ModuleType, name: str) -> Preset:
+    """A preset of `model` with every parameter at its declared default."""
+    return Preset(model, Tuning(model.PARAMS), name)
+
+
 def default_preset() -> Preset:
     """The recipe's defaults, from the built-in file or, failing that, the declaration."""
     try:
         return load_preset(DEFAULT_PRESET)
     except PresetError:
-        model = get_model(DEFAULT_MODEL)
-        return Preset(model, Tuning(model.PARAMS), "Recipe defaults")
+        return declared_preset(get_model(DEFAULT_MODEL), "Recipe defaults")
 
 
 def parse_preset(text: str, source: str = "<preset>") -> Preset:

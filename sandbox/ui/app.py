@@ -22,8 +22,7 @@ from ..errors import UserError
 from ..files.godot import has_script, load_script, save_script
 from ..physics.models import MODELS
 from ..physics.state import Controls
-from ..physics.params import Tuning
-from ..files.presets import (BUILTIN_DIR, Preset, list_presets, load_preset,
+from ..files.presets import (BUILTIN_DIR, Preset, declared_preset, list_presets, load_preset,
                        save_preset, user_dir)
 from ..physics.sim import TICK_RATES, Simulation
 from .curves import ForceCurvePlot
@@ -680,7 +679,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 preset = load_preset(firsts[0])
             except UserError:
                 preset = None
-        self.apply_preset(preset or Preset(model, Tuning(model.PARAMS), f"{model.TITLE} defaults"))
+        self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
 
     def _update_exports(self) -> None:
         """Export items that can only fail are greyed out, with the reason as their tip."""

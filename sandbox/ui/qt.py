@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import threading
 
 # pyqtgraph prefers PyQt6 when both are installed; never mix bindings.
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from pyqtgraph.util.garbage_collector import GarbageCollector  # noqa: E402
 
 ORGANIZATION = "car-sandbox"
 APPLICATION = "car-sandbox"
@@ -47,27 +50,19 @@ def freeze_long_lived() -> None:
         _collector.freeze_wanted.set()
 
 
-class _Collector:
+class _Collector(GarbageCollector):
     """pyqtgraph's timed collection, plus the one-off freeze of `freeze_long_lived`."""
 
     def __init__(self):
-        import threading
-
-        from pyqtgraph.util.garbage_collector import GarbageCollector
-
         self.freeze_wanted = threading.Event()
-        self.timed = GarbageCollector(interval=COLLECTOR_TURN_MS / 1000)
-        self.timed.timer.timeout.disconnect()
-        self.timed.timer.timeout.connect(self.check)
+        super().__init__(interval=COLLECTOR_TURN_MS / 1000)
 
     def check(self) -> None:
-        import gc
-
         if self.freeze_wanted.is_set():
             self.freeze_wanted.clear()
             gc.freeze()
         else:
-            self.timed.check()
+            super().check()
 
 
 def dispose(widget) -> None:

@@ -18,8 +18,7 @@ from PySide6.QtCore import QSettings
 
 from ..errors import UserError
 from ..files.disk import write_text_atomic
-from ..physics.params import Tuning
-from ..files.presets import Preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
+from ..files.presets import Preset, declared_preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
 from .qt import APPLICATION, ORGANIZATION
 
 AUTOSAVE_MS = 1000
@@ -94,7 +93,7 @@ class SessionMixin:
             try:
                 saved = parse_preset(str(text), "last session's tuning")
                 if gone and saved.model is not preset.model:  # the file is gone, its tuning is not
-                    preset = Preset(saved.model, Tuning(saved.model.PARAMS), saved.name)
+                    preset = declared_preset(saved.model, saved.name)
                     self._startup_note = ("Could not reopen the last preset file; its tuning comes back from "
                                           "the autosave (save it again to keep it). ")
                 differs = dict(saved.tuning) != dict(preset.tuning) or saved.hz != preset.hz
