@@ -19,14 +19,18 @@ from .json_text import GivenNumber
 from .disk import read_text, write_text_atomic
 from .presets import Preset
 
-TEMPLATE = Path(__file__).resolve().parent / "godot_templates" / "car.gd"
+TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
+"""One GDScript template per model (`<model name>.gd`), for both Godot versions: the
+placeholders below fill in what differs between the two languages."""
 DIALECTS = {
     4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second", "VELOCITY": "",
         "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp",
         "KEY_FIELD": "keycode",
         "MOVE": "\t\tmove_and_slide()",
         "MOVE_MEAN": "\t\tvar end_velocity = velocity\n\t\tvelocity = (start_velocity + end_velocity) / 2.0\n"
-                     "\t\tmove_and_slide()\n\t\tif get_slide_collision_count() == 0:\n\t\t\tvelocity = end_velocity"},
+                     "\t\tmove_and_slide()\n\t\tif get_slide_collision_count() == 0:\n\t\t\tvelocity = end_velocity",
+        "SLIDE": "\tvelocity = (target - position) / delta\n\tmove_and_slide()\n"
+                 "\tvar collided = get_slide_collision_count() > 0"},
     # Godot 3: KinematicBody2D has no velocity property; move_and_slide takes and
     # returns it; Input.get_axis does not exist yet (the same difference of strengths)
     3: {"BODY": "KinematicBody2D", "RATE_SETTING": "Physics Fps", "VELOCITY": "var velocity = Vector2.ZERO\n",
@@ -34,13 +38,22 @@ DIALECTS = {
         "DEG_TO_RAD": "deg2rad", "LERP": "linear_interpolate", "KEY_FIELD": "scancode",
         "MOVE": "\t\tvelocity = move_and_slide(velocity)",
         "MOVE_MEAN": "\t\tvar slid = move_and_slide((start_velocity + velocity) / 2.0)\n"
-                     "\t\tif get_slide_count() > 0:\n\t\t\tvelocity = slid"},
+                     "\t\tif get_slide_count() > 0:\n\t\t\tvelocity = slid",
+        "SLIDE": "\tvelocity = move_and_slide((target - position) / delta)\n"
+                 "\tvar collided = get_slide_count() > 0"},
 }
 GODOT_VERSIONS = tuple(sorted(DIALECTS))
 ACTION_KEYS = {"accelerate": ("W", "UP"), "brake": ("S", "DOWN"), "steer_left": ("A", "LEFT"),
-               "steer_right": ("D", "RIGHT")}
-"""The recipe's input actions and the sandbox's keys for them (ui/input.py), added to a
-project's Input Map by the exported script where an action is missing."""
+               "steer_right": ("D", "RIGHT"), "handbrake": ("SPACE",), "shift_up": ("E",), "shift_down": ("Q",)}
+"""The input actions (the recipe's four, then the dynamic car's) and the sandbox's keys
+for them (ui/input.py), added to a project's Input Map by the exported script where an
+action is missing. A script declares the actions its template reads."""
+GDSCRIPT_NAMES = {"abs": "anti_lock_brakes"}
+"""Parameters whose name GDScript reserves (a built-in function), and the name of
+their exported variable."""
+DEFAULT_PX_PER_METRE = 25.0
+"""px/m of an exported metric model's `pixels_per_metre` (the window's default scale)."""
+PX_PER_METRE_RANGE = (1.0, 1000.0, 0.5)
 LINE_WIDTH = 100
 """Columns of an exported script's lines at most (gdlint's default)."""
 SCRIPT_LIMIT = 1024 * 1024
@@ -52,6 +65,8 @@ SCRIPT_LIMIT = 1024 * 1024
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 _VAR_WORD = re.compile(r"^(?:@?export\w*(?:\([^)\n]*\))?\s+)?var\b")
 _ANNOTATION = re.compile(r"^@?export\w*")
+_MODEL_LINE = re.compile(r'^const\s+SANDBOX_MODEL\s*(?::\s*\w+\s*)?:?=\s*"(\w*)"')
+_FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\d+)\s*(?:#.*)?$")
 
 
 class GodotError(UserError):
@@ -68,22 +83,34 @@ def gdscript_literal(value: float | bool) -> str:
     return text if "e" not in text else f"{value:.12f}".rstrip("0")
 
 
+def variable_name(name: str) -> str:
+    """The exported variable of parameter `name` (GDSCRIPT_NAMES, else the same name)."""
+    return GDSCRIPT_NAMES.get(name, name)
+
+
+def _comment(text: str) -> list[str]:
+    return textwrap.wrap(text, width=LINE_WIDTH, initial_indent="# ", subsequent_indent="# ")
+
+
+def _exported(name: str, value: float | bool, godot: int, bounds: tuple[float, float, float] | None) -> str:
+    """`name` as an exported variable of Godot `godot` with `value` as its default:
+    a switch without `bounds`, else a float slider with the range hint (min, max, step)."""
+    if bounds is None:
+        return f"{'@export' if godot == 4 else 'export(bool)'} var {name} = {gdscript_literal(bool(value))}"
+    low, high, step = (gdscript_literal(float(v)) for v in bounds)
+    hint = f"@export_range({low}, {high}, {step})" if godot == 4 else f"export(float, {low}, {high}, {step})"
+    literal = gdscript_literal(float(value))
+    return f"{hint} var {name} = {literal}{'.0' if float(value).is_integer() else ''}"
+
+
 def declaration(p, value: float | bool, godot: int) -> str:
     """One tuning parameter as an exported variable: its label, unit and help as
     comment lines (wrapped within gdlint's LINE_WIDTH), then the declaration with the
     slider's range as the export hint and the tuned value as the default (a float
     literal for a slider, so Godot types it as a float)."""
     unit = f" [{p.unit}]" if p.unit and not p.is_bool else ""
-    comment = textwrap.wrap(f"{p.label}{unit}: {p.help}", width=LINE_WIDTH, initial_indent="# ",
-                            subsequent_indent="# ")
-    if p.is_bool:
-        hint, literal = ("@export" if godot == 4 else "export(bool)"), gdscript_literal(bool(value))
-    else:
-        low, high, step = (gdscript_literal(float(v)) for v in (p.min, p.max, p.step))
-        hint = f"@export_range({low}, {high}, {step})" if godot == 4 else f"export(float, {low}, {high}, {step})"
-        literal = gdscript_literal(float(value))
-        literal += ".0" if float(value).is_integer() else ""
-    return "\n".join(comment + [f"{hint} var {p.name} = {literal}"])
+    bounds = None if p.is_bool else (p.min, p.max, p.step)
+    return "\n".join(_comment(f"{p.label}{unit}: {p.help}") + [_exported(variable_name(p.name), value, godot, bounds)])
 
 
 def sandbox_version() -> str:
@@ -95,34 +122,103 @@ def sandbox_version() -> str:
 
 
 def has_script(model: ModuleType) -> bool:
-    """Whether `model` exports as a Godot script (the arcade, the recipe's own car)."""
-    return model.NAME == "arcade"
+    """Whether `model` exports as a Godot script (a template of its name exists)."""
+    return (TEMPLATES / f"{model.NAME}.gd").is_file()
 
 
-def export_script(preset: Preset, godot: int) -> str:
-    """The recipe's car script for Godot 3 (KinematicBody2D) or 4 (CharacterBody2D)
-    with `preset`'s values as its `var` lines."""
+def template(model: ModuleType) -> str:
+    if not has_script(model):
+        raise GodotError(f"the {model.TITLE} model has no Godot script")
+    return (TEMPLATES / f"{model.NAME}.gd").read_text(encoding="utf-8")
+
+
+def script_actions(text: str) -> dict[str, tuple[str, ...]]:
+    """The input actions (of ACTION_KEYS) a template reads, with their keys."""
+    return {name: keys for name, keys in ACTION_KEYS.items() if f'"{name}"' in text}
+
+
+def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[str, str]:
+    """What the placeholders of a model's template stand for."""
+    from .presets import FORMAT
+
+    dialect = DIALECTS[godot]
+    actions = script_actions(text.replace("{{TURN}}", dialect["TURN"]))  # the steering actions are in TURN
+    rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
+    action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in actions.items())
+    metric = preset.model.LENGTH_UNIT == "m"
+    header = [f"# Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, model {preset.model.TITLE}.",
+              f"# Tuned at {preset.hz} physics ticks per second: set Project Settings > Physics > Common >",
+              f"# {dialect['RATE_SETTING']} to {preset.hz}{rate_note}."]
+    if metric:
+        header.append("# Lengths in metres, as in the sandbox; the node moves pixels_per_metre pixels a metre.")
+    header += _comment(f"Input actions, read as analog strengths (a gamepad's triggers and stick work): "
+                       f"{action_list}.")
+    header.append("# Actions missing from the project's Input Map are added with these keys when the car is ready.")
+    rows = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n' for name, keys in actions.items())
+    constants = [f'const SANDBOX_MODEL = "{preset.model.NAME}"', f"const SANDBOX_FORMAT = {FORMAT}",
+                 "const ACTIONS = {\n" + rows + "}"]
+    scale = ""
+    if metric:
+        scale = "\n".join(_comment("Pixels per metre [px/m]: the model computes in metres; the node moves this "
+                                    "many pixels for each.")
+                           + [_exported("pixels_per_metre", px_per_metre, godot, PX_PER_METRE_RANGE)])
+    add_actions = "\n".join([
+        "func _add_missing_actions():",
+        "\tfor action in ACTIONS:",
+        "\t\tif not InputMap.has_action(action):",
+        "\t\t\tInputMap.add_action(action)",
+        "\t\t\tfor key in ACTIONS[action]:",
+        "\t\t\t\tvar event = InputEventKey.new()",
+        f"\t\t\t\tevent.{dialect['KEY_FIELD']} = key",
+        "\t\t\t\tInputMap.action_add_event(action, event)"])
+    place = "\n".join([
+        "func _place(delta):",
+        "\t# move the node to the model's position, in pixels; where something in the way stops",
+        "\t# it, the model goes on from where the engine left it (true: it did)",
+        "\tvar target = Vector2(pos_x, pos_y) * pixels_per_metre",
+        dialect["SLIDE"],
+        "\tif collided:",
+        "\t\tpos_x = position.x / pixels_per_metre",
+        "\t\tpos_y = position.y / pixels_per_metre",
+        "\telse:",
+        "\t\tposition = target",
+        "\treturn collided"])
+    tick = "\n".join([
+        "func _tick_length(delta):",
+        "\t# the tick as the sandbox takes it, exactly 1 / the tick rate: Godot 3 hands delta over",
+        "\t# as a 32-bit float, which is not 1 / 60 to the sandbox's precision",
+        "\treturn 1.0 / round(1.0 / delta)"])
+    helpers = "\n".join([
+        "func _min(a, b):",
+        "\t# the smaller, as the sandbox takes it: Godot 3's min() rounds floats to 32 bits",
+        "\treturn b if b < a else a",
+        "",
+        "",
+        "func _max(a, b):",
+        "\t# the larger, as the sandbox takes it: Godot 3's max() rounds floats to 32 bits",
+        "\treturn b if b > a else a"])
+    params = "\n".join(declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS)
+    return {**dialect, "GODOT": str(godot), "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
+            "PARAMS": params, "SCALE": scale, "ADD_ACTIONS": add_actions, "PLACE": place, "TICK": tick, "HELPERS": helpers}
+
+
+def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_PER_METRE) -> str:
+    """`preset`'s model as a Godot 3 (KinematicBody2D) or 4 (CharacterBody2D) script,
+    with its values as the exported variables' defaults."""
     if godot not in GODOT_VERSIONS:
         raise GodotError(f"Godot version {godot!r} is not one of {GODOT_VERSIONS}")
-    if not has_script(preset.model):
-        raise GodotError(f"only the arcade model has a Godot script; {preset.model.NAME!r} has none yet")
-    lines = [declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS]
-    rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
-    actions = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n'
-                      for name, keys in ACTION_KEYS.items())
-    action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})"
-                            for name, keys in ACTION_KEYS.items())
-    fills = {**DIALECTS[godot], "GODOT": str(godot), "PARAMS": "\n".join(lines), "ORIGIN": f"preset {preset.name!r}",
-             "HZ": str(preset.hz), "RATE_NOTE": rate_note, "VERSION": sandbox_version(),
-             "ACTIONS": "{\n" + actions + "}", "ACTION_LIST": action_list}
-    text = TEMPLATE.read_text(encoding="utf-8")
-    for key, value in fills.items():
+    low, high, _ = PX_PER_METRE_RANGE
+    if not low <= px_per_metre <= high:
+        raise GodotError(f"pixels per metre must be {low:g} … {high:g}, got {px_per_metre:g}")
+    text = template(preset.model)
+    for key, value in _fills(preset, godot, text, px_per_metre).items():
         text = text.replace("{{" + key + "}}", value)
     return text
 
 
-def save_script(preset: Preset, path: str | os.PathLike, godot: int) -> None:
-    write_text_atomic(path, export_script(preset, godot), GodotError)
+def save_script(preset: Preset, path: str | os.PathLike, godot: int,
+                px_per_metre: float = DEFAULT_PX_PER_METRE) -> None:
+    write_text_atomic(path, export_script(preset, godot, px_per_metre), GodotError)
 
 
 @dataclass

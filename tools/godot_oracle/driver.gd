@@ -1,6 +1,9 @@
 # Replays a control trace (CSV steer,throttle,brake; one row per tick) on a car
 # script through the input actions, and writes one trajectory row per tick, the
-# state after that tick: t,x,y,heading,vx,vy,speed,slip_angle.
+# state after that tick: t,x,y,heading,vx,vy,speed,slip_angle, in the model's units:
+# a car script with `pixels_per_metre` (a metric model) is read in metres. The heading is
+# the script's own `heading` where it keeps one (the bicycle draws its body turned by its
+# drift illusion), else the node's rotation.
 #
 # Environment: ORACLE_TRACE (CSV in), ORACLE_OUT (CSV out), ORACLE_SCRIPT (car
 # script, default res://recipe_car.gd), ORACLE_PARAMS (name=value;... set on the
@@ -8,7 +11,7 @@
 # ORACLE_CAR_ADDS_ACTIONS (set: the input actions are left for the car script to add).
 extends Node
 
-const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right"]
+const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
 
 var rows = []
 var tick = 0
@@ -68,10 +71,17 @@ func _set_action(action, strength):
 
 
 func _record():
-	var v = car.velocity
-	var h = Vector2(cos(car.rotation), sin(car.rotation))
+	var scale = 1.0
+	if "pixels_per_metre" in car:
+		scale = car.pixels_per_metre
+	var heading = car.rotation
+	if "heading" in car:
+		heading = car.heading
+	var v = car.velocity / scale
+	var h = Vector2(cos(heading), sin(heading))
 	var slip = atan2(h.x * v.y - h.y * v.x, h.x * v.x + h.y * v.y)
-	var values = [float(tick) / hz, car.position.x, car.position.y, car.rotation, v.x, v.y, v.length(), slip]
+	var values = [float(tick) / hz, car.position.x / scale, car.position.y / scale, heading, v.x, v.y,
+			v.length(), slip]
 	var cells = PoolStringArray()
 	for value in values:
 		cells.append("%.7f" % value)

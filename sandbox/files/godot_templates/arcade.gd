@@ -1,13 +1,8 @@
 # Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot {{GODOT}}.
-# Exported by car-sandbox {{VERSION}}: {{ORIGIN}}
-# Tuned at {{HZ}} physics ticks per second: set Project Settings > Physics > Common >
-# {{RATE_SETTING}} to {{HZ}}{{RATE_NOTE}}.
-# Input actions, read as analog strengths (a gamepad's triggers and stick work):
-# {{ACTION_LIST}}.
-# Actions missing from the project's Input Map are added with these keys when the car is ready.
+{{HEADER}}
 extends {{BODY}}
 
-const ACTIONS = {{ACTIONS}}
+{{CONSTANTS}}
 
 {{PARAMS}}
 
@@ -16,13 +11,7 @@ var acceleration = Vector2.ZERO
 
 
 func _ready():
-	for action in ACTIONS:
-		if not InputMap.has_action(action):
-			InputMap.add_action(action)
-			for key in ACTIONS[action]:
-				var event = InputEventKey.new()
-				event.{{KEY_FIELD}} = key
-				InputMap.action_add_event(action, event)
+	_add_missing_actions()
 
 
 func _physics_process(delta):
@@ -89,3 +78,6 @@ func calculate_steering(delta):
 	if d < 0:
 		velocity = -new_heading * min(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()
+
+
+{{ADD_ACTIONS}}
