@@ -146,7 +146,8 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
     action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in actions.items())
     metric = preset.model.LENGTH_UNIT == "m"
-    header = [f"# Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, model {preset.model.TITLE}.",
+    header = _comment(f"Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, "
+                      f"model {preset.model.TITLE}.") + [
               f"# Tuned at {preset.hz} physics ticks per second: set Project Settings > Physics > Common >",
               f"# {dialect['RATE_SETTING']} to {preset.hz}{rate_note}."]
     if metric:
@@ -198,7 +199,8 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
         "\t# the larger, as the sandbox takes it: Godot 3's max() rounds floats to 32 bits",
         "\treturn b if b > a else a"])
     params = "\n".join(declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS)
-    return {**dialect, "GODOT": str(godot), "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
+    speed_control = (TEMPLATES / "_speed_control.gd").read_text(encoding="utf-8").split("\n", 1)[1].rstrip("\n")
+    return {**dialect, "GODOT": str(godot), "SPEED_CONTROL": speed_control, "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
             "PARAMS": params, "SCALE": scale, "ADD_ACTIONS": add_actions, "PLACE": place, "TICK": tick, "HELPERS": helpers}
 
 
@@ -223,7 +225,10 @@ def save_script(preset: Preset, path: str | os.PathLike, godot: int,
 
 @dataclass
 class ImportResult:
+    """A script's tuning: `values` by parameter name; `model` the script's model (from its
+    SANDBOX_MODEL line, else the one asked for); `notes` on what was left as it was."""
     values: dict[str, float | bool]
+    model: ModuleType
     warnings: list[str] = field(default_factory=list)
 
 
@@ -264,30 +269,75 @@ def _number(literal: str) -> GivenNumber | None:
     return number
 
 
-def parse_script(text: str, model: ModuleType, source: str = "<script>") -> ImportResult:
-    """Values of `model`'s parameters from `var name = <number>` lines.
+def script_model(text: str) -> tuple[int, ModuleType] | None:
+    """(line number, model) of a script's `const SANDBOX_MODEL = "name"` line, or None
+    for a script without one (the recipe's own car.gd, or an export of an early version)."""
+    from ..physics.models import MODELS
+
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = _MODEL_LINE.match(line)
+        if found:
+            if found.group(1) not in MODELS:
+                raise GodotError(f"line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
+                                 f"sandbox (known: {', '.join(sorted(MODELS))})")
+            return number, MODELS[found.group(1)]
+    return None
+
+
+def _script_format(text: str) -> int | None:
+    for line in text.split("\n"):
+        found = _FORMAT_LINE.match(line)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def parse_script(text: str, model: ModuleType | None, source: str = "<script>") -> ImportResult:
+    """Values of a car script's parameters, from its `var name = <number>` lines.
+
+    A script exported by the sandbox names its model (SANDBOX_MODEL); `model`, when
+    given, must be that one. Every parameter of the script's format must be declared
+    once, as a plain literal within its slider's range; one that is not (an expression,
+    a value out of range, a second declaration, a missing parameter) is an error naming
+    its line, and nothing is read. A parameter newer than the script's format takes its
+    declared default. A script without the SANDBOX_MODEL line (the recipe's own car.gd)
+    is read for `model`, and the parameters it lacks are listed in `warnings`.
 
     Lines are split where Godot splits them (line feeds; a U+2028 inside a comment
-    stays in that comment); a comment runs from '#' to the end of the line. Lines that
-    declare something else, or a parameter with a value that is not a plain literal
-    inside its range, are listed in `warnings` and not used.
+    stays in that comment); a comment runs from '#' to the end of the line. Nothing in
+    the file is run.
     """
-    declared = {p.name: p for p in model.PARAMS}
-    result = ImportResult({})
-    unusable: list[tuple[int, str]] = []
+    named = script_model(text)
+    if named is not None:
+        line, own = named
+        if model is not None and own is not model:
+            raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model, not of the "
+                             f"{model.TITLE} model; switch to {own.TITLE} first, then import it")
+        model = own
+    if model is None:
+        raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for; "
+                         "name the model to read it as")
+    declared = {variable_name(p.name): p for p in model.PARAMS}
+    result = ImportResult({}, model)
+    errors: list[str] = []
+    seen: dict[str, int] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         if not _VAR_WORD.match(line):
             continue
         code = line.partition("#")[0].strip()
         found = _declaration(code)
         if found is None:
-            result.warnings.append(f"line {number}: unreadable declaration: {shown(line.strip())}")
-            unusable.append((number, result.warnings[-1]))
+            errors.append(f"line {number}: unreadable declaration: {shown(line.strip())}")
             continue
         name, literal = found
         if name not in declared:
-            result.warnings.append(f"line {number}: {name} is not a tuning parameter of {model.NAME} (ignored)")
+            if code.startswith(("@export", "export")) and name != "pixels_per_metre":
+                result.warnings.append(f"line {number}: {name} is not a tuning parameter of {model.NAME} (ignored)")
             continue
+        if name in seen:
+            errors.append(f"line {number}: {name} is declared a second time (first on line {seen[name]})")
+            continue
+        seen[name] = number
         p = declared[name]
         value: object = None
         if p.is_bool and literal in ("true", "false"):
@@ -295,24 +345,33 @@ def parse_script(text: str, model: ModuleType, source: str = "<script>") -> Impo
         elif not p.is_bool:
             value = _number(literal)
         if value is None:
-            result.warnings.append(f"line {number}: {name} = {shown(literal)} is not a plain "
-                                   f"{'true/false' if p.is_bool else 'number'} (not used; nothing is run)")
-            unusable.append((number, result.warnings[-1]))
+            errors.append(f"line {number}: {name} = {shown(literal)} is not a plain "
+                          f"{'true or false' if p.is_bool else 'number'} (nothing in the file is run)")
             continue
         try:
-            result.values[name] = p.check(value)
+            result.values[p.name] = p.check(value)
         except ValueError as exc:
-            result.warnings.append(f"line {number}: {name}: {exc} (not used)")
-            unusable.append((number, result.warnings[-1]))
+            errors.append(f"line {number}: {name}: {exc}")
+    version = _script_format(text)
+    missing = [p for name, p in declared.items() if name not in seen and (version is None or p.since <= version)]
+    if named is not None and missing:
+        errors.append("missing: " + ", ".join(f"var {variable_name(p.name)}" for p in missing)
+                      + f" (a {model.NAME} script declares every parameter)")
+    if errors:
+        shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
+        raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
     if not result.values:
-        if unusable:
-            lines = ", ".join(str(number) for number, _ in unusable[:10]) + (" …" if len(unusable) > 10 else "")
-            raise GodotError(f"{source}: no usable parameter value: line{'s' if len(unusable) > 1 else ''} "
-                             f"{lines} could not be used ({unusable[0][1]}{'; …' if len(unusable) > 1 else ''})")
         raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
                          f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
+    for p in model.PARAMS:
+        if p.name not in result.values and version is not None and p.since > version:
+            result.values[p.name] = p.check(p.default)
+            result.warnings.append(f"{variable_name(p.name)} is newer than the script: its default "
+                                   f"{gdscript_literal(p.default)} is used")
+    if named is None and missing:
+        result.warnings.append("not in the script (left as they are): " + ", ".join(p.name for p in missing))
     return result
 
 
-def load_script(path: str | os.PathLike, model: ModuleType) -> ImportResult:
+def load_script(path: str | os.PathLike, model: ModuleType | None) -> ImportResult:
     return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, str(path))

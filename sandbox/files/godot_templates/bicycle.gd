@@ -34,7 +34,8 @@ func _ready():
 
 func _physics_process(delta):
 	var turn = {{TURN}}
-	step(turn, Input.get_action_strength("accelerate"), Input.get_action_strength("brake"), _tick_length(delta))
+	var throttle = Input.get_action_strength("accelerate")
+	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
 	_place(delta)
 	rotation = display_heading
 
@@ -99,21 +100,7 @@ func step(steer_in, throttle, brake, dt):
 		heading_history[ticks % HISTORY] = heading
 
 
-func _next_speed(current, throttle, brake, dt):
-	# the pedals: the brake wins, and held at rest drives in reverse; no pedal coasts to 0
-	var accel = acceleration * dt
-	var slowing = braking * dt
-	if brake > 0:
-		if current > 0:
-			return _max(current - slowing * brake, 0.0)
-		return _max(current - accel * brake, -reverse_speed * brake)
-	if throttle > 0:
-		if current > max_speed:
-			return _max(current - coast * dt, max_speed)
-		if current < 0:
-			return _min(current + slowing * throttle, 0.0)
-		return _min(current + accel * throttle, max_speed)
-	return sign(current) * _max(abs(current) - coast * dt, 0.0)
+{{SPEED_CONTROL}}
 
 
 func _steer(steer_in, current, now_speed, dt):

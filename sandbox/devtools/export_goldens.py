@@ -1,0 +1,52 @@
+"""Where the engine's trajectories of the exported scripts are kept, and how they
+are compared with the sandbox (tools/make_export_goldens.py writes them)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from ..files.godot import DEFAULT_PX_PER_METRE
+from .oracle import compare
+
+GOLDENS = Path(__file__).resolve().parents[2] / "tests" / "goldens" / "export"
+COLUMNS = ("t", "x", "y", "heading")
+"""Kept of each tick of the engine's trajectory (the model's units: px or m, rad)."""
+SLIDING = ("rigid_body", "monster")
+"""Models whose exports are also checked at 1 pixel per metre."""
+
+
+def scales(model: ModuleType) -> tuple[float, ...]:
+    """Pixels per metre an export of `model` is checked at (1 for a model in pixels)."""
+    if model.LENGTH_UNIT == "px":
+        return (1.0,)
+    return (DEFAULT_PX_PER_METRE, 1.0) if model.NAME in SLIDING else (DEFAULT_PX_PER_METRE,)
+
+
+def golden_path(preset: str, model: ModuleType, ppm: float, drive: str, hz: int) -> Path:
+    """The golden of `preset` (a built-in preset's file name) on one run; at a scale
+    other than the model's first, in a folder named for the scale (`<preset>@1px`)."""
+    folder = preset if ppm == scales(model)[0] else f"{preset}@{ppm:g}px"
+    return GOLDENS / folder / f"{drive}_{hz}hz.csv.gz"
+
+
+def save_golden(path: Path, rows: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = ",".join(COLUMNS) + "\n" + "\n".join(",".join(f"{v:.7f}" for v in row[:len(COLUMNS)]) for row in rows)
+    path.write_bytes(gzip.compress((text + "\n").encode(), mtime=0))
+
+
+def load_golden(path: Path) -> np.ndarray:
+    lines = gzip.decompress(path.read_bytes()).decode().splitlines()
+    if tuple(lines[0].split(",")) != COLUMNS:
+        raise ValueError(f"{path}: unexpected header {lines[0]!r}")
+    return np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+
+
+def gap_px(sandbox_rows: np.ndarray, godot_rows: np.ndarray, ppm: float) -> dict[str, float]:
+    """The largest position gap in the engine's pixels and heading gap (rad) of a run."""
+    gap = compare(sandbox_rows[:, :len(COLUMNS)], godot_rows[:, :len(COLUMNS)])
+    return {"position_px": gap["position_px"] * ppm, "heading_rad": gap["heading_rad"]}
