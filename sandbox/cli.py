@@ -54,6 +54,10 @@ def _seconds(text: str) -> float:
     return _number_in(text, "duration", 0, 600, " s")
 
 
+def _px_per_metre(text: str) -> float:
+    return _number_in(text, "pixels per metre", 1, 1000, " px/m")
+
+
 def _output_path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("no output file given (the name is empty)")
@@ -120,11 +124,23 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="as JSON")
     fmt.add_argument("--markdown", action="store_true", help="as the Markdown table of docs/models.md")
 
-    p = sub.add_parser("export-godot", help="write the recipe's car.gd with a preset's values")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
-    p.add_argument("--out", type=_output_path, required=True, help="car.gd to write")
+    p = sub.add_parser("export-godot", help="write a preset's car as a Godot script (car.gd), or a scene with it")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file (any model)")
+    p.add_argument("--out", type=_output_path, required=True,
+                   help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)")
     p.add_argument("--godot", type=int, choices=(3, 4), default=4,
                    help="4: CharacterBody2D (default); 3: KinematicBody2D")
+    p.add_argument("--scene", action="store_true",
+                   help="write a scene: the body with the script, a collision shape, the car drawn, a camera")
+    p.add_argument("--pixels-per-metre", type=_px_per_metre, default=None, metavar="PX",
+                   help="px/m of the exported pixels_per_metre (models in metres; default 25)")
+
+    p = sub.add_parser("import-godot", help="read a car script exported to Godot (any model) back into a preset")
+    p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run)")
+    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file to write")
+    p.add_argument("--preset", type=Path,
+                   help="preset whose values a script without every parameter keeps (and whose model a "
+                        "script that does not name its model is read as)")
 
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
@@ -355,10 +371,42 @@ def cmd_screenshot(args) -> None:
 
 
 def cmd_export_godot(args) -> None:
-    from .files.godot import save_script
+    from .files.godot import DEFAULT_PX_PER_METRE, save_script
+    from .files.godot_scene import save_scene
     from .files.presets import load_preset
 
-    save_script(load_preset(args.preset), args.out, args.godot)
+    preset = load_preset(args.preset)
+    scale = DEFAULT_PX_PER_METRE if args.pixels_per_metre is None else args.pixels_per_metre
+    if args.pixels_per_metre is not None and preset.model.LENGTH_UNIT != "m":
+        raise UserError(f"--pixels-per-metre: the {preset.model.TITLE} model works in pixels already")
+    if args.scene:
+        if args.out.suffix != ".tscn":
+            raise UserError(f"--out {shown(str(args.out))}: a scene's file name ends in .tscn")
+        scene, script = save_scene(preset, args.out, args.godot, scale)
+        print(f"wrote {scene} and its script {script} (Godot {args.godot}, {preset.model.TITLE})")
+        return
+    save_script(preset, args.out, args.godot, scale)
+    print(f"wrote {args.out} (Godot {args.godot}, {preset.model.TITLE})")
+
+
+def cmd_import_godot(args) -> None:
+    from dataclasses import replace
+
+    from .files.godot import load_script
+    from .files.presets import declared_preset, load_preset, save_preset
+
+    base = load_preset(args.preset) if args.preset else None
+    result = load_script(args.script, base.model if base else None)
+    if base is None or base.model is not result.model:
+        base = declared_preset(result.model, f"{result.model.TITLE} defaults")
+    tuning = base.tuning.copy()
+    for name, value in result.values.items():
+        tuning.set(name, value)
+    preset = replace(base, tuning=tuning, name=f"Imported from {args.script.name}", path=None)
+    save_preset(preset, args.out)
+    for warning in result.warnings:
+        print(f"note: {warning}", file=sys.stderr)
+    print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}")
 
 
 def cmd_rates(args) -> None:
@@ -498,7 +546,8 @@ def cmd_window(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
-            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot, "metrics": cmd_metrics,
+            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot,
+            "import-godot": cmd_import_godot, "metrics": cmd_metrics,
             "sweep": cmd_sweep, "soak": cmd_soak}
 
 

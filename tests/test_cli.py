@@ -188,6 +188,36 @@ def test_export_godot_command(tmp_path):
     assert bad.returncode == 2
 
 
+@pytest.mark.parametrize("preset", ["bicycle_blog", "ackermann_van", "rigid_body_road", "monster_corvette_c5"])
+def test_export_godot_then_import_godot_for_every_model(preset, tmp_path):
+    """A scene and its script out, the script back into a preset with the same tuning."""
+    from sandbox.files.presets import load_preset
+
+    out = cli("export-godot", "--preset", BUILTIN_DIR / f"{preset}.json", "--out", tmp_path / "car.tscn",
+              "--scene", "--godot", "3", "--pixels-per-metre", "40").stdout
+    assert "car.tscn" in out and (tmp_path / "car.gd").is_file()
+    assert 'path="car.gd"' in (tmp_path / "car.tscn").read_text()
+    assert "var pixels_per_metre = 40.0" in (tmp_path / "car.gd").read_text()
+    cli("import-godot", tmp_path / "car.gd", "--out", tmp_path / "back.json")
+    original, back = load_preset(BUILTIN_DIR / f"{preset}.json"), load_preset(tmp_path / "back.json")
+    assert back.model is original.model and dict(back.tuning) == dict(original.tuning)
+
+
+def test_import_godot_refuses_bad_scripts_and_writes_nothing(tmp_path):
+    cli("export-godot", "--preset", BUILTIN_DIR / "bicycle_blog.json", "--out", tmp_path / "car.gd")
+    text = (tmp_path / "car.gd").read_text()
+    (tmp_path / "edited.gd").write_text(text.replace("var wheel_base = 2.5", "var wheel_base = 2.5 * 2"))
+    bad = cli("import-godot", tmp_path / "edited.gd", "--out", tmp_path / "back.json", check=False)
+    assert bad.returncode == 2 and "wheel_base = 2.5 * 2 is not a plain number" in bad.stderr
+    assert "Traceback" not in bad.stderr and not (tmp_path / "back.json").exists()
+    other = cli("import-godot", tmp_path / "car.gd", "--out", tmp_path / "back.json", "--preset",
+                BUILTIN_DIR / "drift.json", check=False)
+    assert other.returncode == 2 and "cannot be read into a tuning of the Arcade" in other.stderr
+    scene = cli("export-godot", "--preset", BUILTIN_DIR / "drift.json", "--out", tmp_path / "car.gd", "--scene",
+                check=False)
+    assert scene.returncode == 2 and "ends in .tscn" in scene.stderr
+
+
 def test_rates_command_prints_both_modes(tmp_path):
     out = cli("rates", "--preset", DEFAULTS, "--markdown").stdout
     lines = out.strip().splitlines()

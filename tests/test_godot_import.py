@@ -54,7 +54,8 @@ def test_a_script_of_another_model_is_refused_naming_its_line(path):
     other = next(m for m in MODELS.values() if m is not preset.model)
     line = next(n for n, l in enumerate(text.split("\n"), start=1) if l.startswith("const SANDBOX_MODEL"))
     with pytest.raises(GodotError, match=rf"car.gd: line {line}: this is a script of the "
-                                         rf"{re.escape(preset.model.TITLE)} model, not of the {re.escape(other.TITLE)}"):
+                                         rf"{re.escape(preset.model.TITLE)} model; it cannot be read into a tuning of the "
+                                         rf"{re.escape(other.TITLE)} model"):
         parse_script(text, other, "car.gd")
 
 

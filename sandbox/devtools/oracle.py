@@ -38,13 +38,15 @@ def godot_binary() -> str | None:
 
 
 def run_oracle(trace_csv: Path, params: Mapping[str, float] | None = None, hz: int = 60,
-               script_text: str | None = None, timeout: float = 300, car_adds_actions: bool = False) -> np.ndarray:
+               script_text: str | None = None, timeout: float = 300, car_adds_actions: bool = False,
+               scene: Mapping[str, str] | None = None) -> np.ndarray:
     """Trajectory rows (t, x, y, heading, vx, vy, speed, slip_angle) from Godot.
 
     With `script_text`, that script (e.g. an exported car.gd, unmodified) drives the
     body instead of the oracle's own port of the recipe, and `params` should be None.
     `car_adds_actions`: the project has no input actions until the car script adds
-    them (an exported script does, in its `_ready`).
+    them (an exported script does, in its `_ready`). `scene`: files (name -> text) of a
+    car scene, the first a .tscn, copied into the project; the driver instances it.
     """
     binary = godot_binary()
     if binary is None:
@@ -56,11 +58,14 @@ def run_oracle(trace_csv: Path, params: Mapping[str, float] | None = None, hz: i
         if script_text is not None:
             (project / "car.gd").write_text(script_text, encoding="utf-8")
             script = "res://car.gd"
+        for name, text in (scene or {}).items():
+            (project / name).write_text(text, encoding="utf-8")
         out = Path(tmp) / "trajectory.csv"
         env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
                "ORACLE_TRACE": str(Path(trace_csv).resolve()), "ORACLE_OUT": str(out),
                "ORACLE_SCRIPT": script, "ORACLE_HZ": str(hz),
                "ORACLE_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
+               "ORACLE_SCENE": f"res://{next(iter(scene))}" if scene else "",
                "ORACLE_PARAMS": ";".join(f"{k}={float(v)!r}" for k, v in (params or {}).items()
                                          if k in RECIPE_VARIABLES)}
         result = subprocess.run([binary, "--path", str(project), "--fixed-fps", str(hz)], env=env,

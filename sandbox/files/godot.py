@@ -311,8 +311,8 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>") 
     if named is not None:
         line, own = named
         if model is not None and own is not model:
-            raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model, not of the "
-                             f"{model.TITLE} model; switch to {own.TITLE} first, then import it")
+            raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model; it cannot be "
+                             f"read into a tuning of the {model.TITLE} model")
         model = own
     if model is None:
         raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for; "

@@ -8,7 +8,8 @@
 # Environment: ORACLE_TRACE (CSV in), ORACLE_OUT (CSV out), ORACLE_SCRIPT (car
 # script, default res://recipe_car.gd), ORACLE_PARAMS (name=value;... set on the
 # car before it starts), ORACLE_HZ (physics ticks per second, default 60),
-# ORACLE_CAR_ADDS_ACTIONS (set: the input actions are left for the car script to add).
+# ORACLE_CAR_ADDS_ACTIONS (set: the input actions are left for the car script to add),
+# ORACLE_SCENE (a car scene to drive instead, e.g. an exported car.tscn).
 extends Node
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
@@ -28,11 +29,14 @@ func _ready():
 			if not InputMap.has_action(action):
 				InputMap.add_action(action)
 	rows = _read_trace(_env("ORACLE_TRACE", ""))
-	car = KinematicBody2D.new()
-	car.set_script(load(_env("ORACLE_SCRIPT", "res://recipe_car.gd")))
-	var shape = CollisionShape2D.new()
-	shape.shape = CapsuleShape2D.new()
-	car.add_child(shape)
+	if _env("ORACLE_SCENE", "") != "":
+		car = load(_env("ORACLE_SCENE", "")).instance()
+	else:
+		car = KinematicBody2D.new()
+		car.set_script(load(_env("ORACLE_SCRIPT", "res://recipe_car.gd")))
+		var shape = CollisionShape2D.new()
+		shape.shape = CapsuleShape2D.new()
+		car.add_child(shape)
 	for pair in _env("ORACLE_PARAMS", "").split(";", false):
 		var kv = pair.split("=")
 		car.set(kv[0], _number(kv[1]))

@@ -1,0 +1,104 @@
+"""A Godot scene of the car: the exported script on its body, a collision shape sized
+from the model's body, polygons drawing it, and a camera that follows it. Open the
+scene in Godot, press Play, drive.
+
+Written beside the script (car.tscn next to car.gd, which the scene names by a path
+relative to itself), in the text scene format of Godot 3 (format=2) or 4 (format=3).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .disk import write_text_atomic
+from .godot import DEFAULT_PX_PER_METRE, DIALECTS, GodotError, export_script
+from .presets import Preset
+
+BODY_COLOUR = (0.16, 0.47, 0.71)
+"""The sandbox's car blue (its body is drawn in a deeper blue than its curves)."""
+CABIN_COLOUR = (0.09, 0.27, 0.42)
+WHEEL_COLOUR = (0.12, 0.12, 0.12)
+
+
+def car_outline(preset: Preset, px_per_metre: float) -> dict[str, list[tuple[float, float]]]:
+    """Polygons (px, +x forward, y down) of the body, the cabin (towards the front, so
+    the heading shows) and the four wheels, from the model's drawing sizes."""
+    size = preset.model.body(preset.tuning)
+    scale = px_per_metre if preset.model.LENGTH_UNIT == "m" else 1.0
+    length, width = size["length"] * scale, size["width"] * scale
+    half_base, half_track = size["wheel_base"] * scale / 2, size["track"] * scale / 2
+    wheel_length, wheel_width = 0.2 * length, 0.12 * width
+
+    def box(cx: float, cy: float, along: float, across: float) -> list[tuple[float, float]]:
+        return [(cx - along / 2, cy - across / 2), (cx + along / 2, cy - across / 2),
+                (cx + along / 2, cy + across / 2), (cx - along / 2, cy + across / 2)]
+
+    shapes = {"Body": box(0, 0, length, width), "Cabin": box(0.12 * length, 0, 0.3 * length, 0.8 * width)}
+    for name, (x, y) in {"WheelFrontLeft": (half_base, -half_track), "WheelFrontRight": (half_base, half_track),
+                         "WheelRearLeft": (-half_base, -half_track), "WheelRearRight": (-half_base, half_track)}.items():
+        shapes[name] = box(x, y, wheel_length, wheel_width)
+    return shapes
+
+
+def _number(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _vector(x: float, y: float, godot: int) -> str:
+    return f"Vector2({_number(x)}, {_number(y)})" if godot == 4 else f"Vector2( {_number(x)}, {_number(y)} )"
+
+
+def _colour(rgb: tuple[float, float, float], godot: int) -> str:
+    inner = ", ".join(_number(c) for c in (*rgb, 1.0))
+    return f"Color({inner})" if godot == 4 else f"Color( {inner} )"
+
+
+def _points(points: list[tuple[float, float]], godot: int) -> str:
+    inner = ", ".join(f"{_number(x)}, {_number(y)}" for x, y in points)
+    return f"PackedVector2Array({inner})" if godot == 4 else f"PoolVector2Array( {inner} )"
+
+
+def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
+                 px_per_metre: float = DEFAULT_PX_PER_METRE) -> str:
+    """The scene's text; `script_name` is the script's file name beside it."""
+    if godot not in DIALECTS:
+        raise GodotError(f"Godot version {godot!r} is not one of {tuple(sorted(DIALECTS))}")
+    shapes = car_outline(preset, px_per_metre)
+    (x0, y0), _, (x1, y1), _ = shapes["Body"]
+    body_type = DIALECTS[godot]["BODY"]
+    if godot == 4:
+        script, shape = 'ExtResource("1_script")', 'SubResource("RectangleShape2D_body")'
+        head = ["[gd_scene load_steps=3 format=3]", "",
+                f'[ext_resource type="Script" path="{script_name}" id="1_script"]', "",
+                '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
+                f"size = {_vector(x1 - x0, y1 - y0, godot)}", ""]
+        root = [f'[node name="Car" type="{body_type}"]', "motion_mode = 1", f"script = {script}", ""]
+        camera = ['[node name="Camera2D" type="Camera2D" parent="."]', ""]
+    else:
+        script, shape = "ExtResource( 1 )", "SubResource( 1 )"
+        head = ["[gd_scene load_steps=3 format=2]", "",
+                f'[ext_resource path="{script_name}" type="Script" id=1]', "",
+                '[sub_resource type="RectangleShape2D" id=1]',
+                f"extents = {_vector((x1 - x0) / 2, (y1 - y0) / 2, godot)}", ""]
+        root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
+        camera = ['[node name="Camera2D" type="Camera2D" parent="."]', "current = true", ""]
+    nodes = ['[node name="CollisionShape2D" type="CollisionShape2D" parent="."]', f"shape = {shape}", ""]
+    for name, points in shapes.items():
+        colour = BODY_COLOUR if name == "Body" else CABIN_COLOUR if name == "Cabin" else WHEEL_COLOUR
+        nodes += [f'[node name="{name}" type="Polygon2D" parent="."]', f"color = {_colour(colour, godot)}",
+                  f"polygon = {_points(points, godot)}", ""]
+    return "\n".join(head + root + nodes + camera)
+
+
+def save_scene(preset: Preset, path: str | os.PathLike, godot: int,
+               px_per_metre: float = DEFAULT_PX_PER_METRE) -> tuple[Path, Path]:
+    """Write the scene at `path` (a .tscn) and its script beside it (the same name,
+    .gd); returns both paths. The script first, so a scene never names a missing one."""
+    scene = Path(path)
+    script = scene.with_suffix(".gd")
+    script_text = export_script(preset, godot, px_per_metre)
+    scene_text = export_scene(preset, godot, script.name, px_per_metre)
+    write_text_atomic(script, script_text, GodotError)
+    write_text_atomic(scene, scene_text, GodotError)
+    return scene, script

@@ -1,0 +1,100 @@
+"""The exported Godot scene: a body with the script attached, a collision shape sized
+from the model's body, polygons drawing the car, a camera; it drives in the engine."""
+
+import re
+
+import numpy as np
+import pytest
+
+from sandbox.devtools.export_drives import drive
+from sandbox.devtools.oracle import compare, godot_binary, run_oracle
+from sandbox.files.godot import export_script
+from sandbox.files.godot_scene import export_scene, save_scene
+from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.traces import save_trace
+from sandbox.physics.sim import run_trace
+
+PRESETS = sorted(BUILTIN_DIR.glob("*.json"))
+FIRST = {}
+for _path in PRESETS:
+    FIRST.setdefault(load_preset(_path).model.NAME, _path)
+needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
+HEADING = re.compile(r"^\[(\w+)((?: \w+=(?:\"[^\"]*\"|\d+))*)\]$")
+
+
+def parse_tscn(text: str) -> list[tuple[str, dict[str, str], dict[str, str]]]:
+    """Sections (kind, header attributes, properties) of a text scene; asserts that every
+    line is a section header, `key = value` or blank."""
+    sections = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        head = HEADING.match(line)
+        if head:
+            attributes = dict(re.findall(r'(\w+)=("[^"]*"|\d+)', head.group(2)))
+            sections.append((head.group(1), {k: v.strip('"') for k, v in attributes.items()}, {}))
+            continue
+        key, equals, value = line.partition(" = ")
+        assert equals and re.fullmatch(r"[\w/]+", key), line
+        sections[-1][2][key] = value
+    return sections
+
+
+@pytest.mark.parametrize("godot", (3, 4))
+@pytest.mark.parametrize("path", PRESETS, ids=lambda p: p.stem)
+def test_every_scene_is_well_formed_and_sized_from_the_body(path, godot):
+    preset = load_preset(path)
+    sections = parse_tscn(export_scene(preset, godot, "car.gd", px_per_metre=20.0))
+    kind, attributes, _ = sections[0]
+    assert kind == "gd_scene" and attributes["format"] == ("3" if godot == 4 else "2")
+    resources = {(k[:3], a["id"]): a for k, a, _ in sections if k in ("ext_resource", "sub_resource")}
+    assert int(attributes["load_steps"]) == len(resources) + 1
+    nodes = [(a, p) for k, a, p in sections if k == "node"]
+    root, root_properties = nodes[0]
+    assert root["type"] == ("CharacterBody2D" if godot == 4 else "KinematicBody2D") and "parent" not in root
+    assert all(a.get("parent") == "." for a, _ in nodes[1:])
+    # every resource a node names exists, and the script is the one beside the scene
+    for _, properties in nodes:
+        for value in properties.values():
+            for kind, ref in re.findall(r'(Ext|Sub)Resource\( ?"?(\w+)"?', value):
+                assert (kind.lower(), ref) in resources
+    script_id = re.search(r'ExtResource\( ?"?(\w+)', root_properties["script"]).group(1)
+    assert resources[("ext", script_id)]["path"] == "car.gd"
+    # the collision box is the model's body, in pixels
+    size = preset.model.body(preset.tuning)
+    scale = 20.0 if preset.model.LENGTH_UNIT == "m" else 1.0
+    shape = next(p for k, a, p in sections if k == "sub_resource")
+    numbers = [float(v) for v in re.search(r"\( ?(-?[\d.]+), (-?[\d.]+)", shape.get("size") or shape["extents"]).groups()]
+    factor = 1.0 if godot == 4 else 2.0  # Godot 3 gives half extents
+    assert numbers[0] * factor == pytest.approx(size["length"] * scale, rel=1e-5)
+    assert numbers[1] * factor == pytest.approx(size["width"] * scale, rel=1e-5)
+    names = [a["name"] for a, _ in nodes]
+    assert {"CollisionShape2D", "Body", "Camera2D", "WheelFrontLeft", "WheelRearRight"} <= set(names)
+
+
+def test_a_scene_is_written_with_its_script_beside_it(tmp_path):
+    preset = load_preset(FIRST["bicycle"])
+    scene, script = save_scene(preset, tmp_path / "my_car.tscn", 4)
+    assert script == tmp_path / "my_car.gd" and script.read_text() == export_script(preset, 4)
+    assert 'path="my_car.gd"' in scene.read_text()
+
+
+@needs_godot
+@pytest.mark.parametrize("stem", sorted(p.stem for p in FIRST.values()))
+def test_the_godot3_scene_drives_in_the_engine_as_in_the_sandbox(stem):
+    """The scene, opened by the engine as it is (its script found beside it, its input
+    actions added by the script), drives the slalom as the sandbox does."""
+    preset = load_preset(BUILTIN_DIR / f"{stem}.json")
+    trace = drive("slalom_reverse", 60)
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        trace_path = Path(tmp) / "slalom.csv"
+        save_trace(trace_path, trace)
+        files = {"car.tscn": export_scene(preset, 3), "car.gd": export_script(preset, 3)}
+        godot = run_oracle(trace_path, hz=60, scene=files, car_adds_actions=True)
+    gap = compare(run_trace(preset.model, preset.tuning, trace, 60), godot)
+    scale = 25.0 if preset.model.LENGTH_UNIT == "m" else 1.0
+    assert gap["position_px"] * scale < 1.0 and gap["heading_rad"] < 5e-4, gap
+    assert np.hypot(godot[:, 1], godot[:, 2]).max() * scale > 100
