@@ -184,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tab", choices=("tuning", "metrics", "sweep"), default="tuning",
                    help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
                         "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first)")
+    p.add_argument("--dialog", choices=("godot-script", "godot-scene"),
+                   help="picture the Godot export dialog instead of the window (as a script or a scene)")
     return parser
 
 
@@ -365,7 +367,15 @@ def cmd_screenshot(args) -> None:
         window.scripted_drive(args.drive)
         window.show_tab(args.tab)
         app.processEvents()
-        window.save_screenshot(args.out)
+        if args.dialog:
+            dialog = window.godot_export_dialog()
+            dialog.as_scene.setChecked(args.dialog == "godot-scene")
+            dialog.show()
+            app.processEvents()
+            window.save_screenshot(args.out, dialog)
+            dialog.close()
+        else:
+            window.save_screenshot(args.out)
     finally:
         dispose(window)
 

@@ -367,7 +367,6 @@ def test_export_godot_scripts_then_import_restores_the_values(window, tmp_path):
     assert window.import_godot(tmp_path / "car3.gd")
     assert dict(window.tuning) == expected
     assert window.undo.count() == steps + 1  # the whole import is one undo step
-    assert "acceleration is not a tuning parameter" in window.last_error  # the state vars are listed
     window.undo.undo()
     assert window.tuning["wheel_base"] == 70
 
@@ -439,10 +438,62 @@ def test_save_and_load_a_bicycle_preset(window, tmp_path):
     assert window.model.NAME == "bicycle" and dict(window.tuning) == saved
 
 
-def test_godot_export_of_a_non_arcade_model_is_refused_with_a_message(window, tmp_path):
+@pytest.mark.parametrize("model", ["bicycle", "ackermann", "rigid_body", "monster"])
+def test_every_model_exports_a_godot_script_and_scene_and_imports_it_back(window, tmp_path, model):
+    window.switch_model(model)
+    first = next(p for p in window.model.PARAMS if not p.is_bool)
+    window.panel.sliders[first.name].setValue(first.min + 2 * first.step)
+    expected = dict(window.tuning)
+    assert window.export_godot(tmp_path / "car.tscn", 3, scene=True)
+    assert (tmp_path / "car.gd").is_file() and 'path="car.gd"' in (tmp_path / "car.tscn").read_text()
+    window.panel.reset_all()
+    assert window.import_godot(tmp_path / "car.gd")
+    assert dict(window.tuning) == expected
+
+
+def test_a_godot_script_of_another_model_changes_nothing(window, tmp_path):
+    window.switch_model("bicycle")
+    assert window.export_godot(tmp_path / "bicycle.gd", 4)
+    window.switch_model("arcade")
+    before, steps = dict(window.tuning), window.undo.count()
+    assert not window.import_godot(tmp_path / "bicycle.gd")
+    assert "this is a script of the Kinematic bicycle" in window.last_error and "line " in window.last_error
+    assert dict(window.tuning) == before and window.undo.count() == steps
+
+
+def test_the_godot_export_dialog_shows_the_script_and_saves_a_scene(window, tmp_path, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from sandbox.files.godot import export_script
+
+    window.open_preset_file(BUILTIN_DIR / "rigid_body_road.json")
+    dialog = window.godot_export_dialog()
+    qtbot.addWidget(dialog)
+    dialog.version.setCurrentIndex(1)  # Godot 3
+    dialog.as_scene.setChecked(True)
+    dialog.scale.setValue(40)
+    expected = export_script(window.current_preset(), 3, 40.0)
+    assert dialog.text.toPlainText() == expected
+    assert dialog.preview.shapes["Body"][2][0] == pytest.approx(40 * window.model.body(window.tuning)["length"] / 2)
+    dialog.copy_button.click()
+    assert QApplication.clipboard().text() == expected
+    written = dialog.save(tmp_path / "road.tscn")
+    assert written == [tmp_path / "road.tscn", tmp_path / "road.gd"]
+    assert (tmp_path / "road.gd").read_text() == expected
+    # a model in pixels has no scale to choose
+    window.open_preset_file(BUILTIN_DIR / "drift.json")
+    assert not window.godot_export_dialog().scale.isEnabled()
+
+
+def test_copy_godot_script_puts_the_script_on_the_clipboard(window):
+    from PySide6.QtWidgets import QApplication
+
+    from sandbox.files.godot import export_script
+
     window.switch_model("ackermann")
-    assert not window.export_godot(tmp_path / "car.gd", 4)
-    assert "only the arcade model" in window.last_error and not (tmp_path / "car.gd").exists()
+    shortcut = next(a for a in window.godot_exports if a.shortcut().toString() == "Ctrl+Shift+C")
+    shortcut.trigger()
+    assert QApplication.clipboard().text() == export_script(window.current_preset(), 4, window.px_per_metre)
 
 
 def test_handbrake_and_gear_keys_reach_the_dynamic_car(window, qtbot):
@@ -807,15 +858,12 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
 
 
 def test_export_items_that_can_only_fail_are_greyed_out(window, qtbot):
-    """Godot scripts exist for the arcade only; a sweep exports once one has run."""
-    assert all(a.isEnabled() for a in window.godot_exports)
+    """Every model exports to Godot; a sweep exports once one has run."""
     assert not any(a.isEnabled() for a in window.sweep_exports)
     assert "Run a sweep first" in window.sweep_exports[0].statusTip()
-    window.switch_model("bicycle")
-    assert not any(a.isEnabled() for a in window.godot_exports)
-    assert "Only the arcade model" in window.godot_exports[0].statusTip()
-    window.switch_model("arcade")
-    assert all(a.isEnabled() for a in window.godot_exports)
+    for model in ("bicycle", "monster", "arcade"):
+        window.switch_model(model)
+        assert all(a.isEnabled() for a in window.godot_exports)
     sweep = window.sweep
     with qtbot.waitSignal(sweep.finished, timeout=60000):
         sweep.run()

@@ -19,7 +19,9 @@ from ..analysis.curves import time_to_cover
 from ..files.disk import png_complete, write_atomic
 from ..files.traces import demo_drive
 from ..errors import UserError
-from ..files.godot import has_script, load_script, save_script
+from ..files.godot import export_script, has_script, load_script, save_script
+from ..files.godot_scene import save_scene
+from .godot_export_dialog import GodotExportDialog
 from ..physics.models import MODELS
 from ..physics.state import Controls
 from ..files.presets import (BUILTIN_DIR, Preset, declared_preset, list_presets, load_preset,
@@ -314,8 +316,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg"))]
         export.addSeparator()
         self.godot_exports = [
-            self._action(export, "Godot &4 script (CharacterBody2D)…", lambda: self.export_godot_dialog(4), "Ctrl+G"),
-            self._action(export, "Godot &3 script (KinematicBody2D)…", lambda: self.export_godot_dialog(3))]
+            self._action(export, "&Godot script or scene…", self.export_godot_dialog, "Ctrl+G",
+                         "The car as a Godot 3 or 4 script, or a scene to open and play"),
+            self._action(export, "Copy Godot sc&ript", self.copy_godot_script, "Ctrl+Shift+C",
+                         "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)")]
         self.sweep.finished.connect(self._update_exports)
         self._update_exports()
         file.addSeparator()
@@ -686,7 +690,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         scripted = has_script(self.model)
         for action in self.godot_exports:
             action.setEnabled(scripted)
-            action.setStatusTip("" if scripted else "Only the arcade model exports a Godot script so far")
         swept = self.sweep.grid is not None
         for action in self.sweep_exports:
             action.setEnabled(swept)
@@ -818,14 +821,52 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         """The tuning on screen as a preset (name and description of the loaded one)."""
         return Preset(self.model, self.tuning.copy(), self.preset.name, self.preset.description, self.sim.hz)
 
-    def export_godot_dialog(self, godot: int) -> None:
-        path = self._ask_save_path(f"Export Godot {godot} script", "car.gd", "GDScript (*.gd)", "godot/last_dir")
-        if path:
-            self.export_godot(path if path.endswith(".gd") else path + ".gd", godot)
+    def _godot_choice(self) -> tuple[int, bool]:
+        """(Godot version, scene?) last chosen in the export dialog: Godot 4, a script."""
+        if not self.remember:
+            return 4, False
+        store = settings()
+        version = store.value("godot/version", 4)
+        return (3 if str(version) == "3" else 4), str(store.value("godot/scene", "false")).lower() == "true"
 
-    def export_godot(self, path, godot: int) -> bool:
-        return self._attempt(lambda: save_script(self.current_preset(), path, godot),
-                             f"Exported Godot {godot} script {path}")
+    def godot_export_dialog(self) -> GodotExportDialog:
+        """The export dialog for the tuning on screen (not yet shown)."""
+        godot, scene = self._godot_choice()
+
+        def ask_path(as_scene: bool) -> str | None:
+            name, pattern = ("car.tscn", "Godot scene (*.tscn)") if as_scene else ("car.gd", "GDScript (*.gd)")
+            return self._ask_save_path("Export to Godot", name, pattern, "godot/last_dir")
+
+        return GodotExportDialog(self.current_preset(), self.px_per_metre, godot, scene, self, ask_path,
+                                 self._godot_saved)
+
+    def export_godot_dialog(self) -> None:
+        self.godot_export_dialog().exec()
+
+    def _godot_saved(self, dialog: GodotExportDialog, written: list[Path]) -> None:
+        if self.remember:
+            settings().setValue("godot/version", dialog.godot)
+            settings().setValue("godot/scene", dialog.scene)
+        self.statusBar().showMessage("Exported " + " and ".join(str(p) for p in written), 6000)
+
+    def export_godot(self, path, godot: int, scene: bool = False) -> bool:
+        """Write the Godot script (or the scene and its script) of the tuning on screen."""
+        if scene:
+            action = lambda: save_scene(self.current_preset(), path, godot, self.px_per_metre)  # noqa: E731
+        else:
+            action = lambda: save_script(self.current_preset(), path, godot, self.px_per_metre)  # noqa: E731
+        return self._attempt(action, f"Exported Godot {godot} {'scene' if scene else 'script'} {path}")
+
+    def copy_godot_script(self) -> bool:
+        godot, _ = self._godot_choice()
+        try:
+            text = export_script(self.current_preset(), godot, self.px_per_metre)
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        QApplication.clipboard().setText(text)
+        self.statusBar().showMessage(f"Copied the Godot {godot} script of {self.model.TITLE} to the clipboard", 6000)
+        return True
 
     def import_godot_dialog(self) -> None:
         folder = settings().value("godot/last_dir") if self.remember else None
@@ -842,8 +883,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.panel.set_values(result.values, f"Import {Path(path).name}")
         self.statusBar().showMessage(f"Imported {len(result.values)} values from {path}", 6000)
         if result.warnings:
-            self.show_error(f"{path}: {len(result.values)} values imported; these lines were not used:\n"
-                            + "\n".join(result.warnings), title="Import: some lines not used")
+            self.show_error(f"{path}: {len(result.values)} values imported.\n" + "\n".join(result.warnings),
+                            title="Import: notes")
         return True
 
     # --- view ------------------------------------------------------------------
@@ -924,9 +965,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
-    def save_screenshot(self, path) -> None:
-        """PNG of the whole window as it is drawn now."""
-        image = self.grab()
+    def save_screenshot(self, path, widget=None) -> None:
+        """PNG of the whole window (or of `widget`, e.g. a dialog) as it is drawn now."""
+        image = (widget or self).grab()
         write_atomic(path, lambda name: image.save(name, "PNG"), check=png_complete)
 
     def showEvent(self, event) -> None:
