@@ -197,7 +197,17 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
         "",
         "func _max(a, b):",
         "\t# the larger, as the sandbox takes it: Godot 3's max() rounds floats to 32 bits",
-        "\treturn b if b > a else a"])
+        "\treturn b if b > a else a",
+        "",
+        "",
+        "func _sign(x):",
+        "\t# np.sign as the sandbox takes it (NaN stays NaN): Godot 3's sign() rounds to 32 bits,",
+        "\t# so a speed of 1e-50 has the sign 0 there",
+        "\tif x > 0:",
+        "\t\treturn 1.0",
+        "\tif x < 0:",
+        "\t\treturn -1.0",
+        "\treturn 0.0 if x == 0 else x"])
     params = "\n".join(declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS)
     speed_control = (TEMPLATES / "_speed_control.gd").read_text(encoding="utf-8").split("\n", 1)[1].rstrip("\n")
     return {**dialect, "GODOT": str(godot), "SPEED_CONTROL": speed_control, "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),

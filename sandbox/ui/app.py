@@ -303,8 +303,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(file, "Save preset &as…", self.save_as_dialog, "Ctrl+Shift+S")
         file.addSeparator()
         self.import_menu = imports = file.addMenu("&Import")
-        self._action(imports, "&Godot script (car.gd)…", self.import_godot_dialog, "Ctrl+I",
-                     "Read the var lines of a car.gd into the sliders (nothing in the file is run)")
+        self._action(imports, "&Godot script (.gd)…", self.import_godot_dialog, "Ctrl+I",
+                     "Read the tuning of a Godot car script into the sliders (nothing in the file is run)")
         self.export_menu = export = file.addMenu("&Export")
         self._action(export, "Force curve as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
         self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))

@@ -13,4 +13,4 @@ func _next_speed(current, throttle, brake, dt):
 		if current < 0:
 			return _min(current + slowing * throttle, 0.0)
 		return _min(current + accel * throttle, max_speed)
-	return sign(current) * _max(abs(current) - coast * dt, 0.0)
+	return _sign(current) * _max(abs(current) - coast * dt, 0.0)

@@ -41,7 +41,7 @@ func step(steer_in, throttle, brake, dt):
 	var y0 = pos_y
 	var h = heading
 	speed = _next_speed(speed, throttle, brake, dt)
-	var side = sign(steer_in)  # +1: the centre on the right
+	var side = _sign(steer_in)  # +1: the centre on the right
 	var length = wheel_base
 	var width = track_width
 	alpha = _min(abs(steer_in) * (max_steer * RADIANS), _outer_limit(width, length))

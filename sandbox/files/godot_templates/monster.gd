@@ -8,7 +8,8 @@ const G = 9.8
 const LOW_SPEED = 2.0  # m/s: the car turns kinematically below it; the slip formulas' divisor floor
 const STOP = 0.3  # m/s: below it the brake selects reverse (and the throttle first gear)
 const SPEED_LIMIT_M = 500.0  # m/s: the sandbox's speed guard, shared by every model
-const KNOTS = [1000.0, 2000.0, 2500.0, 3500.0, 4400.0, 5000.0, 5600.0, 6000.0]  # torque_1000 …
+# rpm of the torque curve's points, the parameters torque_1000 … torque_6000 in order
+const KNOTS = [1000.0, 2000.0, 2500.0, 3500.0, 4400.0, 5000.0, 5600.0, 6000.0]
 const MAGIC_C = 1.65  # the Magic Formula's shape C (pacejka)
 const MAGIC_E = 0.97  # and its curvature E
 # B·x where the Magic Formula peaks (bisection in the sandbox): 3.9800792737318322, written as
@@ -42,7 +43,9 @@ var traction = 0.0
 var accel_long = 0.0  # m/s²: last tick's, the next tick's weight transfer
 var wheel_left = 0.0
 var wheel_right = 0.0
-var heading_x = NAN  # the body's unit heading vector: NaN until the first tick takes the heading's
+# the body's unit heading vector, kept from the tick that set it: NaN until the first tick
+# takes it from the heading (set both to NAN after turning the car by hand)
+var heading_x = NAN
 var heading_y = NAN
 {{VELOCITY}}
 
@@ -155,14 +158,14 @@ func step(steer_in, throttle, brake, handbrake_in, shift, dt):
 	var resist = c_drag * speed + c_rr * _max(speed, LOW_SPEED) / _max(speed, 1e-12)
 	resist = _min(resist, m / dt)
 	var front_stop = _min(front_brake, abs(v_long) * m / dt)
-	var other = along_front - resist * v_long - sign(v_long) * front_stop
+	var other = along_front - resist * v_long - _sign(v_long) * front_stop
 	fy = fy - resist * v_lat
 
 	# rear wheels: the traction that agrees with the slip it leaves (implicit), the
 	# brake against the spin; a brake that would reverse the wheel locks it instead
-	var turning = sign(wheel)
+	var turning = _sign(wheel)
 	if wheel == 0.0:
-		turning = sign(drive_torque - _traction_ratio(slip_start) * rear_load * radius)
+		turning = _sign(drive_torque - _traction_ratio(slip_start) * rear_load * radius)
 	var brake_torque_now = rear_brake * turning
 	var spin_up = radius * (drive_torque - brake_torque_now) / axle_inertia
 	var slip_ahead = slip_speed + dt * (spin_up - other / m)
@@ -331,7 +334,7 @@ func _implicit_traction(slip_ahead, give, axle_load, floor_speed):
 		var linear = stiffness * slip_ahead / (1.0 + give * stiffness)
 		return _min(_max(linear, -mu * axle_load), mu * axle_load)
 	var lo = 0.0
-	var hi = mu * axle_load * sign(slip_ahead)
+	var hi = mu * axle_load * _sign(slip_ahead)
 	if hi < lo:
 		var swap = lo
 		lo = hi

@@ -136,7 +136,7 @@ func step(steer_in, throttle, brake, dt):
 		if not front:
 			own_drive = drive
 		var spin = spin_now + (road + own_drive) / inertia_w * dt
-		spin = sign(spin) * _max(abs(spin) - stop_spin, 0.0)
+		spin = _sign(spin) * _max(abs(spin) - stop_spin, 0.0)
 		# 6. the new spin, held to the ground speed of the speed guard
 		wheel_speed[k] = _min(_max(spin, -top_spin), top_spin)
 		# the chassis: accumulate the world force and torque (AddForce: τ += offset × f)
