@@ -114,3 +114,17 @@ def test_a_script_without_a_model_line_needs_one_named():
         parse_script("var wheel_base = 80", None, "car.gd")
     with pytest.raises(GodotError, match="line 2: SANDBOX_MODEL hovercraft is not a model"):
         parse_script('extends Node\nconst SANDBOX_MODEL = "hovercraft"\nvar wheel_base = 80', None)
+
+
+def test_a_script_exported_before_every_model_exported_still_imports():
+    """An arcade script from the version before every model had a script (no
+    SANDBOX_MODEL line; drag hand-tuned to -0.0123): read for the arcade, bit for bit."""
+    from pathlib import Path
+
+    from sandbox.files.godot import load_script
+    from sandbox.physics.models import arcade
+
+    path = Path(__file__).parent / "data" / "godot3_script_before_every_model_go_kart.gd"
+    result = load_script(path, arcade)
+    expected = {**load_preset(BUILTIN_DIR / "go_kart.json").tuning, "drag": -0.0123}
+    assert result.model is arcade and result.values == expected and result.warnings == []

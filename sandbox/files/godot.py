@@ -48,6 +48,9 @@ ACTION_KEYS = {"accelerate": ("W", "UP"), "brake": ("S", "DOWN"), "steer_left": 
 """The input actions (the recipe's four, then the dynamic car's) and the sandbox's keys
 for them (ui/input.py), added to a project's Input Map by the exported script where an
 action is missing. A script declares the actions its template reads."""
+SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "SPEED_CONTROL": "speed_control"}
+"""Placeholders filled with a piece shared by several templates (godot_templates/_<name>.gd),
+filled in turn."""
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes"}
 """Parameters whose name GDScript reserves (a built-in function), and the name of
 their exported variable."""
@@ -163,55 +166,18 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
         scale = "\n".join(_comment("Pixels per metre [px/m]: the model computes in metres; the node moves this "
                                     "many pixels for each.")
                            + [_exported("pixels_per_metre", px_per_metre, godot, PX_PER_METRE_RANGE)])
-    add_actions = "\n".join([
-        "func _add_missing_actions():",
-        "\tfor action in ACTIONS:",
-        "\t\tif not InputMap.has_action(action):",
-        "\t\t\tInputMap.add_action(action)",
-        "\t\t\tfor key in ACTIONS[action]:",
-        "\t\t\t\tvar event = InputEventKey.new()",
-        f"\t\t\t\tevent.{dialect['KEY_FIELD']} = key",
-        "\t\t\t\tInputMap.action_add_event(action, event)"])
-    place = "\n".join([
-        "func _place(delta):",
-        "\t# move the node to the model's position, in pixels; where something in the way stops",
-        "\t# it, the model goes on from where the engine left it (true: it did)",
-        "\tvar target = Vector2(pos_x, pos_y) * pixels_per_metre",
-        dialect["SLIDE"],
-        "\tif collided:",
-        "\t\tpos_x = position.x / pixels_per_metre",
-        "\t\tpos_y = position.y / pixels_per_metre",
-        "\telse:",
-        "\t\tposition = target",
-        "\treturn collided"])
-    tick = "\n".join([
-        "func _tick_length(delta):",
-        "\t# the tick as the sandbox takes it, exactly 1 / the tick rate: Godot 3 hands delta over",
-        "\t# as a 32-bit float, which is not 1 / 60 to the sandbox's precision",
-        "\treturn 1.0 / round(1.0 / delta)"])
-    helpers = "\n".join([
-        "func _min(a, b):",
-        "\t# the smaller, as the sandbox takes it: Godot 3's min() rounds floats to 32 bits",
-        "\treturn b if b < a else a",
-        "",
-        "",
-        "func _max(a, b):",
-        "\t# the larger, as the sandbox takes it: Godot 3's max() rounds floats to 32 bits",
-        "\treturn b if b > a else a",
-        "",
-        "",
-        "func _sign(x):",
-        "\t# np.sign as the sandbox takes it (NaN stays NaN): Godot 3's sign() rounds to 32 bits,",
-        "\t# so a speed of 1e-50 has the sign 0 there",
-        "\tif x > 0:",
-        "\t\treturn 1.0",
-        "\tif x < 0:",
-        "\t\treturn -1.0",
-        "\treturn 0.0 if x == 0 else x"])
     params = "\n".join(declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS)
-    speed_control = (TEMPLATES / "_speed_control.gd").read_text(encoding="utf-8").split("\n", 1)[1].rstrip("\n")
-    return {**dialect, "GODOT": str(godot), "SPEED_CONTROL": speed_control, "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
-            "PARAMS": params, "SCALE": scale, "ADD_ACTIONS": add_actions, "PLACE": place, "TICK": tick, "HELPERS": helpers}
+    return {**dialect, "GODOT": str(godot), "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
+            "PARAMS": params, "SCALE": scale, **{key: _snippet(name) for key, name in SNIPPETS.items()}}
+
+
+def _snippet(name: str) -> str:
+    """A piece shared by several templates (godot_templates/_<name>.gd), without the
+    comment at its top that says what it is."""
+    lines = (TEMPLATES / f"_{name}.gd").read_text(encoding="utf-8").rstrip("\n").split("\n")
+    while lines[0].startswith("#"):
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_PER_METRE) -> str:
@@ -223,7 +189,10 @@ def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_P
     if not low <= px_per_metre <= high:
         raise GodotError(f"pixels per metre must be {low:g} … {high:g}, got {px_per_metre:g}")
     text = template(preset.model)
-    for key, value in _fills(preset, godot, text, px_per_metre).items():
+    fills = _fills(preset, godot, text, px_per_metre)
+    for key in SNIPPETS:  # the shared pieces first: they hold placeholders of their own
+        text = text.replace("{{" + key + "}}", fills.pop(key))
+    for key, value in fills.items():
         text = text.replace("{{" + key + "}}", value)
     return text
 
@@ -236,7 +205,7 @@ def save_script(preset: Preset, path: str | os.PathLike, godot: int,
 @dataclass
 class ImportResult:
     """A script's tuning: `values` by parameter name; `model` the script's model (from its
-    SANDBOX_MODEL line, else the one asked for); `notes` on what was left as it was."""
+    SANDBOX_MODEL line, else the one asked for); `warnings` on what was left as it was."""
     values: dict[str, float | bool]
     model: ModuleType
     warnings: list[str] = field(default_factory=list)

@@ -86,13 +86,7 @@ func _outer_limit(width, length):
 {{SPEED_CONTROL}}
 
 
-{{PLACE}}
-
-
-{{TICK}}
-
-
-{{HELPERS}}
+{{METRES}}
 
 
 {{ADD_ACTIONS}}

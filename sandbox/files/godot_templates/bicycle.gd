@@ -142,13 +142,7 @@ func _round_half_even(value):
 	return int(low)
 
 
-{{PLACE}}
-
-
-{{TICK}}
-
-
-{{HELPERS}}
+{{METRES}}
 
 
 {{ADD_ACTIONS}}

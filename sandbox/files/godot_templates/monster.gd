@@ -377,13 +377,7 @@ func _smooth(x):
 	return t * t * (3.0 - 2.0 * t)
 
 
-{{PLACE}}
-
-
-{{TICK}}
-
-
-{{HELPERS}}
+{{METRES}}
 
 
 {{ADD_ACTIONS}}

@@ -222,13 +222,7 @@ func _forward_grip(cos_steer, sin_steer, inertia, spin_term, dt):
 	return _min(forward_grip, 1.0 / (dt * worst))
 
 
-{{PLACE}}
-
-
-{{TICK}}
-
-
-{{HELPERS}}
+{{METRES}}
 
 
 {{ADD_ACTIONS}}
