@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sandbox.devtools.export_drives import DRIVE_SECONDS, RUNS, drive
-from sandbox.devtools.export_goldens import gap_px, golden_path, load_golden, scales
+from sandbox.devtools.export_goldens import OPTION_TUNINGS, gap_px, golden_path, load_golden, scales, tunings
 from sandbox.devtools.oracle import godot_binary, run_oracle
 from sandbox.files.godot import export_script
 from sandbox.files.presets import BUILTIN_DIR, load_preset
@@ -23,20 +23,22 @@ from sandbox.physics.sim import run_trace
 POSITION_PX = 1.0
 HEADING_RAD = 5e-4
 PRESETS = sorted(BUILTIN_DIR.glob("*.json"))
-CASES = [(path, ppm, name, hz) for path in PRESETS for ppm in scales(load_preset(path).model) for name, hz in RUNS]
+TUNINGS = dict(tunings())
+CASES = [(stem, ppm, name, hz) for stem, preset in TUNINGS.items() for ppm in scales(preset.model) for name, hz in RUNS]
 needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
 
 
 def _id(case) -> str:
-    path, ppm, name, hz = case
-    return f"{path.stem}@{ppm:g}px/{name}_{hz}hz"
+    stem, ppm, name, hz = case
+    return f"{stem}@{ppm:g}px/{name}_{hz}hz"
 
 
 def test_every_preset_of_every_model_has_its_goldens():
     models = {load_preset(path).model.NAME for path in PRESETS}
     assert models == {"arcade", "bicycle", "ackermann", "rigid_body", "monster"}
-    for path, ppm, name, hz in CASES:
-        golden = golden_path(path.stem, load_preset(path).model, ppm, name, hz)
+    assert {path.stem for path in PRESETS} <= set(TUNINGS)
+    for stem, ppm, name, hz in CASES:
+        golden = golden_path(stem, TUNINGS[stem].model, ppm, name, hz)
         assert golden.is_file(), golden
     # three drives at 60 Hz, one at 30 and one at 144, each of 30 s
     assert sorted(hz for _, hz in RUNS) == [30, 60, 60, 60, 144]
@@ -53,9 +55,9 @@ def test_the_metric_models_that_slide_are_checked_at_one_pixel_per_metre_too():
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_the_sandbox_drives_as_the_engine_did_at_every_tick(case):
-    path, ppm, name, hz = case
-    preset = load_preset(path)
-    godot = load_golden(golden_path(path.stem, preset.model, ppm, name, hz))
+    stem, ppm, name, hz = case
+    preset = TUNINGS[stem]
+    godot = load_golden(golden_path(stem, preset.model, ppm, name, hz))
     ours = run_trace(preset.model, preset.tuning, drive(name, hz), hz)
     assert godot[-1, 0] == pytest.approx(DRIVE_SECONDS)
     gap = gap_px(ours, godot, ppm)
@@ -64,6 +66,18 @@ def test_the_sandbox_drives_as_the_engine_did_at_every_tick(case):
     assert np.hypot(godot[:, 1], godot[:, 2]).max() * scales(preset.model)[0] > 100  # px at the usual scale
     if name != "straight_brake":
         assert np.ptp(np.unwrap(godot[:, 3])) > 0.3
+
+
+def test_the_option_tunings_turn_on_every_option_no_preset_does():
+    """Every switch of the models in metres is on in some checked tuning."""
+    on = {(preset.model.NAME, p.name) for preset in TUNINGS.values() for p in preset.model.PARAMS
+          if p.is_bool and preset.tuning[p.name]}
+    for preset in TUNINGS.values():
+        if preset.model.LENGTH_UNIT == "m":
+            for p in preset.model.PARAMS:
+                if p.is_bool:
+                    assert (preset.model.NAME, p.name) in on, p.name
+    assert set(OPTION_TUNINGS) < set(TUNINGS)
 
 
 def test_the_bound_can_fail():

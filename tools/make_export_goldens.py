@@ -2,7 +2,7 @@
 
     python tools/make_export_goldens.py [PRESET ...]
 
-For every built-in preset (or the ones named), exports the preset's Godot 3 script,
+For every built-in preset and option tuning (or the ones named), exports its Godot 3 script,
 runs it in the engine (tools/godot_oracle, headless) on every scripted drive
 (sandbox/devtools/export_drives.py) and writes the engine's trajectory to
 tests/goldens/export/<preset>/<drive>_<hz>hz.csv.gz (t, x, y, heading in the model's
@@ -19,11 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.devtools.export_goldens import GOLDENS, golden_path, save_golden, scales, gap_px  # noqa: E402
+from sandbox.devtools.export_goldens import GOLDENS, golden_path, save_golden, scales, gap_px, tunings  # noqa: E402
 from sandbox.devtools.export_drives import RUNS, drive  # noqa: E402
 from sandbox.devtools.oracle import godot_binary, run_oracle  # noqa: E402
 from sandbox.files.godot import export_script  # noqa: E402
-from sandbox.files.presets import BUILTIN_DIR, load_preset  # noqa: E402
 from sandbox.files.traces import save_trace  # noqa: E402
 from sandbox.physics.sim import run_trace  # noqa: E402
 
@@ -32,11 +31,10 @@ def main(names: list[str]) -> int:
     if godot_binary() is None:
         print("godot3-server not found: apt-get install godot3-server", file=sys.stderr)
         return 1
-    paths = [BUILTIN_DIR / f"{name}.json" for name in names] or sorted(BUILTIN_DIR.glob("*.json"))
+    chosen = [(name, preset) for name, preset in tunings() if not names or name in names]
     worst = {"position_px": 0.0, "heading_rad": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
-        for path in paths:
-            preset = load_preset(path)
+        for stem, preset in chosen:
             for ppm in scales(preset.model):
                 for name, hz in RUNS:
                     trace = drive(name, hz)
@@ -44,7 +42,7 @@ def main(names: list[str]) -> int:
                     save_trace(trace_path, trace)
                     preset.hz = hz
                     godot = run_oracle(trace_path, hz=hz, script_text=export_script(preset, 3, ppm))
-                    out = golden_path(path.stem, preset.model, ppm, name, hz)
+                    out = golden_path(stem, preset.model, ppm, name, hz)
                     save_golden(out, godot)
                     gap = gap_px(run_trace(preset.model, preset.tuning, trace, hz), godot, ppm)
                     worst = {k: max(worst[k], gap[k]) for k in worst}

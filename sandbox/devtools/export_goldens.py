@@ -19,6 +19,31 @@ SLIDING = ("rigid_body", "monster")
 """Models whose exports are also checked at 1 pixel per metre."""
 
 
+OPTION_TUNINGS = {
+    "bicycle_all_options": ("bicycle_drift_illusion", {"keep_wheel_base": True, "steer_rate": 90.0,
+                                                       "return_with_speed": True, "drift_delay": 0.05}),
+    "rigid_body_box_grip_limit": ("rigid_body_seed", {"box_inertia": True, "grip_limit": True, "max_grip": 1.0}),
+    "rigid_body_grip_load_ice": ("rigid_body_road", {"grip_load": True, "mu": 0.1}),
+    "monster_pacejka_tutorial": ("monster_corvette_c5", {"pacejka": True, "tutorial_cornering": True}),
+    "monster_four_wheel_abs": ("monster_drift_manual", {"four_wheel_brakes": True, "abs": True, "pacejka": True}),
+}
+"""Tunings that turn on the options no built-in preset does: name -> (preset, changes)."""
+
+
+def tunings():
+    """(name, preset) of every built-in preset and every option tuning, each checked
+    against the engine."""
+    from ..files.presets import BUILTIN_DIR, load_preset
+
+    found = [(path.stem, load_preset(path)) for path in sorted(BUILTIN_DIR.glob("*.json"))]
+    for name, (stem, changes) in OPTION_TUNINGS.items():
+        preset = load_preset(BUILTIN_DIR / f"{stem}.json")
+        for key, value in changes.items():
+            preset.tuning[key] = value
+        found.append((name, preset))
+    return found
+
+
 def scales(model: ModuleType) -> tuple[float, ...]:
     """Pixels per metre an export of `model` is checked at (1 for a model in pixels)."""
     if model.LENGTH_UNIT == "px":

@@ -111,11 +111,11 @@ func _steer(steer_in, current, now_speed, dt):
 	var most = steer_rate * RADIANS * dt
 	if steer_in == 0:
 		# back to centre at the return rate, optionally scaled by speed / top speed
-		var scale = 1.0
+		var factor = 1.0
 		if return_with_speed:
-			scale = abs(now_speed) / _max(max_speed, 1e-9)
+			factor = abs(now_speed) / _max(max_speed, 1e-9)
 		goal = 0.0
-		most = return_rate * RADIANS * dt * scale
+		most = return_rate * RADIANS * dt * factor
 	return current + _min(_max(goal - current, -most), most)
 
 
