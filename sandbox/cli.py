@@ -407,7 +407,7 @@ def cmd_import_godot(args) -> None:
 
     base = load_preset(args.preset) if args.preset else None
     result = load_script(args.script, base.model if base else None)
-    if base is None or base.model is not result.model:
+    if base is None:  # the script named its model: the rest at that model's defaults
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()
     for name, value in result.values.items():

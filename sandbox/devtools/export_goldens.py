@@ -52,7 +52,7 @@ def scales(model: ModuleType) -> tuple[float, ...]:
 
 
 def golden_path(preset: str, model: ModuleType, ppm: float, drive: str, hz: int) -> Path:
-    """The golden of `preset` (a built-in preset's file name) on one run; at a scale
+    """The golden of the tuning named `preset` (see `tunings`) on one run; at a scale
     other than the model's first, in a folder named for the scale (`<preset>@1px`)."""
     folder = preset if ppm == scales(model)[0] else f"{preset}@{ppm:g}px"
     return GOLDENS / folder / f"{drive}_{hz}hz.csv.gz"

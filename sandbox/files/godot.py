@@ -294,8 +294,8 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>") 
                              f"read into a tuning of the {model.TITLE} model")
         model = own
     if model is None:
-        raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for; "
-                         "name the model to read it as")
+        raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for: read it into "
+                         "a preset of the model you choose (import-godot --preset, or File → Import in the window)")
     declared = {variable_name(p.name): p for p in model.PARAMS}
     result = ImportResult({}, model)
     errors: list[str] = []

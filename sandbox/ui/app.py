@@ -851,11 +851,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def export_godot(self, path, godot: int, scene: bool = False) -> bool:
         """Write the Godot script (or the scene and its script) of the tuning on screen."""
-        if scene:
-            action = lambda: save_scene(self.current_preset(), path, godot, self.px_per_metre)  # noqa: E731
-        else:
-            action = lambda: save_script(self.current_preset(), path, godot, self.px_per_metre)  # noqa: E731
-        return self._attempt(action, f"Exported Godot {godot} {'scene' if scene else 'script'} {path}")
+        save = save_scene if scene else save_script
+        return self._attempt(lambda: save(self.current_preset(), path, godot, self.px_per_metre),
+                             f"Exported Godot {godot} {'scene' if scene else 'script'} {path}")
 
     def copy_godot_script(self) -> bool:
         godot, _ = self._godot_choice()
