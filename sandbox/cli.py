@@ -54,6 +54,13 @@ def _seconds(text: str) -> float:
     return _number_in(text, "duration", 0, 600, " s")
 
 
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("no parameter named (expected a comma-separated list)")
+    return names
+
+
 def _px_per_metre(text: str) -> float:
     return _number_in(text, "pixels per metre", 1, 1000, " px/m")
 
@@ -141,6 +148,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", type=Path,
                    help="preset whose values a script without every parameter keeps (and whose model a "
                         "script that does not name its model is read as)")
+
+    p = sub.add_parser("tune", help="find the tuning nearest a preset whose metrics hit target values",
+                       epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file: the start, and the values kept")
+    p.add_argument("--target", action="append", required=True, metavar="NAME=VALUE[±TOL]",
+                   help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
+                        "the tolerance defaults to 1 %%)")
+    moved = p.add_mutually_exclusive_group()
+    moved.add_argument("--free", type=_names, help="only these parameters move (comma-separated)")
+    moved.add_argument("--lock", type=_names, help="every slider moves but these (comma-separated)")
+    p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI",
+                   help="search a parameter within LO … HI only (default: its slider's range)")
+    p.add_argument("--seed", type=int, default=1, help="the search's random seed: the same seed, the same result")
+    p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
+    p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
+    p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
@@ -419,6 +442,73 @@ def cmd_import_godot(args) -> None:
     print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}")
 
 
+def _search_ranges(texts: list[str], model) -> dict[str, tuple[float, float]]:
+    declared = {p.name: p for p in model.PARAMS}
+    ranges = {}
+    for text in texts:
+        name, _, span = text.partition("=")
+        try:
+            low, high = (float(v) for v in span.split(":"))
+        except ValueError:
+            raise UserError(f"--range {shown(text)}: expected NAME=LO:HI, e.g. drag=-0.1:-0.02") from None
+        p = declared.get(name)
+        if p is None or p.is_bool:
+            raise UserError(f"--range {shown(text)}: {name!r} is not a slider of the {model.TITLE} model")
+        if not (p.min <= low < high <= p.max):
+            raise UserError(f"--range {shown(text)}: LO < HI within {p.range_text()}")
+        ranges[name] = (low, high)
+    return ranges
+
+
+def cmd_tune(args) -> int:
+    from dataclasses import replace
+
+    from .analysis.metrics import format_value, unit_of, METRICS
+    from .analysis.tune import conflicts, free_names, parse_target, search
+    from .files.presets import load_preset, save_preset
+
+    preset = load_preset(args.preset)
+    model = preset.model
+    targets = [parse_target(text, model) for text in args.target]
+    names = free_names(model, args.free, args.lock)
+    ranges = _search_ranges(args.range, model)
+    hz = args.hz or preset.hz
+    result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
+    pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
+    if args.out:
+        tuning = preset.tuning.copy()
+        for name in names:
+            tuning.set(name, result.tuning[name])
+        save_preset(replace(preset, tuning=tuning, name=f"{preset.name} (tuned)", path=None), args.out)
+    changed = {name: (float(preset.tuning[name]), result.tuning[name]) for name in names
+               if result.tuning[name] != preset.tuning[name]}
+    if args.json:
+        print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz, "seed": args.seed, "hit": result.hit,
+                          "evaluations": result.evaluations,
+                          "targets": [{"metric": t.metric, "target": t.value, "tolerance": t.tolerance,
+                                       "achieved": result.achieved[t.metric], "met": t.miss(result.achieved[t.metric]) == 0}
+                                      for t in targets],
+                          "changed": {name: {"from": a, "to": b} for name, (a, b) in changed.items()},
+                          "binding": result.binding + pulls}, indent=2))
+    else:
+        print(f"{preset.name} ({model.TITLE}) at {hz} Hz: {'every target met' if result.hit else 'NOT every target met'}"
+              f" after {result.evaluations} tunings")
+        for t in targets:
+            unit = unit_of(METRICS[t.metric].kind, model)
+            achieved = result.achieved[t.metric]
+            verdict = "met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
+            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit:6s} target {format_value(t.value)} ± "
+                  f"{format_value(t.tolerance)}: {verdict}")
+        for name, (before, after) in changed.items():
+            unit = next(p.unit for p in model.PARAMS if p.name == name)
+            print(f"  {name:20s} {before:g} → {after:g} {unit}")
+        for line in result.binding + pulls:
+            print(f"  what binds: {line}")
+        if args.out:
+            print(f"wrote {args.out}{'' if result.hit else ' (the closest tuning found)'}")
+    return 0 if result.hit else 1
+
+
 def cmd_rates(args) -> None:
     from .analysis.rates import rate_table
     from .files.presets import load_preset
@@ -557,7 +647,7 @@ def cmd_window(args) -> int:
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
             "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot,
-            "import-godot": cmd_import_godot, "metrics": cmd_metrics,
+            "import-godot": cmd_import_godot, "tune": cmd_tune, "metrics": cmd_metrics,
             "sweep": cmd_sweep, "soak": cmd_soak}
 
 
@@ -584,11 +674,11 @@ def _main(argv: list[str] | None) -> int:
             inputs = [getattr(args, name, None) for name in ("preset", "controls")] + list(getattr(args, "ghost", []))
             check_target(out, [path for path in inputs if path is not None])
         if args.command in ("bench", "soak"):  # they print their own progress
-            COMMANDS[args.command](args)
+            code = COMMANDS[args.command](args)
         else:
             with Watchdog(args.command):
-                COMMANDS[args.command](args)
+                code = COMMANDS[args.command](args)
     except UserError as exc:
         print(f"car-sandbox: error: {exc}", file=sys.stderr)
         return 2
-    return 0
+    return int(code or 0)  # a command that can end short of its goal says so (tune: 1)

@@ -1,0 +1,341 @@
+"""Auto-tune: the tuning nearest the current one whose metrics hit given targets.
+
+The search is CMA-ES (the `cma` package) over the free parameters' slider positions,
+each generation one compiled batch of `metrics.compute`. A tuning is scored so that
+any hit beats any miss, a smaller miss beats a larger one, and among hits the nearer
+to the start wins (distance in slider positions, so every parameter counts by the
+share of its slider it moved). Values land on their slider's step (`Param.from_slider`).
+When the targets are not all met, restarts with a doubled population (IPOP) follow;
+what binds is then named: parameters that sit at a limit of their range, and targets
+that are met once another one is relaxed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import warnings
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Callable, Mapping
+
+import numpy as np
+
+warnings.filterwarnings("ignore", message="Could not import matplotlib", module="cma")
+
+from ..errors import UserError, shown
+from .metrics import METRICS, compute, unit_of
+
+DEFAULT_TOLERANCE = {"speed": 0.02, "time": 0.02, "distance": 0.02, "deg": 0.02, "accel": 0.02}
+"""Share of the target value taken as its tolerance when none is given."""
+SMALLEST_TOLERANCE = {"speed": 0.01, "time": 0.001, "distance": 0.01, "deg": 0.01, "accel": 0.001}
+"""Model units: a default tolerance is never below this (a target of 0 still has one)."""
+LIMITS = {"speed": (0.0, math.inf), "time": (0.0, math.inf), "distance": (0.0, math.inf), "deg": (0.0, 90.0),
+          "accel": (0.0, math.inf)}
+"""What each kind of metric can be at all: a target outside is refused."""
+MISSED = 1e6
+"""The score of a tuning whose metric could not be measured (NaN, or none)."""
+MISS_WEIGHT = 1e4
+"""A miss of a tenth of a tolerance weighs as much as moving every slider all the way."""
+SIGMA0 = 0.08
+"""Starting step of the first run, in slider positions; each restart doubles it (at most 0.5)."""
+MAX_RESTARTS = 4
+POLISH_GENERATIONS = 40
+"""Generations a search goes on after its first hit, to come nearer the start."""
+PAIRS_UP_TO = 8
+"""Free parameters up to which the step polish also tries every pair of steps."""
+EDGE = 1e-3
+"""Slider positions from a limit that count as sitting at it."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A metric's wanted value and tolerance, in the model's units."""
+
+    metric: str
+    value: float
+    tolerance: float
+
+    def miss(self, achieved: float) -> float:
+        """How far outside the tolerance `achieved` is, in tolerances (0 when within)."""
+        if not math.isfinite(achieved):
+            return math.inf
+        return max(0.0, abs(achieved - self.value) / self.tolerance - 1.0)
+
+
+_TARGET = re.compile(r"^\s*(\w+)\s*=\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*([^\s±+]*)\s*(?:(?:±|\+-|\+/-)\s*([\d.]+(?:[eE][-+]?\d+)?)\s*(\S*))?\s*$")
+
+
+def parse_target(text: str, model: ModuleType) -> Target:
+    """NAME=VALUE[±TOL], a unit allowed after either number (`top_speed=600px/s±5`),
+    checked against the metric's kind and what it can be at all."""
+    found = _TARGET.match(text)
+    if not found:
+        raise UserError(f"--target {shown(text)}: expected NAME=VALUE or NAME=VALUE±TOL, e.g. top_speed=600±5")
+    name, value_text, unit, tolerance_text, tolerance_unit = found.groups()
+    if name not in METRICS:
+        raise UserError(f"--target {shown(text)}: {name!r} is not a metric (known: {', '.join(METRICS)})")
+    kind = METRICS[name].kind
+    wanted = unit_of(kind, model)
+    for given in (unit, tolerance_unit):
+        if given and given != wanted:
+            raise UserError(f"--target {shown(text)}: {name} is in {wanted} for the {model.TITLE} model, "
+                            f"not in {given}")
+    value = float(value_text)
+    low, high = LIMITS[kind]
+    if not (math.isfinite(value) and low <= value <= high):
+        raise UserError(f"--target {shown(text)}: {name} can only be {low:g} … {high:g} {wanted}")
+    if tolerance_text is None:
+        tolerance = max(abs(value) * DEFAULT_TOLERANCE[kind], SMALLEST_TOLERANCE[kind])
+    else:
+        tolerance = float(tolerance_text)
+        if not (math.isfinite(tolerance) and tolerance > 0):
+            raise UserError(f"--target {shown(text)}: the tolerance must be a positive number of {wanted}")
+    return Target(name, value, tolerance)
+
+
+@dataclass
+class Space:
+    """The free parameters and their search ranges: coordinates 0…1 in each, mapped to
+    the slider position between the range's ends and from there to a value on the
+    slider's step."""
+
+    model: ModuleType
+    names: list[str]
+    ranges: dict[str, tuple[float, float]]
+
+    def __post_init__(self) -> None:
+        params = {p.name: p for p in self.model.PARAMS}
+        self.params = [params[name] for name in self.names]
+        self.ends = np.array([[p.to_slider(self.ranges[p.name][0]), p.to_slider(self.ranges[p.name][1])]
+                              for p in self.params]).reshape(len(self.params), 2)
+
+    def coordinates(self, tuning: Mapping[str, float]) -> np.ndarray:
+        """The coordinates of `tuning`'s values (clipped into the ranges)."""
+        low, high = self.ends[:, 0], self.ends[:, 1]
+        positions = np.array([p.to_slider(float(tuning[p.name])) for p in self.params])
+        span = np.where(high > low, high - low, 1.0)
+        return np.clip((positions - low) / span, 0.0, 1.0)
+
+    def positions(self, coordinates: np.ndarray) -> np.ndarray:
+        """Slider positions (k, d) of coordinates (k, d)."""
+        low, high = self.ends[:, 0], self.ends[:, 1]
+        return low + np.clip(coordinates, 0.0, 1.0) * (high - low)
+
+    def values(self, coordinates: np.ndarray) -> dict[str, np.ndarray]:
+        """name -> values (k,) on the slider's step."""
+        positions = self.positions(np.atleast_2d(coordinates))
+        return {p.name: np.array([p.from_slider(s) for s in positions[:, j]]) for j, p in enumerate(self.params)}
+
+
+def free_names(model: ModuleType, free: list[str] | None = None, lock: list[str] | None = None) -> list[str]:
+    """The parameters the search may move: `free`, or every slider but those in `lock`
+    (options never move)."""
+    sliders = [p.name for p in model.PARAMS if not p.is_bool]
+    declared = {p.name: p for p in model.PARAMS}
+    for name in (free or []) + (lock or []):
+        if name not in declared:
+            raise UserError(f"{name!r} is not a parameter of the {model.TITLE} model")
+        if declared[name].is_bool:
+            raise UserError(f"{name!r} is an option (on/off): options stay as they are")
+    names = [name for name in sliders if name in free] if free else [n for n in sliders if n not in (lock or [])]
+    if not names:
+        raise UserError("no parameter is free to move: free one, or lock fewer")
+    return names
+
+
+@dataclass
+class Progress:
+    """What a running search has found so far (given to the progress callback)."""
+
+    generation: int = 0
+    evaluations: int = 0
+    restarts: int = 0
+    best_score: float = math.inf
+    best: dict = field(default_factory=dict)
+    achieved: dict = field(default_factory=dict)
+    history: list = field(default_factory=list)
+    hit: bool = False
+
+
+@dataclass
+class TuneResult:
+    tuning: dict
+    achieved: dict
+    targets: list
+    hit: bool
+    evaluations: int
+    generations: int
+    history: list
+    binding: list = field(default_factory=list)
+
+    def misses(self) -> dict[str, float]:
+        """metric -> achieved − target for the targets not met."""
+        return {t.metric: self.achieved[t.metric] - t.value for t in self.targets
+                if t.miss(self.achieved[t.metric]) > 0}
+
+
+def scores(achieved: Mapping[str, np.ndarray], targets: list[Target], distances: np.ndarray) -> np.ndarray:
+    """One score per tuning, smaller better: the squared distance from the start plus
+    MISS_WEIGHT × the sum of the squared misses (in tolerances beyond the tolerance), so
+    that the search slides along the tunings that hit towards the nearest."""
+    excess = np.zeros(len(distances))
+    for target in targets:
+        values = np.asarray(achieved[target.metric], dtype=np.float64).reshape(-1)
+        miss = np.maximum(0.0, np.abs(values - target.value) / target.tolerance - 1.0)
+        excess += np.where(np.isfinite(miss), miss * miss, MISSED)
+    return distances + MISS_WEIGHT * excess
+
+
+def _evaluate(model, base: Mapping[str, object], space: Space, coordinates: np.ndarray, hz: float):
+    values = space.values(coordinates)
+    params = {name: (values[name] if name in values else value) for name, value in base.items()}
+    return values, compute(model, params, hz)
+
+
+def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target], names: list[str], hz: float,
+           seed: int = 1, ranges: Mapping[str, tuple[float, float]] | None = None, max_evaluations: int = 6000,
+           on_generation: Callable[[Progress], None] | None = None, stop: threading.Event | None = None) -> TuneResult:
+    """The tuning nearest `tuning` whose metrics hit `targets`, moving only `names`;
+    the closest found when none does. Reproducible for a given `seed`."""
+    import cma
+
+    if not targets:
+        raise UserError("no target given: name at least one metric and its value")
+    params = {p.name: p for p in model.PARAMS}
+    spans = {name: (ranges or {}).get(name, (params[name].min, params[name].max)) for name in names}
+    space = Space(model, list(names), spans)
+    start = space.coordinates(tuning)
+    start_positions = space.positions(start[None, :])[0]
+    progress = Progress()
+    best_coordinates = start
+    population = None
+    seeds = np.random.default_rng(seed)
+    for restart in range(MAX_RESTARTS + 1):
+        progress.restarts = restart
+        options = {"bounds": [0.0, 1.0], "seed": int(seeds.integers(1, 2**31 - 1)), "verbose": -9,
+                   "tolfun": 1e-9, "tolx": 1e-6}
+        if population is not None:
+            options["popsize"] = population
+        # every run starts at the current tuning: near first, then wider (the nearest hit is the goal);
+        # one free parameter: CMA-ES needs two dimensions, so a second one rides along unused
+        x0 = list(start) if len(start) > 1 else [start[0], 0.5]
+        es = cma.CMAEvolutionStrategy(x0, min(SIGMA0 * 2 ** restart, 0.5), options)
+        population = 2 * es.popsize
+        since_hit = None
+        while not es.stop():
+            if stop is not None and stop.is_set():
+                break
+            if progress.evaluations >= max_evaluations:
+                break
+            asked = np.array(es.ask())
+            coordinates = asked[:, :len(start)]
+            values, achieved = _evaluate(model, tuning, space, coordinates, hz)
+            positions = space.positions(coordinates)
+            distances = np.sum((positions - start_positions) ** 2, axis=1)
+            score = scores(achieved, targets, distances)
+            es.tell(list(asked), list(score))
+            progress.evaluations += len(asked)
+            progress.generation += 1
+            k = int(np.argmin(score))
+            if score[k] < progress.best_score:
+                progress.best_score = float(score[k])
+                best_coordinates = coordinates[k]
+                progress.best = {name: float(values[name][k]) for name in values}
+                progress.achieved = {t.metric: float(achieved[t.metric][k]) for t in targets}
+                progress.hit = all(t.miss(progress.achieved[t.metric]) == 0 for t in targets)
+            progress.history.append(progress.best_score)
+            if progress.hit:
+                since_hit = 0 if since_hit is None else since_hit + 1
+                if since_hit >= POLISH_GENERATIONS:
+                    break
+            if on_generation is not None:
+                on_generation(progress)
+        if progress.best and not (stop is not None and stop.is_set()):
+            # the run's best, polished on the sliders' steps
+            polished = {**tuning, **progress.best}
+            progress.evaluations += _step_polish(model, polished, space, targets, start_positions, hz)
+            achieved = compute(model, polished, hz)
+            progress.achieved = {t.metric: float(achieved[t.metric][0]) for t in targets}
+            progress.best = {name: polished[name] for name in names}
+            progress.hit = all(t.miss(progress.achieved[t.metric]) == 0 for t in targets)
+            best_coordinates = space.coordinates(polished)
+        if progress.hit or (stop is not None and stop.is_set()) or progress.evaluations >= max_evaluations:
+            break
+    best = dict(tuning)
+    best.update(progress.best or {name: float(tuning[name]) for name in names})
+    achieved_all = {name: float(v[0]) for name, v in compute(model, best, hz).items()}
+    result = TuneResult(best, achieved_all, list(targets), all(t.miss(achieved_all[t.metric]) == 0 for t in targets),
+                        progress.evaluations, progress.generation, progress.history)
+    if not result.hit:
+        result.binding = _at_limits(space, best_coordinates)
+    return result
+
+
+def _step_polish(model, best: dict, space: Space, targets: list[Target], start_positions: np.ndarray,
+                 hz: float, rounds: int = 30) -> int:
+    """Improve `best` in place on the sliders' steps: CMA-ES moves in continuous
+    positions, but the values land on steps, so the last fraction of a tolerance is
+    often a matter of one step of one or two parameters. Each round tries every
+    parameter one step either way (and, for up to PAIRS_UP_TO parameters, every pair
+    of such steps) as one batch, and keeps the best while it scores lower. Returns the
+    tunings evaluated."""
+    params, names = space.params, space.names
+    moves = [((j, s),) for j in range(len(names)) for s in (-1, 1)]
+    if len(names) <= PAIRS_UP_TO:
+        moves += [((j, s), (k, r)) for j in range(len(names)) for k in range(j + 1, len(names))
+                  for s in (-1, 1) for r in (-1, 1)]
+    evaluated = 0
+
+    def score_of(candidates: list[dict]) -> np.ndarray:
+        batch = {name: np.array([c[name] for c in candidates]) for name in names}
+        achieved = compute(model, {**best, **batch}, hz)
+        positions = np.array([[p.to_slider(c[p.name]) for p in params] for c in candidates])
+        return scores(achieved, targets, np.sum((positions - start_positions) ** 2, axis=1))
+
+    current = float(score_of([best])[0])
+    for _ in range(rounds):
+        candidates = []
+        for move in moves:
+            candidate = {name: best[name] for name in names}
+            for j, sign in move:
+                p = params[j]
+                low, high = space.ranges[p.name]
+                candidate[p.name] = min(max(p.snap(candidate[p.name] + sign * p.step), low), high)
+            candidates.append(candidate)
+        found = score_of(candidates)
+        evaluated += len(candidates) + 1
+        k = int(np.argmin(found))
+        if not found[k] < current:
+            break
+        current = float(found[k])
+        best.update(candidates[k])
+    return evaluated
+
+
+def _at_limits(space: Space, coordinates: np.ndarray) -> list[str]:
+    """The free parameters the closest tuning has at an end of their search range."""
+    found = []
+    for j, p in enumerate(space.params):
+        low, high = space.ranges[p.name]
+        if coordinates[j] <= EDGE:
+            found.append(f"{p.name} sits at the low end of its range ({low:g} {p.unit})")
+        elif coordinates[j] >= 1 - EDGE:
+            found.append(f"{p.name} sits at the high end of its range ({high:g} {p.unit})")
+    return found
+
+
+def conflicts(model: ModuleType, tuning: Mapping[str, object], targets: list[Target], names: list[str], hz: float,
+              seed: int = 1, ranges=None, max_evaluations: int = 2000) -> list[str]:
+    """Targets that pull against each other: each target whose relaxing lets every
+    other be met, named with the ones it is met without."""
+    found = []
+    if len(targets) < 2:
+        return found
+    for target in targets:
+        others = [t for t in targets if t is not target]
+        if search(model, tuning, others, names, hz, seed, ranges, max_evaluations).hit:
+            found.append(f"{target.metric} pulls against {', '.join(t.metric for t in others)}: "
+                         f"without it, the others are met")
+    return found

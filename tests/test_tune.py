@@ -1,0 +1,139 @@
+"""Auto-tune: targets read as a user types them, tunings found that hit them, and
+misses said plainly with what binds."""
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sandbox.analysis.metrics import compute
+from sandbox.analysis.tune import Target, free_names, parse_target, search
+from sandbox.errors import UserError
+from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.models import MODELS, arcade, monster
+
+
+def test_targets_are_read_with_their_tolerance_and_unit():
+    assert parse_target("top_speed=600±5", arcade) == Target("top_speed", 600.0, 5.0)
+    assert parse_target("top_speed = 600 px/s +- 5", arcade) == Target("top_speed", 600.0, 5.0)
+    assert parse_target("time_to_100=6.2s", monster) == Target("time_to_100", 6.2, 0.02 * 6.2)  # 2 % by default
+    assert parse_target("braking_from_100=40m±1m", monster).tolerance == 1.0
+
+
+@pytest.mark.parametrize("text, message", [
+    ("top_speed", "expected NAME=VALUE"),
+    ("speediness=600", "'speediness' is not a metric"),
+    ("top_speed=600m/s", "top_speed is in px/s for the Arcade (Godot recipe) model, not in m/s"),
+    ("time_to_100=-1", "time_to_100 can only be 0 … inf s"),
+    ("peak_slip_skidpad=120", "can only be 0 … 90 °"),
+    ("top_speed=600±0", "the tolerance must be a positive number"),
+])
+def test_bad_targets_are_refused_naming_the_problem(text, message):
+    with pytest.raises(UserError, match=re.escape(message)):
+        parse_target(text, arcade)
+
+
+def test_the_free_set_is_checked():
+    with pytest.raises(UserError, match="'engine' is not a parameter"):
+        free_names(arcade, free=["engine"])
+    with pytest.raises(UserError, match="is an option"):
+        free_names(arcade, free=["rate_independent"])
+    with pytest.raises(UserError, match="no parameter is free"):
+        free_names(arcade, lock=[p.name for p in arcade.PARAMS if not p.is_bool])
+    assert "rate_independent" not in free_names(arcade)
+
+
+RECOVERY = {  # model: (the unknown tuning's preset, the start preset, three metrics it is judged by)
+    "arcade": ("recipe_defaults", "drift", ("top_speed", "braking_from_top", "radius_low")),
+    "bicycle": ("bicycle_blog", "bicycle_exact_arc", ("top_speed", "braking_from_top", "radius_low")),
+    "ackermann": ("ackermann_notes", "ackermann_van", ("top_speed", "braking_from_top", "radius_low")),
+    "rigid_body": ("rigid_body_road", "rigid_body_grippy", ("time_to_100", "braking_from_100", "turning_circle")),
+    "monster": ("monster_corvette_c5", "monster_corvette_abs", ("top_speed", "braking_from_top", "radius_low")),
+}
+
+
+@pytest.mark.parametrize("model", sorted(RECOVERY))
+def test_the_metrics_of_an_unknown_tuning_are_recovered_from_another_preset(model):
+    """A tuning the search never saw (a preset with four sliders moved by 8 % of their
+    travel); its metrics as targets (±2 %); the search starts from another preset with
+    every slider free, and meets every target (the parameters need not match)."""
+    secret_stem, start_stem, metrics = RECOVERY[model]
+    secret, start = load_preset(BUILTIN_DIR / f"{secret_stem}.json"), load_preset(BUILTIN_DIR / f"{start_stem}.json")
+    tuning = dict(secret.tuning)
+    sliders = [p for p in secret.model.PARAMS if not p.is_bool]
+    for k, p in enumerate(sliders[:4]):
+        tuning[p.name] = p.from_slider(p.to_slider(tuning[p.name]) + (0.08 if k % 2 else -0.08))
+    assert tuning != dict(secret.tuning) and tuning != dict(start.tuning)
+    achieved = {name: float(values[0]) for name, values in compute(secret.model, tuning, 60).items()}
+    targets = [Target(name, achieved[name], 0.02 * abs(achieved[name])) for name in metrics]
+    result = search(start.model, dict(start.tuning), targets, free_names(start.model), 60, seed=1)
+    assert result.hit, {t.metric: (result.achieved[t.metric], t.value) for t in targets}
+    for t in targets:
+        assert abs(result.achieved[t.metric] - t.value) <= t.tolerance
+    for p in sliders:  # on the slider's step, within its range
+        value = result.tuning[p.name]
+        assert p.min <= value <= p.max and value == p.snap(value)
+
+
+def test_the_same_seed_gives_the_same_tuning():
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    targets = [parse_target(text, arcade) for text in ("top_speed=650", "braking_from_top=300", "radius_low=200")]
+    names = ["engine_power", "drag", "braking", "steering_angle"]
+    first, second = (search(arcade, dict(preset.tuning), targets, names, 60, seed=7) for _ in range(2))
+    assert first.tuning == second.tuning and first.evaluations == second.evaluations
+
+
+def test_among_tunings_that_hit_the_nearest_is_preferred():
+    """A target the start already meets: nothing needs to move, and nothing does."""
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    top = float(compute(arcade, dict(preset.tuning), 60)["top_speed"][0])
+    result = search(arcade, dict(preset.tuning), [Target("top_speed", top, 5.0)], ["engine_power", "drag"], 60)
+    assert result.hit and result.tuning == dict(preset.tuning)
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_tune_command_meets_targets_writes_the_preset_and_exits_0(tmp_path):
+    out = tmp_path / "tuned.json"
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "top_speed=650±10",
+              "--target", "radius_low=200±5", "--free", "engine_power,steering_angle", "--out", out, "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["hit"] and all(t["met"] for t in report["targets"])
+    tuned = load_preset(out)
+    metrics = compute(arcade, dict(tuned.tuning), 60)
+    assert abs(float(metrics["top_speed"][0]) - 650) <= 10 and abs(float(metrics["radius_low"][0]) - 200) <= 5
+    locked = load_preset(BUILTIN_DIR / "recipe_defaults.json").tuning
+    assert all(tuned.tuning[p] == locked[p] for p in locked if p not in ("engine_power", "steering_angle"))
+
+
+def test_an_impossible_target_exits_1_with_the_closest_tuning_and_what_binds(tmp_path):
+    """Above what the largest engine power gives with this drag and friction: the
+    recipe's balance 4000 = 55·v/60 + 0.06·v²/60 has v ≈ 1590 px/s."""
+    out = tmp_path / "closest.json"
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "top_speed=3000±10",
+              "--free", "engine_power", "--out", out)
+    assert run.returncode == 1, run.stderr
+    assert "NOT every target met" in run.stdout and "missed by" in run.stdout
+    assert "engine_power sits at the high end of its range (4000 px/s²)" in run.stdout
+    assert load_preset(out).tuning["engine_power"] == 4000
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--target", "speediness=3"), "'speediness' is not a metric"),
+    (("--target", "top_speed=600", "--free", "engine,drag"), "'engine' is not a parameter"),
+    (("--target", "top_speed=20km/h"), "not in km/h"),
+    (("--target", "braking_from_top=-5"), "can only be 0"),
+    (("--target", "top_speed=600", "--lock", ",".join(p.name for p in arcade.PARAMS if not p.is_bool)),
+     "no parameter is free"),
+    (("--target", "top_speed=600", "--range", "drag=0:-1"), "LO < HI"),
+])
+def test_tune_command_refuses_bad_input_with_exit_2(args, message):
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", *args)
+    assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
