@@ -165,6 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
     p.add_argument("--json", action="store_true", help="as JSON")
 
+    p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
+    p.add_argument("--json", action="store_true", help="as JSON (every parameter against every metric)")
+
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
     p.add_argument("--markdown", action="store_true", help="as a Markdown table")
@@ -509,6 +514,44 @@ def cmd_tune(args) -> int:
     return 0 if result.hit else 1
 
 
+def cmd_sensitivity(args) -> None:
+    from .analysis.metrics import METRICS, format_value, formula_top_speed, unit_of
+    from .analysis.sensitivity import SHARE, sensitivity
+    from .files.presets import load_preset
+
+    preset = load_preset(args.preset)
+    model, hz = preset.model, args.hz or preset.hz
+    result = sensitivity(model, dict(preset.tuning), hz)
+    formula, how = formula_top_speed(model, dict(preset.tuning), hz)
+
+    def clean(value: float) -> float | None:
+        return float(value) if math.isfinite(value) else None
+
+    if args.json:
+        print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz,
+                          "metrics": {name: clean(v) for name, v in result.base.items()},
+                          "top_speed_formula": {"value": clean(formula), "how": how},
+                          "per_step": {p: {m: clean(result.change(p, m)) for m in result.metrics} for p in result.params},
+                          "per_10pct": {p: {m: clean(result.change(p, m, "share")) for m in result.metrics}
+                                        for p in result.params}}, indent=2))
+        return
+    print(f"{preset.name} ({model.TITLE}) at {hz} Hz: each metric's change for one slider step up, and for "
+          f"{SHARE:.0%} of the slider's range up (central differences)")
+    print(f"  top speed: simulated {format_value(result.base['top_speed'])}, from the parameters "
+          f"{format_value(formula)} {unit_of('speed', model)} ({how})")
+    declared = {p.name: p for p in model.PARAMS}
+    for name in result.params:
+        p = declared[name]
+        moves = [(metric, result.change(name, metric), result.change(name, metric, "share"))
+                 for metric in result.metrics]
+        moves = [(m, a, b) for m, a, b in moves if math.isfinite(b) and b != 0]
+        print(f"{name} ({p.step:g} {p.unit} a step, {SHARE * (p.max - p.min):g} {p.unit} for {SHARE:.0%}):"
+              + ("" if moves else " moves no metric"))
+        for metric, step, share in sorted(moves, key=lambda move: -abs(move[2]) / max(abs(result.base[move[0]]), 1e-9)):
+            unit = unit_of(METRICS[metric].kind, model)
+            print(f"  {metric:20s} {step:+10.4g} {unit:6s} a step   {share:+10.4g} {unit} for {SHARE:.0%}")
+
+
 def cmd_rates(args) -> None:
     from .analysis.rates import rate_table
     from .files.presets import load_preset
@@ -647,7 +690,7 @@ def cmd_window(args) -> int:
 
 COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
             "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot,
-            "import-godot": cmd_import_godot, "tune": cmd_tune, "metrics": cmd_metrics,
+            "import-godot": cmd_import_godot, "tune": cmd_tune, "sensitivity": cmd_sensitivity, "metrics": cmd_metrics,
             "sweep": cmd_sweep, "soak": cmd_soak}
 
 

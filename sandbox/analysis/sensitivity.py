@@ -1,0 +1,70 @@
+"""What changes what: how much each metric moves when each slider moves.
+
+For every slider parameter p at value v, two central differences, all of them one
+batch of `metrics.compute` (four tunings a parameter):
+ - per step: (m(v + step) − m(v − step)) / 2, the change one slider step makes;
+ - per 10 %: (m(v + R/10) − m(v − R/10)) / 2, R the slider's range.
+Near an end of the range the two points are clamped into it and the difference is
+scaled to the same move (a one-sided difference at the end itself). Options (on/off)
+are not moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Mapping
+
+import numpy as np
+
+from .metrics import METRICS, compute
+
+SHARE = 0.1
+"""The larger move: this share of the slider's range."""
+
+
+@dataclass
+class Sensitivity:
+    """Changes of every metric (columns, METRICS order) for every slider (rows)."""
+
+    params: list[str]
+    metrics: list[str]
+    per_step: np.ndarray
+    per_share: np.ndarray
+    base: dict[str, float]
+
+    def change(self, param: str, metric: str, per: str = "step") -> float:
+        table = self.per_step if per == "step" else self.per_share
+        return float(table[self.params.index(param), self.metrics.index(metric)])
+
+
+def _probes(p, value: float, move: float) -> tuple[float, float]:
+    """The two values either side of `value` `move` apart, clamped into the range."""
+    return max(p.min, value - move), min(p.max, value + move)
+
+
+def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float) -> Sensitivity:
+    """Every slider against every metric, as one batch."""
+    sliders = [p for p in model.PARAMS if not p.is_bool]
+    moves = []  # (parameter index, low value, high value, move) for the step, then the share
+    for j, p in enumerate(sliders):
+        value = float(tuning[p.name])
+        for move in (p.step, SHARE * (p.max - p.min)):
+            low, high = _probes(p, value, move)
+            moves.append((j, low, high, move))
+    n = 2 * len(moves) + 1
+    batch = {name: np.full(n, value, dtype=np.float64) if not isinstance(value, bool) else value
+             for name, value in tuning.items()}
+    for k, (j, low, high, _) in enumerate(moves):
+        column = batch[sliders[j].name]
+        column[2 * k], column[2 * k + 1] = low, high
+    achieved = compute(model, batch, hz)
+    names = list(METRICS)
+    table = np.array([np.asarray(achieved[name], dtype=np.float64) for name in names]).T  # (n, metrics)
+    changes = np.full((len(moves), len(names)), np.nan)
+    for k, (_, low, high, move) in enumerate(moves):
+        if high > low:
+            with np.errstate(invalid="ignore"):
+                changes[k] = (table[2 * k + 1] - table[2 * k]) / (high - low) * move
+    base = {name: float(table[-1, i]) for i, name in enumerate(names)}
+    return Sensitivity([p.name for p in sliders], names, changes[0::2], changes[1::2], base)
