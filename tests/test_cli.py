@@ -168,8 +168,11 @@ def test_bench_measures_and_counts_every_tick(qtbot):
                "speedup_vs_python": 40.0, "scaling": {"arcade": {"10000": 1e7, "1000000": 2.5e7}},
                "memory_100k_mb": {"arcade": 10.0}, "sweep": sweep, "seek_ms": {"arcade": 3.0},
                "metrics_ms": {"arcade": 4.0, "monster": 20.0}, "frame": frame, "startup_s": 1.0,
-               "startup_cold_s": 9.0}
+               "startup_cold_s": 9.0, "tune": {"arcade": {"seconds": 3.0, "hit": True, "evaluations": 600}},
+               "tune_s": {"arcade": 3.0}, "sensitivity_ms": {"monster": 200.0}}
     text = bench.report(figures)
+    assert "arcade          3.00 s  target ≤ 2: NOT MET" in text and "arcade yes (600 tunings)" in text
+    assert "monster       200.00 ms  target ≤ 250: met" in text
     assert "arcade         40.00 M  target ≥ 40: met" in text and "monster         1.00 M  target ≥ 10: NOT MET" in text
     assert "arcade         40.00 ns  target ≤ 100: met" in text
     assert "monster      1500.00 ns  target ≤ 1000: NOT MET" in text

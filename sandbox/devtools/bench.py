@@ -26,7 +26,7 @@ from ..physics.state import Controls
 from ..physics.params import Tuning
 from ..files.presets import BUILTIN_DIR, load_preset
 from ..physics.sim import run_batch, seek_states
-from . import bench_inputs
+from . import bench_inputs, bench_tune
 
 DEFAULT_PRESETS = {"arcade": "recipe_defaults.json", "bicycle": "bicycle_blog.json",
                    "ackermann": "ackermann_van.json", "rigid_body": "rigid_body_seed.json",
@@ -42,7 +42,9 @@ TARGETS = {"tick_ns": {"arcade": 100, "bicycle": 1000, "ackermann": 1000, "rigid
                                      "monster": 1e7},
            "metrics_ms": 16, "scaling_spread": 2.0, "sweep_s": 0.5, "seek_ms": 16, "speedup_vs_python": 20,
            "frame_median_ms": 5, "frame_p99_ms": 12, "startup_s": 1.5, "recompute_frame_p99_ms": 20,
-           "recompute_max_gap_ms": 50, "metrics_latency_frames": 2}
+           "recompute_max_gap_ms": 50, "metrics_latency_frames": 2,
+           "tune_s": {"arcade": 2, "bicycle": 15, "ackermann": 15, "rigid_body": 15, "monster": 15},
+           "sensitivity_ms": 250}
 
 
 def _held_controls(cars: int) -> Controls:
@@ -193,6 +195,10 @@ def run(quick: bool = False) -> dict:
     figures["sweep"] = sweep_seconds(side=30 if quick else 100)
     figures["seek_ms"] = seek_ms(1 if quick else 5)
     figures["metrics_ms"] = metrics_ms(5 if quick else 9)
+    _step("auto-tune and sensitivity")
+    figures["tune"] = bench_tune.tune_seconds()
+    figures["tune_s"] = {name: r["seconds"] for name, r in figures["tune"].items()}
+    figures["sensitivity_ms"] = bench_tune.sensitivity_ms(3 if quick else 5)
     _step("the window's frames")
     figures["frame"] = frame_costs(6.0 if quick else 60.0)
     _step("the window's frames while it recomputes (a slider dragged, a sweep running)")
@@ -245,6 +251,13 @@ def report(f: dict) -> str:
                         t["seek_ms"], True)
     lines += _per_model("metrics after a slider change (one tuning, every manoeuvre; median), ms:",
                         f["metrics_ms"], "ms", 1, t["metrics_ms"], True)
+    if "tune" in f:
+        lines += _per_model("auto-tune, three targets over four free parameters from the preset's tuning, s "
+                            "(targets in sandbox/devtools/bench_tune.py):", f["tune_s"], "s", 1, t["tune_s"], True)
+        lines.append("  every target met: " + ", ".join(f"{k} {'yes' if r['hit'] else 'NO'} ({r['evaluations']} "
+                                                        f"tunings)" for k, r in f["tune"].items()))
+        lines += _per_model("sensitivity, every slider against every metric (median), ms:", f["sensitivity_ms"], "ms",
+                            1, t["sensitivity_ms"], True)
     w = f["frame"]
     lines.append(f"window ({w['window']}, offscreen, car + every plot + {w['ghosts']} ghosts, {w['seconds']:g} s "
                  f"scripted): frame median {w['median_ms']:.1f} ms (target ≤ {t['frame_median_ms']}: "
