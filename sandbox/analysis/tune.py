@@ -2,9 +2,8 @@
 
 The search is CMA-ES (the `cma` package) over the free parameters' slider positions,
 each generation one compiled batch of `metrics.compute`. A tuning is scored so that
-any hit beats any miss, a smaller miss beats a larger one, and among hits the nearer
-to the start wins (distance in slider positions, so every parameter counts by the
-share of its slider it moved). Values land on their slider's step (`Param.from_slider`).
+among tunings that hit, the nearer to the start wins (`travel`: each slider counted by
+the share of its travel it moved); a miss weighs far more than any move. Values land on their slider's step (`Param.from_slider`).
 When the targets are not all met, restarts with a doubled population (IPOP) follow;
 what binds is then named: parameters that sit at a limit of their range, and targets
 that are met once another one is relaxed.
@@ -176,8 +175,15 @@ class TuneResult:
                 if t.miss(self.achieved[t.metric]) > 0}
 
 
+def travel(positions: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """How far each row of slider positions is from the start: the sum of the squares of
+    the sliders' moves, each a share of its slider's travel (smooth for the search; the
+    step polish then puts back the values the targets do not need)."""
+    return np.sum((positions - start) ** 2, axis=1)
+
+
 def scores(achieved: Mapping[str, np.ndarray], targets: list[Target], distances: np.ndarray) -> np.ndarray:
-    """One score per tuning, smaller better: the squared distance from the start plus
+    """One score per tuning, smaller better: the travel from the start plus
     MISS_WEIGHT × the sum of the squared misses (in tolerances beyond the tolerance), so
     that the search slides along the tunings that hit towards the nearest."""
     excess = np.zeros(len(distances))
@@ -233,7 +239,7 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
             coordinates = asked[:, :len(start)]
             values, achieved = _evaluate(model, tuning, space, coordinates, hz)
             positions = space.positions(coordinates)
-            distances = np.sum((positions - start_positions) ** 2, axis=1)
+            distances = travel(positions, start_positions)
             score = scores(achieved, targets, distances)
             es.tell(list(asked), list(score))
             progress.evaluations += len(asked)
@@ -255,7 +261,7 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
         if progress.best and not (stop is not None and stop.is_set()):
             # the run's best, polished on the sliders' steps
             polished = {**tuning, **progress.best}
-            progress.evaluations += _step_polish(model, polished, space, targets, start_positions, hz)
+            progress.evaluations += _step_polish(model, polished, space, targets, start_positions, hz, tuning)
             achieved = compute(model, polished, hz)
             progress.achieved = {t.metric: float(achieved[t.metric][0]) for t in targets}
             progress.best = {name: polished[name] for name in names}
@@ -274,13 +280,14 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
 
 
 def _step_polish(model, best: dict, space: Space, targets: list[Target], start_positions: np.ndarray,
-                 hz: float, rounds: int = 30) -> int:
+                 hz: float, start: Mapping[str, object], rounds: int = 30) -> int:
     """Improve `best` in place on the sliders' steps: CMA-ES moves in continuous
     positions, but the values land on steps, so the last fraction of a tolerance is
     often a matter of one step of one or two parameters. Each round tries every
     parameter one step either way (and, for up to PAIRS_UP_TO parameters, every pair
-    of such steps) as one batch, and keeps the best while it scores lower. Returns the
-    tunings evaluated."""
+    of such steps) and every parameter back at its start value, as one batch, and keeps
+    the best while it scores lower: the last moves put values back that the targets do
+    not need. Returns the tunings evaluated."""
     params, names = space.params, space.names
     moves = [((j, s),) for j in range(len(names)) for s in (-1, 1)]
     if len(names) <= PAIRS_UP_TO:
@@ -292,11 +299,12 @@ def _step_polish(model, best: dict, space: Space, targets: list[Target], start_p
         batch = {name: np.array([c[name] for c in candidates]) for name in names}
         achieved = compute(model, {**best, **batch}, hz)
         positions = np.array([[p.to_slider(c[p.name]) for p in params] for c in candidates])
-        return scores(achieved, targets, np.sum((positions - start_positions) ** 2, axis=1))
+        return scores(achieved, targets, travel(positions, start_positions))
 
     current = float(score_of([best])[0])
     for _ in range(rounds):
-        candidates = []
+        candidates = [{**{name: best[name] for name in names}, name: float(start[name])} for name in names
+                      if best[name] != start[name] and _inside(space, name, float(start[name]))]
         for move in moves:
             candidate = {name: best[name] for name in names}
             for j, sign in move:
@@ -312,6 +320,11 @@ def _step_polish(model, best: dict, space: Space, targets: list[Target], start_p
         current = float(found[k])
         best.update(candidates[k])
     return evaluated
+
+
+def _inside(space: Space, name: str, value: float) -> bool:
+    low, high = space.ranges[name]
+    return low <= value <= high
 
 
 def _at_limits(space: Space, coordinates: np.ndarray) -> list[str]:

@@ -23,6 +23,7 @@ from ..files.godot import export_script, has_script, load_script, save_script
 from ..files.godot_scene import save_scene
 from .godot_export_dialog import GodotExportDialog
 from ..physics.models import MODELS
+from ..physics.params import Tuning
 from ..physics.state import Controls
 from ..files.presets import (BUILTIN_DIR, Preset, declared_preset, list_presets, load_preset,
                        save_preset, user_dir)
@@ -36,12 +37,15 @@ from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
 from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, settings
 from .sweep_panel import SweepPanel
+from .tune_panel import TunePanel
 from .telemetry import LivePlots
 from .track_view import TrackView
 from .tuning_panel import TuningPanel
 from .view_overlays import Dashboard
 
 DEFAULT_PX_PER_METRE = 25.0
+TUNE_GHOST = "auto-tune: best so far"
+"""The ghost the auto-tune's best tuning drives as while it searches."""
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 FRAME_MS = 8
 """Frame timer interval: frames every ~8 ms; physics runs whole 1/hz ticks in between."""
@@ -180,6 +184,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.sweep_dock = self._dock("Sweep", "sweep_dock", self.sweep, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.metrics_dock, self.sweep_dock)
         self.sweep_dock.visibilityChanged.connect(lambda shown: shown and self._sync_sweep())
+        self.tune = TunePanel()
+        self.tune_dock = self._dock("Tune", "tune_dock", self.tune, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.sweep_dock, self.tune_dock)
+        self.tune_dock.visibilityChanged.connect(lambda shown: shown and self._sync_tune())
+        self.tune.apply_requested.connect(lambda values, text: self.panel.set_values(values, text))
+        self.tune.candidate.connect(self._tune_ghost)
         self._shown_once = False
 
         self.status = QLabel()
@@ -352,6 +362,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         view.addAction(self.plots_dock.toggleViewAction())
         view.addAction(self.metrics_dock.toggleViewAction())
         view.addAction(self.sweep_dock.toggleViewAction())
+        view.addAction(self.tune_dock.toggleViewAction())
         view.addSeparator()
         self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
@@ -597,6 +608,29 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._autosave_timer.start()
         if hasattr(self, "sweep"):
             self._sync_sweep()
+        if hasattr(self, "tune") and self.tune_dock.isVisible():
+            self._sync_tune()
+
+    def _sync_tune(self) -> None:
+        self.tune.set_model(self.model, self.tuning, self.sim.hz)
+
+    def _tune_ghost(self, tuning: dict | None) -> None:
+        """The auto-tune's best tuning so far drives as a ghost beside the car (updated in
+        place, so the car is reset once, when the ghost appears); gone when it ends."""
+        ghost = next((g for g in self.ghosts if g.name == TUNE_GHOST), None)
+        if tuning is None:
+            if ghost is not None:
+                self.ghosts.remove(ghost)
+                self.plots.set_ghost_names([g.name for g in self.ghosts])
+                self._request_metrics()
+                self._refresh_views()
+            return
+        if ghost is not None:
+            ghost.sim.params.update(tuning)
+            ghost.body = self.model.body(tuning)
+        elif len(self.ghosts) < MAX_GHOSTS and tuning.keys() == self.tuning.keys():
+            self.set_ghost(Preset(self.model, Tuning(self.model.PARAMS, tuning), TUNE_GHOST, hz=self.sim.hz),
+                           TUNE_GHOST)
 
     def _sync_sweep(self) -> None:
         self.sweep.set_model(self.model, self.tuning, self.sim.hz)
@@ -887,10 +921,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     # --- view ------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
-        """Bring the side panel's tab `name` (tuning, metrics, sweep) to the front and
-        wait for what it shows: the metrics computed, or a sweep of the first two
-        parameters run (for screenshots)."""
-        dock = {"tuning": self.panel_dock, "metrics": self.metrics_dock, "sweep": self.sweep_dock}[name]
+        """Bring the side panel's tab `name` (tuning, metrics, sweep, tune) to the front
+        and wait for what it shows: the metrics computed, a sweep of the first two
+        parameters run, or an auto-tune of the first metric with a value to 10 % more
+        (for screenshots)."""
+        dock = {"tuning": self.panel_dock, "metrics": self.metrics_dock, "sweep": self.sweep_dock,
+                "tune": self.tune_dock}[name]
         dock.raise_()
         QApplication.processEvents()
         if name == "metrics":
@@ -899,9 +935,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.sweep.use_second.setChecked(True)
             self.sweep.run()
             self.sweep.settle()
+        elif name == "tune":
+            self._sync_tune()
+            self.tune.example()
+            self.tune.settle()
 
     def docks(self) -> list[QDockWidget]:
-        return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.plots_dock]
+        return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.tune_dock, self.plots_dock]
 
     def toggle_panels(self) -> None:
         """Tab: hide every panel (the car gets the whole window), or bring back the ones
@@ -982,6 +1022,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.metrics.wait()
         self.curves.job.wait()
         self.sweep.wait()
+        self.tune.stop()
+        self.tune.wait()
         if self.remember:
             store = settings()
             store.setValue("window/geometry", self.saveGeometry())
