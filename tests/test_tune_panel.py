@@ -85,4 +85,4 @@ def test_the_tables_follow_the_model(window):
     window.switch_model("arcade")
     window._sync_tune()
     assert "engine_power" in window.tune.param_rows
-    assert window.tune.params.rowCount() == len([p for p in window.model.PARAMS if not p.is_bool])
+    assert window.tune.params.rowCount() == 2 * len([p for p in window.model.PARAMS if not p.is_bool])  # name, range

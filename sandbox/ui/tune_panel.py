@@ -23,6 +23,8 @@ from .plot_style import style_plot
 
 SPIN_MAX = 1e7
 """The largest target a box takes (far above any metric in either unit)."""
+SPIN_WIDTH = 84
+"""px: a number box (the names get the rest of the panel's width)."""
 
 
 class _Signals(QObject):
@@ -54,16 +56,19 @@ class _Job(QRunnable):
 
 
 def _fit_columns(table: QTableWidget) -> None:
-    """The first column (the names) takes the room left; the others fit their contents."""
+    """Rows in pairs: a name across the table, then its boxes indented under it (the
+    first column only indents); the last column takes the room left."""
     header = table.horizontalHeader()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-    for column in range(1, table.columnCount()):
+    for column in range(table.columnCount() - 1):
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(table.columnCount() - 1, QHeaderView.ResizeMode.Stretch)
+    table.setColumnWidth(0, 16)
 
 
 def _spin(decimals: int, maximum: float = SPIN_MAX, minimum: float = 0.0) -> QDoubleSpinBox:
     box = QDoubleSpinBox()
     box.setButtonSymbols(QDoubleSpinBox.ButtonSymbols.NoButtons)  # narrow: the panel shares a side of the window
+    box.setMaximumWidth(SPIN_WIDTH)
     box.setDecimals(decimals)
     box.setRange(minimum, maximum)
     box.setKeyboardTracking(False)
@@ -86,16 +91,16 @@ class TunePanel(QWidget):
         self.signals.progress.connect(self._show_progress)
         self.signals.finished.connect(self._finished)
 
-        self.targets = QTableWidget(0, 5)
-        self.targets.setHorizontalHeaderLabels(["metric", "target", "±", "unit", "best now"])
+        self.targets = QTableWidget(0, 4)
+        self.targets.setHorizontalHeaderLabels(["", "target", "±", "best now"])
         self.targets.verticalHeader().hide()
         _fit_columns(self.targets)
         self.targets.setToolTip("Tick a metric to aim at it: its target value and tolerance, in the model's units")
-        self.params = QTableWidget(0, 4)
-        self.params.setHorizontalHeaderLabels(["parameter (tick to lock)", "from", "to", "unit"])
+        self.params = QTableWidget(0, 3)
+        self.params.setHorizontalHeaderLabels(["", "search from", "to"])
         self.params.verticalHeader().hide()
         _fit_columns(self.params)
-        self.params.setToolTip("Locked parameters stay as they are; the others are searched between from and to "
+        self.params.setToolTip("Ticked parameters are locked: they stay as they are; the others are searched between from and to "
                                "(the slider's range unless narrowed). Options never change.")
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
@@ -162,7 +167,7 @@ class TunePanel(QWidget):
             table.setRowCount(0)
         now = compute(model, dict(tuning), hz)
         _, ref = reference_speed(model)
-        self.targets.setRowCount(len(METRICS))
+        self.targets.setRowCount(2 * len(METRICS))
         self.target_rows = {}
         for row, (name, metric) in enumerate(METRICS.items()):
             use = QCheckBox(metric.label.replace("100", ref))
@@ -170,17 +175,21 @@ class TunePanel(QWidget):
             value = float(now[name][0])
             shown = value if math.isfinite(value) else 0.0
             target, tolerance = _spin(DECIMALS[metric.kind]), _spin(DECIMALS[metric.kind] + 1)
+            unit = unit_of(metric.kind, model)
+            target.setSuffix(f" {unit}")
+            tolerance.setPrefix("± ")
             target.setValue(shown)
             tolerance.setMinimum(10.0 ** -(DECIMALS[metric.kind] + 1))
             tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[metric.kind], tolerance.minimum()))
-            self.targets.setCellWidget(row, 0, use)
-            self.targets.setCellWidget(row, 1, target)
-            self.targets.setCellWidget(row, 2, tolerance)
-            self.targets.setItem(row, 3, QTableWidgetItem(unit_of(metric.kind, model)))
-            self.targets.setItem(row, 4, QTableWidgetItem("—"))
+            # the name on a row of its own, across the table: the panel is narrow
+            self.targets.setSpan(2 * row, 0, 1, 4)
+            self.targets.setCellWidget(2 * row, 0, use)
+            self.targets.setCellWidget(2 * row + 1, 1, target)
+            self.targets.setCellWidget(2 * row + 1, 2, tolerance)
+            self.targets.setItem(2 * row + 1, 3, QTableWidgetItem("—"))
             self.target_rows[name] = (use, target, tolerance)
         sliders = [p for p in model.PARAMS if not p.is_bool]
-        self.params.setRowCount(len(sliders))
+        self.params.setRowCount(2 * len(sliders))
         self.param_rows = {}
         for row, p in enumerate(sliders):
             lock = QCheckBox(p.label)
@@ -190,10 +199,12 @@ class TunePanel(QWidget):
                 box.setSingleStep(p.step)
             low.setValue(p.min)
             high.setValue(p.max)
-            self.params.setCellWidget(row, 0, lock)
-            self.params.setCellWidget(row, 1, low)
-            self.params.setCellWidget(row, 2, high)
-            self.params.setItem(row, 3, QTableWidgetItem(p.unit))
+            self.params.setSpan(2 * row, 0, 1, 3)
+            self.params.setCellWidget(2 * row, 0, lock)
+            self.params.setCellWidget(2 * row + 1, 1, low)
+            self.params.setCellWidget(2 * row + 1, 2, high)
+            for box in (low, high):
+                box.setSuffix(f" {p.unit}" if p.unit else "")
             self.param_rows[p.name] = (lock, low, high)
         self.result = None
         self._update_buttons()
@@ -281,7 +292,7 @@ class TunePanel(QWidget):
                             f"{progress.restarts} · best error {progress.best_score:.3g}"
                             + (" · every target met" if progress.hit else ""))
         for name, value in progress.achieved.items():
-            self.targets.item(list(METRICS).index(name), 4).setText(format_value(value))
+            self.targets.item(2 * list(METRICS).index(name) + 1, 3).setText(format_value(value))
         if progress.best:
             self.candidate.emit({**self.tuning, **progress.best})
 
@@ -294,7 +305,7 @@ class TunePanel(QWidget):
             return
         self.result = result
         for target in result.targets:
-            self.targets.item(list(METRICS).index(target.metric), 4).setText(
+            self.targets.item(2 * list(METRICS).index(target.metric) + 1, 3).setText(
                 format_value(result.achieved[target.metric]))
         changed = [name for name in self.param_rows if result.tuning[name] != self.tuning[name]]
         if result.hit:
