@@ -209,10 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ghost", type=Path, action="append", default=[],
                    help="a preset to drive beside the car as a compare ghost (up to 4 times)")
     p.add_argument("--zoom", type=_zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
-    p.add_argument("--tab", choices=("tuning", "metrics", "sweep", "tune"), default="tuning",
+    p.add_argument("--tab", choices=("tuning", "metrics", "sweep", "tune", "sensitivity"), default="tuning",
                    help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
                         "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
-                        "(an auto-tune of the first metric to 10 %% more, run first)")
+                        "(an auto-tune of the first metric to 10 %% more, run first), sensitivity (the What "
+                        "changes what table below the car)")
     p.add_argument("--dialog", choices=("godot-script", "godot-scene"),
                    help="picture the Godot export dialog instead of the window (as a script or a scene)")
     return parser

@@ -11,6 +11,7 @@ shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost pr
 shot --preset presets/monster_corvette_c5.json --dialog godot-scene --drive 1 --out screenshots/godot_export_scene.png
 shot --preset presets/drift.json --dialog godot-script --drive 1 --out screenshots/godot_export_script.png
 shot --preset presets/recipe_defaults.json --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
+shot --preset presets/monster_corvette_c5.json --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
 # each tab, the compare view and the sweep heatmap at three window sizes
 for size in 1024x640 1440x900 1920x1080; do
   shot --preset presets/monster_corvette_c5.json --size $size --tab tuning --out screenshots/sizes/corvette_tuning_$size.png

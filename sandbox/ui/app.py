@@ -38,6 +38,7 @@ from .replay_control import ReplayMixin
 from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, settings
 from .sweep_panel import SweepPanel
 from .tune_panel import TunePanel
+from .sensitivity_panel import SensitivityPanel
 from .telemetry import LivePlots
 from .track_view import TrackView
 from .tuning_panel import TuningPanel
@@ -174,6 +175,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         split.addWidget(self.curves)
         split.setSizes([600, 500])
         self.plots_dock = self._dock("Plots", "plots_dock", split, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.sensitivity = SensitivityPanel()
+        self.sensitivity_dock = self._dock("What changes what", "sensitivity_dock", self.sensitivity,
+                                           Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.plots_dock, self.sensitivity_dock)
+        self.plots_dock.raise_()
+        self.sensitivity_dock.visibilityChanged.connect(self._sensitivity_shown)
+        self.sensitivity.open_sweep.connect(self.open_sweep_of)
 
         self.metrics = MetricsPanel()
         self.metrics_dock = self._dock("Metrics", "metrics_dock", self.metrics, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -363,6 +371,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         view.addAction(self.metrics_dock.toggleViewAction())
         view.addAction(self.sweep_dock.toggleViewAction())
         view.addAction(self.tune_dock.toggleViewAction())
+        view.addAction(self.sensitivity_dock.toggleViewAction())
         view.addSeparator()
         self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
@@ -610,6 +619,19 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._sync_sweep()
         if hasattr(self, "tune") and self.tune_dock.isVisible():
             self._sync_tune()
+        if hasattr(self, "sensitivity"):
+            self.sensitivity.request(self.model, self.tuning, self.sim.hz)
+
+    def _sensitivity_shown(self, shown: bool) -> None:
+        self.sensitivity.set_active(shown)
+        if shown:
+            self.sensitivity.request(self.model, self.tuning, self.sim.hz)
+
+    def open_sweep_of(self, name: str, metric: str) -> None:
+        """Sweep `metric` over `name`'s range in the Sweep tab (a Sensitivity cell)."""
+        self._sync_sweep()
+        self.sweep_dock.raise_()
+        self.sweep.sweep_one(name, metric)
 
     def _sync_tune(self) -> None:
         self.tune.set_model(self.model, self.tuning, self.sim.hz)
@@ -921,12 +943,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     # --- view ------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
-        """Bring the side panel's tab `name` (tuning, metrics, sweep, tune) to the front
+        """Bring the panel's tab `name` (tuning, metrics, sweep, tune; sensitivity, below) to the front
         and wait for what it shows: the metrics computed, a sweep of the first two
         parameters run, or an auto-tune of the first metric with a value to 10 % more
         (for screenshots)."""
         dock = {"tuning": self.panel_dock, "metrics": self.metrics_dock, "sweep": self.sweep_dock,
-                "tune": self.tune_dock}[name]
+                "tune": self.tune_dock, "sensitivity": self.sensitivity_dock}[name]
         dock.raise_()
         QApplication.processEvents()
         if name == "metrics":
@@ -935,13 +957,16 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.sweep.use_second.setChecked(True)
             self.sweep.run()
             self.sweep.settle()
+        elif name == "sensitivity":
+            self.sensitivity.settle()
         elif name == "tune":
             self._sync_tune()
             self.tune.example()
             self.tune.settle()
 
     def docks(self) -> list[QDockWidget]:
-        return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.tune_dock, self.plots_dock]
+        return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.tune_dock, self.plots_dock,
+                self.sensitivity_dock]
 
     def toggle_panels(self) -> None:
         """Tab: hide every panel (the car gets the whole window), or bring back the ones
@@ -965,6 +990,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         for dock in self.docks():
             dock.show()
         self.panel_dock.raise_()
+        self.plots_dock.raise_()
         self._hidden_docks = []
         self.panel_action.setChecked(True)
         self._size_panels()
@@ -1024,6 +1050,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.sweep.wait()
         self.tune.stop()
         self.tune.wait()
+        self.sensitivity.job.wait()
         if self.remember:
             store = settings()
             store.setValue("window/geometry", self.saveGeometry())

@@ -223,6 +223,13 @@ class SweepPanel(QWidget):
             for ring in (self.here_point, self.here_edge):
                 ring.setData([float(self.base[self.axes[0].name])], [float(self.base[self.axes[1].name])])
 
+    def sweep_one(self, name: str, metric: str) -> None:
+        """Sweep `metric` over parameter `name`'s whole range (from the Sensitivity view)."""
+        self.first.name.setCurrentIndex(self.first.name.findData(name))
+        self.use_second.setChecked(False)
+        self.metric.setCurrentIndex(self.metric.findData(metric))
+        self.run()
+
     def _second_enabled(self, on: bool) -> None:
         for widget in (self.second.name, self.second.low, self.second.high, self.second.count):
             widget.setEnabled(on)
