@@ -533,6 +533,8 @@ def cmd_sensitivity(args) -> None:
         print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz,
                           "metrics": {name: clean(v) for name, v in result.base.items()},
                           "top_speed_formula": {"value": clean(formula), "how": how},
+                          "gear_top_speeds": ({g: clean(v) for g, v in model.gear_top_speeds(dict(preset.tuning)).items()}
+                                              if hasattr(model, "gear_top_speeds") else None),
                           "per_step": {p: {m: clean(result.change(p, m)) for m in result.metrics} for p in result.params},
                           "per_10pct": {p: {m: clean(result.change(p, m, "share")) for m in result.metrics}
                                         for p in result.params}}, indent=2))
@@ -541,6 +543,10 @@ def cmd_sensitivity(args) -> None:
           f"{SHARE:.0%} of the slider's range up (central differences)")
     print(f"  top speed: simulated {format_value(result.base['top_speed'])}, from the parameters "
           f"{format_value(formula)} {unit_of('speed', model)} ({how})")
+    if hasattr(model, "gear_top_speeds"):
+        gears = model.gear_top_speeds(dict(preset.tuning))
+        print("  top speed in each gear held: " + ", ".join(f"{gear}: {format_value(v)}" for gear, v in gears.items())
+              + f" {unit_of('speed', model)}")
     declared = {p.name: p for p in model.PARAMS}
     for name in result.params:
         p = declared[name]

@@ -89,3 +89,19 @@ def test_sensitivity_command_prints_the_table_and_json():
     text = subprocess.run([sys.executable, "-m", "sandbox", "sensitivity", "--preset",
                            str(BUILTIN_DIR / "go_kart.json")], capture_output=True, text=True, timeout=300).stdout
     assert "engine_power (10 px/s² a step, 400 px/s² for 10%)" in text and "top_speed" in text
+
+
+def test_the_dynamic_car_top_speed_in_each_gear_has_its_closed_form():
+    """A short gear stops at its redline: v = redline·2π/60·Rw/(xg·xd) (the seed's rpm
+    formula turned round); the best gear's is the model's own top speed."""
+    import math
+
+    from sandbox.physics.models import monster
+
+    preset = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+    p = dict(preset.tuning)
+    gears = monster.gear_top_speeds(p)
+    for gear in ("1", "2", "3"):
+        redline = p["redline_rpm"] * 2 * math.pi / 60 * p["wheel_radius"] / (p[f"gear_{gear}"] * p["differential"])
+        assert gears[gear] == pytest.approx(redline, abs=0.06)  # the grid's 0.05 m/s
+    assert max(gears.values()) == pytest.approx(monster.top_speed(p, 1 / 60), abs=0.06)

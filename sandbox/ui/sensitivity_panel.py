@@ -65,13 +65,14 @@ class SensitivityPanel(QWidget):
     def request(self, model, tuning: dict, hz: int) -> None:
         """Recompute for a snapshot of the tuning (runs while the panel is shown)."""
         tuning = dict(tuning)
-        self.job.request(lambda: (model, sensitivity(model, tuning, hz), formula_top_speed(model, tuning, hz)))
+        self.job.request(lambda: (model, sensitivity(model, tuning, hz), formula_top_speed(model, tuning, hz),
+                                  model.gear_top_speeds(tuning) if hasattr(model, "gear_top_speeds") else {}))
 
     def settle(self) -> None:
         self.job.settle()
 
     def _show(self, result, seconds: float) -> None:
-        model, self.result, (formula, how) = result
+        model, self.result, (formula, how), gears = result
         if model is not self.model:
             self.model = model
             _, ref = reference_speed(model)
@@ -86,7 +87,10 @@ class SensitivityPanel(QWidget):
         unit = unit_of("speed", model)
         self.formula = (f"top speed: simulated {format_value(simulated)}, from the parameters "
                         f"{format_value(formula)} {unit} ({how})" if math.isfinite(formula) else f"top speed: {how}")
+        if gears:
+            self.formula += "; in each gear held: " + ", ".join(f"{g}: {format_value(v)}" for g, v in gears.items())
         self.note.setText(f"{self.formula} · {seconds * 1000:.0f} ms")
+        self.note.setToolTip(self.formula)
         self._fill()
 
     def _fill(self) -> None:

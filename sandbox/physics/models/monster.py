@@ -597,6 +597,20 @@ def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[s
     return terms
 
 
+def gear_top_speeds(p: Mapping[str, float]) -> dict[str, float]:
+    """Top speed (m/s) in each forward gear held: the first speed of TOP_SPEED_GRID
+    where that gear's drive force no longer beats drag and rolling resistance (above
+    the redline the engine gives nothing, so a short gear stops at its redline speed,
+    redline·2π/60·Rw/(xg·xd)); inf if it beats them everywhere on the grid."""
+    v = TOP_SPEED_GRID
+    net = force_curve(p, v, 0.0)
+    out = {}
+    for name in GEAR_NAMES:
+        above = np.nonzero(net[f"gear {name}"] + net["resistance"] <= 0)[0]
+        out[name] = float(v[above[0]]) if above.size else math.inf
+    return out
+
+
 def top_speed(p: Mapping[str, float], dt: float) -> float:
     """Fastest steady speed (m/s) of any gear within the rpm range: the first of 3001
     speeds from 0 to 150 m/s where `net` ≤ 0, then bisection (`_top_speed`)."""
