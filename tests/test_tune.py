@@ -137,3 +137,18 @@ def test_an_impossible_target_exits_1_with_the_closest_tuning_and_what_binds(tmp
 def test_tune_command_refuses_bad_input_with_exit_2(args, message):
     run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", *args)
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_targets_that_pull_against_each_other_are_named():
+    """With the engine power alone free, a faster top speed and a slower start cannot
+    both be had (more power raises the one and shortens the other): the search misses,
+    and relaxing either target lets the other be met."""
+    from sandbox.analysis.tune import conflicts
+
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    targets = [Target("top_speed", 850.0, 10.0), Target("time_to_90pct", 1.5, 0.02)]
+    result = search(arcade, dict(preset.tuning), targets, ["engine_power"], 60)
+    assert not result.hit and set(result.misses()) <= {"top_speed", "time_to_90pct"} and result.misses()
+    pulls = conflicts(arcade, dict(preset.tuning), targets, ["engine_power"], 60)
+    assert any(line.startswith("top_speed pulls against time_to_90pct") for line in pulls)
+    assert any(line.startswith("time_to_90pct pulls against top_speed") for line in pulls)

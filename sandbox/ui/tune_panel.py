@@ -15,7 +15,7 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 
 from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
-from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, search
+from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, conflicts, search
 from ..errors import UserError
 from .latest_job import background
 from .palette import CAR
@@ -50,6 +50,8 @@ class _Job(QRunnable):
         try:
             result = search(model, tuning, targets, names, hz, seed, ranges, on_generation=self._report,
                             stop=self.stop)
+            if not result.hit and not self.stop.is_set():  # which targets pull against each other
+                result.binding += conflicts(model, tuning, targets, names, hz, seed, ranges)
         except UserError as exc:
             result = str(exc)
         self.signals.finished.emit(result)
