@@ -108,7 +108,7 @@ def test_metrics_command_prints_json():
     data = json.loads(out)
     assert data["model"] == "arcade" and data["hz"] == 60
     names = [m["name"] for m in data["metrics"]]
-    assert names[0] == "top_speed" and len(names) == 11 and "turning_circle" in names
+    assert names[0] == "top_speed" and len(names) == 13 and "turning_circle" in names
     assert data["metrics"][0]["value"] == pytest.approx(645, abs=1) and data["metrics"][0]["unit"] == "px/s"
     # beside it, the recipe's balance engine_power + friction·dt·v + drag·dt·v² = 0 solved by hand
     p = json.loads((BUILTIN_DIR / "go_kart.json").read_text())["params"]
@@ -145,3 +145,47 @@ def test_reverse_on_the_rev_limiter_settles_at_the_redline_speed():
     assert redline == pytest.approx(21.54, abs=0.01)
     m = compute(preset.model, p, 60)
     assert float(m["reverse_top_speed"][0]) == pytest.approx(redline, rel=0.005)
+
+
+def test_the_standing_quarter_mile_of_the_kinematic_bicycle_is_its_pedals_sum():
+    """Straight ahead the blog's bicycle moves its centre speed·dt a tick, the speed
+    rising by acceleration·dt to the top speed: summed here tick by tick, the time at
+    402.336 m interpolated within the tick that crosses it."""
+    from sandbox.physics.models import bicycle
+
+    tuning = dict(Tuning(bicycle.PARAMS))
+    dt = 1 / 60
+    speed, x, tick = 0.0, 0.0, 0
+    while True:
+        tick += 1
+        speed = min(speed + tuning["acceleration"] * dt, tuning["max_speed"])
+        before, x = x, x + speed * dt
+        if x >= 402.336:
+            expected = (tick - 1 + (402.336 - before) / (x - before)) * dt
+            break
+    got = float(compute(bicycle, tuning, 60)["standing_quarter"][0])
+    assert got == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_skid_pad_figure_of_the_kinematic_bicycle_is_v_squared_over_r():
+    """At full lock the blog's centre runs at speed·cos(δ/2) on a circle of
+    L/(2·sin(δ/2)) (models.md); held at its top speed that is the larger circle's
+    steady lateral acceleration. A small lock keeps the tick's chord close to the arc."""
+    import math
+
+    from sandbox.physics.models import bicycle
+
+    tuning = dict(Tuning(bicycle.PARAMS, {"max_steer": 8.0, "max_speed": 10.0, "wheel_base": 2.5}))
+    half = math.radians(8.0) / 2
+    expected = (10.0 * math.cos(half)) ** 2 / (2.5 / (2 * math.sin(half)))
+    got = float(compute(bicycle, tuning, 60)["skidpad_lateral"][0])
+    assert got == pytest.approx(expected, rel=0.01)
+
+
+def test_the_corvettes_skid_pad_figure_is_within_its_tyres_grip():
+    """The dynamic car holds at most μ·g sideways (each axle's force ≤ μ × its load)."""
+    from sandbox.physics.models import monster
+
+    preset = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+    got = float(compute(monster, dict(preset.tuning), 60)["skidpad_lateral"][0])
+    assert 0.5 * monster.G < got <= preset.tuning["mu"] * monster.G * 1.01

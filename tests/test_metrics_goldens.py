@@ -1,7 +1,9 @@
 """The compiled metrics against the recorded ones (tests/goldens/models/metrics.json,
 from the numpy batch implementation they replace): every built-in preset and option
 variant at its preset's tick rate, each figure within 1e-9 relative (NaN = NaN,
-inf = inf)."""
+inf = inf). The metrics added after the recording (the standing quarter mile, the
+skid pad's steady lateral acceleration) are checked against closed forms in
+test_metrics.py instead."""
 
 import json
 import math
@@ -38,9 +40,9 @@ def same(value: float, recorded: float) -> bool:
 def test_metrics_are_the_recorded_ones(name):
     preset, tuning = tuning_of(name)
     values = compute(preset.model, tuning, preset.hz)
-    assert list(values) == list(METRICS) == list(RECORDED[name])
+    assert list(values) == list(METRICS) and list(RECORDED[name]) == list(METRICS)[:len(RECORDED[name])]
     got = {k: float(v[0]) for k, v in values.items()}
-    wrong = {k: (got[k], RECORDED[name][k]) for k in METRICS if not same(got[k], RECORDED[name][k])}
+    wrong = {k: (got[k], RECORDED[name][k]) for k in RECORDED[name] if not same(got[k], RECORDED[name][k])}
     assert not wrong, wrong
 
 
@@ -56,6 +58,6 @@ def test_a_batch_of_every_models_presets_is_its_tunings_one_by_one():
         params = {p.name: np.array([t[p.name] for _, t in members]) for p in model.PARAMS}
         values = compute(model, params, hz)
         for i, (name, _) in enumerate(members):
-            wrong = {k: (float(values[k][i]), RECORDED[name][k]) for k in METRICS
+            wrong = {k: (float(values[k][i]), RECORDED[name][k]) for k in RECORDED[name]
                      if not same(float(values[k][i]), RECORDED[name][k])}
             assert not wrong, (name, wrong)

@@ -7,7 +7,7 @@ a compile-time constant (`numba.literally`): everything here is compiled once pe
 model. Every run starts from rest or from the state another one ended in; nothing
 here enters Python. Speeds and distances are in the model's units.
 
-`car_metrics` fills one car's eleven figures in metrics.METRICS order (slots below);
+`car_metrics` fills one car's thirteen figures in metrics.METRICS order (slots below);
 `metrics_rows` / `metrics_rows_parallel` do it for each row of a (k, P) tuning
 array. `car_drive` / `drive_rows` give the `rates` drives (top speed, coast-down,
 braking) with the same straight run.
@@ -40,7 +40,8 @@ STOP_LIMIT_S = 30.0
 LATERAL_WINDOW_S = 0.25
 """s: the window of the lateral acceleration's turn rate."""
 
-TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, KERB, SLIP, LATERAL = range(11)
+TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, KERB, SLIP, LATERAL, STANDING, \
+    STEADY_LATERAL = range(13)
 """Slots of `car_metrics`' out (metrics.METRICS order)."""
 DRIVE_TOP, DRIVE_COAST, DRIVE_BRAKE = range(3)
 """Slots of `car_drive`'s out: top speed, coast-down and braking distance."""
@@ -277,7 +278,9 @@ def _circle(model, s, p, dt, target, display, peaks):
     tick's is 2R·sin(θ/2), θ the turn of the velocity; inf if it did not turn);
     raises peaks[0] to the largest |slip angle| (°, from `display` column, the drawn
     heading) and peaks[1] to the largest lateral acceleration, speed × the velocity's
-    turn rate over LATERAL_WINDOW_S (length/s²), both while moving."""
+    turn rate over LATERAL_WINDOW_S (length/s²), both while moving, and peaks[2] to the
+    steady lateral acceleration of the last second, v²/R (v its mean speed, R the
+    radius returned; length/s²)."""
     literally(model)
     c = _controls(1.0, 0.0, 0.0)
     ticks = int(CIRCLE_S / dt)
@@ -310,7 +313,28 @@ def _circle(model, s, p, dt, target, display, peaks):
             travelled += math.hypot(s[X] - x, s[Y] - y)
     peaks[0] = _larger(peaks[0], peak_slip)
     peaks[1] = _larger(peaks[1], peak_lat)
-    return travelled / max(turned, 1e-15) if turned > 1e-12 else math.inf
+    radius = travelled / max(turned, 1e-15) if turned > 1e-12 else math.inf
+    mean_speed = travelled / (last * dt)
+    peaks[2] = _larger(peaks[2], mean_speed * mean_speed / radius if math.isfinite(radius) else 0.0)
+    return radius
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _standing(model, s, p, dt, distance, ticks):
+    """Full throttle straight from rest (`s`, in place) until the car is `distance` from
+    where it started, at most `ticks`: the time (s), interpolated within the tick that
+    crosses it; NaN if it never gets there."""
+    literally(model)
+    c = _controls(0.0, 1.0, 0.0)
+    x0, y0 = s[X], s[Y]
+    before = 0.0
+    for tick in range(1, ticks + 1):
+        kernels.tick(model, s, c, p, dt)
+        gone = math.hypot(s[X] - x0, s[Y] - y0)
+        if gone >= distance:
+            return (tick - 1 + (distance - before) / (gone - before)) * dt
+        before = gone
+    return math.nan
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -374,13 +398,14 @@ def _kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, out):
-    """One car's eleven figures into out (slots TOP … LATERAL): tuning row `p`, tick
+def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, standing, out):
+    """One car's thirteen figures into out (slots TOP … STEADY_LATERAL): tuning row `p`, tick
     `dt` (s), `has_top` whether the model declares a finite top speed for it (else the
     straight run lasts UNLIMITED_RUN_S and reverse is inf when nothing settles),
     `ref` the speed "100" and `pace` walking pace (length/s), `body` the drawn body's
     (length, width), `defaults` the state row at rest, `display` the state column
-    slip angles are measured from (-1: the heading)."""
+    slip angles are measured from (-1: the heading), `standing` the distance of the
+    standing start (length)."""
     literally(model)
     if display < 0:
         display = HEADING
@@ -409,29 +434,30 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, out):
     low = 0.25 * (top if settled else _speed(cruising))
     slow = _rest(defaults)
     _up_to(model, slow, p, dt, low)
-    peaks = np.zeros(2)
+    peaks = np.zeros(3)
     out[RADIUS_LOW] = _circle(model, slow, p, dt, low, display, peaks)
     radius_top = _circle(model, cruising, p, dt, math.inf, display, peaks)
     out[RADIUS_TOP] = radius_top if settled else math.nan
     out[KERB] = _kerb_circle(model, _rest(defaults), p, dt, pace, display, body[0] / 2, body[1] / 2)
-    out[SLIP], out[LATERAL] = peaks[0], peaks[1]
+    out[SLIP], out[LATERAL], out[STEADY_LATERAL] = peaks[0], peaks[1], peaks[2]
+    out[STANDING] = _standing(model, _rest(defaults), p, dt, standing, int(SETTLE_LIMIT_S / dt))
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def metrics_rows(model, rows, dt, has_top, ref, pace, bodies, defaults, display, out):
-    """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 11), one after
+def metrics_rows(model, rows, dt, has_top, ref, pace, bodies, defaults, display, standing, out):
+    """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 13), one after
     another (one tuning: no threads to start); bodies (k, 2) each row's drawn body."""
     literally(model)
     for i in range(rows.shape[0]):
-        car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, out[i])
+        car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, standing, out[i])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", parallel=True)
-def metrics_rows_parallel(model, rows, dt, has_top, ref, pace, bodies, defaults, display, out):
+def metrics_rows_parallel(model, rows, dt, has_top, ref, pace, bodies, defaults, display, standing, out):
     """`metrics_rows` spread over the cores (each car runs alone: the same bits)."""
     literally(model)
     for i in prange(rows.shape[0]):
-        car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, out[i])
+        car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, standing, out[i])
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

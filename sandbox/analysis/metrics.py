@@ -22,6 +22,8 @@ dynamic car, …), which is not the spec sheet's rear-axle circle.
 | turning_circle | full lock at walking pace (speed held there): the kerb-to-kerb diameter, twice the distance from the path's centre to the farthest corner of the drawn body |
 | peak_slip_skidpad | largest |slip angle| (°) in the full-lock runs |
 | peak_lateral_accel | largest sideways acceleration in the full-lock runs, speed × turn rate of the velocity over 0.25 s (single-tick steps of instant steering are not accelerations a driver feels) |
+| standing_quarter | full throttle straight from rest: the time to cover a quarter mile (402.336 m), or 4000 px for models in pixels |
+| skidpad_lateral | the steady lateral acceleration of the full-lock circles, mean speed² / path radius over the last second, the larger of the two (the skid pad's figure: the car's grip held round a circle) |
 
 NaN means the manoeuvre could not reach its mark (100 never reached, no top speed).
 """
@@ -76,6 +78,12 @@ METRICS = {
     "peak_lateral_accel": Metric("peak lateral acceleration", "accel", +1,
                                  "The largest sideways acceleration in the full-lock runs (speed × turn rate "
                                  "of the velocity over 0.25 s)."),
+    "standing_quarter": Metric("standing quarter mile", "time", -1,
+                               "Full throttle straight from rest: the time to cover a quarter mile (402 m; "
+                               "4000 px for models in pixels)."),
+    "skidpad_lateral": Metric("steady lateral acceleration, skid pad", "accel", +1,
+                              "The full-lock circles' last second held steady: mean speed² / path radius, the "
+                              "larger of the slow and the top-speed circle."),
 }
 DECIMALS = {"speed": 1, "time": 2, "distance": 1, "deg": 1, "accel": 2}
 """Decimal places each unit kind is shown with."""
@@ -84,6 +92,17 @@ DECIMALS = {"speed": 1, "time": 2, "distance": 1, "deg": 1, "accel": 2}
 def reference_speed(model: ModuleType) -> tuple[float, str]:
     """(speed in model units/s, label) of "100": 100 px/s, or 100 km/h in metres."""
     return (100.0, "100 px/s") if model.LENGTH_UNIT == "px" else (100 / 3.6, "100 km/h")
+
+
+QUARTER_MILE_M = 402.336
+QUARTER_PX = 4000.0
+"""px: the standing start of the models in pixels: the recipe's car (top speed about
+600 px/s) covers it in about 8 s, a quarter mile's time for a quick road car."""
+
+
+def standing_distance(model: ModuleType) -> float:
+    """The standing start's distance (model units): a quarter mile, or QUARTER_PX."""
+    return QUARTER_PX if model.LENGTH_UNIT == "px" else QUARTER_MILE_M
 
 
 def walking_pace(model: ModuleType) -> float:
@@ -143,7 +162,7 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
     layout = model.STATE
     kernels.call(run, model_number(model), rows, dt, has_top_speed(model, rows, dt), reference_speed(model)[0],
                  walking_pace(model), bodies(model, rows), layout.defaults, layout.offset.get("display_heading", -1),
-                 out)
+                 standing_distance(model), out)
     out = out[which]
     return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
 
@@ -178,6 +197,8 @@ def missing_reason(name: str, value: float, model: ModuleType, values: Mapping[s
         return f"n/a: never reaches {ref_label}"
     if name == "reverse_top_speed":
         return "none: nothing limits the reverse speed" if math.isinf(value) else "n/a: no reverse speed measured"
+    if name == "standing_quarter":
+        return "n/a: never covers the distance in two minutes"
     if name.startswith("radius") or name == "turning_circle":
         return "n/a: the car does not turn at full lock"
     return "n/a: the manoeuvre could not reach its mark"
