@@ -35,7 +35,8 @@ def test_the_command_writes_one_row_per_point_with_every_metric(tmp_path):
     assert "5 tunings" in done.stdout
     lines = out.read_text().splitlines()
     assert lines[0].startswith("traction_fast,top_speed,") and len(lines) == 6
-    slip = np.array([float(line.split(",")[-2]) for line in lines[1:]])
+    column = lines[0].split(",").index("peak_slip_skidpad")
+    slip = np.array([float(line.split(",")[column]) for line in lines[1:]])
     assert np.all(np.diff(slip) < 0)  # more grip at speed, less slide on the skid pad
 
 
