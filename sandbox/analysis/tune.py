@@ -1,12 +1,14 @@
 """Auto-tune: the tuning nearest the current one whose metrics hit given targets.
 
 The search is CMA-ES (the `cma` package) over the free parameters' slider positions,
-each generation one compiled batch of `metrics.compute`. A tuning is scored so that
-among tunings that hit, the nearer to the start wins (`travel`: each slider counted by
-the share of its travel it moved); a miss weighs far more than any move. Values land on their slider's step (`Param.from_slider`).
-When the targets are not all met, restarts with a doubled population (IPOP) follow;
-what binds is then named: parameters that sit at a limit of their range, and targets
-that are met once another one is relaxed.
+each generation one compiled batch of `metrics.compute`. A tuning scores its travel
+from the start (`travel`: each slider counted by the share of its travel it moved)
+plus a miss weighing far more than any move, so among tunings that hit the nearest
+wins. Values land on their slider's step (`Param.from_slider`), and each run ends
+with a polish on those steps (`_step_polish`). A run that misses is followed by one
+from the start again with twice the step and population (at most MAX_RESTARTS).
+What binds a miss is then named: parameters at a limit of their range here, and
+targets that the others are met without (`conflicts`).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-warnings.filterwarnings("ignore", message="Could not import matplotlib", module="cma")
-
 from ..errors import UserError, shown
 from .metrics import METRICS, compute, unit_of
+
+# cma offers plots through matplotlib, which the sandbox neither uses nor installs
+warnings.filterwarnings("ignore", message="Could not import matplotlib", module="cma")
 
 DEFAULT_TOLERANCE = {"speed": 0.02, "time": 0.02, "distance": 0.02, "deg": 0.02, "accel": 0.02}
 """Share of the target value taken as its tolerance when none is given."""
