@@ -163,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="the search's random seed: the same seed, the same result")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
+    p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")
@@ -486,7 +487,12 @@ def cmd_tune(args) -> int:
         tuning = preset.tuning.copy()
         for name in names:
             tuning.set(name, result.tuning[name])
-        save_preset(replace(preset, tuning=tuning, name=f"{preset.name} (tuned)", path=None), args.out)
+        targets_text = ", ".join(f"{t.metric} {t.value:g} ± {t.tolerance:g}" for t in targets)
+        description = (f"Tuned from {preset.name!r} by car-sandbox tune (seed {args.seed}), moving "
+                       f"{', '.join(names)}, to {targets_text}"
+                       + ("." if result.hit else "; not every target met: the closest tuning found."))
+        save_preset(replace(preset, tuning=tuning, name=args.name or f"{preset.name} (tuned)",
+                            description=description, path=None), args.out)
     changed = {name: (float(preset.tuning[name]), result.tuning[name]) for name in names
                if result.tuning[name] != preset.tuning[name]}
     if args.json:

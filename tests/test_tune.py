@@ -3,6 +3,7 @@ misses said plainly with what binds."""
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 
@@ -152,3 +153,23 @@ def test_targets_that_pull_against_each_other_are_named():
     pulls = conflicts(arcade, dict(preset.tuning), targets, ["engine_power"], 60)
     assert any(line.startswith("top_speed pulls against time_to_90pct") for line in pulls)
     assert any(line.startswith("time_to_90pct pulls against top_speed") for line in pulls)
+
+
+def test_the_road_test_corvette_is_what_the_readmes_command_makes(tmp_path):
+    """The built-in preset is the tune command's output, as the README shows it, and it
+    meets the road test's figures within the command's tolerances."""
+    readme = (BUILTIN_DIR.parent / "README.md").read_text()
+    line = next(l for l in readme.splitlines() if l.startswith("car-sandbox tune --preset presets/monster_corvette_c5.json"))
+    args = shlex.split(line)[1:]
+    out = tmp_path / "road.json"
+    args[args.index("--out") + 1] = str(out)
+    args[args.index("--preset") + 1] = str(BUILTIN_DIR / "monster_corvette_c5.json")
+    run = cli(*args)
+    assert run.returncode == 0, run.stderr
+    shipped = load_preset(BUILTIN_DIR / "monster_corvette_c5_road_test.json")
+    made = load_preset(out)
+    assert dict(made.tuning) == dict(shipped.tuning) and made.name == shipped.name == "Corvette C5 (road test)"
+    figures = compute(monster, dict(shipped.tuning), 60)
+    for metric, value, tolerance in (("time_to_100", 4.9, 0.3), ("standing_quarter", 13.4, 0.1), ("top_speed", 78, 1),
+                                     ("braking_from_100", 40, 1), ("skidpad_lateral", 0.92 * 9.8, 0.1)):
+        assert abs(float(figures[metric][0]) - value) <= tolerance, metric
