@@ -86,3 +86,14 @@ def test_the_tables_follow_the_model(window):
     window._sync_tune()
     assert "engine_power" in window.tune.param_rows
     assert window.tune.params.rowCount() == 2 * len([p for p in window.model.PARAMS if not p.is_bool])  # name, range
+
+
+def test_a_model_switch_during_a_search_drops_its_result(window, qtbot):
+    window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
+    tune = _aim(window, [("top_speed", 3000.0, 10.0)])
+    assert tune.run()
+    window.switch_model("bicycle")
+    window._sync_tune()
+    qtbot.waitUntil(lambda: not tune.running, timeout=60_000)
+    assert tune.result is None and "model changed" in tune.status.text()
+    assert not tune.apply() and window.model.NAME == "bicycle"

@@ -86,6 +86,7 @@ class TunePanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model, self.tuning, self.hz = None, {}, 60
+        self.searched_model = None
         self.result: TuneResult | None = None
         self.stop_event = threading.Event()
         self.running = False
@@ -160,6 +161,7 @@ class TunePanel(QWidget):
         if model is self.model:
             return
         self.model = model
+        self.stop()  # a search of the last model is of no use to this one (its result is dropped)
         for table in (self.targets, self.params):  # the last model's boxes go at once (not at the next idle turn)
             for row in range(table.rowCount()):
                 for column in range(table.columnCount()):
@@ -270,6 +272,7 @@ class TunePanel(QWidget):
             self.status.setText(str(exc))
             return False
         self.result, self.running = None, True
+        self.searched_model = self.model
         self.stop_event = threading.Event()
         self.curve.setData([], [])
         self.status.setText("Searching…")
@@ -301,6 +304,10 @@ class TunePanel(QWidget):
     def _finished(self, result) -> None:
         self.running = False
         self.candidate.emit(None)
+        if self.searched_model is not self.model:
+            self.status.setText("The model changed during the search: its result was dropped.")
+            self._update_buttons()
+            return
         if isinstance(result, str):
             self.status.setText(result)
             self._update_buttons()
