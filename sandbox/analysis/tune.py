@@ -66,7 +66,9 @@ class Target:
         return max(0.0, abs(achieved - self.value) / self.tolerance - 1.0)
 
 
-_TARGET = re.compile(r"^\s*(\w+)\s*=\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*([^\s±+]*)\s*(?:(?:±|\+-|\+/-)\s*([\d.]+(?:[eE][-+]?\d+)?)\s*(\S*))?\s*$")
+_NUMBER = r"[\d.]+(?:[eE][-+]?\d+)?"
+_TARGET = re.compile(rf"^\s*(\w+)\s*=\s*([-+]?{_NUMBER})\s*([^\s±+]*)\s*"  # NAME = VALUE [unit]
+                     rf"(?:(?:±|\+-|\+/-)\s*({_NUMBER})\s*(\S*))?\s*$")  # [± TOL [unit]]
 
 
 def parse_target(text: str, model: ModuleType) -> Target:

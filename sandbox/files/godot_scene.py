@@ -35,8 +35,9 @@ def car_outline(preset: Preset, px_per_metre: float) -> dict[str, list[tuple[flo
                 (cx + along / 2, cy + across / 2), (cx - along / 2, cy + across / 2)]
 
     shapes = {"Body": box(0, 0, length, width), "Cabin": box(0.12 * length, 0, 0.3 * length, 0.8 * width)}
-    for name, (x, y) in {"WheelFrontLeft": (half_base, -half_track), "WheelFrontRight": (half_base, half_track),
-                         "WheelRearLeft": (-half_base, -half_track), "WheelRearRight": (-half_base, half_track)}.items():
+    wheels = {"WheelFrontLeft": (half_base, -half_track), "WheelFrontRight": (half_base, half_track),
+              "WheelRearLeft": (-half_base, -half_track), "WheelRearRight": (-half_base, half_track)}
+    for name, (x, y) in wheels.items():
         shapes[name] = box(x, y, wheel_length, wheel_width)
     return shapes
 

@@ -83,7 +83,8 @@ class GodotExportDialog(QDialog):
             self.version.addItem(label, number)
         self.version.setCurrentIndex(0 if godot == 4 else 1)
         self.version.setToolTip("Godot 4 scripts extend CharacterBody2D; Godot 3 scripts KinematicBody2D")
-        self.as_script, self.as_scene = QRadioButton("Script (.gd)"), QRadioButton("Scene with its script (.tscn + .gd)")
+        self.as_script = QRadioButton("Script (.gd)")
+        self.as_scene = QRadioButton("Scene with its script (.tscn + .gd)")
         self.as_script.setToolTip("The car's script alone: attach it to a body of your own")
         self.as_scene.setToolTip("A scene to open and play: the body with the script, a collision box, the car "
                                  "drawn and a camera; its script is written beside it")

@@ -103,8 +103,8 @@ class TunePanel(QWidget):
         self.params.setHorizontalHeaderLabels(["", "search from", "to"])
         self.params.verticalHeader().hide()
         _fit_columns(self.params)
-        self.params.setToolTip("Ticked parameters are locked: they stay as they are; the others are searched between from and to "
-                               "(the slider's range unless narrowed). Options never change.")
+        self.params.setToolTip("Ticked parameters are locked: they stay as they are; the others are searched "
+                               "between from and to (the slider's range unless narrowed). Options never change.")
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
