@@ -110,3 +110,23 @@ def test_an_exported_script_adds_the_input_actions_it_needs():
     godot = run_oracle(trace_path, hz=60, script_text=export_script(preset, 3), car_adds_actions=True)
     gap = compare(run_trace(preset.model, preset.tuning, load_trace(trace_path), 60), godot)
     assert gap["position_px"] < POSITION_PX and gap["heading_rad"] < HEADING_RAD, gap
+
+
+@needs_godot
+def test_the_exported_script_holds_the_sandboxs_speed_guard(tmp_path):
+    """With friction and drag at 0 nothing resists a held throttle: the sandbox holds the
+    car at 20 000 px/s, and so does the exported script in the engine (without the guard
+    it would reach 40 000 px/s in these 10 s)."""
+    from sandbox.devtools.export_drives import drive
+    from sandbox.files.traces import save_trace
+    from sandbox.physics.models.limits import SPEED_LIMIT_PX
+
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    preset.tuning.update(friction=0.0, drag=0.0, engine_power=4000.0)
+    trace = drive("straight_brake", 60)[:600]  # the first 10 s: full throttle
+    save_trace(tmp_path / "throttle.csv", trace)
+    godot = run_oracle(tmp_path / "throttle.csv", hz=60, script_text=export_script(preset, 3))
+    ours = run_trace(preset.model, preset.tuning, trace, 60)
+    assert ours[:, 6].max() == SPEED_LIMIT_PX
+    assert godot[:, 6].max() == pytest.approx(SPEED_LIMIT_PX, abs=0.01)
+    assert (godot[-60:, 6] == pytest.approx(SPEED_LIMIT_PX, abs=0.01))

@@ -3,6 +3,8 @@
 extends {{BODY}}
 
 {{CONSTANTS}}
+# px/s: the sandbox's speed guard (at friction and drag 0 nothing resists)
+const SPEED_LIMIT = 20000.0
 
 {{PARAMS}}
 
@@ -26,6 +28,9 @@ func _physics_process(delta):
 {{MOVE_MEAN}}
 	else:
 {{MOVE}}
+	# guard (car-sandbox): with nothing resisting, a held throttle would speed up for ever
+	if velocity.length_squared() > SPEED_LIMIT * SPEED_LIMIT:
+		velocity = velocity.normalized() * SPEED_LIMIT
 
 
 func get_input():
