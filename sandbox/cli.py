@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file: the start, and the values kept")
     p.add_argument("--target", action="append", required=True, metavar="NAME=VALUE[±TOL]",
                    help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
-                        "the tolerance defaults to 1 %%)")
+                        "the tolerance defaults to 2 %%)")
     moved = p.add_mutually_exclusive_group()
     moved.add_argument("--free", type=_names, help="only these parameters move (comma-separated)")
     moved.add_argument("--lock", type=_names, help="every slider moves but these (comma-separated)")
@@ -450,36 +450,18 @@ def cmd_import_godot(args) -> None:
     print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}")
 
 
-def _search_ranges(texts: list[str], model) -> dict[str, tuple[float, float]]:
-    declared = {p.name: p for p in model.PARAMS}
-    ranges = {}
-    for text in texts:
-        name, _, span = text.partition("=")
-        try:
-            low, high = (float(v) for v in span.split(":"))
-        except ValueError:
-            raise UserError(f"--range {shown(text)}: expected NAME=LO:HI, e.g. drag=-0.1:-0.02") from None
-        p = declared.get(name)
-        if p is None or p.is_bool:
-            raise UserError(f"--range {shown(text)}: {name!r} is not a slider of the {model.TITLE} model")
-        if not (p.min <= low < high <= p.max):
-            raise UserError(f"--range {shown(text)}: LO < HI within {p.range_text()}")
-        ranges[name] = (low, high)
-    return ranges
-
-
 def cmd_tune(args) -> int:
     from dataclasses import replace
 
     from .analysis.metrics import format_value, unit_of, METRICS
-    from .analysis.tune import conflicts, free_names, parse_target, search
+    from .analysis.tune import conflicts, free_names, parse_range, parse_target, search
     from .files.presets import load_preset, save_preset
 
     preset = load_preset(args.preset)
     model = preset.model
     targets = [parse_target(text, model) for text in args.target]
     names = free_names(model, args.free, args.lock)
-    ranges = _search_ranges(args.range, model)
+    ranges = dict(parse_range(text, model) for text in args.range)
     hz = args.hz or preset.hz
     result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
     pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)

@@ -97,7 +97,7 @@ def reference_speed(model: ModuleType) -> tuple[float, str]:
 QUARTER_MILE_M = 402.336
 QUARTER_PX = 4000.0
 """px: the standing start of the models in pixels: the recipe's car (top speed about
-600 px/s) covers it in about 8 s, a quarter mile's time for a quick road car."""
+600 px/s) covers it in about 7 s, a quarter mile's time for a quick road car."""
 
 
 def standing_distance(model: ModuleType) -> float:

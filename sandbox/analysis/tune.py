@@ -99,6 +99,31 @@ def parse_target(text: str, model: ModuleType) -> Target:
     return Target(name, value, tolerance)
 
 
+def check_range(p, low: float, high: float) -> tuple[float, float]:
+    """A slider's search range (low, high), or UserError: low below high, both within
+    the slider's range."""
+    if not (p.min <= low < high <= p.max):
+        raise UserError(f"{p.name}: the search range must run from a lower to a higher value within "
+                        f"{p.range_text()}")
+    return low, high
+
+
+def parse_range(text: str, model: ModuleType) -> tuple[str, tuple[float, float]]:
+    """NAME=LO:HI, a slider of `model` searched only within LO … HI."""
+    name, _, span = text.partition("=")
+    try:
+        low, high = (float(v) for v in span.split(":"))
+    except ValueError:
+        raise UserError(f"--range {shown(text)}: expected NAME=LO:HI, e.g. drag=-0.1:-0.02") from None
+    p = next((q for q in model.PARAMS if q.name == name and not q.is_bool), None)
+    if p is None:
+        raise UserError(f"--range {shown(text)}: {name!r} is not a slider of the {model.TITLE} model")
+    try:
+        return name, check_range(p, low, high)
+    except UserError as exc:
+        raise UserError(f"--range {shown(text)}: LO < HI within {p.range_text()} ({exc})") from None
+
+
 @dataclass
 class Space:
     """The free parameters and their search ranges: coordinates 0…1 in each, mapped to

@@ -48,12 +48,16 @@ ACTION_KEYS = {"accelerate": ("W", "UP"), "brake": ("S", "DOWN"), "steer_left": 
 """The input actions (the recipe's four, then the dynamic car's) and the sandbox's keys
 for them (ui/input.py), added to a project's Input Map by the exported script where an
 action is missing. A script declares the actions its template reads."""
-SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "SPEED_CONTROL": "speed_control"}
+SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metres_state",
+            "SPEED_CONTROL": "speed_control"}
 """Placeholders filled with a piece shared by several templates (godot_templates/_<name>.gd),
 filled in turn."""
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes"}
 """Parameters whose name GDScript reserves (a built-in function), and the name of
 their exported variable."""
+SCALE_VARIABLE = "pixels_per_metre"
+"""The exported variable of a metric model's scale: not a tuning parameter, so import
+passes it by without a word."""
 DEFAULT_PX_PER_METRE = 25.0
 """px/m of an exported metric model's `pixels_per_metre` (the window's default scale)."""
 PX_PER_METRE_RANGE = (1.0, 1000.0, 0.5)
@@ -165,7 +169,7 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
     if metric:
         scale = "\n".join(_comment("Pixels per metre [px/m]: the model computes in metres; the node moves this "
                                     "many pixels for each.")
-                           + [_exported("pixels_per_metre", px_per_metre, godot, PX_PER_METRE_RANGE)])
+                           + [_exported(SCALE_VARIABLE, px_per_metre, godot, PX_PER_METRE_RANGE)])
     params = "\n".join(declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS)
     return {**dialect, "GODOT": str(godot), "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
             "PARAMS": params, "SCALE": scale, **{key: _snippet(name) for key, name in SNIPPETS.items()}}
@@ -173,11 +177,9 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
 
 def _snippet(name: str) -> str:
     """A piece shared by several templates (godot_templates/_<name>.gd), without the
-    comment at its top that says what it is."""
-    lines = (TEMPLATES / f"_{name}.gd").read_text(encoding="utf-8").rstrip("\n").split("\n")
-    while lines[0].startswith("#"):
-        lines.pop(0)
-    return "\n".join(lines)
+    comment at its top that says what it is (up to its first blank line)."""
+    text = (TEMPLATES / f"_{name}.gd").read_text(encoding="utf-8")
+    return text.split("\n\n", 1)[1].rstrip("\n")
 
 
 def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_PER_METRE) -> str:
@@ -310,7 +312,7 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>") 
             continue
         name, literal = found
         if name not in declared:
-            if code.startswith(("@export", "export")) and name != "pixels_per_metre":
+            if code.startswith(("@export", "export")) and name != SCALE_VARIABLE:
                 result.warnings.append(f"line {number}: {name} is not a tuning parameter of {model.NAME} (ignored)")
             continue
         if name in seen:

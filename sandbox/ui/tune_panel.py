@@ -4,6 +4,7 @@ that keeps the best so far, and Apply (one undo step) or Discard."""
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 
@@ -15,7 +16,7 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 
 from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
-from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, conflicts, search
+from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, check_range, conflicts, search
 from ..errors import UserError
 from .latest_job import background
 from .palette import CAR
@@ -40,9 +41,7 @@ class _Job(QRunnable):
         self.stop, self.signals = stop, signals
 
     def _report(self, progress: Progress) -> None:
-        self.signals.progress.emit(Progress(progress.generation, progress.evaluations, progress.restarts,
-                                            progress.best_score, dict(progress.best), dict(progress.achieved),
-                                            list(progress.history), progress.hit))
+        self.signals.progress.emit(copy.deepcopy(progress))  # the search goes on changing its own
 
     def run(self) -> None:
         background()
@@ -250,12 +249,11 @@ class TunePanel(QWidget):
         targets = [Target(name, target.value(), spread.value())
                    for name, (use, target, spread) in self.target_rows.items() if use.isChecked()]
         names = [name for name, (lock, _, _) in self.param_rows.items() if not lock.isChecked()]
+        declared = {p.name: p for p in self.model.PARAMS}
         ranges = {}
         for name in names:
             _, low, high = self.param_rows[name]
-            if low.value() >= high.value():
-                raise UserError(f"{name}: the search range must run from a lower to a higher value")
-            ranges[name] = (low.value(), high.value())
+            ranges[name] = check_range(declared[name], low.value(), high.value())
         if not targets:
             raise UserError("Tick at least one metric to aim at")
         if not names:

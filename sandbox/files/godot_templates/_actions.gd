@@ -1,5 +1,6 @@
 # Adds the input actions the car reads where the project's Input Map lacks them; shared
 # by every template.
+
 func _add_missing_actions():
 	for action in ACTIONS:
 		if not InputMap.has_action(action):

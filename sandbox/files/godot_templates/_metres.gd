@@ -1,5 +1,14 @@
-# Shared by the templates of the models in metres: moving the node, the tick length, and
-# the arithmetic Godot 3's built-ins would round to 32 bits.
+# Shared by the templates of the models in metres: starting at the node, moving it, the
+# tick length, and the arithmetic Godot 3's built-ins would round to 32 bits.
+
+func _start_at_node():
+	# the input actions the car reads, and the model where the node stands, turned as it is
+	_add_missing_actions()
+	pos_x = position.x / pixels_per_metre
+	pos_y = position.y / pixels_per_metre
+	heading = rotation
+
+
 func _place(delta):
 	# move the node to the model's position, in pixels; where something in the way stops
 	# it, the model goes on from where the engine left it (true: it did)

@@ -1,4 +1,5 @@
 # The pedals' speed of the kinematic models (speed_control.py), shared by their templates.
+
 func _next_speed(current, throttle, brake, dt):
 	# the pedals: the brake wins, and held at rest drives in reverse; no pedal coasts to 0
 	var accel = acceleration * dt

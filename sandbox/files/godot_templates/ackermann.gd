@@ -10,11 +10,7 @@ const MAX_INNER = 89.0 * RADIANS
 {{PARAMS}}
 {{SCALE}}
 
-# The car in metres, seconds and radians, as 64-bit floats (the node's own vectors are
-# 32-bit in Godot 3): the node is moved to it each tick.
-var pos_x = 0.0
-var pos_y = 0.0
-var heading = 0.0
+{{METRES_STATE}}
 var speed = 0.0
 var alpha = 0.0  # the outer front wheel's angle
 var beta = 0.0  # the inner front wheel's angle
@@ -22,10 +18,7 @@ var omega = 0.0  # yaw rate, rad/s
 {{VELOCITY}}
 
 func _ready():
-	_add_missing_actions()
-	pos_x = position.x / pixels_per_metre
-	pos_y = position.y / pixels_per_metre
-	heading = rotation
+	_start_at_node()
 
 
 func _physics_process(delta):

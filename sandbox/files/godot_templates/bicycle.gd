@@ -10,11 +10,7 @@ const UNSET = 1000000000.0  # the history's first slot while it holds nothing
 {{PARAMS}}
 {{SCALE}}
 
-# The car in metres, seconds and radians, as 64-bit floats (the node's own vectors are
-# 32-bit in Godot 3): the node is moved to it each tick.
-var pos_x = 0.0
-var pos_y = 0.0
-var heading = 0.0
+{{METRES_STATE}}
 var display_heading = 0.0
 var speed = 0.0
 var steer = 0.0
@@ -23,10 +19,7 @@ var heading_history = []
 {{VELOCITY}}
 
 func _ready():
-	_add_missing_actions()
-	pos_x = position.x / pixels_per_metre
-	pos_y = position.y / pixels_per_metre
-	heading = rotation
+	_start_at_node()
 	display_heading = rotation
 	for _k in range(HISTORY):
 		heading_history.append(UNSET)

@@ -19,11 +19,8 @@ const MAGIC_PEAK = 8962341767041857 / 2251799813685248.0
 {{PARAMS}}
 {{SCALE}}
 
-# The car in metres, seconds and radians, as 64-bit floats (the node's own vectors are
-# 32-bit in Godot 3): the node is moved to it each tick. The sandbox's state, slot by slot.
-var pos_x = 0.0
-var pos_y = 0.0
-var heading = 0.0
+{{METRES_STATE}}
+# the rest of the sandbox's state, slot by slot
 var vx = 0.0  # m/s, world frame
 var vy = 0.0
 var wheel_angle = 0.0  # rad: the front wheels' angle in the last tick
@@ -50,10 +47,7 @@ var heading_y = NAN
 {{VELOCITY}}
 
 func _ready():
-	_add_missing_actions()
-	pos_x = position.x / pixels_per_metre
-	pos_y = position.y / pixels_per_metre
-	heading = rotation
+	_start_at_node()
 
 
 func _physics_process(delta):

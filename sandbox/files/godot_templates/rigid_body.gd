@@ -16,12 +16,8 @@ const FRONT = [true, true, false, false]
 {{PARAMS}}
 {{SCALE}}
 
-# The car in metres, seconds and radians, as 64-bit floats (the node's own vectors are
-# 32-bit in Godot 3): the node is moved to it each tick. Vehicle frame: +x forward, +y
-# to the right; the heading increases turning right.
-var pos_x = 0.0
-var pos_y = 0.0
-var heading = 0.0
+{{METRES_STATE}}
+# Vehicle frame: +x forward, +y to the right; the heading increases turning right.
 var vx = 0.0
 var vy = 0.0
 var omega = 0.0
@@ -35,10 +31,7 @@ var side_force_rear = 0.0
 {{VELOCITY}}
 
 func _ready():
-	_add_missing_actions()
-	pos_x = position.x / pixels_per_metre
-	pos_y = position.y / pixels_per_metre
-	heading = rotation
+	_start_at_node()
 
 
 func _physics_process(delta):
