@@ -1,6 +1,8 @@
 """Godot script export and import without Godot: structure, literals, and never
 running what a file says."""
 
+from pathlib import Path
+
 import pytest
 
 from sandbox.files.godot import (GODOT_VERSIONS, GodotError, export_script, gdscript_literal, load_script,
@@ -9,6 +11,10 @@ from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 
 RECIPE_ACTIONS = ('"accelerate"', '"brake"', '"steer_left"', '"steer_right"')
+_DEMO = (Path(__file__).parent / "data" / "godot_scripts" / "recipe_demo_godot4.gd").read_text()
+RECIPE_CODE = _DEMO[_DEMO.index("\nfunc _physics_process"):]
+"""The recipe demo's functions: appended to a few declarations, they say which
+formula the numbers are for (a script without them is refused: it could be either)."""
 
 
 @pytest.mark.parametrize("godot, base, api", [
@@ -45,7 +51,7 @@ def test_import_reads_var_lines_in_every_common_spelling():
         "@export var colour = 3",       # an exported variable of the user's own
         "func _ready():",
         "\tvar slip_speed = 1",         # a local inside a function: not a declaration of the car
-    ])
+    ]) + RECIPE_CODE
     result = parse_script(text, arcade)
     assert result.values == {"wheel_base": 90, "steering_angle": 20.5, "engine_power": 1200, "drag": -0.07,
                              "rate_independent": True}
@@ -57,7 +63,7 @@ def test_import_reads_var_lines_in_every_common_spelling():
 
 
 def test_an_expression_or_a_value_out_of_range_imports_nothing_and_names_the_lines():
-    text = "var wheel_base = 90\nvar friction = -55 * 2\nvar braking = -99999\n"
+    text = "var wheel_base = 90\nvar friction = -55 * 2\nvar braking = -99999\n" + RECIPE_CODE
     with pytest.raises(GodotError) as err:
         parse_script(text, arcade, "car.gd")
     message = str(err.value)
@@ -87,39 +93,41 @@ def test_a_long_run_of_spaces_imports_in_linear_time():
     from sandbox.files.godot import SCRIPT_LIMIT
 
     head = "var wheel_base ="
-    text = head + " " * (SCRIPT_LIMIT - len(head) - 4) + " 80"
-    assert parse_script(text, arcade).values == {"wheel_base": 80}
-    spaces = "var wheel_base = 80" + " " * (SCRIPT_LIMIT // 2) + "x"  # unreadable, just as fast
+    text = head + " " * (SCRIPT_LIMIT - len(head) - 4 - len(RECIPE_CODE)) + " 80" + RECIPE_CODE
+    assert len(text) <= SCRIPT_LIMIT
+    assert parse_script(text, arcade).values == {"wheel_base": 80, "rate_independent": False}
+    spaces = "var wheel_base = 80" + " " * (SCRIPT_LIMIT // 2) + "x" + RECIPE_CODE  # unreadable, just as fast
     with pytest.raises(GodotError, match="line 1"):
         parse_script(spaces, arcade)
 
 
 def test_underscores_between_digits_are_valid_gdscript():
-    result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6", arcade)
-    assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06}
+    result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6" + RECIPE_CODE,
+                          arcade)
+    assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06, "rate_independent": False}
     for wrong in ("1__000", "_1", "1_"):
         with pytest.raises(GodotError, match=f"line 1: engine_power = {wrong} is not a plain number"):
-            parse_script(f"var engine_power = {wrong}\nvar wheel_base = 80", arcade)
+            parse_script(f"var engine_power = {wrong}\nvar wheel_base = 80" + RECIPE_CODE, arcade)
 
 
 def test_a_line_separator_inside_a_comment_hides_nothing():
     """Godot ends lines at line feeds only: U+2028 in a comment is part of the comment,
     and the declarations before and after it are read."""
-    text = "var wheel_base = 80  # note\u2028still the note\nvar drag = -0.07"
-    assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07}
+    text = "var wheel_base = 80  # note\u2028still the note\nvar drag = -0.07" + RECIPE_CODE
+    assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07, "rate_independent": False}
 
 
 def test_a_script_of_only_unusable_values_names_its_lines():
     with pytest.raises(GodotError) as err:
-        parse_script("extends Node\nvar wheel_base = big\nvar drag = -5\n", arcade)
+        parse_script("extends Node\nvar wheel_base = big\nvar drag = -5\n" + RECIPE_CODE, arcade)
     message = str(err.value)
     assert "line 2: wheel_base = big" in message and "line 3: drag: -5" in message and "no parameter" not in message
 
 
 def test_an_annotation_with_arguments_is_read():
-    result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20",
-                          arcade)
-    assert result.values == {"wheel_base": 80, "steering_angle": 20}
+    result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20"
+                          + RECIPE_CODE, arcade)
+    assert result.values == {"wheel_base": 80, "steering_angle": 20, "rate_independent": False}
 
 
 PRESETS = sorted(BUILTIN_DIR.glob("*.json"))

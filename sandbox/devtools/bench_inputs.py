@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from ..analysis.sweep import MAX_POINTS
-from ..files.godot import SCRIPT_LIMIT, parse_script
-from ..files.presets import BUILTIN_DIR
+from ..files.godot import SCRIPT_LIMIT, export_script, parse_script
+from ..files.presets import BUILTIN_DIR, load_preset
 from ..files.traces import TRACE_LIMIT
 from ..physics.models import arcade
 
@@ -65,9 +65,11 @@ def longest_trace() -> dict:
 
 
 def largest_godot_import() -> float:
-    """Seconds to import the largest script accepted, one declaration padded with spaces."""
-    head = "var wheel_base ="
-    text = head + " " * (SCRIPT_LIMIT - len(head) - 4) + " 80"
+    """Seconds to import the largest script accepted: the arcade's, one declaration
+    padded with spaces up to the size limit."""
+    script = export_script(load_preset(BUILTIN_DIR / "recipe_defaults.json"), 4)
+    padding = " " * (SCRIPT_LIMIT - len(script.encode("utf-8")))
+    text = script.replace("var wheel_base =", "var wheel_base =" + padding, 1)
     start = time.perf_counter()
     parse_script(text, arcade)
     return time.perf_counter() - start

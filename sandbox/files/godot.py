@@ -1,22 +1,18 @@
-"""Godot scripts in and out: export a tuning as the recipe's car.gd (Godot 3 or 4),
-and read the `var name = value` lines of a car.gd back into a tuning.
-
-Import never runs anything: it matches number literals line by line.
+"""Godot scripts in and out: export a tuning as the recipe's car.gd (Godot 3 or 4);
+reading a car.gd back into a tuning is in godot_import.py (its names are importable
+from here too).
 """
 
 from __future__ import annotations
 
 import os
-import re
 import textwrap
 from importlib import metadata
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import UserError, shown
-from .json_text import GivenNumber
-from .disk import read_text, write_text_atomic
+from ..errors import UserError
+from .disk import write_text_atomic
 from .presets import Preset
 
 TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
@@ -52,9 +48,9 @@ SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metre
             "SPEED_CONTROL": "speed_control"}
 """Placeholders filled with a piece shared by several templates (godot_templates/_<name>.gd),
 filled in turn."""
-GDSCRIPT_NAMES = {"abs": "anti_lock_brakes"}
-"""Parameters whose name GDScript reserves (a built-in function), and the name of
-their exported variable."""
+GDSCRIPT_NAMES = {"abs": "anti_lock_brakes", "shift_up": "shift_up_rpm", "shift_down": "shift_down_rpm"}
+"""Parameters exported under another name, and that name: GDScript reserves `abs`
+(a built-in function); `shift_up` and `shift_down` are also input actions."""
 SCALE_VARIABLE = "pixels_per_metre"
 """The exported variable of a metric model's scale: not a tuning parameter, so import
 passes it by without a word."""
@@ -66,14 +62,6 @@ LINE_WIDTH = 100
 SCRIPT_LIMIT = 1024 * 1024
 """bytes: a car script is a few kilobytes; larger files are refused unread."""
 
-# class-level declarations only: they start the line (locals inside functions are
-# indented). Every pattern here runs in time linear in the line: no two quantifiers
-# that can match the same characters follow each other.
-_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
-_VAR_WORD = re.compile(r"^(?:@?export\w*(?:\([^)\n]*\))?\s+)?var\b")
-_ANNOTATION = re.compile(r"^@?export\w*")
-_MODEL_LINE = re.compile(r'^const\s+SANDBOX_MODEL\s*(?::\s*\w+\s*)?:?=\s*"(\w*)"')
-_FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\d+)\s*(?:#.*)?$")
 
 
 class GodotError(UserError):
@@ -204,155 +192,13 @@ def save_script(preset: Preset, path: str | os.PathLike, godot: int,
     write_text_atomic(path, export_script(preset, godot, px_per_metre), GodotError)
 
 
-@dataclass
-class ImportResult:
-    """A script's tuning: `values` by parameter name; `model` the script's model (from its
-    SANDBOX_MODEL line, else the one asked for); `warnings` on what was left as it was."""
-    values: dict[str, float | bool]
-    model: ModuleType
-    warnings: list[str] = field(default_factory=list)
+IMPORT_NAMES = ("ImportResult", "load_script", "parse_script", "script_model")
+"""The import half, in godot_import.py, still importable from here."""
 
 
-def _declaration(code: str) -> tuple[str, str] | None:
-    """(name, value text) of `[@export…] var name [: Type] = value` (comment already cut
-    off), or None when the line is not that shape."""
-    annotation = _ANNOTATION.match(code)
-    if annotation:
-        code = code[annotation.end():]
-        if code.startswith("("):  # its arguments, e.g. @export_range(0, 100)
-            close = code.find(")")
-            if close < 0:
-                return None
-            code = code[close + 1:]
-        code = code.lstrip()
-    if not (code.startswith("var") and code[3:4].isspace()):
-        return None
-    left, equals, value = code[3:].partition("=")
-    name = left.partition(":")[0].strip()
-    if not equals or not name.isidentifier():
-        return None
-    return name, value.strip()
+def __getattr__(name: str):
+    if name in IMPORT_NAMES:  # loaded on first use: godot_import needs this module first
+        from . import godot_import
 
-
-def _number(literal: str) -> GivenNumber | None:
-    """A GDScript number literal (underscores between digits allowed: 1_000), or None."""
-    if "_" in literal:
-        if any(not (literal[i - 1:i].isdigit() and literal[i + 1:i + 2].isdigit())
-               for i, ch in enumerate(literal) if ch == "_"):
-            return None
-        plain = literal.replace("_", "")
-    else:
-        plain = literal
-    if not _NUMBER.match(plain):
-        return None
-    number = GivenNumber(plain)
-    number.given = literal
-    return number
-
-
-def script_model(text: str) -> tuple[int, ModuleType] | None:
-    """(line number, model) of a script's `const SANDBOX_MODEL = "name"` line, or None
-    for a script without one (the recipe's own car.gd, or an export of an early version)."""
-    from ..physics.models import MODELS
-
-    for number, line in enumerate(text.split("\n"), start=1):
-        found = _MODEL_LINE.match(line)
-        if found:
-            if found.group(1) not in MODELS:
-                raise GodotError(f"line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
-                                 f"sandbox (known: {', '.join(sorted(MODELS))})")
-            return number, MODELS[found.group(1)]
-    return None
-
-
-def _script_format(text: str) -> int | None:
-    for line in text.split("\n"):
-        found = _FORMAT_LINE.match(line)
-        if found:
-            return int(found.group(1))
-    return None
-
-
-def parse_script(text: str, model: ModuleType | None, source: str = "<script>") -> ImportResult:
-    """Values of a car script's parameters, from its `var name = <number>` lines.
-
-    A script exported by the sandbox names its model (SANDBOX_MODEL); `model`, when
-    given, must be that one. Every parameter of the script's format must be declared
-    once, as a plain literal within its slider's range; one that is not (an expression,
-    a value out of range, a second declaration, a missing parameter) is an error naming
-    its line, and nothing is read. A parameter newer than the script's format takes its
-    declared default. A script without the SANDBOX_MODEL line (the recipe's own car.gd)
-    is read for `model`, and the parameters it lacks are listed in `warnings`.
-
-    Lines are split where Godot splits them (line feeds; a U+2028 inside a comment
-    stays in that comment); a comment runs from '#' to the end of the line. Nothing in
-    the file is run.
-    """
-    named = script_model(text)
-    if named is not None:
-        line, own = named
-        if model is not None and own is not model:
-            raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model; it cannot be "
-                             f"read into a tuning of the {model.TITLE} model")
-        model = own
-    if model is None:
-        raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for: read it into "
-                         "a preset of the model you choose (import-godot --preset, or File → Import in the window)")
-    declared = {variable_name(p.name): p for p in model.PARAMS}
-    result = ImportResult({}, model)
-    errors: list[str] = []
-    seen: dict[str, int] = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not _VAR_WORD.match(line):
-            continue
-        code = line.partition("#")[0].strip()
-        found = _declaration(code)
-        if found is None:
-            errors.append(f"line {number}: unreadable declaration: {shown(line.strip())}")
-            continue
-        name, literal = found
-        if name not in declared:
-            if code.startswith(("@export", "export")) and name != SCALE_VARIABLE:
-                result.warnings.append(f"line {number}: {name} is not a tuning parameter of {model.NAME} (ignored)")
-            continue
-        if name in seen:
-            errors.append(f"line {number}: {name} is declared a second time (first on line {seen[name]})")
-            continue
-        seen[name] = number
-        p = declared[name]
-        value: object = None
-        if p.is_bool and literal in ("true", "false"):
-            value = literal == "true"
-        elif not p.is_bool:
-            value = _number(literal)
-        if value is None:
-            errors.append(f"line {number}: {name} = {shown(literal)} is not a plain "
-                          f"{'true or false' if p.is_bool else 'number'} (nothing in the file is run)")
-            continue
-        try:
-            result.values[p.name] = p.check(value)
-        except ValueError as exc:
-            errors.append(f"line {number}: {name}: {exc}")
-    version = _script_format(text)
-    missing = [p for name, p in declared.items() if name not in seen and (version is None or p.since <= version)]
-    if named is not None and missing:
-        errors.append("missing: " + ", ".join(f"var {variable_name(p.name)}" for p in missing)
-                      + f" (a {model.NAME} script declares every parameter)")
-    if errors:
-        shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
-        raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
-    if not result.values:
-        raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
-                         f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
-    for p in model.PARAMS:
-        if p.name not in result.values and version is not None and p.since > version:
-            result.values[p.name] = p.check(p.default)
-            result.warnings.append(f"{variable_name(p.name)} is newer than the script: its default "
-                                   f"{gdscript_literal(p.default)} is used")
-    if named is None and missing:
-        result.warnings.append("not in the script (left as they are): " + ", ".join(p.name for p in missing))
-    return result
-
-
-def load_script(path: str | os.PathLike, model: ModuleType | None) -> ImportResult:
-    return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, str(path))
+        return getattr(godot_import, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -108,8 +108,8 @@ func step(steer_in, throttle, brake, handbrake_in, shift, dt):
 	var up = shift > 0
 	var down = shift < 0
 	if not manual_gears:
-		up = rpm_now > shift_up
-		down = rpm_now < shift_down
+		up = rpm_now > shift_up_rpm
+		down = rpm_now < shift_down_rpm
 	if up and 1 <= gear and gear < 6:
 		gear += 1
 	elif down and gear > 1:

@@ -1,0 +1,331 @@
+"""Which formula an arcade car script follows, read from its code (never from its
+numbers). The recipe exists in two versions with the same variable names:
+
+| | Godot 4 recipe (2024) | 2020 recipe (Godot 3) |
+|---|---|---|
+| friction, drag | multiplied by delta in apply_friction(delta) | not multiplied by delta |
+| traction weight of the lerp | traction * delta | traction alone |
+| low speed | stops below 50 px/s with no acceleration | stops below 5 px/s; friction ×3 below 100 px/s |
+
+and the pedals are read on/off (`is_action_pressed`, the recipe) or as analog
+strengths (`get_action_strength`, `get_axis`). A script that declares one of the
+sandbox's switches (recipe_2020, analog_pedals) is taken at its word for it; the
+branches of its code under a switch (`if rate_independent:`) are the sandbox's
+options and are passed by.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .gdscript_reader import Statement, Token, closing, leading_annotations, split_at, statements
+from .godot import GodotError
+
+FORMULA_SWITCHES = ("recipe_2020", "analog_pedals", "rate_independent")
+"""The arcade's switches a script may declare: under `if <switch>:` its code is an option's."""
+TICK_WORDS = frozenset({"delta", "dt", "delta_time", "get_physics_process_delta_time", "get_process_delta_time"})
+"""Names that hold the tick length (with or without leading underscores)."""
+TICK_FUNCTIONS = ("_physics_process", "_process")
+"""Their first parameter is the tick, whatever it is called."""
+PRESSED = frozenset({"is_action_pressed", "is_action_just_pressed"})
+STRENGTH = frozenset({"get_action_strength", "get_action_raw_strength", "get_axis", "get_vector"})
+PEDALS = frozenset({"accelerate", "brake"})
+CARRIED = {"friction": "friction", "drag": "drag", "traction_fast": "traction", "traction_slow": "traction"}
+"""The parameters followed through the code, by what they are."""
+ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/="})
+ZERO_VECTORS = frozenset({"Vector2.ZERO", "Vector2()", "Vector2(0,0)", "Vector2(0.0,0.0)"})
+STOP_SPEEDS = {50.0: False, 5.0: True}
+"""px/s below which each recipe stops the car (True: the 2020 recipe's)."""
+GODOT4, OLD = "the Godot 4 recipe", "the 2020 recipe"
+
+
+@dataclass(frozen=True)
+class Formula:
+    """What a script computes: `recipe_2020` (the 2020 formula, else the Godot 4
+    recipe's), `analog_pedals` (None: no pedal read found), `rate_independent` (only
+    a script declaring that switch can be), `evidence` (what in the code told, in
+    words) and `notes` (where the script differs from that formula in ways its
+    numbers do not show)."""
+    recipe_2020: bool
+    analog_pedals: bool | None
+    rate_independent: bool = False
+    evidence: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def switches(self) -> dict[str, bool]:
+        """The switch values the script's code stands for."""
+        found = {"recipe_2020": self.recipe_2020, "rate_independent": self.rate_independent}
+        if self.analog_pedals is not None:
+            found["analog_pedals"] = self.analog_pedals
+        return found
+
+    def describe(self) -> str:
+        recipe = "the 2020 recipe (Godot 3)" if self.recipe_2020 else "the Godot 4 recipe (2024)"
+        pedals = {None: "", True: ", analog pedals", False: ", on/off pedals"}[self.analog_pedals]
+        return recipe + pedals
+
+
+@dataclass
+class _Function:
+    name: str
+    parameters: list[str]
+    body: list[Statement] = field(default_factory=list)
+
+
+@dataclass
+class _Step:
+    """A statement of a function body (or the condition of a block header), with the
+    conditions of the blocks around it."""
+    tokens: list[Token]
+    conditions: list[list[str]]
+    header: bool = False
+
+    @property
+    def words(self) -> list[str]:
+        return [t.text for t in self.tokens]
+
+
+@dataclass
+class _Seen:
+    """What the code does with the parameters, as found."""
+    escapes: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))  # reaches a member, × delta?
+    weights: list[bool] = field(default_factory=list)  # a traction lerp weight, × delta?
+    boosts: int = 0  # friction multiplied again (×3 at low speed)
+    stops: list[list[str]] = field(default_factory=list)  # conditions of `velocity = Vector2.ZERO`
+    pedals: set[str] = field(default_factory=set)  # "pressed", "strength"
+
+
+def recognise(text: str, declared: Mapping[str, object] = {}) -> Formula:
+    """The formula of an arcade script's code (`declared`: the switches the script
+    declares, which win over its code). GodotError naming what differs when the code
+    follows neither recipe, or when none of it (friction, drag, traction) is there."""
+    seen = _inspect(text, set(FORMULA_SWITCHES))
+    votes = _votes(seen)
+    notes: list[str] = []
+    if "recipe_2020" in declared:
+        recipe_2020 = bool(declared["recipe_2020"])
+    else:
+        recipe_2020 = _decide(seen, votes)
+        if recipe_2020 and not seen.boosts:
+            notes.append("the script does not multiply friction by 3 below 100 px/s as the 2020 recipe does; "
+                         "the sandbox does")
+    for condition in seen.stops:
+        speed = _stop_speed(condition)
+        if speed is not None and speed not in STOP_SPEEDS:
+            usual = 5 if recipe_2020 else 50
+            notes.append(f"the script stops the car below {speed:g} px/s; the sandbox stops it below {usual} px/s "
+                         "as the recipe does")
+    analog = declared.get("analog_pedals")
+    if analog is None and seen.pedals:
+        analog = "strength" in seen.pedals
+    return Formula(recipe_2020, None if analog is None else bool(analog), bool(declared.get("rate_independent")),
+                   tuple(what for what, _ in votes), tuple(notes))
+
+
+def _decide(seen: _Seen, votes: list[tuple[str, bool]]) -> bool:
+    if not (seen.escapes or seen.weights):
+        raise GodotError("cannot tell which recipe the script follows: no friction, drag or traction code found "
+                         "(the recipe's apply_friction and calculate_steering)")
+    godot4 = [what for what, old in votes if not old]
+    old = [what for what, is_old in votes if is_old]
+    if godot4 and old:
+        raise GodotError(f"the script follows neither recipe: {_listed(godot4)} ({GODOT4}) but {_listed(old)} "
+                         f"({OLD})")
+    return bool(old)
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _votes(seen: _Seen) -> list[tuple[str, bool]]:
+    """(what the code does, whether that is the 2020 recipe's) for each telling feature."""
+    votes = []
+    for name in ("friction", "drag"):
+        if seen.escapes.get(name):
+            timed = any(seen.escapes[name])
+            votes.append((f"{name} is {'' if timed else 'not '}multiplied by delta", not timed))
+    if seen.weights:
+        timed = any(seen.weights)
+        votes.append((f"the traction weight is {'' if timed else 'not '}multiplied by delta", not timed))
+    if seen.boosts:
+        votes.append(("friction is multiplied again at low speed", True))
+    for condition in seen.stops:
+        waits = "acceleration" in condition
+        votes.append(("the car stops at low speed only with no acceleration" if waits else
+                      "the car stops at low speed whatever the acceleration", not waits))
+        speed = _stop_speed(condition)
+        if speed in STOP_SPEEDS:
+            votes.append((f"the car stops below {speed:g} px/s", STOP_SPEEDS[speed]))
+    return votes
+
+
+def _stop_speed(condition: list[str]) -> float | None:
+    """The number a stop's condition compares the speed with (`… < 50`), if any."""
+    for i, word in enumerate(condition[:-1]):
+        if word in ("<", "<="):
+            try:
+                return float(condition[i + 1].replace("_", ""))
+            except ValueError:
+                return None
+    return None
+
+
+def _functions(text: str) -> list[_Function]:
+    """The script's functions with their bodies (the indented statements after each
+    `func` line)."""
+    functions: list[_Function] = []
+    current = None
+    for statement in statements(text):
+        if not statement.top_level:
+            if current is not None:
+                current.body.append(statement)
+            continue
+        words = statement.words
+        i, _ = leading_annotations(words)
+        current = None
+        if i + 2 < len(words) and words[i] == "func" and words[i + 2] == "(":
+            end = closing(words, i + 2)
+            names = [words[a] for a, b in split_at(words, ",", i + 3, end) if a < b]
+            current = _Function(words[i + 1], names)
+            functions.append(current)
+    return functions
+
+
+def _steps(function: _Function, switches: set[str]) -> list[_Step]:
+    """The function's statements in order with the conditions around each; those
+    under a switch (`if rate_independent:`) are left out."""
+    steps: list[_Step] = []
+    blocks: list[tuple[int, list[str], bool]] = []  # (indent, condition, under a switch)
+    for statement in function.body:
+        level = len(statement.indent)
+        while blocks and blocks[-1][0] >= level:
+            blocks.pop()
+        skipped = any(under for _, _, under in blocks)
+        conditions = [condition for _, condition, _ in blocks]
+        tokens = statement.tokens
+        words = statement.words
+        if words[0] not in ("if", "elif", "else", "while", "for", "match"):
+            if not skipped:
+                steps.append(_Step(tokens, conditions))
+            continue
+        colon = _header_end(words)
+        condition = words[1:colon] if words[0] != "else" else ["else"]
+        under = skipped or (words[0] in ("if", "elif") and "not" not in condition
+                            and any(word in switches for word in condition))
+        if not under:
+            steps.append(_Step(tokens[1:colon], conditions, header=True))
+        if colon + 1 < len(words):  # a one-line block: `if slow: friction_force *= 3`
+            if not under:
+                steps.append(_Step(tokens[colon + 1:], conditions + [condition]))
+        else:
+            blocks.append((level, condition, under))
+    return steps
+
+
+def _header_end(words: list[str]) -> int:
+    """Index of the ':' ending a block header's condition (outside brackets)."""
+    parts = split_at(words, ":")
+    return parts[0][1] if len(parts) > 1 else len(words)
+
+
+def _ticks(functions: list[_Function]) -> dict[str, set[str]]:
+    """The names holding the tick in each function: its parameters called like it
+    (delta, _delta, dt), the first one of _physics_process, and any parameter a tick is
+    passed to (`apply_friction(delta)` → `func apply_friction(step)`)."""
+    ticks = {f.name: {p for p in f.parameters if p.lstrip("_") in TICK_WORDS} for f in functions}
+    by_name = {f.name: f for f in functions}
+    for f in functions:
+        if f.name in TICK_FUNCTIONS and f.parameters:
+            ticks[f.name].add(f.parameters[0])
+    for _ in range(2):  # a tick passed on twice: _physics_process → apply_friction → its helper
+        for f in functions:
+            for statement in f.body:
+                words = statement.words
+                for i, word in enumerate(words[:-1]):
+                    callee = by_name.get(word)
+                    if callee is None or words[i + 1] != "(" or (i and words[i - 1] == "func"):
+                        continue
+                    args = split_at(words, ",", i + 2, closing(words, i + 1))
+                    for k, (a, b) in enumerate(args):
+                        if b == a + 1 and k < len(callee.parameters) and _is_tick(words[a], ticks[f.name]):
+                            ticks[callee.name].add(callee.parameters[k])
+    return ticks
+
+
+def _is_tick(name: str, ticks: set[str]) -> bool:
+    return name in ticks or name.lstrip("_") in TICK_WORDS
+
+
+def _inspect(text: str, switches: set[str]) -> _Seen:
+    seen = _Seen()
+    functions = _functions(text)
+    ticks = _ticks(functions)
+    for function in functions:
+        _follow(function, _steps(function, switches), ticks[function.name], seen)
+    return seen
+
+
+def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _Seen) -> None:
+    """Follow friction, drag and traction through one function's statements in order:
+    through its local variables, to where they reach a member (acceleration,
+    velocity), noting whether the tick multiplied them on the way."""
+    local = set(function.parameters)
+    carries: dict[str, set[str]] = defaultdict(set)  # local -> the parameters it holds
+    timed: dict[str, set[str]] = defaultdict(set)  # local -> those of them multiplied by the tick
+    holds_tick: set[str] = set()
+    for step in steps:
+        _calls(step, local, carries, holds_tick, ticks, seen)
+        if step.header:
+            continue
+        words = step.words
+        declared = words[0] == "var"
+        op = next((i for i, word in enumerate(words) if word in ASSIGNMENTS), None)
+        if op is None:
+            continue
+        target = [words[1]] if declared else words[:op]
+        names = [t.text for t in step.tokens[op + 1:] if t.kind == "name"]
+        if words[op] not in ("=", ":="):
+            names += [word for word in target if word.isidentifier()]  # x *= 3 keeps what x held
+        sources = {CARRIED[n] for n in names if n in CARRIED}.union(*(carries[n] for n in names if n in local))
+        tick_here = any(_is_tick(n, ticks) or n in holds_tick for n in names)
+        now_timed = (sources if tick_here else set()).union(*(timed[n] for n in names if n in local))
+        name = target[0] if len(target) == 1 else None
+        if declared:
+            local.add(name)
+        if name in local:
+            if "friction" in carries[name] and (words[op] == "*=" or (name in names and "*" in words[op:])):
+                seen.boosts += 1
+            carries[name] |= sources
+            timed[name] |= now_timed
+            if tick_here:
+                holds_tick.add(name)
+            continue
+        for what in ("friction", "drag"):
+            if what in sources:
+                seen.escapes[what].append(what in now_timed)
+        if target in (["velocity"], ["self", ".", "velocity"]) and words[op] == "=" \
+                and "".join(words[op + 1:]) in ZERO_VECTORS and step.conditions and "<" in step.conditions[-1]:
+            seen.stops.append(step.conditions[-1])
+
+
+def _calls(step: _Step, local: set[str], carries, holds_tick: set[str], ticks: set[str], seen: _Seen) -> None:
+    """The traction lerps (is the weight × the tick?) and the pedal reads of a step."""
+    words, tokens = step.words, step.tokens
+    for i, word in enumerate(words[:-1]):
+        if words[i + 1] != "(":
+            continue
+        end = closing(words, i + 1)
+        if word in ("lerp", "linear_interpolate"):
+            a, b = split_at(words, ",", i + 2, end)[-1]
+            names = [t.text for t in tokens[a:b] if t.kind == "name"]
+            if any(n in CARRIED and CARRIED[n] == "traction" or "traction" in carries.get(n, ()) for n in names
+                   if n in CARRIED or n in local):
+                seen.weights.append(any(_is_tick(n, ticks) or n in holds_tick for n in names))
+        elif word in PRESSED or word in STRENGTH:
+            actions = {t.text.lstrip("rR").strip("\"'") for t in tokens[i + 2:end] if t.kind == "string"}
+            if actions & PEDALS:
+                seen.pedals.add("pressed" if word in PRESSED else "strength")

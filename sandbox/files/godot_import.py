@@ -1,0 +1,332 @@
+"""Reading a car script's tuning back: every class-level declaration of a model's
+parameter, in any shape Godot 3 or 4 allows (typed or not, with export hints and
+annotations, comments, CRLF…). Everything else in the file is passed by, and nothing
+in it is ever run: only number literals (and true/false) are taken.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from ..errors import shown
+from ..physics.params import Param
+from .disk import read_text
+from .gdscript_reader import Statement, Token, leading_annotations, statements
+from .godot import SCALE_VARIABLE, SCRIPT_LIMIT, GodotError, gdscript_literal, variable_name
+from .json_text import GivenNumber
+
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+_MODEL_LINE = re.compile(r'^const\s+SANDBOX_MODEL\s*(?::\s*\w+\s*)?:?=\s*"(\w*)"')
+_FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\d+)\s*(?:#.*)?$")
+
+STANDALONE_ANNOTATIONS = ("@export_group", "@export_subgroup", "@export_category", "@tool", "@icon",
+                          "@static_unload")
+"""Annotations on a line of their own that belong to no variable."""
+GDSCRIPT_RESERVED = frozenset("""
+if elif else for while match when break continue pass return class class_name extends is in as self super
+tool signal func static const enum var onready export setget breakpoint preload await yield assert void
+and or not true false null PI TAU INF NAN remote master puppet remotesync mastersync puppetsync sync
+abs absf absi acos acosh asin asinh atan atan2 atanh bezier_derivative bezier_interpolate bytes_to_var
+bytes2var cartesian2polar ceil ceilf ceili char clamp clampf clampi convert cos cosh cubic_interpolate
+db_to_linear db2linear decimals dectime deg_to_rad deg2rad dict2inst inst_to_dict ease error_string exp
+floor floorf floori fmod fposmod funcref get_stack hash instance_from_id inverse_lerp is_equal_approx
+is_finite is_inf is_instance_id_valid is_instance_of is_instance_valid is_nan is_same is_zero_approx len
+lerp lerp_angle lerpf linear_to_db linear2db load log max maxf maxi min minf mini move_toward nearest_po2
+ord parse_json polar2cartesian posmod pow print print_debug print_rich print_stack printerr printraw prints
+printt push_error push_warning rad_to_deg rad2deg rand_range rand_seed randf randf_range randfn randi
+randi_range randomize range range_lerp remap round roundf roundi seed sign signf signi sin sinh
+smoothstep snapped snappedf snappedi sqrt step_decimals stepify str str_to_var str2var tan tanh to_json
+type_exists typeof validate_json var_to_bytes var2bytes var_to_str var2str weakref wrap wrapf wrapi
+""".split())
+"""GDScript's keywords and built-in functions: a parameter of one of these names is
+only ever declared under its exported name (GDSCRIPT_NAMES)."""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A class-level `var` or `const`: `value` is its value's text (None when it has
+    none) at text[start:end]; `type` the declared type ('' untyped, ':=' inferred)."""
+    name: str
+    line: int
+    type: str
+    exported: bool
+    value: str | None
+    start: int = 0
+    end: int = 0
+
+
+@dataclass
+class ImportResult:
+    """A script's tuning: `values` by parameter name; `model` the script's model (from its
+    SANDBOX_MODEL line, else the one asked for); `warnings` on what was left as it was;
+    `formula` which of its source's formulas the script follows, where a model has two."""
+    values: dict[str, float | bool]
+    model: ModuleType
+    warnings: list[str] = field(default_factory=list)
+    formula: object = None
+
+
+def declarations(text: str) -> list[Declaration]:
+    """Every class-level `var` and `const` of a script, in order. Indented lines
+    (function bodies, inner classes) are passed by; annotations on a line of their own
+    belong to the declaration after them."""
+    found: list[Declaration] = []
+    carried: list[str] = []
+    for statement in statements(text):
+        if not statement.top_level:
+            continue
+        words = statement.words
+        first, annotations = leading_annotations(words)
+        if first >= len(words):
+            carried += [a for a in annotations if not a.startswith(STANDALONE_ANNOTATIONS)]
+            continue
+        annotations, carried = carried + annotations, []
+        if words[first] in ("var", "const") and first + 1 < len(words) and statement.tokens[first + 1].kind == "name":
+            found.append(_declaration(text, statement, first, annotations))
+    return found
+
+
+def _declaration(text: str, statement: Statement, first: int, annotations: list[str]) -> Declaration:
+    words, tokens = statement.words, statement.tokens
+    exported = any(a == "export" or (a.startswith("@export") and not a.startswith(STANDALONE_ANNOTATIONS))
+                   for a in annotations)
+    name, i = words[first + 1], first + 2
+    kind = ""
+    if i < len(words) and words[i] == ":":  # a type, up to '=' (or ':' opening a property's get/set)
+        end = _depth_zero(words, i + 1, ("=", ":", "setget"))
+        kind = "".join(words[i + 1:end])
+        i = end
+    elif i < len(words) and words[i] == ":=":
+        kind = ":="
+    if i >= len(words) or words[i] not in ("=", ":="):
+        return Declaration(name, statement.line, kind, exported, None)
+    end = _depth_zero(words, i + 1, (":", "setget"))  # a property's get/set, Godot 3's setget
+    value: list[Token] = tokens[i + 1:end]
+    if not value:
+        return Declaration(name, statement.line, kind, exported, "")
+    start, stop = value[0].start, value[-1].end
+    return Declaration(name, statement.line, kind, exported, text[start:stop], start, stop)
+
+
+def _depth_zero(words: list[str], start: int, stops: tuple[str, ...]) -> int:
+    """Index of the first of `stops` outside brackets from `start`, or len(words)."""
+    depth = 0
+    for i in range(start, len(words)):
+        word = words[i]
+        if word in "([{":
+            depth += 1
+        elif word in ")]}":
+            depth -= 1
+        elif depth <= 0 and word in stops:
+            return i
+    return len(words)
+
+
+def parameter_names(model: ModuleType) -> dict[str, Param]:
+    """The variable names a script may declare `model`'s parameters under: each one's
+    exported name (variable_name), and its own name where that differs and GDScript
+    does not reserve it."""
+    names = {variable_name(p.name): p for p in model.PARAMS}
+    for p in model.PARAMS:
+        if p.name not in names and p.name not in GDSCRIPT_RESERVED:
+            names[p.name] = p
+    return names
+
+
+def literal(declaration: Declaration, p: Param) -> GivenNumber | bool | None:
+    """The value a declaration of `p` gives: a plain number (a switch: true or false),
+    or None when it is anything else."""
+    text = declaration.value
+    if text is None:
+        return None
+    if p.is_bool:
+        return {"true": True, "false": False}.get(text)
+    return _number(text)
+
+
+def not_a_literal(declaration: Declaration, p: Param) -> str:
+    """Why a declaration of `p` gives no value, for a message."""
+    expected = "true or false" if p.is_bool else "number"
+    if declaration.value is None:
+        return (f"line {declaration.line}: {declaration.name} has no value (expected a plain {expected}: "
+                f"var {declaration.name} = {gdscript_literal(p.default)})")
+    return (f"line {declaration.line}: {declaration.name} = {shown(declaration.value)} is not a plain {expected} "
+            "(nothing in the file is run)")
+
+
+def _number(literal: str) -> GivenNumber | None:
+    """A GDScript number literal (underscores between digits allowed: 1_000), or None."""
+    if "_" in literal:
+        if any(not (literal[i - 1:i].isdigit() and literal[i + 1:i + 2].isdigit())
+               for i, ch in enumerate(literal) if ch == "_"):
+            return None
+        plain = literal.replace("_", "")
+    else:
+        plain = literal
+    if not _NUMBER.match(plain):
+        return None
+    number = GivenNumber(plain)
+    number.given = literal
+    return number
+
+
+def params_under(model: ModuleType, values: dict) -> dict[str, Param]:
+    """Each of `model`'s parameters as it applies under the switch values in `values`
+    (a formula's switch can change another parameter's range and unit)."""
+    try:
+        from ..physics.params import effective_params
+    except ImportError:  # a version whose parameters never change with a switch
+        return {p.name: p for p in model.PARAMS}
+    return {p.name: p for p in effective_params(model.PARAMS, values)}
+
+
+def script_model(text: str) -> tuple[int, ModuleType] | None:
+    """(line number, model) of a script's `const SANDBOX_MODEL = "name"` line, or None
+    for a script without one (the recipe's own car.gd, or an export of an early version)."""
+    from ..physics.models import MODELS
+
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = _MODEL_LINE.match(line.lstrip("\ufeff"))
+        if found:
+            if found.group(1) not in MODELS:
+                raise GodotError(f"line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
+                                 f"sandbox (known: {', '.join(sorted(MODELS))})")
+            return number, MODELS[found.group(1)]
+    return None
+
+
+def script_format(text: str) -> int | None:
+    """The SANDBOX_FORMAT an exported script declares, or None."""
+    for line in text.split("\n"):
+        found = _FORMAT_LINE.match(line.lstrip("\ufeff").rstrip("\r"))
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def resolve_model(text: str, model: ModuleType | None, source: str) -> tuple[ModuleType, bool]:
+    """(the model a script is read for, whether the script names it): its SANDBOX_MODEL,
+    which must be `model` when that is given, else `model`."""
+    named = script_model(text)
+    if named is not None:
+        line, own = named
+        if model is not None and own is not model:
+            raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model; it cannot be "
+                             f"read into a tuning of the {model.TITLE} model")
+        return own, True
+    if model is None:
+        raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for: read it into "
+                         "a preset of the model you choose (import-godot --preset, or File → Import in the window)")
+    return model, False
+
+
+def read_parameters(text: str, model: ModuleType) -> tuple[dict[str, tuple[Declaration, object]], list[str],
+                                                            list[str]]:
+    """({parameter name: (its declaration, its literal value)}, errors, warnings) of a
+    script: a parameter declared twice, or as anything but a literal, is an error
+    naming its line."""
+    accepted = parameter_names(model)
+    found: dict[str, tuple[Declaration, object]] = {}
+    errors: list[str] = []
+    warnings: list[str] = []
+    for declaration in declarations(text):
+        p = accepted.get(declaration.name)
+        if p is None:
+            if declaration.exported and declaration.name != SCALE_VARIABLE:
+                warnings.append(f"line {declaration.line}: {declaration.name} is not a tuning parameter of "
+                                f"{model.NAME} (ignored)")
+            continue
+        if p.name in found:
+            first = found[p.name][0]
+            also = "" if first.name == declaration.name else f", as {first.name}"
+            errors.append(f"line {declaration.line}: {declaration.name} is declared a second time "
+                          f"(first on line {first.line}{also})")
+            continue
+        value = literal(declaration, p)
+        found[p.name] = (declaration, value)
+        if value is None:
+            errors.append(not_a_literal(declaration, p))
+    return found, errors, warnings
+
+
+def script_formula(model: ModuleType, text: str, declared: dict[str, object]):
+    """The formula the script follows, for a model whose source has more than one
+    (the arcade's two recipes), else None; GodotError when it cannot be told or this
+    version of the model cannot compute it."""
+    from .godot_formula import FORMULA_SWITCHES, recognise
+
+    if model.NAME != "arcade":
+        return None
+    switches = {name: value for name, value in declared.items() if name in FORMULA_SWITCHES}
+    formula = recognise(text, switches)
+    names = {p.name for p in model.PARAMS}
+    if formula.recipe_2020 and "recipe_2020" not in names:
+        raise GodotError("the script follows the 2020 recipe (" + "; ".join(formula.evidence) + "): this "
+                         "version of the sandbox computes only the Godot 4 recipe's formula")
+    return formula
+
+
+def parse_script(text: str, model: ModuleType | None, source: str = "<script>") -> ImportResult:
+    """Values of a car script's parameters, from their class-level declarations.
+
+    A script exported by the sandbox names its model (SANDBOX_MODEL); `model`, when
+    given, must be that one. Every parameter of the script's format must be declared
+    once, as a plain literal within its slider's range; one that is not (an expression,
+    a value out of range, a second declaration, a missing parameter) is an error naming
+    its line, and nothing is read. A parameter newer than the script's format takes its
+    declared default. A script without the SANDBOX_MODEL line (the recipe's own car.gd)
+    is read for `model`, and the parameters it lacks are listed in `warnings`.
+
+    For the arcade, the script's code says which recipe's formula its numbers are for
+    (godot_formula.recognise): the formula's switches are set from it, and the ranges
+    checked are those under that formula. Nothing in the file is run.
+    """
+    model, named = resolve_model(text, model, source)
+    found, errors, warnings = read_parameters(text, model)
+    result = ImportResult({}, model, warnings)
+    if not found and not errors:
+        raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
+                         f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
+    raw = {name: value for name, (_, value) in found.items() if value is not None}
+    try:
+        formula = script_formula(model, text, raw)
+    except GodotError as exc:
+        formula = None
+        errors.append(str(exc))
+    if formula is not None:
+        result.formula = formula
+        result.warnings += formula.notes
+        own = {p.name for p in model.PARAMS}
+        raw.update({name: value for name, value in formula.switches.items() if name in own and name not in raw})
+    params = params_under(model, raw)
+    for name, value in raw.items():
+        try:
+            result.values[name] = params[name].check(value)
+        except ValueError as exc:
+            declaration = found[name][0] if name in found else None
+            where = f"line {declaration.line}: {declaration.name}" if declaration else name
+            errors.append(f"{where}: {exc}")
+    version = script_format(text)
+    missing = [p for p in model.PARAMS if p.name not in found and (version is None or p.since <= version)]
+    if named and missing:
+        errors.append("missing: " + ", ".join(f"var {variable_name(p.name)}" for p in missing)
+                      + f" (a {model.NAME} script declares every parameter)")
+    if errors:
+        shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
+        raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
+    for p in model.PARAMS:
+        if p.name not in result.values and version is not None and p.since > version:
+            result.values[p.name] = params[p.name].check(p.default)
+            result.warnings.append(f"{variable_name(p.name)} is newer than the script: its default "
+                                   f"{gdscript_literal(p.default)} is used")
+    left = [p.name for p in model.PARAMS if p.name not in result.values]
+    if not named and left:
+        result.warnings.append("not in the script (left as they are): " + ", ".join(left))
+    return result
+
+
+def load_script(path: str | os.PathLike, model: ModuleType | None) -> ImportResult:
+    return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, str(path))
