@@ -142,8 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pixels-per-metre", type=_px_per_metre, default=None, metavar="PX",
                    help="px/m of the exported pixels_per_metre (models in metres; default 25)")
 
-    p = sub.add_parser("import-godot", help="read a car script exported to Godot (any model) back into a preset")
-    p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run)")
+    p = sub.add_parser("import-godot", help="read a Godot car script (exported by the sandbox, or your own "
+                                            "recipe car.gd) back into a preset")
+    p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run); one that does not name "
+                                             "its model is read as the recipe's car (the arcade)")
     p.add_argument("--out", type=_output_path, required=True, help="preset JSON file to write")
     p.add_argument("--preset", type=Path,
                    help="preset whose values a script without every parameter keeps (and whose model a "
@@ -435,9 +437,11 @@ def cmd_import_godot(args) -> None:
 
     from .files.godot import load_script
     from .files.presets import declared_preset, load_preset, save_preset
+    from .physics.models import arcade
 
     base = load_preset(args.preset) if args.preset else None
-    result = load_script(args.script, base.model if base else None)
+    # a script that names no model is the recipe's own car.gd, or a port of it
+    result = load_script(args.script, base.model if base else None, fallback=arcade)
     if base is None:  # the script named its model: the rest at that model's defaults
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()
@@ -447,7 +451,9 @@ def cmd_import_godot(args) -> None:
     save_preset(preset, args.out)
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)
-    print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}")
+    follows = f"; the script follows {result.formula.describe()}" if result.formula else ""
+    print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}"
+          + follows)
 
 
 def cmd_tune(args) -> int:

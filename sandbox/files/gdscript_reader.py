@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
 _TOKEN = re.compile(r"""
  (?P<space>[ \t\f\r]+)
@@ -31,8 +33,7 @@ PREFIX_WORDS = frozenset({"export", "onready", "static", "remote", "master", "pu
 """Godot 3 keywords that may stand before `var` or `func` (and Godot 4's `static`)."""
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str  # name, number, string or op
     text: str
     start: int  # offsets in the text: text[start:end] is the token
@@ -77,17 +78,19 @@ def tokens(text: str) -> list[Token]:
             found.append(Token(kind, value, position, token.end(), line, line_start))
         elif kind == "newline" and depth == 0:
             found.append(Token("op", "\n", position, token.end(), line, line_start))
-        breaks = value.count("\n")
-        if breaks:
-            line += breaks
-            line_start = position + value.rfind("\n") + 1
+        if kind in ("newline", "continuation", "string"):  # the tokens that can hold a line feed
+            breaks = value.count("\n")
+            if breaks:
+                line += breaks
+                line_start = position + value.rfind("\n") + 1
         position = token.end()
     return found
 
 
-def statements(text: str) -> list[Statement]:
+@lru_cache(maxsize=4)  # import reads a script twice: its declarations, then its formula
+def statements(text: str) -> tuple[Statement, ...]:
     """The logical lines of `text` in order; a ';' outside brackets also ends one
-    (the next keeps its indent)."""
+    (the next keeps its indent). Shared between callers: never changed."""
     result: list[Statement] = []
     current: list[Token] = []
     indent, depth, previous_end = "", 0, 0
@@ -105,7 +108,7 @@ def statements(text: str) -> list[Statement]:
         current.append(token)
     if current:
         result.append(Statement(current, current[0].line, indent))
-    return result
+    return tuple(result)
 
 
 def split_at(words: list[str], separator: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:

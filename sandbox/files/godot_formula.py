@@ -278,7 +278,7 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
     timed: dict[str, set[str]] = defaultdict(set)  # local -> those of them multiplied by the tick
     holds_tick: set[str] = set()
     for step in steps:
-        _calls(step, local, carries, holds_tick, ticks, seen)
+        _calls(step, local, carries, timed, holds_tick, ticks, seen)
         if step.header:
             continue
         words = step.words
@@ -297,11 +297,13 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
         if declared:
             local.add(name)
         if name in local:
-            if "friction" in carries[name] and (words[op] == "*=" or (name in names and "*" in words[op:])):
-                seen.boosts += 1
+            factor = words[op] == "*=" or (name in names and "*" in words[op:])
+            if "friction" in carries[name] and factor and not tick_here \
+                    and any(t.kind == "number" for t in step.tokens[op + 1:]):
+                seen.boosts += 1  # friction_force *= 3
             carries[name] |= sources
             timed[name] |= now_timed
-            if tick_here:
+            if tick_here and not sources:  # the tick itself, or a share of it (var step = delta / 2)
                 holds_tick.add(name)
             continue
         for what in ("friction", "drag"):
@@ -312,7 +314,8 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
             seen.stops.append(step.conditions[-1])
 
 
-def _calls(step: _Step, local: set[str], carries, holds_tick: set[str], ticks: set[str], seen: _Seen) -> None:
+def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], ticks: set[str],
+           seen: _Seen) -> None:
     """The traction lerps (is the weight × the tick?) and the pedal reads of a step."""
     words, tokens = step.words, step.tokens
     for i, word in enumerate(words[:-1]):
@@ -324,7 +327,8 @@ def _calls(step: _Step, local: set[str], carries, holds_tick: set[str], ticks: s
             names = [t.text for t in tokens[a:b] if t.kind == "name"]
             if any(n in CARRIED and CARRIED[n] == "traction" or "traction" in carries.get(n, ()) for n in names
                    if n in CARRIED or n in local):
-                seen.weights.append(any(_is_tick(n, ticks) or n in holds_tick for n in names))
+                seen.weights.append(any(_is_tick(n, ticks) or n in holds_tick or "traction" in timed.get(n, ())
+                                        for n in names))
         elif word in PRESSED or word in STRENGTH:
             actions = {t.text.lstrip("rR").strip("\"'") for t in tokens[i + 2:end] if t.kind == "string"}
             if actions & PEDALS:

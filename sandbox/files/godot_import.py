@@ -207,9 +207,10 @@ def script_format(text: str) -> int | None:
     return None
 
 
-def resolve_model(text: str, model: ModuleType | None, source: str) -> tuple[ModuleType, bool]:
+def resolve_model(text: str, model: ModuleType | None, source: str,
+                  fallback: ModuleType | None = None) -> tuple[ModuleType, bool]:
     """(the model a script is read for, whether the script names it): its SANDBOX_MODEL,
-    which must be `model` when that is given, else `model`."""
+    which must be `model` when that is given, else `model`, else `fallback`."""
     named = script_model(text)
     if named is not None:
         line, own = named
@@ -217,6 +218,7 @@ def resolve_model(text: str, model: ModuleType | None, source: str) -> tuple[Mod
             raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model; it cannot be "
                              f"read into a tuning of the {model.TITLE} model")
         return own, True
+    model = model or fallback
     if model is None:
         raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for: read it into "
                          "a preset of the model you choose (import-godot --preset, or File → Import in the window)")
@@ -269,7 +271,8 @@ def script_formula(model: ModuleType, text: str, declared: dict[str, object]):
     return formula
 
 
-def parse_script(text: str, model: ModuleType | None, source: str = "<script>") -> ImportResult:
+def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
+                 fallback: ModuleType | None = None) -> ImportResult:
     """Values of a car script's parameters, from their class-level declarations.
 
     A script exported by the sandbox names its model (SANDBOX_MODEL); `model`, when
@@ -278,13 +281,14 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>") 
     a value out of range, a second declaration, a missing parameter) is an error naming
     its line, and nothing is read. A parameter newer than the script's format takes its
     declared default. A script without the SANDBOX_MODEL line (the recipe's own car.gd)
-    is read for `model`, and the parameters it lacks are listed in `warnings`.
+    is read for `model` (else `fallback`), and the parameters it lacks are listed in
+    `warnings`.
 
     For the arcade, the script's code says which recipe's formula its numbers are for
     (godot_formula.recognise): the formula's switches are set from it, and the ranges
     checked are those under that formula. Nothing in the file is run.
     """
-    model, named = resolve_model(text, model, source)
+    model, named = resolve_model(text, model, source, fallback)
     found, errors, warnings = read_parameters(text, model)
     result = ImportResult({}, model, warnings)
     if not found and not errors:
@@ -328,5 +332,6 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>") 
     return result
 
 
-def load_script(path: str | os.PathLike, model: ModuleType | None) -> ImportResult:
-    return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, str(path))
+def load_script(path: str | os.PathLike, model: ModuleType | None,
+                fallback: ModuleType | None = None) -> ImportResult:
+    return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, str(path), fallback)
