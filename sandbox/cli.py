@@ -131,11 +131,19 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="as JSON")
     fmt.add_argument("--markdown", action="store_true", help="as the Markdown table of docs/models.md")
 
-    p = sub.add_parser("export-godot", help="write a preset's car as a Godot script (car.gd), or a scene with it")
+    p = sub.add_parser("export-godot", help="write a preset's car as a Godot script (car.gd), or a scene with it, "
+                                            "or write its values into your own script")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file (any model)")
-    p.add_argument("--out", type=_output_path, required=True,
-                   help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)")
-    p.add_argument("--godot", type=int, choices=(3, 4), default=4,
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", type=_output_path,
+                       help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)")
+    where.add_argument("--into", type=_output_path, metavar="SCRIPT",
+                       help="your own car script: only the values of its parameter declarations change, the rest "
+                            "stays as it is, byte for byte (the old file is kept as SCRIPT.bak)")
+    p.add_argument("--no-backup", action="store_true", help="with --into: keep no .bak copy of the old script")
+    p.add_argument("--diff", action="store_true", help="with --into: also print the change as a unified diff")
+    p.add_argument("--dry-run", action="store_true", help="with --into: show what would change, write nothing")
+    p.add_argument("--godot", type=int, choices=(3, 4),
                    help="4: CharacterBody2D (default); 3: KinematicBody2D")
     p.add_argument("--scene", action="store_true",
                    help="write a scene: the body with the script, a collision shape, the car drawn, a camera")
@@ -418,6 +426,13 @@ def cmd_export_godot(args) -> None:
     from .files.godot_scene import save_scene
     from .files.presets import load_preset
 
+    into_only = [flag for flag, given in (("--no-backup", args.no_backup), ("--diff", args.diff),
+                                          ("--dry-run", args.dry_run)) if given]
+    if args.into is not None:
+        return _export_into(args)
+    if into_only:
+        raise UserError(f"{', '.join(into_only)}: only with --into (writing into your own script)")
+    args.godot = args.godot or 4
     preset = load_preset(args.preset)
     scale = DEFAULT_PX_PER_METRE if args.pixels_per_metre is None else args.pixels_per_metre
     if args.pixels_per_metre is not None and preset.model.LENGTH_UNIT != "m":
@@ -430,6 +445,40 @@ def cmd_export_godot(args) -> None:
         return
     save_script(preset, args.out, args.godot, scale)
     print(f"wrote {args.out} (Godot {args.godot}, {preset.model.TITLE})")
+
+
+def _export_into(args) -> None:
+    """export-godot --into: the preset's values written into the user's own script."""
+    from .files.godot_into import backup_path, update_text, write_into
+    from .files.godot import SCRIPT_LIMIT, GodotError
+    from .files.disk import read_text
+    from .files.presets import load_preset
+
+    ignored = [flag for flag, given in (("--scene", args.scene), ("--godot", args.godot is not None),
+                                        ("--pixels-per-metre", args.pixels_per_metre is not None)) if given]
+    if ignored:
+        raise UserError(f"{', '.join(ignored)}: --into writes the values into your script as it is, so these "
+                        "do not apply")
+    preset = load_preset(args.preset)
+    if args.dry_run:
+        update = update_text(read_text(args.into, SCRIPT_LIMIT, GodotError, keep_bom=True), preset, str(args.into))
+    else:
+        update = write_into(args.into, preset, backup=not args.no_backup)
+    if not update.changed:
+        print(f"{args.into} already holds the values of preset {preset.name!r}: nothing was written")
+    else:
+        if args.dry_run:
+            done = "would change (nothing was written, --dry-run)"
+        else:
+            kept = "" if args.no_backup else f"; the old file is kept as {backup_path(args.into)}"
+            done = f"updated with the values of preset {preset.name!r}{kept}"
+        print(f"{args.into}: {done}:")
+        for change in update.changed:
+            print(f"  {change}")
+    if update.missing:
+        print("not in the script (not added): " + ", ".join(update.missing))
+    if args.diff and update.diff:
+        print(update.diff)
 
 
 def cmd_import_godot(args) -> None:

@@ -78,10 +78,12 @@ def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -
     return info
 
 
-def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError) -> str:
+def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError,
+              keep_bom: bool = False) -> str:
     """Text of a regular UTF-8 file of at most `limit` bytes; `error` names the file and
     the problem. Pipes and devices are refused unopened: reading them could block or
-    never end."""
+    never end. A byte-order mark is dropped, or kept as the text's first character
+    with `keep_bom` (for a file rewritten as it was)."""
     path = Path(path)
     check_readable(path, limit, error)
     try:
@@ -94,7 +96,7 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     if len(data) > limit:  # the size on disk lied (a file still growing)
         raise _too_large(path, limit, error)
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
 

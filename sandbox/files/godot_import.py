@@ -56,6 +56,8 @@ class Declaration:
     value: str | None
     start: int = 0
     end: int = 0
+    integer: bool = False  # declared an int: `: int`, Godot 3's export(int…)
+    value_line: int = 0  # the line the value starts on
 
 
 @dataclass
@@ -93,7 +95,8 @@ def _declaration(text: str, statement: Statement, first: int, annotations: list[
     words, tokens = statement.words, statement.tokens
     exported = any(a == "export" or (a.startswith("@export") and not a.startswith(STANDALONE_ANNOTATIONS))
                    for a in annotations)
-    name, i = words[first + 1], first + 2
+    godot3_int = any(words[i:i + 3] == ["export", "(", "int"] for i in range(first))
+    name, i, line = words[first + 1], first + 2, tokens[first].line
     kind = ""
     if i < len(words) and words[i] == ":":  # a type, up to '=' (or ':' opening a property's get/set)
         end = _depth_zero(words, i + 1, ("=", ":", "setget"))
@@ -101,14 +104,15 @@ def _declaration(text: str, statement: Statement, first: int, annotations: list[
         i = end
     elif i < len(words) and words[i] == ":=":
         kind = ":="
+    integer = kind == "int" or godot3_int
     if i >= len(words) or words[i] not in ("=", ":="):
-        return Declaration(name, statement.line, kind, exported, None)
+        return Declaration(name, line, kind, exported, None, integer=integer)
     end = _depth_zero(words, i + 1, (":", "setget"))  # a property's get/set, Godot 3's setget
     value: list[Token] = tokens[i + 1:end]
     if not value:
-        return Declaration(name, statement.line, kind, exported, "")
+        return Declaration(name, line, kind, exported, "", integer=integer)
     start, stop = value[0].start, value[-1].end
-    return Declaration(name, statement.line, kind, exported, text[start:stop], start, stop)
+    return Declaration(name, line, kind, exported, text[start:stop], start, stop, integer, value[0].line)
 
 
 def _depth_zero(words: list[str], start: int, stops: tuple[str, ...]) -> int:

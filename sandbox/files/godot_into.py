@@ -1,0 +1,164 @@
+"""Writing a tuning into the user's own car script: only the value literals of its
+parameter declarations change; every other byte (types, export hints, comments, the
+rest of the code, line ends, a byte-order mark, trailing spaces) stays as it was.
+
+A script whose formula is not the tuning's (the other recipe, on/off pedals against
+analog ones, an option the script has no switch for) is refused: its numbers would
+mean something else there.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from .disk import read_text, write_text_atomic
+from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
+from .godot_import import Declaration, read_parameters, script_formula, script_model
+from .presets import Preset
+
+SWITCH_WORDS = {"recipe_2020": ("follows the 2020 recipe", "follows the Godot 4 recipe"),
+                "analog_pedals": ("reads the pedals as analog strengths", "reads the pedals on/off")}
+"""What a script does with each of the arcade's formula switches on and off, for a message."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One value written: parameter `name`, declared as `variable` with its value on `line`."""
+    name: str
+    variable: str
+    line: int
+    old: str
+    new: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.variable} {self.old} → {self.new}"
+
+
+@dataclass
+class Update:
+    """A script with a tuning written into it: the new `text`, the `diff` from the old
+    one, the values `changed`, the parameters already holding the tuning's value
+    (`kept`) and those the script does not declare (`missing`: listed, not added)."""
+    text: str
+    diff: str
+    model: ModuleType
+    changed: list[Change] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
+    """`text` (a car script, byte-order mark and line ends as read) with `preset`'s
+    values written over its parameters' literals; GodotError naming the reason, and
+    nothing written, for a script of another model, one with no parameter, one whose
+    formula is not the tuning's, or a value its declaration cannot hold."""
+    model = preset.model
+    named = script_model(text)
+    if named is not None and named[1] is not model:
+        raise GodotError(f"{source}: line {named[0]}: this is a script of the {named[1].TITLE} model, and the "
+                         f"tuning is of the {model.TITLE} model: nothing was written")
+    found, errors, _ = read_parameters(text, model)
+    if not found and not errors:
+        raise GodotError(f"{source}: no parameter of the {model.TITLE} model in it (looked for lines like "
+                         f"'var {model.PARAMS[0].name} = {gdscript_literal(model.PARAMS[0].default)}'); "
+                         "nothing was written")
+    errors += _formula_differences(text, preset, found, source)
+    update = Update(text, "", model)
+    for p in model.PARAMS:
+        if p.name not in found:
+            if not p.is_bool:  # a switch it lacks is what its code computes (checked above)
+                update.missing.append(p.name)
+            continue
+        declaration, old = found[p.name]
+        value = preset.tuning[p.name]
+        if old is None or old == value:  # unreadable (refused above), or already the tuning's
+            update.kept.append(p.name)
+        elif declaration.integer and not float(value).is_integer():
+            errors.append(f"line {declaration.value_line}: {declaration.name} is declared as an int, and the "
+                          f"tuning's value {gdscript_literal(value)} is not a whole number")
+        else:
+            update.changed.append(Change(p.name, declaration.name, declaration.value_line, declaration.value,
+                                         literal_like(declaration, value)))
+    if errors:
+        raise GodotError(f"{source}: nothing was written:\n" + "\n".join(errors))
+    spans = sorted((found[change.name][0].start, found[change.name][0].end, change.new) for change in update.changed)
+    pieces, position = [], 0
+    for start, end, new in spans:
+        pieces += [text[position:start], new]
+        position = end
+    update.text = "".join(pieces) + text[position:]
+    update.changed.sort(key=lambda change: change.line)
+    update.diff = _diff(text, update.text, source)
+    return update
+
+
+def literal_like(declaration: Declaration, value: float | bool) -> str:
+    """`value` as a GDScript literal in the style of the one it replaces: an int literal
+    stays one where the value is whole, a float literal (70.0, 1e3) stays a float."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = gdscript_literal(float(value))
+    old = declaration.value or ""
+    float_style = any(ch in old for ch in ".eE") and not declaration.integer
+    if float_style and float(value).is_integer():
+        return text + ".0"
+    return text
+
+
+def _formula_differences(text: str, preset: Preset, found: dict, source: str) -> list[str]:
+    """Why the tuning's numbers would mean something else in the script: a switch the
+    script does not declare whose value differs from what its code computes (the
+    arcade's recipe and pedals, read from the code; any other switch, off)."""
+    model = preset.model
+    declared = {name: value for name, (_, value) in found.items() if value is not None}
+    try:
+        formula = script_formula(model, text, declared)
+    except GodotError as exc:
+        return [str(exc)]
+    computes = {p.name: p.default for p in model.PARAMS if p.is_bool}
+    if formula is not None:
+        computes.update({name: value for name, value in formula.switches.items() if name in computes})
+    differences = []
+    for name, value in computes.items():
+        wanted = bool(preset.tuning[name])
+        if name in found or wanted == bool(value):
+            continue
+        if name in SWITCH_WORDS:
+            does = SWITCH_WORDS[name][0 if value else 1]
+            differences.append(f"the script {does}, but the tuning has {name} {'on' if wanted else 'off'}: its "
+                               "numbers would mean something else there")
+        else:
+            differences.append(f"the tuning has {name} {'on' if wanted else 'off'}, but the script has no such "
+                               f"switch (its code computes as with {name} {'on' if value else 'off'})")
+    return differences
+
+
+def _diff(old: str, new: str, source: str) -> str:
+    """A unified diff of the two texts (line ends and a byte-order mark left out)."""
+    def lines(text: str) -> list[str]:
+        return [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
+
+    name = Path(source).name
+    return "\n".join(difflib.unified_diff(lines(old), lines(new), f"a/{name}", f"b/{name}", lineterm=""))
+
+
+def backup_path(path: str | os.PathLike) -> Path:
+    """Where the old script is kept: my_car.gd.bak beside my_car.gd."""
+    return Path(f"{path}.bak")
+
+
+def write_into(path: str | os.PathLike, preset: Preset, backup: bool = True) -> Update:
+    """Write `preset`'s values into the script at `path` (atomically), keeping the old
+    file as `path`.bak unless `backup` is False; nothing is written when no value
+    changes, or when the script is refused (GodotError)."""
+    text = read_text(path, SCRIPT_LIMIT, GodotError, keep_bom=True)
+    update = update_text(text, preset, str(path))
+    if update.changed:
+        if backup:
+            write_text_atomic(backup_path(path), text, GodotError)
+        write_text_atomic(path, update.text, GodotError)
+    return update

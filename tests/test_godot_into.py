@@ -1,0 +1,206 @@
+"""`export-godot --into`: a tuning written into the user's own script, only the value
+literals changed (every other byte as it was), and refusals that leave the file as
+it was."""
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from sandbox.cli import main
+from sandbox.files.godot import export_script, parse_script
+from sandbox.files.godot_into import update_text, write_into
+from sandbox.files.presets import BUILTIN_DIR, declared_preset, load_preset
+from sandbox.physics.models import MODELS, arcade
+
+SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
+PORTS = {"recipe_demo_godot4.gd": False, "typed_godot4_port.gd": False, "commented_godot4_port.gd": True,
+         "godot3_export_port.gd": False}
+"""The Godot 4 recipe's scripts, and whether each reads the pedals as analog strengths."""
+NEW = {"wheel_base": ("64", "64.0"), "steering_angle": ("22.5", "22.5"), "engine_power": ("1250", "1250.0"),
+       "friction": ("-48", "-48.0"), "drag": ("-0.045", "-0.045"), "braking": ("-520", "-520.0"),
+       "max_speed_reverse": ("300", "300.0"), "slip_speed": ("380", "380.0"), "traction_fast": ("3.5", "3.5"),
+       "traction_slow": ("12", "12.0")}
+"""New values, as an int-style and as a float-style literal would spell them."""
+DECLARED = r"^(.*\bvar {name}\s*(?::\s*\w+\s*)?:?=\s*)([-+\d.eE_]+)"
+
+
+def _preset(analog: bool = False, **values):
+    """The arcade's defaults with the NEW values (and `values`), its pedals as the script's."""
+    tuning = declared_preset(arcade, "Mine").tuning.copy()
+    for name, (spelt, _) in NEW.items():
+        tuning.set(name, float(spelt))
+    if "analog_pedals" in tuning:
+        tuning.set("analog_pedals", analog)
+    for name, value in values.items():
+        tuning.set(name, value)
+    return replace(declared_preset(arcade, "Mine"), tuning=tuning)
+
+
+def _expected(text: str) -> str:
+    """`text` with each parameter's literal replaced by the NEW value, in the old
+    literal's style (found by this test's own pattern, line by line)."""
+    lines = text.split("\n")
+    for name, (int_style, float_style) in NEW.items():
+        pattern = re.compile(DECLARED.format(name=name))
+        hits = [i for i, line in enumerate(lines) if pattern.match(line)]
+        assert len(hits) == 1, name
+        i = hits[0]
+        old = pattern.match(lines[i]).group(2)
+        int_typed = "export(int" in lines[i] or ": int" in lines[i]
+        new = float_style if "." in old and not int_typed else int_style
+        lines[i] = pattern.sub(lambda m: m.group(1) + new, lines[i])
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name", PORTS)
+def test_only_the_values_change_in_each_real_world_script(tmp_path, name):
+    original = (SCRIPTS / name).read_bytes()
+    path = tmp_path / name
+    path.write_bytes(original)
+    update = write_into(path, _preset(PORTS[name]))
+    assert path.read_bytes() == _expected(original.decode()).encode()
+    assert (tmp_path / f"{name}.bak").read_bytes() == original
+    assert sorted(change.name for change in update.changed) == sorted(NEW)
+    assert update.missing == []
+    assert parse_script(path.read_text(), arcade).values == {
+        **{key: float(spelt) for key, (spelt, _) in NEW.items()}, "rate_independent": False}
+
+
+@pytest.mark.parametrize("name", PORTS)
+def test_crlf_a_byte_order_mark_and_trailing_whitespace_are_kept(tmp_path, name):
+    text = (SCRIPTS / name).read_text()
+    padded = "\n".join(line + " \t" if "var " in line else line for line in text.split("\n"))
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + padded.replace("\n", "\r\n").encode())
+    write_into(path, _preset(PORTS[name]), backup=False)
+    expected = "\n".join(line + " \t" if "var " in line else line for line in _expected(text).split("\n"))
+    assert path.read_bytes() == b"\xef\xbb\xbf" + expected.replace("\n", "\r\n").encode()
+    assert not (tmp_path / f"{name}.bak").exists()
+
+
+def test_the_diff_names_the_changed_lines_and_a_script_with_the_values_already_is_left_alone(tmp_path):
+    path = tmp_path / "car.gd"
+    path.write_text((SCRIPTS / "recipe_demo_godot4.gd").read_text())
+    update = update_text(path.read_text(), _preset(), "car.gd")
+    assert "-var engine_power = 900  # Forward acceleration force." in update.diff.split("\n")
+    assert "+var engine_power = 1250  # Forward acceleration force." in update.diff.split("\n")
+    assert str(next(c for c in update.changed if c.name == "engine_power")) == "line 5: engine_power 900 → 1250"
+    write_into(path, _preset())
+    written = path.stat().st_mtime_ns, path.read_bytes()
+    (tmp_path / "car.gd.bak").unlink()
+    again = write_into(path, _preset())
+    assert again.changed == [] and (path.stat().st_mtime_ns, path.read_bytes()) == written
+    assert not (tmp_path / "car.gd.bak").exists()
+
+
+def test_parameters_the_script_lacks_are_listed_not_added(tmp_path):
+    text = (SCRIPTS / "recipe_demo_godot4.gd").read_text()
+    text = text.replace("var slip_speed = 400  # Speed where traction is reduced\n", "")
+    update = update_text(text, _preset(), "car.gd")
+    assert update.missing == ["slip_speed"] and "var slip_speed" not in update.text
+
+
+@pytest.mark.parametrize("path", sorted(BUILTIN_DIR.glob("*.json")), ids=lambda p: p.stem)
+def test_a_script_exported_by_the_sandbox_takes_any_preset_of_its_model_bit_for_bit(path):
+    """Into the script exported from the model's defaults: switches and sliders alike."""
+    preset = load_preset(path)
+    text = export_script(declared_preset(preset.model, "defaults"), 3)
+    update = update_text(text, preset, "car.gd")
+    assert parse_script(update.text, None).values == dict(preset.tuning)
+
+
+def _refused(tmp_path, name: str, text: str, preset, message: str, capsys) -> None:
+    """export-godot --into refuses: exit code 2, the reason on stderr, the file as it was."""
+    path = tmp_path / name
+    path.write_text(text)
+    before = path.read_bytes(), path.stat().st_mtime_ns
+    preset_path = tmp_path / "tuning.json"
+    from sandbox.files.presets import save_preset
+
+    save_preset(preset, preset_path)
+    assert main(["export-godot", "--preset", str(preset_path), "--into", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert message in error and "nothing was written" in error, error
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    assert not (tmp_path / f"{name}.bak").exists()
+
+
+def test_a_2020_recipe_script_and_a_godot4_recipe_tuning_are_refused(tmp_path, capsys):
+    _refused(tmp_path, "old.gd", (SCRIPTS / "recipe_2020_godot3.gd").read_text(), _preset(),
+             "the script follows the 2020 recipe", capsys)
+
+
+def test_an_option_the_script_has_no_switch_for_is_refused(tmp_path, capsys):
+    _refused(tmp_path, "car.gd", (SCRIPTS / "recipe_demo_godot4.gd").read_text(), _preset(rate_independent=True),
+             "the tuning has rate_independent on, but the script has no such switch", capsys)
+
+
+def test_pedals_that_differ_are_refused(tmp_path, capsys):
+    if "analog_pedals" not in {p.name for p in arcade.PARAMS}:
+        pytest.skip("the arcade model has no analog_pedals switch yet")
+    _refused(tmp_path, "car.gd", (SCRIPTS / "commented_godot4_port.gd").read_text(), _preset(analog=False),
+             "the script reads the pedals as analog strengths, but the tuning has analog_pedals off", capsys)
+
+
+def test_a_script_of_another_model_is_refused(tmp_path, capsys):
+    bicycle = export_script(declared_preset(MODELS["bicycle"], "b"), 4)
+    _refused(tmp_path, "bicycle.gd", bicycle, _preset(), "this is a script of the Kinematic bicycle", capsys)
+
+
+def test_a_script_without_parameters_is_refused(tmp_path, capsys):
+    _refused(tmp_path, "player.gd", "extends Node2D\n\nvar health = 100\n", _preset(),
+             "no parameter of the Arcade (Godot recipe) model in it", capsys)
+
+
+def test_a_fraction_into_an_int_is_refused_naming_the_line(tmp_path, capsys):
+    text = (SCRIPTS / "typed_godot4_port.gd").read_text().replace("var steering_angle: float = 15.0",
+                                                                   "var steering_angle: int = 15")
+    _refused(tmp_path, "typed.gd", text, _preset(), "line 8: steering_angle is declared as an int, and the "
+             "tuning's value 22.5 is not a whole number", capsys)
+
+
+def test_an_expression_where_a_value_belongs_is_refused_naming_the_line(tmp_path, capsys):
+    text = (SCRIPTS / "recipe_demo_godot4.gd").read_text().replace("var drag = -0.06", "var drag = -0.06 * 2")
+    _refused(tmp_path, "car.gd", text, _preset(), "line 7: drag = -0.06 * 2 is not a plain number", capsys)
+
+
+def test_the_command_prints_the_changes_and_on_request_the_diff(tmp_path, capsys):
+    path = tmp_path / "car.gd"
+    path.write_text((SCRIPTS / "godot3_export_port.gd").read_text())
+    preset_path = tmp_path / "tuning.json"
+    from sandbox.files.presets import save_preset
+
+    save_preset(_preset(), preset_path)
+    original = path.read_bytes()
+    assert main(["export-godot", "--preset", str(preset_path), "--into", str(path), "--dry-run", "--diff"]) == 0
+    printed = capsys.readouterr().out
+    assert "would change (nothing was written, --dry-run)" in printed
+    assert "  line 7: engine_power 900 → 1250" in printed.split("\n")
+    assert "-export(float, 0, 4000, 10) var engine_power = 900" in printed.split("\n")
+    assert "+export(float, 0, 4000, 10) var engine_power = 1250" in printed.split("\n")
+    assert path.read_bytes() == original and not (tmp_path / "car.gd.bak").exists()
+    assert main(["export-godot", "--preset", str(preset_path), "--into", str(path), "--no-backup"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"{path}: updated with the values of preset 'Mine':\n")
+    assert "--- a/car.gd" not in printed and not (tmp_path / "car.gd.bak").exists()
+    assert path.read_bytes() == _expected(original.decode()).encode()
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--scene"], "--scene: --into writes the values into your script as it is"),
+    (["--godot", "3"], "--godot: --into writes the values into your script as it is"),
+])
+def test_flags_of_a_new_script_do_not_go_with_into(tmp_path, capsys, flags, message):
+    path = tmp_path / "car.gd"
+    path.write_text((SCRIPTS / "recipe_demo_godot4.gd").read_text())
+    assert main(["export-godot", "--preset", str(BUILTIN_DIR / "drift.json"), "--into", str(path)] + flags) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_into_flags_need_into(tmp_path, capsys):
+    assert main(["export-godot", "--preset", str(BUILTIN_DIR / "drift.json"), "--out", str(tmp_path / "car.gd"),
+                 "--no-backup"]) == 2
+    assert "--no-backup: only with --into" in capsys.readouterr().err
+    assert not (tmp_path / "car.gd").exists()
