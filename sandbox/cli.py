@@ -449,9 +449,7 @@ def cmd_export_godot(args) -> None:
 
 def _export_into(args) -> None:
     """export-godot --into: the preset's values written into the user's own script."""
-    from .files.godot_into import backup_path, update_text, write_into
-    from .files.godot import SCRIPT_LIMIT, GodotError
-    from .files.disk import read_text
+    from .files.godot_into import backup_path, read_update, write_into
     from .files.presets import load_preset
 
     ignored = [flag for flag, given in (("--scene", args.scene), ("--godot", args.godot is not None),
@@ -461,7 +459,7 @@ def _export_into(args) -> None:
                         "do not apply")
     preset = load_preset(args.preset)
     if args.dry_run:
-        update = update_text(read_text(args.into, SCRIPT_LIMIT, GodotError, keep_bom=True), preset, str(args.into))
+        _, update = read_update(args.into, preset)
     else:
         update = write_into(args.into, preset, backup=not args.no_backup)
     if not update.changed:

@@ -151,14 +151,28 @@ def backup_path(path: str | os.PathLike) -> Path:
     return Path(f"{path}.bak")
 
 
-def write_into(path: str | os.PathLike, preset: Preset, backup: bool = True) -> Update:
-    """Write `preset`'s values into the script at `path` (atomically), keeping the old
-    file as `path`.bak unless `backup` is False; nothing is written when no value
-    changes, or when the script is refused (GodotError)."""
+def read_update(path: str | os.PathLike, preset: Preset) -> tuple[str, Update]:
+    """(the script at `path` as it is, the update `preset` makes to it)."""
     text = read_text(path, SCRIPT_LIMIT, GodotError, keep_bom=True)
-    update = update_text(text, preset, str(path))
+    return text, update_text(text, preset, str(path))
+
+
+def write_update(path: str | os.PathLike, old: str, update: Update, backup: bool = True) -> None:
+    """Write `update` over the script at `path` (atomically), keeping the old file as
+    `path`.bak unless `backup` is False. Refused when the file is no longer `old` (the
+    text the update was made from): what was shown is what is written."""
+    if read_text(path, SCRIPT_LIMIT, GodotError, keep_bom=True) != old:
+        raise GodotError(f"{path}: changed on disk since it was read; nothing was written (read it again)")
+    if backup:
+        write_text_atomic(backup_path(path), old, GodotError)
+    write_text_atomic(path, update.text, GodotError)
+
+
+def write_into(path: str | os.PathLike, preset: Preset, backup: bool = True) -> Update:
+    """Write `preset`'s values into the script at `path`, keeping the old file as
+    `path`.bak unless `backup` is False; nothing is written when no value changes, or
+    when the script is refused (GodotError)."""
+    text, update = read_update(path, preset)
     if update.changed:
-        if backup:
-            write_text_atomic(backup_path(path), text, GodotError)
-        write_text_atomic(path, update.text, GodotError)
+        write_update(path, text, update, backup)
     return update

@@ -22,6 +22,7 @@ from ..errors import UserError
 from ..files.godot import export_script, has_script, load_script, save_script
 from ..files.godot_scene import save_scene
 from .godot_export_dialog import GodotExportDialog
+from .godot_into_dialog import UpdateScriptDialog
 from ..physics.models import MODELS
 from ..physics.params import Tuning
 from ..physics.state import Controls
@@ -337,7 +338,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._action(export, "&Godot script or scene…", self.export_godot_dialog, "Ctrl+G",
                          "The car as a Godot 3 or 4 script, or a scene to open and play"),
             self._action(export, "Copy Godot sc&ript", self.copy_godot_script, "Ctrl+Shift+C",
-                         "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)")]
+                         "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)"),
+            self._action(export, "&Update my script…", self.update_script_dialog, None,
+                         "Write the tuning's values into your own Godot car script; nothing else in it changes")]
         self.sweep.finished.connect(self._update_exports)
         self._update_exports()
         file.addSeparator()
@@ -922,12 +925,30 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.statusBar().showMessage(f"Copied the Godot {godot} script of {self.model.TITLE} to the clipboard", 6000)
         return True
 
-    def import_godot_dialog(self) -> None:
+    def _ask_godot_script(self, title: str) -> str | None:
+        """Open dialog for a car script, in the folder of the last Godot export."""
         folder = settings().value("godot/last_dir") if self.remember else None
-        path, _ = QFileDialog.getOpenFileName(self, "Import Godot script", str(folder or Path.home()),
-                                              "GDScript (*.gd);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, title, str(folder or Path.home()), "GDScript (*.gd);;All files (*)")
+        return path or None
+
+    def import_godot_dialog(self) -> None:
+        path = self._ask_godot_script("Import Godot script")
         if path:
             self.import_godot(path)
+
+    def update_script_dialog(self) -> None:
+        path = self._ask_godot_script("Update my Godot script")
+        dialog = self.update_script(path) if path else None
+        if dialog is not None:
+            dialog.exec()
+
+    def update_script(self, path) -> UpdateScriptDialog | None:
+        """The dialog writing the tuning on screen into the car script at `path` (not yet
+        shown), or None after a message saying why the script is refused."""
+        dialog = self._read(lambda p: UpdateScriptDialog(self.current_preset(), p, self), path)
+        if dialog is not None:
+            dialog.accepted.connect(lambda: self.statusBar().showMessage(f"Updated {path}", 6000))
+        return dialog
 
     def import_godot(self, path) -> bool:
         """Apply the parameters a car.gd declares, as one undo step; list what was not used."""
