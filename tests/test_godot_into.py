@@ -157,8 +157,15 @@ def test_a_script_without_parameters_is_refused(tmp_path, capsys):
 def test_a_fraction_into_an_int_is_refused_naming_the_line(tmp_path, capsys):
     text = (SCRIPTS / "typed_godot4_port.gd").read_text().replace("var steering_angle: float = 15.0",
                                                                    "var steering_angle: int = 15")
-    _refused(tmp_path, "typed.gd", text, _preset(), "line 8: steering_angle is declared as an int, and the "
+    _refused(tmp_path, "typed.gd", text, _preset(), "line 8: steering_angle is an int, and the "
              "tuning's value 22.5 is not a whole number", capsys)
+
+
+def test_a_fraction_into_an_int_inferred_from_its_literal_is_refused(tmp_path, capsys):
+    text = (SCRIPTS / "typed_godot4_port.gd").read_text().replace("var steering_angle: float = 15.0",
+                                                                   "var steering_angle := 15")
+    _refused(tmp_path, "typed.gd", text, _preset(), "line 8: steering_angle is an int (`:=` with a whole number "
+             "makes it one; write it as a float, e.g. `:= 15.0`, to take fractions)", capsys)
 
 
 def test_an_expression_where_a_value_belongs_is_refused_naming_the_line(tmp_path, capsys):

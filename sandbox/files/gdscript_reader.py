@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 _TOKEN = re.compile(r"""
  (?P<space>[ \t\f\r]+)
@@ -42,7 +41,7 @@ class Token(NamedTuple):
     line_start: int  # offset of the start of that line
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """One logical line: its tokens (comments and line breaks left out), the line it
     starts on and its indent (the whitespace before it; '' at class level)."""
@@ -59,52 +58,56 @@ class Statement:
         return self.indent == ""
 
 
-def tokens(text: str) -> list[Token]:
+def tokens(text: str) -> Iterator[Token]:
     """Every token of `text` but spaces, comments and line continuations; a line
     feed outside brackets is an op token "\\n". A byte-order mark at the start is
     skipped."""
-    found: list[Token] = []
-    position = 1 if text.startswith("\ufeff") else 0
     line, line_start, depth = 1, 0, 0
-    match = _TOKEN.match
-    while position < len(text):
-        token = match(text, position)
-        kind, value = token.lastgroup, token.group()
-        if kind in ("string", "number", "name", "op"):
-            if value in OPENING:
-                depth += 1
-            elif value in CLOSING:
-                depth = max(depth - 1, 0)
-            found.append(Token(kind, value, position, token.end(), line, line_start))
-        elif kind == "newline" and depth == 0:
-            found.append(Token("op", "\n", position, token.end(), line, line_start))
-        if kind in ("newline", "continuation", "string"):  # the tokens that can hold a line feed
+    for token in _TOKEN.finditer(text, 1 if text.startswith("\ufeff") else 0):  # every character matches
+        kind = token.lastgroup
+        if kind == "space" or kind == "comment":
+            continue
+        value, start = token.group(), token.start()
+        if kind == "newline":
+            if depth == 0:
+                yield Token("op", "\n", start, start + 1, line, line_start)
+            line, line_start = line + 1, start + 1
+            continue
+        if kind == "continuation" or kind == "string":  # the others hold no line feed
             breaks = value.count("\n")
+            if kind == "string":
+                yield Token(kind, value, start, token.end(), line, line_start)
             if breaks:
                 line += breaks
-                line_start = position + value.rfind("\n") + 1
-        position = token.end()
-    return found
+                line_start = start + value.rfind("\n") + 1
+            continue
+        if value in OPENING:
+            depth += 1
+        elif value in CLOSING and depth:
+            depth -= 1
+        yield Token(kind, value, start, token.end(), line, line_start)
 
 
-@lru_cache(maxsize=4)  # import reads a script twice: its declarations, then its formula
 def statements(text: str) -> tuple[Statement, ...]:
     """The logical lines of `text` in order; a ';' outside brackets also ends one
-    (the next keeps its indent). Shared between callers: never changed."""
+    (the next keeps its indent)."""
     result: list[Statement] = []
     current: list[Token] = []
     indent, depth, previous_end = "", 0, 0
     for token in tokens(text):
         first_on_line, previous_end = previous_end <= token.line_start, token.end
-        if token.text == "\n" or (token.text == ";" and depth == 0):
+        word = token.text
+        if word == "\n" or (word == ";" and depth == 0):
             if current:
                 result.append(Statement(current, current[0].line, indent))
                 current = []
             continue
         if not current and first_on_line:
             indent = text[token.line_start:token.start].lstrip("\ufeff")
-        depth += token.text in OPENING
-        depth = max(depth - (token.text in CLOSING), 0)
+        if word in OPENING:
+            depth += 1
+        elif word in CLOSING and depth:
+            depth -= 1
         current.append(token)
     if current:
         result.append(Statement(current, current[0].line, indent))

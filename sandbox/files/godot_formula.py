@@ -98,11 +98,13 @@ class _Seen:
     pedals: set[str] = field(default_factory=set)  # "pressed", "strength"
 
 
-def recognise(text: str, declared: Mapping[str, object] = {}) -> Formula:
+def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Statement, ...] | None = None
+              ) -> Formula:
     """The formula of an arcade script's code (`declared`: the switches the script
-    declares, which win over its code). GodotError naming what differs when the code
-    follows neither recipe, or when none of it (friction, drag, traction) is there."""
-    seen = _inspect(text, set(FORMULA_SWITCHES))
+    declares, which win over its code; `parsed`: its statements, when already read).
+    GodotError naming what differs when the code follows neither recipe, or when none
+    of it (friction, drag, traction) is there."""
+    seen = _inspect(statements(text) if parsed is None else parsed, set(FORMULA_SWITCHES))
     votes = _votes(seen)
     notes: list[str] = []
     if "recipe_2020" in declared:
@@ -174,12 +176,12 @@ def _stop_speed(condition: list[str]) -> float | None:
     return None
 
 
-def _functions(text: str) -> list[_Function]:
+def _functions(parsed: tuple[Statement, ...]) -> list[_Function]:
     """The script's functions with their bodies (the indented statements after each
     `func` line)."""
     functions: list[_Function] = []
     current = None
-    for statement in statements(text):
+    for statement in parsed:
         if not statement.top_level:
             if current is not None:
                 current.body.append(statement)
@@ -260,9 +262,9 @@ def _is_tick(name: str, ticks: set[str]) -> bool:
     return name in ticks or name.lstrip("_") in TICK_WORDS
 
 
-def _inspect(text: str, switches: set[str]) -> _Seen:
+def _inspect(parsed: tuple[Statement, ...], switches: set[str]) -> _Seen:
     seen = _Seen()
-    functions = _functions(text)
+    functions = _functions(parsed)
     ticks = _ticks(functions)
     for function in functions:
         _follow(function, _steps(function, switches), ticks[function.name], seen)

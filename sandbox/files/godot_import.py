@@ -71,13 +71,13 @@ class ImportResult:
     formula: object = None
 
 
-def declarations(text: str) -> list[Declaration]:
-    """Every class-level `var` and `const` of a script, in order. Indented lines
-    (function bodies, inner classes) are passed by; annotations on a line of their own
-    belong to the declaration after them."""
+def declarations(text: str, parsed: tuple[Statement, ...] | None = None) -> list[Declaration]:
+    """Every class-level `var` and `const` of a script (`parsed`: its statements, when
+    already read), in order. Indented lines (function bodies, inner classes) are passed
+    by; annotations on a line of their own belong to the declaration after them."""
     found: list[Declaration] = []
     carried: list[str] = []
-    for statement in statements(text):
+    for statement in statements(text) if parsed is None else parsed:
         if not statement.top_level:
             continue
         words = statement.words
@@ -229,16 +229,16 @@ def resolve_model(text: str, model: ModuleType | None, source: str,
     return model, False
 
 
-def read_parameters(text: str, model: ModuleType) -> tuple[dict[str, tuple[Declaration, object]], list[str],
-                                                            list[str]]:
+def read_parameters(text: str, model: ModuleType, parsed: tuple[Statement, ...]
+                    ) -> tuple[dict[str, tuple[Declaration, object]], list[str], list[str]]:
     """({parameter name: (its declaration, its literal value)}, errors, warnings) of a
-    script: a parameter declared twice, or as anything but a literal, is an error
-    naming its line."""
+    script (`parsed`: its statements): a parameter declared twice, or as anything but
+    a literal, is an error naming its line."""
     accepted = parameter_names(model)
     found: dict[str, tuple[Declaration, object]] = {}
     errors: list[str] = []
     warnings: list[str] = []
-    for declaration in declarations(text):
+    for declaration in declarations(text, parsed):
         p = accepted.get(declaration.name)
         if p is None:
             if declaration.exported and declaration.name != SCALE_VARIABLE:
@@ -258,16 +258,17 @@ def read_parameters(text: str, model: ModuleType) -> tuple[dict[str, tuple[Decla
     return found, errors, warnings
 
 
-def script_formula(model: ModuleType, text: str, declared: dict[str, object]):
-    """The formula the script follows, for a model whose source has more than one
-    (the arcade's two recipes), else None; GodotError when it cannot be told or this
-    version of the model cannot compute it."""
+def script_formula(model: ModuleType, text: str, declared: dict[str, object], parsed: tuple[Statement, ...]):
+    """The formula the script follows (`declared`: its parameters' values; `parsed`:
+    its statements), for a model whose source has more than one (the arcade's two
+    recipes), else None; GodotError when it cannot be told or this version of the
+    model cannot compute it."""
     from .godot_formula import FORMULA_SWITCHES, recognise
 
     if model.NAME != "arcade":
         return None
     switches = {name: value for name, value in declared.items() if name in FORMULA_SWITCHES}
-    formula = recognise(text, switches)
+    formula = recognise(text, switches, parsed)
     names = {p.name for p in model.PARAMS}
     if formula.recipe_2020 and "recipe_2020" not in names:
         raise GodotError("the script follows the 2020 recipe (" + "; ".join(formula.evidence) + "): this "
@@ -293,14 +294,15 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     checked are those under that formula. Nothing in the file is run.
     """
     model, named = resolve_model(text, model, source, fallback)
-    found, errors, warnings = read_parameters(text, model)
+    parsed = statements(text)
+    found, errors, warnings = read_parameters(text, model, parsed)
     result = ImportResult({}, model, warnings)
     if not found and not errors:
         raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
                          f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
     raw = {name: value for name, (_, value) in found.items() if value is not None}
     try:
-        formula = script_formula(model, text, raw)
+        formula = script_formula(model, text, raw, parsed)
     except GodotError as exc:
         formula = None
         errors.append(str(exc))

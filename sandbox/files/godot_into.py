@@ -17,6 +17,7 @@ from types import ModuleType
 
 from .disk import read_text, write_text_atomic
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
+from .gdscript_reader import Statement, statements
 from .godot_import import Declaration, read_parameters, script_formula, script_model
 from .presets import Preset
 
@@ -61,12 +62,13 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     if named is not None and named[1] is not model:
         raise GodotError(f"{source}: line {named[0]}: this is a script of the {named[1].TITLE} model, and the "
                          f"tuning is of the {model.TITLE} model: nothing was written")
-    found, errors, _ = read_parameters(text, model)
+    parsed = statements(text)
+    found, errors, _ = read_parameters(text, model, parsed)
     if not found and not errors:
         raise GodotError(f"{source}: no parameter of the {model.TITLE} model in it (looked for lines like "
                          f"'var {model.PARAMS[0].name} = {gdscript_literal(model.PARAMS[0].default)}'); "
                          "nothing was written")
-    errors += _formula_differences(text, preset, found, source)
+    errors += _formula_differences(text, preset, found, parsed)
     update = Update(text, "", model)
     for p in model.PARAMS:
         if p.name not in found:
@@ -77,8 +79,10 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
         value = preset.tuning[p.name]
         if old is None or old == value:  # unreadable (refused above), or already the tuning's
             update.kept.append(p.name)
-        elif declaration.integer and not float(value).is_integer():
-            errors.append(f"line {declaration.value_line}: {declaration.name} is declared as an int, and the "
+        elif _holds_an_int(declaration) and not float(value).is_integer():
+            inferred = " (`:=` with a whole number makes it one; write it as a float, e.g. " \
+                f"`:= {declaration.value}.0`, to take fractions)" if not declaration.integer else ""
+            errors.append(f"line {declaration.value_line}: {declaration.name} is an int{inferred}, and the "
                           f"tuning's value {gdscript_literal(value)} is not a whole number")
         else:
             update.changed.append(Change(p.name, declaration.name, declaration.value_line, declaration.value,
@@ -96,6 +100,13 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     return update
 
 
+def _holds_an_int(declaration: Declaration) -> bool:
+    """Whether the variable is an int: declared so, or its type inferred (`:=`) from a
+    whole-number literal."""
+    plain = declaration.value is not None and not any(ch in declaration.value for ch in ".eE")
+    return declaration.integer or (declaration.type == ":=" and plain)
+
+
 def literal_like(declaration: Declaration, value: float | bool) -> str:
     """`value` as a GDScript literal in the style of the one it replaces: an int literal
     stays one where the value is whole, a float literal (70.0, 1e3) stays a float."""
@@ -109,14 +120,14 @@ def literal_like(declaration: Declaration, value: float | bool) -> str:
     return text
 
 
-def _formula_differences(text: str, preset: Preset, found: dict, source: str) -> list[str]:
+def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[Statement, ...]) -> list[str]:
     """Why the tuning's numbers would mean something else in the script: a switch the
     script does not declare whose value differs from what its code computes (the
     arcade's recipe and pedals, read from the code; any other switch, off)."""
     model = preset.model
     declared = {name: value for name, (_, value) in found.items() if value is not None}
     try:
-        formula = script_formula(model, text, declared)
+        formula = script_formula(model, text, declared, parsed)
     except GodotError as exc:
         return [str(exc)]
     computes = {p.name: p.default for p in model.PARAMS if p.is_bool}
