@@ -149,6 +149,12 @@ def test_a_script_of_another_model_is_refused(tmp_path, capsys):
     _refused(tmp_path, "bicycle.gd", bicycle, _preset(), "this is a script of the Kinematic bicycle", capsys)
 
 
+def test_a_recipe_script_takes_no_other_models_tuning(tmp_path, capsys):
+    _refused(tmp_path, "car.gd", (SCRIPTS / "recipe_demo_godot4.gd").read_text(),
+             load_preset(BUILTIN_DIR / "bicycle_exact_arc.json"),
+             "this script computes as the Godot recipe's car (the Arcade model)", capsys)
+
+
 def test_a_script_without_parameters_is_refused(tmp_path, capsys):
     _refused(tmp_path, "player.gd", "extends Node2D\n\nvar health = 100\n", _preset(),
              "no parameter of the Arcade (Godot recipe) model in it", capsys)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.cli import main
+from sandbox.files.presets import BUILTIN_DIR
 from sandbox.physics.models import arcade
 
 SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
@@ -81,4 +82,15 @@ def test_the_recipes_part_one_alone_is_refused_for_want_of_a_formula(tmp_path, c
     out = tmp_path / "imported.json"
     assert main(["import-godot", str(script), "--out", str(out)]) == 2
     assert "no friction, drag or traction code found" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_recipe_script_is_not_read_into_another_model(tmp_path, capsys):
+    """The recipe's numbers are pixels and per-tick shares: a bicycle in metres would
+    take its wheel base of 70 as 70 m."""
+    out = tmp_path / "imported.json"
+    assert main(["import-godot", str(SCRIPTS / "recipe_demo_godot4.gd"), "--out", str(out), "--preset",
+                 str(BUILTIN_DIR / "bicycle_exact_arc.json")]) == 2
+    assert ("this script computes as the Godot recipe's car (the Arcade model): its numbers mean something else "
+            "in the Kinematic bicycle") in capsys.readouterr().err
     assert not out.exists()

@@ -127,6 +127,13 @@ def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Stat
                    tuple(what for what, _ in votes), tuple(notes))
 
 
+def has_recipe_code(parsed: tuple[Statement, ...]) -> bool:
+    """Whether a script computes with the recipe's friction, drag or traction (then it
+    is an arcade script, whichever recipe it follows)."""
+    seen = _inspect(parsed, set(FORMULA_SWITCHES))
+    return bool(seen.escapes or seen.weights)
+
+
 def _decide(seen: _Seen, votes: list[tuple[str, bool]]) -> bool:
     if not (seen.escapes or seen.weights):
         raise GodotError("cannot tell which recipe the script follows: no friction, drag or traction code found "

@@ -258,6 +258,17 @@ def read_parameters(text: str, model: ModuleType, parsed: tuple[Statement, ...]
     return found, errors, warnings
 
 
+def check_model_of_code(model: ModuleType, named: bool, parsed: tuple[Statement, ...], source: str,
+                        outcome: str) -> None:
+    """GodotError (ending with `outcome`) when a script that names no model computes
+    as the recipe's car and `model` is another: its numbers are the arcade's."""
+    from .godot_formula import has_recipe_code
+
+    if not named and model.NAME != "arcade" and has_recipe_code(parsed):
+        raise GodotError(f"{source}: this script computes as the Godot recipe's car (the Arcade model): its numbers "
+                         f"mean something else in the {model.TITLE} model; {outcome}")
+
+
 def script_formula(model: ModuleType, text: str, declared: dict[str, object], parsed: tuple[Statement, ...]):
     """The formula the script follows (`declared`: its parameters' values; `parsed`:
     its statements), for a model whose source has more than one (the arcade's two
@@ -295,6 +306,7 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     """
     model, named = resolve_model(text, model, source, fallback)
     parsed = statements(text)
+    check_model_of_code(model, named, parsed, source, "nothing was imported")
     found, errors, warnings = read_parameters(text, model, parsed)
     result = ImportResult({}, model, warnings)
     if not found and not errors:

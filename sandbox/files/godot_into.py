@@ -18,7 +18,7 @@ from types import ModuleType
 from .disk import read_text, write_text_atomic
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
 from .gdscript_reader import Statement, statements
-from .godot_import import Declaration, read_parameters, script_formula, script_model
+from .godot_import import Declaration, check_model_of_code, read_parameters, script_formula, script_model
 from .presets import Preset
 
 SWITCH_WORDS = {"recipe_2020": ("follows the 2020 recipe", "follows the Godot 4 recipe"),
@@ -63,6 +63,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
         raise GodotError(f"{source}: line {named[0]}: this is a script of the {named[1].TITLE} model, and the "
                          f"tuning is of the {model.TITLE} model: nothing was written")
     parsed = statements(text)
+    check_model_of_code(model, named is not None, parsed, source, "nothing was written")
     found, errors, _ = read_parameters(text, model, parsed)
     if not found and not errors:
         raise GodotError(f"{source}: no parameter of the {model.TITLE} model in it (looked for lines like "
