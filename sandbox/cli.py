@@ -469,7 +469,7 @@ def cmd_tune(args) -> int:
     model = preset.model
     targets = [parse_target(text, model) for text in args.target]
     names = free_names(model, args.free, args.lock)
-    ranges = dict(parse_range(text, model) for text in args.range)
+    ranges = dict(parse_range(text, model, preset.tuning) for text in args.range)
     hz = args.hz or preset.hz
     result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
     pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
@@ -615,7 +615,7 @@ def cmd_sweep(args) -> None:
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
-    axes = [parse_axis(text, preset.model) for text in args.param]
+    axes = [parse_axis(text, preset.model, preset.tuning) for text in args.param]
     progress = Progress("sweeping")
     grid, values = None, None
     try:
