@@ -359,6 +359,10 @@ def params_table_markdown() -> str:
             else:
                 lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | "
                              f"{p.step:g} | {p.help} |")
+            if p.variant is not None:
+                v = p.under({p.variant.when: True})
+                lines.append(f"| ↳ with `{p.variant.when}` | | {v.unit} | {v.default:g} | {v.min:g} | {v.max:g} | "
+                             f"{v.step:g} | {v.help} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -377,6 +381,10 @@ def cmd_params(args) -> None:
                 span = "[true or false]" if p.is_bool else f"[{p.min:g} … {p.max:g}, step {p.step:g}]"
                 print(f"  {p.name:18s} {str(p.default).lower() if p.is_bool else format(p.default, 'g'):>8s} "
                       f"{p.unit:9s} {span}  {p.help}")
+                if p.variant is not None:
+                    v = p.under({p.variant.when: True})
+                    print(f"  {'  with ' + p.variant.when:18s} {format(v.default, 'g'):>8s} {v.unit:9s} "
+                          f"[{v.min:g} … {v.max:g}, step {v.step:g}]  {v.help}")
 
 
 def cmd_screenshot(args) -> None:
@@ -514,7 +522,7 @@ def cmd_tune(args) -> int:
     model = preset.model
     targets = [parse_target(text, model) for text in args.target]
     names = free_names(model, args.free, args.lock)
-    ranges = dict(parse_range(text, model) for text in args.range)
+    ranges = dict(parse_range(text, model, preset.tuning) for text in args.range)
     hz = args.hz or preset.hz
     result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
     pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
@@ -660,7 +668,7 @@ def cmd_sweep(args) -> None:
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
-    axes = [parse_axis(text, preset.model) for text in args.param]
+    axes = [parse_axis(text, preset.model, preset.tuning) for text in args.param]
     progress = Progress("sweeping")
     grid, values = None, None
     try:

@@ -30,7 +30,10 @@ def run(state, controls, p, ticks):
 
 
 def test_declared_defaults_are_the_recipes():
-    assert {p.name: p.default for p in arcade.PARAMS} == {**RECIPE, "rate_independent": False}
+    """The seed's ten numbers, its own formula (not 2020's) and its is_action_pressed
+    pedals (on/off), with the rate dependence it has."""
+    assert {p.name: p.default for p in arcade.PARAMS} == {**RECIPE, "rate_independent": False,
+                                                          "recipe_2020": False, "analog_pedals": False}
 
 
 def test_first_two_ticks_of_throttle_match_hand_computation():

@@ -40,9 +40,12 @@ def test_every_preset_of_every_model_has_its_goldens():
     for stem, ppm, name, hz in CASES:
         golden = golden_path(stem, TUNINGS[stem].model, ppm, name, hz)
         assert golden.is_file(), golden
-    # three drives at 60 Hz, one at 30 and one at 144, each of 30 s
-    assert sorted(hz for _, hz in RUNS) == [30, 60, 60, 60, 144]
-    assert {name for name, hz in RUNS if hz == 60} == {"straight_brake", "circle", "slalom_reverse"}
+    # four drives at 60 Hz, one at 30 and one at 144, each of 30 s
+    assert sorted(hz for _, hz in RUNS) == [30, 60, 60, 60, 60, 144]
+    assert {name for name, hz in RUNS if hz == 60} == {"straight_brake", "circle", "slalom_reverse", "analog"}
+    # the analog drive holds values that 32 bits cannot: the engine and the sandbox both round them
+    analog = drive("analog", 60)
+    assert (analog.astype(np.float32).astype(np.float64) != analog).any()
     for name, hz in RUNS:
         assert len(drive(name, hz)) == DRIVE_SECONDS * hz
 
@@ -104,3 +107,25 @@ def test_the_engine_today_gives_the_committed_golden(stem, tmp_path):
     fresh = run_oracle(trace_path, hz=60, script_text=export_script(preset, 3, ppm))
     golden = load_golden(golden_path(stem, preset.model, ppm, "slalom_reverse", 60))
     assert np.allclose(fresh[:, :4], golden, atol=2e-7, rtol=0)
+
+
+def test_without_32_bit_controls_the_analog_drive_would_part_from_the_engine():
+    """The reason controls are rounded to 32 bits: fed the unrounded pedal of 0.7, the
+    bicycle's brake leaves its speed a hair above zero, starts reversing a tick after the
+    engine's car did, and is more than the bound away from the engine's trajectory."""
+    from sandbox.physics import kernels, sim
+
+    preset = TUNINGS["bicycle_blog"]
+    model, trace = preset.model, drive("analog", 60)
+    controls = np.zeros((len(trace), 5))
+    controls[:, :3] = trace  # not rounded: straight into the compiled driver
+    columns = np.array([model.STATE.offset[name] for name in ("x", "y")], dtype=np.int64)
+    unrounded = np.empty((len(trace), 2))
+    rows, _ = sim.tuning_rows(model, preset.tuning, 1)
+    kernels.call(kernels.record_trace, sim.model_number(model), sim.State.at_rest(1, model.STATE).data[0],
+                 controls, rows[0], 1 / 60, columns, unrounded)
+    godot = load_golden(golden_path("bicycle_blog", model, 25.0, "analog", 60))
+    ppm = scales(model)[0]
+    assert np.hypot(*(unrounded - godot[:, 1:3]).T).max() * ppm > POSITION_PX
+    rounded = run_trace(model, preset.tuning, trace, 60)
+    assert np.hypot(*(rounded[:, 1:3] - godot[:, 1:3]).T).max() * ppm < POSITION_PX / 100

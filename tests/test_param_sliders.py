@@ -100,3 +100,26 @@ def test_dragging_a_log_slider_moves_through_the_decades(window, qtbot):
     assert window.tuning["mass"] == pytest.approx(math.sqrt(0.1 * 2000), abs=0.1)
     window.undo.undo()
     assert window.tuning["mass"] == load_preset(BUILTIN_DIR / "rigid_body_seed.json").tuning["mass"]
+
+
+def test_the_2020_recipe_switch_shows_its_own_units_and_is_one_undo_step(window, qtbot):
+    """Ticking 'Godot 3 recipe (2020)' gives friction, drag and the tractions that text's
+    values, units and ranges in their rows; Undo brings the Godot 4 recipe's back."""
+    panel = window.panel
+    panel.switches["recipe_2020"].click()
+    friction = panel.sliders["friction"]
+    assert window.tuning["recipe_2020"] is True
+    assert (window.tuning["friction"], window.tuning["drag"]) == (-0.9, -0.0015)
+    assert (window.tuning["traction_fast"], window.tuning["traction_slow"]) == (0.1, 0.7)
+    assert panel.labels["friction"].full == "Friction [1/s]" and friction.param.min == -20
+    assert friction.number.text() == "-0.90" and panel.labels["traction_fast"].full == "Traction fast [per tick]"
+    assert "-0.9 1/s" in panel.resets["friction"].toolTip()
+    friction.number.setText("-55")  # the Godot 4 recipe's number: out of this formula's range
+    friction.number.editingFinished.emit()
+    assert window.tuning["friction"] == -20 and "outside -20 … 0 1/s" in panel.note.text()
+    window.undo.undo()  # the typed value
+    window.undo.undo()  # the switch, with its four values, in one step
+    assert window.tuning["recipe_2020"] is False
+    assert (window.tuning["friction"], window.tuning["drag"], window.tuning["traction_fast"]) == (-55, -0.06, 2.5)
+    assert panel.labels["friction"].full == "Friction [1/s²]" and friction.param.min == -400
+    assert friction.number.text() == "-55"

@@ -49,8 +49,12 @@ def test_recipe_defaults_preset_is_the_declaration():
     assert dict(load_preset(presets.DEFAULT_PRESET).tuning) == {p.name: p.default for p in arcade.PARAMS}
 
 
-def test_save_then_load_restores_every_value_exactly(tmp_path):
-    values = {p.name: True if p.is_bool else p.min + (p.max - p.min) / 3 for p in arcade.PARAMS}  # awkward floats
+@pytest.mark.parametrize("switches", (True, False))
+def test_save_then_load_restores_every_value_exactly(tmp_path, switches):
+    """Every switch on (then off) and awkward floats within the ranges the switches give."""
+    values = {p.name: switches for p in arcade.PARAMS if p.is_bool}
+    values.update({p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if not p.is_bool
+                   for q in [p.under(values)]})
     original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
     save_preset(original, tmp_path / "mine.json")
     back = load_preset(tmp_path / "mine.json")
@@ -153,12 +157,13 @@ def test_format_2_file_must_carry_rate_independent():
 
 
 def test_the_since_mechanism_serves_the_next_parameter_too(monkeypatch):
-    """A parameter declared `since=3` takes its default in every older file."""
+    """A parameter declared with the next format takes its default in every older file."""
+    future = presets.FORMAT + 1
     data = preset_text()  # today's parameters, without the future one
-    data["format"] = 3
-    added = Param("future_knob", "Future knob", "1/s", 0.5, 0, 1, 0.1, "added later", since=3)
+    data["format"] = future
+    added = Param("future_knob", "Future knob", "1/s", 0.5, 0, 1, 0.1, "added later", since=future)
     monkeypatch.setattr(arcade, "PARAMS", arcade.PARAMS + (added,))
-    monkeypatch.setattr(presets, "FORMAT", 3)
+    monkeypatch.setattr(presets, "FORMAT", future)
     for path in (DATA / "preset_format1_recipe_defaults.json", presets.DEFAULT_PRESET):
         assert load_preset(path).tuning["future_knob"] == 0.5
     with pytest.raises(PresetError, match="params.future_knob' is missing"):

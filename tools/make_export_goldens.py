@@ -1,6 +1,6 @@
 """Regenerate the goldens of the exported Godot scripts (needs godot3-server).
 
-    python tools/make_export_goldens.py [PRESET ...]
+    python tools/make_export_goldens.py [PRESET ...] [--drive NAME]
 
 For every built-in preset and option tuning (or the ones named), exports its Godot 3 script,
 runs it in the engine (tools/godot_oracle, headless) on every scripted drive
@@ -28,6 +28,8 @@ from sandbox.physics.sim import run_trace  # noqa: E402
 
 
 def main(names: list[str]) -> int:
+    drives = {names[i + 1] for i, name in enumerate(names[:-1]) if name == "--drive"}
+    names = [name for i, name in enumerate(names) if name != "--drive" and (i == 0 or names[i - 1] != "--drive")]
     if godot_binary() is None:
         print("godot3-server not found: apt-get install godot3-server", file=sys.stderr)
         return 1
@@ -37,6 +39,8 @@ def main(names: list[str]) -> int:
         for stem, preset in chosen:
             for ppm in scales(preset.model):
                 for name, hz in RUNS:
+                    if drives and name not in drives:
+                        continue
                     trace = drive(name, hz)
                     trace_path = Path(tmp) / f"{name}_{hz}.csv"
                     save_trace(trace_path, trace)

@@ -2,8 +2,11 @@
 
     python tools/make_goldens.py
 
+    python tools/make_goldens.py recipe_2020      # one tuning only
+
 Writes the scenario control traces (tests/goldens/traces/*.csv), runs each through
-the Godot 3 port of the recipe (tools/godot_oracle) for each tuning and tick rate,
+the Godot 3 port of the recipe (tools/godot_oracle; the 2020 recipe's own port for a
+tuning with that option) for each tuning and tick rate,
 and writes Godot's trajectories (tests/goldens/<tuning>/<scenario>_<hz>hz.csv). It
 then prints how far `car-sandbox simulate` is from each, the figure the test bounds.
 """
@@ -19,14 +22,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sandbox.files.traces import TRAJECTORY_COLUMNS, format_rows, load_trace, save_trace  # noqa: E402
-from sandbox.devtools.oracle import compare, godot_binary, run_oracle  # noqa: E402
+from sandbox.devtools.oracle import PROJECT, compare, godot_binary, run_oracle  # noqa: E402
 from sandbox.files.presets import load_preset  # noqa: E402
 from sandbox.physics.sim import run_trace  # noqa: E402
 
 GOLDENS = ROOT / "tests" / "goldens"
-TUNINGS = ("recipe_defaults", "drift", "go_kart")
+TUNINGS = ("recipe_defaults", "drift", "go_kart", "recipe_2020")
 HZ = 60
-EXTRA_RATES = {"recipe_defaults": (30, 120, 144, 240)}  # the recipe's rate dependence, checked too
+EXTRA_RATES = {"recipe_defaults": (30, 120, 144, 240), "recipe_2020": (30, 144)}  # rate dependence, checked too
+PORT_2020 = PROJECT / "recipe_2020_car.gd"
+"""The 2020 recipe's own port, for tunings with `recipe_2020` on."""
 
 
 def seconds(s: float) -> int:
@@ -69,13 +74,14 @@ def main() -> int:
     for name, trace in scenarios().items():
         save_trace(GOLDENS / "traces" / f"{name}.csv", trace)
     worst = {"position_px": 0.0, "heading_rad": 0.0}
-    for tuning in TUNINGS:
+    for tuning in sys.argv[1:] or TUNINGS:
         preset = load_preset(ROOT / "presets" / f"{tuning}.json")
+        port = PORT_2020.read_text() if preset.tuning.get("recipe_2020") else None
         (GOLDENS / tuning).mkdir(exist_ok=True)
         for trace_path in sorted((GOLDENS / "traces").glob("*.csv")):
             rates = (HZ,) + (EXTRA_RATES.get(tuning, ()) if trace_path.stem in ("straight_top_speed", "mixed_60s") else ())
             for hz in rates:
-                godot = run_oracle(trace_path, dict(preset.tuning), hz)
+                godot = run_oracle(trace_path, dict(preset.tuning), hz, script_text=port)
                 out = GOLDENS / tuning / f"{trace_path.stem}_{hz}hz.csv"
                 out.write_text(format_rows(TRAJECTORY_COLUMNS, godot))
                 gap = compare(run_trace(preset.model, preset.tuning, load_trace(trace_path), hz), godot)

@@ -7,6 +7,7 @@ shot() { QT_QPA_PLATFORM=offscreen "$PYTHON" -m sandbox screenshot "$@"; }
 for p in drift recipe_defaults go_kart monster_corvette_c5; do shot --preset presets/$p.json --out screenshots/$p.png --drive 6; done
 for p in ackermann_van bicycle_drift_illusion; do shot --preset presets/$p.json --out screenshots/$p.png --drive 4; done
 shot --preset presets/rigid_body_seed.json --out screenshots/rigid_body_seed.png --drive 5
+shot --preset presets/recipe_2020.json --out screenshots/recipe_2020.png --drive 6
 shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/go_kart.json --ghost presets/ice.json --out screenshots/compare_drift_vs_recipe.png --drive 4 --zoom 0.35
 shot --preset presets/monster_corvette_c5.json --dialog godot-scene --drive 1 --out screenshots/godot_export_scene.png
 shot --preset presets/drift.json --dialog godot-script --drive 1 --out screenshots/godot_export_script.png

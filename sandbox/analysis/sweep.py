@@ -11,6 +11,7 @@ import numpy as np
 
 from ..files.traces import format_rows
 from ..errors import UserError
+from ..physics.params import effective_params
 from .metrics import METRICS, compute
 
 MAX_POINTS = 100_000
@@ -47,9 +48,9 @@ class Axis:
         return f"{float(value) + 0.0:.{self.decimals}f}"
 
 
-def parse_axis(text: str, model: ModuleType) -> Axis:
-    """NAME=LO:HI:N, checked against the model's declaration."""
-    declared = {p.name: p for p in model.PARAMS}
+def parse_axis(text: str, model: ModuleType, tuning: Mapping[str, object] | None = None) -> Axis:
+    """NAME=LO:HI:N, checked against the model's declaration (under `tuning`'s switches)."""
+    declared = {p.name: p for p in effective_params(model.PARAMS, tuning or {})}
     try:
         name, span = text.split("=", 1)
         low, high, count = span.split(":")

@@ -24,6 +24,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..errors import UserError, shown
+from ..physics.params import effective_params
 from .metrics import METRICS, compute, unit_of
 
 # cma offers plots through matplotlib, which the sandbox neither uses nor installs
@@ -108,14 +109,16 @@ def check_range(p, low: float, high: float) -> tuple[float, float]:
     return low, high
 
 
-def parse_range(text: str, model: ModuleType) -> tuple[str, tuple[float, float]]:
-    """NAME=LO:HI, a slider of `model` searched only within LO … HI."""
+def parse_range(text: str, model: ModuleType, tuning: Mapping[str, object] | None = None
+                ) -> tuple[str, tuple[float, float]]:
+    """NAME=LO:HI, a slider of `model` (as it is under `tuning`'s switches) searched
+    only within LO … HI."""
     name, _, span = text.partition("=")
     try:
         low, high = (float(v) for v in span.split(":"))
     except ValueError:
         raise UserError(f"--range {shown(text)}: expected NAME=LO:HI, e.g. drag=-0.1:-0.02") from None
-    p = next((q for q in model.PARAMS if q.name == name and not q.is_bool), None)
+    p = next((q for q in effective_params(model.PARAMS, tuning or {}) if q.name == name and not q.is_bool), None)
     if p is None:
         raise UserError(f"--range {shown(text)}: {name!r} is not a slider of the {model.TITLE} model")
     try:
@@ -128,14 +131,15 @@ def parse_range(text: str, model: ModuleType) -> tuple[str, tuple[float, float]]
 class Space:
     """The free parameters and their search ranges: coordinates 0…1 in each, mapped to
     the slider position between the range's ends and from there to a value on the
-    slider's step."""
+    slider's step. `under`: the switches the parameters are taken under (Param.under)."""
 
     model: ModuleType
     names: list[str]
     ranges: dict[str, tuple[float, float]]
+    under: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        params = {p.name: p for p in self.model.PARAMS}
+        params = {p.name: p for p in effective_params(self.model.PARAMS, self.under)}
         self.params = [params[name] for name in self.names]
         self.ends = np.array([[p.to_slider(self.ranges[p.name][0]), p.to_slider(self.ranges[p.name][1])]
                               for p in self.params]).reshape(len(self.params), 2)
@@ -239,9 +243,9 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
 
     if not targets:
         raise UserError("no target given: name at least one metric and its value")
-    params = {p.name: p for p in model.PARAMS}
+    params = {p.name: p for p in effective_params(model.PARAMS, tuning)}
     spans = {name: (ranges or {}).get(name, (params[name].min, params[name].max)) for name in names}
-    space = Space(model, list(names), spans)
+    space = Space(model, list(names), spans, tuning)
     start = space.coordinates(tuning)
     start_positions = space.positions(start[None, :])[0]
     progress = Progress()

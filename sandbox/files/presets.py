@@ -10,6 +10,9 @@ Format history (a file of an older format loads with the newer fields' defaults)
   3  rigid body parameters `grip_load` (default false) and `mu` (default 1.0); dynamic
      car parameters `four_wheel_brakes` (default false), `brake_total`, `brake_bias`
      and `abs` (default false).
+  4  arcade parameters `recipe_2020` (default false: the recipe's Godot 4 formula) and
+     `analog_pedals` (default false, the recipe's on/off pedals; files of an older
+     format load with true, the analog pedals they drove with).
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """
@@ -30,7 +33,7 @@ from ..physics.models import DEFAULT_MODEL, get_model
 from ..physics.params import Tuning
 from ..physics.sim import TICK_RATES
 
-FORMAT = 3
+FORMAT = 4
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
@@ -130,13 +133,15 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
         if name not in declared:
             raise fail(f"field 'params.{name}': unknown parameter of model {model_name!r}")
     values = {}
-    for p in model.PARAMS:
+    # the switches first: they decide what the other numbers mean (Param.under)
+    for p in sorted(model.PARAMS, key=lambda p: not p.is_bool):
         if p.name not in params:
             if p.since <= version:
-                raise fail(f"field 'params.{p.name}' is missing (allowed {p.range_text()})")
-            continue  # added after this file's format: the declared default applies
+                raise fail(f"field 'params.{p.name}' is missing (allowed {p.under(values).range_text()})")
+            values[p.name] = p.older_value()  # added after this file's format
+            continue
         try:
-            values[p.name] = p.check(params[p.name])
+            values[p.name] = p.under(values).check(params[p.name])
         except ValueError as exc:
             raise fail(f"field 'params.{p.name}': {exc}") from None
     return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"], hz)

@@ -9,7 +9,7 @@ nothing else lists parameter names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, asdict
+from dataclasses import dataclass, asdict, replace
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -19,6 +19,21 @@ from ..errors import shown
 
 LOG_ZERO_GAP = 0.03
 """Slider positions (of 0…1) between 0 and the first step on a log slider from 0."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a parameter is while the switch `when` is on: the same name and label, its
+    own unit, default, range, step and help (a formula in which the number means
+    something else, e.g. the 2020 recipe's friction without the tick length)."""
+
+    when: str
+    unit: str
+    default: float
+    min: float
+    max: float
+    step: float
+    help: str
 
 
 @dataclass(frozen=True)
@@ -32,6 +47,10 @@ class Param:
     `group` names the section of the tuning panel it is shown in (engine, tyres, …).
     `log`: the slider is logarithmic, for ranges over more than two decades (see
     `to_slider`).
+    `legacy`: the value a file older than `since` loads with when that is not
+    `default` (what such files drove with before the parameter existed).
+    `variant`: the parameter's unit, range and default while a switch is on
+    (`under`); turning that switch sets the parameter to the default it then has.
     """
 
     name: str
@@ -46,12 +65,27 @@ class Param:
     kind: str = "float"
     group: str = "General"
     log: bool = False
+    legacy: float | bool | None = None
+    variant: Variant | None = None
 
     @classmethod
     def switch(cls, name: str, label: str, default: bool, help: str, since: int = 1,
-               group: str = "Options") -> "Param":
+               group: str = "Options", legacy: bool | None = None) -> "Param":
         """A boolean parameter (an option that changes how the model computes)."""
-        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool", group)
+        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool", group, legacy=legacy)
+
+    def under(self, values: Mapping[str, object]) -> "Param":
+        """This parameter as it applies with the switches of `values`: its variant's
+        unit, range, default and help while the variant's switch is on."""
+        v = self.variant
+        if v is None or not values.get(v.when, False):
+            return self
+        return replace(self, unit=v.unit, default=v.default, min=v.min, max=v.max, step=v.step, help=v.help,
+                       variant=None)
+
+    def older_value(self) -> float | bool:
+        """The value of a file written before the parameter existed."""
+        return self.default if self.legacy is None else self.legacy
 
     @property
     def is_bool(self) -> bool:
@@ -66,6 +100,8 @@ class Param:
             raise ValueError(f"{self.name}: step must be positive")
         if self.log and not (0 <= self.min < self.max):
             raise ValueError(f"{self.name}: a logarithmic slider needs 0 ≤ min < max")
+        if self.variant is not None:
+            self.under({self.variant.when: True})  # its own range is checked too
 
     @property
     def decimals(self) -> int:
@@ -141,6 +177,9 @@ class Tuning(dict):
     """Parameter values of one model, always complete and within range.
 
     A plain `dict` of name -> float so it can be passed straight to `model.step`.
+    A value is checked against its parameter as it applies under the tuning's own
+    switches (`param`); turning a switch that gives other parameters another meaning
+    sets those to the default they have with it.
     """
 
     def __init__(self, params: Iterable[Param], values: Mapping[str, float] | None = None):
@@ -148,17 +187,45 @@ class Tuning(dict):
         self.params = {p.name: p for p in params}
         for p in self.params.values():
             self[p.name] = p.default
-        for name, value in (values or {}).items():
-            self.set(name, value)
+        for p in self.params.values():
+            self[p.name] = p.under(self).default
+        given = dict(values or {})
+        # switches first: they decide what the other values mean
+        for name in sorted(given, key=lambda n: not (n in self.params and self.params[n].is_bool)):
+            self.set(name, given[name])
+
+    def param(self, name: str) -> Param:
+        """Parameter `name` as it applies under this tuning's switches."""
+        return self.params[name].under(self)
+
+    def effective(self) -> tuple[Param, ...]:
+        """Every parameter as it applies under this tuning's switches."""
+        return effective_params(self.params.values(), self)
 
     def set(self, name: str, value: float) -> None:
         """Set one value; raises KeyError/ValueError (nothing changed) if it is bad."""
         if name not in self.params:
             raise KeyError(f"unknown parameter {name!r}")
-        self[name] = self.params[name].check(value)
+        checked = self.param(name).check(value)
+        if self.params[name].is_bool and checked != self[name]:
+            self[name] = checked
+            for p in dependents(self.params.values(), name):
+                self[p.name] = p.under(self).default
+            return
+        self[name] = checked
 
     def copy(self) -> "Tuning":
         return Tuning(self.params.values(), self)
+
+
+def effective_params(params: Iterable[Param], values: Mapping[str, object]) -> tuple[Param, ...]:
+    """Each parameter as it applies with the switches of `values` (Param.under)."""
+    return tuple(p.under(values) for p in params)
+
+
+def dependents(params: Iterable[Param], switch: str) -> tuple[Param, ...]:
+    """The parameters whose unit, range and default the switch `switch` changes."""
+    return tuple(p for p in params if p.variant is not None and p.variant.when == switch)
 
 
 def param_rows(params: tuple[Param, ...], values: Mapping[str, object], n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import kernels
 from .params import param_rows
-from .state import Controls, State, slip_angle
+from .state import Controls, State, as_engine_controls, slip_angle
 
 DEFAULT_HZ = 60
 TICK_RATES = (30, 60, 120, 144, 240)
@@ -115,7 +115,7 @@ def _record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, 
     """`record`'s rows; with `carry`, `start` itself goes on through the trace (in place)."""
     controls = np.zeros((len(trace), 5))
     given = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
-    controls[:, :given.shape[1]] = given
+    controls[:, :given.shape[1]] = as_engine_controls(given)
     if carry:
         state = start
     else:
@@ -184,7 +184,7 @@ def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls:
     else:
         trace = np.zeros((int(ticks), 5))
         given = np.asarray(controls, dtype=np.float64)[:ticks]
-        trace[:, :given.shape[1]] = given
+        trace[:, :given.shape[1]] = as_engine_controls(given)
         run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
         kernels.call(run, number, state.data, trace, rows, which, dt)
     return state

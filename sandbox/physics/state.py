@@ -236,8 +236,17 @@ class Controls:
     shift: np.ndarray | float = 0.0
 
     def rows(self, n: int) -> np.ndarray:
-        """The controls as kernel rows: (1, 5) when every car has the same, else (n, 5)."""
+        """The controls as kernel rows: (1, 5) when every car has the same, else (n, 5),
+        each value as Godot holds it (`as_engine_controls`)."""
         values = [np.asarray(getattr(self, f), dtype=np.float64) for f in CONTROL_NAMES]
         if all(v.ndim == 0 for v in values):
-            return np.array([[float(v) for v in values]])
-        return np.column_stack([np.broadcast_to(v, (n,)) for v in values])
+            return as_engine_controls(np.array([[float(v) for v in values]]))
+        return as_engine_controls(np.column_stack([np.broadcast_to(v, (n,)) for v in values]))
+
+
+def as_engine_controls(rows: np.ndarray) -> np.ndarray:
+    """Control values as the game engine hands them to a car script: Godot keeps an
+    action's strength as a 32-bit float (a pedal at 0.7 reads 0.699999988), so every
+    control is rounded to the nearest 32-bit float before it reaches a kernel; 0, ±1
+    and the keyboard's values are exact. A new float64 array."""
+    return np.asarray(rows, dtype=np.float64).astype(np.float32).astype(np.float64)

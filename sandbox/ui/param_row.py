@@ -70,13 +70,10 @@ class ParamSlider(QWidget):
 
     def __init__(self, p: Param, value: float, parent=None):
         super().__init__(parent)
-        self.param = p
         self._value = float(value)
-        self.positions = LOG_POSITIONS if p.log else max(1, min(MAX_POSITIONS, round((p.max - p.min) / p.step)))
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, self.positions)
-        self.slider.setPageStep(max(1, self.positions // 20))
         self.slider.setMinimumWidth(60)
+        self._take(p)
         self.number = QLineEdit()
         self.number.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.number.setFixedWidth(QFontMetrics(self.number.font()).horizontalAdvance("0" * NUMBER_CHARS) + 12)
@@ -93,6 +90,21 @@ class ParamSlider(QWidget):
         self._flash.setSingleShot(True)
         self._flash.setInterval(FLASH_MS)
         self._flash.timeout.connect(lambda: self.number.setStyleSheet(""))
+        self._show(self._value)
+
+    def _take(self, p: Param) -> None:
+        self.param = p
+        self.positions = LOG_POSITIONS if p.log else max(1, min(MAX_POSITIONS, round((p.max - p.min) / p.step)))
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, self.positions)
+        self.slider.setPageStep(max(1, self.positions // 20))
+        self.slider.blockSignals(False)
+
+    def set_param(self, p: Param, value: float) -> None:
+        """Show parameter `p` (the same name with another range and unit, when a switch
+        gives it another meaning) at `value`, without emitting valueChanged."""
+        self._take(p)
+        self._value = float(value)
         self._show(self._value)
 
     # --- the value -----------------------------------------------------------

@@ -16,6 +16,7 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 
 from ..errors import UserError
+from ..physics.params import effective_params
 from ..files.disk import write_text_atomic
 from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis import sweep
@@ -81,8 +82,8 @@ class _AxisRow:
         self.name.currentIndexChanged.connect(self._limits)
         self.params: dict = {}
 
-    def set_model(self, model) -> None:
-        self.params = {p.name: p for p in model.PARAMS if not p.is_bool}
+    def set_model(self, model, base: dict) -> None:
+        self.params = {p.name: p for p in effective_params(model.PARAMS, base) if not p.is_bool}
         self.name.blockSignals(True)
         self.name.clear()
         for p in self.params.values():
@@ -114,6 +115,7 @@ class SweepPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model, self.base, self.hz = None, {}, 60
+        self._meanings: tuple = ()
         self.grid: np.ndarray | None = None
         self.values: dict | None = None
         self.axes: list[Axis] = []
@@ -202,9 +204,11 @@ class SweepPanel(QWidget):
 
     def set_model(self, model, base: dict, hz: int) -> None:
         """The model and the values that are not swept (the current tuning)."""
-        if model is not self.model:
-            self.first.set_model(model)
-            self.second.set_model(model)
+        meanings = effective_params(model.PARAMS, base)
+        if model is not self.model or meanings != self._meanings:
+            self._meanings = meanings
+            self.first.set_model(model, base)
+            self.second.set_model(model, base)
             if self.second.name.count() > 1:
                 self.second.name.setCurrentIndex(1)
         self.model, self.base, self.hz = model, dict(base), hz

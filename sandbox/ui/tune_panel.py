@@ -18,6 +18,7 @@ import pyqtgraph as pg
 from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
 from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, check_range, conflicts, search
 from ..errors import UserError
+from ..physics.params import effective_params
 from .latest_job import background
 from .palette import CAR
 from .plot_style import style_plot
@@ -85,6 +86,7 @@ class TunePanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model, self.tuning, self.hz = None, {}, 60
+        self._meanings: tuple = ()
         self.searched_model = None
         self.result: TuneResult | None = None
         self.stop_event = threading.Event()
@@ -157,9 +159,10 @@ class TunePanel(QWidget):
     def set_model(self, model, tuning, hz: int) -> None:
         """Show targets and parameters for `model` (kept when only values change)."""
         self.tuning, self.hz = dict(tuning), hz
-        if model is self.model:
+        meanings = effective_params(model.PARAMS, tuning)
+        if model is self.model and meanings == self._meanings:
             return
-        self.model = model
+        self.model, self._meanings = model, meanings
         self.stop()  # a search of the last model is of no use to this one (its result is dropped)
         for table in (self.targets, self.params):  # the last model's boxes go at once (not at the next idle turn)
             for row in range(table.rowCount()):
@@ -191,7 +194,7 @@ class TunePanel(QWidget):
             self.targets.setCellWidget(2 * row + 1, 2, tolerance)
             self.targets.setItem(2 * row + 1, 3, QTableWidgetItem("—"))
             self.target_rows[name] = (use, target, tolerance)
-        sliders = [p for p in model.PARAMS if not p.is_bool]
+        sliders = [p for p in meanings if not p.is_bool]
         self.params.setRowCount(2 * len(sliders))
         self.param_rows = {}
         for row, p in enumerate(sliders):
@@ -249,7 +252,7 @@ class TunePanel(QWidget):
         targets = [Target(name, target.value(), spread.value())
                    for name, (use, target, spread) in self.target_rows.items() if use.isChecked()]
         names = [name for name, (lock, _, _) in self.param_rows.items() if not lock.isChecked()]
-        declared = {p.name: p for p in self.model.PARAMS}
+        declared = {p.name: p for p in self._meanings}
         ranges = {}
         for name in names:
             _, low, high = self.param_rows[name]

@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QToolButton, QVBoxLayout, QWidget)
 
-from ..physics.params import Param, Tuning
+from ..physics.params import Param, Tuning, dependents, effective_params
 from ..physics.sim import TICK_RATES
 from .param_row import ElidedLabel, ParamSlider
 
@@ -111,6 +111,8 @@ class TuningPanel(QWidget):
         self.tuning = tuning
         self.sliders: dict[str, ParamSlider] = {}
         self.switches: dict[str, QCheckBox] = {}
+        self.labels: dict[str, ElidedLabel] = {}
+        self.resets: dict[str, QToolButton] = {}
         self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
         self._dragging: set[str] = set()
 
@@ -130,7 +132,7 @@ class TuningPanel(QWidget):
         rate_row.addWidget(self.rate, 1)
         self.sections: dict[str, Section] = {}
         opened = opened if opened is not None else {}
-        for name, params in groups(tuning.params.values()).items():
+        for name, params in groups(tuning.effective()).items():
             section = Section(name, len(params), opened.get(name, len(params) <= OPEN_UP_TO))
             section.toggled.connect(self.section_toggled)
             for row, p in enumerate(params):
@@ -184,6 +186,7 @@ class TuningPanel(QWidget):
     def _make_label(self, p: Param) -> ElidedLabel:
         label = ElidedLabel(f"{p.label} [{p.unit}]")
         label.setToolTip(_tooltip(p))
+        self.labels[p.name] = label
         return label
 
     def _make_slider(self, p: Param) -> ParamSlider:
@@ -229,19 +232,41 @@ class TuningPanel(QWidget):
         button = QToolButton()
         button.setText("↺")
         button.setObjectName(f"reset_{p.name}")
-        default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} {p.unit}"
-        button.setToolTip(f"Reset {p.label} to {default}")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button.clicked.connect(lambda _=False, name=p.name: self.reset(name))
+        self.resets[p.name] = button
+        self._describe_reset(p)
         return button
+
+    def _describe_reset(self, p: Param) -> None:
+        default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} {p.unit}"
+        self.resets[p.name].setToolTip(f"Reset {p.label} to {default}")
+
+    def _refresh_meanings(self) -> None:
+        """Rows whose parameter a switch has given another unit and range show it."""
+        for name, slider in self.sliders.items():
+            p = self.tuning.param(name)
+            if p != slider.param:
+                slider.set_param(p, self.tuning[name])
+                slider.setToolTip(_tooltip(p))
+                self.labels[name].full = f"{p.label} [{p.unit}]"
+                self.labels[name].setToolTip(_tooltip(p))
+                self.labels[name].updateGeometry()
+                self.labels[name]._elide()
+                self._describe_reset(p)
 
     # --- changes from the user ----------------------------------------------
     def _on_value(self, name: str, value: float) -> None:
-        p = self.tuning.params[name]
+        p = self.tuning.param(name)
         snapped = p.snap(value)
         if snapped != value:
             self._show(name, snapped)
         if snapped == self.tuning[name]:
+            return
+        changed = dependents(self.tuning.params.values(), name)
+        if changed:  # a switch that gives other numbers another meaning: one step with them
+            new = {name: snapped, **{d.name: d.under({**self.tuning, name: snapped}).default for d in changed}}
+            self.set_values(new, f"{p.label} {'on' if snapped else 'off'}")
             return
         self.tuning[name] = snapped
         self.tuning_changed.emit()
@@ -256,7 +281,7 @@ class TuningPanel(QWidget):
         """Record the change of `name` since the last undo step as one step."""
         old, new = self._committed[name], self.tuning[name]
         if old != new:
-            p = self.tuning.params[name]
+            p = self.tuning.param(name)
             text = f"{p.label} {'on' if new else 'off'}" if p.is_bool else f"{p.label} {old:g} → {new:g}"
             self.undo.push(SetValues(self, {name: old}, {name: new}, text))
 
@@ -267,21 +292,32 @@ class TuningPanel(QWidget):
             self.undo.push(SetValues(self, old, values, text))
 
     def reset(self, name: str) -> None:
-        p = self.tuning.params[name]
+        p = self.tuning.param(name)
+        if p.is_bool and dependents(self.tuning.params.values(), name):
+            self._on_value(name, p.default)
+            return
         self.set_values({name: p.default}, f"Reset {p.label}")
 
     def reset_all(self) -> None:
-        self.set_values({p.name: p.default for p in self.tuning.params.values()}, "Reset all parameters")
+        """Every switch to its default, then every number to the default it has with them."""
+        params = self.tuning.params.values()
+        switches = {p.name: p.default for p in params if p.is_bool}
+        numbers = {p.name: p.default for p in effective_params(params, switches) if not p.is_bool}
+        self.set_values({**switches, **numbers}, "Reset all parameters")
 
     # --- changes from undo/redo and loads ------------------------------------
     def apply_values(self, values: Mapping[str, float]) -> None:
         """Put `values` into the tuning and the sliders without recording undo steps."""
         changed = False
-        for name, value in values.items():
-            self.tuning.set(name, value)
-            self._committed[name] = self.tuning[name]
-            self._show(name, self.tuning[name])
+        # switches first: they decide what the other numbers mean (Tuning.set)
+        for name in sorted(values, key=lambda n: not self.tuning.params[n].is_bool):
+            self.tuning.set(name, values[name])
             changed = True
+        self._refresh_meanings()
+        for name in values:  # a switch may have set other values too
+            for shown_name in (name, *(d.name for d in dependents(self.tuning.params.values(), name))):
+                self._committed[shown_name] = self.tuning[shown_name]
+                self._show(shown_name, self.tuning[shown_name])
         if changed:
             self.tuning_changed.emit()
 

@@ -15,6 +15,20 @@ One tick, in the recipe's order (`_physics_process`):
     slip_speed, else traction_slow. Backward: v = -heading * min(|v|, max_speed_reverse).
  4. v += acceleration * dt; position += v * dt (move_and_slide without collisions).
 
+Option `recipe_2020` (default off: the recipe's Godot 4 text, the seed). On, the
+recipe's Godot 3 version (2020), as that text writes it: apply_friction() without
+`delta` (friction in 1/s and drag in 1/px act once, through `velocity +=
+acceleration * delta`), friction tripled below 100 px/s, the car stopped below 5 px/s
+whatever the pedals, traction a share of the turn taken each tick (lerp weight
+`traction`, not `traction * delta`), and the steering keys read as pressed or not.
+friction, drag and the two tractions then have their own units and ranges
+(`Param.variant`); `rate_independent` does not apply to it.
+
+Option `analog_pedals` (default off: the recipe's `is_action_pressed`, so any press of
+accelerate gives the whole engine_power and any press of brake the whole braking). On:
+both scaled by the pedal's strength (a gamepad trigger). Presets written before the
+option existed load with it on: they drove that way.
+
 Option `rate_independent` (default off: the recipe as written). On, the tick rate
 stops changing the feel, calibrated so that at 60 Hz it drives like the recipe:
  - friction and drag are rates taken at the recipe's 60 Hz strength,
@@ -42,7 +56,7 @@ from typing import Mapping
 import numpy as np
 from numba import njit
 
-from ..params import Param
+from ..params import Param, Variant
 from ..state import Layout, Slot, index_of
 from .geometry import DEGREES, RADIANS
 from .limits import SPEED_LIMIT_PX, limit_speed
@@ -57,6 +71,11 @@ NO_TOP_SPEED = "none: with friction and drag at 0 nothing resists the motion"
 
 STOP_SPEED = 50.0
 """px/s: below this, with no throttle or brake, the recipe sets velocity to zero."""
+STOP_SPEED_2020 = 5.0
+"""px/s: below this the 2020 recipe sets velocity to zero, pedals or not."""
+SLOW_FRICTION_BELOW = 100.0
+"""px/s: below this the 2020 recipe triples the friction (`friction_force *= 3`)."""
+SLOW_FRICTION_FACTOR = 3.0
 REFERENCE_DT = 1.0 / 60.0
 """s: the tick the recipe was tuned at; `rate_independent` keeps its feel at any rate."""
 
@@ -69,10 +88,16 @@ PARAMS = (
           "Forward acceleration while the throttle is held.", group="Engine and brakes"),
     Param("friction", "Friction", "1/s²", -55, -400, 0, 1,
           "Ground friction, proportional to speed (the recipe multiplies it by "
-          "the tick length twice). More negative = stickier ground.", group="Resistance"),
+          "the tick length twice). More negative = stickier ground.", group="Resistance",
+          variant=Variant("recipe_2020", "1/s", -0.9, -20, 0, 0.01,
+                          "Ground friction, proportional to speed, applied once (the 2020 recipe: no tick "
+                          "length) and tripled below 100 px/s. More negative = stickier ground.")),
     Param("drag", "Drag", "1/(px·s)", -0.06, -1, 0, 0.001,
           "Air drag, proportional to speed squared (also applied with the tick "
-          "length twice). Mostly sets the top speed.", group="Resistance"),
+          "length twice). Mostly sets the top speed.", group="Resistance",
+          variant=Variant("recipe_2020", "1/px", -0.0015, -0.05, 0, 0.0001,
+                          "Air drag, proportional to speed squared, applied once (the 2020 recipe). "
+                          "Mostly sets the top speed.")),
     Param("braking", "Braking", "px/s²", -450, -4000, 0, 10,
           "Deceleration while the brake is held; past zero it drives in reverse.", group="Engine and brakes"),
     Param("max_speed_reverse", "Reverse speed limit", "px/s", 250, 0, 2000, 5,
@@ -81,13 +106,29 @@ PARAMS = (
           "Above this speed the tyres use traction_fast and the car slides.", group="Traction"),
     Param("traction_fast", "Traction fast", "1/s", 2.5, 0, 60, 0.1,
           "Grip above slip speed: how fast the velocity turns toward the heading. "
-          "Low values drift.", group="Traction"),
+          "Low values drift.", group="Traction",
+          variant=Variant("recipe_2020", "per tick", 0.1, 0, 1, 0.01,
+                          "Grip above slip speed: the share of the turn toward the heading taken each "
+                          "tick (the 2020 recipe's lerp weight). Low values drift.")),
     Param("traction_slow", "Traction slow", "1/s", 10, 0, 60, 0.1,
-          "Grip below slip speed.", group="Traction"),
+          "Grip below slip speed.", group="Traction",
+          variant=Variant("recipe_2020", "per tick", 0.7, 0, 1, 0.01,
+                          "Grip below slip speed: the share of the turn taken each tick (2020 recipe).")),
     Param.switch("rate_independent", "Rate independent", False,
                  "Off: the recipe as written (friction, drag and traction change with the "
-                 "tick rate). On: the same feel at every tick rate, equal to the recipe at 60 Hz.",
+                 "tick rate). On: the same feel at every tick rate, equal to the recipe at 60 Hz. "
+                 "The 2020 recipe has no such form.",
                  since=2),
+    Param.switch("recipe_2020", "Godot 3 recipe (2020)", False,
+                 "The recipe's Godot 3 version: friction and drag without the tick length, "
+                 "friction tripled below 100 px/s, a stop below 5 px/s, traction as a share per "
+                 "tick. Turning it sets friction, drag and traction to that recipe's values.",
+                 since=4),
+    Param.switch("analog_pedals", "Analog pedals", False,
+                 "Off: any press of accelerate or brake gives the whole engine power or braking, "
+                 "as the recipe's is_action_pressed does. On: scaled by how far the pedal is "
+                 "pressed (a gamepad trigger).",
+                 since=4, legacy=True),
 )
 
 
@@ -111,12 +152,27 @@ def _resistance(friction: float, drag: float, scale: float, speed: float, floor:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _lerp_weight(traction: float, steady: bool, dt: float) -> float:
-    """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot), or
-    with `rate_independent` 1 - (1 - traction/60)^(60·dt)."""
+def _lerp_weight(traction: float, steady: bool, per_tick: bool, dt: float) -> float:
+    """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot); with
+    `rate_independent` 1 - (1 - traction/60)^(60·dt); in the 2020 recipe traction
+    itself (a share per tick, at most 1)."""
+    if per_tick:
+        return min(traction, 1.0)
     if steady:
         return 1.0 - (1.0 - min(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
     return min(traction * dt, 1.0)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _pressed(strength: float) -> float:
+    """An action read with is_action_pressed: 1 when pressed at all, else 0."""
+    return 1.0 if strength > 0 else 0.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _friction_2020(friction: float, speed: float) -> float:
+    """The 2020 recipe's friction (1/s): tripled below SLOW_FRICTION_BELOW px/s."""
+    return friction * SLOW_FRICTION_FACTOR if speed < SLOW_FRICTION_BELOW else friction
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -127,17 +183,24 @@ def tick(s, c, p, dt):
         hx, hy = math.cos(s[S.heading]), math.sin(s[S.heading])
     vx, vy = s[S.vx], s[S.vy]
     steer, throttle, brake = c[0], c[1], c[2]
-    steady = p[P.rate_independent] != 0.0
+    recipe_2020 = p[P.recipe_2020] != 0.0
+    steady = p[P.rate_independent] != 0.0 and not recipe_2020
 
-    # 1. get_input: the brake overwrites the throttle
+    # 1. get_input: is_action_pressed pedals (and, in 2020, steering keys) unless analog;
+    # the brake overwrites the throttle
+    if p[P.analog_pedals] == 0.0:
+        throttle, brake = _pressed(throttle), _pressed(brake)
+        if recipe_2020:
+            steer = _pressed(steer) - _pressed(-steer)
     steer_angle = steer * (p[P.steering_angle] * RADIANS)
     push = p[P.engine_power] * throttle
     if brake > 0:
         push = p[P.braking] * brake
 
-    # 2. apply_friction: a slow car with no pedal stops (the resistance is taken in 4.)
+    # 2. apply_friction: a slow car with no pedal stops, in 2020 any car below 5 px/s
+    # (the resistance is taken in 4.)
     speed = math.sqrt(vx * vx + vy * vy)
-    if push == 0 and speed < STOP_SPEED:
+    if (speed < STOP_SPEED_2020) if recipe_2020 else (push == 0 and speed < STOP_SPEED):
         vx, vy, speed = 0.0, 0.0, 0.0
 
     # 3. calculate_steering: only the front wheel's step minus the rear's matters,
@@ -155,13 +218,16 @@ def tick(s, c, p, dt):
     if length > 0:
         nhx, nhy = dx / length, dy / length
     fast = speed > p[P.slip_speed]
-    weight = _lerp_weight(p[P.traction_fast] if fast else p[P.traction_slow], steady, dt)
+    weight = _lerp_weight(p[P.traction_fast] if fast else p[P.traction_slow], steady, recipe_2020, dt)
     along = nhx * vx + nhy * vy  # same sign as heading . v.normalized()
     back_speed = min(speed, p[P.max_speed_reverse])
 
     # 4. integrate
     if not steady:
-        rate = _resistance(p[P.friction], p[P.drag], dt * dt, speed, -1.0)  # the share taken this tick
+        if recipe_2020:  # friction and drag once, through velocity += acceleration * delta
+            rate = _resistance(_friction_2020(p[P.friction], speed), p[P.drag], dt, speed, -1.0)
+        else:  # the share taken this tick: the recipe's delta, and the integration's
+            rate = _resistance(p[P.friction], p[P.drag], dt * dt, speed, -1.0)
         push_dt = push * dt
         if along > 0:  # v·(1 - w + rate) + heading_new·|v|·w + heading·push·dt
             keep, grip = 1.0 - weight + rate, speed * weight
@@ -201,10 +267,19 @@ def tick(s, c, p, dt):
     s[S.heading_x], s[S.heading_y] = nhx, nhy
 
 
-def _inner_dt(rate_independent, dt: float) -> float:
+def _inner_dt(p: Mapping[str, float], dt: float) -> float:
     """The recipe's second delta on friction and drag: the tick, or 1/60 s with
-    `rate_independent`."""
-    return REFERENCE_DT if rate_independent else dt
+    `rate_independent`; the 2020 recipe has none (1)."""
+    if p.get("recipe_2020", False):
+        return 1.0
+    return REFERENCE_DT if p.get("rate_independent", False) else dt
+
+
+def _friction_at(p: Mapping[str, float], v):
+    """Friction per px/s at speeds `v`: tripled below 100 px/s in the 2020 recipe."""
+    if p.get("recipe_2020", False):
+        return np.where(np.asarray(v) < SLOW_FRICTION_BELOW, SLOW_FRICTION_FACTOR, 1.0) * p["friction"]
+    return p["friction"]
 
 
 def body(p: Mapping[str, float]) -> dict[str, float]:
@@ -219,12 +294,13 @@ def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[s
     What the recipe adds to the velocity each tick, divided by dt: engine_power,
     friction * v * dt, drag * v² * dt (the tick length appears once more than a
     physicist would write, hence the dependence on the tick rate), and their sum.
-    With `rate_independent` the inner dt is 1/60 s at every rate.
+    With `rate_independent` the inner dt is 1/60 s at every rate; the 2020 recipe
+    has none, and triples the friction below 100 px/s.
     """
     v = np.asarray(speeds, dtype=np.float64)
-    inner_dt = _inner_dt(p.get("rate_independent", False), dt)
+    inner_dt = _inner_dt(p, dt)
     engine = np.full_like(v, float(p["engine_power"]))
-    friction = p["friction"] * inner_dt * v
+    friction = _friction_at(p, v) * inner_dt * v
     drag = p["drag"] * inner_dt * v * v
     return {"engine": engine, "friction": friction, "drag": drag, "net": engine + friction + drag}
 
@@ -233,10 +309,18 @@ def top_speed(p: Mapping[str, float], dt: float) -> float:
     """Speed (px/s) where the net acceleration of `force_curve` is zero; inf if none.
 
     Root of drag*dt*v² + friction*dt*v + engine_power = 0 with v > 0 (dt = 1/60 s
-    with `rate_independent`).
+    with `rate_independent`, 1 in the 2020 recipe, whose friction is tripled where
+    that root lies below 100 px/s).
     """
-    inner_dt = _inner_dt(p.get("rate_independent", False), dt)
-    a, b, c = p["drag"] * inner_dt, p["friction"] * inner_dt, float(p["engine_power"])
+    inner_dt = _inner_dt(p, dt)
+    v = _balance(p["drag"] * inner_dt, p["friction"] * inner_dt, float(p["engine_power"]))
+    if p.get("recipe_2020", False) and v < SLOW_FRICTION_BELOW:
+        v = _balance(p["drag"], p["friction"] * SLOW_FRICTION_FACTOR, float(p["engine_power"]))
+    return v
+
+
+def _balance(a: float, b: float, c: float) -> float:
+    """The positive root of a·v² + b·v + c = 0 (a, b ≤ 0 < c); 0 for c ≤ 0, inf for none."""
     if c <= 0:
         return 0.0
     if a == 0:
