@@ -100,7 +100,8 @@ func set_old_style(value): old_style = value
 def test_declarations_that_are_not_parameters_are_passed_by_whatever_their_shape():
     text = NOT_PARAMETERS + "var engine_power = 1234\n" + RECIPE_CODE
     result = parse_script(text, arcade)
-    assert result.values == {"engine_power": 1234, "rate_independent": False}
+    assert result.values == {"engine_power": 1234, "rate_independent": False, "recipe_2020": False,
+                             "analog_pedals": False}
     assert not any(w.startswith("line") for w in result.warnings)  # none is an exported variable
 
 

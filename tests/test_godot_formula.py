@@ -2,11 +2,12 @@
 shape, the sandbox's own exports, scripts that mix the two recipes (refused, naming
 what differs), and the spellings the code may come in."""
 
+import re
 from pathlib import Path
 
 import pytest
 
-from sandbox.files.godot import GodotError, export_script
+from sandbox.files.godot import TEMPLATES, GodotError, export_script
 from sandbox.files.godot_formula import recognise
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 
@@ -50,6 +51,15 @@ def test_the_sandboxs_own_exports_follow_the_godot4_recipe(godot, preset):
     text = export_script(load_preset(BUILTIN_DIR / preset), godot)
     formula = recognise(text, {"rate_independent": "rate_independent = true" in text})
     assert formula.recipe_2020 is False
+
+
+@pytest.mark.parametrize("template", sorted(TEMPLATES.rglob("arcade*.gd")), ids=lambda p: str(p.relative_to(TEMPLATES)))
+def test_every_arcade_template_is_recognised_from_its_code_alone(template):
+    """Each recipe's template, its declarations left out (no switch to go by): typed
+    Godot 4 code with `_acceleration`, guards that put the tick in a local (`var most
+    = -velocity / delta`), pedals read both ways under `if not analog_pedals:`."""
+    code = re.sub(r"\{\{\w+\}\}", "", template.read_text().replace("{{LERP}}", "lerp"))
+    assert recognise(code).recipe_2020 is ("2020" in template.name)
 
 
 def test_the_godot3_script_exported_before_every_model_had_one():

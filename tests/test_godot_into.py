@@ -29,10 +29,9 @@ DECLARED = r"^(.*\bvar {name}\s*(?::\s*\w+\s*)?:?=\s*)([-+\d.eE_]+)"
 def _preset(analog: bool = False, **values):
     """The arcade's defaults with the NEW values (and `values`), its pedals as the script's."""
     tuning = declared_preset(arcade, "Mine").tuning.copy()
+    tuning.set("analog_pedals", analog)
     for name, (spelt, _) in NEW.items():
         tuning.set(name, float(spelt))
-    if "analog_pedals" in tuning:
-        tuning.set("analog_pedals", analog)
     for name, value in values.items():
         tuning.set(name, value)
     return replace(declared_preset(arcade, "Mine"), tuning=tuning)
@@ -65,7 +64,8 @@ def test_only_the_values_change_in_each_real_world_script(tmp_path, name):
     assert sorted(change.name for change in update.changed) == sorted(NEW)
     assert update.missing == []
     assert parse_script(path.read_text(), arcade).values == {
-        **{key: float(spelt) for key, (spelt, _) in NEW.items()}, "rate_independent": False}
+        **{key: float(spelt) for key, (spelt, _) in NEW.items()}, "rate_independent": False, "recipe_2020": False,
+        "analog_pedals": PORTS[name]}
 
 
 @pytest.mark.parametrize("name", PORTS)
@@ -132,14 +132,24 @@ def test_a_2020_recipe_script_and_a_godot4_recipe_tuning_are_refused(tmp_path, c
              "the script follows the 2020 recipe", capsys)
 
 
+def test_a_2020_recipe_script_takes_a_2020_recipe_tuning(tmp_path):
+    path = tmp_path / "old.gd"
+    original = (SCRIPTS / "recipe_2020_godot3.gd").read_text()
+    path.write_text(original)
+    tuning = load_preset(BUILTIN_DIR / "recipe_2020.json").tuning.copy()
+    tuning.set("friction", -1.2)
+    tuning.set("traction_fast", 0.15)
+    write_into(path, replace(load_preset(BUILTIN_DIR / "recipe_2020.json"), tuning=tuning))
+    assert path.read_text() == original.replace("var friction = -0.9", "var friction = -1.2").replace(
+        "var traction_fast = 0.1 ", "var traction_fast = 0.15 ")
+
+
 def test_an_option_the_script_has_no_switch_for_is_refused(tmp_path, capsys):
     _refused(tmp_path, "car.gd", (SCRIPTS / "recipe_demo_godot4.gd").read_text(), _preset(rate_independent=True),
              "the tuning has rate_independent on, but the script has no such switch", capsys)
 
 
 def test_pedals_that_differ_are_refused(tmp_path, capsys):
-    if "analog_pedals" not in {p.name for p in arcade.PARAMS}:
-        pytest.skip("the arcade model has no analog_pedals switch yet")
     _refused(tmp_path, "car.gd", (SCRIPTS / "commented_godot4_port.gd").read_text(), _preset(analog=False),
              "the script reads the pedals as analog strengths, but the tuning has analog_pedals off", capsys)
 

@@ -9,7 +9,6 @@ import pytest
 
 from sandbox.cli import main
 from sandbox.files.presets import BUILTIN_DIR
-from sandbox.physics.models import arcade
 
 SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
 RECIPE_2024 = {"wheel_base": 70, "steering_angle": 15, "engine_power": 900, "friction": -55, "drag": -0.06,
@@ -23,8 +22,6 @@ RECIPE_2020 = {"wheel_base": 70, "steering_angle": 15, "engine_power": 800, "fri
 PORTS = {"recipe_demo_godot4.gd": False, "typed_godot4_port.gd": False, "commented_godot4_port.gd": True,
          "godot3_export_port.gd": False}
 """The scripts following the Godot 4 recipe, and whether each reads the pedals as analog strengths."""
-HAS_FORMULA_SWITCHES = {"recipe_2020", "analog_pedals"} <= {p.name for p in arcade.PARAMS}
-NO_SWITCHES_YET = "the arcade model has no recipe_2020 / analog_pedals switches yet"
 
 
 def _import(tmp_path, script: Path, capsys) -> tuple[dict, str]:
@@ -39,8 +36,7 @@ def test_each_port_imports_the_recipes_ten_numbers(tmp_path, name, capsys):
     assert {key: values[key] for key in RECIPE_2024} == RECIPE_2024
     assert values["rate_independent"] is False  # no such switch in the script: the recipe as written
     assert "follows the Godot 4 recipe" in printed
-    if HAS_FORMULA_SWITCHES:
-        assert values["recipe_2020"] is False and values["analog_pedals"] is PORTS[name]
+    assert values["recipe_2020"] is False and values["analog_pedals"] is PORTS[name]
 
 
 @pytest.mark.parametrize("name", PORTS)
@@ -54,22 +50,10 @@ def test_crlf_and_a_byte_order_mark_read_alike(tmp_path, name, capsys):
 
 
 def test_the_2020_recipe_imports_its_own_numbers_with_its_formula(tmp_path, capsys):
-    if not HAS_FORMULA_SWITCHES:
-        pytest.skip(NO_SWITCHES_YET)
     values, printed = _import(tmp_path, SCRIPTS / "recipe_2020_godot3.gd", capsys)
     assert {key: values[key] for key in RECIPE_2020} == RECIPE_2020
     assert values["recipe_2020"] is True and values["analog_pedals"] is False
     assert "follows the 2020 recipe" in printed
-
-
-def test_the_2020_recipe_is_refused_by_a_sandbox_without_its_formula(tmp_path, capsys):
-    if HAS_FORMULA_SWITCHES:
-        pytest.skip("the arcade model computes the 2020 recipe: see the test above")
-    out = tmp_path / "imported.json"
-    assert main(["import-godot", str(SCRIPTS / "recipe_2020_godot3.gd"), "--out", str(out)]) == 2
-    message = capsys.readouterr().err
-    assert "follows the 2020 recipe" in message and "friction is not multiplied by delta" in message
-    assert not out.exists()
 
 
 def test_the_recipes_part_one_alone_is_refused_for_want_of_a_formula(tmp_path, capsys):
@@ -94,3 +78,13 @@ def test_a_recipe_script_is_not_read_into_another_model(tmp_path, capsys):
     assert ("this script computes as the Godot recipe's car (the Arcade model): its numbers mean something else "
             "in the Kinematic bicycle") in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_window_imports_the_2020_recipe_with_its_formula_in_one_undo_step(window):
+    steps = window.undo.count()
+    assert window.import_godot(SCRIPTS / "recipe_2020_godot3.gd")
+    assert {key: window.tuning[key] for key in RECIPE_2020} == RECIPE_2020
+    assert window.tuning["recipe_2020"] is True and window.tuning["analog_pedals"] is False
+    assert window.undo.count() == steps + 1
+    window.undo.undo()
+    assert window.tuning["recipe_2020"] is False and window.tuning["friction"] == -55

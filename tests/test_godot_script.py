@@ -54,7 +54,7 @@ def test_import_reads_var_lines_in_every_common_spelling():
     ]) + RECIPE_CODE
     result = parse_script(text, arcade)
     assert result.values == {"wheel_base": 90, "steering_angle": 20.5, "engine_power": 1200, "drag": -0.07,
-                             "rate_independent": True}
+                             "rate_independent": True, "recipe_2020": False, "analog_pedals": False}
     joined = "\n".join(result.warnings)
     assert "line 8: colour is not a tuning parameter" in joined
     assert not any(w.startswith(("line 7", "line 10")) for w in result.warnings)  # no word on those
@@ -95,7 +95,8 @@ def test_a_long_run_of_spaces_imports_in_linear_time():
     head = "var wheel_base ="
     text = head + " " * (SCRIPT_LIMIT - len(head) - 4 - len(RECIPE_CODE)) + " 80" + RECIPE_CODE
     assert len(text) <= SCRIPT_LIMIT
-    assert parse_script(text, arcade).values == {"wheel_base": 80, "rate_independent": False}
+    assert parse_script(text, arcade).values == {"wheel_base": 80, "rate_independent": False,
+        "recipe_2020": False, "analog_pedals": False}
     spaces = "var wheel_base = 80" + " " * (SCRIPT_LIMIT // 2) + "x" + RECIPE_CODE  # unreadable, just as fast
     with pytest.raises(GodotError, match="line 1"):
         parse_script(spaces, arcade)
@@ -104,7 +105,8 @@ def test_a_long_run_of_spaces_imports_in_linear_time():
 def test_underscores_between_digits_are_valid_gdscript():
     result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6" + RECIPE_CODE,
                           arcade)
-    assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06, "rate_independent": False}
+    assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06, "rate_independent": False,
+        "recipe_2020": False, "analog_pedals": False}
     for wrong in ("1__000", "_1", "1_"):
         with pytest.raises(GodotError, match=f"line 1: engine_power = {wrong} is not a plain number"):
             parse_script(f"var engine_power = {wrong}\nvar wheel_base = 80" + RECIPE_CODE, arcade)
@@ -114,7 +116,8 @@ def test_a_line_separator_inside_a_comment_hides_nothing():
     """Godot ends lines at line feeds only: U+2028 in a comment is part of the comment,
     and the declarations before and after it are read."""
     text = "var wheel_base = 80  # note\u2028still the note\nvar drag = -0.07" + RECIPE_CODE
-    assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07, "rate_independent": False}
+    assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07, "rate_independent": False,
+        "recipe_2020": False, "analog_pedals": False}
 
 
 def test_a_script_of_only_unusable_values_names_its_lines():
@@ -127,7 +130,8 @@ def test_a_script_of_only_unusable_values_names_its_lines():
 def test_an_annotation_with_arguments_is_read():
     result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20"
                           + RECIPE_CODE, arcade)
-    assert result.values == {"wheel_base": 80, "steering_angle": 20, "rate_independent": False}
+    assert result.values == {"wheel_base": 80, "steering_angle": 20, "rate_independent": False,
+        "recipe_2020": False, "analog_pedals": False}
 
 
 PRESETS = sorted(BUILTIN_DIR.glob("*.json"))

@@ -163,7 +163,7 @@ def _votes(seen: _Seen) -> list[tuple[str, bool]]:
     if seen.boosts:
         votes.append(("friction is multiplied again at low speed", True))
     for condition in seen.stops:
-        waits = "acceleration" in condition
+        waits = any(_named(word, "acceleration") for word in condition)
         votes.append(("the car stops at low speed only with no acceleration" if waits else
                       "the car stops at low speed whatever the acceleration", not waits))
         speed = _stop_speed(condition)
@@ -265,6 +265,11 @@ def _ticks(functions: list[_Function]) -> dict[str, set[str]]:
     return ticks
 
 
+def _named(word: str, name: str) -> bool:
+    """Whether `word` is the recipe's variable `name`, maybe with leading underscores."""
+    return word.lstrip("_") == name
+
+
 def _is_tick(name: str, ticks: set[str]) -> bool:
     return name in ticks or name.lstrip("_") in TICK_WORDS
 
@@ -312,13 +317,15 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
                 seen.boosts += 1  # friction_force *= 3
             carries[name] |= sources
             timed[name] |= now_timed
-            if tick_here and not sources:  # the tick itself, or a share of it (var step = delta / 2)
+            if carries[name]:  # a force or a weight, the tick in it or not (timed says)
+                holds_tick.discard(name)
+            elif tick_here:  # the tick itself, or a share of it (var step = delta / 2)
                 holds_tick.add(name)
             continue
         for what in ("friction", "drag"):
             if what in sources:
                 seen.escapes[what].append(what in now_timed)
-        if target in (["velocity"], ["self", ".", "velocity"]) and words[op] == "=" \
+        if _named(target[-1], "velocity") and target[:-1] in ([], ["self", "."]) and words[op] == "=" \
                 and "".join(words[op + 1:]) in ZERO_VECTORS and step.conditions and "<" in step.conditions[-1]:
             seen.stops.append(step.conditions[-1])
 

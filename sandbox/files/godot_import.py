@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from ..errors import shown
-from ..physics.params import Param
+from ..physics.params import Param, effective_params
 from .disk import read_text
 from .gdscript_reader import Statement, Token, leading_annotations, statements
 from .godot import SCALE_VARIABLE, SCRIPT_LIMIT, GodotError, gdscript_literal, variable_name
@@ -180,10 +180,6 @@ def _number(literal: str) -> GivenNumber | None:
 def params_under(model: ModuleType, values: dict) -> dict[str, Param]:
     """Each of `model`'s parameters as it applies under the switch values in `values`
     (a formula's switch can change another parameter's range and unit)."""
-    try:
-        from ..physics.params import effective_params
-    except ImportError:  # a version whose parameters never change with a switch
-        return {p.name: p for p in model.PARAMS}
     return {p.name: p for p in effective_params(model.PARAMS, values)}
 
 
@@ -272,19 +268,13 @@ def check_model_of_code(model: ModuleType, named: bool, parsed: tuple[Statement,
 def script_formula(model: ModuleType, text: str, declared: dict[str, object], parsed: tuple[Statement, ...]):
     """The formula the script follows (`declared`: its parameters' values; `parsed`:
     its statements), for a model whose source has more than one (the arcade's two
-    recipes), else None; GodotError when it cannot be told or this version of the
-    model cannot compute it."""
+    recipes), else None; GodotError when it cannot be told."""
     from .godot_formula import FORMULA_SWITCHES, recognise
 
     if model.NAME != "arcade":
         return None
     switches = {name: value for name, value in declared.items() if name in FORMULA_SWITCHES}
-    formula = recognise(text, switches, parsed)
-    names = {p.name for p in model.PARAMS}
-    if formula.recipe_2020 and "recipe_2020" not in names:
-        raise GodotError("the script follows the 2020 recipe (" + "; ".join(formula.evidence) + "): this "
-                         "version of the sandbox computes only the Godot 4 recipe's formula")
-    return formula
+    return recognise(text, switches, parsed)
 
 
 def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
@@ -341,9 +331,12 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
     for p in model.PARAMS:
         if p.name not in result.values and version is not None and p.since > version:
-            result.values[p.name] = params[p.name].check(p.default)
-            result.warnings.append(f"{variable_name(p.name)} is newer than the script: its default "
-                                   f"{gdscript_literal(p.default)} is used")
+            older = p.older_value() if p.legacy is not None else params[p.name].default
+            result.values[p.name] = params[p.name].check(older)
+            result.warnings.append(f"{variable_name(p.name)} is newer than the script: "
+                                   f"{gdscript_literal(older)} is used, as before it existed")
+    # switches first: set after the values they give another meaning, they would reset those
+    result.values = dict(sorted(result.values.items(), key=lambda item: not params[item[0]].is_bool))
     left = [p.name for p in model.PARAMS if p.name not in result.values]
     if not named and left:
         result.warnings.append("not in the script (left as they are): " + ", ".join(left))
