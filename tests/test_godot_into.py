@@ -102,13 +102,29 @@ def test_parameters_the_script_lacks_are_listed_not_added(tmp_path):
     assert update.missing == ["slip_speed"] and "var slip_speed" not in update.text
 
 
-@pytest.mark.parametrize("path", sorted(BUILTIN_DIR.glob("*.json")), ids=lambda p: p.stem)
+OTHER_MODELS = [path for path in sorted(BUILTIN_DIR.glob("*.json")) if load_preset(path).model is not arcade]
+
+
+@pytest.mark.parametrize("path", OTHER_MODELS, ids=lambda p: p.stem)
 def test_a_script_exported_by_the_sandbox_takes_any_preset_of_its_model_bit_for_bit(path):
-    """Into the script exported from the model's defaults: switches and sliders alike."""
+    """Into the script exported from the model's defaults: switches and sliders alike
+    (the arcade's scripts: their formula must be the tuning's, tested above)."""
     preset = load_preset(path)
     text = export_script(declared_preset(preset.model, "defaults"), 3)
     update = update_text(text, preset, "car.gd")
     assert parse_script(update.text, None).values == dict(preset.tuning)
+
+
+def test_an_arcade_script_exported_by_the_sandbox_takes_a_tuning_of_its_formula_bit_for_bit():
+    def analog(name: str):
+        preset = load_preset(BUILTIN_DIR / name)
+        tuning = preset.tuning.copy()
+        tuning.set("analog_pedals", True)  # the pedals as the exported code reads them
+        return replace(preset, tuning=tuning)
+
+    text = export_script(analog("go_kart.json"), 4)
+    drift = analog("drift.json")
+    assert parse_script(update_text(text, drift, "car.gd").text, None).values == dict(drift.tuning)
 
 
 def _refused(tmp_path, name: str, text: str, preset, message: str, capsys) -> None:
@@ -142,6 +158,14 @@ def test_a_2020_recipe_script_takes_a_2020_recipe_tuning(tmp_path):
     write_into(path, replace(load_preset(BUILTIN_DIR / "recipe_2020.json"), tuning=tuning))
     assert path.read_text() == original.replace("var friction = -0.9", "var friction = -1.2").replace(
         "var traction_fast = 0.1 ", "var traction_fast = 0.15 ")
+
+
+def test_a_switch_declared_but_never_read_by_the_code_is_no_way_round(tmp_path, capsys):
+    """`var recipe_2020 = false` above Godot 4 recipe code that never reads it: writing
+    true there would not make the code the 2020 recipe's."""
+    text = "var recipe_2020 = false\n" + (SCRIPTS / "recipe_demo_godot4.gd").read_text()
+    _refused(tmp_path, "car.gd", text, load_preset(BUILTIN_DIR / "recipe_2020.json"),
+             "the script follows the Godot 4 recipe, but the tuning has recipe_2020 on", capsys)
 
 
 def test_an_option_the_script_has_no_switch_for_is_refused(tmp_path, capsys):

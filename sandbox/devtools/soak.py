@@ -67,7 +67,7 @@ def _move_a_slider(window, rng: random.Random) -> None:
         box = panel.switches[name]
         box.setChecked(not box.isChecked())
         return
-    p = window.tuning.params[name]
+    p = window.tuning.param(name)  # its range under the switches (the 2020 recipe's friction is another)
     panel.sliders[name].setValue(rng.uniform(p.min, p.max))
 
 

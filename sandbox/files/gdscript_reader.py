@@ -161,3 +161,8 @@ def leading_annotations(words: list[str]) -> tuple[int, list[str]]:
         found.append(name)
         i = after
     return i, found
+
+
+def code_names(parsed: tuple[Statement, ...]) -> set[str]:
+    """The words of a script's code: its indented statements (function bodies)."""
+    return {word for statement in parsed if not statement.top_level for word in statement.words}

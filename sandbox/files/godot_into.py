@@ -17,7 +17,7 @@ from types import ModuleType
 
 from .disk import read_text, write_text_atomic
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
-from .gdscript_reader import Statement, statements
+from .gdscript_reader import Statement, code_names, statements
 from .godot_import import Declaration, check_model_of_code, read_parameters, script_formula, script_model
 from .presets import Preset
 
@@ -122,13 +122,16 @@ def literal_like(declaration: Declaration, value: float | bool) -> str:
 
 
 def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[Statement, ...]) -> list[str]:
-    """Why the tuning's numbers would mean something else in the script: a switch the
-    script does not declare whose value differs from what its code computes (the
-    arcade's recipe and pedals, read from the code; any other switch, off)."""
+    """Why the tuning's numbers would mean something else in the script: a switch its
+    code does not read (undeclared, or declared and never used) whose value differs
+    from what the code computes (the arcade's recipe and pedals, read from the code;
+    any other switch, its default). A switch the code reads is written like a value."""
     model = preset.model
-    declared = {name: value for name, (_, value) in found.items() if value is not None}
+    read = code_names(parsed)
+    honoured = {name: value for name, (declaration, value) in found.items()
+                if value is not None and declaration.name in read}
     try:
-        formula = script_formula(model, text, declared, parsed)
+        formula = script_formula(model, text, honoured, parsed)
     except GodotError as exc:
         return [str(exc)]
     computes = {p.name: p.default for p in model.PARAMS if p.is_bool}
@@ -137,7 +140,7 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
     differences = []
     for name, value in computes.items():
         wanted = bool(preset.tuning[name])
-        if name in found or wanted == bool(value):
+        if name in honoured or wanted == bool(value):
             continue
         if name in SWITCH_WORDS:
             does = SWITCH_WORDS[name][0 if value else 1]
