@@ -1,0 +1,85 @@
+# Ackermann kinematics from D. Zorin's notes on a turning car, Godot 4.
+{{HEADER}}
+extends CharacterBody2D
+
+{{CONSTANTS}}
+const RADIANS = PI / 180.0
+# the inner wheel's widest angle: wider would put the centre of the turn inside the car
+const MAX_INNER = 89.0 * RADIANS
+
+{{PARAMS}}
+{{SCALE}}
+
+{{METRES_STATE}}
+var speed = 0.0
+var alpha = 0.0  # the outer front wheel's angle
+var beta = 0.0  # the inner front wheel's angle
+var omega = 0.0  # yaw rate, rad/s
+
+
+func _ready():
+	_start_at_node()
+
+
+func _physics_process(delta):
+	var turn = Input.get_axis("steer_left", "steer_right")
+	var throttle = Input.get_action_strength("accelerate")
+	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
+	_place(delta)
+	rotation = heading
+
+
+func step(steer_in, throttle, brake, dt):
+	var x0 = pos_x
+	var y0 = pos_y
+	var h = heading
+	speed = _next_speed(speed, throttle, brake, dt)
+	var side = _sign(steer_in)  # +1: the centre on the right
+	var length = wheel_base
+	var width = track_width
+	alpha = _min(abs(steer_in) * (max_steer * RADIANS), _outer_limit(width, length))
+	var turning = alpha > 1e-9
+	beta = 0.0
+	if turning:
+		beta = _inner_angle(alpha, width, length)
+	var dx = cos(h)
+	var dy = sin(h)
+	omega = 0.0
+	if turning:
+		# 1.-3.: the outer rear wheel, the centre l·cot α across from it, and the turn about it
+		var ex = -dy * side
+		var ey = dx * side
+		var reach = length / tan(alpha)
+		var rear_x = x0 - length / 2.0 * dx - width / 2.0 * ex
+		var rear_y = y0 - length / 2.0 * dy - width / 2.0 * ey
+		var cx = rear_x + reach * ex
+		var cy = rear_y + reach * ey
+		omega = side * speed / reach
+		var c = cos(omega * dt)
+		var s = sin(omega * dt)
+		pos_x = cx + c * (x0 - cx) - s * (y0 - cy)
+		pos_y = cy + s * (x0 - cx) + c * (y0 - cy)
+	else:
+		pos_x = x0 + speed * dt * dx
+		pos_y = y0 + speed * dt * dy
+	heading = atan2(sin(h + omega * dt), cos(h + omega * dt))
+
+
+func _inner_angle(outer, width, length):
+	# cot β = cot α − w/l: the axes of all four wheels meet in one centre
+	var cot_beta = 1.0 / tan(outer) - width / length
+	return atan2(1.0, cot_beta)
+
+
+func _outer_limit(width, length):
+	# the widest α whose inner angle stays at MAX_INNER
+	return atan2(1.0, 1.0 / tan(MAX_INNER) + width / length)
+
+
+{{SPEED_CONTROL}}
+
+
+{{METRES}}
+
+
+{{ADD_ACTIONS}}
