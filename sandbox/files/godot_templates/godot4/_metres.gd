@@ -1,50 +1,25 @@
-# Shared by the templates of the models in metres: starting at the node, moving it, the
-# tick length, and the arithmetic Godot 3's built-ins would round to 32 bits.
+# Shared by the templates of the models in metres: starting at the node, and moving it.
 
-func _start_at_node():
+func _start_at_node() -> void:
+	# a top-down car: no floor and no walls, whatever it meets it slides along
+	motion_mode = CharacterBody2D.MOTION_MODE_FLOATING
 	# the input actions the car reads, and the model where the node stands, turned as it is
 	_add_missing_actions()
-	pos_x = position.x / pixels_per_metre
-	pos_y = position.y / pixels_per_metre
-	heading = rotation
+	_pos_x = position.x / pixels_per_metre
+	_pos_y = position.y / pixels_per_metre
+	_heading = rotation
 
 
-func _place(delta):
+func _place(delta: float) -> bool:
 	# move the node to the model's position, in pixels; where something in the way stops
 	# it, the model goes on from where the engine left it (true: it did)
-	var target = Vector2(pos_x, pos_y) * pixels_per_metre
+	var target := Vector2(_pos_x, _pos_y) * pixels_per_metre
 	velocity = (target - position) / delta
 	move_and_slide()
-	var collided = get_slide_collision_count() > 0
+	var collided := get_slide_collision_count() > 0
 	if collided:
-		pos_x = position.x / pixels_per_metre
-		pos_y = position.y / pixels_per_metre
+		_pos_x = position.x / pixels_per_metre
+		_pos_y = position.y / pixels_per_metre
 	else:
 		position = target
 	return collided
-
-
-func _tick_length(delta):
-	# the tick as the sandbox takes it, exactly 1 / the tick rate: Godot 3 hands delta over
-	# as a 32-bit float, which is not 1 / 60 to the sandbox's precision
-	return 1.0 / round(1.0 / delta)
-
-
-func _min(a, b):
-	# the smaller, as the sandbox takes it: Godot 3's min() rounds floats to 32 bits
-	return b if b < a else a
-
-
-func _max(a, b):
-	# the larger, as the sandbox takes it: Godot 3's max() rounds floats to 32 bits
-	return b if b > a else a
-
-
-func _sign(x):
-	# np.sign as the sandbox takes it (NaN stays NaN): Godot 3's sign() rounds to 32 bits,
-	# so a speed of 1e-50 has the sign 0 there
-	if x > 0:
-		return 1.0
-	if x < 0:
-		return -1.0
-	return 0.0 if x == 0 else x
