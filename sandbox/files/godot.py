@@ -122,8 +122,9 @@ def declaration(p, value: float | bool, godot: int) -> str:
     if godot == 3:
         unit = f" [{p.unit}]" if p.unit and not p.is_bool else ""
         return "\n".join(_comment(f"{p.label}{unit}: {p.help}") + [_exported(variable_name(p.name), value, 3, bounds)])
-    unit = f" ({p.unit})" if p.unit and not p.is_bool else ""
-    hints = (("exp",) if p.log else ()) + ((f"suffix:{p.unit}",) if p.unit and p.unit not in NOT_UNITS else ())
+    measured = bool(p.unit) and p.unit not in NOT_UNITS
+    unit = "" if p.is_bool or not p.unit else f", in {p.unit}" if measured else f" ({p.unit})"
+    hints = (("exp",) if p.log else ()) + ((f"suffix:{p.unit}",) if measured else ())
     return "\n".join(_comment(f"{p.label}{unit}: {p.help}", "##")
                      + [_exported(variable_name(p.name), value, 4, bounds, hints)])
 
@@ -200,7 +201,7 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
     if metric:
         about = "the model computes in metres; the node moves this many pixels for each."
         if godot == 4:
-            scale = "\n".join(_comment(f"Pixels per metre (px/m): {about}", "##")
+            scale = "\n".join(_comment(f"Pixels per metre, in px/m: {about}", "##")
                               + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))])
         else:
             scale = "\n".join(_comment(f"Pixels per metre [px/m]: {about}")
