@@ -3,7 +3,8 @@ statement. No Godot 4 binary can run here; where the Godot 4 script's statements
 the Godot 3 script's, the Godot 3 engine's verification holds for it too.
 
 Both scripts are parsed by gdtoolkit. The form keeps every statement and expression
-and drops only what cannot change a number: comments, type hints and return types,
+and drops only what cannot change a number: comments, type hints and return types
+(a hint that would turn a literal into another number is refused: `typed_literals`),
 annotations, `extends`, the exported tuning (generated from the same declarations
 for both, and checked by the import tests), and the `_` that makes a Godot 4 member
 private. The Godot 3 script's words are turned into Godot 4's by the tables below,
@@ -24,8 +25,7 @@ GODOT3_CALLS = {
     "_max": ("maxf", (1, 0)),  # b if b > a else a: maxf(b, a)
     "_sign": ("signf", (0,)),  # the same for every number (only a NaN differs)
     "_tick_length": (None, (0,)),  # 1 / round(1 / delta): Godot 4's delta is already exactly 1 / rate
-    "min": ("minf", (0, 1)),  # Godot 3's built-ins: the same comparisons, rounded to 32 bits there
-    "max": ("maxf", (0, 1)),
+    "min": ("minf", (0, 1)),  # Godot 3's built-ins: the same operations, its min rounded to 32 bits
     "abs": ("absf", (0,)),
     "floor": ("floorf", (0,)),
     "deg2rad": ("deg_to_rad", (0,)),
@@ -43,8 +43,8 @@ GODOT3_ONLY = {"_min", "_max", "_sign", "_tick_length", "velocity"}
 """Godot 3 members Godot 4 does without: the helpers above, and the velocity variable
 (Godot 4's body has its own)."""
 GODOT4_ONLY = ("motion_mode = CharacterBody2D.MOTION_MODE_FLOATING",)
-"""Godot 4 statements without a Godot 3 counterpart (a KinematicBody2D has no floor
-to leave)."""
+"""Godot 4 statements without a Godot 3 counterpart: Godot 3's move_and_slide, given no
+up direction, takes every collision as a wall, as a floating CharacterBody2D does."""
 SLIDES = (
     ("velocity = move_and_slide(velocity)", "move_and_slide()"),
     ("velocity = move_and_slide((target - position) / delta)\nvar collided = get_slide_count() > 0",
@@ -207,13 +207,29 @@ def differences(godot3: str, godot4: str) -> list[str]:
     three, four = common_form(godot3, godot4)
     found = []
     for name in dict.fromkeys([*three, *four]):
-        old, new = lines(three.get(name, ("missing",))), lines(four.get(name, ("missing",)))
-        if old != new:
-            found.append("\n".join(difflib.unified_diff(old, new, f"Godot 3 {name}", f"Godot 4 {name}",
+        old, new = three.get(name, ("missing",)), four.get(name, ("missing",))
+        if old != new:  # the forms themselves: their lines, below, are only for reading
+            shown = (lines(old), lines(new)) if lines(old) != lines(new) else ([repr(old)], [repr(new)])
+            found.append("\n".join(difflib.unified_diff(*shown, f"Godot 3 {name}", f"Godot 4 {name}",
                                                          lineterm="", n=1)))
     if list(three) != list(four) and not found:
         found.append(f"the members are in another order: {list(three)} / {list(four)}")
     return found
+
+
+def typed_literals(godot4: str) -> list[str]:
+    """Declarations whose type hint would turn their literal into another number (an int
+    hint on a float literal, or a float hint on an integer one): the one way a hint,
+    which the common form drops, could change a value unseen."""
+    wrong = []
+    for node in parser.parse(godot4).iter_subtrees():
+        if node.data in ("class_var_typed_assgnd", "const_typed_assigned", "func_var_typed_assgnd"):
+            name, hint, value = node.children
+            literal = value.children[0] if isinstance(value, Tree) and len(value.children) == 1 else None
+            if isinstance(literal, Token) and literal.type == "NUMBER" and str(hint) in ("int", "float"):
+                if (str(hint) == "float") != bool(re.search(r"[.eE]", literal)):
+                    wrong.append(f"{name}: {hint} = {literal}")
+    return wrong
 
 
 def lines(item, depth: int = 0) -> list[str]:

@@ -40,8 +40,8 @@ for them (ui/input.py), added to a project's Input Map by the exported script wh
 action is missing. A script declares the actions its template reads."""
 SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metres_state",
             "SPEED_CONTROL": "speed_control"}
-"""Placeholders filled with a piece shared by several templates (godot_templates/_<name>.gd),
-filled in turn."""
+"""Placeholders filled with a piece shared by several templates of a version
+(godot_templates/godot<N>/_<name>.gd)."""
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes", "shift_up": "shift_up_rpm", "shift_down": "shift_down_rpm"}
 """Parameters whose name GDScript reserves (a built-in function) or an input action
 of the script shares, and the name of their exported variable."""
@@ -169,45 +169,52 @@ def script_actions(text: str) -> dict[str, tuple[str, ...]]:
     return {name: keys for name, keys in ACTION_KEYS.items() if f'"{name}"' in text}
 
 
-def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[str, str]:
-    """What the placeholders of a model's template stand for."""
-    from .presets import FORMAT
-
-    actions = script_actions(text)
+def _header(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> list[str]:
+    """The comment lines above `extends`: the model, preset and version, the tick rate,
+    the units, and the input actions with their keys."""
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
     action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in actions.items())
-    metric = preset.model.LENGTH_UNIT == "m"
     header = _comment(f"Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, "
                       f"model {preset.model.TITLE}.") + [
               f"# Tuned at {preset.hz} physics ticks per second: set Project Settings > Physics > Common >",
               f"# {DIALECTS[godot]['RATE_SETTING']} to {preset.hz}{rate_note}."]
-    if metric:
+    if preset.model.LENGTH_UNIT == "m":
         header.append("# Lengths in metres, as in the sandbox; the node moves pixels_per_metre pixels a metre.")
     header += _comment(f"Input actions, read as analog strengths (a gamepad's triggers and stick work): "
                        f"{action_list}.")
-    if godot == 4:  # physical_keycode: a key by its place, so WASD is ZQSD on an AZERTY keyboard
-        header += ["# Actions missing from the project's Input Map are added when the car is ready, with",
-                   "# these keys where they sit on a QWERTY keyboard (on AZERTY, W A S D are Z Q S D)."]
-    else:
-        header.append("# Actions missing from the project's Input Map are added with these keys when the car is ready.")
+    if godot == 4:  # physical_keycode: a key by its place on the keyboard
+        return header + ["# Actions missing from the project's Input Map are added when the car is ready, with",
+                         "# these keys where they sit on a QWERTY keyboard (on AZERTY, W A S D are Z Q S D)."]
+    return header + ["# Actions missing from the project's Input Map are added with these keys when the car is ready."]
+
+
+def _constants(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> list[str]:
+    """The model and format an import reads, and the actions with their keys (typed in Godot 4)."""
+    from .presets import FORMAT
+
+    string, number, table = (": String", ": int", ": Dictionary") if godot == 4 else ("", "", "")
     rows = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n' for name, keys in actions.items())
+    return [f'const SANDBOX_MODEL{string} = "{preset.model.NAME}"', f"const SANDBOX_FORMAT{number} = {FORMAT}",
+            f"const ACTIONS{table} = {{\n{rows}}}"]
+
+
+def _scale(godot: int, px_per_metre: float) -> str:
+    """A metric model's exported pixels_per_metre, with what it means above it."""
+    about = "the model computes in metres; the node moves this many pixels for each."
     if godot == 4:
-        constants = [f'const SANDBOX_MODEL: String = "{preset.model.NAME}"', f"const SANDBOX_FORMAT: int = {FORMAT}",
-                     "const ACTIONS: Dictionary = {\n" + rows + "}"]
-    else:
-        constants = [f'const SANDBOX_MODEL = "{preset.model.NAME}"', f"const SANDBOX_FORMAT = {FORMAT}",
-                     "const ACTIONS = {\n" + rows + "}"]
-    scale = ""
-    if metric:
-        about = "the model computes in metres; the node moves this many pixels for each."
-        if godot == 4:
-            scale = "\n".join(_comment(f"Pixels per metre, in px/m: {about}", "##")
-                              + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))])
-        else:
-            scale = "\n".join(_comment(f"Pixels per metre [px/m]: {about}")
-                              + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE)])
-    return {"HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants), "PARAMS": _declarations(preset, godot),
-            "SCALE": scale,
+        return "\n".join(_comment(f"Pixels per metre, in px/m: {about}", "##")
+                         + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))])
+    return "\n".join(_comment(f"Pixels per metre [px/m]: {about}")
+                     + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE)])
+
+
+def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[str, str]:
+    """What the placeholders of a model's template stand for."""
+    actions = script_actions(text)
+    return {"HEADER": "\n".join(_header(preset, godot, actions)),
+            "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
+            "PARAMS": _declarations(preset, godot),
+            "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
             **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text}}
 
 
