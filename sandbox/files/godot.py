@@ -13,12 +13,13 @@ from importlib import metadata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Mapping
 
 from ..errors import UserError, shown
 from .json_text import GivenNumber
 from .disk import read_text, write_text_atomic
 from .presets import Preset
-from ..physics.params import groups
+from ..physics.params import effective_params, groups
 
 TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
 """The GDScript templates: a folder per Godot version (godot4/, godot3/), each with one
@@ -45,6 +46,9 @@ SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metre
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes", "shift_up": "shift_up_rpm", "shift_down": "shift_down_rpm"}
 """Parameters whose name GDScript reserves (a built-in function) or an input action
 of the script shares, and the name of their exported variable."""
+TEMPLATE_SWITCHES = {"recipe_2020": "_2020"}
+"""Switches that pick another formula's template (`<model><ending>.gd`, e.g. the arcade's
+2020 recipe) rather than export as a variable: the script's code is that formula."""
 SCALE_VARIABLE = "pixels_per_metre"
 """The exported variable of a metric model's scale: not a tuning parameter, so import
 passes it by without a word."""
@@ -86,7 +90,7 @@ def variable_name(name: str) -> str:
     return GDSCRIPT_NAMES.get(name, name)
 
 
-NOT_UNITS = ("on/off", "coeff.", "fraction", "ratio", "×", "/SR")
+NOT_UNITS = ("on/off", "coeff.", "fraction", "ratio", "×", "/SR", "per tick")
 """Units of the parameters that name a kind of number, not a unit: no suffix after
 the value in Godot 4's Inspector."""
 
@@ -129,12 +133,18 @@ def declaration(p, value: float | bool, godot: int) -> str:
                      + [_exported(variable_name(p.name), value, 4, bounds, hints)])
 
 
-def _declarations(preset: Preset, godot: int) -> str:
+def _declarations(preset: Preset, godot: int, text: str) -> str:
     """Every tuning parameter of the preset's model as an exported variable, in the
     groups of the sandbox's tuning panel and in its order (Godot 4: each group an
-    @export_group of the Inspector)."""
+    @export_group of the Inspector), each with the range and unit it has under the
+    tuning's switches. A switch that picks the template (TEMPLATE_SWITCHES) is not one:
+    the script's code is that formula; and such a formula's script declares only the
+    options its code (`text`) reads (the 2020 recipe has no rate-independent form)."""
     blocks = []
-    for group, params in groups(preset.model.PARAMS).items():
+    exported = [p for p in effective_params(preset.model.PARAMS, preset.tuning) if p.name not in TEMPLATE_SWITCHES]
+    if any(preset.tuning.get(switch, False) for switch in TEMPLATE_SWITCHES):
+        exported = [p for p in exported if not p.is_bool or re.search(rf"\b{variable_name(p.name)}\b", text)]
+    for group, params in groups(exported).items():
         heading = [f'@export_group("{group}")'] if godot == 4 else []
         blocks.append("\n".join(heading + [declaration(p, preset.tuning[p.name], godot) for p in params]))
     return ("\n\n" if godot == 4 else "\n").join(blocks)
@@ -148,8 +158,11 @@ def sandbox_version() -> str:
         return "(source)"
 
 
-def _template_path(model: ModuleType, godot: int) -> Path:
-    return TEMPLATES / f"godot{godot}" / f"{model.NAME}.gd"
+def _template_path(model: ModuleType, godot: int, tuning: Mapping[str, object] | None = None) -> Path:
+    """The template of `model`, or of the formula a switch of `tuning` picks."""
+    suffix = "".join(end for switch, end in TEMPLATE_SWITCHES.items()
+                     if tuning is not None and tuning.get(switch, False))
+    return TEMPLATES / f"godot{godot}" / f"{model.NAME}{suffix}.gd"
 
 
 def has_script(model: ModuleType) -> bool:
@@ -158,10 +171,10 @@ def has_script(model: ModuleType) -> bool:
     return all(_template_path(model, godot).is_file() for godot in GODOT_VERSIONS)
 
 
-def template(model: ModuleType, godot: int) -> str:
+def template(model: ModuleType, godot: int, tuning: Mapping[str, object] | None = None) -> str:
     if not has_script(model):
         raise GodotError(f"the {model.TITLE} model has no Godot script")
-    return _template_path(model, godot).read_text(encoding="utf-8")
+    return _template_path(model, godot, tuning).read_text(encoding="utf-8")
 
 
 def script_actions(text: str) -> dict[str, tuple[str, ...]]:
@@ -180,8 +193,13 @@ def _header(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> 
               f"# {DIALECTS[godot]['RATE_SETTING']} to {preset.hz}{rate_note}."]
     if preset.model.LENGTH_UNIT == "m":
         header.append("# Lengths in metres, as in the sandbox; the node moves pixels_per_metre pixels a metre.")
-    header += _comment(f"Input actions, read as analog strengths (a gamepad's triggers and stick work): "
-                       f"{action_list}.")
+    if preset.tuning.get("analog_pedals", True):
+        reading = "read as analog strengths (a gamepad's triggers and stick work)"
+    else:
+        keys = "keys and pedals" if preset.tuning.get("recipe_2020") else "pedals"
+        reading = (f"the {keys} read as the recipe reads them, pressed or not (turn on analog_pedals "
+                   "for a gamepad's triggers)")
+    header += _comment(f"Input actions, {reading}: {action_list}.")
     if godot == 4:  # physical_keycode: a key by its place on the keyboard
         return header + ["# Actions missing from the project's Input Map are added when the car is ready, with",
                          "# these keys where they sit on a QWERTY keyboard (on AZERTY, W A S D are Z Q S D)."]
@@ -213,7 +231,7 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
     actions = script_actions(text)
     return {"HEADER": "\n".join(_header(preset, godot, actions)),
             "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
-            "PARAMS": _declarations(preset, godot),
+            "PARAMS": _declarations(preset, godot, text),
             "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
             **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text}}
 
@@ -233,7 +251,7 @@ def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_P
     low, high, _ = PX_PER_METRE_RANGE
     if not low <= px_per_metre <= high:
         raise GodotError(f"pixels per metre must be {low:g} … {high:g}, got {px_per_metre:g}")
-    text = template(preset.model, godot)
+    text = template(preset.model, godot, preset.tuning)
     for key, value in _fills(preset, godot, text, px_per_metre).items():
         text = text.replace("{{" + key + "}}", value)
     return text

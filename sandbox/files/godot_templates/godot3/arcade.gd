@@ -41,6 +41,10 @@ func get_input():
 	steer_direction = turn * deg2rad(steering_angle)
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
+	if not analog_pedals:
+		# the recipe's is_action_pressed: any press is the whole pedal
+		throttle = float(Input.is_action_pressed("accelerate"))
+		brake = float(Input.is_action_pressed("brake"))
 	if throttle > 0:
 		acceleration = transform.x * (engine_power * throttle)
 	if brake > 0:
