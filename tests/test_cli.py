@@ -209,7 +209,7 @@ def test_export_godot_then_import_godot_for_every_model(preset, tmp_path):
 def test_import_godot_refuses_bad_scripts_and_writes_nothing(tmp_path):
     cli("export-godot", "--preset", BUILTIN_DIR / "bicycle_blog.json", "--out", tmp_path / "car.gd")
     text = (tmp_path / "car.gd").read_text()
-    (tmp_path / "edited.gd").write_text(text.replace("var wheel_base = 2.5", "var wheel_base = 2.5 * 2"))
+    (tmp_path / "edited.gd").write_text(text.replace("var wheel_base: float = 2.5", "var wheel_base: float = 2.5 * 2"))
     bad = cli("import-godot", tmp_path / "edited.gd", "--out", tmp_path / "back.json", check=False)
     assert bad.returncode == 2 and "wheel_base = 2.5 * 2 is not a plain number" in bad.stderr
     assert "Traceback" not in bad.stderr and not (tmp_path / "back.json").exists()

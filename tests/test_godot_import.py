@@ -17,7 +17,7 @@ MODEL_PRESETS = sorted(FIRST_PRESETS.values())
 
 def _line_of(text: str, name: str) -> int:
     for number, line in enumerate(text.split("\n"), start=1):
-        if re.match(rf"^(@export(_range\([^)]*\))?|export\([^)]*\)) var {name} = ", line):
+        if re.match(rf"^(@export(_range\(.*\))?|export\([^)]*\)) var {name}(: \w+)? = ", line):
             return number
     raise AssertionError(name)
 

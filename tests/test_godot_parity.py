@@ -22,6 +22,9 @@ POSITION_PX = 1.0
 HEADING_RAD = 5e-4
 SCENARIOS = ("straight_top_speed", "brake_into_reverse", "full_lock_fast", "full_lock_slow", "slalom",
              "hairpin", "reverse_steering", "mixed_60s")
+PAD = "analog_pad"
+"""A drive on a gamepad's part values, recorded for the tunings whose pedals are the
+recipe's (on/off), as the recipe's scripts read them."""
 GOLDEN_FILES = sorted(GOLDENS.glob("*/*hz.csv"))
 needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
 
@@ -32,12 +35,14 @@ def load_golden(path: Path) -> np.ndarray:
     return np.loadtxt(lines[1:], delimiter=",", ndmin=2)
 
 
-def test_the_goldens_cover_8_scenarios_by_3_tunings():
+def test_the_goldens_cover_8_scenarios_by_4_tunings():
     tunings = {p.parent.name for p in GOLDEN_FILES}
-    assert len(tunings) >= 3
+    assert len(tunings) >= 4
     for tuning in tunings:
         at_60 = {p.name[:-len("_60hz.csv")] for p in GOLDEN_FILES if p.parent.name == tuning and p.name.endswith("_60hz.csv")}
-        assert at_60 == set(SCENARIOS)
+        on_off = not load_preset(BUILTIN_DIR / f"{tuning}.json").tuning["analog_pedals"]
+        assert at_60 == set(SCENARIOS) | ({PAD} if on_off else set())
+    assert {"recipe_defaults", "recipe_2020"} <= {p.parent.name for p in GOLDEN_FILES if p.stem == f"{PAD}_60hz"}
     mixed = load_golden(GOLDENS / "recipe_defaults" / "mixed_60s_60hz.csv")
     assert mixed[-1, 0] == pytest.approx(60.0)  # a 60 s drive
 
@@ -130,3 +135,19 @@ def test_the_exported_script_holds_the_sandboxs_speed_guard(tmp_path):
     assert ours[:, 6].max() == SPEED_LIMIT_PX
     assert godot[:, 6].max() == pytest.approx(SPEED_LIMIT_PX, abs=0.01)
     assert (godot[-60:, 6] == pytest.approx(SPEED_LIMIT_PX, abs=0.01))
+
+
+@pytest.mark.parametrize("tuning", ("recipe_defaults", "recipe_2020"))
+def test_the_recipes_own_script_on_a_gamepad_is_the_sandbox_with_on_off_pedals(tuning):
+    """The recipe reads the pedals with is_action_pressed: on a drive with the throttle at
+    0.6 and the brake at 0.35 its car (in the engine) is the sandbox's with on/off pedals,
+    and far from the same tuning with analog pedals."""
+    preset = load_preset(BUILTIN_DIR / f"{tuning}.json")
+    trace = load_trace(GOLDENS / "traces" / f"{PAD}.csv")
+    assert ((trace[:, 1] > 0) & (trace[:, 1] < 1)).any() and ((trace[:, 2] > 0) & (trace[:, 2] < 1)).any()
+    godot = load_golden(GOLDENS / tuning / f"{PAD}_60hz.csv")
+    gap = compare(run_trace(preset.model, preset.tuning, trace, 60), godot)
+    assert gap["position_px"] < POSITION_PX and gap["heading_rad"] < HEADING_RAD, gap
+    analog = preset.tuning.copy()
+    analog["analog_pedals"] = True
+    assert compare(run_trace(preset.model, analog, trace, 60), godot)["position_px"] > 100

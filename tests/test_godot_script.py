@@ -1,12 +1,14 @@
 """Godot script export and import without Godot: structure, literals, and never
 running what a file says."""
 
+import re
 from pathlib import Path
 
 import pytest
 
-from sandbox.files.godot import (GODOT_VERSIONS, GodotError, export_script, gdscript_literal, load_script,
+from sandbox.files.godot import (GODOT_VERSIONS, LINE_WIDTH, GodotError, export_script, gdscript_literal, load_script,
                                  parse_script, variable_name)
+from sandbox.files.godot_scene import save_scene
 from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 
@@ -18,18 +20,27 @@ formula the numbers are for (a script without them is refused: it could be eithe
 
 
 @pytest.mark.parametrize("godot, base, api", [
-    (4, "extends CharacterBody2D", ("Input.get_axis", "deg_to_rad", "move_and_slide()", ".lerp(")),
-    (3, "extends KinematicBody2D", ("get_action_strength", "deg2rad", "move_and_slide(velocity)", "linear_interpolate")),
+    (4, "extends CharacterBody2D", ("Input.get_axis", "deg_to_rad", "move_and_slide()", ".lerp(", "physical_keycode",
+                                    "func _get_input() -> void:", "func _apply_friction(delta: float) -> void:",
+                                    "func _calculate_steering(delta: float) -> void:")),
+    (3, "extends KinematicBody2D", ("get_action_strength", "deg2rad", "move_and_slide(velocity)", "linear_interpolate",
+                                    "scancode", "func get_input():", "func apply_friction(delta):",
+                                    "func calculate_steering(delta):")),
 ])
 def test_export_has_the_recipes_structure_and_actions(godot, base, api):
     preset = load_preset(BUILTIN_DIR / "drift.json")
     text = export_script(preset, godot)
     assert base in text
-    for piece in api + RECIPE_ACTIONS + ("func get_input", "func apply_friction", "func calculate_steering"):
+    for piece in api + RECIPE_ACTIONS:
         assert piece in text
     for p in arcade.PARAMS:
-        assert f"var {p.name} = {gdscript_literal(preset.tuning[p.name])}" in text
-    other = ("Input.get_axis", "deg_to_rad") if godot == 3 else ("deg2rad", "linear_interpolate")
+        typed = "" if godot == 3 else ": bool" if p.is_bool else ": float"
+        if p.name == "recipe_2020":  # not a variable: the script's code is the Godot 4 recipe's
+            assert "recipe_2020" not in text
+            continue
+        assert f"var {p.name}{typed} = {gdscript_literal(preset.tuning[p.name])}" in text
+    other = ("Input.get_axis", "deg_to_rad", "physical_keycode") if godot == 3 else \
+        ("deg2rad", "linear_interpolate", "scancode", "Godot 3")
     assert not any(piece in text for piece in other)
     assert "{{" not in text and "}}" not in text  # every placeholder of the template filled
 
@@ -96,7 +107,7 @@ def test_a_long_run_of_spaces_imports_in_linear_time():
     text = head + " " * (SCRIPT_LIMIT - len(head) - 4 - len(RECIPE_CODE)) + " 80" + RECIPE_CODE
     assert len(text) <= SCRIPT_LIMIT
     assert parse_script(text, arcade).values == {"wheel_base": 80, "rate_independent": False,
-        "recipe_2020": False, "analog_pedals": False}
+                                                     "recipe_2020": False, "analog_pedals": False}
     spaces = "var wheel_base = 80" + " " * (SCRIPT_LIMIT // 2) + "x" + RECIPE_CODE  # unreadable, just as fast
     with pytest.raises(GodotError, match="line 1"):
         parse_script(spaces, arcade)
@@ -106,7 +117,7 @@ def test_underscores_between_digits_are_valid_gdscript():
     result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6" + RECIPE_CODE,
                           arcade)
     assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06, "rate_independent": False,
-        "recipe_2020": False, "analog_pedals": False}
+                                                     "recipe_2020": False, "analog_pedals": False}
     for wrong in ("1__000", "_1", "1_"):
         with pytest.raises(GodotError, match=f"line 1: engine_power = {wrong} is not a plain number"):
             parse_script(f"var engine_power = {wrong}\nvar wheel_base = 80" + RECIPE_CODE, arcade)
@@ -117,7 +128,7 @@ def test_a_line_separator_inside_a_comment_hides_nothing():
     and the declarations before and after it are read."""
     text = "var wheel_base = 80  # note\u2028still the note\nvar drag = -0.07" + RECIPE_CODE
     assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07, "rate_independent": False,
-        "recipe_2020": False, "analog_pedals": False}
+                                                     "recipe_2020": False, "analog_pedals": False}
 
 
 def test_a_script_of_only_unusable_values_names_its_lines():
@@ -131,22 +142,84 @@ def test_an_annotation_with_arguments_is_read():
     result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20"
                           + RECIPE_CODE, arcade)
     assert result.values == {"wheel_base": 80, "steering_angle": 20, "rate_independent": False,
-        "recipe_2020": False, "analog_pedals": False}
+                                                     "recipe_2020": False, "analog_pedals": False}
+
+
+def test_godot4_groups_doc_comments_and_a_unit_with_brackets_are_read():
+    text = "\n".join([
+        'const SANDBOX_MODEL: String = "arcade"',
+        '@export_group("Resistance")',
+        "## Drag (1/(px·s)): air drag, proportional to speed squared.",
+        '@export_range(-1, 0, 0.001, "exp", "suffix:1/(px·s)") var drag: float = -0.07',
+        '@export_range(10, 300, 1, "suffix:px") var wheel_base: float = 80.0  # (a comment)',
+    ])
+    with pytest.raises(GodotError) as err:  # the rest of the arcade's parameters are missing
+        parse_script(text, arcade)
+    assert "missing: var steering_angle" in str(err.value) and "var drag" not in str(err.value)
+    assert "var wheel_base" not in str(err.value)
 
 
 PRESETS = sorted(BUILTIN_DIR.glob("*.json"))
 
 
-@pytest.mark.parametrize("path", PRESETS, ids=lambda p: p.stem)
-def test_every_godot4_export_parses_and_passes_gdlint(path):
-    """No Godot 4 binary can be installed here: gdtoolkit's parser and linter, with
-    their default settings, stand in for it."""
+GDLINTRC = Path(__file__).resolve().parents[1] / "gdlintrc"
+
+
+def _gdlint(text: str) -> list:
+    """gdlint's problems with a script, with the repository's gdlintrc (as `gdlint`
+    run in the repository reads it)."""
+    import yaml
     from gdtoolkit.linter import DEFAULT_CONFIG, lint_code
+
+    return lint_code(text, {**DEFAULT_CONFIG, **yaml.safe_load(GDLINTRC.read_text(encoding="utf-8"))})
+
+
+@pytest.mark.parametrize("path", PRESETS, ids=lambda p: p.stem)
+def test_every_godot4_script_and_scene_is_as_gdformat_writes_it_and_lint_clean(path, tmp_path):
+    """No Godot 4 binary can be installed here: gdtoolkit's parser, formatter and
+    linter stand in for it. The scene's script is the script itself."""
+    from gdtoolkit.formatter import format_code
     from gdtoolkit.parser import parser
 
-    text = export_script(load_preset(path), 4)
+    preset = load_preset(path)
+    text = export_script(preset, 4)
+    _, beside = save_scene(preset, tmp_path / "car.tscn", 4)
+    assert beside.read_text(encoding="utf-8") == text
     parser.parse(text)  # raises on a syntax error
-    assert lint_code(text, DEFAULT_CONFIG) == []
+    assert format_code(text, max_line_length=LINE_WIDTH) == text  # gdformat --check
+    assert _gdlint(text) == []
+
+
+def test_the_lint_check_can_fail():
+    text = export_script(load_preset(BUILTIN_DIR / "drift.json"), 4)
+    long_line = text.replace("var _steer_direction: float = 0.0", "var _steer_direction: float = 0.0" + " " * 80 + "#")
+    problems = _gdlint(long_line.replace("func _get_input()", "func GetInput()"))
+    assert {problem.name for problem in problems} == {"max-line-length", "function-name"}
+
+
+def test_the_corvettes_47_values_show_in_the_inspector_in_the_tuning_panels_groups():
+    """Godot 4: each value under its @export_group, in the panel's order, with its doc
+    comment (the Inspector's tooltip) above it and its unit after the number."""
+    preset = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+    lines = export_script(preset, 4).split("\n")
+    group, seen = None, []
+    for number, line in enumerate(lines):
+        if line.startswith("@export_group("):
+            group = line[len('@export_group("'):-2]
+        elif line.startswith("@export"):
+            name = line.split(" var ")[1].split(":")[0]
+            assert lines[number - 1].startswith("## "), line
+            seen.append((group, name, line))
+    assert len(seen) == 47
+    assert seen[0][:2] == (None, "pixels_per_metre")  # above the groups
+    assert list(dict.fromkeys(g for g, _, _ in seen[1:])) == [
+        "Chassis", "Wheels and tyres", "Resistance", "Steering", "Brakes", "Gearbox", "Engine"]
+    by_name = {name: (g, line) for g, name, line in seen}
+    assert by_name["mu"][0] == "Wheels and tyres"  # declared after the resistance, shown with the tyres
+    assert by_name["anti_lock_brakes"] == ("Brakes", "@export var anti_lock_brakes: bool = false")
+    assert by_name["shift_up_rpm"][1] == '@export_range(2000, 9000, 100, "suffix:rpm") var shift_up_rpm: float = 5500.0'
+    assert by_name["yaw_inertia"][1].startswith('@export_range(100, 20000, 50, "exp", "suffix:kg·m²") var yaw_inertia')
+    assert by_name["mu"][1].startswith("@export_range(0.1, 2, 0.01) var mu: float = ")  # a coefficient: no unit
 
 
 @pytest.mark.parametrize("godot", GODOT_VERSIONS)
@@ -159,30 +232,15 @@ def test_export_then_import_gives_the_same_tuning_and_the_range_as_export_hint(p
     assert result.warnings == []
     for p in preset.model.PARAMS:
         name = variable_name(p.name)
-        if not p.is_bool:
-            hint = f"({p.min:g}, {p.max:g}, {p.step:g})" if godot == 4 else f"(float, {p.min:g}, {p.max:g}, {p.step:g})"
-            assert f"{hint} var {name} = " in text
-            assert p.help.split()[0] in text  # its help as a comment above it
+        if godot == 3:
+            hint = f"export(float, {p.min:g}, {p.max:g}, {p.step:g}) var {name} = " if not p.is_bool else \
+                f"export(bool) var {name} = "
+            assert hint in text
+        elif not p.is_bool:
+            hint = re.search(rf"\n@export_range\({p.min:g}, {p.max:g}, {p.step:g}(, .*)?\) var {name}: float = ", text)
+            assert hint
         else:
-            assert f"{'@export' if godot == 4 else 'export(bool)'} var {name} = " in text
+            assert f"\n@export var {name}: bool = " in text
+        assert p.help.split()[0] in text  # its help as a comment above it
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "{{" not in text and "}}" not in text  # every placeholder filled
-
-
-@pytest.mark.parametrize("path", PRESETS, ids=lambda p: p.stem)
-def test_the_two_versions_differ_only_where_the_languages_do(path):
-    """One template: the Godot 3 and 4 scripts differ only on lines that name the
-    version's own API (its body class, export syntax, key field, sliding call…)."""
-    preset = load_preset(path)
-    three, four = (export_script(preset, godot).splitlines() for godot in (3, 4))
-    api = ("extends", "export", "@export", "scancode", "keycode", "move_and_slide", "get_slide", "velocity",
-           "Input.get_axis", "get_action_strength(\"steer_right\")", "Godot 3", "Godot 4", "Physics Fps",
-           "Physics Ticks", "deg2rad", "deg_to_rad", "linear_interpolate", "lerp", "if get_slide", "var collided",
-           "var slid", "var end_velocity", "if collided", "to 60", "var turn")
-    import difflib
-
-    changed = [line for line in difflib.unified_diff(three, four, lineterm="", n=0)
-               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
-    assert changed, "the versions differ somewhere"
-    for line in changed:
-        assert any(word in line for word in api) or not line[1:].strip(), line

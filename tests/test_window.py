@@ -360,7 +360,7 @@ def test_export_godot_scripts_then_import_restores_the_values(window, tmp_path):
     for godot in (3, 4):
         assert window.export_godot(tmp_path / f"car{godot}.gd", godot)
     text4 = (tmp_path / "car4.gd").read_text()
-    assert "extends CharacterBody2D" in text4 and "var drag = -0.123" in text4
+    assert "extends CharacterBody2D" in text4 and "var drag: float = -0.123" in text4
     assert "extends KinematicBody2D" in (tmp_path / "car3.gd").read_text()
     window.panel.reset_all()
     steps = window.undo.count()

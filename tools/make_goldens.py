@@ -63,7 +63,15 @@ def scenarios() -> dict[str, np.ndarray]:
                             + rows(2, throttle=1)),
         "reverse_steering": np.array(rows(3, brake=1) + rows(3, steer=-1, brake=1) + rows(2, steer=1)),
         "mixed_60s": np.array(mixed[:seconds(60)]),
+        # a gamepad: part throttle and brake, part lock (the recipe's pedals take any press as a whole one)
+        "analog_pad": np.array(rows(3, throttle=0.6) + rows(4, steer=0.45, throttle=0.3) + rows(2, brake=0.35)
+                               + rows(3, steer=-0.7, throttle=0.8) + rows(3, brake=0.2) + rows(3, steer=0.25)),
     }
+
+
+ANALOG_ONLY = ("analog_pad",)
+"""Drives a recipe script reads differently from a tuning with analog pedals: recorded only
+for the tunings whose pedals are on/off, as the recipe's."""
 
 
 def main() -> int:
@@ -79,6 +87,8 @@ def main() -> int:
         port = PORT_2020.read_text() if preset.tuning.get("recipe_2020") else None
         (GOLDENS / tuning).mkdir(exist_ok=True)
         for trace_path in sorted((GOLDENS / "traces").glob("*.csv")):
+            if trace_path.stem in ANALOG_ONLY and preset.tuning["analog_pedals"]:
+                continue
             rates = (HZ,) + (EXTRA_RATES.get(tuning, ()) if trace_path.stem in ("straight_top_speed", "mixed_60s") else ())
             for hz in rates:
                 godot = run_oracle(trace_path, dict(preset.tuning), hz, script_text=port)

@@ -6,38 +6,30 @@ from here too).
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
+from typing import Mapping
 
 from ..errors import UserError
 from .disk import write_text_atomic
 from .presets import Preset
+from ..physics.params import effective_params, groups
 
 TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
-"""One GDScript template per model (`<model name>.gd`), for both Godot versions: the
-placeholders below fill in what differs between the two languages."""
+"""The GDScript templates: a folder per Godot version (godot4/, godot3/), each with one
+template per model (`<model name>.gd`) and the pieces several templates share
+(`_<name>.gd`). A template is its version's script as written; its placeholders stand
+only for what is made from the preset (HEADER, CONSTANTS, PARAMS, SCALE) and for the
+shared pieces (SNIPPETS)."""
 DIALECTS = {
-    4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second", "VELOCITY": "",
-        "TURN": 'Input.get_axis("steer_left", "steer_right")', "DEG_TO_RAD": "deg_to_rad", "LERP": "lerp",
-        "KEY_FIELD": "keycode",
-        "MOVE": "\t\tmove_and_slide()",
-        "MOVE_MEAN": "\t\tvar end_velocity = velocity\n\t\tvelocity = (start_velocity + end_velocity) / 2.0\n"
-                     "\t\tmove_and_slide()\n\t\tif get_slide_collision_count() == 0:\n\t\t\tvelocity = end_velocity",
-        "SLIDE": "\tvelocity = (target - position) / delta\n\tmove_and_slide()\n"
-                 "\tvar collided = get_slide_collision_count() > 0"},
-    # Godot 3: KinematicBody2D has no velocity property; move_and_slide takes and
-    # returns it; Input.get_axis does not exist yet (the same difference of strengths)
-    3: {"BODY": "KinematicBody2D", "RATE_SETTING": "Physics Fps", "VELOCITY": "var velocity = Vector2.ZERO\n",
-        "TURN": 'Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")',
-        "DEG_TO_RAD": "deg2rad", "LERP": "linear_interpolate", "KEY_FIELD": "scancode",
-        "MOVE": "\t\tvelocity = move_and_slide(velocity)",
-        "MOVE_MEAN": "\t\tvar slid = move_and_slide((start_velocity + velocity) / 2.0)\n"
-                     "\t\tif get_slide_count() > 0:\n\t\t\tvelocity = slid",
-        "SLIDE": "\tvelocity = move_and_slide((target - position) / delta)\n"
-                 "\tvar collided = get_slide_count() > 0"},
+    4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second"},
+    3: {"BODY": "KinematicBody2D", "RATE_SETTING": "Physics Fps"},
 }
+"""What the generated parts of a script name differently in each Godot version: the
+body the script extends, and the project setting of the tick rate."""
 GODOT_VERSIONS = tuple(sorted(DIALECTS))
 ACTION_KEYS = {"accelerate": ("W", "UP"), "brake": ("S", "DOWN"), "steer_left": ("A", "LEFT"),
                "steer_right": ("D", "RIGHT"), "handbrake": ("SPACE",), "shift_up": ("E",), "shift_down": ("Q",)}
@@ -46,11 +38,14 @@ for them (ui/input.py), added to a project's Input Map by the exported script wh
 action is missing. A script declares the actions its template reads."""
 SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metres_state",
             "SPEED_CONTROL": "speed_control"}
-"""Placeholders filled with a piece shared by several templates (godot_templates/_<name>.gd),
-filled in turn."""
+"""Placeholders filled with a piece shared by several templates of a version
+(godot_templates/godot<N>/_<name>.gd)."""
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes", "shift_up": "shift_up_rpm", "shift_down": "shift_down_rpm"}
-"""Parameters exported under another name, and that name: GDScript reserves `abs`
-(a built-in function); `shift_up` and `shift_down` are also input actions."""
+"""Parameters whose name GDScript reserves (a built-in function) or an input action
+of the script shares, and the name of their exported variable."""
+TEMPLATE_SWITCHES = {"recipe_2020": "_2020"}
+"""Switches that pick another formula's template (`<model><ending>.gd`, e.g. the arcade's
+2020 recipe) rather than export as a variable: the script's code is that formula."""
 SCALE_VARIABLE = "pixels_per_metre"
 """The exported variable of a metric model's scale: not a tuning parameter, so import
 passes it by without a word."""
@@ -83,29 +78,64 @@ def variable_name(name: str) -> str:
     return GDSCRIPT_NAMES.get(name, name)
 
 
-def _comment(text: str) -> list[str]:
-    return textwrap.wrap(text, width=LINE_WIDTH, initial_indent="# ", subsequent_indent="# ")
+NOT_UNITS = ("on/off", "coeff.", "fraction", "ratio", "×", "/SR", "per tick")
+"""Units of the parameters that name a kind of number, not a unit: no suffix after
+the value in Godot 4's Inspector."""
 
 
-def _exported(name: str, value: float | bool, godot: int, bounds: tuple[float, float, float] | None) -> str:
+def _comment(text: str, mark: str = "#") -> list[str]:
+    return textwrap.wrap(text, width=LINE_WIDTH, initial_indent=f"{mark} ", subsequent_indent=f"{mark} ")
+
+
+def _exported(name: str, value: float | bool, godot: int, bounds: tuple[float, float, float] | None,
+              hints: tuple[str, ...] = ()) -> str:
     """`name` as an exported variable of Godot `godot` with `value` as its default:
-    a switch without `bounds`, else a float slider with the range hint (min, max, step)."""
+    a switch without `bounds`, else a float slider with the range hint (min, max, step)
+    and, in Godot 4, the `hints` after it ("exp", "suffix:px")."""
     if bounds is None:
-        return f"{'@export' if godot == 4 else 'export(bool)'} var {name} = {gdscript_literal(bool(value))}"
+        switch = gdscript_literal(bool(value))
+        return f"@export var {name}: bool = {switch}" if godot == 4 else f"export(bool) var {name} = {switch}"
     low, high, step = (gdscript_literal(float(v)) for v in bounds)
-    hint = f"@export_range({low}, {high}, {step})" if godot == 4 else f"export(float, {low}, {high}, {step})"
-    literal = gdscript_literal(float(value))
-    return f"{hint} var {name} = {literal}{'.0' if float(value).is_integer() else ''}"
+    literal = gdscript_literal(float(value)) + (".0" if float(value).is_integer() else "")
+    if godot == 3:
+        return f"export(float, {low}, {high}, {step}) var {name} = {literal}"
+    extra = "".join(f', "{hint}"' for hint in hints)
+    return f"@export_range({low}, {high}, {step}{extra}) var {name}: float = {literal}"
 
 
 def declaration(p, value: float | bool, godot: int) -> str:
-    """One tuning parameter as an exported variable: its label, unit and help as
-    comment lines (wrapped within gdlint's LINE_WIDTH), then the declaration with the
-    slider's range as the export hint and the tuned value as the default (a float
-    literal for a slider, so Godot types it as a float)."""
-    unit = f" [{p.unit}]" if p.unit and not p.is_bool else ""
+    """One tuning parameter as an exported variable: its label, unit and help above it
+    (Godot 4: a doc comment, which the Inspector shows as the tooltip; wrapped within
+    gdlint's LINE_WIDTH), then the declaration with the slider's range as the export
+    hint and the tuned value as the default (a float literal for a slider, so Godot
+    types it as a float). Godot 4's hint adds the unit as the value's suffix and the
+    logarithmic sliders' "exp"."""
     bounds = None if p.is_bool else (p.min, p.max, p.step)
-    return "\n".join(_comment(f"{p.label}{unit}: {p.help}") + [_exported(variable_name(p.name), value, godot, bounds)])
+    if godot == 3:
+        unit = f" [{p.unit}]" if p.unit and not p.is_bool else ""
+        return "\n".join(_comment(f"{p.label}{unit}: {p.help}") + [_exported(variable_name(p.name), value, 3, bounds)])
+    measured = bool(p.unit) and p.unit not in NOT_UNITS
+    unit = "" if p.is_bool or not p.unit else f", in {p.unit}" if measured else f" ({p.unit})"
+    hints = (("exp",) if p.log else ()) + ((f"suffix:{p.unit}",) if measured else ())
+    return "\n".join(_comment(f"{p.label}{unit}: {p.help}", "##")
+                     + [_exported(variable_name(p.name), value, 4, bounds, hints)])
+
+
+def _declarations(preset: Preset, godot: int, text: str) -> str:
+    """Every tuning parameter of the preset's model as an exported variable, in the
+    groups of the sandbox's tuning panel and in its order (Godot 4: each group an
+    @export_group of the Inspector), each with the range and unit it has under the
+    tuning's switches. A switch that picks the template (TEMPLATE_SWITCHES) is not one:
+    the script's code is that formula; and such a formula's script declares only the
+    options its code (`text`) reads (the 2020 recipe has no rate-independent form)."""
+    blocks = []
+    exported = [p for p in effective_params(preset.model.PARAMS, preset.tuning) if p.name not in TEMPLATE_SWITCHES]
+    if any(preset.tuning.get(switch, False) for switch in TEMPLATE_SWITCHES):
+        exported = [p for p in exported if not p.is_bool or re.search(rf"\b{variable_name(p.name)}\b", text)]
+    for group, params in groups(exported).items():
+        heading = [f'@export_group("{group}")'] if godot == 4 else []
+        blocks.append("\n".join(heading + [declaration(p, preset.tuning[p.name], godot) for p in params]))
+    return ("\n\n" if godot == 4 else "\n").join(blocks)
 
 
 def sandbox_version() -> str:
@@ -116,15 +146,23 @@ def sandbox_version() -> str:
         return "(source)"
 
 
+def _template_path(model: ModuleType, godot: int, tuning: Mapping[str, object] | None = None) -> Path:
+    """The template of `model`, or of the formula a switch of `tuning` picks."""
+    suffix = "".join(end for switch, end in TEMPLATE_SWITCHES.items()
+                     if tuning is not None and tuning.get(switch, False))
+    return TEMPLATES / f"godot{godot}" / f"{model.NAME}{suffix}.gd"
+
+
 def has_script(model: ModuleType) -> bool:
-    """Whether `model` exports as a Godot script (a template of its name exists)."""
-    return (TEMPLATES / f"{model.NAME}.gd").is_file()
+    """Whether `model` exports as a Godot script (a template of its name exists for
+    every version)."""
+    return all(_template_path(model, godot).is_file() for godot in GODOT_VERSIONS)
 
 
-def template(model: ModuleType) -> str:
+def template(model: ModuleType, godot: int, tuning: Mapping[str, object] | None = None) -> str:
     if not has_script(model):
         raise GodotError(f"the {model.TITLE} model has no Godot script")
-    return (TEMPLATES / f"{model.NAME}.gd").read_text(encoding="utf-8")
+    return _template_path(model, godot, tuning).read_text(encoding="utf-8")
 
 
 def script_actions(text: str) -> dict[str, tuple[str, ...]]:
@@ -132,41 +170,64 @@ def script_actions(text: str) -> dict[str, tuple[str, ...]]:
     return {name: keys for name, keys in ACTION_KEYS.items() if f'"{name}"' in text}
 
 
-def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[str, str]:
-    """What the placeholders of a model's template stand for."""
-    from .presets import FORMAT
-
-    dialect = DIALECTS[godot]
-    actions = script_actions(text.replace("{{TURN}}", dialect["TURN"]))  # the steering actions are in TURN
+def _header(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> list[str]:
+    """The comment lines above `extends`: the model, preset and version, the tick rate,
+    the units, and the input actions with their keys."""
     rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
     action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in actions.items())
-    metric = preset.model.LENGTH_UNIT == "m"
     header = _comment(f"Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, "
                       f"model {preset.model.TITLE}.") + [
               f"# Tuned at {preset.hz} physics ticks per second: set Project Settings > Physics > Common >",
-              f"# {dialect['RATE_SETTING']} to {preset.hz}{rate_note}."]
-    if metric:
+              f"# {DIALECTS[godot]['RATE_SETTING']} to {preset.hz}{rate_note}."]
+    if preset.model.LENGTH_UNIT == "m":
         header.append("# Lengths in metres, as in the sandbox; the node moves pixels_per_metre pixels a metre.")
-    header += _comment(f"Input actions, read as analog strengths (a gamepad's triggers and stick work): "
-                       f"{action_list}.")
-    header.append("# Actions missing from the project's Input Map are added with these keys when the car is ready.")
+    if preset.tuning.get("analog_pedals", True):
+        reading = "read as analog strengths (a gamepad's triggers and stick work)"
+    else:
+        keys = "keys and pedals" if preset.tuning.get("recipe_2020") else "pedals"
+        reading = (f"the {keys} read as the recipe reads them, pressed or not (turn on analog_pedals "
+                   "for a gamepad's triggers)")
+    header += _comment(f"Input actions, {reading}: {action_list}.")
+    if godot == 4:  # physical_keycode: a key by its place on the keyboard
+        return header + ["# Actions missing from the project's Input Map are added when the car is ready, with",
+                         "# these keys where they sit on a QWERTY keyboard (on AZERTY, W A S D are Z Q S D)."]
+    return header + ["# Actions missing from the project's Input Map are added with these keys when the car is ready."]
+
+
+def _constants(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> list[str]:
+    """The model and format an import reads, and the actions with their keys (typed in Godot 4)."""
+    from .presets import FORMAT
+
+    string, number, table = (": String", ": int", ": Dictionary") if godot == 4 else ("", "", "")
     rows = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n' for name, keys in actions.items())
-    constants = [f'const SANDBOX_MODEL = "{preset.model.NAME}"', f"const SANDBOX_FORMAT = {FORMAT}",
-                 "const ACTIONS = {\n" + rows + "}"]
-    scale = ""
-    if metric:
-        scale = "\n".join(_comment("Pixels per metre [px/m]: the model computes in metres; the node moves this "
-                                    "many pixels for each.")
-                           + [_exported(SCALE_VARIABLE, px_per_metre, godot, PX_PER_METRE_RANGE)])
-    params = "\n".join(declaration(p, preset.tuning[p.name], godot) for p in preset.model.PARAMS)
-    return {**dialect, "GODOT": str(godot), "HEADER": "\n".join(header), "CONSTANTS": "\n".join(constants),
-            "PARAMS": params, "SCALE": scale, **{key: _snippet(name) for key, name in SNIPPETS.items()}}
+    return [f'const SANDBOX_MODEL{string} = "{preset.model.NAME}"', f"const SANDBOX_FORMAT{number} = {FORMAT}",
+            f"const ACTIONS{table} = {{\n{rows}}}"]
 
 
-def _snippet(name: str) -> str:
-    """A piece shared by several templates (godot_templates/_<name>.gd), without the
-    comment at its top that says what it is (up to its first blank line)."""
-    text = (TEMPLATES / f"_{name}.gd").read_text(encoding="utf-8")
+def _scale(godot: int, px_per_metre: float) -> str:
+    """A metric model's exported pixels_per_metre, with what it means above it."""
+    about = "the model computes in metres; the node moves this many pixels for each."
+    if godot == 4:
+        return "\n".join(_comment(f"Pixels per metre, in px/m: {about}", "##")
+                         + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))])
+    return "\n".join(_comment(f"Pixels per metre [px/m]: {about}")
+                     + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE)])
+
+
+def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[str, str]:
+    """What the placeholders of a model's template stand for."""
+    actions = script_actions(text)
+    return {"HEADER": "\n".join(_header(preset, godot, actions)),
+            "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
+            "PARAMS": _declarations(preset, godot, text),
+            "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
+            **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text}}
+
+
+def _snippet(name: str, godot: int) -> str:
+    """A piece shared by several templates of Godot `godot` (godot_templates/godot<N>/_<name>.gd),
+    without the comment at its top that says what it is (up to its first blank line)."""
+    text = (TEMPLATES / f"godot{godot}" / f"_{name}.gd").read_text(encoding="utf-8")
     return text.split("\n\n", 1)[1].rstrip("\n")
 
 
@@ -178,11 +239,8 @@ def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_P
     low, high, _ = PX_PER_METRE_RANGE
     if not low <= px_per_metre <= high:
         raise GodotError(f"pixels per metre must be {low:g} … {high:g}, got {px_per_metre:g}")
-    text = template(preset.model)
-    fills = _fills(preset, godot, text, px_per_metre)
-    for key in SNIPPETS:  # the shared pieces first: they hold placeholders of their own
-        text = text.replace("{{" + key + "}}", fills.pop(key))
-    for key, value in fills.items():
+    text = template(preset.model, godot, preset.tuning)
+    for key, value in _fills(preset, godot, text, px_per_metre).items():
         text = text.replace("{{" + key + "}}", value)
     return text
 

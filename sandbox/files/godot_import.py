@@ -14,7 +14,7 @@ from types import ModuleType
 from ..errors import shown
 from ..physics.params import Param, effective_params
 from .disk import read_text
-from .gdscript_reader import Statement, Token, leading_annotations, statements
+from .gdscript_reader import Statement, Token, code_names, leading_annotations, statements
 from .godot import SCALE_VARIABLE, SCRIPT_LIMIT, GodotError, gdscript_literal, variable_name
 from .json_text import GivenNumber
 
@@ -308,11 +308,15 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     except GodotError as exc:
         formula = None
         errors.append(str(exc))
+    told = set()  # switches the code stands for and never reads: the code is their formula
     if formula is not None:
         result.formula = formula
         result.warnings += formula.notes
-        own = {p.name for p in model.PARAMS}
-        raw.update({name: value for name, value in formula.switches.items() if name in own and name not in raw})
+        read = code_names(parsed)
+        given = {name: value for name, value in formula.switches.items()
+                 if name in {p.name for p in model.PARAMS} and name not in raw}
+        told = {name for name in given if variable_name(name) not in read}
+        raw.update(given)
     params = params_under(model, raw)
     for name, value in raw.items():
         try:
@@ -322,7 +326,8 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
             where = f"line {declaration.line}: {declaration.name}" if declaration else name
             errors.append(f"{where}: {exc}")
     version = script_format(text)
-    missing = [p for p in model.PARAMS if p.name not in found and (version is None or p.since <= version)]
+    missing = [p for p in model.PARAMS
+               if p.name not in found and p.name not in told and (version is None or p.since <= version)]
     if named and missing:
         errors.append("missing: " + ", ".join(f"var {variable_name(p.name)}" for p in missing)
                       + f" (a {model.NAME} script declares every parameter)")

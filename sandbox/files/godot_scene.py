@@ -74,7 +74,8 @@ def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
                 f'[ext_resource type="Script" path="{script_name}" id="1_script"]', "",
                 '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
                 f"size = {_vector(x1 - x0, y1 - y0, godot)}", ""]
-        root = [f'[node name="Car" type="{body_type}"]', "motion_mode = 1", f"script = {script}", ""]
+        # no motion_mode here: the script makes the body float (top-down) wherever it is attached
+        root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', ""]
     else:
         script, shape = "ExtResource( 1 )", "SubResource( 1 )"

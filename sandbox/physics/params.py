@@ -173,6 +173,15 @@ class Param:
         return asdict(self)
 
 
+def groups(params: Iterable[Param]) -> dict[str, list[Param]]:
+    """Parameters by group, groups in the order they first appear (the tuning panel's
+    sections, and the exported Godot script's groups)."""
+    found: dict[str, list[Param]] = {}
+    for p in params:
+        found.setdefault(p.group, []).append(p)
+    return found
+
+
 class Tuning(dict):
     """Parameter values of one model, always complete and within range.
 

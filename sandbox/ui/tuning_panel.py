@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QToolButton, QVBoxLayout, QWidget)
 
-from ..physics.params import Param, Tuning, dependents, effective_params
+from ..physics.params import Param, Tuning, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
 from .param_row import ElidedLabel, ParamSlider
 
@@ -44,14 +44,6 @@ def _tooltip(p: Param) -> str:
     default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} · range {p.range_text()}"
     scale = "<br>logarithmic slider: each decade the same length" if p.log else ""
     return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {default}{scale}"
-
-
-def groups(params) -> dict[str, list[Param]]:
-    """Parameters by group, groups in the order they first appear."""
-    found: dict[str, list[Param]] = {}
-    for p in params:
-        found.setdefault(p.group, []).append(p)
-    return found
 
 
 class Section(QWidget):

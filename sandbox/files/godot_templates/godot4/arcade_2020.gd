@@ -37,7 +37,8 @@ func _get_input() -> void:
 	var brake := Input.get_action_strength("brake")
 	if not analog_pedals:
 		# the recipe's is_action_pressed: any press is the whole key or pedal
-		turn = float(Input.is_action_pressed("steer_right")) - float(Input.is_action_pressed("steer_left"))
+		var right := float(Input.is_action_pressed("steer_right"))
+		turn = right - float(Input.is_action_pressed("steer_left"))
 		throttle = float(Input.is_action_pressed("accelerate"))
 		brake = float(Input.is_action_pressed("brake"))
 	_steer_direction = turn * deg_to_rad(steering_angle)

@@ -1,6 +1,6 @@
-# Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot {{GODOT}}.
+# Car controller from the Godot recipe "Car steering" (KidsCanCode), Godot 3.
 {{HEADER}}
-extends {{BODY}}
+extends KinematicBody2D
 
 {{CONSTANTS}}
 # px/s: the sandbox's speed guard (at friction and drag 0 nothing resists)
@@ -9,7 +9,8 @@ const SPEED_LIMIT = 20000.0
 {{PARAMS}}
 
 var acceleration = Vector2.ZERO
-{{VELOCITY}}var steer_direction = 0.0
+var velocity = Vector2.ZERO
+var steer_direction = 0.0
 
 
 func _ready():
@@ -25,19 +26,25 @@ func _physics_process(delta):
 	velocity += acceleration * delta
 	if rate_independent:
 		# move by the mean of this tick's start and end velocities
-{{MOVE_MEAN}}
+		var slid = move_and_slide((start_velocity + velocity) / 2.0)
+		if get_slide_count() > 0:
+			velocity = slid
 	else:
-{{MOVE}}
+		velocity = move_and_slide(velocity)
 	# guard (car-sandbox): with nothing resisting, a held throttle would speed up for ever
 	if velocity.length_squared() > SPEED_LIMIT * SPEED_LIMIT:
 		velocity = velocity.normalized() * SPEED_LIMIT
 
 
 func get_input():
-	var turn = {{TURN}}
-	steer_direction = turn * {{DEG_TO_RAD}}(steering_angle)
+	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
+	steer_direction = turn * deg2rad(steering_angle)
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
+	if not analog_pedals:
+		# the recipe's is_action_pressed: any press is the whole pedal
+		throttle = float(Input.is_action_pressed("accelerate"))
+		brake = float(Input.is_action_pressed("brake"))
 	if throttle > 0:
 		acceleration = transform.x * (engine_power * throttle)
 	if brake > 0:
@@ -79,7 +86,7 @@ func calculate_steering(delta):
 		weight = 1.0 - pow(1.0 - min(traction / 60.0, 1.0), delta * 60.0)
 	var d = new_heading.dot(velocity.normalized())
 	if d > 0:
-		velocity = velocity.{{LERP}}(new_heading * velocity.length(), weight)
+		velocity = velocity.linear_interpolate(new_heading * velocity.length(), weight)
 	if d < 0:
 		velocity = -new_heading * min(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()

@@ -7,5 +7,5 @@ func _add_missing_actions():
 			InputMap.add_action(action)
 			for key in ACTIONS[action]:
 				var event = InputEventKey.new()
-				event.{{KEY_FIELD}} = key
+				event.scancode = key
 				InputMap.action_add_event(action, event)

@@ -1,6 +1,6 @@
-# Dynamic car of Marco Monster's "Car Physics for Games" (2003), Godot {{GODOT}}.
+# Dynamic car of Marco Monster's "Car Physics for Games" (2003), Godot 3.
 {{HEADER}}
-extends {{BODY}}
+extends KinematicBody2D
 
 {{CONSTANTS}}
 const RADIANS = PI / 180.0
@@ -44,14 +44,15 @@ var wheel_right = 0.0
 # takes it from the heading (set both to NAN after turning the car by hand)
 var heading_x = NAN
 var heading_y = NAN
-{{VELOCITY}}
+var velocity = Vector2.ZERO
+
 
 func _ready():
 	_start_at_node()
 
 
 func _physics_process(delta):
-	var turn = {{TURN}}
+	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
 	var handbrake = Input.get_action_strength("handbrake")

@@ -1,6 +1,6 @@
-# Rigid body with tyre patches of M. Kincaid's "2D Car Physics", Godot {{GODOT}}.
+# Rigid body with tyre patches of M. Kincaid's "2D Car Physics", Godot 3.
 {{HEADER}}
-extends {{BODY}}
+extends KinematicBody2D
 
 {{CONSTANTS}}
 const RADIANS = PI / 180.0
@@ -28,14 +28,15 @@ var slip_front = 0.0
 var slip_rear = 0.0
 var side_force_front = 0.0
 var side_force_rear = 0.0
-{{VELOCITY}}
+var velocity = Vector2.ZERO
+
 
 func _ready():
 	_start_at_node()
 
 
 func _physics_process(delta):
-	var turn = {{TURN}}
+	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
 	step(turn, throttle, brake, _tick_length(delta))

@@ -1,6 +1,6 @@
-# Kinematic bicycle of "Simple 2D car steering physics in games" (2010), Godot {{GODOT}}.
+# Kinematic bicycle of "Simple 2D car steering physics in games" (2010), Godot 3.
 {{HEADER}}
-extends {{BODY}}
+extends KinematicBody2D
 
 {{CONSTANTS}}
 const RADIANS = PI / 180.0
@@ -16,7 +16,8 @@ var speed = 0.0
 var steer = 0.0
 var ticks = 0
 var heading_history = []
-{{VELOCITY}}
+var velocity = Vector2.ZERO
+
 
 func _ready():
 	_start_at_node()
@@ -26,7 +27,7 @@ func _ready():
 
 
 func _physics_process(delta):
-	var turn = {{TURN}}
+	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
 	_place(delta)

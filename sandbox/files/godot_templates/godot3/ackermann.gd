@@ -1,6 +1,6 @@
-# Ackermann kinematics from D. Zorin's notes on a turning car, Godot {{GODOT}}.
+# Ackermann kinematics from D. Zorin's notes on a turning car, Godot 3.
 {{HEADER}}
-extends {{BODY}}
+extends KinematicBody2D
 
 {{CONSTANTS}}
 const RADIANS = PI / 180.0
@@ -15,14 +15,15 @@ var speed = 0.0
 var alpha = 0.0  # the outer front wheel's angle
 var beta = 0.0  # the inner front wheel's angle
 var omega = 0.0  # yaw rate, rad/s
-{{VELOCITY}}
+var velocity = Vector2.ZERO
+
 
 func _ready():
 	_start_at_node()
 
 
 func _physics_process(delta):
-	var turn = {{TURN}}
+	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
 	_place(delta)

@@ -13,7 +13,8 @@ func _place(delta):
 	# move the node to the model's position, in pixels; where something in the way stops
 	# it, the model goes on from where the engine left it (true: it did)
 	var target = Vector2(pos_x, pos_y) * pixels_per_metre
-{{SLIDE}}
+	velocity = move_and_slide((target - position) / delta)
+	var collided = get_slide_count() > 0
 	if collided:
 		pos_x = position.x / pixels_per_metre
 		pos_y = position.y / pixels_per_metre

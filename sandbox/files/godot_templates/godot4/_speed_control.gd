@@ -1,0 +1,17 @@
+# The pedals' speed of the kinematic models (speed_control.py), shared by their templates.
+
+func _next_speed(current: float, throttle: float, brake: float, dt: float) -> float:
+	# the pedals: the brake wins, and held at rest drives in reverse; no pedal coasts to 0
+	var accel := acceleration * dt
+	var slowing := braking * dt
+	if brake > 0:
+		if current > 0:
+			return maxf(0.0, current - slowing * brake)
+		return maxf(-reverse_speed * brake, current - accel * brake)
+	if throttle > 0:
+		if current > max_speed:
+			return maxf(max_speed, current - coast * dt)
+		if current < 0:
+			return minf(0.0, current + slowing * throttle)
+		return minf(max_speed, current + accel * throttle)
+	return signf(current) * maxf(0.0, absf(current) - coast * dt)

@@ -1,0 +1,394 @@
+# Dynamic car of Marco Monster's "Car Physics for Games" (2003), Godot 4.
+{{HEADER}}
+extends CharacterBody2D
+
+{{CONSTANTS}}
+const RADIANS: float = PI / 180.0
+const G: float = 9.8
+# m/s: the car turns kinematically below it; the slip formulas' divisor floor
+const LOW_SPEED: float = 2.0
+const STOP: float = 0.3  # m/s: below it the brake selects reverse (and the throttle first gear)
+const SPEED_LIMIT_M: float = 500.0  # m/s: the sandbox's speed guard, shared by every model
+# rpm of the torque curve's points, the parameters torque_1000 … torque_6000 in order
+const KNOTS: Array[float] = [1000.0, 2000.0, 2500.0, 3500.0, 4400.0, 5000.0, 5600.0, 6000.0]
+const MAGIC_C: float = 1.65  # the Magic Formula's shape C (pacejka)
+const MAGIC_E: float = 0.97  # and its curvature E
+# B·x where the Magic Formula peaks (bisection in the sandbox): 3.9800792737318322, written as
+# its exact fraction because Godot's parser reads a 17-digit literal an ulp off
+const MAGIC_PEAK: float = 8962341767041857 / 2251799813685248.0
+
+{{SCALE}}
+
+{{PARAMS}}
+
+{{METRES_STATE}}
+# the rest of the sandbox's state, slot by slot
+var _vx: float = 0.0  # m/s, world frame
+var _vy: float = 0.0
+var _wheel_angle: float = 0.0  # rad: the front wheels' angle in the last tick
+# 1.0: the rear wheels slipped (|slip ratio| > 0.2) in the last tick
+var _traction_fast: float = 0.0
+var _omega: float = 0.0  # yaw rate, rad/s
+var _wheel_omega: float = 0.0  # the rear axle's spin, rad/s
+var _gear: int = 1  # 1 … 6, -1 reverse
+var _rpm: float = 0.0
+var _slip_ratio: float = 0.0
+var _alpha_front: float = 0.0
+var _alpha_rear: float = 0.0
+var _lat_front: float = 0.0
+var _lat_rear: float = 0.0
+var _load_front: float = 0.0
+var _load_rear: float = 0.0
+var _traction: float = 0.0
+var _accel_long: float = 0.0  # m/s²: last tick's, the next tick's weight transfer
+var _wheel_left: float = 0.0
+var _wheel_right: float = 0.0
+# the body's unit heading vector, kept from the tick that set it: NaN until the first tick
+# takes it from the heading (set both to NAN after turning the car by hand)
+var _heading_x: float = NAN
+var _heading_y: float = NAN
+
+
+func _ready() -> void:
+	_start_at_node()
+
+
+func _physics_process(delta: float) -> void:
+	# delta is the sandbox's tick: 1.0 / physics_ticks_per_second in 64 bits (× Engine.time_scale)
+	var turn := Input.get_axis("steer_left", "steer_right")
+	var throttle := Input.get_action_strength("accelerate")
+	var brake := Input.get_action_strength("brake")
+	var handbrake := Input.get_action_strength("handbrake")
+	var shift := 0
+	if Input.is_action_just_pressed("shift_up"):
+		shift = 1
+	elif Input.is_action_just_pressed("shift_down"):
+		shift = -1
+	_step(turn, throttle, brake, handbrake, shift, delta)
+	if _place(delta):
+		# something stopped the node: the model goes on at the velocity the engine slid it with
+		_vx = velocity.x / pixels_per_metre
+		_vy = velocity.y / pixels_per_metre
+	rotation = _heading
+
+
+func _step(
+	steer_in: float, throttle: float, brake: float, handbrake_in: float, shift: int, dt: float
+) -> void:
+	# one tick of the sandbox's kernel (car frame: x forward, y right)
+	var handbrake := handbrake_in > 0
+	var m := mass
+	var inertia := yaw_inertia
+	var b := cg_to_front  # the seed's b and c
+	var c := cg_to_rear
+	var wheel_base := b + c
+	var radius := wheel_radius
+	var axle_inertia := wheel_inertia
+	var delta := steer_in * (max_steer * RADIANS)  # the front wheels' angle δ (not a time)
+	var sin_d := sin(delta)
+	var cos_d := cos(delta)
+
+	var h := _heading
+	var ch := _heading_x
+	var sh := _heading_y
+	if is_nan(ch) or is_nan(sh):
+		# a car placed by hand: its heading vector from the angle
+		ch = cos(h)
+		sh = sin(h)
+	var v_long := _vx * ch - _vy * -sh  # into the car frame
+	var v_lat := _vx * -sh + _vy * ch
+	var wheel := _wheel_omega
+	var loads := _axle_loads(_accel_long)
+	var front_load := loads[0]
+	var rear_load := loads[1]
+
+	# gearbox (the state's gear, shifted in place): reverse from rest on the brake, first
+	# from rest on the throttle
+	var still := absf(v_long) < STOP
+	if still and brake > 0 and throttle == 0:
+		_gear = -1
+	if still and throttle > 0 and _gear < 0:
+		_gear = 1
+	var ratio := _gear_ratio(_gear)
+	var rpm_now := _engine_rpm(wheel, ratio)
+	var up := shift > 0
+	var down := shift < 0
+	if not manual_gears:
+		up = rpm_now > shift_up_rpm
+		down = rpm_now < shift_down_rpm
+	if up and 1 <= _gear and _gear < 6:
+		_gear += 1
+	elif down and _gear > 1:
+		_gear -= 1
+	ratio = _gear_ratio(_gear)
+	rpm_now = maxf(idle_rpm, _engine_rpm(wheel, ratio))
+	var pedal := brake if _gear < 0 else throttle  # in reverse the brake pedal drives
+	var direction := -1.0 if _gear < 0 else 1.0
+	var engine_torque := pedal * _torque_curve(rpm_now)
+	var drive_torque := direction * engine_torque * ratio * differential * efficiency
+
+	var braking := throttle if _gear < 0 else brake  # in reverse the pedals swap: the throttle brakes
+	var floor_speed := maxf(LOW_SPEED, absf(v_long))
+	var slip_speed := wheel * radius - v_long
+	var slip_start := slip_speed / floor_speed
+
+	# cornering: slip angles and lateral forces, grip ≤ μ·load
+	var direction_sign := 1.0 if v_long >= 0 else -1.0
+	var alpha_f := atan2(v_lat + _omega * b, floor_speed) - delta * direction_sign
+	var alpha_r := atan2(v_lat - _omega * c, floor_speed)
+	var rear_grip := handbrake_grip if handbrake else 1.0
+	# side forces fade out when slow
+	var dynamic_now := _smooth((absf(v_long) - LOW_SPEED) / LOW_SPEED)
+	var grip_f := mu * front_load
+	var grip_r := mu * rear_load * rear_grip
+	var lat_f := dynamic_now * clampf(-cornering_front * alpha_f * front_load, -grip_f, grip_f)
+	var lat_r := dynamic_now * clampf(-cornering_rear * alpha_r * rear_load, -grip_r, grip_r)
+
+	# forces in the car frame other than the rear traction
+	var speed := sqrt(v_long * v_long + v_lat * v_lat)
+	var brakes := _brakes(braking, front_load, absf(v_long) / floor_speed)
+	var front_brake := brakes[0]
+	var rear_brake := brakes[1]
+	var along_front := -sin_d * lat_f
+	if tutorial_cornering:
+		along_front = 0.0
+	var side_front := cos_d * lat_f
+	var fy := lat_r + side_front
+	# drag and rolling resistance (held at Crr·LOW_SPEED when slower), and the front
+	# brakes: never reverse the motion
+	var resist := c_drag * speed + c_rr * maxf(LOW_SPEED, speed) / maxf(1e-12, speed)
+	resist = minf(m / dt, resist)
+	var front_stop := minf(absf(v_long) * m / dt, front_brake)
+	var other := along_front - resist * v_long - signf(v_long) * front_stop
+	fy = fy - resist * v_lat
+
+	# rear wheels: the traction that agrees with the slip it leaves (implicit), the
+	# brake against the spin; a brake that would reverse the wheel locks it instead
+	var turning := signf(wheel)
+	if wheel == 0.0:
+		turning = signf(drive_torque - _traction_ratio(slip_start) * rear_load * radius)
+	var brake_torque_now := rear_brake * turning
+	var spin_up := radius * (drive_torque - brake_torque_now) / axle_inertia
+	var slip_ahead := slip_speed + dt * (spin_up - other / m)
+	var give := dt * (radius * radius / axle_inertia + 1.0 / m)
+	var rear_traction := _implicit_traction(slip_ahead, give, rear_load, floor_speed)
+	var wheel_torque := drive_torque - rear_traction * radius - brake_torque_now
+	var wheel_after := wheel + wheel_torque / axle_inertia * dt
+	if handbrake or (rear_brake > 0 and wheel_after * turning <= 0):
+		# the wheel held still: only the car moves the slip
+		wheel_after = 0.0
+		rear_traction = _implicit_traction(-v_long - dt * other / m, dt / m, rear_load, floor_speed)
+	var travel := 1.0 if v_long >= 0 else -1.0
+	if anti_lock_brakes and rear_brake > 0 and not handbrake:
+		var slip_after := wheel_after * radius - (v_long + (rear_traction + other) / m * dt)
+		var held := _peak_slip_ratio() * floor_speed  # ABS: the braking slip stays at the peak's
+		if slip_after * travel < -held:
+			rear_traction = -travel * mu * rear_load
+			var rolled := (v_long + (rear_traction + other) / m * dt) * travel - held
+			wheel_after = travel * maxf(0.0, rolled) / radius
+	if braking > 0 and (v_long + (rear_traction + other) / m * dt) * v_long < 0:
+		# guard: braking stops the car, never reverses it
+		rear_traction = -other - v_long * m / dt
+	var fx := rear_traction + other
+	var torque := b * side_front - c * lat_r
+
+	var ax := fx / m
+	var ay := fy / m
+	# Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
+	# only by the forces, not with the body
+	var world_ax := ax * ch - ay * sh
+	var world_ay := ax * sh + ay * ch
+	var vx_dynamic := _vx + world_ax * dt
+	var vy_dynamic := _vy + world_ay * dt
+	var new_long := v_long + ax * dt
+	var new_omega := _omega + torque / inertia * dt
+	# low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED
+	var dynamic := _smooth((absf(new_long) - LOW_SPEED) / LOW_SPEED)
+	var kinematic_omega := new_long * sin_d / wheel_base
+	new_omega = dynamic * new_omega + (1.0 - dynamic) * kinematic_omega
+	var new_heading := h + new_omega * dt
+	var chn := cos(new_heading)
+	var shn := sin(new_heading)
+	# kinematic: the velocity follows the body, along the new heading
+	var new_vx := dynamic * vx_dynamic + (1.0 - dynamic) * chn * new_long
+	var new_vy := dynamic * vy_dynamic + (1.0 - dynamic) * shn * new_long
+	# guard: no faster than the sandbox's 500 m/s (compared squared, as limits.limit_speed)
+	var squared := new_vx * new_vx + new_vy * new_vy
+	if squared > SPEED_LIMIT_M * SPEED_LIMIT_M:
+		var slower := SPEED_LIMIT_M / sqrt(squared)
+		new_vx = new_vx * slower
+		new_vy = new_vy * slower
+	# the tachometer and the slip ratio as they stand after the tick (with its speed)
+	var end_long := new_vx * chn - new_vy * -shn
+	var end_rpm := maxf(idle_rpm, _engine_rpm(wheel_after, ratio))
+	var end_slip := (wheel_after * radius - end_long) / maxf(LOW_SPEED, absf(end_long))
+
+	_pos_x += new_vx * dt
+	_pos_y += new_vy * dt
+	_heading = atan2(shn, chn)
+	_vx = new_vx
+	_vy = new_vy
+	_wheel_angle = delta
+	_traction_fast = 1.0 if absf(end_slip) > 0.2 else 0.0
+	_omega = new_omega
+	_wheel_omega = wheel_after
+	_rpm = end_rpm
+	_slip_ratio = end_slip
+	_alpha_front = alpha_f
+	_alpha_rear = alpha_r
+	_lat_front = lat_f
+	_lat_rear = lat_r
+	_load_front = front_load
+	_load_rear = rear_load
+	_traction = rear_traction
+	_accel_long = ax
+	_wheel_left = delta
+	_wheel_right = delta
+	_heading_x = chn
+	_heading_y = shn
+
+
+func _gear_ratio(number: int) -> float:
+	# ratio of gear `number` (1 … 6, above 6 the sixth; below 0 reverse; 0 neutral: 0)
+	if number > 0:
+		return [gear_1, gear_2, gear_3, gear_4, gear_5, gear_6][mini(6, number) - 1]
+	if number < 0:
+		return gear_reverse
+	return 0.0
+
+
+func _engine_rpm(spin: float, ratio: float) -> float:
+	# rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")
+	return absf(spin) * ratio * differential * 60.0 / (2.0 * PI)
+
+
+func _torque_curve(at_rpm: float) -> float:
+	# max engine torque (N·m): linear between the curve's points, the end values beyond
+	# them, 0 above the redline; np.interp's arithmetic (slope · (rpm - knot) + value)
+	if at_rpm > redline_rpm:
+		return 0.0
+	var values: Array[float] = [
+		torque_1000,
+		torque_2000,
+		torque_2500,
+		torque_3500,
+		torque_4400,
+		torque_5000,
+		torque_5600,
+		torque_6000,
+	]
+	var last := KNOTS.size() - 1
+	if at_rpm <= KNOTS[0]:
+		return values[0]
+	if at_rpm >= KNOTS[last]:
+		return values[last]
+	var j := 0
+	while at_rpm >= KNOTS[j + 1]:  # KNOTS[j] <= rpm < KNOTS[j + 1]
+		j += 1
+	var low := values[j]
+	var high := values[j + 1]
+	return (high - low) / (KNOTS[j + 1] - KNOTS[j]) * (at_rpm - KNOTS[j]) + low
+
+
+func _axle_loads(accel: float) -> Array[float]:
+	# [front, rear] axle loads (N) with weight transfer (seed "Weight Transfer")
+	var b := cg_to_front
+	var c := cg_to_rear
+	var h := cg_height
+	var m := mass
+	var wheel_base := b + c
+	var weight := m * G
+	var shift := h / wheel_base * m * accel
+	var front := clampf(c / wheel_base * weight - shift, 0.0, weight)
+	return [front, weight - front]
+
+
+func _traction_ratio(slip: float) -> float:
+	# traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka
+	var k := traction_slope
+	if not pacejka:
+		return clampf(k * slip, -mu, mu)
+	# Magic Formula D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with B from the same slope
+	var shape_b := k / (MAGIC_C * maxf(1e-9, mu))
+	var bx := shape_b * slip
+	return mu * sin(MAGIC_C * atan(bx - MAGIC_E * (bx - atan(bx))))
+
+
+func _peak_slip_ratio() -> float:
+	# slip ratio of the traction curve's peak: μ/Ct when capped linear, the Magic Formula's
+	var mu_safe := maxf(1e-9, mu)
+	if not pacejka:
+		return mu_safe / traction_slope
+	return MAGIC_PEAK * MAGIC_C * mu_safe / traction_slope
+
+
+func _traction_slope(slip: float) -> float:
+	# d(traction ratio)/d(slip ratio) of _traction_ratio, for Newton's method
+	var k := traction_slope
+	if not pacejka:
+		return k if absf(k * slip) < mu else 0.0
+	var shape_b := k / (MAGIC_C * maxf(1e-9, mu))
+	var bx := shape_b * slip
+	var phi := bx - MAGIC_E * (bx - atan(bx))
+	var dphi := shape_b - MAGIC_E * (shape_b - shape_b / (1.0 + bx * bx))
+	return mu * cos(MAGIC_C * atan(phi)) * MAGIC_C / (1.0 + phi * phi) * dphi
+
+
+func _implicit_traction(
+	slip_ahead: float, give: float, axle_load: float, floor_speed: float
+) -> float:
+	# the traction T (N) that agrees with the slip it leaves at the end of the tick
+	# (backward Euler on the wheel's stiff equation): T = load·f((slip_ahead − give·T)/floor).
+	# Capped linear: in closed form; Magic Formula: Newton kept inside the bracket [0, μ·load]
+	if not pacejka:
+		var stiffness := axle_load * traction_slope / floor_speed  # N per m/s of slip
+		var linear := stiffness * slip_ahead / (1.0 + give * stiffness)
+		return clampf(linear, -mu * axle_load, mu * axle_load)
+	var lo := 0.0
+	var hi := mu * axle_load * signf(slip_ahead)
+	if hi < lo:
+		var swap := lo
+		lo = hi
+		hi = swap
+	var force := 0.0
+	for _k in range(40):
+		var ratio := (slip_ahead - give * force) / floor_speed
+		var error := force - axle_load * _traction_ratio(ratio)
+		if absf(error) <= 1e-9 * (1.0 + mu * axle_load):
+			break
+		if error > 0:
+			hi = force
+		else:
+			lo = force
+		var slope := 1.0 + axle_load * _traction_slope(ratio) * give / floor_speed
+		var next_force := lo - 1.0
+		if slope > 0:
+			next_force = force - error / slope
+		force = next_force if lo < next_force and next_force < hi else (lo + hi) / 2.0
+	return force
+
+
+func _brakes(pedal: float, front_load: float, locked_ratio: float) -> Array[float]:
+	# [front braking force N, rear brake torque N·m]: the text's split (a force on the
+	# front, at most μ × its load, and a torque on the rear wheels), or four_wheel_brakes:
+	# one torque shared by brake_bias; a front braked past its grip locks and slides at
+	# the curve's value (with ABS, it stays at the peak)
+	if not four_wheel_brakes:
+		return [minf(mu * front_load, pedal * brake_force), pedal * brake_torque]
+	var total := pedal * brake_total
+	var front := total * brake_bias / wheel_radius
+	var peak := mu * front_load
+	if front > peak:
+		front = peak if anti_lock_brakes else absf(_traction_ratio(-locked_ratio)) * front_load
+	return [front, total * (1.0 - brake_bias)]
+
+
+func _smooth(x: float) -> float:
+	var t := clampf(x, 0.0, 1.0)
+	return t * t * (3.0 - 2.0 * t)
+
+
+{{METRES}}
+
+
+{{ADD_ACTIONS}}
