@@ -2,6 +2,7 @@
 of the declarations around it that is not a parameter (passed by, whatever it is)."""
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -142,16 +143,16 @@ def _monster_script() -> str:
 
 def test_the_dynamic_cars_shift_points_read_under_either_name():
     text = _monster_script()
-    assert "var shift_up_rpm = " in text and "var shift_down_rpm = " in text  # as exported
+    assert re.search(r"\bvar shift_up_rpm\b", text) and re.search(r"\bvar shift_down_rpm\b", text)  # as exported
     exported = parse_script(text, None).values
-    own_names = text.replace("var shift_up_rpm = ", "var shift_up = ").replace("var shift_down_rpm = ",
-                                                                                "var shift_down = ")
+    own_names = re.sub(r"\bshift_(up|down)_rpm\b", r"shift_\1", text)  # the variables renamed, not the actions
+    assert '"shift_up"' in own_names and not re.search(r"\bvar shift_up_rpm\b", own_names)
     assert parse_script(own_names, None).values == exported
 
 
 def test_a_parameter_under_both_its_names_is_declared_twice():
     text = _monster_script()
-    line = next(n for n, l in enumerate(text.split("\n"), start=1) if "var shift_up_rpm = " in l)
+    line = next(n for n, l in enumerate(text.split("\n"), start=1) if re.search(r"\bvar shift_up_rpm\b", l))
     text += "\nvar shift_up = 4000.0\n"
     last = text.count("\n")
     with pytest.raises(GodotError, match=rf"line {last}: shift_up is declared a second time "
@@ -163,6 +164,7 @@ def test_a_name_gdscript_reserves_is_read_only_under_the_exported_name():
     """`abs` is a built-in function in GDScript: a variable of that name is not the
     dynamic car's ABS switch (anti_lock_brakes)."""
     text = _monster_script()
-    renamed = text.replace("var anti_lock_brakes = ", "var abs = ")
+    renamed = re.sub(r"\banti_lock_brakes\b", "abs", text)
+    assert re.search(r"\bvar abs\b", renamed)
     with pytest.raises(GodotError, match=r"missing: var anti_lock_brakes"):
         parse_script(renamed, MODELS["monster"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.cli import main
-from sandbox.files.godot import export_script, parse_script
+from sandbox.files.godot import TEMPLATE_SWITCHES, export_script, parse_script
 from sandbox.files.godot_into import update_text, write_into
 from sandbox.files.presets import BUILTIN_DIR, declared_preset, load_preset
 from sandbox.physics.models import MODELS, arcade
@@ -102,29 +102,20 @@ def test_parameters_the_script_lacks_are_listed_not_added(tmp_path):
     assert update.missing == ["slip_speed"] and "var slip_speed" not in update.text
 
 
-OTHER_MODELS = [path for path in sorted(BUILTIN_DIR.glob("*.json")) if load_preset(path).model is not arcade]
-
-
-@pytest.mark.parametrize("path", OTHER_MODELS, ids=lambda p: p.stem)
-def test_a_script_exported_by_the_sandbox_takes_any_preset_of_its_model_bit_for_bit(path):
-    """Into the script exported from the model's defaults: switches and sliders alike
-    (the arcade's scripts: their formula must be the tuning's, tested above)."""
+@pytest.mark.parametrize("godot", (3, 4))
+@pytest.mark.parametrize("path", sorted(BUILTIN_DIR.glob("*.json")), ids=lambda p: p.stem)
+def test_a_script_exported_by_the_sandbox_takes_any_preset_of_its_formula_bit_for_bit(path, godot):
+    """Into the script exported from the model's defaults (of the preset's recipe, for
+    the arcade): switches and sliders alike."""
     preset = load_preset(path)
-    text = export_script(declared_preset(preset.model, "defaults"), 3)
+    defaults = declared_preset(preset.model, "defaults")
+    tuning = defaults.tuning.copy()
+    for switch in TEMPLATE_SWITCHES:  # the recipe is the script's code: the same one
+        if switch in tuning:
+            tuning.set(switch, preset.tuning[switch])
+    text = export_script(replace(defaults, tuning=tuning), godot)
     update = update_text(text, preset, "car.gd")
     assert parse_script(update.text, None).values == dict(preset.tuning)
-
-
-def test_an_arcade_script_exported_by_the_sandbox_takes_a_tuning_of_its_formula_bit_for_bit():
-    def analog(name: str):
-        preset = load_preset(BUILTIN_DIR / name)
-        tuning = preset.tuning.copy()
-        tuning.set("analog_pedals", True)  # the pedals as the exported code reads them
-        return replace(preset, tuning=tuning)
-
-    text = export_script(analog("go_kart.json"), 4)
-    drift = analog("drift.json")
-    assert parse_script(update_text(text, drift, "car.gd").text, None).values == dict(drift.tuning)
 
 
 def _refused(tmp_path, name: str, text: str, preset, message: str, capsys) -> None:
