@@ -21,9 +21,13 @@ from .gdscript_reader import Statement, code_names, statements
 from .godot_import import Declaration, check_model_of_code, read_parameters, script_formula, script_model
 from .presets import Preset
 
-SWITCH_WORDS = {"recipe_2020": ("follows the 2020 recipe", "follows the Godot 4 recipe"),
-                "analog_pedals": ("reads the pedals as analog strengths", "reads the pedals on/off")}
-"""What a script does with each of the arcade's formula switches on and off, for a message."""
+SWITCH_WORDS = {"recipe_2020": ("follows the 2020 recipe", "follows the Godot 4 recipe",
+                               "its numbers would mean something else there"),
+                "analog_pedals": ("reads the pedals as analog strengths", "reads the pedals on/off",
+                                  "the same numbers would drive another car there")}
+"""What a script does with each of the arcade's formula switches on and off, and what
+writing a tuning of the other setting would do, for a message."""
+WAY_OUT = "set the switch in the tuning as the script has it, or export a new script"
 
 
 @dataclass(frozen=True)
@@ -143,12 +147,12 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
         if name in honoured or wanted == bool(value):
             continue
         if name in SWITCH_WORDS:
-            does = SWITCH_WORDS[name][0 if value else 1]
-            differences.append(f"the script {does}, but the tuning has {name} {'on' if wanted else 'off'}: its "
-                               "numbers would mean something else there")
+            on, off, why = SWITCH_WORDS[name]
+            differences.append(f"the script {on if value else off}, but the tuning has {name} "
+                               f"{'on' if wanted else 'off'}: {why} ({WAY_OUT})")
         else:
             differences.append(f"the tuning has {name} {'on' if wanted else 'off'}, but the script has no such "
-                               f"switch (its code computes as with {name} {'on' if value else 'off'})")
+                               f"switch (its code computes as with {name} {'on' if value else 'off'}; {WAY_OUT})")
     return differences
 
 
