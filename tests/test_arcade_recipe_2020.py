@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sandbox.devtools.oracle import PROJECT, compare, godot_binary, run_oracle
 from sandbox.files.presets import BUILTIN_DIR, load_preset, parse_preset
+from sandbox.files.traces import save_trace
 from sandbox.errors import PresetError
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning
@@ -154,3 +156,19 @@ def test_controls_reach_the_physics_as_32_bit_values():
     by_trace = run_trace(arcade, t, trace, 60)
     rounded = run_trace(arcade, t, trace.astype(np.float32).astype(np.float64), 60)
     assert np.array_equal(by_trace, rounded)
+
+
+@pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
+def test_at_240_hz_the_2020_recipes_car_never_starts(tmp_path):
+    """A quirk of the 2020 text, kept: one tick of engine from rest gives 800/240 = 3.33
+    px/s, below the 5 px/s stop, so at 240 Hz the car is stopped again every tick; the
+    Godot 3 engine, running the 2020 text's own port, does the same."""
+    trace = straight(2400)
+    ours = run_trace(arcade, tuning_2020(), trace, 240)
+    assert ours[:, 6].max() == pytest.approx(800 / 240, rel=1e-12)
+    save_trace(tmp_path / "throttle.csv", trace)
+    port = (PROJECT / "recipe_2020_car.gd").read_text()
+    godot = run_oracle(tmp_path / "throttle.csv", dict(tuning_2020()), 240, script_text=port)
+    assert godot[:, 6].max() == pytest.approx(800 / 240, rel=1e-6)
+    assert compare(ours, godot)["position_px"] < 0.01
+    assert run_trace(arcade, tuning_2020(), trace, 144)[:, 6].max() > 480  # 800/144 > 5: it goes
