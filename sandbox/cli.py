@@ -483,6 +483,8 @@ def _export_into(args) -> None:
             print(f"  {change}")
     if update.missing:
         print("not in the script (not added): " + ", ".join(update.missing))
+    for note in update.notes:
+        print(f"note: {note}", file=sys.stderr)
     if args.diff and update.diff:
         print(update.diff)
 

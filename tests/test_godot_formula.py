@@ -31,7 +31,8 @@ def _edited(text: str, old: str, new: str) -> str:
 def test_each_real_world_shape_is_recognised(name, recipe_2020, analog):
     formula = recognise((SCRIPTS / name).read_text())
     assert (formula.recipe_2020, formula.analog_pedals) == (recipe_2020, analog)
-    assert formula.notes == ()
+    # the Godot 3 port steers with is_action_pressed, unlike the Godot 4 recipe it follows
+    assert len(formula.notes) == (name == "godot3_export_port.gd")
 
 
 def test_the_evidence_names_what_told():
@@ -160,3 +161,18 @@ def test_a_stop_speed_of_the_users_own_is_noted():
     assert formula.recipe_2020 is False
     assert formula.notes == ("the script stops the car below 20 px/s; the sandbox stops it below 50 px/s as the "
                              "recipe does",)
+
+
+def test_steering_keys_read_pressed_or_not_are_noted_where_the_sandbox_steers_by_the_stick():
+    """A Godot 3 port of the Godot 4 recipe that reads steer_left/steer_right with
+    is_action_pressed steers like the sandbox on a keyboard only: said, not refused."""
+    from sandbox.files.godot_into import update_text
+    from sandbox.files.presets import BUILTIN_DIR, load_preset
+
+    text = (SCRIPTS / "godot3_export_port.gd").read_text()
+    notes = recognise(text).notes
+    assert len(notes) == 1 and "steering keys pressed or not" in notes[0] and "gamepad" in notes[0]
+    update = update_text(text, load_preset(BUILTIN_DIR / "recipe_defaults.json"))
+    assert update.notes == list(notes)
+    # the 2020 text reads them pressed or not, as the sandbox does for it: nothing to say
+    assert recognise((SCRIPTS / "recipe_2020_godot3.gd").read_text()).notes == ()

@@ -32,6 +32,7 @@ TICK_FUNCTIONS = ("_physics_process", "_process")
 PRESSED = frozenset({"is_action_pressed", "is_action_just_pressed"})
 STRENGTH = frozenset({"get_action_strength", "get_action_raw_strength", "get_axis", "get_vector"})
 PEDALS = frozenset({"accelerate", "brake"})
+STEERING = frozenset({"steer_left", "steer_right"})
 CARRIED = {"friction": "friction", "drag": "drag", "traction_fast": "traction", "traction_slow": "traction"}
 """The parameters followed through the code, by what they are."""
 ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/="})
@@ -96,6 +97,7 @@ class _Seen:
     boosts: int = 0  # friction multiplied again (×3 at low speed)
     stops: list[list[str]] = field(default_factory=list)  # conditions of `velocity = Vector2.ZERO`
     pedals: set[str] = field(default_factory=set)  # "pressed", "strength"
+    steering: set[str] = field(default_factory=set)  # "pressed", "strength"
 
 
 def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Statement, ...] | None = None
@@ -123,6 +125,7 @@ def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Stat
     analog = declared.get("analog_pedals")
     if analog is None and seen.pedals:
         analog = "strength" in seen.pedals
+    notes += _steering_note(seen.steering, recipe_2020 and not analog)
     return Formula(recipe_2020, None if analog is None else bool(analog), bool(declared.get("rate_independent")),
                    tuple(what for what, _ in votes), tuple(notes))
 
@@ -132,6 +135,21 @@ def has_recipe_code(parsed: tuple[Statement, ...]) -> bool:
     is an arcade script, whichever recipe it follows)."""
     seen = _inspect(parsed, set(FORMULA_SWITCHES))
     return bool(seen.escapes or seen.weights)
+
+
+def _steering_note(read: set[str], keys: bool) -> list[str]:
+    """Where the script reads the steering otherwise than the sandbox does for that
+    formula (`keys`: pressed or not, as the 2020 recipe with on/off pedals; else by the
+    stick's strength, as the Godot 4 recipe's get_axis): the same with a keyboard."""
+    if read == {"pressed"} and not keys:
+        return ["the script reads the steering keys pressed or not (is_action_pressed), where the sandbox "
+                "steers by how far the stick is pushed, as the recipe's get_axis does: the same with a "
+                "keyboard, not with a gamepad's stick"]
+    if read == {"strength"} and keys:
+        return ["the script steers by how far the stick is pushed, where the sandbox reads the steering keys "
+                "pressed or not, as the 2020 recipe does (turn on analog_pedals for a stick): the same with a "
+                "keyboard, not with a gamepad's stick"]
+    return []
 
 
 def _decide(seen: _Seen, votes: list[tuple[str, bool]]) -> bool:
@@ -349,3 +367,5 @@ def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], t
             actions = {t.text.lstrip("rR").strip("\"'") for t in tokens[i + 2:end] if t.kind == "string"}
             if actions & PEDALS:
                 seen.pedals.add("pressed" if word in PRESSED else "strength")
+            if actions & STEERING:
+                seen.steering.add("pressed" if word in PRESSED else "strength")

@@ -47,13 +47,16 @@ class Change:
 class Update:
     """A script with a tuning written into it: the new `text`, the `diff` from the old
     one, the values `changed`, the parameters already holding the tuning's value
-    (`kept`) and those the script does not declare (`missing`: listed, not added)."""
+    (`kept`) and those the script does not declare (`missing`: listed, not added);
+    `notes` on where the script computes otherwise than the sandbox in ways its numbers
+    do not show (e.g. steering keys read pressed or not)."""
     text: str
     diff: str
     model: ModuleType
     changed: list[Change] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
@@ -73,8 +76,9 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
         raise GodotError(f"{source}: no parameter of the {model.TITLE} model in it (looked for lines like "
                          f"'var {model.PARAMS[0].name} = {gdscript_literal(model.PARAMS[0].default)}'); "
                          "nothing was written")
-    errors += _formula_differences(text, preset, found, parsed)
-    update = Update(text, "", model)
+    differences, notes = _formula_differences(text, preset, found, parsed)
+    errors += differences
+    update = Update(text, "", model, notes=notes)
     for p in model.PARAMS:
         if p.name not in found:
             if not p.is_bool:  # a switch it lacks is what its code computes (checked above)
@@ -125,11 +129,13 @@ def literal_like(declaration: Declaration, value: float | bool) -> str:
     return text
 
 
-def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[Statement, ...]) -> list[str]:
+def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[Statement, ...]
+                         ) -> tuple[list[str], list[str]]:
     """Why the tuning's numbers would mean something else in the script: a switch its
     code does not read (undeclared, or declared and never used) whose value differs
     from what the code computes (the arcade's recipe and pedals, read from the code;
-    any other switch, its default). A switch the code reads is written like a value."""
+    any other switch, its default). A switch the code reads is written like a value.
+    Also the formula's notes (what differs that the numbers do not show)."""
     model = preset.model
     read = code_names(parsed)
     honoured = {name: value for name, (declaration, value) in found.items()
@@ -137,7 +143,7 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
     try:
         formula = script_formula(model, text, honoured, parsed)
     except GodotError as exc:
-        return [str(exc)]
+        return [str(exc)], []
     computes = {p.name: p.default for p in model.PARAMS if p.is_bool}
     if formula is not None:
         computes.update({name: value for name, value in formula.switches.items() if name in computes})
@@ -153,7 +159,7 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
         else:
             differences.append(f"the tuning has {name} {'on' if wanted else 'off'}, but the script has no such "
                                f"switch (its code computes as with {name} {'on' if value else 'off'}; {WAY_OUT})")
-    return differences
+    return differences, list(formula.notes) if formula is not None else []
 
 
 def _diff(old: str, new: str, source: str) -> str:

@@ -59,6 +59,9 @@ class UpdateScriptDialog(QDialog):
         self.missing = QLabel("Not in the script (not added): " + ", ".join(missing) if missing else
                               "The script declares every parameter.")
         self.missing.setWordWrap(True)
+        self.notes = QLabel("\n".join(f"Note: {note[0].upper()}{note[1:]}." for note in self.update.notes))
+        self.notes.setWordWrap(True)
+        self.notes.setVisible(bool(self.update.notes))
         self.backup = QCheckBox(f"Keep a backup ({backup_path(self.path).name})")
         self.backup.setChecked(True)
         self.note = QLabel()
@@ -75,6 +78,7 @@ class UpdateScriptDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(self.diff, 1)
         layout.addWidget(self.missing)
+        layout.addWidget(self.notes)
         layout.addWidget(self.backup)
         layout.addWidget(self.note)
         layout.addWidget(self.buttons)
