@@ -225,8 +225,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
                         "(an auto-tune of the first metric to 10 %% more, run first), sensitivity (the What "
                         "changes what table below the car)")
-    p.add_argument("--dialog", choices=("godot-script", "godot-scene"),
-                   help="picture the Godot export dialog instead of the window (as a script or a scene)")
+    p.add_argument("--dialog", choices=("godot-script", "godot-scene", "update-script"),
+                   help="picture a dialog instead of the window: the Godot export (as a script or a scene), or "
+                        "Update my script (with --script)")
+    p.add_argument("--script", type=Path, metavar="CAR_GD",
+                   help="with --dialog update-script: the car script the tuning is written into (it is not changed)")
     return parser
 
 
@@ -397,6 +400,9 @@ def cmd_screenshot(args) -> None:
         raise UserError(f"--size {shown(args.size)}: each side must be {SCREENSHOT_SIZES[0]} … {SCREENSHOT_SIZES[1]} px")
     if args.out.suffix.lower() != ".png":
         raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
+    if (args.dialog == "update-script") != (args.script is not None):
+        raise UserError("--dialog update-script and --script CAR_GD go together: the dialog shows the change "
+                        "to that script")
     from .files.presets import load_preset
     from .ui.qt import application, dispose
     from .ui.app import MainWindow
@@ -416,7 +422,16 @@ def cmd_screenshot(args) -> None:
         window.scripted_drive(args.drive)
         window.show_tab(args.tab)
         app.processEvents()
-        if args.dialog:
+        if args.dialog == "update-script":
+            from .files.godot_into import read_update
+
+            read_update(args.script, window.current_preset())  # a refusal is the command's error
+            dialog = window.update_script(args.script)
+            dialog.show()
+            app.processEvents()
+            window.save_screenshot(args.out, dialog)
+            dialog.close()
+        elif args.dialog:
             dialog = window.godot_export_dialog()
             dialog.as_scene.setChecked(args.dialog == "godot-scene")
             dialog.show()

@@ -143,6 +143,22 @@ def test_screenshot_renders_the_window(tmp_path):
     assert (width, height) == (1000, 700)
 
 
+def test_screenshot_pictures_the_update_my_script_dialog_and_leaves_the_script(tmp_path):
+    script = tmp_path / "my_car.gd"
+    original = (Path(__file__).parent / "data" / "godot_scripts" / "typed_godot4_port.gd").read_text()
+    script.write_text(original.replace("engine_power: float = 900.0", "engine_power: float = 700.0"))
+    before = script.read_bytes()
+    out = tmp_path / "dialog.png"
+    cli("screenshot", "--preset", DEFAULTS, "--dialog", "update-script", "--script", script, "--out", out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert script.read_bytes() == before and not (tmp_path / "my_car.gd.bak").exists()
+    refused = cli("screenshot", "--preset", DEFAULTS, "--dialog", "update-script", "--out", out, check=False)
+    assert refused.returncode == 2 and "--script" in refused.stderr
+    other = cli("screenshot", "--preset", BUILTIN_DIR / "drift.json", "--dialog", "update-script", "--script", script,
+                "--out", tmp_path / "other.png", check=False)  # analog pedals: the script's are on/off
+    assert other.returncode == 2 and "analog_pedals" in other.stderr and not (tmp_path / "other.png").exists()
+
+
 def test_missing_arguments_and_bad_hz_are_usage_errors(tmp_path):
     assert cli("simulate", check=False).returncode == 2
     result = cli("simulate", "--preset", DEFAULTS, "--controls", "x", "--out", "y", "--hz", "0", check=False)

@@ -11,6 +11,11 @@ shot --preset presets/recipe_2020.json --out screenshots/recipe_2020.png --drive
 shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/go_kart.json --ghost presets/ice.json --out screenshots/compare_drift_vs_recipe.png --drive 4 --zoom 0.35
 shot --preset presets/monster_corvette_c5.json --dialog godot-scene --drive 1 --out screenshots/godot_export_scene.png
 shot --preset presets/drift.json --dialog godot-script --drive 1 --out screenshots/godot_export_script.png
+# Update my script: a user's typed Godot 4 car (three of its numbers their own) taking the recipe's values
+mine=$(mktemp -d)/my_car.gd
+sed -e 's/= 70.0/= 64.0/; s/engine_power: float = 900.0/engine_power: float = 700.0/' \
+    -e 's/traction_fast: float = 2.5/traction_fast: float = 1.5/' tests/data/godot_scripts/typed_godot4_port.gd > "$mine"
+shot --preset presets/recipe_defaults.json --dialog update-script --script "$mine" --out screenshots/godot_update_script.png
 shot --preset presets/recipe_defaults.json --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
 shot --preset presets/monster_corvette_c5.json --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
 # each tab, the compare view and the sweep heatmap at three window sizes
