@@ -33,3 +33,28 @@ def window(qtbot):
     qtbot.waitExposed(w)
     w.curves.settle()  # the force curve is computed on a worker thread
     return w
+
+
+ENGINE_REASON = "godot3-server is not installed"
+"""The skip reason of every test that drives the real Godot 3 engine."""
+
+
+def pytest_collection_modifyitems(items):
+    """Mark the tests that drive the Godot 3 engine, so the summary can count them."""
+    for item in items:
+        if any(mark.kwargs.get("reason") == ENGINE_REASON for mark in item.iter_markers("skipif")):
+            item.user_properties.append(("engine", True))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line saying how many engine tests ran: CI installs Godot 3, so none may skip there."""
+    counts = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        counts[outcome] = sum(1 for report in terminalreporter.stats.get(outcome, [])
+                              if ("engine", True) in getattr(report, "user_properties", ()))
+    total = sum(counts.values())
+    if total:
+        ran = counts["passed"] + counts["failed"] + counts["error"]
+        skipped = f", {counts['skipped']} skipped: {ENGINE_REASON}" if counts["skipped"] else ""
+        terminalreporter.write_line(f"Godot 3 engine tests: {ran} of {total} ran in the engine ({counts['passed']} "
+                                    f"passed, {counts['failed'] + counts['error']} failed{skipped})")
