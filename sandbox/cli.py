@@ -573,7 +573,7 @@ def cmd_tune(args) -> int:
             print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit:6s} target {format_value(t.value)} ± "
                   f"{format_value(t.tolerance)}: {verdict}")
         for name, (before, after) in changed.items():
-            unit = next(p.unit for p in model.PARAMS if p.name == name)
+            unit = preset.tuning.param(name).unit
             print(f"  {name:20s} {before:g} → {after:g} {unit}")
         for line in result.binding + pulls:
             print(f"  what binds: {line}")
@@ -613,7 +613,7 @@ def cmd_sensitivity(args) -> None:
         gears = model.gear_top_speeds(dict(preset.tuning))
         print("  top speed in each gear held: " + ", ".join(f"{gear}: {format_value(v)}" for gear, v in gears.items())
               + f" {unit_of('speed', model)}")
-    declared = {p.name: p for p in model.PARAMS}
+    declared = {p.name: p for p in preset.tuning.effective()}
     for name in result.params:
         p = declared[name]
         moves = [(metric, result.change(name, metric), result.change(name, metric, "share"))

@@ -172,3 +172,16 @@ def test_at_240_hz_the_2020_recipes_car_never_starts(tmp_path):
     assert godot[:, 6].max() == pytest.approx(800 / 240, rel=1e-6)
     assert compare(ours, godot)["position_px"] < 0.01
     assert run_trace(arcade, tuning_2020(), trace, 144)[:, 6].max() > 480  # 800/144 > 5: it goes
+
+
+@pytest.mark.parametrize("engine, friction, hz", [(400, -2.0, 60), (800, -0.9, 60), (800, -0.9, 240), (300, -1.5, 30)])
+def test_2020_formula_top_speed_is_where_the_simulated_car_settles(engine, friction, hz):
+    """Held below 100 px/s by the tripled friction (400 = 6·v + 0.0015·v² → 65.9 px/s),
+    past it to the plain balance, or never started (800/240 < 5 px/s): the formula says
+    what the car does."""
+    t = tuning_2020(engine_power=engine, friction=friction)
+    settled = run_trace(arcade, t, straight(hz * 60), hz)[-1, 6]
+    assert arcade.top_speed(t, 1 / hz) == pytest.approx(settled, rel=1e-6)
+    if (engine, friction) == (400, -2.0):
+        v = (6 - math.sqrt(36 + 4 * 0.0015 * 400)) / (2 * -0.0015)
+        assert settled == pytest.approx(v, rel=1e-9) and v < 100

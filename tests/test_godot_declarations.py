@@ -45,8 +45,17 @@ def test_every_declaration_shape_reads_the_number_written(annotation, form):
 @pytest.mark.parametrize("form", ("var {name} = {value}", "@export var {name}: bool = {value}",
                                   "export(bool) var {name} := {value}"))
 def test_a_switch_reads_true_or_false(form, value):
-    text = form.format(name="rate_independent", value=value) + RECIPE_CODE
+    reads = "\nfunc _steady():\n\treturn rate_independent\n"  # a switch its code reads
+    text = form.format(name="rate_independent", value=value) + RECIPE_CODE + reads
     assert parse_script(text, arcade).values["rate_independent"] is (value == "true")
+
+
+def test_a_switch_declared_but_never_read_is_what_the_code_computes():
+    """`var analog_pedals = true` above code that reads the pedals with is_action_pressed:
+    the car is on/off, so that is imported, and the declaration is named in a note."""
+    result = parse_script("var analog_pedals = true\n" + RECIPE_CODE, arcade)
+    assert result.values["analog_pedals"] is False
+    assert any("analog_pedals is declared true but the code never reads it" in w for w in result.warnings)
 
 
 NOT_PARAMETERS = """\ufeff@tool

@@ -62,6 +62,7 @@ def test_import_reads_var_lines_in_every_common_spelling():
         "@export var colour = 3",       # an exported variable of the user's own
         "func _ready():",
         "\tvar slip_speed = 1",         # a local inside a function: not a declaration of the car
+        "\tprint(rate_independent)",    # the switch is read: its declared value is what the code does
     ]) + RECIPE_CODE
     result = parse_script(text, arcade)
     assert result.values == {"wheel_base": 90, "steering_angle": 20.5, "engine_power": 1200, "drag": -0.07,
@@ -70,7 +71,10 @@ def test_import_reads_var_lines_in_every_common_spelling():
     assert "line 8: colour is not a tuning parameter" in joined
     assert not any(w.startswith(("line 7", "line 10")) for w in result.warnings)  # no word on those
     # the recipe's own script has no SANDBOX_MODEL line: what it lacks is left as it is, and said
-    assert "not in the script (left as they are): friction, braking" in joined
+    assert "not in the script (left as they are): braking" in joined
+    # friction and the tractions are the 2020 recipe's switch's to change: said so
+    assert re.search(r"not in the script: friction, traction_fast, traction_slow; they take their defaults "
+                     r"under Godot 3 recipe \(2020\) off where that switch changes", joined)
 
 
 def test_an_expression_or_a_value_out_of_range_imports_nothing_and_names_the_lines():

@@ -123,3 +123,17 @@ def test_the_2020_recipe_switch_shows_its_own_units_and_is_one_undo_step(window,
     assert (window.tuning["friction"], window.tuning["drag"], window.tuning["traction_fast"]) == (-55, -0.06, 2.5)
     assert panel.labels["friction"].full == "Friction [1/s²]" and friction.param.min == -400
     assert friction.number.text() == "-55"
+
+
+def test_undo_brings_back_values_a_switch_reset_that_the_change_did_not_name(window, qtbot):
+    """A change that turns the 2020 recipe on and names only one of its four numbers
+    (a partial script imported): the other three are reset by the switch, and Undo
+    brings back what they were."""
+    window.panel.set_values({"traction_fast": 5.0}, "a value of mine")
+    window.panel.set_values({"recipe_2020": True, "friction": -1.0}, "Import car.gd")
+    assert (window.tuning["friction"], window.tuning["traction_fast"]) == (-1.0, 0.1)
+    window.undo.undo()
+    assert window.tuning["recipe_2020"] is False
+    assert (window.tuning["friction"], window.tuning["drag"], window.tuning["traction_fast"]) == (-55, -0.06, 5.0)
+    window.undo.redo()
+    assert (window.tuning["friction"], window.tuning["traction_fast"]) == (-1.0, 0.1)

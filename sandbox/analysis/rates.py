@@ -37,15 +37,17 @@ def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) ->
 
 def rate_table(model: ModuleType, params: Mapping[str, object], rates) -> list[dict]:
     """`drive_metrics` at each tick rate, recipe mode and `rate_independent`, one row
-    per (hz, mode)."""
-    names = [p.name for p in model.PARAMS]
-    if "rate_independent" not in names:
+    per (hz, mode); the recipe mode alone where `rate_independent` does not apply (the
+    2020 recipe)."""
+    declared = {p.name: p for p in model.PARAMS}
+    if "rate_independent" not in declared:
         raise ValueError(f"model {model.NAME!r} has no rate_independent option")
-    both = {k: np.array([v, v]) for k, v in params.items()}
-    both["rate_independent"] = np.array([False, True])
+    modes = ("recipe", "rate_independent") if declared["rate_independent"].applies(params) else ("recipe",)
+    both = {k: np.array([v] * len(modes)) for k, v in params.items()}
+    both["rate_independent"] = np.array([mode != "recipe" for mode in modes])
     rows = []
     for hz in rates:
         metrics = drive_metrics(model, both, hz)
-        for i, mode in enumerate(("recipe", "rate_independent")):
+        for i, mode in enumerate(modes):
             rows.append({"hz": hz, "mode": mode, **{k: float(v[i]) for k, v in metrics.items()}})
     return rows

@@ -173,7 +173,9 @@ def script_actions(text: str) -> dict[str, tuple[str, ...]]:
 def _header(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> list[str]:
     """The comment lines above `extends`: the model, preset and version, the tick rate,
     the units, and the input actions with their keys."""
-    rate_note = "" if not preset.tuning.get("rate_independent") else " (rate_independent is on: any rate drives alike)"
+    rate = next((p for p in preset.model.PARAMS if p.name == "rate_independent"), None)
+    rate_note = "" if not (rate and preset.tuning[rate.name] and rate.applies(preset.tuning)) else \
+        " (rate_independent is on: any rate drives alike)"
     action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in actions.items())
     header = _comment(f"Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, "
                       f"model {preset.model.TITLE}.") + [

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from ..errors import shown
-from ..physics.params import Param, effective_params
+from ..physics.params import Param, dependents, effective_params
 from .disk import read_text
 from .gdscript_reader import Statement, Token, code_names, leading_annotations, statements
 from .godot import SCALE_VARIABLE, SCRIPT_LIMIT, GodotError, gdscript_literal, variable_name
@@ -303,8 +303,9 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
                          f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
     raw = {name: value for name, (_, value) in found.items() if value is not None}
-    try:
-        formula = script_formula(model, text, raw, parsed)
+    read = code_names(parsed)
+    try:  # a switch the script declares but its code never reads says nothing of its formula
+        formula = script_formula(model, text, {k: v for k, v in raw.items() if variable_name(k) in read}, parsed)
     except GodotError as exc:
         formula = None
         errors.append(str(exc))
@@ -312,7 +313,12 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     if formula is not None:
         result.formula = formula
         result.warnings += formula.notes
-        read = code_names(parsed)
+        for name, value in formula.switches.items():
+            if name in raw and variable_name(name) not in read and bool(raw[name]) != bool(value):
+                result.warnings.append(f"{variable_name(name)} is declared {gdscript_literal(bool(raw[name]))} but "
+                                       f"the code never reads it: it computes as with {name} "
+                                       f"{'on' if value else 'off'}, and that is what is imported")
+                raw[name] = value
         given = {name: value for name, value in formula.switches.items()
                  if name in {p.name for p in model.PARAMS} and name not in raw}
         told = {name for name in given if variable_name(name) not in read}
@@ -343,8 +349,16 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     # switches first: set after the values they give another meaning, they would reset those
     result.values = dict(sorted(result.values.items(), key=lambda item: not params[item[0]].is_bool))
     left = [p.name for p in model.PARAMS if p.name not in result.values]
-    if not named and left:
-        result.warnings.append("not in the script (left as they are): " + ", ".join(left))
+    switched = {d.name: switch for switch in result.values for d in dependents(model.PARAMS, switch) if d.name in left}
+    plain = [name for name in left if name not in switched]
+    if not named and plain:
+        result.warnings.append("not in the script (left as they are): " + ", ".join(plain))
+    for switch in dict.fromkeys(switched.values()):
+        names = [name for name, by in switched.items() if by == switch]
+        label = next(p.label for p in model.PARAMS if p.name == switch)
+        result.warnings.append(f"not in the script: {', '.join(names)}; they take their defaults under "
+                               f"{label} {'on' if result.values[switch] else 'off'} where that switch changes, "
+                               "else they are left as they are")
     return result
 
 

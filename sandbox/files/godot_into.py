@@ -144,7 +144,7 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
         formula = script_formula(model, text, honoured, parsed)
     except GodotError as exc:
         return [str(exc)], []
-    computes = {p.name: p.default for p in model.PARAMS if p.is_bool}
+    computes = {p.name: p.default for p in model.PARAMS if p.is_bool and p.applies(preset.tuning)}
     if formula is not None:
         computes.update({name: value for name, value in formula.switches.items() if name in computes})
     differences = []

@@ -51,6 +51,8 @@ class Param:
     `default` (what such files drove with before the parameter existed).
     `variant`: the parameter's unit, range and default while a switch is on
     (`under`); turning that switch sets the parameter to the default it then has.
+    `unused_with`: a switch under which this one does nothing (that formula has no such
+    form): the panel greys it out, the tables and scripts of that formula leave it out.
     """
 
     name: str
@@ -67,12 +69,18 @@ class Param:
     log: bool = False
     legacy: float | bool | None = None
     variant: Variant | None = None
+    unused_with: str | None = None
 
     @classmethod
     def switch(cls, name: str, label: str, default: bool, help: str, since: int = 1,
-               group: str = "Options", legacy: bool | None = None) -> "Param":
+               group: str = "Options", legacy: bool | None = None, unused_with: str | None = None) -> "Param":
         """A boolean parameter (an option that changes how the model computes)."""
-        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool", group, legacy=legacy)
+        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool", group, legacy=legacy,
+                   unused_with=unused_with)
+
+    def applies(self, values: Mapping[str, object]) -> bool:
+        """Whether the parameter does anything with the switches of `values`."""
+        return not (self.unused_with and values.get(self.unused_with, False))
 
     def under(self, values: Mapping[str, object]) -> "Param":
         """This parameter as it applies with the switches of `values`: its variant's

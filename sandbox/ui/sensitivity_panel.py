@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QSiz
 
 from ..analysis.metrics import DECIMALS, METRICS, format_value, formula_top_speed, reference_speed, unit_of
 from ..analysis.sensitivity import SHARE, Sensitivity, sensitivity
+from ..physics.params import effective_params
 from .latest_job import LatestJob
 
 RISES, FALLS = QColor(79, 195, 247), QColor(255, 138, 101)
@@ -29,6 +30,7 @@ class SensitivityPanel(QWidget):
         super().__init__(parent)
         self.result: Sensitivity | None = None
         self.model = None
+        self._params: dict = {}
         self.formula = ""
         self.job = LatestJob(self)
         self.job.active = False  # until the panel is shown
@@ -65,21 +67,21 @@ class SensitivityPanel(QWidget):
     def request(self, model, tuning: dict, hz: int) -> None:
         """Recompute for a snapshot of the tuning (runs while the panel is shown)."""
         tuning = dict(tuning)
-        self.job.request(lambda: (model, sensitivity(model, tuning, hz), formula_top_speed(model, tuning, hz),
+        self.job.request(lambda: (model, tuning, sensitivity(model, tuning, hz), formula_top_speed(model, tuning, hz),
                                   model.gear_top_speeds(tuning) if hasattr(model, "gear_top_speeds") else {}))
 
     def settle(self) -> None:
         self.job.settle()
 
     def _show(self, result, seconds: float) -> None:
-        model, self.result, (formula, how), gears = result
-        if model is not self.model:
-            self.model = model
+        model, tuning, self.result, (formula, how), gears = result
+        params = {p.name: p for p in effective_params(model.PARAMS, tuning)}  # a switch may give other units
+        if model is not self.model or params != self._params:
+            self.model, self._params = model, params
             _, ref = reference_speed(model)
             self.table.setColumnCount(len(METRICS))
             self.table.setHorizontalHeaderLabels([f"{m.label.replace('100', ref)}\n[{unit_of(m.kind, model)}]"
                                                   .replace(", ", ",\n", 1) for m in METRICS.values()])
-            params = {p.name: p for p in model.PARAMS}
             self.table.setRowCount(len(self.result.params))
             self.table.setVerticalHeaderLabels([f"{params[n].label} [{params[n].unit}]" if params[n].unit
                                                 else params[n].label for n in self.result.params])

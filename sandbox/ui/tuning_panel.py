@@ -165,6 +165,7 @@ class TuningPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+        self._refresh_meanings()
 
     def eventFilter(self, obj, event) -> bool:
         """The mouse wheel over a slider scrolls the panel instead of changing a value
@@ -235,7 +236,13 @@ class TuningPanel(QWidget):
         self.resets[p.name].setToolTip(f"Reset {p.label} to {default}")
 
     def _refresh_meanings(self) -> None:
-        """Rows whose parameter a switch has given another unit and range show it."""
+        """Rows whose parameter a switch has given another unit and range show it; a
+        switch that does nothing under the others is greyed out."""
+        for name, box in self.switches.items():
+            p = self.tuning.params[name]
+            box.setEnabled(p.applies(self.tuning))
+            box.setToolTip(_tooltip(p) + ("" if p.applies(self.tuning) else
+                                          f"<br><i>does nothing while {p.unused_with} is on</i>"))
         for name, slider in self.sliders.items():
             p = self.tuning.param(name)
             if p != slider.param:
@@ -278,10 +285,20 @@ class TuningPanel(QWidget):
             self.undo.push(SetValues(self, {name: old}, {name: new}, text))
 
     def set_values(self, values: Mapping[str, float], text: str) -> None:
-        """Change several values as one undo step (reset all, preset load)."""
-        old = {k: self.tuning[k] for k in values}
-        if old != dict(values):
-            self.undo.push(SetValues(self, old, values, text))
+        """Change several values as one undo step (reset all, preset load). A switch
+        that changes what other values mean resets them (Tuning.set): they are part of
+        the step, so Undo brings back what they were."""
+        after = self.tuning.copy()
+        for name in sorted(values, key=lambda n: not after.params[n].is_bool):
+            after.set(name, values[name])
+        touched = set(values)
+        for name in values:
+            if after[name] != self.tuning[name]:
+                touched |= {d.name for d in dependents(after.params.values(), name)}
+        old = {k: self.tuning[k] for k in touched}
+        new = {k: after[k] for k in touched}
+        if old != new:
+            self.undo.push(SetValues(self, old, new, text))
 
     def reset(self, name: str) -> None:
         p = self.tuning.param(name)

@@ -118,7 +118,7 @@ PARAMS = (
                  "Off: the recipe as written (friction, drag and traction change with the "
                  "tick rate). On: the same feel at every tick rate, equal to the recipe at 60 Hz. "
                  "The 2020 recipe has no such form.",
-                 since=2),
+                 since=2, unused_with="recipe_2020"),
     Param.switch("recipe_2020", "Godot 3 recipe (2020)", False,
                  "The recipe's Godot 3 version: friction and drag without the tick length, "
                  "friction tripled below 100 px/s, a stop below 5 px/s, traction as a share per "
@@ -309,14 +309,20 @@ def top_speed(p: Mapping[str, float], dt: float) -> float:
     """Speed (px/s) where the net acceleration of `force_curve` is zero; inf if none.
 
     Root of drag*dt*v² + friction*dt*v + engine_power = 0 with v > 0 (dt = 1/60 s
-    with `rate_independent`, 1 in the 2020 recipe, whose friction is tripled where
-    that root lies below 100 px/s).
+    with `rate_independent`). The 2020 recipe has no inner dt and triples the friction
+    below 100 px/s: a car held below 100 px/s by the tripled friction settles there,
+    else it goes on to the plain balance; and one whose first tick of engine from rest,
+    engine_power·dt, stays under the 5 px/s stop never starts (that speed is its top).
     """
     inner_dt = _inner_dt(p, dt)
-    v = _balance(p["drag"] * inner_dt, p["friction"] * inner_dt, float(p["engine_power"]))
-    if p.get("recipe_2020", False) and v < SLOW_FRICTION_BELOW:
-        v = _balance(p["drag"], p["friction"] * SLOW_FRICTION_FACTOR, float(p["engine_power"]))
-    return v
+    engine = float(p["engine_power"])
+    if p.get("recipe_2020", False):
+        if engine * dt < STOP_SPEED_2020:
+            return engine * dt
+        slow = _balance(p["drag"], p["friction"] * SLOW_FRICTION_FACTOR, engine)
+        if slow < SLOW_FRICTION_BELOW:
+            return slow
+    return _balance(p["drag"] * inner_dt, p["friction"] * inner_dt, engine)
 
 
 def _balance(a: float, b: float, c: float) -> float:
