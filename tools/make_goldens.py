@@ -69,7 +69,7 @@ def scenarios() -> dict[str, np.ndarray]:
     }
 
 
-ANALOG_ONLY = ("analog_pad",)
+ON_OFF_ONLY = ("analog_pad",)
 """Drives a recipe script reads differently from a tuning with analog pedals: recorded only
 for the tunings whose pedals are on/off, as the recipe's."""
 
@@ -87,7 +87,7 @@ def main() -> int:
         port = PORT_2020.read_text() if preset.tuning.get("recipe_2020") else None
         (GOLDENS / tuning).mkdir(exist_ok=True)
         for trace_path in sorted((GOLDENS / "traces").glob("*.csv")):
-            if trace_path.stem in ANALOG_ONLY and preset.tuning["analog_pedals"]:
+            if trace_path.stem in ON_OFF_ONLY and preset.tuning["analog_pedals"]:
                 continue
             rates = (HZ,) + (EXTRA_RATES.get(tuning, ()) if trace_path.stem in ("straight_top_speed", "mixed_60s") else ())
             for hz in rates:

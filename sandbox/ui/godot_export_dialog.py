@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBo
 
 from ..errors import UserError
 from ..files.godot import DIALECTS, PX_PER_METRE_RANGE, export_script, save_script
+from ..files.godot_import import declarations, parameter_names
 from ..files.godot_scene import BODY_COLOUR, CABIN_COLOUR, WHEEL_COLOUR, car_outline, save_scene
 from ..files.presets import Preset
 
@@ -166,9 +167,11 @@ class GodotExportDialog(QDialog):
         self.text.verticalScrollBar().setValue(scroll)
         self.preview.set_shapes(car_outline(self.preset, self.scale.value()))
         lines = text.count("\n") + 1
+        declared = {d.name for d in declarations(text)}
+        variables = sum(1 for name in parameter_names(self.preset.model) if name in declared)
         what = "a scene (.tscn) and its script (.gd) beside it" if self.scene else "the script (.gd)"
         self.note.setText(f"{self.preset.model.TITLE}, preset {self.preset.name!r}: {what} for Godot {self.godot}; "
-                          f"the script is {lines} lines, {len(self.preset.model.PARAMS)} tuning variables.")
+                          f"the script is {lines} lines, {variables} tuning variables.")
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.script_text())

@@ -36,9 +36,10 @@ class UpdateScriptDialog(QDialog):
     Raises GodotError (before showing anything) when the script is refused."""
 
     def __init__(self, preset: Preset, path: str | Path, parent=None):
+        old, update = read_update(Path(path), preset)  # refused before any widget is made
         super().__init__(parent)
         self.path = Path(path)
-        self.old, self.update = read_update(self.path, preset)
+        self.old, self.update = old, update
         self.written = False
         self.setWindowTitle(f"Update {self.path.name} with {preset.name!r}")
 

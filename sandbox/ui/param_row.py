@@ -39,6 +39,12 @@ class ElidedLabel(QLabel):
         super().resizeEvent(event)
         self._elide()
 
+    def set_full_text(self, text: str) -> None:
+        """Show `text` (elided to the width) in place of the old one."""
+        self.full = text
+        self.updateGeometry()
+        self._elide()
+
     def _elide(self) -> None:
         self.setText(QFontMetrics(self.font()).elidedText(self.full, Qt.TextElideMode.ElideRight, self.width()))
 

@@ -248,10 +248,8 @@ class TuningPanel(QWidget):
             if p != slider.param:
                 slider.set_param(p, self.tuning[name])
                 slider.setToolTip(_tooltip(p))
-                self.labels[name].full = f"{p.label} [{p.unit}]"
+                self.labels[name].set_full_text(f"{p.label} [{p.unit}]")
                 self.labels[name].setToolTip(_tooltip(p))
-                self.labels[name].updateGeometry()
-                self.labels[name]._elide()
                 self._describe_reset(p)
 
     # --- changes from the user ----------------------------------------------

@@ -70,11 +70,11 @@ func _physics_process(delta):
 
 
 func step(steer_in, throttle, brake, handbrake_in, shift, dt):
-	# one tick of the sandbox's kernel (car frame: x forward, y right)
+	# one tick, as the sandbox computes it (car frame: x forward, y right)
 	var handbrake = handbrake_in > 0
 	var m = mass
 	var inertia = yaw_inertia
-	var b = cg_to_front  # the seed's b and c
+	var b = cg_to_front  # the text's b and c
 	var c = cg_to_rear
 	var wheel_base = b + c
 	var radius = wheel_radius
@@ -188,7 +188,7 @@ func step(steer_in, throttle, brake, handbrake_in, shift, dt):
 
 	var ax = fx / m
 	var ay = fy / m
-	# Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
+	# Euler in world coordinates, as the text (a = F/M; v += a·dt): the velocity turns
 	# only by the forces, not with the body
 	var world_ax = ax * ch - ay * sh
 	var world_ay = ax * sh + ay * ch
@@ -252,7 +252,7 @@ func _gear_ratio(number):
 
 
 func _engine_rpm(spin, ratio):
-	# rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")
+	# rpm = wheel rotation rate · xg · xd · 60 / 2π (the text, "How do we get the RPM?")
 	return abs(spin) * ratio * differential * 60.0 / (2.0 * PI)
 
 
@@ -277,7 +277,7 @@ func _torque_curve(at_rpm):
 
 
 func _axle_loads(accel):
-	# [front, rear] axle loads (N) with weight transfer (seed "Weight Transfer")
+	# [front, rear] axle loads (N) with weight transfer (the text, "Weight Transfer")
 	var b = cg_to_front
 	var c = cg_to_rear
 	var h = cg_height

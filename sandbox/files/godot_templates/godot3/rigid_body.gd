@@ -6,7 +6,7 @@ extends KinematicBody2D
 const RADIANS = PI / 180.0
 const GRAVITY = 9.81  # m/s²: the weight that loads the tyres with grip ∝ load
 const REVERSE_BELOW = 0.5  # m/s: below this forward speed, the brake pedal drives backwards
-const SPEED_LIMIT_M = 500.0  # m/s: the sandbox's shared speed guard (the seed has no drag)
+const SPEED_LIMIT_M = 500.0  # m/s: the sandbox's speed guard (the tutorial has no drag)
 # wheel corners in units of (half_length, half_width): front-left, front-right, rear-left,
 # rear-right
 const CORNER_X = [1.0, 1.0, -1.0, -1.0]
@@ -49,7 +49,7 @@ func _physics_process(delta):
 
 
 func step(steer_in, throttle, brake, dt):
-	# one tick of the seed: four tyre patches push the chassis, then Euler
+	# one tick of the tutorial: four tyre patches push the chassis, then Euler
 	steer = steer_in * (max_steer * RADIANS)
 	var radius = wheel_radius
 	var inertia = _yaw_inertia()
@@ -146,7 +146,7 @@ func step(steer_in, throttle, brake, dt):
 		sides[axle] += rx * sx + ry * sy
 
 	_integrate(force_x, force_y, torque, inertia, dt)
-	# guard: the seed has no drag, so a held throttle never stops accelerating
+	# guard: the tutorial has no drag, so a held throttle never stops accelerating
 	_limit_speed()
 	slip_front = slips[0] / 2.0
 	slip_rear = slips[1] / 2.0
@@ -155,7 +155,7 @@ func step(steer_in, throttle, brake, dt):
 
 
 func _yaw_inertia():
-	# kg·m²: the seed's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12
+	# kg·m²: the tutorial's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12
 	if box_inertia:
 		var length = 2.0 * half_length
 		var width = 2.0 * half_width
@@ -164,7 +164,7 @@ func _yaw_inertia():
 
 
 func _integrate(force_x, force_y, torque, inertia, dt):
-	# Euler with the new velocity (seed RigidBody.Update); the heading wrapped to (-π, π]
+	# Euler with the new velocity (the tutorial's RigidBody.Update); the heading wrapped to (-π, π]
 	vx = vx + force_x / mass * dt
 	vy = vy + force_y / mass * dt
 	omega = omega + torque / inertia * dt

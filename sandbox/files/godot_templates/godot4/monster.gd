@@ -75,11 +75,11 @@ func _physics_process(delta: float) -> void:
 func _step(
 	steer_in: float, throttle: float, brake: float, handbrake_in: float, shift: int, dt: float
 ) -> void:
-	# one tick of the sandbox's kernel (car frame: x forward, y right)
+	# one tick, as the sandbox computes it (car frame: x forward, y right)
 	var handbrake := handbrake_in > 0
 	var m := mass
 	var inertia := yaw_inertia
-	var b := cg_to_front  # the seed's b and c
+	var b := cg_to_front  # the text's b and c
 	var c := cg_to_rear
 	var wheel_base := b + c
 	var radius := wheel_radius
@@ -194,7 +194,7 @@ func _step(
 
 	var ax := fx / m
 	var ay := fy / m
-	# Euler in world coordinates, as the seed (a = F/M; v += a·dt): the velocity turns
+	# Euler in world coordinates, as the text (a = F/M; v += a·dt): the velocity turns
 	# only by the forces, not with the body
 	var world_ax := ax * ch - ay * sh
 	var world_ay := ax * sh + ay * ch
@@ -258,7 +258,7 @@ func _gear_ratio(number: int) -> float:
 
 
 func _engine_rpm(spin: float, ratio: float) -> float:
-	# rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")
+	# rpm = wheel rotation rate · xg · xd · 60 / 2π (the text, "How do we get the RPM?")
 	return absf(spin) * ratio * differential * 60.0 / (2.0 * PI)
 
 
@@ -291,7 +291,7 @@ func _torque_curve(at_rpm: float) -> float:
 
 
 func _axle_loads(accel: float) -> Array[float]:
-	# [front, rear] axle loads (N) with weight transfer (seed "Weight Transfer")
+	# [front, rear] axle loads (N) with weight transfer (the text, "Weight Transfer")
 	var b := cg_to_front
 	var c := cg_to_rear
 	var h := cg_height

@@ -6,7 +6,7 @@ extends CharacterBody2D
 const RADIANS: float = PI / 180.0
 const GRAVITY: float = 9.81  # m/s²: the weight that loads the tyres with grip ∝ load
 const REVERSE_BELOW: float = 0.5  # m/s: below this forward speed, the brake pedal drives backwards
-const SPEED_LIMIT_M: float = 500.0  # m/s: the sandbox's shared speed guard (the seed has no drag)
+const SPEED_LIMIT_M: float = 500.0  # m/s: the sandbox's speed guard (the tutorial has no drag)
 # wheel corners in units of (half_length, half_width): front-left, front-right, rear-left,
 # rear-right
 const CORNER_X: Array[float] = [1.0, 1.0, -1.0, -1.0]
@@ -51,7 +51,7 @@ func _physics_process(delta: float) -> void:
 
 
 func _step(steer_in: float, throttle: float, brake: float, dt: float) -> void:
-	# one tick of the seed: four tyre patches push the chassis, then Euler
+	# one tick of the tutorial: four tyre patches push the chassis, then Euler
 	_steer = steer_in * (max_steer * RADIANS)
 	var radius := wheel_radius
 	var inertia := _yaw_inertia()
@@ -149,7 +149,7 @@ func _step(steer_in: float, throttle: float, brake: float, dt: float) -> void:
 		sides[axle] += rx * sx + ry * sy
 
 	_integrate(force_x, force_y, torque, inertia, dt)
-	# guard: the seed has no drag, so a held throttle never stops accelerating
+	# guard: the tutorial has no drag, so a held throttle never stops accelerating
 	_limit_speed()
 	_slip_front = slips[0] / 2.0
 	_slip_rear = slips[1] / 2.0
@@ -158,7 +158,7 @@ func _step(steer_in: float, throttle: float, brake: float, dt: float) -> void:
 
 
 func _yaw_inertia() -> float:
-	# kg·m²: the seed's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12
+	# kg·m²: the tutorial's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12
 	if box_inertia:
 		var length := 2.0 * half_length
 		var width := 2.0 * half_width
@@ -167,7 +167,7 @@ func _yaw_inertia() -> float:
 
 
 func _integrate(force_x: float, force_y: float, torque: float, inertia: float, dt: float) -> void:
-	# Euler with the new velocity (seed RigidBody.Update); the heading wrapped to (-π, π]
+	# Euler with the new velocity (the tutorial's RigidBody.Update); the heading wrapped to (-π, π]
 	_vx = _vx + force_x / mass * dt
 	_vy = _vy + force_y / mass * dt
 	_omega = _omega + torque / inertia * dt
