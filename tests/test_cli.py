@@ -154,8 +154,9 @@ def test_screenshot_pictures_the_update_my_script_dialog_and_leaves_the_script(t
     assert script.read_bytes() == before and not (tmp_path / "my_car.gd.bak").exists()
     refused = cli("screenshot", "--preset", DEFAULTS, "--dialog", "update-script", "--out", out, check=False)
     assert refused.returncode == 2 and "--script" in refused.stderr
-    other = cli("screenshot", "--preset", BUILTIN_DIR / "drift.json", "--dialog", "update-script", "--script", script,
-                "--out", tmp_path / "other.png", check=False)  # analog pedals: the script's are on/off
+    analog = Path(__file__).parent / "data" / "preset_format3_drift.json"  # saved before: analog pedals
+    other = cli("screenshot", "--preset", analog, "--dialog", "update-script", "--script", script,
+                "--out", tmp_path / "other.png", check=False)  # the script's pedals are on/off
     assert other.returncode == 2 and "analog_pedals" in other.stderr and not (tmp_path / "other.png").exists()
 
 

@@ -126,5 +126,6 @@ def test_a_script_exported_before_every_model_exported_still_imports():
 
     path = Path(__file__).parent / "data" / "godot3_script_before_every_model_go_kart.gd"
     result = load_script(path, arcade)
-    expected = {**load_preset(BUILTIN_DIR / "go_kart.json").tuning, "drag": -0.0123}
+    # its code reads the pedals' strength: analog pedals, as that version's scripts drove
+    expected = {**load_preset(BUILTIN_DIR / "go_kart.json").tuning, "drag": -0.0123, "analog_pedals": True}
     assert result.model is arcade and result.values == expected and result.warnings == []
