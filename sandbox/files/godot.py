@@ -43,6 +43,8 @@ SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metre
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes", "shift_up": "shift_up_rpm", "shift_down": "shift_down_rpm"}
 """Parameters whose name GDScript reserves (a built-in function) or an input action
 of the script shares, and the name of their exported variable."""
+_PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
+"""A template's placeholder, {{NAME}}."""
 TEMPLATE_SWITCHES = {"recipe_2020": "_2020"}
 """Switches that pick another formula's template (`<model><ending>.gd`, e.g. the arcade's
 2020 recipe) rather than export as a variable: the script's code is that formula."""
@@ -242,9 +244,10 @@ def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_P
     if not low <= px_per_metre <= high:
         raise GodotError(f"pixels per metre must be {low:g} … {high:g}, got {px_per_metre:g}")
     text = template(preset.model, godot, preset.tuning)
-    for key, value in _fills(preset, godot, text, px_per_metre).items():
-        text = text.replace("{{" + key + "}}", value)
-    return text
+    fills = _fills(preset, godot, text, px_per_metre)
+    # one pass: what a field holds (a preset's name in the header, say) is never read
+    # again for placeholders, so no text of the user's can become code
+    return _PLACEHOLDER.sub(lambda found: fills[found.group(1)], text)
 
 
 def save_script(preset: Preset, path: str | os.PathLike, godot: int,

@@ -60,6 +60,14 @@ def _points(points: list[tuple[float, float]], godot: int) -> str:
     return f"PackedVector2Array({inner})" if godot == 4 else f"PoolVector2Array( {inner} )"
 
 
+def _string(text: str) -> str:
+    """`text` as the inside of a quoted string of a Godot resource file: backslashes,
+    quotes and control characters escaped, so a file name cannot end the string (and
+    add sections of its own)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(ch if ch.isprintable() or ch == " " else f"\\u{ord(ch):04x}" for ch in escaped)
+
+
 def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
                  px_per_metre: float = DEFAULT_PX_PER_METRE) -> str:
     """The scene's text; `script_name` is the script's file name beside it."""
@@ -71,7 +79,7 @@ def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
     if godot == 4:
         script, shape = 'ExtResource("1_script")', 'SubResource("RectangleShape2D_body")'
         head = ["[gd_scene load_steps=3 format=3]", "",
-                f'[ext_resource type="Script" path="{script_name}" id="1_script"]', "",
+                f'[ext_resource type="Script" path="{_string(script_name)}" id="1_script"]', "",
                 '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
                 f"size = {_vector(x1 - x0, y1 - y0, godot)}", ""]
         # no motion_mode here: the script makes the body float (top-down) wherever it is attached
@@ -80,7 +88,7 @@ def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
     else:
         script, shape = "ExtResource( 1 )", "SubResource( 1 )"
         head = ["[gd_scene load_steps=3 format=2]", "",
-                f'[ext_resource path="{script_name}" type="Script" id=1]', "",
+                f'[ext_resource path="{_string(script_name)}" type="Script" id=1]', "",
                 '[sub_resource type="RectangleShape2D" id=1]',
                 f"extents = {_vector((x1 - x0) / 2, (y1 - y0) / 2, godot)}", ""]
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
