@@ -38,6 +38,10 @@ def _number_in(text: str, kind: str, low: float, high: float, unit: str = "", wh
     return value
 
 
+def _seed(text: str) -> int:
+    return int(_number_in(text, "seed", 0, 999_999, whole=True))
+
+
 def _hz(text: str) -> int:
     return int(_number_in(text, "tick rate", *HZ_RANGE, " Hz", whole=True))
 
@@ -170,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     moved.add_argument("--lock", type=_names, help="every slider moves but these (comma-separated)")
     p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI",
                    help="search a parameter within LO … HI only (default: its slider's range)")
-    p.add_argument("--seed", type=int, default=1, help="the search's random seed: the same seed, the same result")
+    p.add_argument("--seed", type=_seed, default=1, help="the search's random seed: the same seed, the same result")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")

@@ -31,6 +31,11 @@ def test_targets_are_read_with_their_tolerance_and_unit():
     ("time_to_100=-1", "time_to_100 can only be 0 … inf s"),
     ("peak_slip_skidpad=120", "can only be 0 … 90 °"),
     ("top_speed=600±0", "the tolerance must be a positive number"),
+    ("top_speed=1.2.3", "expected NAME=VALUE"),
+    ("top_speed=.", "expected NAME=VALUE"),
+    ("top_speed=600±1.2.3", "expected NAME=VALUE"),
+    ("top_speed=600±.", "expected NAME=VALUE"),
+    ("peak_slip_skidpad=20°±1°x", "peak_slip_skidpad is in ° for the Arcade (Godot recipe) model, not in °x"),
 ])
 def test_bad_targets_are_refused_naming_the_problem(text, message):
     with pytest.raises(UserError, match=re.escape(message)):
@@ -173,3 +178,18 @@ def test_the_road_test_corvette_is_what_the_readmes_command_makes(tmp_path):
     for metric, value, tolerance in (("time_to_100", 4.9, 0.3), ("standing_quarter", 13.4, 0.1), ("top_speed", 78, 1),
                                      ("braking_from_100", 40, 1), ("skidpad_lateral", 0.92 * 9.8, 0.1)):
         assert abs(float(figures[metric][0]) - value) <= tolerance, metric
+
+
+def test_numbers_with_a_unit_and_one_point_at_most_are_read():
+    assert parse_target("peak_slip_skidpad=20°±1.5°", arcade) == Target("peak_slip_skidpad", 20.0, 1.5)
+    assert parse_target("top_speed=.5e3px/s±5.", arcade) == Target("top_speed", 500.0, 5.0)
+
+
+def test_a_negative_seed_is_a_usage_error_not_a_traceback():
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "sandbox", "tune", "--preset", str(BUILTIN_DIR / "drift.json"),
+                             "--target", "top_speed=500", "--seed", "-1"], capture_output=True, text=True)
+    assert result.returncode == 2 and "seed -1 is not a whole number within 0 … 999999" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -67,9 +67,10 @@ class Target:
         return max(0.0, abs(achieved - self.value) / self.tolerance - 1.0)
 
 
-_NUMBER = r"[\d.]+(?:[eE][-+]?\d+)?"
-_TARGET = re.compile(rf"^\s*(\w+)\s*=\s*([-+]?{_NUMBER})\s*([^\s±+]*)\s*"  # NAME = VALUE [unit]
-                     rf"(?:(?:±|\+-|\+/-)\s*({_NUMBER})\s*(\S*))?\s*$")  # [± TOL [unit]]
+_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"  # 12, 1.5, .5, 2e3: one point at most
+_UNIT = r"(?:[^\W\d_]|[°%/])"  # a unit starts with a letter, ° or %: not with a digit or a point
+_TARGET = re.compile(rf"^\s*(\w+)\s*=\s*([-+]?{_NUMBER})\s*({_UNIT}[^\s±+]*)?\s*"  # NAME = VALUE [unit]
+                     rf"(?:(?:±|\+-|\+/-)\s*({_NUMBER})\s*({_UNIT}\S*)?)?\s*$")  # [± TOL [unit]]
 
 
 def parse_target(text: str, model: ModuleType) -> Target:
