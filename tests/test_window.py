@@ -958,3 +958,21 @@ def test_metrics_follow_every_value_of_a_drag_before_the_release(window, qtbot):
         assert window.metrics.rows[0]["value"] == pytest.approx(expected, rel=1e-5)
         assert window.metrics.table.item(0, 1).text() == f"{expected:.1f} px/s"
     slider.slider.setSliderDown(False)
+
+
+def test_the_controls_help_leaves_every_menu_alive(window, qtbot):
+    """Help → Controls reads the shortcuts from the menus. It must not leave Python
+    holding wrappers that delete a menu when collected: the Presets menu then still
+    fills for the model shown, and Ctrl+1 loads that model's first preset."""
+    import gc
+
+    text = window.help_text()
+    assert "Ctrl+1" in text and "Update my script" not in text  # listed: only commands with shortcuts
+    gc.collect()
+    window.open_preset_file(BUILTIN_DIR / "monster_corvette_c5.json")
+    window.presets_menu.aboutToShow.emit()  # what opening the menu does
+    checked = [a.text() for a in window.presets_menu.actions() if a.isChecked()]
+    assert checked == ["Corvette C5 (tutorial)"]
+    first = next(a for a in window.presets_menu.actions() if a.shortcut().toString() == "Ctrl+1")
+    first.trigger()
+    assert window.model.NAME == "monster"

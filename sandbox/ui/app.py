@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QSplitter, QVBoxLayout, QWidget)
+                               QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget)
 
 from ..analysis.curves import time_to_cover
 from ..files.disk import png_complete, write_atomic
@@ -1030,16 +1030,20 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         menus themselves (so the list is never out of date)."""
         rows = []
 
-        def walk(actions, path: str) -> None:
-            for action in actions:
+        def walk(owner, path: str) -> None:
+            # submenus found as the owner's child widgets: QAction.menu() would hand Python
+            # a wrapper that deletes the menu when it is collected (the menu then dies)
+            submenus = {menu.menuAction(): menu
+                        for menu in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)}
+            for action in owner.actions():
                 label = action.text().replace("&", "")
-                if action.menu() is not None:
-                    walk(action.menu().actions(), f"{path}{label} → ")
+                if action in submenus:
+                    walk(submenus[action], f"{path}{label} → ")
                 elif not action.shortcut().isEmpty():
                     keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
                     rows.append(f"{keys} · {path}{label.rstrip('…')}")
 
-        walk(self.menuBar().actions(), "")
+        walk(self.menuBar(), "")
         return CONTROLS_HELP + "<br><br><b>Menu shortcuts</b><br>" + "<br>".join(rows)
 
     def show_error(self, message: str, title: str = "car-sandbox") -> None:
