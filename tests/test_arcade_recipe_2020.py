@@ -185,3 +185,14 @@ def test_2020_formula_top_speed_is_where_the_simulated_car_settles(engine, frict
     if (engine, friction) == (400, -2.0):
         v = (6 - math.sqrt(36 + 4 * 0.0015 * 400)) / (2 * -0.0015)
         assert settled == pytest.approx(v, rel=1e-9) and v < 100
+
+
+def test_a_car_stopped_after_reversing_reads_no_slip():
+    """Braked to a stop from reverse, the velocity's parts can be -0.0: the slip angle is
+    still 0 at rest (atan2(0, -0) would say 180°, as if reversing)."""
+    from sandbox.physics.state import slip_angle
+
+    assert slip_angle(0.3, -0.0, -0.0) == 0.0 and slip_angle(np.pi, 0.0, -0.0) == 0.0
+    out = run_trace(arcade, Tuning(arcade.PARAMS), np.vstack([straight(120, 0, 1), straight(120, 0, 0)]), 60)
+    assert out[-1, 6] == 0 and out[-1, 7] == 0  # reversed, then stopped: at rest, no slip
+    assert abs(out[100, 7]) == pytest.approx(np.pi)  # while it reversed, straight back

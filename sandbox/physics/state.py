@@ -212,9 +212,11 @@ class State:
 
 
 def slip_angle(heading, vx, vy):
-    """Signed angle (rad) from `heading` to the velocity (vx, vy), arrays or floats."""
+    """Signed angle (rad) from `heading` to the velocity (vx, vy), arrays or floats;
+    0 at rest."""
     hx, hy = np.cos(heading), np.sin(heading)
-    return np.arctan2(hx * vy - hy * vx, hx * vx + hy * vy)
+    # + 0.0 turns a -0.0 into +0.0: at rest atan2(±0, -0) would read ±π, a car reversing
+    return np.arctan2(hx * vy - hy * vx + 0.0, hx * vx + hy * vy + 0.0)
 
 
 CONTROL_NAMES = ("steer", "throttle", "brake", "handbrake", "shift")

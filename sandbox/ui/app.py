@@ -538,6 +538,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         if "slip_speed" in self.tuning:  # the arcade's traction regimes
             if bool(state.traction_fast[0]):
                 regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} {unit}/s) · "
+            elif speed == 0:
+                regime = "at rest · "
             elif abs(slip) > 90:
                 regime = "reversing (speed clamp, no traction lerp) · "
             else:
