@@ -976,3 +976,17 @@ def test_the_controls_help_leaves_every_menu_alive(window, qtbot):
     first = next(a for a in window.presets_menu.actions() if a.shortcut().toString() == "Ctrl+1")
     first.trigger()
     assert window.model.NAME == "monster"
+
+
+def test_a_ghosts_lead_in_time_is_never_nan():
+    from sandbox.ui.app import lead_text
+
+    assert lead_text(0.0, 0.0) == ""  # both at rest, side by side
+    assert lead_text(12.5, 0.0) == " (standing)"
+    assert lead_text(50.0, 100.0) == " (+0.50 s)" and lead_text(-50.0, 200.0) == " (-0.25 s)"
+
+
+def test_the_ghost_readout_at_rest_says_no_nan(window, qtbot):
+    window.set_ghost(window.current_preset(), "twin")
+    window._refresh_views()
+    assert window.track.ghost_lines and not any("nan" in line for line in window.track.ghost_lines)

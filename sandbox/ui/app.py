@@ -113,6 +113,14 @@ more than the car view, so no frame repaints them all. Turn 0: the speed plot an
 status line; 1: the slip plot; 2: the model's channels (the lightest plot), the force
 curve's speed marker and the replay bar. The car view is drawn every frame."""
 
+def lead_text(ahead: float, ghost_speed: float) -> str:
+    """A ghost's lead in time, ` (+0.42 s)`: the distance it is ahead along the road at
+    its speed; nothing while it stands still (no time to speak of, not `nan`)."""
+    if ghost_speed <= 1e-9:
+        return " (standing)" if ahead else ""
+    return f" ({ahead / ghost_speed:+.2f} s)"
+
+
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
@@ -556,10 +564,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.track.ghosts.append((g, ghost.body, scale, ghost.colour))
             ahead = ghost.travelled * scale - self.travelled  # along the road, not as the crow flies
             ghost_speed = float(g.speed[0]) * scale
-            lead = ahead / ghost_speed if ghost_speed > 1e-9 else float("nan")  # its lead in time
             self.track.ghost_lines.append(
                 f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
-                f"travelled {ahead:+.1f} {unit} ({lead:+.2f} s)" + self._end_of_trace_text(ghost))
+                f"travelled {ahead:+.1f} {unit}{lead_text(ahead, ghost_speed)}" + self._end_of_trace_text(ghost))
         self.track.dashboard = self._dashboard(state, speed)
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
