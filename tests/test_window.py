@@ -990,3 +990,20 @@ def test_the_ghost_readout_at_rest_says_no_nan(window, qtbot):
     window.set_ghost(window.current_preset(), "twin")
     window._refresh_views()
     assert window.track.ghost_lines and not any("nan" in line for line in window.track.ghost_lines)
+
+
+def test_the_slip_plot_does_not_zoom_onto_float_noise(window, qtbot):
+    """Driving straight, slip angles of 1e-14° are float noise: the plot keeps a span of
+    at least 2° instead of scaling them to its full height."""
+    from sandbox.physics.state import State
+
+    plots = window.plots
+    for k in range(120):
+        state = State.at_rest(1, window.model.STATE)
+        state.data[0, window.model.STATE.offset["vx"]] = 100.0
+        state.data[0, window.model.STATE.offset["vy"]] = 1e-14 * (k % 3 - 1)
+        plots.record(k / 60, state, [])
+    plots.refresh(2.0, None)
+    qtbot.wait(50)
+    low, high = plots.slip_plot.getViewBox().viewRange()[1]
+    assert high - low >= 1.99  # degrees

@@ -33,6 +33,11 @@ SIDE_WIDTH = 62
 axis label was cut off on plots this short)."""
 
 
+MIN_SLIP_SPAN_DEG = 2.0
+"""°: the slip-angle plot's smallest vertical span."""
+MIN_SPEED_SPAN = 1.0
+"""speed units: the speed plot's smallest vertical span (a car at rest is a flat line)."""
+
 class SecondsAgoAxis(pg.AxisItem):
     """The time axis, without a label line (the plots are short): its ticks say "now",
     then "-2 s" and so on."""
@@ -90,6 +95,10 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.speed_plot.enableAutoRange(y=True)
         self.slip_plot.setYRange(-10, 10)
         self.slip_plot.enableAutoRange(y=True)
+        # the auto-range never zooms in below a span that means something: a car going
+        # straight has slip angles of 1e-14° (float noise), not a curve worth a full plot
+        self.slip_plot.setLimits(minYRange=MIN_SLIP_SPAN_DEG)
+        self.speed_plot.setLimits(minYRange=MIN_SPEED_SPAN)
         # ghost curves join their plots only while a ghost is drawn: idle items in a
         # plot still cost every frame's auto-range pass
         dashed = [pg.mkPen(c, width=1, style=Qt.PenStyle.DashLine) for c in GHOSTS]
