@@ -239,10 +239,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 class Progress:
     """Progress on stderr for work that has run over SHOW_AFTER_S: one line, rewritten
-    at most twice a second; nothing at all for quick work (stdout stays clean)."""
+    at most twice a second; nothing at all for quick work (stdout stays clean), and
+    nothing when stderr is not a terminal: a script reading the command's errors gets
+    only those, never a progress line before them."""
 
     SHOW_AFTER_S = 2.0
     active = False  # a command is reporting its own progress (the Watchdog keeps quiet)
+
+    @staticmethod
+    def wanted() -> bool:
+        """Whether anyone watches stderr: a terminal."""
+        return sys.stderr.isatty()
 
     def __init__(self, what: str):
         self.what, self.start, self.last, self.shown = what, time.perf_counter(), 0.0, False
@@ -250,7 +257,7 @@ class Progress:
 
     def __call__(self, share: float) -> None:
         now = time.perf_counter()
-        if now - self.start > self.SHOW_AFTER_S and now - self.last >= 0.5:
+        if now - self.start > self.SHOW_AFTER_S and now - self.last >= 0.5 and self.wanted():
             self.last, self.shown = now, True
             print(f"\r{self.what}: {100 * share:3.0f} %", end="", file=sys.stderr, flush=True)
 
@@ -282,7 +289,7 @@ class Watchdog:
         wait = Progress.SHOW_AFTER_S
         while not self._stop.wait(wait):
             wait = self.EVERY_S
-            if not Progress.active:
+            if not Progress.active and Progress.wanted():
                 print(f"car-sandbox {self.command}: still working, {time.perf_counter() - self.start:.0f} s",
                       file=sys.stderr, flush=True)
 

@@ -94,6 +94,7 @@ def test_long_work_reports_progress_on_stderr_only(tmp_path, capsys, monkeypatch
     from sandbox import cli
 
     monkeypatch.setattr(cli.Progress, "SHOW_AFTER_S", 0.0)
+    monkeypatch.setattr(cli.Progress, "wanted", staticmethod(lambda: True))  # as on a terminal
     trace = tmp_path / "t.csv"
     trace.write_text("steer,throttle,brake\n" + "0,1,0\n" * 300_000)
     assert cli.main(["simulate", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"), "--controls", str(trace),
@@ -112,8 +113,21 @@ def test_a_command_without_its_own_progress_says_it_is_still_working(capsys, mon
     from sandbox import cli
 
     monkeypatch.setattr(cli.Progress, "SHOW_AFTER_S", 0.01)
+    monkeypatch.setattr(cli.Progress, "wanted", staticmethod(lambda: True))  # as on a terminal
     monkeypatch.setattr(cli.Watchdog, "EVERY_S", 0.01)
     assert cli.main(["metrics", "--preset", str(BUILTIN_DIR / "monster_corvette_c5.json"), "--hz", "1000"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("Corvette C5") and "still working" not in out
     assert "car-sandbox metrics: still working" in err
+
+
+def test_no_progress_line_reaches_a_stderr_that_is_not_a_terminal(capsys, monkeypatch):
+    """A script reading a command's errors (stderr a pipe or a file) gets only those:
+    progress and 'still working' lines are for a terminal."""
+    from sandbox import cli
+
+    monkeypatch.setattr(cli.Progress, "SHOW_AFTER_S", 0.0)
+    monkeypatch.setattr(cli.Watchdog, "EVERY_S", 0.01)
+    assert cli.main(["metrics", "--preset", str(BUILTIN_DIR / "monster_corvette_c5.json"), "--hz", "1000"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Corvette C5") and err == ""
