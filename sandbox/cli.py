@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -779,9 +780,23 @@ COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params
             "sweep": cmd_sweep, "soak": cmd_soak}
 
 
+class Stopped(KeyboardInterrupt):
+    """The command was told to stop (SIGTERM, SIGHUP): it unwinds like Ctrl+C, so its
+    half-written output is removed on the way out."""
+
+
+def _stop_on(signum, _frame) -> None:
+    raise Stopped(signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
+    except KeyboardInterrupt as exc:  # Ctrl+C, or told to stop: no traceback, nothing half written
+        signum = exc.args[0] if isinstance(exc, Stopped) else signal.SIGINT
+        print(f"\ncar-sandbox: stopped ({signal.Signals(signum).name}); nothing half-written is left",
+              file=sys.stderr)
+        return 128 + int(signum)
     except BrokenPipeError:  # stdout closed early (`| head`): stop quietly, as other tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # Python's exit flush would raise it again
@@ -793,6 +808,8 @@ def _main(argv: list[str] | None) -> int:
     try:
         if args.command is None:
             return cmd_window(args)
+        for signum in (signal.SIGTERM, signal.SIGHUP):  # the commands only: the window asks first
+            signal.signal(signum, _stop_on)
         if args.command in ("bench", "soak") and args.out is None:
             args.out = report_path(f"{args.command}.json")
         out = getattr(args, "out", None)

@@ -351,3 +351,26 @@ def test_bench_and_soak_write_their_figures_to_the_user_cache_folder(command, tm
     assert cli_module.main([command, "--out", str(out)]) == 0 and out.is_file()
     ignored = (Path(__file__).parent.parent / ".gitignore").read_text().split()
     assert f"{command}.json" in ignored
+
+
+@pytest.mark.parametrize("signum, code", [(2, 130), (15, 143)])
+def test_a_stopped_command_leaves_no_traceback_and_no_half_written_file(tmp_path, signum, code):
+    """Ctrl+C (SIGINT) or SIGTERM while `simulate` writes: exit 128 + the signal, one
+    line saying so, and neither the target nor its hidden temporary file left behind."""
+    import signal as signals
+    import time
+
+    trace = tmp_path / "long.csv"
+    trace.write_text("steer,throttle,brake\n" + "0.5,1,0\n" * 1_500_000)
+    out = tmp_path / "out.csv"
+    process = subprocess.Popen([sys.executable, "-m", "sandbox", "simulate", "--preset", str(DEFAULTS),
+                                "--controls", str(trace), "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")] and time.monotonic() < deadline:
+        time.sleep(0.05)  # until it has started writing
+    assert process.poll() is None, "finished before it could be stopped"
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == code
+    assert "Traceback" not in err and f"stopped ({signals.Signals(signum).name})" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.csv"]
