@@ -816,7 +816,10 @@ def _main(argv: list[str] | None) -> int:
         if out is not None:  # before any work: a bad output is refused at once, and never an input
             from .files.disk import check_target
 
-            inputs = [getattr(args, name, None) for name in ("preset", "controls")] + list(getattr(args, "ghost", []))
+            inputs = [getattr(args, name, None) for name in ("preset", "controls", "script")] + \
+                list(getattr(args, "ghost", []))
+            if getattr(args, "scene", False):  # a scene's script is written beside it: an output too
+                check_target(Path(out).with_suffix(".gd"), [path for path in inputs if path is not None])
             check_target(out, [path for path in inputs if path is not None])
         if args.command in ("bench", "soak"):  # they print their own progress
             code = COMMANDS[args.command](args)

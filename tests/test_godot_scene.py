@@ -98,3 +98,40 @@ def test_the_godot3_scene_drives_in_the_engine_as_in_the_sandbox(stem):
     scale = 25.0 if preset.model.LENGTH_UNIT == "m" else 1.0
     assert gap["position_px"] * scale < 1.0 and gap["heading_rad"] < 5e-4, gap
     assert np.hypot(godot[:, 1], godot[:, 2]).max() * scale > 100
+
+
+def test_a_scene_keeps_a_copy_of_the_script_it_writes_over(tmp_path):
+    """Your own car.gd beside the car.tscn you export: kept as car.gd.bak, byte for byte."""
+    mine = tmp_path / "car.gd"
+    mine.write_bytes(b"extends Node\n# my own car, \xff not even UTF-8\n")
+    before = mine.read_bytes()
+    save_scene(load_preset(BUILTIN_DIR / "drift.json"), tmp_path / "car.tscn", 4)
+    assert (tmp_path / "car.gd.bak").read_bytes() == before and mine.read_bytes() != before
+    save_scene(load_preset(BUILTIN_DIR / "drift.json"), tmp_path / "car.tscn", 4)  # the same again: no new copy
+    assert (tmp_path / "car.gd.bak").read_bytes() == before
+
+
+def test_import_godot_never_writes_over_the_script_it_reads(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "car.gd"
+    script.write_text(export_script(load_preset(BUILTIN_DIR / "drift.json"), 4))
+    before = script.read_bytes()
+    for out in (script, tmp_path / "car.json"):
+        result = subprocess.run([sys.executable, "-m", "sandbox", "import-godot", str(script), "--out", str(out)],
+                                capture_output=True, text=True)
+        if out == script:
+            assert result.returncode == 2 and "car.gd" in result.stderr
+        else:
+            assert result.returncode == 0
+    assert script.read_bytes() == before
+    scene = subprocess.run([sys.executable, "-m", "sandbox", "export-godot", "--preset", str(BUILTIN_DIR / "drift.json"),
+                            "--scene", "--out", str(tmp_path / "drift.tscn")], capture_output=True, text=True)
+    assert scene.returncode == 0
+    preset = tmp_path / "mine.gd"  # a preset file, whatever its name: the scene's script would replace it
+    preset.write_text((BUILTIN_DIR / "drift.json").read_text())
+    clash = subprocess.run([sys.executable, "-m", "sandbox", "export-godot", "--preset", str(preset),
+                            "--scene", "--out", str(tmp_path / "mine.tscn")], capture_output=True, text=True)
+    assert clash.returncode == 2 and "mine.gd" in clash.stderr and not (tmp_path / "mine.tscn").exists()
+    assert preset.read_text() == (BUILTIN_DIR / "drift.json").read_text()

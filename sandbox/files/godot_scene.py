@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .disk import write_text_atomic
+from .disk import write_atomic, write_text_atomic
 from .godot import DEFAULT_PX_PER_METRE, DIALECTS, GodotError, export_script
 from .presets import Preset
 
@@ -101,14 +101,31 @@ def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
     return "\n".join(head + root + nodes + camera)
 
 
+def _keep_a_copy(path: Path, new_text: str) -> None:
+    """Copy a file about to be replaced by other text to `<name>.bak`, atomically."""
+    try:
+        old = path.read_bytes() if path.is_file() else None
+    except OSError as exc:
+        raise GodotError(f"{path}: cannot read the script already there ({exc.strerror or exc}); nothing was "
+                         "written") from None
+    if old is not None and old != new_text.encode("utf-8"):
+        def write(name: str) -> None:
+            with open(name, "wb") as f:
+                f.write(old)
+
+        write_atomic(path.with_name(path.name + ".bak"), write, GodotError, check=lambda written: written == old)
+
+
 def save_scene(preset: Preset, path: str | os.PathLike, godot: int,
                px_per_metre: float = DEFAULT_PX_PER_METRE) -> tuple[Path, Path]:
     """Write the scene at `path` (a .tscn) and its script beside it (the same name,
-    .gd); returns both paths. The script first, so a scene never names a missing one."""
+    .gd); returns both paths. The script first, so a scene never names a missing one. A
+    different script already there (your own car.gd, say) is kept as `<name>.gd.bak`."""
     scene = Path(path)
     script = scene.with_suffix(".gd")
     script_text = export_script(preset, godot, px_per_metre)
     scene_text = export_scene(preset, godot, script.name, px_per_metre)
+    _keep_a_copy(script, script_text)
     write_text_atomic(script, script_text, GodotError)
     write_text_atomic(scene, scene_text, GodotError)
     return scene, script
