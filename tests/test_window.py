@@ -1007,3 +1007,21 @@ def test_the_slip_plot_does_not_zoom_onto_float_noise(window, qtbot):
     qtbot.wait(50)
     low, high = plots.slip_plot.getViewBox().viewRange()[1]
     assert high - low >= 1.99  # degrees
+
+
+@pytest.mark.parametrize("kept", ["0", "nan", "1e308", "-25", "inf", "lots"])
+def test_a_damaged_scale_in_the_settings_starts_at_the_default(qtbot, kept):
+    """0, nan, 1e308 or -25 px/m in the settings crashed or hung every start (the car
+    view divides by it and draws a grid with it): such a value is set aside for 25."""
+    from sandbox.ui.app import DEFAULT_PX_PER_METRE, settings
+
+    settings().setValue("view/px_per_metre", kept)
+    settings().setValue("view/zoom", kept)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_preset_file(BUILTIN_DIR / "rigid_body_road.json")
+    window.show()
+    qtbot.waitExposed(window)
+    window.track.repaint()  # the paint that crashed
+    assert window.px_per_metre == DEFAULT_PX_PER_METRE
+    assert 0.1 <= window.track.zoom <= 8

@@ -155,7 +155,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
-            self.px_per_metre = _float_setting("view/px_per_metre", DEFAULT_PX_PER_METRE)
+            self.px_per_metre = _float_setting("view/px_per_metre", DEFAULT_PX_PER_METRE,
+                                               min(PX_PER_METRE_CHOICES), max(PX_PER_METRE_CHOICES))
         self.body = self.model.body(self.tuning)
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)

@@ -11,6 +11,7 @@ the window opens on the recipe's defaults, with a message saying where the file 
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from ..errors import UserError
 from ..files.disk import write_text_atomic
 from ..files.presets import Preset, declared_preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
 from .qt import APPLICATION, ORGANIZATION
+from .track_view import ZOOM_RANGE
 
 AUTOSAVE_MS = 1000
 """The session is written this long after the last change (debounced)."""
@@ -32,11 +34,15 @@ def settings() -> QSettings:
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
 
 
-def _float_setting(key: str, default: float) -> float:
+def _float_setting(key: str, default: float, low: float = -math.inf, high: float = math.inf) -> float:
+    """A number kept in the settings, or `default` when what is kept there is not a
+    finite number within low … high (a settings file edited or damaged by hand must not
+    reach the drawing code: 0 or nan px/m crashed every start)."""
     try:
-        return float(settings().value(key, default))
-    except (TypeError, ValueError):
+        value = float(settings().value(key, default))
+    except (TypeError, ValueError, OverflowError):
         return default
+    return value if math.isfinite(value) and low <= value <= high else default
 
 
 def set_aside_dir():
@@ -117,7 +123,7 @@ class SessionMixin:
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
-        self.track.set_zoom(_float_setting("view/zoom", self.track.zoom))
+        self.track.set_zoom(_float_setting("view/zoom", self.track.zoom, *ZOOM_RANGE))
 
     def autosave(self) -> None:
         """Write the session (preset file, tuning, tick rate) to disk now, so a crash or
