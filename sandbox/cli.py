@@ -39,6 +39,9 @@ def _number_in(text: str, kind: str, low: float, high: float, unit: str = "", wh
     return value
 
 
+MAX_SCREENSHOT_GHOSTS = 4
+"""The window's compare ghosts at most (its plots have a colour for each)."""
+
 def _seed(text: str) -> int:
     return int(_number_in(text, "seed", 0, 999_999, whole=True))
 
@@ -420,6 +423,9 @@ def cmd_screenshot(args) -> None:
     from .ui.app import MainWindow
 
     preset = load_preset(args.preset)
+    if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
+        raise UserError(f"--ghost given {len(args.ghost)} times: the window drives {MAX_SCREENSHOT_GHOSTS} ghosts "
+                        "at most")
     ghosts = [load_preset(path) for path in args.ghost]
     app = application()
     window = MainWindow(remember=False)
@@ -547,11 +553,20 @@ def cmd_tune(args) -> int:
     from .analysis.tune import conflicts, free_names, parse_range, parse_target, search
     from .files.presets import load_preset, save_preset
 
+    if args.name is not None and args.out is None:
+        raise UserError("--name names the tuned preset written by --out; give --out too (nothing else is saved)")
     preset = load_preset(args.preset)
     model = preset.model
     targets = [parse_target(text, model) for text in args.target]
+    twice = sorted({t.metric for t in targets if sum(u.metric == t.metric for u in targets) > 1})
+    if twice:
+        raise UserError(f"--target {twice[0]} is given more than once: which value is meant?")
     names = free_names(model, args.free, args.lock)
     ranges = dict(parse_range(text, model, preset.tuning) for text in args.range)
+    fixed = sorted(set(ranges) - set(names))
+    if fixed:
+        raise UserError(f"--range {fixed[0]}: it does not move in this search (not free, or locked); free it, or "
+                        "leave its range out")
     hz = args.hz or preset.hz
     result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
     pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)

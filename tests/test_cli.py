@@ -374,3 +374,9 @@ def test_a_stopped_command_leaves_no_traceback_and_no_half_written_file(tmp_path
     assert process.returncode == code
     assert "Traceback" not in err and f"stopped ({signals.Signals(signum).name})" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.csv"]
+
+
+def test_a_fifth_ghost_is_refused_not_dropped(tmp_path):
+    ghosts = [arg for _ in range(5) for arg in ("--ghost", str(BUILTIN_DIR / "ice.json"))]
+    result = cli("screenshot", "--preset", DEFAULTS, *ghosts, "--out", tmp_path / "s.png", check=False)
+    assert result.returncode == 2 and "--ghost given 5 times" in result.stderr and not (tmp_path / "s.png").exists()

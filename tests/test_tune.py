@@ -193,3 +193,14 @@ def test_a_negative_seed_is_a_usage_error_not_a_traceback():
                              "--target", "top_speed=500", "--seed", "-1"], capture_output=True, text=True)
     assert result.returncode == 2 and "seed -1 is not a whole number within 0 … 999999" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--name", "Mine"], "--name names the tuned preset written by --out"),
+    (["--target", "top_speed=600"], "--target top_speed is given more than once"),
+    (["--free", "engine_power", "--range", "drag=-0.1:-0.01"], "--range drag: it does not move in this search"),
+])
+def test_what_would_be_silently_ignored_is_refused_naming_it(extra, message):
+    result = subprocess.run([sys.executable, "-m", "sandbox", "tune", "--preset", str(BUILTIN_DIR / "drift.json"),
+                             "--target", "top_speed=500", *extra], capture_output=True, text=True)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
