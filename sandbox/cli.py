@@ -42,6 +42,7 @@ def _number_in(text: str, kind: str, low: float, high: float, unit: str = "", wh
 MAX_SCREENSHOT_GHOSTS = 4
 """The window's compare ghosts at most (its plots have a colour for each)."""
 
+
 def _seed(text: str) -> int:
     return int(_number_in(text, "seed", 0, 999_999, whole=True))
 
@@ -823,8 +824,9 @@ def _main(argv: list[str] | None) -> int:
     try:
         if args.command is None:
             return cmd_window(args)
-        for signum in (signal.SIGTERM, signal.SIGHUP):  # the commands only: the window asks first
-            signal.signal(signum, _stop_on)
+        for name in ("SIGTERM", "SIGHUP"):  # the commands only: the window asks first (no SIGHUP on Windows)
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), _stop_on)
         if args.command in ("bench", "soak") and args.out is None:
             args.out = report_path(f"{args.command}.json")
         out = getattr(args, "out", None)
