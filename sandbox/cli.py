@@ -526,7 +526,7 @@ def _export_into(args) -> None:
 def cmd_import_godot(args) -> None:
     from dataclasses import replace
 
-    from .files.godot import load_script
+    from .files.godot_import import load_script
     from .files.presets import declared_preset, load_preset, save_preset
     from .physics.models import arcade
 
@@ -536,8 +536,7 @@ def cmd_import_godot(args) -> None:
     if base is None:  # the script named its model: the rest at that model's defaults
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()
-    for name, value in result.values.items():
-        tuning.set(name, value)
+    tuning.set_many(result.values)
     preset = replace(base, tuning=tuning, name=f"Imported from {args.script.name}", path=None)
     save_preset(preset, args.out)
     for warning in result.warnings:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.files.godot import GodotError, export_script, parse_script
+from sandbox.files.godot import GodotError, export_script
+from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_import import declarations
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.physics.models import MODELS, arcade

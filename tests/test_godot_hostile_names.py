@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from sandbox.files.godot import GODOT_VERSIONS, export_script, parse_script
+from sandbox.files.godot import GODOT_VERSIONS, export_script
+from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_scene import save_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 

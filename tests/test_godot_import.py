@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from sandbox.files.godot import GodotError, export_script, parse_script, variable_name
+from sandbox.files.godot import GodotError, export_script, variable_name
+from sandbox.files.godot_import import parse_script
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.physics.models import MODELS
 
@@ -121,7 +122,7 @@ def test_a_script_exported_before_every_model_exported_still_imports():
     SANDBOX_MODEL line; drag hand-tuned to -0.0123): read for the arcade, bit for bit."""
     from pathlib import Path
 
-    from sandbox.files.godot import load_script
+    from sandbox.files.godot_import import load_script
     from sandbox.physics.models import arcade
 
     path = Path(__file__).parent / "data" / "godot3_script_before_every_model_go_kart.gd"

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from sandbox.cli import main
-from sandbox.files.godot import TEMPLATE_SWITCHES, export_script, parse_script
+from sandbox.files.godot import TEMPLATE_SWITCHES, export_script
+from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_into import update_text, write_into
 from sandbox.files.presets import BUILTIN_DIR, declared_preset, load_preset
 from sandbox.physics.models import MODELS, arcade

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.files.godot import (GODOT_VERSIONS, LINE_WIDTH, GodotError, export_script, gdscript_literal, load_script,
-                                 parse_script, variable_name)
+from sandbox.files.godot import GODOT_VERSIONS, LINE_WIDTH, GodotError, export_script, gdscript_literal, variable_name
+from sandbox.files.godot_import import load_script, parse_script
 from sandbox.files.godot_scene import save_scene
 from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR, load_preset

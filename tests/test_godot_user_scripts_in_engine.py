@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from sandbox.devtools.oracle import compare, godot_binary, run_oracle
-from sandbox.files.godot import load_script
+from sandbox.files.godot_import import load_script
 from sandbox.files.godot_into import write_into
 from sandbox.files.presets import Preset, load_preset
 from sandbox.files.traces import load_trace, save_trace

@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 from ..analysis.sweep import MAX_POINTS
-from ..files.godot import SCRIPT_LIMIT, export_script, parse_script
+from ..files.godot import SCRIPT_LIMIT, export_script
+from ..files.godot_import import parse_script
 from ..files.presets import BUILTIN_DIR, load_preset
 from ..files.traces import TRACE_LIMIT
 from ..physics.models import arcade

@@ -1,6 +1,5 @@
-"""Godot scripts in and out: export a tuning as the recipe's car.gd (Godot 3 or 4);
-reading a car.gd back into a tuning is in godot_import.py (its names are importable
-from here too).
+"""Godot scripts out: export a tuning as the recipe's car.gd (Godot 3 or 4); reading
+a car.gd back into a tuning is in godot_import.py.
 """
 
 from __future__ import annotations
@@ -123,17 +122,16 @@ def declaration(p, value: float | bool, godot: int) -> str:
                      + [_exported(variable_name(p.name), value, 4, bounds, hints)])
 
 
-def _declarations(preset: Preset, godot: int, text: str) -> str:
+def _declarations(preset: Preset, godot: int) -> str:
     """Every tuning parameter of the preset's model as an exported variable, in the
     groups of the sandbox's tuning panel and in its order (Godot 4: each group an
     @export_group of the Inspector), each with the range and unit it has under the
     tuning's switches. A switch that picks the template (TEMPLATE_SWITCHES) is not one:
-    the script's code is that formula; and such a formula's script declares only the
-    options its code (`text`) reads (the 2020 recipe has no rate-independent form)."""
+    the script's code is that formula; nor is an option that does nothing under the
+    tuning's switches (Param.applies: the 2020 recipe has no rate-independent form)."""
     blocks = []
-    exported = [p for p in effective_params(preset.model.PARAMS, preset.tuning) if p.name not in TEMPLATE_SWITCHES]
-    if any(preset.tuning.get(switch, False) for switch in TEMPLATE_SWITCHES):
-        exported = [p for p in exported if not p.is_bool or re.search(rf"\b{variable_name(p.name)}\b", text)]
+    exported = [p for p in effective_params(preset.model.PARAMS, preset.tuning)
+                if p.name not in TEMPLATE_SWITCHES and p.applies(preset.tuning)]
     for group, params in groups(exported).items():
         heading = [f'@export_group("{group}")'] if godot == 4 else []
         blocks.append("\n".join(heading + [declaration(p, preset.tuning[p.name], godot) for p in params]))
@@ -223,7 +221,7 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
     actions = script_actions(text)
     return {"HEADER": "\n".join(_header(preset, godot, actions)),
             "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
-            "PARAMS": _declarations(preset, godot, text),
+            "PARAMS": _declarations(preset, godot),
             "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
             **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text}}
 
@@ -253,15 +251,3 @@ def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_P
 def save_script(preset: Preset, path: str | os.PathLike, godot: int,
                 px_per_metre: float = DEFAULT_PX_PER_METRE) -> None:
     write_text_atomic(path, export_script(preset, godot, px_per_metre), GodotError)
-
-
-IMPORT_NAMES = ("ImportResult", "load_script", "parse_script", "script_model")
-"""The import half, in godot_import.py, still importable from here."""
-
-
-def __getattr__(name: str):
-    if name in IMPORT_NAMES:  # loaded on first use: godot_import needs this module first
-        from . import godot_import
-
-        return getattr(godot_import, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -265,6 +265,15 @@ def check_model_of_code(model: ModuleType, named: bool, parsed: tuple[Statement,
                          f"mean something else in the {model.TITLE} model; {outcome}")
 
 
+def honoured(found: dict, parsed: tuple[Statement, ...]) -> dict[str, object]:
+    """The values of the parameters `found` (name -> (declaration, value)) whose variable
+    the script's code reads: a switch declared but never read says nothing of what the
+    code computes."""
+    read = code_names(parsed)
+    return {name: value for name, (declaration, value) in found.items()
+            if value is not None and declaration.name in read}
+
+
 def script_formula(model: ModuleType, text: str, declared: dict[str, object], parsed: tuple[Statement, ...]):
     """The formula the script follows (`declared`: its parameters' values; `parsed`:
     its statements), for a model whose source has more than one (the arcade's two
@@ -303,9 +312,9 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
                          f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
     raw = {name: value for name, (_, value) in found.items() if value is not None}
-    read = code_names(parsed)
-    try:  # a switch the script declares but its code never reads says nothing of its formula
-        formula = script_formula(model, text, {k: v for k, v in raw.items() if variable_name(k) in read}, parsed)
+    read = honoured(found, parsed)
+    try:
+        formula = script_formula(model, text, read, parsed)
     except GodotError as exc:
         formula = None
         errors.append(str(exc))
@@ -314,14 +323,15 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         result.formula = formula
         result.warnings += formula.notes
         for name, value in formula.switches.items():
-            if name in raw and variable_name(name) not in read and bool(raw[name]) != bool(value):
+            if name in raw and name not in read and bool(raw[name]) != bool(value):
                 result.warnings.append(f"{variable_name(name)} is declared {gdscript_literal(bool(raw[name]))} but "
                                        f"the code never reads it: it computes as with {name} "
                                        f"{'on' if value else 'off'}, and that is what is imported")
                 raw[name] = value
         given = {name: value for name, value in formula.switches.items()
                  if name in {p.name for p in model.PARAMS} and name not in raw}
-        told = {name for name in given if variable_name(name) not in read}
+        in_code = code_names(parsed)
+        told = {name for name in given if variable_name(name) not in in_code}
         raw.update(given)
     params = params_under(model, raw)
     for name, value in raw.items():
@@ -346,8 +356,6 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
             result.values[p.name] = params[p.name].check(older)
             result.warnings.append(f"{variable_name(p.name)} is newer than the script: "
                                    f"{gdscript_literal(older)} is used, as before it existed")
-    # switches first: set after the values they give another meaning, they would reset those
-    result.values = dict(sorted(result.values.items(), key=lambda item: not params[item[0]].is_bool))
     left = [p.name for p in model.PARAMS if p.name not in result.values]
     switched = {d.name: switch for switch in result.values for d in dependents(model.PARAMS, switch) if d.name in left}
     plain = [name for name in left if name not in switched]

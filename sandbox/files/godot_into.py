@@ -17,8 +17,9 @@ from types import ModuleType
 
 from .disk import read_text, write_text_atomic
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
-from .gdscript_reader import Statement, code_names, statements
-from .godot_import import Declaration, check_model_of_code, read_parameters, script_formula, script_model
+from .gdscript_reader import Statement, statements
+from .godot_import import (Declaration, check_model_of_code, honoured, read_parameters, script_formula,
+                           script_model)
 from .presets import Preset
 
 SWITCH_WORDS = {"recipe_2020": ("follows the 2020 recipe", "follows the Godot 4 recipe",
@@ -137,11 +138,9 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
     any other switch, its default). A switch the code reads is written like a value.
     Also the formula's notes (what differs that the numbers do not show)."""
     model = preset.model
-    read = code_names(parsed)
-    honoured = {name: value for name, (declaration, value) in found.items()
-                if value is not None and declaration.name in read}
+    read = honoured(found, parsed)
     try:
-        formula = script_formula(model, text, honoured, parsed)
+        formula = script_formula(model, text, read, parsed)
     except GodotError as exc:
         return [str(exc)], []
     computes = {p.name: p.default for p in model.PARAMS if p.is_bool and p.applies(preset.tuning)}
@@ -150,7 +149,7 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
     differences = []
     for name, value in computes.items():
         wanted = bool(preset.tuning[name])
-        if name in honoured or wanted == bool(value):
+        if name in read or wanted == bool(value):
             continue
         if name in SWITCH_WORDS:
             on, off, why = SWITCH_WORDS[name]

@@ -206,10 +206,13 @@ class Tuning(dict):
             self[p.name] = p.default
         for p in self.params.values():
             self[p.name] = p.under(self).default
-        given = dict(values or {})
-        # switches first: they decide what the other values mean
-        for name in sorted(given, key=lambda n: not (n in self.params and self.params[n].is_bool)):
-            self.set(name, given[name])
+        self.set_many(values or {})
+
+    def set_many(self, values: Mapping[str, object]) -> None:
+        """`set` each of `values`, the switches first: they decide what the other values
+        mean (a switch set after them would reset them)."""
+        for name in sorted(values, key=lambda n: not (n in self.params and self.params[n].is_bool)):
+            self.set(name, values[name])
 
     def param(self, name: str) -> Param:
         """Parameter `name` as it applies under this tuning's switches."""

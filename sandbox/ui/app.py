@@ -19,7 +19,8 @@ from ..analysis.curves import time_to_cover
 from ..files.disk import png_complete, write_atomic
 from ..files.traces import demo_drive
 from ..errors import UserError
-from ..files.godot import export_script, has_script, load_script, save_script
+from ..files.godot import export_script, has_script, save_script
+from ..files.godot_import import load_script
 from ..files.godot_scene import save_scene
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog

@@ -287,8 +287,7 @@ class TuningPanel(QWidget):
         that changes what other values mean resets them (Tuning.set): they are part of
         the step, so Undo brings back what they were."""
         after = self.tuning.copy()
-        for name in sorted(values, key=lambda n: not after.params[n].is_bool):
-            after.set(name, values[name])
+        after.set_many(values)
         touched = set(values)
         for name in values:
             if after[name] != self.tuning[name]:
@@ -315,17 +314,13 @@ class TuningPanel(QWidget):
     # --- changes from undo/redo and loads ------------------------------------
     def apply_values(self, values: Mapping[str, float]) -> None:
         """Put `values` into the tuning and the sliders without recording undo steps."""
-        changed = False
-        # switches first: they decide what the other numbers mean (Tuning.set)
-        for name in sorted(values, key=lambda n: not self.tuning.params[n].is_bool):
-            self.tuning.set(name, values[name])
-            changed = True
+        self.tuning.set_many(values)
         self._refresh_meanings()
         for name in values:  # a switch may have set other values too
             for shown_name in (name, *(d.name for d in dependents(self.tuning.params.values(), name))):
                 self._committed[shown_name] = self.tuning[shown_name]
                 self._show(shown_name, self.tuning[shown_name])
-        if changed:
+        if values:
             self.tuning_changed.emit()
 
     def show_rate(self, hz: int) -> None:
