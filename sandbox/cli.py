@@ -757,14 +757,21 @@ def cmd_soak(args) -> None:
 
 
 def cmd_window(args) -> int:
-    from .files.presets import load_preset
     from .ui.qt import application, dispose
-    from .ui.app import MainWindow
+    from .ui.warm_up import show_splash
 
-    from .ui.warm_up import prepare_physics
-
-    preset = load_preset(args.preset) if args.preset else None
     app = application()
+    splash = show_splash()  # first: importing the physics and the window takes seconds on a busy machine
+    from .files.presets import load_preset
+    from .ui.app import MainWindow
+    from .ui.warm_up import compile_first_start, prepare_physics
+
+    try:
+        preset = load_preset(args.preset) if args.preset else None
+    except UserError:
+        splash.close()
+        raise
+    compile_first_start(splash, preset)  # before the window exists: none of its work competes
     try:
         window = MainWindow()
     except Exception as exc:  # a saved session the window cannot show: never a crash loop
@@ -784,6 +791,7 @@ def cmd_window(args) -> int:
 
         report_first_frame(window.track)
     window.show()
+    splash.finish(window)
     code = app.exec()
     dispose(window)
     return code

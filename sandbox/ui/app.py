@@ -240,6 +240,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         for dock in self.docks():
             dock.setMinimumSize(PANEL_MIN, PANEL_MIN_HEIGHT)
         self._hidden_docks: list = []  # the panels Tab hid, to bring back
+        # the Tuning tab in front before the first show: the last tab added (Tune) would
+        # show first and compute the metrics in the window's thread (a first start compiles them)
+        self.panel_dock.raise_()
         self._default_layout = self.saveState()
         self._size_panels()
         if remember:

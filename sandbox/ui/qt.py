@@ -10,7 +10,6 @@ import threading
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
-from pyqtgraph.util.garbage_collector import GarbageCollector  # noqa: E402
 
 ORGANIZATION = "car-sandbox"
 APPLICATION = "car-sandbox"
@@ -37,7 +36,7 @@ def collect_in_window_thread() -> None:
     here once, during a sweep)."""
     global _collector
     if _collector is None:
-        _collector = _Collector()
+        _collector = _collector_class()()
 
 
 def freeze_long_lived() -> None:
@@ -50,19 +49,24 @@ def freeze_long_lived() -> None:
         _collector.freeze_wanted.set()
 
 
-class _Collector(GarbageCollector):
-    """pyqtgraph's timed collection, plus the one-off freeze of `freeze_long_lived`."""
+def _collector_class():
+    """pyqtgraph's timed collection, plus the one-off freeze of `freeze_long_lived`
+    (pyqtgraph imported here, not at start-up: the splash shows before it loads)."""
+    from pyqtgraph.util.garbage_collector import GarbageCollector
 
-    def __init__(self):
-        self.freeze_wanted = threading.Event()
-        super().__init__(interval=COLLECTOR_TURN_MS / 1000)
+    class _Collector(GarbageCollector):
+        def __init__(self):
+            self.freeze_wanted = threading.Event()
+            super().__init__(interval=COLLECTOR_TURN_MS / 1000)
 
-    def check(self) -> None:
-        if self.freeze_wanted.is_set():
-            self.freeze_wanted.clear()
-            gc.freeze()
-        else:
-            super().check()
+        def check(self) -> None:
+            if self.freeze_wanted.is_set():
+                self.freeze_wanted.clear()
+                gc.freeze()
+            else:
+                super().check()
+
+    return _Collector
 
 
 def dispose(widget) -> None:

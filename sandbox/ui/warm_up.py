@@ -1,42 +1,149 @@
 """The first start after an install compiles the physics: say so while it happens.
 
-Only what the first frame needs (the start model's step) is compiled before the
-window shows, under a splash that names it; everything else (the other models, the
-replay seek, batches, metrics) compiles on a background thread afterwards, or when
-first used. Later starts load all of it from the kernel cache in well under a second, after
-the window's first paint.
+The splash shows before anything slow (importing numba and the physics takes a
+second or more on a busy machine), then says what is being done. On a first start
+(no compiled kernels in the cache) what the first frame needs, the start model's tick
+and its force-vs-speed curve, is compiled under it, one step after another on a
+worker thread while the window's event loop keeps turning, so the splash repaints
+and counts the steps. Everything else (the other models, the replay seek, batches,
+metrics) compiles on a background thread once the window is up, or when first used.
+Later starts load all of it from the kernel cache in well under a second, after the
+window's first paint.
+
+Only Qt is imported here at module level: the splash must not wait for numba.
 """
 
 from __future__ import annotations
 
+import json
 import threading
+from typing import Callable, Sequence
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPixmap
-from PySide6.QtWidgets import QSplashScreen
+from PySide6.QtWidgets import QApplication, QSplashScreen
 
-from ..physics.kernel_cache import is_warm
-from ..physics.models import MODELS
-from ..physics.sim import warm_up
 from .qt import after_first_paint, freeze_long_lived
 
 REST_AFTER_MS = 3000
 """ms after start-up before the rest of the physics is loaded or compiled."""
+FIRST_START = "Compiling the physics for this machine (first start only)"
+SPLASH_SIZE = (560, 130)
+"""Splash width and height in px."""
+
+Step = tuple[str, Callable[[], object]]
+"""What a step does, said in the splash, and the call that does it."""
 
 
-def _splash(text: str) -> QSplashScreen:
-    pixmap = QPixmap(520, 120)
-    pixmap.fill(QColor("#263238"))
-    splash = QSplashScreen(pixmap)
-    splash.showMessage(text, Qt.AlignmentFlag.AlignCenter, QColor("white"))
+class Splash(QSplashScreen):
+    """The start-up splash: a line or two saying what is being done. A click does not
+    close it (it closes when the window shows)."""
+
+    def __init__(self, text: str):
+        pixmap = QPixmap(*SPLASH_SIZE)
+        pixmap.fill(QColor("#263238"))
+        super().__init__(pixmap)
+        self.setObjectName("start_splash")
+        self.setToolTip("car-sandbox is starting")
+        self.say(text)
+
+    def say(self, text: str) -> None:
+        """Show `text` and paint it now."""
+        self.showMessage(text, Qt.AlignmentFlag.AlignCenter, QColor("white"))
+        QApplication.processEvents()
+
+    def mousePressEvent(self, event) -> None:
+        event.accept()
+
+
+def show_splash(text: str = "Starting car-sandbox: loading the physics and the window…") -> Splash:
+    """The splash, shown and painted: call this first, before any slow import."""
+    splash = Splash(text)
+    splash.show()
+    splash.repaint()
+    QApplication.processEvents()
     return splash
 
 
+class _Relay(QObject):
+    finished = Signal(object)  # the error a step raised, or None
+
+
+def run_steps(splash: Splash, steps: Sequence[Step], heading: str = FIRST_START) -> None:
+    """Run `steps` one after another on a worker thread, the splash saying which
+    ("…: the arcade car's tick, 1 of 2") before each starts; the event loop turns
+    meanwhile, so the splash stays painted. A step's error is raised here."""
+    relay = _Relay()
+    loop = QEventLoop()
+    outcome: list[BaseException | None] = []
+
+    def finished(error) -> None:
+        outcome.append(error)
+        loop.quit()
+
+    relay.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
+    for number, (what, call) in enumerate(steps, 1):
+        splash.say(f"{heading}\n{what}: {number} of {len(steps)}")
+
+        def work(call=call) -> None:
+            try:
+                call()
+            except BaseException as exc:  # noqa: BLE001 (raised again in the window's thread)
+                relay.finished.emit(exc)
+            else:
+                relay.finished.emit(None)
+
+        outcome.clear()
+        threading.Thread(target=work, name="compile physics", daemon=True).start()
+        if not outcome:
+            loop.exec()
+        if outcome[0] is not None:
+            raise outcome[0]
+
+
+def start_model(preset=None):
+    """The model the window will open on: `preset`'s, else the last session's (as
+    its autosave says), else the recipe's. Only decides what to compile first: if it
+    guesses wrong the window's model compiles when the window first drives it."""
+    from ..physics.models import MODELS
+    from .session import default_preset, settings
+
+    if preset is not None:
+        return preset.model
+    try:
+        saved = json.loads(str(settings().value("preset/tuning", "") or "{}"))
+        return MODELS[saved["model"]]
+    except (ValueError, KeyError, TypeError):
+        return default_preset().model
+
+
+def first_frame_steps(model) -> list[Step]:
+    """What the window's first frame needs compiled: the car's tick, its force curve."""
+    from ..analysis.curves import force_curve
+    from ..physics.sim import DEFAULT_HZ, warm_up
+
+    tuning = {p.name: p.default for p in model.PARAMS}
+    return [(f"the {model.TITLE} car's tick", lambda: warm_up(model)),
+            ("its force-vs-speed curve", lambda: force_curve(model, tuning, DEFAULT_HZ))]
+
+
+def compile_first_start(splash: Splash, preset=None) -> None:
+    """On a first start (nothing in the kernel cache), compile what the first frame
+    needs under the splash; otherwise nothing (later starts load after the first paint)."""
+    from ..physics.kernel_cache import is_warm
+
+    if not is_warm():
+        run_steps(splash, first_frame_steps(start_model(preset)))
+
+
 def prepare_physics(app, window) -> None:
-    """Compile or load what the first frame of the window's model needs; a splash while
-    compiling; then the rest in the background. With a warm cache the loading (about
-    half a second, most of it numba setting itself up) and the frame timer wait until
-    the car view has painted, so the window shows at once with the car at rest."""
+    """Load what the first frame of the window's model needs (warm cache: after the
+    car view has painted, so the window shows at once with the car at rest, the
+    loading taking about half a second, most of it numba setting itself up); then the
+    rest in the background."""
+    from ..physics.kernel_cache import is_warm
+    from ..physics.sim import warm_up
+
     model = window.model
     if is_warm():
         window.timer.stop()
@@ -46,14 +153,6 @@ def prepare_physics(app, window) -> None:
             window.start_frames()
 
         after_first_paint(window.track, load_then_drive)
-    else:
-        splash = _splash(f"Compiling the physics (first start only)\n"
-                         f"step 1 of 2: the {model.TITLE} car, a few seconds\n"
-                         "step 2 of 2 (the other models, replays, metrics) runs in the background")
-        splash.show()
-        app.processEvents()
-        warm_up(model)
-        splash.close()
     # after the window is up: loading or compiling holds Python's lock, and the first
     # frames would wait on it
     QTimer.singleShot(REST_AFTER_MS, lambda: threading.Thread(
@@ -61,6 +160,8 @@ def prepare_physics(app, window) -> None:
 
 
 def _warm_the_rest(first) -> None:
+    from ..physics.models import MODELS
+
     for model in [first] + [m for m in MODELS.values() if m is not first]:
         load_everything(model)
     freeze_long_lived()  # what start-up made lives as long as the window
@@ -72,6 +173,7 @@ def load_everything(model) -> None:
     import numpy as np
 
     from ..analysis.metrics import compute
+    from ..physics.sim import warm_up
 
     warm_up(model, everything=True)
     tuning = {p.name: p.default for p in model.PARAMS}
