@@ -8,7 +8,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.ui.app import PANEL_MIN
-from sandbox.ui.param_row import ElidedLabel
 
 
 @pytest.fixture
@@ -60,16 +59,15 @@ def test_reset_layout_brings_back_a_closed_panel(small):
 
 
 def _cut_labels(window) -> list[str]:
-    """Visible one-line labels whose text is wider than the label, unless they end
-    their text with "…" (elided on purpose, the whole text in the tooltip)."""
+    """Visible labels whose text does not fit: one-line labels wider than their text,
+    wrapping ones (a parameter's name) shorter than their lines."""
     cut = []
     for label in window.findChildren(QLabel):
-        if not label.isVisible() or label.wordWrap() or not label.text():
+        if not label.isVisible() or not label.text():
             continue
-        if isinstance(label, ElidedLabel):
-            text = label.text()
-            if text != label.full and not (text.endswith("…") and label.toolTip()):
-                cut.append(label.full)
+        if label.wordWrap():
+            if label.heightForWidth(label.width()) > label.height() + 1:
+                cut.append(label.text())
             continue
         if label.objectName() == "plot_readout":  # one long line that scrolls out: checked below
             continue

@@ -25,3 +25,14 @@ def test_docs_parameter_table_is_the_generated_one():
     block = re.search(r"<!-- params:start -->\n(.*?)<!-- params:end -->", text, re.S)
     assert block, "docs/models.md lacks the generated parameter table markers"
     assert block.group(1).strip() == params_table_markdown().strip()
+
+
+def test_no_model_has_two_parameters_with_the_same_label():
+    """A label is what the sliders, the Tune tab and the exported script show: two the
+    same (or the same but for the end a narrow column cuts, as the Corvette's front and
+    rear cornering stiffness once were) cannot be told apart."""
+    for model in MODELS.values():
+        labels = [p.label.casefold() for p in model.PARAMS]
+        assert len(labels) == len(set(labels)), model.NAME
+        sides = [p.label for p in model.PARAMS if p.label.endswith((" front", " rear"))]
+        assert sides == [], f"{model.NAME}: say the axle first (as in 'Front brake force'): {sides}"

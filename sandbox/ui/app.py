@@ -37,6 +37,7 @@ from .qt import collect_in_window_thread
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
+from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, settings
 from .sweep_panel import SweepPanel
 from .tune_panel import TunePanel
@@ -236,10 +237,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.timer.timeout.connect(self.frame)
         self.start_frames()
 
-        self.resize(1400, 860)
+        fit_to_screen(self, PREFERRED_SIZE)
         for dock in self.docks():
             dock.setMinimumSize(PANEL_MIN, PANEL_MIN_HEIGHT)
         self._hidden_docks: list = []  # the panels Tab hid, to bring back
+        # the side panels run the window's full height (their sliders and tables need it
+        # most on a small screen); the plots sit under the car view
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         # the Tuning tab in front before the first show: the last tab added (Tune) would
         # show first and compute the metrics in the window's thread (a first start compiles them)
         self.panel_dock.raise_()
@@ -247,6 +251,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._size_panels()
         if remember:
             self._restore_layout()
+            fit_to_screen(self)  # a size saved on a larger screen
         self._on_tuning_changed()
         self.reset_car()
         if restored is not None:

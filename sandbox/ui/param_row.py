@@ -1,17 +1,20 @@
-"""The pieces of a parameter's row in the tuning panel: a label that elides, and the
-slider with its number box.
+"""The pieces of a parameter's row in the tuning panel: its label (whole, on a line
+of its own), and the slider with its number box.
 
 The slider moves in whole steps of the parameter (or, for a parameter declared
-`log`, evenly in the logarithm of the value: every decade the same length). The
-number box takes a typed value; a value that is not a number, lies outside the
-range or falls between two steps is answered with a note naming what happened.
+`log`, evenly in the logarithm of the value: every decade the same length); it is
+never shorter than SLIDER_MIN_PX, and Shift held while dragging moves it ten times
+slower, for fine changes. The number box takes a typed value; a value that is not a
+number, lies outside the range or falls between two steps is answered with a note
+naming what happened. Clicked, the number box also takes the mouse wheel: a step a
+notch (ten with Ctrl).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Qt, Signal
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QStyle, QStyleOptionSlider, QWidget
 
 from ..physics.params import Param
 
@@ -23,40 +26,102 @@ NUMBER_CHARS = 7
 """Characters the number box is wide enough for."""
 FLASH_MS = 1500
 """How long the number box shows that a typed value was changed."""
+SLIDER_MIN_PX = 150
+"""Shortest slider, in px: with the slow drag, a single step of the finest slider
+(a few hundred positions) is a few pixels of mouse travel."""
+SLOW_DRAG = 10
+"""With Shift held, a drag moves the slider this many times slower."""
+COARSE_WHEEL = 10
+"""Steps a wheel notch moves the number box with Ctrl held."""
+WHEEL_NOTCH = 120
+"""angleDelta of one wheel notch (Qt's eighths of a degree)."""
 
 
-class ElidedLabel(QLabel):
-    """A one-line label that ends in "…" when narrower than its text; the whole text
-    is its tooltip."""
+class ParamLabel(QLabel):
+    """A parameter's name and unit on a line of its own above its slider, never cut:
+    it is never narrower than its text (the longest, 200 px, is well inside the panel's
+    slider row). `full` is the text."""
 
     def __init__(self, text: str, parent=None):
-        super().__init__(parent)
+        super().__init__(text, parent)
         self.full = text
-        self.setMinimumWidth(40)
-        self.setToolTip(text)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._elide()
+        self.setMinimumWidth(self.sizeHint().width())
 
     def set_full_text(self, text: str) -> None:
-        """Show `text` (elided to the width) in place of the old one."""
+        """Show `text` in place of the old one."""
         self.full = text
-        self.updateGeometry()
-        self._elide()
+        self.setText(text)
+        self.setMinimumWidth(self.sizeHint().width())
 
-    def _elide(self) -> None:
-        self.setText(QFontMetrics(self.font()).elidedText(self.full, Qt.TextElideMode.ElideRight, self.width()))
 
-    def sizeHint(self):
-        hint = super().sizeHint()
-        hint.setWidth(QFontMetrics(self.font()).horizontalAdvance(self.full) + 4)
-        return hint
+class FineSlider(QSlider):
+    """A horizontal slider whose drag follows the mouse from where it was grabbed,
+    SLOW_DRAG times slower while Shift is held (Shift can be pressed or let go mid-drag:
+    the handle carries on from where it is)."""
 
-    def minimumSizeHint(self):
-        hint = super().minimumSizeHint()
-        hint.setWidth(40)
-        return hint
+    def __init__(self, parent=None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self._anchor: tuple[float, float, bool] | None = None  # mouse x, position, slow
+        self._last_x = 0.0
+
+    def positions_per_px(self) -> float:
+        """Slider positions one pixel of a full-speed drag moves."""
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        style = self.style()
+        groove = style.subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self)
+        handle = style.subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self)
+        travel = max(1, groove.width() - handle.width())
+        return (self.maximum() - self.minimum()) / travel
+
+    def mousePressEvent(self, event) -> None:
+        super().mousePressEvent(event)
+        x = event.position().x()
+        self._anchor = (x, float(self.sliderPosition()), self._slow(event)) if self.isSliderDown() else None
+        self._last_x = x
+
+    @staticmethod
+    def _slow(event) -> bool:
+        return bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._anchor is None or not self.isSliderDown():
+            super().mouseMoveEvent(event)
+            return
+        x, slow = event.position().x(), self._slow(event)
+        if self._anchor[2] != slow:  # Shift pressed or let go: carry on from where the handle is
+            self._anchor = (self._last_x, float(self.sliderPosition()), slow)
+        self._last_x = x
+        start_x, start, _ = self._anchor
+        rate = self.positions_per_px() / (SLOW_DRAG if slow else 1)
+        if self.invertedAppearance() != (self.layoutDirection() == Qt.LayoutDirection.RightToLeft):
+            rate = -rate
+        self.setSliderPosition(round(min(self.maximum(), max(self.minimum(), start + (x - start_x) * rate))))
+        event.accept()
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._anchor = None
+        super().mouseReleaseEvent(event)
+
+
+class NumberBox(QLineEdit):
+    """The number box: typed values, and once clicked the mouse wheel, a notch moving
+    the value one step (COARSE_WHEEL with Ctrl). Unclicked, the wheel is left to the
+    panel, which scrolls: scrolling past a box never changes its number."""
+
+    stepped = Signal(int)  # steps up (positive) or down
+
+    def wheelEvent(self, event) -> None:
+        if not self.hasFocus():
+            event.ignore()
+            return
+        delta = event.angleDelta()
+        turn = delta.y() or delta.x()  # Shift turns some systems' wheel sideways
+        notches = round(turn / WHEEL_NOTCH) or (1 if turn > 0 else -1 if turn < 0 else 0)
+        if notches:
+            coarse = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            self.stepped.emit(notches * (COARSE_WHEEL if coarse else 1))
+        event.accept()
 
 
 def number_text(p: Param, value: float) -> str:
@@ -77,10 +142,10 @@ class ParamSlider(QWidget):
     def __init__(self, p: Param, value: float, parent=None):
         super().__init__(parent)
         self._value = float(value)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setMinimumWidth(60)
+        self.slider = FineSlider()
+        self.slider.setMinimumWidth(SLIDER_MIN_PX)
         self._take(p)
-        self.number = QLineEdit()
+        self.number = NumberBox()
         self.number.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.number.setFixedWidth(QFontMetrics(self.number.font()).horizontalAdvance("0" * NUMBER_CHARS) + 12)
         layout = QHBoxLayout(self)
@@ -92,6 +157,7 @@ class ParamSlider(QWidget):
         self.slider.sliderPressed.connect(self.sliderPressed)
         self.slider.sliderReleased.connect(self.sliderReleased)
         self.number.editingFinished.connect(self._typed)
+        self.number.stepped.connect(self._stepped)
         self._flash = QTimer(self)
         self._flash.setSingleShot(True)
         self._flash.setInterval(FLASH_MS)
@@ -143,6 +209,14 @@ class ParamSlider(QWidget):
             self._value = value
             self.number.setText(number_text(self.param, value))
             self.valueChanged.emit(value)
+
+    def _stepped(self, steps: int) -> None:
+        """The wheel on the number box: `steps` of the parameter's step from the value."""
+        p = self.param
+        value = p.snap(self._value + steps * p.step)
+        self.number.setText(number_text(p, value))
+        if value != self._value:
+            self.setValue(value)
 
     def _typed(self) -> None:
         p = self.param

@@ -1,7 +1,8 @@
 """Slider panel generated from a model's parameter declaration, with undo.
 
-Parameters are shown in collapsible sections by their declared group, one row each:
-name, slider, number, reset. Every change goes through the window's QUndoStack: a
+Parameters are shown in collapsible sections by their declared group: each one's name
+and unit on a line of its own (never cut), under it its slider, number
+and reset, so the slider has the panel's width. Every change goes through the window's QUndoStack: a
 click, a typed number, a reset or a preset load is one step; a slider drag applies
 live while the mouse moves and becomes one step when the mouse is released.
 """
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, 
 
 from ..physics.params import Param, Tuning, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
-from .param_row import ElidedLabel, ParamSlider
+from .param_row import COARSE_WHEEL, SLOW_DRAG, ParamLabel, ParamSlider, number_text
 
 OPEN_UP_TO = 8
 """Sections of at most this many parameters start open; longer ones (a gearbox, a
@@ -46,6 +47,13 @@ def _tooltip(p: Param) -> str:
     return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {default}{scale}"
 
 
+def _slider_tooltip(p: Param) -> str:
+    """The parameter's tooltip and how to change it finely."""
+    step = f"{number_text(p, p.step)} {p.unit}"
+    return (_tooltip(p) + f"<br><i>Shift while dragging: {SLOW_DRAG}× slower · click the number, then the "
+            f"mouse wheel: {step} a notch ({COARSE_WHEEL}× with Ctrl)</i>")
+
+
 class Section(QWidget):
     """A header that opens and closes a grid of parameter rows."""
 
@@ -67,9 +75,8 @@ class Section(QWidget):
         self.grid = QGridLayout(self.body)
         self.grid.setContentsMargins(12, 0, 0, 4)
         self.grid.setHorizontalSpacing(6)
-        self.grid.setVerticalSpacing(2)
-        self.grid.setColumnStretch(0, 3)
-        self.grid.setColumnStretch(1, 2)
+        self.grid.setVerticalSpacing(1)
+        self.grid.setColumnStretch(0, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -89,7 +96,7 @@ class Section(QWidget):
 
 
 class TuningPanel(QWidget):
-    """A row per parameter (label, slider, number box, reset) in sections by group.
+    """A row per parameter (label; slider, number box, reset) in sections by group.
     `opened` says which sections start open (by name; others by their size)."""
 
     tuning_changed = Signal()
@@ -103,7 +110,7 @@ class TuningPanel(QWidget):
         self.tuning = tuning
         self.sliders: dict[str, ParamSlider] = {}
         self.switches: dict[str, QCheckBox] = {}
-        self.labels: dict[str, ElidedLabel] = {}
+        self.labels: dict[str, ParamLabel] = {}
         self.resets: dict[str, QToolButton] = {}
         self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
         self._dragging: set[str] = set()
@@ -127,13 +134,16 @@ class TuningPanel(QWidget):
         for name, params in groups(tuning.effective()).items():
             section = Section(name, len(params), opened.get(name, len(params) <= OPEN_UP_TO))
             section.toggled.connect(self.section_toggled)
-            for row, p in enumerate(params):
+            row = 0
+            for p in params:
                 if p.is_bool:
-                    section.grid.addWidget(self._make_switch(p), row, 0, 1, 2)
+                    section.grid.addWidget(self._make_switch(p), row, 0)
                 else:
-                    section.grid.addWidget(self._make_label(p), row, 0)
-                    section.grid.addWidget(self._make_slider(p), row, 1)
-                section.grid.addWidget(self._make_reset(p), row, 2)
+                    section.grid.addWidget(self._make_label(p), row, 0, 1, 2)
+                    row += 1
+                    section.grid.addWidget(self._make_slider(p), row, 0)
+                section.grid.addWidget(self._make_reset(p), row, 1)
+                row += 1
             self.sections[name] = section
         self.note = QLabel()
         self.note.setObjectName("typed_note")
@@ -168,23 +178,23 @@ class TuningPanel(QWidget):
         self._refresh_meanings()
 
     def eventFilter(self, obj, event) -> bool:
-        """The mouse wheel over a slider scrolls the panel instead of changing a value
-        nobody meant to change."""
-        if event.type() == QEvent.Type.Wheel:
+        """The mouse wheel over a slider, or a number box not clicked into, scrolls the
+        panel instead of changing a value nobody meant to change."""
+        if event.type() == QEvent.Type.Wheel and not obj.hasFocus():
             QApplication.sendEvent(self.scroll.verticalScrollBar(), event)
             return True
         return False
 
     # --- widgets -------------------------------------------------------------
-    def _make_label(self, p: Param) -> ElidedLabel:
-        label = ElidedLabel(f"{p.label} [{p.unit}]")
+    def _make_label(self, p: Param) -> ParamLabel:
+        label = ParamLabel(f"{p.label} [{p.unit}]")
         label.setToolTip(_tooltip(p))
         self.labels[p.name] = label
         return label
 
     def _make_slider(self, p: Param) -> ParamSlider:
         slider = ParamSlider(p, self.tuning[p.name])
-        slider.setToolTip(_tooltip(p))
+        slider.setToolTip(_slider_tooltip(p))
         slider.setObjectName(p.name)
         # The slider never takes keyboard focus (W/A/S/D and arrows keep driving);
         # the number box takes it on click only, for typing a value.
@@ -247,7 +257,7 @@ class TuningPanel(QWidget):
             p = self.tuning.param(name)
             if p != slider.param:
                 slider.set_param(p, self.tuning[name])
-                slider.setToolTip(_tooltip(p))
+                slider.setToolTip(_slider_tooltip(p))
                 self.labels[name].set_full_text(f"{p.label} [{p.unit}]")
                 self.labels[name].setToolTip(_tooltip(p))
                 self._describe_reset(p)
