@@ -60,6 +60,7 @@ R reset the car · mouse wheel zoom · Tab hide/show every panel<br><br>
 <b>Tuning</b><br>
 Drag a slider or type in its number box (Enter gives the keys back to the car); the next<br>
 physics tick uses the new value. Sections open and close with their headers.<br>
+Shift while dragging: 10× slower · a clicked number box: the wheel moves one step a notch<br>
 ↺ resets one parameter · undo and redo go back and forth (one drag = one step)"""
 
 
