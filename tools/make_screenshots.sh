@@ -17,6 +17,7 @@ sed -e 's/= 70.0/= 64.0/; s/engine_power: float = 900.0/engine_power: float = 70
     -e 's/traction_fast: float = 2.5/traction_fast: float = 1.5/' tests/data/godot_scripts/typed_godot4_port.gd > "$mine"
 shot --preset presets/recipe_defaults.json --dialog update-script --script "$mine" --out screenshots/godot_update_script.png
 shot --preset presets/recipe_defaults.json --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
+shot --preset presets/monster_corvette_c5.json --tab tune --drive 3 --size 1024x640 --out screenshots/sizes/corvette_tune_1024x640.png
 shot --preset presets/monster_corvette_c5.json --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
 # each tab, the compare view and the sweep heatmap at three window sizes
 for size in 1024x640 1440x900 1920x1080; do
