@@ -1037,9 +1037,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._size_panels()
 
     def _size_panels(self) -> None:
-        """The starting sizes: the side panels PANEL_WIDTH wide, the plots a third of
-        the window's height; the car view takes the rest."""
-        self.resizeDocks([self.panel_dock], [PANEL_WIDTH], Qt.Orientation.Horizontal)
+        """The starting sizes: the side panels PANEL_WIDTH wide or a quarter of a wider
+        window (longer sliders), the plots a third of the window's height; the car view
+        takes the rest."""
+        self.resizeDocks([self.panel_dock], [max(PANEL_WIDTH, self.width() // 4)], Qt.Orientation.Horizontal)
         self.resizeDocks([self.plots_dock], [max(PANEL_MIN_HEIGHT, self.height() // 3)], Qt.Orientation.Vertical)
 
     def show_controls(self) -> None:
