@@ -38,7 +38,7 @@ def test_the_splash_says_each_step_before_it_runs_and_the_event_loop_turns_meanw
     run_steps(splash, [(f"part {n}", step(n)) for n in (1, 2, 3)])
     timer.stop()
     assert seen == [item for n in (1, 2, 3)
-                    for item in (("says", f"{FIRST_START}\npart {n}: {n} of 3"), ("runs", n))]
+                    for item in (("says", f"{FIRST_START}\npart {n}, {n} of 3 …"), ("runs", n))]
     assert splash.isVisible()
 
 
@@ -89,7 +89,7 @@ def test_the_first_start_shows_the_splash_before_compiling_and_closes_it_when_th
     monkeypatch.setattr(warm_up, "first_frame_steps", cheap_steps)
     monkeypatch.setattr(QApplication.instance(), "exec", exec_)
     assert cli.main([]) == 0
-    assert log[:2] == [(1, True, f"{FIRST_START}\none: 1 of 2", 0), (2, True, f"{FIRST_START}\ntwo: 2 of 2", 0)]
+    assert log[:2] == [(1, True, f"{FIRST_START}\none, 1 of 2 …", 0), (2, True, f"{FIRST_START}\ntwo, 2 of 2 …", 0)]
     assert log[2] == ("exec", False, 1)  # the splash closed once the window showed
 
 
@@ -106,3 +106,19 @@ def test_the_tune_tab_is_not_opened_by_the_first_show(qtbot):
     window.show()
     qtbot.waitExposed(window)
     assert "tune_dock" not in opened and window.panel_dock.isVisible()
+
+
+def test_the_first_start_compiles_the_model_the_window_will_open_on(monkeypatch):
+    from sandbox.files.presets import BUILTIN_DIR, dump_preset, load_preset
+    from sandbox.physics.models import MODELS
+    from sandbox.ui.session import settings
+    from sandbox.ui.warm_up import first_frame_steps, start_model
+
+    assert start_model() is MODELS["arcade"]  # nothing saved: the recipe's defaults
+    corvette = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+    settings().setValue("preset/tuning", dump_preset(corvette))  # the last session's autosave
+    assert start_model() is MODELS["monster"]
+    assert start_model(load_preset(BUILTIN_DIR / "ackermann_van.json")) is MODELS["ackermann"]  # --preset
+    steps = first_frame_steps(MODELS["monster"])
+    assert [what for what, _ in steps] == ["Dynamic car (Monster, 2003), the car's tick",
+                                           "Dynamic car (Monster, 2003), its force-vs-speed curve"]

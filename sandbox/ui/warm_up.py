@@ -71,7 +71,7 @@ class _Relay(QObject):
 
 def run_steps(splash: Splash, steps: Sequence[Step], heading: str = FIRST_START) -> None:
     """Run `steps` one after another on a worker thread, the splash saying which
-    ("…: the arcade car's tick, 1 of 2") before each starts; the event loop turns
+    ("…\nArcade (Godot recipe), the car's tick, 1 of 2 …") before each starts; the event loop turns
     meanwhile, so the splash stays painted. A step's error is raised here."""
     relay = _Relay()
     loop = QEventLoop()
@@ -83,7 +83,7 @@ def run_steps(splash: Splash, steps: Sequence[Step], heading: str = FIRST_START)
 
     relay.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
     for number, (what, call) in enumerate(steps, 1):
-        splash.say(f"{heading}\n{what}: {number} of {len(steps)}")
+        splash.say(f"{heading}\n{what}, {number} of {len(steps)} …")
 
         def work(call=call) -> None:
             try:
@@ -123,8 +123,8 @@ def first_frame_steps(model) -> list[Step]:
     from ..physics.sim import DEFAULT_HZ, warm_up
 
     tuning = {p.name: p.default for p in model.PARAMS}
-    return [(f"the {model.TITLE} car's tick", lambda: warm_up(model)),
-            ("its force-vs-speed curve", lambda: force_curve(model, tuning, DEFAULT_HZ))]
+    return [(f"{model.TITLE}, the car's tick", lambda: warm_up(model)),
+            (f"{model.TITLE}, its force-vs-speed curve", lambda: force_curve(model, tuning, DEFAULT_HZ))]
 
 
 def compile_first_start(splash: Splash, preset=None) -> None:
