@@ -15,13 +15,14 @@ Only Qt is imported here at module level: the splash must not wait for numba.
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from typing import Callable, Sequence
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPixmap
-from PySide6.QtWidgets import QApplication, QSplashScreen
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from .qt import after_first_paint, freeze_long_lived
 
@@ -35,25 +36,44 @@ Step = tuple[str, Callable[[], object]]
 """What a step does, said in the splash, and the call that does it."""
 
 
-class Splash(QSplashScreen):
-    """The start-up splash: a line or two saying what is being done. A click does not
-    close it (it closes when the window shows)."""
+class Splash(QLabel):
+    """The start-up splash: a line or two saying what is being done, in a frameless
+    window centred on the screen. (Not a QSplashScreen: its show waits a whole second
+    for the window system before painting anything.) A click does not close it; it
+    closes once the window has painted."""
+
+    messageChanged = Signal(str)
 
     def __init__(self, text: str):
-        pixmap = QPixmap(*SPLASH_SIZE)
-        pixmap.fill(QColor("#263238"))
-        super().__init__(pixmap)
+        super().__init__()
         self.setObjectName("start_splash")
-        self.setToolTip("car-sandbox is starting")
+        self.setWindowFlags(Qt.WindowType.SplashScreen | Qt.WindowType.FramelessWindowHint
+                            | Qt.WindowType.WindowStaysOnTopHint)
+        self.setFixedSize(*SPLASH_SIZE)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self.setStyleSheet("QLabel#start_splash { background: #263238; color: white; padding: 12px; }")
+        area = QGuiApplication.primaryScreen().availableGeometry()
+        self.move(area.center() - self.rect().center())
+        self._message = ""
         self.say(text)
+
+    def message(self) -> str:
+        return self._message
 
     def say(self, text: str) -> None:
         """Show `text` and paint it now."""
-        self.showMessage(text, Qt.AlignmentFlag.AlignCenter, QColor("white"))
-        QApplication.processEvents()
+        self._message = text
+        lines = html.escape(text).replace("\n", "<br>")
+        self.setText(f"<p style='font-size: 15pt'><b>car-sandbox</b></p><p>{lines}</p>")
+        self.messageChanged.emit(text)
+        if self.isVisible():
+            self.repaint()
+            QApplication.processEvents()
 
-    def mousePressEvent(self, event) -> None:
-        event.accept()
+    def finish(self, window) -> None:
+        """Close once `window` has painted (no moment with neither on screen)."""
+        after_first_paint(window, self.close)
 
 
 def show_splash(text: str = "Starting car-sandbox: loading the physics and the window…") -> Splash:
