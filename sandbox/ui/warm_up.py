@@ -20,7 +20,7 @@ import json
 import threading
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -31,6 +31,8 @@ REST_AFTER_MS = 3000
 FIRST_START = "Compiling the physics for this machine (first start only)"
 SPLASH_SIZE = (560, 130)
 """Splash width and height in px."""
+EXPOSE_WAIT_MS = 500
+"""Longest wait for the window system to put the splash on screen before going on."""
 
 Step = tuple[str, Callable[[], object]]
 """What a step does, said in the splash, and the call that does it."""
@@ -80,6 +82,13 @@ def show_splash(text: str = "Starting car-sandbox: loading the physics and the w
     """The splash, shown and painted: call this first, before any slow import."""
     splash = Splash(text)
     splash.show()
+    # a window manager maps the window a moment later; paint once it is on screen, as
+    # the imports that come next hold the event loop for a second or two
+    waited = 0
+    while not splash.windowHandle().isExposed() and waited < EXPOSE_WAIT_MS:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+        QThread.msleep(10)
+        waited += 10
     splash.repaint()
     QApplication.processEvents()
     return splash
