@@ -131,6 +131,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
+        self._asking = self._quit_agreed = False  # see keep_or_drop_changes, quit_asking
         self.undo.setUndoLimit(UNDO_LIMIT)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
@@ -354,7 +355,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.sweep.finished.connect(self._update_exports)
         self._update_exports()
         file.addSeparator()
-        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action(file, "&Quit", self.quit_asking, QKeySequence.StandardKey.Quit)
 
         edit = bar.addMenu("&Edit")
         undo = self.undo.createUndoAction(self, "&Undo")
@@ -721,10 +722,14 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.panel.title.setText(text)
             self.panel.title.setToolTip(self.preset.description)
 
-    def apply_preset(self, preset: Preset) -> None:
+    def apply_preset(self, preset: Preset) -> bool:
         """Switch to `preset` (its values and its name) as one undo step; a preset of
-        another model switches the model (which starts a new undo history)."""
+        another model switches the model, which starts a new undo history: first an
+        unsaved tuning is saved or given up (asked). False if the user kept it."""
         if preset.model is not self.model:
+            if not self.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
+                _mark(self.model_actions, self.model.NAME)  # the menu ticked the new model already
+                return False
             self._switch_to(preset)
         elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
                 self.preset.name, self.preset.path, dict(self.tuning), self.sim.hz):
@@ -732,6 +737,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         if self.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
+        return True
 
     def _show_preset(self, preset: Preset, values, hz: int) -> None:
         """Make `preset` current with `values` and `hz` (used by undo/redo)."""
@@ -741,11 +747,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._apply_rate(hz)
         self._on_tuning_changed()
 
-    def switch_model(self, name: str) -> None:
-        """Drive model `name`, starting from its first built-in preset."""
+    def switch_model(self, name: str) -> bool:
+        """Drive model `name`, starting from its first built-in preset; False if the
+        user kept the unsaved tuning of the model driven now."""
         model = MODELS[name]
         if model is self.model:
-            return
+            return True
         firsts = [path for path, _, builtin, m in list_presets() if builtin and m == name]
         preset = None
         if firsts:
@@ -753,7 +760,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 preset = load_preset(firsts[0])
             except UserError:
                 preset = None
-        self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
+        return self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
 
     def _update_exports(self) -> None:
         """Export items that can only fail are greyed out, with the reason as their tip."""
@@ -799,11 +806,11 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def open_preset_file(self, path) -> bool:
         """Load a preset file; on a bad file show why and change nothing."""
         try:
-            self.apply_preset(load_preset(path))
+            preset = load_preset(path)
         except UserError as exc:
             self.show_error(str(exc))
             return False
-        return True
+        return self.apply_preset(preset)
 
     def open_preset_dialog(self) -> None:
         start = str(self.preset.path.parent if self.preset.path else user_dir())
@@ -811,14 +818,14 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         if path:
             self.open_preset_file(path)
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Save over the current preset (a built-in one as a copy); True once saved."""
         path = self.preset.path
         if path is None or path.resolve().parent == BUILTIN_DIR:
-            self.save_as_dialog()
-        else:
-            self.save_preset_to(path)
+            return self.save_as_dialog()
+        return self.save_preset_to(path)
 
-    def save_as_dialog(self) -> None:
+    def save_as_dialog(self) -> bool:
         folder = user_dir()
         folder.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.preset.name.lower()) or "preset"
@@ -826,7 +833,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         if path:
             if not path.lower().endswith(".json"):
                 path += ".json"
-            self.save_preset_to(path, name=Path(path).stem)
+            return self.save_preset_to(path, name=Path(path).stem)
+        return False
 
     def save_preset_to(self, path, name: str | None = None) -> bool:
         """Write the current tuning to `path` (atomically); it becomes the current preset."""
@@ -1079,7 +1087,48 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self.panel_dock.raise_()
                 self._size_panels()
 
+    def keep_or_drop_changes(self, what: str) -> bool:
+        """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
+        True to go on (saved, or given up), False to stay as it is."""
+        if not self.modified():
+            return True
+        if self._asking:  # a second Ctrl+C or Quit while the question is open
+            return False
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved tuning",
+                          f"{self.preset.name} has changes that are not saved.\n{what} loses them.",
+                          buttons.Save | buttons.Discard | buttons.Cancel, self)
+        box.setInformativeText("Save them as a preset first?")
+        box.setDefaultButton(buttons.Save)
+        self._asking = True
+        try:
+            answer = box.exec()
+        finally:
+            self._asking = False
+        if answer == buttons.Save:
+            return self.save()
+        if answer == buttons.Discard:  # given up: an autosave must not bring them back
+            self._show_preset(self.preset, self.preset.tuning, self.preset.hz)
+            return True
+        return False
+
+    def quit_asking(self) -> None:
+        """Quit (menu, Ctrl+Q, Ctrl+C in the terminal), asking first about unsaved work."""
+        if self.keep_or_drop_changes("Quitting"):
+            self._quit_agreed = True
+            self.close()
+
+    def close_now(self) -> None:
+        """Close without asking (told to stop by the system): the autosave keeps an
+        unsaved tuning for the next start."""
+        self._quit_agreed = True
+        self.close()
+
     def closeEvent(self, event) -> None:
+        if event.spontaneous() and not self._quit_agreed:  # the window's close button
+            if not self.keep_or_drop_changes("Closing the window"):
+                event.ignore()
+                return
         self.timer.stop()
         self.metrics.wait()
         self.curves.job.wait()
