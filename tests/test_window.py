@@ -1025,3 +1025,19 @@ def test_a_damaged_scale_in_the_settings_starts_at_the_default(qtbot, kept):
     window.track.repaint()  # the paint that crashed
     assert window.px_per_metre == DEFAULT_PX_PER_METRE
     assert 0.1 <= window.track.zoom <= 8
+
+
+def test_metrics_compare_only_like_with_like(window, qtbot):
+    """An arcade car (px) against the Corvette (m): 0→100 px/s is not 0→100 km/h, and a
+    speed in px/s is not one in m/s: no difference is printed, the cell says why."""
+    with qtbot.waitSignal(window.metrics.updated, timeout=10000):
+        window.metrics_dock.raise_()
+    window.ghost_from_file(BUILTIN_DIR / "monster_corvette_c5.json")
+    window.pin_ghost()  # and a ghost of the same model, in the same units
+    window.metrics.settle()
+    rows = {row["name"]: i for i, row in enumerate(window.metrics.rows)}
+    for name in ("time_to_100", "top_speed"):
+        corvette, same = (window.metrics.table.item(rows[name], column) for column in (2, 3))
+        assert corvette.text() == "—" and "not compared" in corvette.toolTip()
+        assert float(same.text()) == 0.0  # a pinned copy of the car: the same figure
+    assert "not the same measurement" in window.metrics.legend.text()
