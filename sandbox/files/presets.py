@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -171,14 +170,10 @@ def backup_path(path: Path) -> Path:
 
 def save_preset(preset: Preset, path: str | os.PathLike) -> None:
     """Write atomically (temporary file, then rename). A file already there is kept as
-    `<name>.json.bak` first, so the previous version survives one save."""
+    `<name>.json.bak` first, atomically too, so the previous version survives one save;
+    a save that fails leaves both files as they were."""
     path = Path(path)
-    if path.is_file():
-        try:
-            shutil.copy2(path, backup_path(path))
-        except OSError as exc:
-            raise PresetError(f"{path}: cannot keep a backup before saving ({exc.strerror or exc})") from None
-    write_text_atomic(path, dump_preset(preset), PresetError)
+    write_text_atomic(path, dump_preset(preset), PresetError, backup=backup_path(path))
     preset.path = path
 
 
