@@ -158,6 +158,8 @@ def folder_problem(folder: Path) -> str | None:
         if not stat.S_ISDIR(info.st_mode):
             return f"{place} is a file, not a folder"
         if place != folder:
+            if not os.access(place, os.W_OK | os.X_OK):
+                return f"the folder {folder} does not exist (and there is no permission to make it in {place})"
             return f"the folder {folder} does not exist"
         if not os.access(folder, os.W_OK | os.X_OK):
             return f"no permission to write in {folder}"
@@ -166,15 +168,27 @@ def folder_problem(folder: Path) -> str | None:
 
 
 def write_failure(path: Path, exc: OSError) -> str:
-    """The reason, for the user, that writing `path` failed with `exc`."""
+    """The reason, for the user, that writing `path` (a file or a folder) failed with `exc`."""
+    path = Path(path)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "the disk is full"
     if exc.errno == errno.EROFS:
         return "the disk is read-only"
     if isinstance(exc, PermissionError):
-        return f"no permission to write in {Path(path).parent}"
-    problem = folder_problem(Path(path).parent) if isinstance(exc, (FileNotFoundError, NotADirectoryError)) else None
-    return problem or f"cannot write ({exc.strerror or exc})"
+        place = next((p for p in path.parents if p.is_dir()), path.parent)
+        return f"no permission to write in {place}"
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
+        return folder_problem(path if path.exists() else path.parent) or f"cannot write ({exc.strerror or exc})"
+    return f"cannot write ({exc.strerror or exc})"
+
+
+def make_folder(folder: Path, error: type[UserError] = UserError) -> Path:
+    """`folder`, made with its parents when missing, or `error` saying why it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise error(f"cannot make the folder {folder}: {write_failure(folder, exc)}") from None
+    return folder
 
 
 def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> tuple[int, str]:
