@@ -260,3 +260,22 @@ def test_a_broken_file_in_the_user_presets_folder_is_listed_never_fatal():
                                                                            '"wheel_base": ' + "9" * 5000))
     listed = {path.name: (name, model) for path, name, _, model in list_presets()}
     assert listed["huge.json"] == ("huge ⚠", None)
+
+
+def test_an_autosave_with_damaged_values_keeps_the_good_ones_and_says_which():
+    """With `fixes`, each bad value is replaced by its default (and said); the same text
+    is refused as a preset file."""
+    data = preset_text(engine_power=1234, steering_angle=1e9, drag="fast", ghost=3)
+    data["hz"] = 7
+    del data["params"]["braking"]
+    text = json.dumps(data)
+    with pytest.raises(PresetError):
+        parse_preset(text, "mine.json")
+    fixes = []
+    preset = parse_preset(text, "autosave", fixes)
+    defaults = Tuning(arcade.PARAMS)
+    assert preset.tuning["engine_power"] == 1234 and preset.hz == 60
+    for name in ("steering_angle", "drag", "braking"):
+        assert preset.tuning[name] == defaults[name]
+    said = " | ".join(fixes)
+    assert len(fixes) == 5 and all(part in said for part in ("'hz'", "steering_angle", "drag", "braking", "ghost"))

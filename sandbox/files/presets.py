@@ -88,11 +88,12 @@ def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = 
     def fail(what: str) -> PresetError:
         return PresetError(f"{source}: {what}")
 
-    def replaced(what: str, default):
-        """`default` in place of a bad value, noted in `fixes`; without `fixes`, refused."""
+    def replaced(what: str, default=None):
+        """`default` in place of a bad value (None: left out), noted in `fixes`; without
+        `fixes`, refused."""
         if fixes is None:
             raise fail(what)
-        fixes.append(f"{what}; using {shown(default)}")
+        fixes.append(f"{what}; " + ("left out" if default is None else f"using {shown(default)}"))
         return default
 
     try:
@@ -141,7 +142,7 @@ def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = 
     declared = {p.name: p for p in model.PARAMS}
     for name in params:
         if name not in declared:
-            replaced(f"field 'params.{shown(name)}': unknown parameter of model {model_name!r}", "nothing")
+            replaced(f"field 'params.{shown(name)}': unknown parameter of model {model_name!r}")
     values = {}
     # the switches first: they decide what the other numbers mean (Param.under)
     for p in sorted(model.PARAMS, key=lambda p: not p.is_bool):

@@ -5,8 +5,11 @@ MainWindow.
 A session that cannot be shown must not lock the user out: while the window opens a
 session, "session/opening" is set, and cleared once the window has been on screen for
 SHOWN_MS (or closes normally). A start that finds it still set knows the last one died
-while opening that session: the session is set aside in a file (nothing is lost) and
-the window opens on the recipe's defaults, with a message saying where the file is."""
+while opening that session: the session is set aside in a file (nothing is lost), every
+setting a start reads is cleared, and the window opens on the recipe's defaults, with a
+message saying where the file is.
+
+Every value read back from the settings goes through `checked_setting`."""
 
 from __future__ import annotations
 
