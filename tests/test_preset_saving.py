@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -171,6 +172,38 @@ def test_saves_racing_each_other_never_leave_a_torn_preset_or_backup(tmp_path):
     stop.set()
     reader.join()
     assert not failures and not torn, (failures[:3], torn[:5], len(torn))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json", "mine.json.bak"]
+
+
+SAVER = """
+import sys
+from sandbox.files.presets import Preset, save_preset
+from sandbox.physics.models import arcade
+from sandbox.physics.params import Tuning
+for i in range(int(sys.argv[2])):
+    save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.01 * (i % 50 + 1)}), "process"), sys.argv[1])
+"""
+
+
+def test_processes_saving_the_same_preset_never_leave_a_torn_preset_or_backup(tmp_path):
+    """Three processes (truly at once, not taking turns like threads) save the same
+    preset while this one reads it and its .bak."""
+    path = saved_twice(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    savers = [subprocess.Popen([sys.executable, "-c", SAVER, str(path), "200"], env=env, stderr=subprocess.PIPE)
+              for _ in range(3)]
+    torn, reads = [], 0
+    while any(saver.poll() is None for saver in savers):
+        for name in (path, backup_path(path)):
+            text = name.read_bytes()
+            reads += 1
+            try:
+                json.loads(text)
+            except ValueError:
+                torn.append(f"{name.name}: {len(text)} bytes")
+    errors = [saver.stderr.read().decode() for saver in savers]
+    assert [saver.returncode for saver in savers] == [0, 0, 0], errors
+    assert not torn, (torn[:5], len(torn), reads)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json", "mine.json.bak"]
 
 
