@@ -113,6 +113,18 @@ def test_an_autosave_that_cannot_be_written_is_said_until_it_works_again(qtbot, 
     assert "1500" in settings().value("preset/tuning")
 
 
+def test_without_a_home_folder_the_autosave_says_why(qtbot, tmp_path, monkeypatch):
+    """Without HOME, Qt keeps the settings in /.config: a folder a user cannot write
+    (here a file stands in the way, as the tests may run as root)."""
+    monkeypatch.delenv("HOME")
+    (tmp_path / "root").write_text("")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "root" / ".config"))
+    window = start(qtbot)
+    window.autosave()
+    assert "cannot be autosaved" in window.statusBar().currentMessage()
+    assert "no home folder is set (HOME)" in window.statusBar().currentMessage()
+
+
 # --- every value read back is checked -------------------------------------------
 BAD = {
     "view/px_per_metre": "nan",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from pathlib import Path
 
@@ -245,6 +246,8 @@ class SessionMixin:
             self.statusBar().addPermanentWidget(marker)
             marker.hide()
         reason = folder_problem(Path(store.fileName()).parent) or "the disk may be full, or the file is not writable"
+        if os.name == "posix" and not os.environ.get("HOME"):  # Qt then keeps its settings under /
+            reason = f"no home folder is set (HOME); {reason}"
         text = (f"Your tuning cannot be autosaved to {store.fileName()} ({reason}), so it would not come back "
                 "after a crash or a restart. Save it as a preset to keep it; the sandbox keeps trying.")
         marker.setToolTip(text)
