@@ -137,7 +137,7 @@ def set_aside_session(why: str) -> str:
         if key not in KEPT_KEYS:
             store.remove(key)
     store.sync()
-    return f"The last session could not be shown ({why}), so the sandbox starts from the recipe's defaults.{where}"
+    return f"The last session could not be shown ({why}), so the sandbox starts from the recipe's defaults, with the default view and layout.{where}"
 
 
 def _accepted_by(restore):
