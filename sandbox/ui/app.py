@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import time
 from pathlib import Path
 
@@ -16,9 +17,9 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog
                                QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget)
 
 from ..analysis.curves import time_to_cover
-from ..files.disk import png_complete, write_atomic
+from ..files.disk import make_folder, png_complete, write_atomic, write_failure
 from ..files.traces import demo_drive
-from ..errors import UserError
+from ..errors import PresetError, UserError
 from ..files.godot import export_script, has_script, save_script
 from ..files.godot_import import load_script
 from ..files.godot_scene import save_scene
@@ -120,6 +121,14 @@ def lead_text(ahead: float, ghost_speed: float) -> str:
     if ghost_speed <= 1e-9:
         return " (standing)" if ahead else ""
     return f" ({ahead / ghost_speed:+.2f} s)"
+
+
+def _sections(text: str) -> dict[str, bool]:
+    """Open (true) and closed panel sections, from their JSON text; ValueError if it is not that."""
+    opened = json.loads(text)
+    if not isinstance(opened, dict):
+        raise ValueError("not an object of sections")
+    return {str(k): bool(v) for k, v in opened.items()}
 
 
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
@@ -269,11 +278,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         """The tuning panel's open and closed sections of this model, as last left."""
         if not self.remember:
             return {}
-        try:
-            opened = json.loads(str(settings().value(f"panel/sections/{self.model.NAME}", "{}")))
-        except ValueError:
-            return {}
-        return {str(k): bool(v) for k, v in opened.items()} if isinstance(opened, dict) else {}
+        return _sections(self.setting(f"panel/sections/{self.model.NAME}", "{}", check=_sections))
 
     def _remember_sections(self) -> None:
         if self.remember and hasattr(self, "panel"):
@@ -827,7 +832,11 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def save_as_dialog(self) -> bool:
         folder = user_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            make_folder(folder, PresetError)
+        except PresetError as exc:  # say why, and let the user save somewhere else
+            self.show_error(f"{exc}. Choose another folder for your preset.", "Save preset as")
+            folder = next((p for p in folder.parents if p.is_dir() and os.access(p, os.W_OK)), Path.home())
         stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.preset.name.lower()) or "preset"
         path, _ = QFileDialog.getSaveFileName(self, "Save preset as", str(folder / f"{stem}.json"), "Presets (*.json)")
         if path:
@@ -845,6 +854,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             save_preset(preset, path)
         except UserError as exc:
             self.show_error(str(exc))
+            return False
+        except OSError as exc:  # not foreseen by the preset files: still say which file and why
+            self.show_error(f"{path}: {write_failure(Path(path), exc)}; nothing was saved")
             return False
         self.preset = preset
         self._on_tuning_changed()
@@ -889,7 +901,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def _ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
         """Save dialog starting in the folder last used for `key`; None if cancelled."""
-        folder = settings().value(key) if self.remember else None
+        folder = self.setting(key, "") if self.remember else None
         path, _ = QFileDialog.getSaveFileName(self, title, str(Path(str(folder or Path.home())) / name), pattern)
         if path and self.remember:
             settings().setValue(key, str(Path(path).parent))
@@ -903,9 +915,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         """(Godot version, scene?) last chosen in the export dialog: Godot 4, a script."""
         if not self.remember:
             return 4, False
-        store = settings()
-        version = store.value("godot/version", 4)
-        return (3 if str(version) == "3" else 4), str(store.value("godot/scene", "false")).lower() == "true"
+        return self.setting("godot/version", 4, choices=(3, 4)), self.setting("godot/scene", False)
 
     def godot_export_dialog(self) -> GodotExportDialog:
         """The export dialog for the tuning on screen (not yet shown)."""
@@ -946,7 +956,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def _ask_godot_script(self, title: str) -> str | None:
         """Open dialog for a car script, in the folder of the last Godot export."""
-        folder = settings().value("godot/last_dir") if self.remember else None
+        folder = self.setting("godot/last_dir", "") if self.remember else None
         path, _ = QFileDialog.getOpenFileName(self, title, str(folder or Path.home()), "GDScript (*.gd);;All files (*)")
         return path or None
 
