@@ -1041,3 +1041,23 @@ def test_metrics_compare_only_like_with_like(window, qtbot):
         assert corvette.text() == "—" and "not compared" in corvette.toolTip()
         assert float(same.text()) == 0.0  # a pinned copy of the car: the same figure
     assert "not the same measurement" in window.metrics.legend.text()
+
+
+def test_play_replays_a_recording_just_made_without_saving_it(window):
+    """Record, stop, Play: the recording replays from rest and ends where the drive did
+    (the same controls, the same physics), with no save and open in between."""
+    paused(window)
+    assert not window.replay_bar.play_action.isEnabled()  # nothing to play yet
+    window.set_recording(True)
+    window.keys.held |= {K.Key_W, K.Key_A}
+    window.run_for(0.25)
+    window.run_for(0.25)
+    live = window.sim.state
+    window.keys.held.clear()
+    window.set_recording(False)
+    assert window.replay_bar.play_action.isEnabled()
+    window.replay_bar.play_action.trigger()  # F6
+    assert window.replay is not None and window.replay_playing
+    window.scrub(len(window.last_recording))
+    replayed = window.sim.state
+    assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])
