@@ -1061,3 +1061,30 @@ def test_play_replays_a_recording_just_made_without_saving_it(window):
     window.scrub(len(window.last_recording))
     replayed = window.sim.state
     assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])
+
+
+def test_file_export_writes_the_live_plots_as_picture_and_figures(window, tmp_path):
+    """File → Export has the live plots, not only through their right-click menu."""
+    import csv
+
+    from sandbox.files.disk import png_complete
+
+    texts = [a.text() for a in window.export_menu.actions()]
+    assert {"Live plots as PNG image…", "Live plots as SVG drawing…", "Live plots as CSV data…"} <= set(texts)
+    paused(window)
+    window.pin_ghost()
+    window.keys.held |= {K.Key_W}
+    window.run_for(0.25)
+    window.run_for(0.25)
+    assert window.export_plots(tmp_path / "plots.csv")
+    rows = list(csv.reader((tmp_path / "plots.csv").open()))
+    header, body = rows[0], rows[1:]
+    assert header[:3] == ["time [s]", "speed [px/s]", "slip angle [deg]"]
+    assert any(name.endswith(": speed [px/s]") for name in header)  # the ghost's curve
+    assert len(body) == 30  # 0.5 s at 60 Hz, one row a tick
+    assert float(body[1][0]) - float(body[0][0]) == pytest.approx(1 / 60)
+    assert float(body[-1][1]) == pytest.approx(float(window.sim.state.speed[0]))
+    assert window.export_plots(tmp_path / "plots.png") and png_complete((tmp_path / "plots.png").read_bytes())
+    assert window.export_plots(tmp_path / "plots.svg") and "<svg" in (tmp_path / "plots.svg").read_text()
+    assert not window.export_plots(tmp_path / "plots.txt")  # refused, naming the types it takes
+    assert ".png, .svg or .csv" in window.last_error

@@ -35,6 +35,7 @@ from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
 from .qt import collect_in_window_thread
+from .live_plot_export import export_live_plots
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
@@ -344,6 +345,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(export, "Force curve as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
         self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
         self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
+        export.addSeparator()
+        for kind, suffix in (("PNG image", ".png"), ("SVG drawing", ".svg"), ("CSV data", ".csv")):
+            self._action(export, f"Live plots as {kind}…", lambda _=False, s=suffix: self.export_plots_dialog(s),
+                         None, "Speed, slip angle and the model's channels over the last 10 s (ghosts too)")
         export.addSeparator()
         self.sweep_exports = [
             self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv")),
@@ -868,6 +873,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def export_curve_dialog(self, suffix: str) -> None:
         self._export_dialog("force_curve", suffix, self.export_curve)
+
+    def export_plots_dialog(self, suffix: str) -> None:
+        self._export_dialog("live_plots", suffix, self.export_plots)
+
+    def export_plots(self, path) -> bool:
+        return self._attempt(lambda: export_live_plots(self.plots, path), f"Exported {path}")
 
     def export_curve(self, path) -> bool:
         return self._attempt(lambda: self.curves.export(path), f"Exported {path}")
