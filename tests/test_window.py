@@ -1088,3 +1088,19 @@ def test_file_export_writes_the_live_plots_as_picture_and_figures(window, tmp_pa
     assert window.export_plots(tmp_path / "plots.svg") and "<svg" in (tmp_path / "plots.svg").read_text()
     assert not window.export_plots(tmp_path / "plots.txt")  # refused, naming the types it takes
     assert ".png, .svg or .csv" in window.last_error
+
+
+def test_open_starts_where_save_writes_and_shows_both_preset_folders(window, tmp_path):
+    from sandbox.files.presets import user_dir
+
+    places = lambda dialog: {Path(url.toLocalFile()).resolve() for url in dialog.sidebarUrls()}  # noqa: E731
+    first = window.preset_file_dialog()  # nothing of yours yet: the built-in presets
+    assert Path(first.directory().absolutePath()).resolve() == BUILTIN_DIR.resolve()
+    first.deleteLater()
+    user_dir().mkdir(parents=True)
+    assert window.save_preset_to(user_dir() / "mine.json", name="mine")
+    window.apply_preset(load_preset(BUILTIN_DIR / "drift.json"))  # on a built-in preset again
+    dialog = window.preset_file_dialog()
+    assert Path(dialog.directory().absolutePath()).resolve() == user_dir().resolve()  # where Save wrote
+    assert {user_dir().resolve(), BUILTIN_DIR.resolve()} <= places(dialog)
+    dialog.deleteLater()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
                                QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget)
@@ -822,11 +822,23 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             return False
         return self.apply_preset(preset)
 
+    def preset_file_dialog(self) -> QFileDialog:
+        """The Open dialog: it starts where Save writes (your presets folder, once it has
+        a preset) and shows that folder and the built-in presets side by side."""
+        mine = user_dir()
+        has_mine = mine.is_dir() and any(mine.glob("*.json"))
+        dialog = QFileDialog(self, "Open preset", str(mine if has_mine else BUILTIN_DIR),
+                             "Presets (*.json);;All files (*)")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the side bar below is Qt's own
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        places = [QUrl.fromLocalFile(str(folder)) for folder in (mine, BUILTIN_DIR) if folder.is_dir()]
+        dialog.setSidebarUrls(dialog.sidebarUrls() + places)
+        return dialog
+
     def open_preset_dialog(self) -> None:
-        start = str(self.preset.path.parent if self.preset.path else user_dir())
-        path, _ = QFileDialog.getOpenFileName(self, "Open preset", start, "Presets (*.json);;All files (*)")
-        if path:
-            self.open_preset_file(path)
+        dialog = self.preset_file_dialog()
+        if dialog.exec() and dialog.selectedFiles():
+            self.open_preset_file(dialog.selectedFiles()[0])
 
     def save(self) -> bool:
         """Save over the current preset (a built-in one as a copy); True once saved."""
