@@ -764,6 +764,7 @@ def cmd_window(args) -> int:
     splash = show_splash()  # first: importing the physics and the window takes seconds on a busy machine
     from .files.presets import load_preset
     from .ui.app import MainWindow
+    from .ui.terminal_signals import follow_terminal_signals
     from .ui.warm_up import compile_first_start, prepare_physics
 
     try:
@@ -785,6 +786,7 @@ def cmd_window(args) -> int:
         window.show_error(note, "Last session set aside")
     if preset is not None:
         window.apply_preset(preset)
+    follow_terminal_signals(window)
     prepare_physics(app, window)
     if os.environ.get("CAR_SANDBOX_FIRST_FRAME"):
         from .ui.qt import report_first_frame
