@@ -65,8 +65,10 @@ def use_kernel_cache() -> Path:
     digest = source_hash()
     root = cache_root()
     if not _usable(root / digest):
-        root = Path(tempfile.gettempdir()) / f"car-sandbox-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
-        _usable(root / digest)
+        fallback = Path(tempfile.gettempdir()) / f"car-sandbox-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
+        if _usable(fallback / digest):
+            root = fallback
+        # else neither can be written: kernels cached there still load, none is written (kernel_cache_guard)
     folder = root / digest
     try:
         now = time.time()
