@@ -146,8 +146,15 @@ def file_for_folder(cache):  # the folder of the drivers' files is a file
     folder.write_bytes(b"not a folder")
 
 
+def fifo_for_the_whole_cache(cache):  # this version's folder is a FIFO
+    (folder,) = cache.iterdir()
+    shutil.rmtree(folder)
+    os.mkfifo(folder)
+
+
 DAMAGE = [zero_length_indexes, truncated_indexes, garbage_indexes, bit_flipped_data, folder_for_index,
-          folder_for_data, fifo_for_index, fifo_for_data, dev_zero_for_data, dev_zero_for_index, file_for_folder]
+          folder_for_data, fifo_for_index, fifo_for_data, dev_zero_for_data, dev_zero_for_index, file_for_folder,
+          fifo_for_the_whole_cache]
 
 
 def cache_lines(stderr: str) -> list[str]:

@@ -17,10 +17,11 @@ import os
 import pickle
 import shutil
 import stat
-import sys
 from pathlib import Path
 
 from numba.core import caching
+
+from .kernel_cache import DAMAGED, say_once
 
 MAX_FILE_BYTES = 64 * 2**20
 """The largest cache file read: the largest kernel's data file is about 250 KB and an
@@ -29,19 +30,11 @@ MAGIC = b"car-sandbox kernel cache 1\n"
 DIGEST_BYTES = 32
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-_said: set[str] = set()
 _writing = True
 
 
 class Damaged(Exception):
     """A cache file that is not as it was written."""
-
-
-def say_once(kind: str, text: str) -> None:
-    """One line on stderr, once a run for each kind of problem."""
-    if kind not in _said:
-        _said.add(kind)
-        print(f"car-sandbox: {text}", file=sys.stderr, flush=True)
 
 
 def read_checked(path: str) -> bytes | None:
@@ -151,7 +144,7 @@ class Locator(caching.UserProvidedCacheLocator):
         path = self.get_cache_path()
         if os.path.lexists(path) and not stat.S_ISDIR(os.lstat(path).st_mode):
             remove(path)
-            say_once("damaged", _DAMAGED)
+            say_once("damaged", DAMAGED)
         super().ensure_cache_path()
 
     @classmethod
@@ -166,16 +159,13 @@ class Locator(caching.UserProvidedCacheLocator):
         return self
 
 
-_DAMAGED = "the compiled-kernel cache was damaged: its damaged kernels are removed and compiled again"
-
-
 def give_up_writing(folder: str, error: Exception) -> None:
     """Stop writing the cache for this run, saying why once."""
     global _writing
     _writing = False
     reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     say_once("writing", f"cannot write the compiled-kernel cache in {Path(folder).parent} ({reason}); "
-                        "kernels are compiled again at each start until it can be written")
+                        "the kernels it lacks are compiled again at each start until it can be written")
 
 
 _load_overload = caching.Cache.load_overload
@@ -195,7 +185,7 @@ def load_overload(self, sig, target_context):
         except OSError as failure:  # a read-only folder: compiled for this run only, as said
             give_up_writing(cache_file._cache_path, failure)
         else:
-            say_once("damaged", _DAMAGED)
+            say_once("damaged", DAMAGED)
         return None
 
 
