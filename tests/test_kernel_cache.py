@@ -270,9 +270,10 @@ seen = 0
 for name, module in list(sys.modules.items()):
     if name.startswith("sandbox."):
         for value in vars(module).values():
-            if isinstance(value, Dispatcher) and not isinstance(value._cache, NullCache):
+            cache = getattr(value, "_cache", None) if isinstance(value, Dispatcher) else None
+            if cache is not None and not isinstance(cache, NullCache):
                 seen += 1
-                print(value.__name__, type(value._cache._cache_file).__name__, type(value._cache._impl.locator).__name__)
+                print(value.__name__, type(cache._cache_file).__name__, type(cache._impl.locator).__name__)
 print("cached kernels", seen)
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,

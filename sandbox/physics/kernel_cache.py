@@ -58,7 +58,10 @@ def say_once(kind: str, text: str) -> None:
     """One line on stderr, once a run for each kind of problem with the cache."""
     if kind not in _said:
         _said.add(kind)
-        print(f"car-sandbox: {text}", file=sys.stderr, flush=True)
+        try:
+            print(f"car-sandbox: {text}", file=sys.stderr, flush=True)
+        except (OSError, ValueError, AttributeError):  # no stderr (closed, or none under pythonw): the run goes on
+            pass
 
 
 def _usable(folder: Path) -> bool:

@@ -84,13 +84,12 @@ def _sealed(body: bytes) -> bytes:
 def remove(path: str) -> None:
     """Remove whatever is at `path` (a file, a link, a FIFO, a folder), never following a link."""
     try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return
-    if stat.S_ISDIR(info.st_mode):
-        shutil.rmtree(path)
-    else:
-        os.unlink(path)
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:  # gone already (another run repairing the same entry)
+        pass
 
 
 class CheckedCacheFile(caching.IndexDataCacheFile):
