@@ -282,3 +282,36 @@ print("cached kernels", seen)
     *kernels, count = result.stdout.splitlines()
     assert int(count.split()[-1]) >= 10
     assert all(line.split()[1:] == ["CheckedCacheFile", "Locator"] for line in kernels), result.stdout
+
+
+WINDOW_FRAMES = """
+from PySide6.QtCore import Qt
+from sandbox.ui.qt import application, dispose
+from sandbox.ui.app import MainWindow
+app = application()
+window = MainWindow(remember=False)
+window.timer.stop()  # the frames are run here, one by one, as the timer would
+window.keys.held |= {Qt.Key.Key_W}
+for _ in range(4):
+    window.run_for(0.25)
+    app.processEvents()
+print(window.sim.ticks, float(window.sim.state.speed[0]) > 0)
+window.curves.settle()
+dispose(window)
+"""
+
+
+def test_the_window_drives_on_a_damaged_cache(filled, tmp_path):
+    """The kernels the first frames load are read from a damaged cache: the car moves."""
+    cache, _ = filled
+    copy = tmp_path / "cache"
+    shutil.copytree(cache, copy)
+    zero_length_indexes(copy)
+    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(copy), PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen",
+               CAR_SANDBOX_HOME=str(tmp_path / "home"))
+    result = subprocess.run([sys.executable, "-c", WINDOW_FRAMES], env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["60", "True"]
+    assert len(cache_lines(result.stderr)) == 1, result.stderr
