@@ -466,8 +466,7 @@ def tick(s, c, p, dt):
     # kinematic: the velocity follows the body, along the new heading. Across the car it
     # loses (1 − dynamic)·new_lat, but at most what the side grip μ·(Wf + Wr·rear grip)
     # left by this tick's tyre forces can take (m/s): a sideways slide keeps the rest
-    side_grip = mu * (front_load + rear_load * rear_grip)
-    grip_left = max(side_grip - abs(side_front + lat_r), 0.0) * dt / m
+    grip_left = max(mu * front_load + mu * rear_load * rear_grip - abs(side_front + lat_r), 0.0) * dt / m
     lost = min(max((1 - dynamic) * new_lat, -grip_left), grip_left)
     kept = (1 - dynamic) * new_lat - lost
     new_vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long - shn * kept
