@@ -220,3 +220,24 @@ def test_kinematic_speed_falls_no_faster_than_declared_braking_or_coasting(name,
         s = after
     assert over <= SLACK
     assert rise <= 0.0
+
+
+@pytest.mark.parametrize("preset", ["monster_corvette_c5", "monster_corvette_abs"])
+def test_braking_through_a_spin_brakes_and_never_reverses_while_sliding(preset):
+    """Holding the brake selects reverse only at rest (slower than STOP): a car spinning
+    with the brake held, whose forward speed passes through zero while it slides
+    sideways at 8–10 m/s, keeps braking; once stopped, the brake reverses as before."""
+    p = load_preset(BUILTIN_DIR / f"{preset}.json").tuning
+    dt = 1 / 60
+    s = step(mo, State.at_rest(1, mo.STATE), Controls(0, 1, 0), p, dt, ticks=360)
+    sliding = 0
+    for _ in range(60 * 8):
+        after = step(mo, s, Controls(1, 0, 1, handbrake=1), p, dt)
+        if s.speed[0] > math.sqrt(2) * mo.STOP:  # moving: along or across the car faster than STOP
+            assert after.extra["gear"][0] > 0
+            sliding += abs(s.slip_angle[0]) > math.radians(80)
+        s = after
+    assert sliding > 0  # it did slide sideways with the brake held
+    assert s.speed[0] <= math.sqrt(2) * mo.STOP
+    s = step(mo, s, Controls(0, 0, 1), p, dt, ticks=120)
+    assert s.extra["gear"][0] == -1  # at rest, the brake reverses

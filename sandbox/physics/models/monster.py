@@ -94,7 +94,8 @@ TOP_SPEED_GRID = np.linspace(0.0, 150.0, 3001)
 LOW_SPEED = 2.0
 """m/s: below this the car turns kinematically; the divisor floor of slip formulas."""
 STOP = 0.3
-"""m/s: below this, holding the brake selects reverse (and the throttle first gear)."""
+"""m/s: below this along the car and across it, holding the brake selects reverse (and
+the throttle first gear)."""
 TORQUE_RPM = (1000, 2000, 2500, 3500, 4400, 5000, 5600, 6000)
 TORQUE_NM = (390, 430, 448, 465, 475, 462, 438, 400)
 """LS1-like curve: 475 N·m peak at 4400 rpm and 448 at 2500 as the seed says; 438 at
@@ -370,8 +371,9 @@ def tick(s, c, p, dt):
     gear = int(s[S.gear])
     front_load, rear_load = _axle_loads(p, s[S.accel_long])
 
-    # gearbox: reverse from rest on the brake, first from rest on the throttle
-    still = abs(v_long) < STOP
+    # gearbox: reverse from rest on the brake, first from rest on the throttle (at rest:
+    # slow along the car and across it, not a spin passing through zero forward speed)
+    still = max(abs(v_long), abs(v_lat)) < STOP
     if still and brake > 0 and throttle == 0:
         gear = -1
     if still and throttle > 0 and gear < 0:

@@ -98,8 +98,8 @@ func step(steer_in, throttle, brake, handbrake_in, shift, dt):
 	var rear_load = loads[1]
 
 	# gearbox (the state's gear, shifted in place): reverse from rest on the brake, first
-	# from rest on the throttle
-	var still = abs(v_long) < STOP
+	# from rest on the throttle (at rest: slow along the car and across it)
+	var still = _max(abs(v_long), abs(v_lat)) < STOP
 	if still and brake > 0 and throttle == 0:
 		gear = -1
 	if still and throttle > 0 and gear < 0:

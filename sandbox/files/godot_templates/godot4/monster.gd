@@ -103,8 +103,8 @@ func _step(
 	var rear_load := loads[1]
 
 	# gearbox (the state's gear, shifted in place): reverse from rest on the brake, first
-	# from rest on the throttle
-	var still := absf(v_long) < STOP
+	# from rest on the throttle (at rest: slow along the car and across it)
+	var still := maxf(absf(v_lat), absf(v_long)) < STOP
 	if still and brake > 0 and throttle == 0:
 		_gear = -1
 	if still and throttle > 0 and _gear < 0:
