@@ -241,3 +241,21 @@ def test_braking_through_a_spin_brakes_and_never_reverses_while_sliding(preset):
     assert s.speed[0] <= math.sqrt(2) * mo.STOP
     s = step(mo, s, Controls(0, 0, 1), p, dt, ticks=120)
     assert s.extra["gear"][0] == -1  # at rest, the brake reverses
+
+
+@pytest.mark.parametrize("name", ["bicycle", "ackermann"])
+def test_easing_off_the_brake_while_reversing_slows_no_faster_than_declared(name):
+    """A pad's brake, held at full in reverse and then eased to 0.3: the reverse speed
+    falls towards 0.3 × the reverse top speed at the coasting rate, as a lowered top
+    speed does going forward, instead of jumping there in one tick."""
+    model = MODELS[name]
+    p = load_preset(BUILTIN_DIR / f"{name}_{'blog' if name == 'bicycle' else 'van'}.json").tuning
+    dt = 1 / 60
+    s = step(model, State.at_rest(1, model.STATE), Controls(0.5, 0, 1), p, dt, ticks=600)
+    assert s.extra["speed"][0] == pytest.approx(-p["reverse_speed"])
+    rate = max(p["braking"], p["coast"])
+    for _ in range(600):
+        after = step(model, s, Controls(0.5, 0, 0.3), p, dt)
+        assert abs(s.extra["speed"][0]) - abs(after.extra["speed"][0]) <= rate * dt + SLACK
+        s = after
+    assert s.extra["speed"][0] == pytest.approx(-0.3 * p["reverse_speed"], rel=1e-6)
