@@ -52,7 +52,7 @@ def next_speed(speed: float, throttle: float, brake: float, p, first: int, dt: f
             return max(speed - braking * brake, 0.0)
         target = -p[first + Q.reverse_speed] * brake
         if speed < target:  # the pedal eased off: back to its reverse speed at the coasting rate
-            return min(speed + coast, target)
+            target = min(speed + coast, target)
         return max(speed - accel * brake, target)
     if throttle > 0:
         # above the target (a slider lowered mid-drive) the speed coasts down to it

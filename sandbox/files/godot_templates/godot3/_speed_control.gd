@@ -10,7 +10,7 @@ func _next_speed(current, throttle, brake, dt):
 		var target = -reverse_speed * brake
 		if current < target:
 			# the pedal eased off: back to its reverse speed at the coasting rate
-			return _min(current + coast * dt, target)
+			target = _min(current + coast * dt, target)
 		return _max(current - accel * brake, target)
 	if throttle > 0:
 		if current > max_speed:

@@ -10,7 +10,7 @@ func _next_speed(current: float, throttle: float, brake: float, dt: float) -> fl
 		var target := -reverse_speed * brake
 		if current < target:
 			# the pedal eased off: back to its reverse speed at the coasting rate
-			return minf(target, current + coast * dt)
+			target = minf(target, current + coast * dt)
 		return maxf(target, current - accel * brake)
 	if throttle > 0:
 		if current > max_speed:
