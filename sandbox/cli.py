@@ -589,7 +589,9 @@ def cmd_tune(args) -> int:
         print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz, "seed": args.seed, "hit": result.hit,
                           "evaluations": result.evaluations,
                           "targets": [{"metric": t.metric, "target": t.value, "tolerance": t.tolerance,
-                                       "achieved": result.achieved[t.metric], "met": t.miss(result.achieved[t.metric]) == 0}
+                                       "achieved": (result.achieved[t.metric]  # JSON has no NaN: null
+                                                    if math.isfinite(result.achieved[t.metric]) else None),
+                                       "met": t.miss(result.achieved[t.metric]) == 0}
                                       for t in targets],
                           "changed": {name: {"from": a, "to": b} for name, (a, b) in changed.items()},
                           "binding": result.binding + pulls}, indent=2))
@@ -599,8 +601,9 @@ def cmd_tune(args) -> int:
         for t in targets:
             unit = unit_of(METRICS[t.metric].kind, model)
             achieved = result.achieved[t.metric]
-            verdict = "met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
-            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit:6s} target {format_value(t.value)} ± "
+            verdict = ("met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
+                       if math.isfinite(achieved) else "not measured: the manoeuvre never reaches its mark")
+            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} target {format_value(t.value)} ± "
                   f"{format_value(t.tolerance)}: {verdict}")
         for name, (before, after) in changed.items():
             unit = preset.tuning.param(name).unit

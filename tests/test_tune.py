@@ -288,3 +288,19 @@ def test_every_option_the_tune_help_mentions_exists():
     mentioned = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", run.stdout))
     assert mentioned and mentioned <= options, mentioned - options
     assert "CSV" not in run.stdout  # tune writes a preset, never a CSV
+
+
+def test_a_target_no_tuning_can_measure_is_said_in_words_and_as_json_null():
+    """With at most 40 px/s² of engine power against the recipe's friction the car never
+    reaches 100 px/s: the time to 100 cannot be measured for any tuning searched."""
+    args = ("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=1",
+            "--free", "engine_power", "--range", "engine_power=0:40")
+    text, as_json = cli(*args), cli(*args, "--json")
+    assert text.returncode == as_json.returncode == 1, text.stderr + as_json.stderr
+    assert "not measured: the manoeuvre never reaches its mark" in text.stdout and "missed by —" not in text.stdout
+
+    def no_nan(word):
+        raise ValueError(f"{word} is not JSON")
+
+    report = json.loads(as_json.stdout, parse_constant=no_nan)
+    assert report["targets"][0]["achieved"] is None and not report["targets"][0]["met"]

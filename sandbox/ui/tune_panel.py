@@ -402,7 +402,8 @@ class TunePanel(QWidget):
             text = f"Every target met ({result.evaluations} tunings); {count}" + (":" if changed else ".")
         else:
             unit = {t.metric: unit_of(METRICS[t.metric].kind, self.searched_model) for t in result.targets}
-            misses = "; ".join(f"{metric} off by {format_value(miss)} {unit[metric]}"
+            misses = "; ".join(f"{metric} off by {format_value(miss)} {unit[metric]}" if math.isfinite(miss) else
+                               f"{metric} not measured (the manoeuvre never reaches its mark)"
                                for metric, miss in result.misses().items())
             text = (f"Not every target can be met: the closest tuning found misses {misses}."
                     + ("" if not result.binding else " What binds: " + "; ".join(result.binding) + ".")
