@@ -205,3 +205,31 @@ def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeyp
     assert count["after_stop"] <= 3, count
     assert phases and "Stop ends it" in phases[0]
     assert results and not results[0].hit
+
+
+def test_closing_the_window_while_it_looks_for_what_binds_ends_the_job(window, qtbot, monkeypatch):
+    """Closing the window in the phase after a miss: the job ends before the window has
+    closed, and no further search starts after the close."""
+    import threading
+
+    from PySide6.QtCore import QThreadPool
+
+    from sandbox.analysis import tune as tune_module
+
+    window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
+    tune = _aim(window, [("top_speed", 850.0, 10.0), ("time_to_90pct", 1.5, 0.02)])
+    tune.lock([name for name in tune.param_rows if name != "engine_power"])  # the two pull against each other
+    closed, binds, started_after = threading.Event(), [], []
+    real_search = tune_module.search
+
+    def counting_search(*args, **kwargs):  # the searches of what binds (the first search is the panel's own)
+        (started_after if closed.is_set() else binds).append(1)
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(tune_module, "search", counting_search)
+    assert tune.run()
+    qtbot.waitUntil(lambda: bool(binds), timeout=300_000)
+    assert "what stands in the way" in tune.status.text()  # the tab says what it is doing
+    closed.set()
+    window.close()
+    assert QThreadPool.globalInstance().activeThreadCount() == 0 and not started_after
