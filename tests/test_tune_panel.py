@@ -119,7 +119,7 @@ def test_the_result_shows_each_change_and_can_be_tried_before_apply(window, qtbo
         p = window.tuning.param(name)
         line = next(l for l in lines if l.startswith(p.label + ":"))
         assert f"{before[name]:.{p.decimals}f} → {found[name]:.{p.decimals}f}" in line and line.endswith(p.unit)
-    assert f"{len(changed)} parameters change" in tune.status.text()
+    assert f"{len(changed)} parameters change (below)" in tune.status.text()
 
     at = window.undo.index()
     assert tune.try_it()
@@ -127,6 +127,9 @@ def test_the_result_shows_each_change_and_can_be_tried_before_apply(window, qtbo
     assert tune.back()
     assert dict(window.tuning) == before and window.undo.index() == at  # exactly as it was, no step left
     assert tune.result is not None and tune.try_button.isEnabled()  # still there to try again or apply
+    assert tune.try_it()
+    window.undo.undo()  # Ctrl+Z in the trial ends it, like Back
+    assert dict(window.tuning) == before and not tune.back_button.isEnabled() and tune.try_button.isEnabled()
     assert tune.try_it() and tune.apply()
     assert dict(window.tuning) == found and window.undo.index() == at + 1 and tune.result is None
     window.undo.undo()

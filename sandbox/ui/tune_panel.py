@@ -134,7 +134,8 @@ class TunePanel(QWidget):
         self.stop_button.setToolTip("Stop the search and keep the best tuning found so far")
         self.try_button.setToolTip("Load the tuning found into your car to drive it: Apply keeps it (one undo step), "
                                    "Back puts back exactly what you had")
-        self.back_button.setToolTip("Stop trying: put back the values you had before Try it")
+        self.back_button.setToolTip("Stop trying: put back the values you had before Try it (while the car has "
+                                    "the tuning tried; after other changes, Ctrl+Z steps back through them)")
         self.apply_button.setToolTip("Make the tuning found the current one (one undo step)")
         self.discard_button.setToolTip("Forget the tuning found; nothing changes (while trying, Back first)")
         self.run_button.clicked.connect(self.run)
@@ -399,7 +400,7 @@ class TunePanel(QWidget):
         changed = self.changed()
         count = f"{len(changed)} parameter{'' if len(changed) == 1 else 's'} change{'s' if len(changed) == 1 else ''}"
         if result.hit:
-            text = f"Every target met ({result.evaluations} tunings); {count}" + (":" if changed else ".")
+            text = f"Every target met ({result.evaluations} tunings); {count}" + (" (below)." if changed else ".")
         else:
             unit = {t.metric: unit_of(METRICS[t.metric].kind, self.searched_model) for t in result.targets}
             misses = "; ".join(f"{metric} off by {format_value(miss)} {unit[metric]}" if math.isfinite(miss) else
@@ -407,7 +408,7 @@ class TunePanel(QWidget):
                                for metric, miss in result.misses().items())
             text = (f"Not every target can be met: the closest tuning found misses {misses}."
                     + ("" if not result.binding else " What binds: " + "; ".join(result.binding) + ".")
-                    + f" {count}" + (":" if changed else "."))
+                    + f" {count}" + (" (below)." if changed else "."))
         stopped = self.stop_event.is_set()
         stale = self.stale()
         after = (f" But {stale}: this result is for the tuning it was searched from and cannot be applied to "
@@ -432,8 +433,15 @@ class TunePanel(QWidget):
             self._update_buttons()
         return bool(stale)
 
+    def _trial_ended(self) -> None:
+        """A trial is over once the car's tuning is no longer the one tried (Ctrl+Z, a
+        slider, a preset): Back no longer applies, and Apply is judged afresh."""
+        if self.trial is not None and self._current()[1] != self.trial:
+            self.trial = None
+
     def try_it(self) -> bool:
         """Load the result into the car as one undo step, to drive before deciding."""
+        self._trial_ended()
         if self.result is None or self.running or self.trial is not None:
             return False
         if self._refused("Not tried"):
@@ -451,22 +459,25 @@ class TunePanel(QWidget):
         return True
 
     def back(self) -> bool:
-        """End a trial: take its undo step back, so every value is as it was before."""
+        """End a trial, every value as it was before Try it: its undo step taken back (or,
+        when other steps came after it, a step putting the values back)."""
+        self._trial_ended()
         if self.trial is None:
-            return False
-        _, tuning = self._current()
-        if self.undo_stack is None or tuning != self.trial or self.undo_stack.index() != self._trial_index:
-            self.status.setText("The tuning changed after Try it, so Back would undo your own changes too: "
-                                "Ctrl+Z steps back through every change, or Apply keeps it as it is.")
+            self._update_buttons()
             return False
         self.trial = None
-        self.undo_stack.undo()
+        if self.undo_stack is not None and self.undo_stack.index() == self._trial_index:
+            self.undo_stack.undo()
+        else:
+            self.apply_requested.emit({name: old for name, (old, _) in self.changed().items()},
+                                      "Back from the auto-tune's trial")
         self.status.setText("Back to the tuning you had. The result is still here: Try it, Apply or Discard.")
         self._update_buttons()
         return True
 
     def apply(self) -> bool:
         """Make the result the tuning (one undo step); while trying, keep the trial as it is."""
+        self._trial_ended()
         if self.result is None or self.running:
             return False
         if self.trial is not None:
@@ -490,14 +501,14 @@ class TunePanel(QWidget):
 
     def discard(self) -> None:
         """Forget the result; while trying, Back first."""
-        kept = self.trial is not None and not self.back()
+        backed = self.trial is not None and self.back()
         self.result, self.trial = None, None
-        self.status.setText("Discarded; the tuning stays as you changed it after Try it." if kept else
-                            "Discarded: nothing changed.")
+        self.status.setText("Discarded: back to the tuning you had." if backed else "Discarded: nothing changed.")
         self.changes.setText("")
         self._update_buttons()
 
     def _update_buttons(self) -> None:
+        self._trial_ended()
         usable = self.result is not None and not self.running
         fresh = usable and self.trial is None and not self.stale()
         self.run_button.setEnabled(not self.running)
