@@ -347,9 +347,15 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
 
 def _no_nearer(model: ModuleType, result: TuneResult, names: list[str]) -> list[str]:
     """What binds when no parameter sits at a limit: the free ones come no nearer."""
-    return [f"{t.metric} comes no nearer than {format_value(result.achieved[t.metric])} "
-            f"{unit_of(METRICS[t.metric].kind, model)} by moving {', '.join(names)}: free more parameters, "
-            "or widen their ranges" for t in result.targets if t.miss(result.achieved[t.metric]) > 0]
+    moved = ", ".join(names) if len(names) <= 4 else f"any of the {len(names)} free parameters"
+    found = []
+    for t in result.targets:
+        achieved = result.achieved[t.metric]
+        if t.miss(achieved) > 0:
+            nearest = (f"comes no nearer than {format_value(achieved)} {unit_of(METRICS[t.metric].kind, model)}"
+                       if math.isfinite(achieved) else "cannot be measured")
+            found.append(f"{t.metric} {nearest} by moving {moved}: free more parameters, or widen their ranges")
+    return found
 
 
 def _step_polish(model, best: dict, space: Space, targets: list[Target], start_positions: np.ndarray,
