@@ -162,6 +162,13 @@ def test_a_result_is_applied_only_to_the_tuning_it_was_searched_from(window, qtb
     assert not tune.apply() and not tune.try_it()
     assert dict(window.tuning) == drift
     assert "the tuning changed since the search started" in tune.status.text()
+    window.undo.undo()  # back to the tuning it was searched from: the result is usable again
+    assert dict(window.tuning) == tune.searched_from and tune.apply_button.isEnabled()
+    window.open_preset_file(BUILTIN_DIR / "drift.json")  # a change while the result is shown
+    assert not tune.apply_button.isEnabled() and "Try it and Apply wait" in tune.status.text()
+    window.undo.undo()
+    found = {**tune.searched_from, **{name: new for name, (_, new) in tune.changed().items()}}
+    assert tune.changed() and tune.apply() and dict(window.tuning) == found
 
 
 def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeypatch):

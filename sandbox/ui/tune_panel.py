@@ -102,6 +102,7 @@ class TunePanel(QWidget):
         """The whole tuning while the result is being tried (None when not trying)."""
         self._trial_index = -1
         self._own_tolerance: set[str] = set()  # metrics whose tolerance the user typed
+        self._said_stale = False
         self._following = False
         self.result: TuneResult | None = None
         self.stop_event = threading.Event()
@@ -414,6 +415,7 @@ class TunePanel(QWidget):
         after = (f" But {stale}: this result is for the tuning it was searched from and cannot be applied to "
                  "another. Run again." if stale else " Try it, Apply or Discard." if changed else " Discard.")
         self.status.setText(("Stopped: the best so far. " if stopped else "") + text + after)
+        self._said_stale = bool(stale)
         self.changes.setText("\n".join(self._change_line(name, old, new) for name, (old, new) in changed.items()))
         self._update_buttons()
 
@@ -510,7 +512,14 @@ class TunePanel(QWidget):
     def _update_buttons(self) -> None:
         self._trial_ended()
         usable = self.result is not None and not self.running
-        fresh = usable and self.trial is None and not self.stale()
+        stale = self.stale() if usable and self.trial is None else ""
+        if stale and not self._said_stale:  # the tuning changed while the result was shown
+            self.status.setText(f"Try it and Apply wait: {stale}. This result is for the tuning it was searched "
+                                "from: undo back to it, or Run again.")
+        elif self._said_stale and usable and not stale:
+            self.status.setText("Back at the tuning the search started from: Try it, Apply or Discard.")
+        self._said_stale = bool(stale)
+        fresh = usable and self.trial is None and not stale
         self.run_button.setEnabled(not self.running)
         self.stop_button.setEnabled(self.running)
         self.try_button.setEnabled(fresh and bool(self.changed()))
