@@ -88,19 +88,22 @@ class _SweepHelp(argparse.RawDescriptionHelpFormatter):
     def add_text(self, text):
         if text == _METRICS_EPILOG:
             text = metrics_help()
+        elif text == _TUNE_EPILOG:  # tune has no --metric and no CSV: its targets name the metrics
+            text = metrics_help(["metrics (--target NAME=VALUE[±TOL]; in the model's units;"])
         super().add_text(text)
 
 
 _METRICS_EPILOG = "(the metrics)"
+_TUNE_EPILOG = "(the metrics a target names)"
 
 
-def metrics_help() -> str:
-    """The metrics `--metric` takes, one a line: name and what it is."""
+def metrics_help(intro: list[str] | None = None) -> str:
+    """The metrics `--metric` (or `intro`'s option) takes, one a line: name and what it is."""
     from .analysis.metrics import METRICS
 
     width = max(len(name) for name in METRICS)
-    lines = ["metrics (--metric NAME; every one is written to the CSV;",
-             "\"100\" is 100 px/s, or 100 km/h for models in metres):"]
+    lines = (intro or ["metrics (--metric NAME; every one is written to the CSV;"]) + [
+        "\"100\" is 100 px/s, or 100 km/h for models in metres):"]
     lines += [f"  {name:{width}s}  {metric.label}" for name, metric in METRICS.items()]
     return "\n".join(lines)
 
@@ -169,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "script that does not name its model is read as)")
 
     p = sub.add_parser("tune", help="find the tuning nearest a preset whose metrics hit target values",
-                       epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
+                       epilog=_TUNE_EPILOG, formatter_class=_SweepHelp)
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file: the start, and the values kept")
     p.add_argument("--target", action="append", required=True, metavar="NAME=VALUE[±TOL]",
                    help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
@@ -586,7 +589,9 @@ def cmd_tune(args) -> int:
         print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz, "seed": args.seed, "hit": result.hit,
                           "evaluations": result.evaluations,
                           "targets": [{"metric": t.metric, "target": t.value, "tolerance": t.tolerance,
-                                       "achieved": result.achieved[t.metric], "met": t.miss(result.achieved[t.metric]) == 0}
+                                       "achieved": (result.achieved[t.metric]  # JSON has no NaN: null
+                                                    if math.isfinite(result.achieved[t.metric]) else None),
+                                       "met": t.miss(result.achieved[t.metric]) == 0}
                                       for t in targets],
                           "changed": {name: {"from": a, "to": b} for name, (a, b) in changed.items()},
                           "binding": result.binding + pulls}, indent=2))
@@ -596,8 +601,9 @@ def cmd_tune(args) -> int:
         for t in targets:
             unit = unit_of(METRICS[t.metric].kind, model)
             achieved = result.achieved[t.metric]
-            verdict = "met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
-            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit:6s} target {format_value(t.value)} ± "
+            verdict = ("met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
+                       if math.isfinite(achieved) else "not measured: the manoeuvre never reaches its mark")
+            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} target {format_value(t.value)} ± "
                   f"{format_value(t.tolerance)}: {verdict}")
         for name, (before, after) in changed.items():
             unit = preset.tuning.param(name).unit
