@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import TraceError, UserError, shown
+from .errors import TraceError, UserError, printable, printable_lines, shown
 
 HZ_RANGE = (10, 1000)
 
@@ -483,10 +484,10 @@ def cmd_export_godot(args) -> None:
         if args.out.suffix != ".tscn":
             raise UserError(f"--out {shown(str(args.out))}: a scene's file name ends in .tscn")
         scene, script = save_scene(preset, args.out, args.godot, scale)
-        print(f"wrote {scene} and its script {script} (Godot {args.godot}, {preset.model.TITLE})")
+        print(f"wrote {printable(scene)} and its script {printable(script)} (Godot {args.godot}, {preset.model.TITLE})")
         return
     save_script(preset, args.out, args.godot, scale)
-    print(f"wrote {args.out} (Godot {args.godot}, {preset.model.TITLE})")
+    print(f"wrote {printable(args.out)} (Godot {args.godot}, {preset.model.TITLE})")
 
 
 def _export_into(args) -> None:
@@ -505,14 +506,14 @@ def _export_into(args) -> None:
     else:
         update = write_into(args.into, preset, backup=not args.no_backup)
     if not update.changed:
-        print(f"{args.into} already holds the values of preset {preset.name!r}: nothing was written")
+        print(f"{printable(args.into)} already holds the values of preset {preset.name!r}: nothing was written")
     else:
         if args.dry_run:
             done = "would change (nothing was written, --dry-run)"
         else:
-            kept = "" if args.no_backup else f"; the old file is kept as {backup_path(args.into)}"
+            kept = "" if args.no_backup else f"; the old file is kept as {printable(backup_path(args.into))}"
             done = f"updated with the values of preset {preset.name!r}{kept}"
-        print(f"{args.into}: {done}:")
+        print(f"{printable(args.into)}: {done}:")
         for change in update.changed:
             print(f"  {change}")
     if update.missing:
@@ -537,12 +538,13 @@ def cmd_import_godot(args) -> None:
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()
     tuning.set_many(result.values)
-    preset = replace(base, tuning=tuning, name=f"Imported from {args.script.name}", path=None)
+    preset = replace(base, tuning=tuning, name=f"Imported from {printable(args.script.name)}", path=None)
     save_preset(preset, args.out)
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)
     follows = f"; the script follows {result.formula.describe()}" if result.formula else ""
-    print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}"
+    print(f"wrote {printable(args.out)}: {len(result.values)} values of the {result.model.TITLE} model from "
+          f"{printable(args.script)}"
           + follows)
 
 
@@ -605,7 +607,7 @@ def cmd_tune(args) -> int:
         for line in result.binding + pulls:
             print(f"  what binds: {line}")
         if args.out:
-            print(f"wrote {args.out}{'' if result.hit else ' (the closest tuning found)'}")
+            print(f"wrote {printable(args.out)}{'' if result.hit else ' (the closest tuning found)'}")
     return 0 if result.hit else 1
 
 
@@ -726,11 +728,11 @@ def cmd_sweep(args) -> None:
     finite = np.flatnonzero(np.isfinite(column))
     if len(finite) == 0:
         why = missing_reason(metric, float(column[0]), preset.model, values)
-        print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {args.out}")
+        print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {printable(args.out)}")
         return
     low, high = finite[np.argmin(column[finite])], finite[np.argmax(column[finite])]
     print(f"{len(grid)} tunings of {preset.name}: {metric} {format_value(column[low])} … "
-          f"{format_value(column[high])} {unit}; wrote {args.out}")
+          f"{format_value(column[high])} {unit}; wrote {printable(args.out)}")
     print(f"  lowest  {format_value(column[low])} {unit} at {point_text(axes, grid[low])}")
     print(f"  highest {format_value(column[high])} {unit} at {point_text(axes, grid[high])}")
 
@@ -742,7 +744,7 @@ def cmd_bench(args) -> None:
     figures = run(quick=args.quick)
     print(json.dumps(figures, indent=2) if args.json else report(figures))
     write_text_atomic(args.out, json.dumps(figures, indent=2) + "\n")
-    print(f"wrote {args.out}", file=sys.stderr)
+    print(f"wrote {printable(args.out)}", file=sys.stderr)
 
 
 def cmd_soak(args) -> None:
@@ -753,7 +755,7 @@ def cmd_soak(args) -> None:
     result = run(args.minutes, on_minute=lambda r: print(minute_line(r), flush=True))
     print(report(result))
     write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.out}", file=sys.stderr)
+    print(f"wrote {printable(args.out)}", file=sys.stderr)
 
 
 def cmd_window(args) -> int:
@@ -795,6 +797,24 @@ COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params
             "sweep": cmd_sweep, "soak": cmd_soak}
 
 
+class TerminalSafe:
+    """A stream that passes text on with printable() applied to each line: a preset's
+    name or a file's name (escape sequences, bytes that are not UTF-8) can neither
+    drive the terminal nor fail to print. Line breaks, tabs and carriage returns (the
+    progress line) pass."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if not text.isprintable():
+            text = re.sub(r"[^\n\r\t]+", lambda part: printable(part.group()), text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 class Stopped(KeyboardInterrupt):
     """The command was told to stop (SIGTERM, SIGHUP): it unwinds like Ctrl+C, so its
     half-written output is removed on the way out."""
@@ -805,6 +825,15 @@ def _stop_on(signum, _frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafe(sys.stdout), TerminalSafe(sys.stderr)
+    try:
+        return _stopped_or_main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _stopped_or_main(argv: list[str] | None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt as exc:  # Ctrl+C, or told to stop: no traceback, nothing half written
@@ -818,6 +847,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def command_files(args) -> tuple[list[Path], list[Path]]:
+    """(every file a command writes, every file it reads), from its arguments."""
+    reads = [getattr(args, name, None) for name in ("preset", "controls", "script")] + list(getattr(args, "ghost", []))
+    writes = [getattr(args, "out", None)]
+    if writes[0] is not None and getattr(args, "scene", False):  # a scene's script is written beside it
+        writes.append(Path(writes[0]).with_suffix(".gd"))
+    if writes[0] is not None and args.command in ("import-godot", "tune"):  # a preset kept as .bak first
+        from .files.presets import backup_path
+
+        writes.append(backup_path(Path(writes[0])))
+    into = getattr(args, "into", None)
+    if into is not None and not args.dry_run:
+        from .files.godot_into import backup_path
+
+        writes += [into] + ([] if args.no_backup else [backup_path(into)])
+    return [Path(w) for w in writes if w is not None], [Path(r) for r in reads if r is not None]
+
+
+def check_outputs(args) -> None:
+    """Before any work: every file the command writes may be written, and is none of
+    the files it reads (a refusal at the end of a long sweep would waste it)."""
+    from .files.disk import check_target
+
+    writes, reads = command_files(args)
+    for path in writes:
+        check_target(path, reads)
+
+
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -828,21 +885,13 @@ def _main(argv: list[str] | None) -> int:
                 signal.signal(getattr(signal, name), _stop_on)
         if args.command in ("bench", "soak") and args.out is None:
             args.out = report_path(f"{args.command}.json")
-        out = getattr(args, "out", None)
-        if out is not None:  # before any work: a bad output is refused at once, and never an input
-            from .files.disk import check_target
-
-            inputs = [getattr(args, name, None) for name in ("preset", "controls", "script")] + \
-                list(getattr(args, "ghost", []))
-            if getattr(args, "scene", False):  # a scene's script is written beside it: an output too
-                check_target(Path(out).with_suffix(".gd"), [path for path in inputs if path is not None])
-            check_target(out, [path for path in inputs if path is not None])
+        check_outputs(args)
         if args.command in ("bench", "soak"):  # they print their own progress
             code = COMMANDS[args.command](args)
         else:
             with Watchdog(args.command):
                 code = COMMANDS[args.command](args)
     except UserError as exc:
-        print(f"car-sandbox: error: {exc}", file=sys.stderr)
+        print(f"car-sandbox: error: {printable_lines(str(exc))}", file=sys.stderr)
         return 2
     return int(code or 0)  # a command that can end short of its goal says so (tune: 1)

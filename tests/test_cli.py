@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from other_user import as_nobody
+
 from sandbox.files.traces import TRAJECTORY_COLUMNS
 from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR
@@ -278,20 +280,8 @@ def test_soak_drives_moves_sliders_and_reports_per_minute(qtbot):
     assert "exceptions: 0" in soak.report(result)
 
 
-def _as_nobody():
-    """Command prefix that runs as the unprivileged user `nobody` (root reads every
-    file, so a permission test needs another user), or None where that cannot work."""
-    import shutil
-    setpriv = shutil.which("setpriv")
-    if os.geteuid() != 0 or setpriv is None:
-        return None
-    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
-    probe = subprocess.run(prefix + [sys.executable, "-c", "import sandbox"], capture_output=True, timeout=60)
-    return prefix if probe.returncode == 0 else None
-
-
 def test_files_without_permission_are_refused_naming_the_file():
-    prefix = _as_nobody()
+    prefix = as_nobody()
     if prefix is None:
         pytest.skip("needs root and setpriv to run the command as another user")
     import tempfile
