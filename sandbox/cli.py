@@ -868,11 +868,13 @@ def command_files(args) -> tuple[list[Path], list[Path]]:
 def check_outputs(args) -> None:
     """Before any work: every file the command writes may be written, and is none of
     the files it reads (a refusal at the end of a long sweep would waste it)."""
-    from .files.disk import check_target
+    from .files.disk import check_target, remove_stale
 
     writes, reads = command_files(args)
     for path in writes:
         check_target(path, reads)
+    for folder in {path.parent for path in writes}:  # what a killed run of a command left there
+        remove_stale(folder)
 
 
 def _main(argv: list[str] | None) -> int:

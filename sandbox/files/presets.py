@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PresetError, shown
+from ..errors import PresetError, printable, shown
 from . import json_text
 from .disk import read_text, write_text_atomic
 from ..physics.models import DEFAULT_MODEL, get_model
@@ -148,7 +148,7 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
 
 
 def load_preset(path: str | os.PathLike) -> Preset:
-    preset = parse_preset(read_text(path, PRESET_LIMIT, PresetError), str(path))
+    preset = parse_preset(read_text(path, PRESET_LIMIT, PresetError), printable(path))
     preset.path = Path(path)
     return preset
 
