@@ -655,6 +655,11 @@ def cmd_sensitivity(args) -> None:
             print(f"  {metric:20s} {step:+10.4g} {unit:6s} a step   {share:+10.4g} {unit} for {SHARE:.0%}")
 
 
+def _rate_figure(value: float, endless: str) -> str:
+    """A figure of the rates table, or what it means when there is none (inf)."""
+    return f"{value:.1f}" if math.isfinite(value) else endless
+
+
 def cmd_rates(args) -> None:
     from .analysis.rates import rate_table
     from .files.presets import load_preset
@@ -667,8 +672,9 @@ def cmd_rates(args) -> None:
     unit = preset.model.LENGTH_UNIT
     rows = rate_table(preset.model, preset.tuning, TICK_RATES)
     head = ("tick rate", "mode", f"top speed ({unit}/s)", f"coast-down ({unit})", f"braking from top ({unit})")
-    cells = [(f"{r['hz']} Hz", r["mode"], f"{r['top_speed']:.1f}", f"{r['coast_distance']:.1f}",
-              f"{r['braking_distance']:.1f}") for r in rows]
+    cells = [(f"{r['hz']} Hz", r["mode"], _rate_figure(r["top_speed"], "never settles"),
+              _rate_figure(r["coast_distance"], "never stops"), _rate_figure(r["braking_distance"], "never stops"))
+             for r in rows]
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))

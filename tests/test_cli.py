@@ -248,6 +248,22 @@ def test_rates_command_prints_both_modes(tmp_path):
     assert "| 30 Hz | recipe | 354.1 |" in out and "| 240 Hz | recipe | 1493.6 |" in out
 
 
+def test_rates_says_a_car_that_nothing_slows_never_stops(tmp_path):
+    """Friction and drag 0: nothing slows a coasting car, so no coast-down distance
+    exists (the cut-off run's 2 400 000 px is no figure); full brake still stops it,
+    from the speed guard's 20 000 px/s at 450 px/s²: v²/2a = 444 444 px."""
+    frictionless = json.loads(DEFAULTS.read_text())
+    frictionless["params"].update(friction=0, drag=0)
+    (tmp_path / "p.json").write_text(json.dumps(frictionless))
+    out = cli("rates", "--preset", tmp_path / "p.json").stdout
+    rows = [line.split() for line in out.splitlines() if line.strip().endswith(tuple("0123456789"))]
+    assert len(rows) == 10
+    for row in rows:
+        assert row[-3:-1] == ["never", "stops"]
+        assert float(row[-1]) == pytest.approx(20000 ** 2 / (2 * 450), rel=1e-3)
+    assert "2400000" not in out
+
+
 @pytest.mark.parametrize("preset", ["bicycle_blog", "ackermann_notes", "rigid_body_seed", "monster_corvette_c5"])
 def test_simulate_and_curves_work_for_every_model(preset, tmp_path):
     trace = write_trace(tmp_path / "t.csv", [(0, 1, 0)] * 60 + [(1, 1, 0)] * 60)
