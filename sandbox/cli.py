@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import __version__
 from .errors import TraceError, UserError, printable, printable_lines, shown
 
 HZ_RANGE = (10, 1000)
@@ -122,17 +123,19 @@ def report_path(name: str) -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="car-sandbox", description="Tune 2D top-down car physics. With no command, opens the window.")
-    parser.add_argument("--preset", type=Path, help="preset file to open (default: the last one used)")
+    parser.add_argument("--preset", type=Path, help="preset file, or a built-in preset's name, to open (default: "
+                                                    "the last one used)")
+    parser.add_argument("--version", action="version", version=f"car-sandbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("simulate", help="replay a control trace and write the trajectory CSV")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick")
     p.add_argument("--out", type=_output_path, required=True, help="trajectory CSV to write")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
     p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--out", type=_output_path, required=True, help="output file: .png, .svg or .csv")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
@@ -143,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export-godot", help="write a preset's car as a Godot script (car.gd), or a scene with it, "
                                             "or write its values into your own script")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file (any model)")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name (any model)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", type=_output_path,
                        help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)")
@@ -164,14 +167,15 @@ def build_parser() -> argparse.ArgumentParser:
                                             "recipe car.gd) back into a preset")
     p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run); one that does not name "
                                              "its model is read as the recipe's car (the arcade)")
-    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file to write")
+    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file or built-in preset name to write")
     p.add_argument("--preset", type=Path,
                    help="preset whose values a script without every parameter keeps (and whose model a "
                         "script that does not name its model is read as)")
 
     p = sub.add_parser("tune", help="find the tuning nearest a preset whose metrics hit target values",
                        epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file: the start, and the values kept")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name: the start, and the values "
+                                                              "kept")
     p.add_argument("--target", action="append", required=True, metavar="NAME=VALUE[±TOL]",
                    help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
                         "the tolerance defaults to 2 %%)")
@@ -182,27 +186,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search a parameter within LO … HI only (default: its slider's range)")
     p.add_argument("--seed", type=_seed, default=1, help="the search's random seed: the same seed, the same result")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
-    p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
+    p.add_argument("--out", type=_output_path, help="preset JSON file or built-in preset name to write the tuning found to")
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON (every parameter against every metric)")
 
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--markdown", action="store_true", help="as a Markdown table")
 
     p = sub.add_parser("metrics", help="top speed, acceleration, braking, turning… by standard manoeuvres")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("sweep", help="simulate a grid of one or two parameters as one batch; CSV of every metric",
                        epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file (the values not swept)")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name (the values "
+                                                              "not swept)")
     p.add_argument("--param", action="append", required=True, metavar="NAME=LO:HI:N",
                    help="a swept parameter from LO to HI in N values, rounded to the parameter's step's "
                         "decimals; give one or two")
@@ -223,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="JSON file for the figures (default: soak.json in the user cache folder)")
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--out", type=_output_path, required=True, help="PNG file to write")
     p.add_argument("--drive", type=_seconds, default=6.0, help="seconds of scripted driving first (default 6)")
     p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
@@ -481,7 +486,7 @@ def cmd_export_godot(args) -> None:
     if args.pixels_per_metre is not None and preset.model.LENGTH_UNIT != "m":
         raise UserError(f"--pixels-per-metre: the {preset.model.TITLE} model works in pixels already")
     if args.scene:
-        if args.out.suffix != ".tscn":
+        if args.out.suffix.lower() != ".tscn":
             raise UserError(f"--out {shown(str(args.out))}: a scene's file name ends in .tscn")
         scene, script = save_scene(preset, args.out, args.godot, scale)
         print(f"wrote {printable(scene)} and its script {printable(script)} (Godot {args.godot}, {preset.model.TITLE})")
@@ -871,6 +876,17 @@ def command_files(args) -> tuple[list[Path], list[Path]]:
     return [Path(w) for w in writes if w is not None], [Path(r) for r in reads if r is not None]
 
 
+def find_presets(args) -> None:
+    """Each preset argument as the file it names: a file, or a built-in preset's name
+    or file stem (`--preset drift`); a miss is refused with the close names."""
+    from .files.presets import find_preset
+
+    if getattr(args, "preset", None) is not None:
+        args.preset = find_preset(args.preset)
+    if getattr(args, "ghost", None):
+        args.ghost = [find_preset(ghost) for ghost in args.ghost]
+
+
 def check_outputs(args) -> None:
     """Before any work: every file the command writes may be written, and is none of
     the files it reads (a refusal at the end of a long sweep would waste it)."""
@@ -887,12 +903,14 @@ def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command is None:
+            find_presets(args)
             return cmd_window(args)
         for name in ("SIGTERM", "SIGHUP"):  # the commands only: the window asks first (no SIGHUP on Windows)
             if hasattr(signal, name):
                 signal.signal(getattr(signal, name), _stop_on)
         if args.command in ("bench", "soak") and args.out is None:
             args.out = report_path(f"{args.command}.json")
+        find_presets(args)
         check_outputs(args)
         if args.command in ("bench", "soak"):  # they print their own progress
             code = COMMANDS[args.command](args)

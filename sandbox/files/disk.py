@@ -238,7 +238,8 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
             os.fsync(f.fileno())
             data = f.read() if check is not None else b""
         if not (check(data) if check is not None else os.path.getsize(tmp) > 0):
-            raise error(f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file is unchanged")
+            raise error(f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file "
+                        "is unchanged")
         _replace(tmp, target, error)
     except OSError as exc:
         raise error(f"{printable(path)}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
@@ -265,7 +266,8 @@ def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
             try:  # room for it first: a full disk fails here, before a byte changes
                 os.posix_fallocate(f.fileno(), 0, max(len(data), 1))
             except OSError as exc:
-                raise error(f"{printable(target)}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
+                raise error(f"{printable(target)}: cannot write ({exc.strerror or exc}); the old file is "
+                            "unchanged") from None
             except AttributeError:  # no posix_fallocate on this system
                 pass
             f.write(data)

@@ -205,8 +205,8 @@ def script_model(text: str, source: str = "<script>") -> tuple[int, ModuleType] 
     lines = [(number, found) for number, line in enumerate(text.split("\n"), start=1)
              if (found := _MODEL_LINE.match(line.lstrip("\ufeff")))]
     if len(lines) > 1:
-        raise GodotError(f"{source}: lines {lines[0][0]} and {lines[1][0]}: SANDBOX_MODEL is declared twice (which model "
-                         "is meant?); keep one")
+        raise GodotError(f"{source}: lines {lines[0][0]} and {lines[1][0]}: SANDBOX_MODEL is declared twice "
+                         "(which model is meant?); keep one")
     for number, found in lines:
         if found.group(1) not in MODELS:
             raise GodotError(f"{source}: line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
