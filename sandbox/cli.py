@@ -20,6 +20,11 @@ from .errors import TraceError, UserError, printable, printable_lines, shown
 
 HZ_RANGE = (10, 1000)
 
+LONG_SWEEP_S = 30 * 60
+"""s: a sweep estimated to take longer is only run with --allow-long."""
+SAY_ESTIMATE_AFTER_S = 10
+"""s: a sweep estimated to take longer says so before it starts."""
+
 
 SCREENSHOT_SIZES = (200, 8000)
 """px: the smallest and largest side of a screenshot (larger ones exhaust the painter)."""
@@ -214,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", required=True, help="the metric to summarise (all are written): a name listed below")
     p.add_argument("--out", type=_output_path, required=True, help="CSV to write: swept values, then every metric")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
+    p.add_argument("--allow-long", action="store_true",
+                   help=f"run a sweep estimated to take more than {LONG_SWEEP_S // 60} minutes (refused without it)")
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -717,19 +724,37 @@ def cmd_metrics(args) -> None:
             print(f"  {'top speed from the parameters':42s} {beside}")
 
 
+def _duration(seconds: float) -> str:
+    """A rough duration for an estimate: "40 s", "12 min", "2 h 5 min"."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60} min"
+
+
 def cmd_sweep(args) -> None:
     from .files.disk import write_text_atomic
     from .analysis.metrics import METRICS, format_value, missing_reason, unit_of
     from .files.presets import load_preset
-    from .analysis.sweep import check_metric, csv_text, parse_axis, point_text, run
+    from .analysis.sweep import check_metric, csv_text, estimate_seconds, parse_axis, point_text, run
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
     axes = [parse_axis(text, preset.model, preset.tuning) for text in args.param]
+    hz = args.hz or preset.hz
+    seconds = estimate_seconds(preset.model, preset.tuning, axes, hz)
+    count = int(np.prod([axis.count for axis in axes]))
+    if seconds > LONG_SWEEP_S and not args.allow_long:
+        raise UserError(f"this sweep of {count:,} tunings at {hz} Hz would take about {_duration(seconds)} (measured "
+                        f"on a few of them); one over {LONG_SWEEP_S // 60} min runs only with --allow-long (or sweep "
+                        "fewer values, or at a lower --hz)")
+    if seconds > SAY_ESTIMATE_AFTER_S:
+        print(f"note: sweeping {count:,} tunings at {hz} Hz will take about {_duration(seconds)}", file=sys.stderr,
+              flush=True)
     progress = Progress("sweeping")
     grid, values = None, None
     try:
-        grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz,
+        grid, values = run(preset.model, preset.tuning, axes, hz,
                            lambda done, total: progress(done / total))
     finally:
         progress.close(grid is not None)
