@@ -140,3 +140,27 @@ def test_temporary_files_left_by_a_killed_command_are_swept_from_the_folder_writ
     result = run("curves", "--preset", DRIFT, "--out", tmp_path / "curve.csv")
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, yours.name, "curve.csv"])
+
+
+def test_a_scene_is_written_with_its_script_or_not_at_all(tmp_path):
+    """The window saves a scene without the command's checks: a scene's name one byte
+    too long (its script's two bytes shorter) is refused before the script is written."""
+    from sandbox.files.godot import GodotError
+    from sandbox.files.godot_scene import save_scene
+    from sandbox.files.presets import load_preset
+
+    scene = tmp_path / ("s" * 251 + ".tscn")  # 256 bytes; its script s….gd 254
+    with pytest.raises(GodotError, match="the file system allows 255"):
+        save_scene(load_preset(DRIFT), scene, 4)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_scenes_old_script_kept_as_bak_is_never_an_input(tmp_path):
+    """A different car.gd beside the scene is kept as car.gd.bak: that must not be the
+    preset read."""
+    (tmp_path / "car.gd").write_text("extends Node\n")
+    kept = tmp_path / "car.gd.bak"
+    shutil.copy(DRIFT, kept)
+    refused(run("export-godot", "--preset", kept, "--scene", "--out", tmp_path / "car.tscn"), "is also an input")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak"]
+    assert kept.read_bytes() == DRIFT.read_bytes() and (tmp_path / "car.gd").read_text() == "extends Node\n"
