@@ -113,14 +113,16 @@ def test_an_unwritable_folder_is_refused_before_the_work_starts(tmp_path):
         preset = folder / "p.json"
         shutil.copy(DRIFT, preset)
         preset.chmod(0o644)
-        # the sweep is refused before its preset is even read: the gone preset is never mentioned
-        result = run("sweep", "--preset", folder / "gone.json", "--param", "max_speed_reverse=100:300:3",
+        broken = folder / "broken.json"  # the sweep is refused before its preset is even read
+        broken.write_text("not a preset")
+        broken.chmod(0o644)
+        result = run("sweep", "--preset", broken, "--param", "max_speed_reverse=100:300:3",
                      "--metric", "top_speed", "--out", folder / "sweep.csv", prefix=prefix, cwd=folder)
         refused(result, f"{folder / 'sweep.csv'}: cannot write in the folder {folder}")
         result = run("tune", "--preset", preset, "--target", "top_speed=500", "--out", folder / "t.json",
                      prefix=prefix, cwd=folder)
         refused(result, "cannot write in the folder")
-        assert sorted(p.name for p in folder.iterdir()) == ["p.json"]
+        assert sorted(p.name for p in folder.iterdir()) == ["broken.json", "p.json"]
     finally:
         shutil.rmtree(folder)
 
