@@ -63,3 +63,16 @@ def test_the_command_and_the_window_say_why_a_huge_format_number_is_refused(tmp_
     before = dict(window.tuning)
     assert not window.import_godot(script)
     assert dict(window.tuning) == before and "SANDBOX_FORMAT" in window.last_error
+
+
+@pytest.mark.parametrize("godot, hint, nested", [
+    (4, '@export_range(10, 300, 1, "suffix:px")', '@export_range(10, max(300, (1)), [1][0], "suffix:px")'),
+    (4, '@export_range(10, 300, 1, "suffix:px")', '@export_range(10, ((300)),\n\t{"a": [1]}["a"][0])'),
+    (3, "export(float, 10, 300, 1)", "export(float, 10, (300), [1][0])"),
+])
+def test_nested_brackets_in_an_export_hint_are_read_as_one_hint(godot, hint, nested):
+    """Kept as found: this base already read them (no variable was reported missing)."""
+    script = export_script(DRIFT, godot)
+    assert hint in script
+    result = parse_script(script.replace(hint, nested), None, "car.gd")
+    assert result.values["wheel_base"] == DRIFT.tuning["wheel_base"]
