@@ -5,6 +5,7 @@ dialog. Anything else is a bug and keeps its traceback.
 """
 
 import os
+import unicodedata
 
 
 class UserError(Exception):
@@ -28,7 +29,8 @@ def printable(value: object) -> str:
     text = os.fspath(value) if isinstance(value, os.PathLike) else str(value)
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else _escaped(ord(ch)) for ch in text)
+    return "".join(ch if ch.isprintable() or unicodedata.category(ch) == "Zs" else _escaped(ord(ch))
+                   for ch in text)  # spaces of any width are kept: they print as spaces
 
 
 def _escaped(code: int) -> str:

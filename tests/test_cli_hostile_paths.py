@@ -166,3 +166,13 @@ def test_a_scenes_old_script_kept_as_bak_is_never_an_input(tmp_path):
     refused(run("export-godot", "--preset", kept, "--scene", "--out", tmp_path / "car.tscn"), "is also an input")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak"]
     assert kept.read_bytes() == DRIFT.read_bytes() and (tmp_path / "car.gd").read_text() == "extends Node\n"
+
+
+def test_printable_escapes_what_could_drive_a_terminal_and_keeps_the_rest():
+    from sandbox.errors import printable
+
+    assert printable("Drift\u00a02 é 漢字 (road test).json") == "Drift\u00a02 é 漢字 (road test).json"
+    hostile = os.fsdecode(b"a\xff\x1b[2J\x07") + "\u202egnp.exe\nb\x9b"  # \x9b: the one-byte CSI
+    assert printable(hostile) == "a\\xff\\x1b[2J\\x07\\u202egnp.exe\\x0ab\\x9b"
+    assert printable(printable(hostile)) == printable(hostile)  # printing it again changes nothing
+    assert printable(Path(hostile)) == printable(hostile)
