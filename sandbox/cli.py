@@ -799,6 +799,7 @@ def cmd_window(args) -> int:
     from .ui.qt import application, dispose
     from .ui.app import MainWindow
 
+    from .ui.terminal_signals import follow_terminal_signals
     from .ui.warm_up import prepare_physics
 
     preset = load_preset(args.preset) if args.preset else None
@@ -816,6 +817,7 @@ def cmd_window(args) -> int:
         window.show_error(note, "Last session set aside")
     if preset is not None:
         window.apply_preset(preset)
+    follow_terminal_signals(window)
     prepare_physics(app, window)
     if os.environ.get("CAR_SANDBOX_FIRST_FRAME"):
         from .ui.qt import report_first_frame

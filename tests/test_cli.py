@@ -319,7 +319,8 @@ def test_files_without_permission_are_refused_naming_the_file():
             (run("curves", "--preset", secret, "--out", "/tmp/never.csv"), f"{secret}: permission denied"),
             (run("simulate", "--preset", readable, "--controls", trace, "--out", "/tmp/never.csv"),
              f"{trace}: permission denied"),
-            (run("curves", "--preset", readable, "--out", folder / "curve.csv"), f"{folder / 'curve.csv'}: cannot write"),
+            (run("curves", "--preset", readable, "--out", folder / "curve.csv"),
+             f"{folder / 'curve.csv'}: no permission to write in {folder}"),
         ]
         for result, expected in cases:
             assert result.returncode == 2 and expected in result.stderr, result.stderr

@@ -118,10 +118,10 @@ def test_an_unwritable_folder_is_refused_before_the_work_starts(tmp_path):
         broken.chmod(0o644)
         result = run("sweep", "--preset", broken, "--param", "max_speed_reverse=100:300:3",
                      "--metric", "top_speed", "--out", folder / "sweep.csv", prefix=prefix, cwd=folder)
-        refused(result, f"{folder / 'sweep.csv'}: cannot write in the folder {folder}")
+        refused(result, f"{folder / 'sweep.csv'}: no permission to write in {folder}")
         result = run("tune", "--preset", preset, "--target", "top_speed=500", "--out", folder / "t.json",
                      prefix=prefix, cwd=folder)
-        refused(result, "cannot write in the folder")
+        refused(result, "no permission to write in")
         assert sorted(p.name for p in folder.iterdir()) == ["broken.json", "p.json"]
     finally:
         shutil.rmtree(folder)

@@ -120,10 +120,10 @@ def test_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch)
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", disk_full)
-    with pytest.raises(PresetError, match="No space left"):
+    with pytest.raises(PresetError, match="the disk is full"):
         save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"drag": -0.5}), "Changed"), path)
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "keep.json.bak"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json"]  # no backup made of a save that failed
 
 
 def test_format_1_file_from_before_rate_independent_still_loads():
@@ -260,3 +260,22 @@ def test_a_broken_file_in_the_user_presets_folder_is_listed_never_fatal():
                                                                            '"wheel_base": ' + "9" * 5000))
     listed = {path.name: (name, model) for path, name, _, model in list_presets()}
     assert listed["huge.json"] == ("huge ⚠", None)
+
+
+def test_an_autosave_with_damaged_values_keeps_the_good_ones_and_says_which():
+    """With `fixes`, each bad value is replaced by its default (and said); the same text
+    is refused as a preset file."""
+    data = preset_text(engine_power=1234, steering_angle=1e9, drag="fast", ghost=3)
+    data["hz"] = 7
+    del data["params"]["braking"]
+    text = json.dumps(data)
+    with pytest.raises(PresetError):
+        parse_preset(text, "mine.json")
+    fixes = []
+    preset = parse_preset(text, "autosave", fixes)
+    defaults = Tuning(arcade.PARAMS)
+    assert preset.tuning["engine_power"] == 1234 and preset.hz == 60
+    for name in ("steering_angle", "drag", "braking"):
+        assert preset.tuning[name] == defaults[name]
+    said = " | ".join(fixes)
+    assert len(fixes) == 5 and all(part in said for part in ("'hz'", "steering_angle", "drag", "braking", "ghost"))

@@ -1025,3 +1025,82 @@ def test_a_damaged_scale_in_the_settings_starts_at_the_default(qtbot, kept):
     window.track.repaint()  # the paint that crashed
     assert window.px_per_metre == DEFAULT_PX_PER_METRE
     assert 0.1 <= window.track.zoom <= 8
+
+
+def test_metrics_compare_only_like_with_like(window, qtbot):
+    """An arcade car (px) against the Corvette (m): 0→100 px/s is not 0→100 km/h, and a
+    speed in px/s is not one in m/s: no difference is printed, the cell says why."""
+    with qtbot.waitSignal(window.metrics.updated, timeout=10000):
+        window.metrics_dock.raise_()
+    window.ghost_from_file(BUILTIN_DIR / "monster_corvette_c5.json")
+    window.pin_ghost()  # and a ghost of the same model, in the same units
+    window.metrics.settle()
+    rows = {row["name"]: i for i, row in enumerate(window.metrics.rows)}
+    for name in ("time_to_100", "top_speed"):
+        corvette, same = (window.metrics.table.item(rows[name], column) for column in (2, 3))
+        assert corvette.text() == "—" and "not compared" in corvette.toolTip()
+        assert float(same.text()) == 0.0  # a pinned copy of the car: the same figure
+    assert "not the same measurement" in window.metrics.legend.text()
+
+
+def test_play_replays_a_recording_just_made_without_saving_it(window):
+    """Record, stop, Play: the recording replays from rest and ends where the drive did
+    (the same controls, the same physics), with no save and open in between."""
+    paused(window)
+    assert not window.replay_bar.play_action.isEnabled()  # nothing to play yet
+    window.set_recording(True)
+    window.keys.held |= {K.Key_W, K.Key_A}
+    window.run_for(0.25)
+    window.run_for(0.25)
+    live = window.sim.state
+    window.keys.held.clear()
+    window.set_recording(False)
+    assert window.replay_bar.play_action.isEnabled()
+    window.replay_bar.play_action.trigger()  # F6
+    assert window.replay is not None and window.replay_playing
+    window.scrub(len(window.last_recording))
+    replayed = window.sim.state
+    assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])
+
+
+def test_file_export_writes_the_live_plots_as_picture_and_figures(window, tmp_path):
+    """File → Export has the live plots, not only through their right-click menu."""
+    import csv
+
+    from sandbox.files.disk import png_complete
+
+    texts = [a.text() for a in window.export_menu.actions()]
+    assert {"Live plots as PNG image…", "Live plots as SVG drawing…", "Live plots as CSV data…"} <= set(texts)
+    paused(window)
+    window.pin_ghost()
+    window.keys.held |= {K.Key_W}
+    window.run_for(0.25)
+    window.run_for(0.25)
+    assert window.export_plots(tmp_path / "plots.csv")
+    rows = list(csv.reader((tmp_path / "plots.csv").open()))
+    header, body = rows[0], rows[1:]
+    assert header[:3] == ["time [s]", "speed [px/s]", "slip angle [deg]"]
+    assert any(name.endswith(": speed [px/s]") for name in header)  # the ghost's curve
+    assert len(body) == 30  # 0.5 s at 60 Hz, one row a tick
+    assert float(body[1][0]) - float(body[0][0]) == pytest.approx(1 / 60)
+    assert float(body[-1][1]) == pytest.approx(float(window.sim.state.speed[0]))
+    assert window.export_plots(tmp_path / "plots.png") and png_complete((tmp_path / "plots.png").read_bytes())
+    assert window.export_plots(tmp_path / "plots.svg") and "<svg" in (tmp_path / "plots.svg").read_text()
+    assert not window.export_plots(tmp_path / "plots.txt")  # refused, naming the types it takes
+    assert ".png, .svg or .csv" in window.last_error
+
+
+def test_open_starts_where_save_writes_and_shows_both_preset_folders(window, tmp_path):
+    from sandbox.files.presets import user_dir
+
+    places = lambda dialog: {Path(url.toLocalFile()).resolve() for url in dialog.sidebarUrls()}  # noqa: E731
+    first = window.preset_file_dialog()  # nothing of yours yet: the built-in presets
+    assert Path(first.directory().absolutePath()).resolve() == BUILTIN_DIR.resolve()
+    first.deleteLater()
+    user_dir().mkdir(parents=True)
+    assert window.save_preset_to(user_dir() / "mine.json", name="mine")
+    window.apply_preset(load_preset(BUILTIN_DIR / "drift.json"))  # on a built-in preset again
+    dialog = window.preset_file_dialog()
+    assert Path(dialog.directory().absolutePath()).resolve() == user_dir().resolve()  # where Save wrote
+    assert {user_dir().resolve(), BUILTIN_DIR.resolve()} <= places(dialog)
+    dialog.deleteLater()

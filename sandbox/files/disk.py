@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import stat
 import tempfile
 import threading
@@ -150,11 +152,9 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
         raise error(f"{shown(name)}: a name in this path is {longest} bytes long; the file system allows "
                     f"{name_max}")
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    folder = target.parent
-    if not folder.exists():
-        raise error(f"{name}: the folder {printable(folder)} does not exist")
-    if not folder.is_dir():
-        raise error(f"{name}: {printable(folder)} is a file, not a folder")
+    problem = folder_problem(target.parent)
+    if problem:
+        raise error(f"{name}: {printable(problem)}")
     try:
         info = target.stat()
     except FileNotFoundError:
@@ -165,8 +165,6 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
         raise error(f"{name}: is a folder, not a file")
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise error(f"{name}: not a regular file (a device, pipe or socket); it is left as it is")
-    if not os.access(folder, os.W_OK | os.X_OK):  # a read-only disk too, also for root
-        raise error(f"{name}: cannot write in the folder {printable(folder)} (permission denied or read-only)")
     for given in inputs:
         try:
             if given is not None and info is not None and os.path.samefile(given, target):
@@ -175,6 +173,55 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
         except OSError:
             continue
     return target
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why no file can be written in `folder`, or None. "Does not exist" only when it
+    truly does not: a file where a folder should be, or a folder that may not be
+    looked into, is named as such."""
+    for place in (folder, *folder.parents):
+        try:
+            info = place.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except PermissionError:
+            return f"no permission to look in {place.parent}"
+        except OSError as exc:
+            return f"cannot use the folder {place} ({exc.strerror or exc})"
+        if not stat.S_ISDIR(info.st_mode):
+            return f"{place} is a file, not a folder"
+        if place != folder:
+            if not os.access(place, os.W_OK | os.X_OK):
+                return f"the folder {folder} does not exist (and there is no permission to make it in {place})"
+            return f"the folder {folder} does not exist"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"no permission to write in {folder}"
+        return None
+    return f"the folder {folder} does not exist"
+
+
+def write_failure(path: Path, exc: OSError) -> str:
+    """The reason, for the user, that writing `path` (a file or a folder) failed with `exc`."""
+    path = Path(path)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full"
+    if exc.errno == errno.EROFS:
+        return "the disk is read-only"
+    if isinstance(exc, PermissionError):
+        place = next((p for p in path.parents if p.is_dir()), path.parent)
+        return f"no permission to write in {place}"
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
+        return folder_problem(path if path.exists() else path.parent) or f"cannot write ({exc.strerror or exc})"
+    return f"cannot write ({exc.strerror or exc})"
+
+
+def make_folder(folder: Path, error: type[UserError] = UserError) -> Path:
+    """`folder`, made with its parents when missing, or `error` saying why it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise error(f"cannot make the folder {printable(folder)}: {write_failure(folder, exc)}") from None
+    return folder
 
 
 def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> tuple[int, str]:
@@ -189,7 +236,7 @@ def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> 
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{stem}.", suffix=TEMP_MARK + safe_suffix, dir=path.parent)
     except OSError as exc:
-        raise error(f"{printable(path)}: cannot write here ({exc.strerror or exc})") from None
+        raise error(f"{printable(path)}: {write_failure(path, exc)}; the old file is unchanged") from None
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)
@@ -217,7 +264,7 @@ def remove_stale(folder: Path) -> list[Path]:
 
 
 def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserError, inputs=(),
-                 check=None) -> Path:
+                 check=None, backup: str | os.PathLike | None = None) -> Path:
     """Write an output file so that a failure (a full disk, a crash, a writer that
     gives up) never leaves it half written or empty, and never loses the old one.
 
@@ -225,13 +272,13 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
     failed (anything else: it succeeded); the file must then be non-empty and pass
     `check(bytes)` when given. Only then does it replace the target: with the old
     file's permissions, through a symlink to its file (`check_target`), and in place
-    for a file with other hard links (renaming would split them). Returns the file
-    written."""
+    for a file with other hard links (renaming would split them). With `backup`, the
+    old file is first kept under that name, atomically too; a failure at any step
+    leaves the target and `backup` as they were. Returns the file written."""
     target = check_target(path, inputs, error)
-    suffix = target.suffix  # the real type last: image writers pick the format by it
-    fd, tmp = temp_beside(target, suffix, error)
-    os.close(fd)
+    temps: list[str] = []  # ours to remove, whatever happens
     try:
+        tmp = _temp(target, target.suffix, error, temps)  # the real type last: image writers pick by it
         if write(tmp) is False:
             raise error(f"{printable(path)}: could not be written (the disk may be full); the old file is unchanged")
         with open(tmp, "r+b") as f:
@@ -240,16 +287,79 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
         if not (check(data) if check is not None else os.path.getsize(tmp) > 0):
             raise error(f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file "
                         "is unchanged")
-        _replace(tmp, target, error)
+        restore = _keep_backup(path, target, Path(backup), error, temps) if backup is not None else None
+        try:
+            _replace(tmp, target, error)
+        except BaseException:
+            if restore is not None:
+                restore()
+            raise
+        temps.remove(tmp)
     except OSError as exc:
-        raise error(f"{printable(path)}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
+        raise error(f"{printable(path)}: {write_failure(target, exc)}; the old file is unchanged") from None
     finally:
-        if os.path.exists(tmp):
+        for name in temps:
             try:
-                os.unlink(tmp)
+                os.unlink(name)
             except OSError:
                 pass
     return target
+
+
+def _temp(beside: Path, suffix: str, error: type[UserError], temps: list[str]) -> str:
+    """A new empty temporary file beside `beside`, listed in `temps`."""
+    fd, name = temp_beside(beside, suffix, error)
+    os.close(fd)
+    temps.append(name)
+    return name
+
+
+def _copy_to_temp(source: Path, beside: Path, error: type[UserError], temps: list[str]) -> str:
+    """A temporary copy of `source` beside `beside`, on the disk (fsync) before it is used."""
+    name = _temp(beside, beside.suffix, error, temps)
+    with open(source, "rb") as src, open(name, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+        dst.flush()
+        os.fsync(dst.fileno())
+        whole = os.fstat(src.fileno()).st_size  # the file read, even if renamed over meanwhile
+    if os.path.getsize(name) != whole:
+        raise OSError(errno.EIO, "the copy came out short")
+    return name
+
+
+def _keep_backup(path, target: Path, backup: Path, error: type[UserError], temps: list[str]):
+    """Put a copy of the file at `target` (if any) in `backup`'s place, by renaming a
+    whole copy (a reader or a second save never sees it half written). Returns what
+    puts the previous backup back, or None when there was no old file."""
+    try:
+        if not stat.S_ISREG(target.stat().st_mode):
+            return None
+    except FileNotFoundError:
+        return None
+    try:
+        try:
+            kept = backup.lstat()
+        except FileNotFoundError:
+            kept = None
+        if kept is not None and not stat.S_ISREG(kept.st_mode):
+            raise error(f"{printable(path)}: cannot keep the old file as {printable(backup)}: that is not a plain "
+                        "file (it is left as it is); the old file is unchanged")
+        previous = _copy_to_temp(backup, backup, error, temps) if kept is not None else None
+        copy = _copy_to_temp(target, backup, error, temps)
+        os.replace(copy, backup)
+        temps.remove(copy)
+    except OSError as exc:
+        raise error(f"{printable(path)}: cannot keep the old file as {printable(backup.name)}: "
+                    f"{write_failure(backup, exc)}; the old file is unchanged") from None
+
+    def restore() -> None:
+        if previous is not None:
+            os.replace(previous, backup)
+            temps.remove(previous)
+        else:
+            os.unlink(backup)
+
+    return restore
 
 
 def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
@@ -280,7 +390,7 @@ def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
 
 
 def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError] = UserError,
-                      inputs=()) -> Path:
+                      inputs=(), backup: str | os.PathLike | None = None) -> Path:
     """`write_atomic` of UTF-8 text (checked: every byte reached the disk)."""
     data = text.encode("utf-8")
 
@@ -289,7 +399,7 @@ def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError]
             f.write(data)
             f.flush()
 
-    return write_atomic(path, write, error, inputs, check=lambda written: written == data)
+    return write_atomic(path, write, error, inputs, check=lambda written: written == data, backup=backup)
 
 
 def png_complete(data: bytes) -> bool:

@@ -23,7 +23,6 @@ import difflib
 import json
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -82,10 +81,22 @@ def default_preset() -> Preset:
         return declared_preset(get_model(DEFAULT_MODEL), "Recipe defaults")
 
 
-def parse_preset(text: str, source: str = "<preset>") -> Preset:
-    """Validate preset JSON text; PresetError names the source, field and allowed range."""
+def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = None) -> Preset:
+    """Validate preset JSON text; PresetError names the source, field and allowed range.
+
+    With `fixes` (a list), a bad tick rate or parameter value is replaced by its
+    default instead, and a line saying so is added to `fixes` (for the autosave: one
+    damaged value must not lose the whole tuning)."""
     def fail(what: str) -> PresetError:
         return PresetError(f"{source}: {what}")
+
+    def replaced(what: str, default=None):
+        """`default` in place of a bad value (None: left out), noted in `fixes`; without
+        `fixes`, refused."""
+        if fixes is None:
+            raise fail(what)
+        fixes.append(f"{what}; " + ("left out" if default is None else f"using {shown(default)}"))
+        return default
 
     try:
         data = json_text.loads(text)
@@ -125,7 +136,7 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
     hz = data.get("hz", DEFAULT_HZ)
     if isinstance(hz, bool) or not isinstance(hz, int) or hz not in TICK_RATES:
         rates = ", ".join(map(str, TICK_RATES))
-        raise fail(f"field 'hz': {hz!r} is not an offered tick rate ({rates} Hz)")
+        hz = replaced(f"field 'hz': {shown(repr(hz))} is not an offered tick rate ({rates} Hz)", DEFAULT_HZ)
 
     params = data.get("params")
     if not isinstance(params, dict):
@@ -133,19 +144,22 @@ def parse_preset(text: str, source: str = "<preset>") -> Preset:
     declared = {p.name: p for p in model.PARAMS}
     for name in params:
         if name not in declared:
-            raise fail(f"field 'params.{name}': unknown parameter of model {model_name!r}")
+            replaced(f"field 'params.{shown(name)}': unknown parameter of model {model_name!r}")
     values = {}
     # the switches first: they decide what the other numbers mean (Param.under)
     for p in sorted(model.PARAMS, key=lambda p: not p.is_bool):
+        applying = p.under(values)
         if p.name not in params:
             if p.since <= version:
-                raise fail(f"field 'params.{p.name}' is missing (allowed {p.under(values).range_text()})")
-            values[p.name] = p.older_value()  # added after this file's format
+                values[p.name] = replaced(f"field 'params.{p.name}' is missing (allowed {applying.range_text()})",
+                                          applying.default)
+            else:
+                values[p.name] = p.older_value()  # added after this file's format
             continue
         try:
-            values[p.name] = p.under(values).check(params[p.name])
+            values[p.name] = applying.check(params[p.name])
         except ValueError as exc:
-            raise fail(f"field 'params.{p.name}': {exc}") from None
+            values[p.name] = replaced(f"field 'params.{p.name}': {exc}", applying.default)
     return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"], hz)
 
 
@@ -216,14 +230,10 @@ def backup_path(path: Path) -> Path:
 
 def save_preset(preset: Preset, path: str | os.PathLike) -> None:
     """Write atomically (temporary file, then rename). A file already there is kept as
-    `<name>.json.bak` first, so the previous version survives one save."""
+    `<name>.json.bak` first, atomically too, so the previous version survives one save;
+    a save that fails leaves both files as they were."""
     path = Path(path)
-    if path.is_file():
-        try:
-            shutil.copy2(path, backup_path(path))
-        except OSError as exc:
-            raise PresetError(f"{path}: cannot keep a backup before saving ({exc.strerror or exc})") from None
-    write_text_atomic(path, dump_preset(preset), PresetError)
+    write_text_atomic(path, dump_preset(preset), PresetError, backup=backup_path(path))
     preset.path = path
 
 

@@ -5,20 +5,21 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import time
 from pathlib import Path
 
 import numpy as np
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
                                QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget)
 
 from ..analysis.curves import time_to_cover
-from ..files.disk import png_complete, write_atomic
+from ..files.disk import make_folder, png_complete, write_atomic, write_failure
 from ..files.traces import demo_drive
-from ..errors import UserError
+from ..errors import PresetError, UserError
 from ..files.godot import export_script, has_script, save_script
 from ..files.godot_import import load_script
 from ..files.godot_scene import save_scene
@@ -34,6 +35,7 @@ from .curves import ForceCurvePlot
 from .input import DriveKeys
 from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
 from .qt import collect_in_window_thread
+from .live_plot_export import export_live_plots
 from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
@@ -122,6 +124,14 @@ def lead_text(ahead: float, ghost_speed: float) -> str:
     return f" ({ahead / ghost_speed:+.2f} s)"
 
 
+def _sections(text: str) -> dict[str, bool]:
+    """Open (true) and closed panel sections, from their JSON text; ValueError if it is not that."""
+    opened = json.loads(text)
+    if not isinstance(opened, dict):
+        raise ValueError("not an object of sections")
+    return {str(k): bool(v) for k, v in opened.items()}
+
+
 class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
@@ -131,6 +141,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
+        self._asking = self._quit_agreed = False  # see keep_or_drop_changes, quit_asking
         self.undo.setUndoLimit(UNDO_LIMIT)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
@@ -268,11 +279,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         """The tuning panel's open and closed sections of this model, as last left."""
         if not self.remember:
             return {}
-        try:
-            opened = json.loads(str(settings().value(f"panel/sections/{self.model.NAME}", "{}")))
-        except ValueError:
-            return {}
-        return {str(k): bool(v) for k, v in opened.items()} if isinstance(opened, dict) else {}
+        return _sections(self.setting(f"panel/sections/{self.model.NAME}", "{}", check=_sections))
 
     def _remember_sections(self) -> None:
         if self.remember and hasattr(self, "panel"):
@@ -339,6 +346,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
         self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
         export.addSeparator()
+        for kind, suffix in (("PNG image", ".png"), ("SVG drawing", ".svg"), ("CSV data", ".csv")):
+            self._action(export, f"Live plots as {kind}…", lambda _=False, s=suffix: self.export_plots_dialog(s),
+                         None, "Speed, slip angle and the model's channels over the last 10 s (ghosts too)")
+        export.addSeparator()
         self.sweep_exports = [
             self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv")),
             self._action(export, "Sweep plot as P&NG…", lambda: self.export_sweep_dialog(".png")),
@@ -354,7 +365,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.sweep.finished.connect(self._update_exports)
         self._update_exports()
         file.addSeparator()
-        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action(file, "&Quit", self.quit_asking, QKeySequence.StandardKey.Quit)
 
         edit = bar.addMenu("&Edit")
         undo = self.undo.createUndoAction(self, "&Undo")
@@ -721,10 +732,14 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.panel.title.setText(text)
             self.panel.title.setToolTip(self.preset.description)
 
-    def apply_preset(self, preset: Preset) -> None:
+    def apply_preset(self, preset: Preset) -> bool:
         """Switch to `preset` (its values and its name) as one undo step; a preset of
-        another model switches the model (which starts a new undo history)."""
+        another model switches the model, which starts a new undo history: first an
+        unsaved tuning is saved or given up (asked). False if the user kept it."""
         if preset.model is not self.model:
+            if not self.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
+                _mark(self.model_actions, self.model.NAME)  # the menu ticked the new model already
+                return False
             self._switch_to(preset)
         elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
                 self.preset.name, self.preset.path, dict(self.tuning), self.sim.hz):
@@ -732,6 +747,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         if self.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         self.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
+        return True
 
     def _show_preset(self, preset: Preset, values, hz: int) -> None:
         """Make `preset` current with `values` and `hz` (used by undo/redo)."""
@@ -741,11 +757,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._apply_rate(hz)
         self._on_tuning_changed()
 
-    def switch_model(self, name: str) -> None:
-        """Drive model `name`, starting from its first built-in preset."""
+    def switch_model(self, name: str) -> bool:
+        """Drive model `name`, starting from its first built-in preset; False if the
+        user kept the unsaved tuning of the model driven now."""
         model = MODELS[name]
         if model is self.model:
-            return
+            return True
         firsts = [path for path, _, builtin, m in list_presets() if builtin and m == name]
         preset = None
         if firsts:
@@ -753,7 +770,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 preset = load_preset(firsts[0])
             except UserError:
                 preset = None
-        self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
+        return self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
 
     def _update_exports(self) -> None:
         """Export items that can only fail are greyed out, with the reason as their tip."""
@@ -799,34 +816,51 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def open_preset_file(self, path) -> bool:
         """Load a preset file; on a bad file show why and change nothing."""
         try:
-            self.apply_preset(load_preset(path))
+            preset = load_preset(path)
         except UserError as exc:
             self.show_error(str(exc))
             return False
-        return True
+        return self.apply_preset(preset)
+
+    def preset_file_dialog(self) -> QFileDialog:
+        """The Open dialog: it starts where Save writes (your presets folder, once it has
+        a preset) and shows that folder and the built-in presets side by side."""
+        mine = user_dir()
+        has_mine = mine.is_dir() and any(mine.glob("*.json"))
+        dialog = QFileDialog(self, "Open preset", str(mine if has_mine else BUILTIN_DIR),
+                             "Presets (*.json);;All files (*)")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the side bar below is Qt's own
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        places = [QUrl.fromLocalFile(str(folder)) for folder in (mine, BUILTIN_DIR) if folder.is_dir()]
+        dialog.setSidebarUrls(dialog.sidebarUrls() + places)
+        return dialog
 
     def open_preset_dialog(self) -> None:
-        start = str(self.preset.path.parent if self.preset.path else user_dir())
-        path, _ = QFileDialog.getOpenFileName(self, "Open preset", start, "Presets (*.json);;All files (*)")
-        if path:
-            self.open_preset_file(path)
+        dialog = self.preset_file_dialog()
+        if dialog.exec() and dialog.selectedFiles():
+            self.open_preset_file(dialog.selectedFiles()[0])
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Save over the current preset (a built-in one as a copy); True once saved."""
         path = self.preset.path
         if path is None or path.resolve().parent == BUILTIN_DIR:
-            self.save_as_dialog()
-        else:
-            self.save_preset_to(path)
+            return self.save_as_dialog()
+        return self.save_preset_to(path)
 
-    def save_as_dialog(self) -> None:
+    def save_as_dialog(self) -> bool:
         folder = user_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            make_folder(folder, PresetError)
+        except PresetError as exc:  # say why, and let the user save somewhere else
+            self.show_error(f"{exc}. Choose another folder for your preset.", "Save preset as")
+            folder = next((p for p in folder.parents if p.is_dir() and os.access(p, os.W_OK)), Path.home())
         stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.preset.name.lower()) or "preset"
         path, _ = QFileDialog.getSaveFileName(self, "Save preset as", str(folder / f"{stem}.json"), "Presets (*.json)")
         if path:
             if not path.lower().endswith(".json"):
                 path += ".json"
-            self.save_preset_to(path, name=Path(path).stem)
+            return self.save_preset_to(path, name=Path(path).stem)
+        return False
 
     def save_preset_to(self, path, name: str | None = None) -> bool:
         """Write the current tuning to `path` (atomically); it becomes the current preset."""
@@ -838,6 +872,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         except UserError as exc:
             self.show_error(str(exc))
             return False
+        except OSError as exc:  # not foreseen by the preset files: still say which file and why
+            self.show_error(f"{path}: {write_failure(Path(path), exc)}; nothing was saved")
+            return False
         self.preset = preset
         self._on_tuning_changed()
         if self.remember:
@@ -848,6 +885,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def export_curve_dialog(self, suffix: str) -> None:
         self._export_dialog("force_curve", suffix, self.export_curve)
+
+    def export_plots_dialog(self, suffix: str) -> None:
+        self._export_dialog("live_plots", suffix, self.export_plots)
+
+    def export_plots(self, path) -> bool:
+        return self._attempt(lambda: export_live_plots(self.plots, path), f"Exported {path}")
 
     def export_curve(self, path) -> bool:
         return self._attempt(lambda: self.curves.export(path), f"Exported {path}")
@@ -881,7 +924,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def _ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
         """Save dialog starting in the folder last used for `key`; None if cancelled."""
-        folder = settings().value(key) if self.remember else None
+        folder = self.setting(key, "") if self.remember else None
         path, _ = QFileDialog.getSaveFileName(self, title, str(Path(str(folder or Path.home())) / name), pattern)
         if path and self.remember:
             settings().setValue(key, str(Path(path).parent))
@@ -895,9 +938,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         """(Godot version, scene?) last chosen in the export dialog: Godot 4, a script."""
         if not self.remember:
             return 4, False
-        store = settings()
-        version = store.value("godot/version", 4)
-        return (3 if str(version) == "3" else 4), str(store.value("godot/scene", "false")).lower() == "true"
+        return self.setting("godot/version", 4, choices=(3, 4)), self.setting("godot/scene", False)
 
     def godot_export_dialog(self) -> GodotExportDialog:
         """The export dialog for the tuning on screen (not yet shown)."""
@@ -938,7 +979,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def _ask_godot_script(self, title: str) -> str | None:
         """Open dialog for a car script, in the folder of the last Godot export."""
-        folder = settings().value("godot/last_dir") if self.remember else None
+        folder = self.setting("godot/last_dir", "") if self.remember else None
         path, _ = QFileDialog.getOpenFileName(self, title, str(folder or Path.home()), "GDScript (*.gd);;All files (*)")
         return path or None
 
@@ -1079,7 +1120,48 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self.panel_dock.raise_()
                 self._size_panels()
 
+    def keep_or_drop_changes(self, what: str) -> bool:
+        """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
+        True to go on (saved, or given up), False to stay as it is."""
+        if not self.modified():
+            return True
+        if self._asking:  # a second Ctrl+C or Quit while the question is open
+            return False
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved tuning",
+                          f"{self.preset.name} has changes that are not saved.\n{what} loses them.",
+                          buttons.Save | buttons.Discard | buttons.Cancel, self)
+        box.setInformativeText("Save them as a preset first?")
+        box.setDefaultButton(buttons.Save)
+        self._asking = True
+        try:
+            answer = box.exec()
+        finally:
+            self._asking = False
+        if answer == buttons.Save:
+            return self.save()
+        if answer == buttons.Discard:  # given up: an autosave must not bring them back
+            self._show_preset(self.preset, self.preset.tuning, self.preset.hz)
+            return True
+        return False
+
+    def quit_asking(self) -> None:
+        """Quit (menu, Ctrl+Q, Ctrl+C in the terminal), asking first about unsaved work."""
+        if self.keep_or_drop_changes("Quitting"):
+            self._quit_agreed = True
+            self.close()
+
+    def close_now(self) -> None:
+        """Close without asking (told to stop by the system): the autosave keeps an
+        unsaved tuning for the next start."""
+        self._quit_agreed = True
+        self.close()
+
     def closeEvent(self, event) -> None:
+        if event.spontaneous() and not self._quit_agreed:  # the window's close button
+            if not self.keep_or_drop_changes("Closing the window"):
+                event.ignore()
+                return
         self.timer.stop()
         self.metrics.wait()
         self.curves.job.wait()

@@ -2,8 +2,9 @@
 
 An application-wide event filter sees the driving keys whatever widget has focus,
 so clicking a slider never steals them. Auto-repeat events are ignored (a held key
-is one press and one release), and every key is released when the window loses
-focus, so a key let go elsewhere does not stay held.
+is one press and one release; on X11 the server is asked not to send repeats as
+release/press pairs, see x11_repeat), and every key is released when the window
+loses focus, so a key let go elsewhere does not stay held.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..physics.state import Controls
+from .x11_repeat import detectable_auto_repeat
 
 
 def np_sign(value: int) -> int:
@@ -39,8 +41,10 @@ class DriveKeys(QObject):
         self.window = window
         self.held: set[Qt.Key] = set()
         self._shift = 0  # gear changes pressed since the last tick
+        self._down: set[Qt.Key] = set()  # Tab and gear keys pressed and not yet let go
         app = QApplication.instance()
         app.installEventFilter(self)
+        self.repeat_is_press_only = detectable_auto_repeat(app)
         app.applicationStateChanged.connect(self._on_app_state)
 
     def controls(self) -> Controls:
@@ -59,6 +63,7 @@ class DriveKeys(QObject):
 
     def release_all(self) -> None:
         self.held.clear()
+        self._down.clear()
 
     def _on_app_state(self, state) -> None:
         if state != Qt.ApplicationState.ApplicationActive:
@@ -75,15 +80,17 @@ class DriveKeys(QObject):
         if kind not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease) or not self._mine(obj):
             return False
         key = event.key()
+        if kind == QEvent.Type.KeyRelease and not event.isAutoRepeat():
+            self._down.discard(key)
         if key == K.Key_Tab and kind == QEvent.Type.KeyPress and not event.modifiers():
-            if not event.isAutoRepeat():
+            if self._first_press(event):
                 self.tab_pressed.emit()
             return True
         typing = isinstance(QApplication.focusWidget(), (QAbstractSpinBox, QLineEdit))
         if typing and kind == QEvent.Type.KeyPress and key in ACTIONS.keys() | SHIFTS.keys():
             return False  # a number box being typed in gets its letters and arrows (Enter gives the keys back)
         if key in SHIFTS and kind == QEvent.Type.KeyPress and not event.modifiers():
-            if not event.isAutoRepeat():
+            if self._first_press(event):
                 self._shift += SHIFTS[key]
             return True
         if key not in ACTIONS:
@@ -96,3 +103,10 @@ class DriveKeys(QObject):
         elif not event.isAutoRepeat():
             self.held.discard(key)  # whatever modifiers are down now, a release releases
         return True
+
+    def _first_press(self, event) -> bool:
+        """A press that starts a key stroke: not one Qt marks as a repeat, nor a press of
+        a key already down (X11 sends repeats as presses alone, see x11_repeat)."""
+        first = not event.isAutoRepeat() and event.key() not in self._down
+        self._down.add(event.key())
+        return first

@@ -22,7 +22,8 @@ SLOW_MS = 150
 STATUS_EVERY_S = 0.5
 """The status's timing figure changes at most this often."""
 LEGEND = ("vs: your car minus that ghost; <span style='color:#2e7d32'>green</span> where yours is better, "
-          "<span style='color:#c62828'>red</span> where worse")
+          "<span style='color:#c62828'>red</span> where worse; — where the two are not the same measurement "
+          "(hover for why)")
 BETTER = QColor("#2e7d32")
 WORSE = QColor("#c62828")
 MISSING = QColor("#757575")
@@ -35,13 +36,24 @@ def value_text(row: dict) -> str:
     return f"{row['value']:.{row['decimals']}f} {row['unit']}"
 
 
+def unlike(row: dict, other: dict) -> str:
+    """Why two cars' rows of one metric are not the same measurement ("" when they
+    are): a model in pixels and one in metres time 0→100 px/s against 0→100 km/h."""
+    if other["unit"] != row["unit"]:
+        return f"not compared: yours is in {row['unit']}, the ghost's in {other['unit']}"
+    if other["label"] != row["label"]:
+        return f"not compared: yours measures {row['label']}, the ghost {other['label']}"
+    if other["point"] != row["point"]:
+        return f"not compared: yours is measured at {row['point']}, the ghost's at {other['point']}"
+    return ""
+
+
 def difference(row: dict, other: dict) -> tuple[str, QColor | None]:
     """(text, colour) of this car's value minus another's: green where this car is
-    better by the metric's sense, red where worse; grey text where either has none."""
-    if other["unit"] != row["unit"]:
-        return "other units", MISSING  # a ghost in other units is compared in the view
-    if row["missing"] or other["missing"]:
-        return "n/a", MISSING
+    better by the metric's sense, red where worse; a grey — where the two are not the
+    same measurement (`unlike` says why) or either has no value."""
+    if unlike(row, other) or row["missing"] or other["missing"]:
+        return "—", MISSING
     d = row["value"] - other["value"]
     text = f"{d:+.{row['decimals']}f}"
     if float(text) == 0 or row["sense"] == 0:
@@ -136,8 +148,10 @@ class MetricsPanel(QWidget):
                       row["missing"])
             for column, ghost in enumerate(ghost_rows, start=2):
                 text, colour = difference(row, ghost[i])
+                why = unlike(row, ghost[i]) or ("not compared: yours has no value" if row["missing"] else
+                                                "not compared: the ghost has no value" if ghost[i]["missing"] else "")
                 self._set(self.table.item(i, column), text, QBrush(colour) if colour is not None else QBrush(),
-                          f"{names[column - 2]}: {value_text(ghost[i])}")
+                          f"{names[column - 2]}: {value_text(ghost[i])}" + (f"\n{why}" if why else ""))
         for column in range(1, self.table.columnCount()):
             self.table.resizeColumnToContents(column)
         if fresh:

@@ -12,6 +12,9 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from pyqtgraph.util.garbage_collector import GarbageCollector  # noqa: E402
 
+from ..errors import UserError  # noqa: E402
+from .system_libraries import missing_x11_libraries  # noqa: E402
+
 ORGANIZATION = "car-sandbox"
 APPLICATION = "car-sandbox"
 _collector = None
@@ -23,6 +26,9 @@ def application() -> QApplication:
     """The running QApplication, created on first use."""
     app = QApplication.instance()
     if app is None:
+        missing = missing_x11_libraries()
+        if missing:  # Qt would abort the process, blaming another library
+            raise UserError(missing)
         app = QApplication([APPLICATION])
         app.setOrganizationName(ORGANIZATION)
         app.setApplicationName(APPLICATION)

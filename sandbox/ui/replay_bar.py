@@ -53,17 +53,22 @@ class ReplayBar(QToolBar):
         self.addWidget(self.speed)
         self.show_trace(None, 0, False)
 
-    def show_trace(self, name: str | None, length: int, playing: bool) -> None:
+    def show_trace(self, name: str | None, length: int, playing: bool, recorded: bool = False) -> None:
+        """The loaded trace (None: driving live); `recorded`: a recording just made can
+        be played (Play loads it)."""
         loaded = name is not None
-        for widget in (self.play_action, self.step_action, self.live_action):
+        for widget in (self.step_action, self.live_action):
             widget.setEnabled(loaded)
+        self.play_action.setEnabled(loaded or recorded)
+        self.play_action.setToolTip("Play or pause the loaded trace (F6)" if loaded or not recorded else
+                                    "Play the recording just made, from the start (F6)")
         self.slider.setEnabled(loaded)
         self.slider.setRange(0, max(length, 0))
         self.play_action.setChecked(playing)
         self.play_action.setText("Pause" if playing else "Play")
         self.play_action.setIcon(self.icons["pause" if playing else "play"])
         if not loaded:
-            self.position.setText(" no trace loaded ")
+            self.position.setText(" recording ready to play " if recorded else " no trace loaded ")
 
     def show_position(self, name: str, tick: int, length: int, hz: int) -> None:
         self.slider.blockSignals(True)

@@ -33,8 +33,9 @@ class ReplayMixin:
         elif self.recording is not None:
             self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS))
             self.recording = None
-            self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Traces → Save recording as…",
-                                         8000)
+            self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Play (F6) replays it, "
+                                         "Traces → Save recording as… keeps it", 8000)
+            self._show_replay()
         self.replay_bar.record_action.blockSignals(True)
         self.replay_bar.record_action.setChecked(on)
         self.replay_bar.record_action.blockSignals(False)
@@ -80,6 +81,10 @@ class ReplayMixin:
         self.set_playing(True)
 
     def set_playing(self, on: bool) -> None:
+        """Play or pause the trace; Play with none loaded plays the recording just made."""
+        if on and self.replay is None and self.last_recording is not None and len(self.last_recording):
+            self.play_trace(self.last_recording, "recording")
+            return
         self.replay_playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)
         self._last_frame = time.perf_counter()
         self._show_replay()
@@ -153,8 +158,9 @@ class ReplayMixin:
 
     def _show_replay(self) -> None:
         length = 0 if self.replay is None else len(self.replay)
+        recorded = self.last_recording is not None and len(self.last_recording) > 0
         self.replay_bar.show_trace(self.replay_name if self.replay is not None else None, length,
-                                   self.replay_playing)
+                                   self.replay_playing, recorded)
         if self.replay is not None:
             self.replay_bar.show_position(self.replay_name, self.replay_tick, length, self.sim.hz)
 
