@@ -5,6 +5,7 @@ dialog. Anything else is a bug and keeps its traceback.
 """
 
 import os
+import re
 import unicodedata
 
 
@@ -55,6 +56,7 @@ def shown(value: object) -> str:
     text = getattr(value, "given", None)
     if text is None:
         text = repr(value) if isinstance(value, float) else str(value)
+    text = re.sub(r"[\r\n\t]+", " ", text)  # a value over several lines is quoted on one
     if len(text) > SHOWN_CHARS:
         text = f"{text[:SHOWN_CHARS - 20]}… ({len(text):,d} characters)"
     return printable(text)
