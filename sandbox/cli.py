@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -14,9 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import TraceError, UserError, shown
+from . import __version__
+from .errors import TraceError, UserError, printable, printable_lines, shown
 
 HZ_RANGE = (10, 1000)
+
+LONG_SWEEP_S = 30 * 60
+"""s: a sweep estimated to take longer is only run with --allow-long."""
+SAY_ESTIMATE_AFTER_S = 10
+"""s: a sweep estimated to take longer says so before it starts."""
 
 
 SCREENSHOT_SIZES = (200, 8000)
@@ -88,19 +95,22 @@ class _SweepHelp(argparse.RawDescriptionHelpFormatter):
     def add_text(self, text):
         if text == _METRICS_EPILOG:
             text = metrics_help()
+        elif text == _TUNE_EPILOG:  # tune has no --metric and no CSV: its targets name the metrics
+            text = metrics_help(["metrics (--target NAME=VALUE[±TOL]; in the model's units;"])
         super().add_text(text)
 
 
 _METRICS_EPILOG = "(the metrics)"
+_TUNE_EPILOG = "(the metrics a target names)"
 
 
-def metrics_help() -> str:
-    """The metrics `--metric` takes, one a line: name and what it is."""
+def metrics_help(intro: list[str] | None = None) -> str:
+    """The metrics `--metric` (or `intro`'s option) takes, one a line: name and what it is."""
     from .analysis.metrics import METRICS
 
     width = max(len(name) for name in METRICS)
-    lines = ["metrics (--metric NAME; every one is written to the CSV;",
-             "\"100\" is 100 px/s, or 100 km/h for models in metres):"]
+    lines = (intro or ["metrics (--metric NAME; every one is written to the CSV;"]) + [
+        "\"100\" is 100 px/s, or 100 km/h for models in metres):"]
     lines += [f"  {name:{width}s}  {metric.label}" for name, metric in METRICS.items()]
     return "\n".join(lines)
 
@@ -121,17 +131,19 @@ def report_path(name: str) -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="car-sandbox", description="Tune 2D top-down car physics. With no command, opens the window.")
-    parser.add_argument("--preset", type=Path, help="preset file to open (default: the last one used)")
+    parser.add_argument("--preset", type=Path, help="preset file, or a built-in preset's name, to open (default: "
+                                                    "the last one used)")
+    parser.add_argument("--version", action="version", version=f"car-sandbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("simulate", help="replay a control trace and write the trajectory CSV")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick")
     p.add_argument("--out", type=_output_path, required=True, help="trajectory CSV to write")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
     p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--out", type=_output_path, required=True, help="output file: .png, .svg or .csv")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
@@ -142,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export-godot", help="write a preset's car as a Godot script (car.gd), or a scene with it, "
                                             "or write its values into your own script")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file (any model)")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name (any model)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", type=_output_path,
                        help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)")
@@ -163,14 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
                                             "recipe car.gd) back into a preset")
     p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run); one that does not name "
                                              "its model is read as the recipe's car (the arcade)")
-    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file to write")
+    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file or built-in preset name to write")
     p.add_argument("--preset", type=Path,
                    help="preset whose values a script without every parameter keeps (and whose model a "
                         "script that does not name its model is read as)")
 
     p = sub.add_parser("tune", help="find the tuning nearest a preset whose metrics hit target values",
-                       epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file: the start, and the values kept")
+                       epilog=_TUNE_EPILOG, formatter_class=_SweepHelp)
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name: the start, "
+                                                              "and the values kept")
     p.add_argument("--target", action="append", required=True, metavar="NAME=VALUE[±TOL]",
                    help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
                         "the tolerance defaults to 2 %%)")
@@ -181,33 +194,36 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search a parameter within LO … HI only (default: its slider's range)")
     p.add_argument("--seed", type=_seed, default=1, help="the search's random seed: the same seed, the same result")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
-    p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
+    p.add_argument("--out", type=_output_path, help="preset JSON file or built-in preset name to write the tuning found to")
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON (every parameter against every metric)")
 
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--markdown", action="store_true", help="as a Markdown table")
 
     p = sub.add_parser("metrics", help="top speed, acceleration, braking, turning… by standard manoeuvres")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON")
 
     p = sub.add_parser("sweep", help="simulate a grid of one or two parameters as one batch; CSV of every metric",
                        epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file (the values not swept)")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name (the values "
+                                                              "not swept)")
     p.add_argument("--param", action="append", required=True, metavar="NAME=LO:HI:N",
                    help="a swept parameter from LO to HI in N values, rounded to the parameter's step's "
                         "decimals; give one or two")
     p.add_argument("--metric", required=True, help="the metric to summarise (all are written): a name listed below")
     p.add_argument("--out", type=_output_path, required=True, help="CSV to write: swept values, then every metric")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
+    p.add_argument("--allow-long", action="store_true",
+                   help=f"run a sweep estimated to take more than {LONG_SWEEP_S // 60} minutes (refused without it)")
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -222,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="JSON file for the figures (default: soak.json in the user cache folder)")
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file")
+    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--out", type=_output_path, required=True, help="PNG file to write")
     p.add_argument("--drive", type=_seconds, default=6.0, help="seconds of scripted driving first (default 6)")
     p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
@@ -480,13 +496,13 @@ def cmd_export_godot(args) -> None:
     if args.pixels_per_metre is not None and preset.model.LENGTH_UNIT != "m":
         raise UserError(f"--pixels-per-metre: the {preset.model.TITLE} model works in pixels already")
     if args.scene:
-        if args.out.suffix != ".tscn":
+        if args.out.suffix.lower() != ".tscn":
             raise UserError(f"--out {shown(str(args.out))}: a scene's file name ends in .tscn")
         scene, script = save_scene(preset, args.out, args.godot, scale)
-        print(f"wrote {scene} and its script {script} (Godot {args.godot}, {preset.model.TITLE})")
+        print(f"wrote {printable(scene)} and its script {printable(script)} (Godot {args.godot}, {preset.model.TITLE})")
         return
     save_script(preset, args.out, args.godot, scale)
-    print(f"wrote {args.out} (Godot {args.godot}, {preset.model.TITLE})")
+    print(f"wrote {printable(args.out)} (Godot {args.godot}, {preset.model.TITLE})")
 
 
 def _export_into(args) -> None:
@@ -505,14 +521,14 @@ def _export_into(args) -> None:
     else:
         update = write_into(args.into, preset, backup=not args.no_backup)
     if not update.changed:
-        print(f"{args.into} already holds the values of preset {preset.name!r}: nothing was written")
+        print(f"{printable(args.into)} already holds the values of preset {preset.name!r}: nothing was written")
     else:
         if args.dry_run:
             done = "would change (nothing was written, --dry-run)"
         else:
-            kept = "" if args.no_backup else f"; the old file is kept as {backup_path(args.into)}"
+            kept = "" if args.no_backup else f"; the old file is kept as {printable(backup_path(args.into))}"
             done = f"updated with the values of preset {preset.name!r}{kept}"
-        print(f"{args.into}: {done}:")
+        print(f"{printable(args.into)}: {done}:")
         for change in update.changed:
             print(f"  {change}")
     if update.missing:
@@ -537,12 +553,13 @@ def cmd_import_godot(args) -> None:
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()
     tuning.set_many(result.values)
-    preset = replace(base, tuning=tuning, name=f"Imported from {args.script.name}", path=None)
+    preset = replace(base, tuning=tuning, name=f"Imported from {printable(args.script.name)}", path=None)
     save_preset(preset, args.out)
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)
     follows = f"; the script follows {result.formula.describe()}" if result.formula else ""
-    print(f"wrote {args.out}: {len(result.values)} values of the {result.model.TITLE} model from {args.script}"
+    print(f"wrote {printable(args.out)}: {len(result.values)} values of the {result.model.TITLE} model from "
+          f"{printable(args.script)}"
           + follows)
 
 
@@ -586,7 +603,9 @@ def cmd_tune(args) -> int:
         print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz, "seed": args.seed, "hit": result.hit,
                           "evaluations": result.evaluations,
                           "targets": [{"metric": t.metric, "target": t.value, "tolerance": t.tolerance,
-                                       "achieved": result.achieved[t.metric], "met": t.miss(result.achieved[t.metric]) == 0}
+                                       "achieved": (result.achieved[t.metric]  # JSON has no NaN: null
+                                                    if math.isfinite(result.achieved[t.metric]) else None),
+                                       "met": t.miss(result.achieved[t.metric]) == 0}
                                       for t in targets],
                           "changed": {name: {"from": a, "to": b} for name, (a, b) in changed.items()},
                           "binding": result.binding + pulls}, indent=2))
@@ -596,8 +615,9 @@ def cmd_tune(args) -> int:
         for t in targets:
             unit = unit_of(METRICS[t.metric].kind, model)
             achieved = result.achieved[t.metric]
-            verdict = "met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
-            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit:6s} target {format_value(t.value)} ± "
+            verdict = ("met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
+                       if math.isfinite(achieved) else "not measured: the manoeuvre never reaches its mark")
+            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} target {format_value(t.value)} ± "
                   f"{format_value(t.tolerance)}: {verdict}")
         for name, (before, after) in changed.items():
             unit = preset.tuning.param(name).unit
@@ -605,7 +625,7 @@ def cmd_tune(args) -> int:
         for line in result.binding + pulls:
             print(f"  what binds: {line}")
         if args.out:
-            print(f"wrote {args.out}{'' if result.hit else ' (the closest tuning found)'}")
+            print(f"wrote {printable(args.out)}{'' if result.hit else ' (the closest tuning found)'}")
     return 0 if result.hit else 1
 
 
@@ -653,6 +673,11 @@ def cmd_sensitivity(args) -> None:
             print(f"  {metric:20s} {step:+10.4g} {unit:6s} a step   {share:+10.4g} {unit} for {SHARE:.0%}")
 
 
+def _rate_figure(value: float, endless: str) -> str:
+    """A figure of the rates table, or what it means when there is none (inf)."""
+    return f"{value:.1f}" if math.isfinite(value) else endless
+
+
 def cmd_rates(args) -> None:
     from .analysis.rates import rate_table
     from .files.presets import load_preset
@@ -665,8 +690,9 @@ def cmd_rates(args) -> None:
     unit = preset.model.LENGTH_UNIT
     rows = rate_table(preset.model, preset.tuning, TICK_RATES)
     head = ("tick rate", "mode", f"top speed ({unit}/s)", f"coast-down ({unit})", f"braking from top ({unit})")
-    cells = [(f"{r['hz']} Hz", r["mode"], f"{r['top_speed']:.1f}", f"{r['coast_distance']:.1f}",
-              f"{r['braking_distance']:.1f}") for r in rows]
+    cells = [(f"{r['hz']} Hz", r["mode"], _rate_figure(r["top_speed"], "never settles"),
+              _rate_figure(r["coast_distance"], "never stops"), _rate_figure(r["braking_distance"], "never stops"))
+             for r in rows]
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -704,19 +730,37 @@ def cmd_metrics(args) -> None:
             print(f"  {'top speed from the parameters':42s} {beside}")
 
 
+def _duration(seconds: float) -> str:
+    """A rough duration for an estimate: "40 s", "12 min", "2 h 5 min"."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60} min"
+
+
 def cmd_sweep(args) -> None:
     from .files.disk import write_text_atomic
     from .analysis.metrics import METRICS, format_value, missing_reason, unit_of
     from .files.presets import load_preset
-    from .analysis.sweep import check_metric, csv_text, parse_axis, point_text, run
+    from .analysis.sweep import check_metric, csv_text, estimate_seconds, parse_axis, point_text, run
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
     axes = [parse_axis(text, preset.model, preset.tuning) for text in args.param]
+    hz = args.hz or preset.hz
+    seconds = estimate_seconds(preset.model, preset.tuning, axes, hz)
+    count = int(np.prod([axis.count for axis in axes]))
+    if seconds > LONG_SWEEP_S and not args.allow_long:
+        raise UserError(f"this sweep of {count:,} tunings at {hz} Hz would take about {_duration(seconds)} (measured "
+                        f"on a few of them); one over {LONG_SWEEP_S // 60} min runs only with --allow-long (or sweep "
+                        "fewer values, or at a lower --hz)")
+    if seconds > SAY_ESTIMATE_AFTER_S:
+        print(f"note: sweeping {count:,} tunings at {hz} Hz will take about {_duration(seconds)}", file=sys.stderr,
+              flush=True)
     progress = Progress("sweeping")
     grid, values = None, None
     try:
-        grid, values = run(preset.model, preset.tuning, axes, args.hz or preset.hz,
+        grid, values = run(preset.model, preset.tuning, axes, hz,
                            lambda done, total: progress(done / total))
     finally:
         progress.close(grid is not None)
@@ -726,11 +770,11 @@ def cmd_sweep(args) -> None:
     finite = np.flatnonzero(np.isfinite(column))
     if len(finite) == 0:
         why = missing_reason(metric, float(column[0]), preset.model, values)
-        print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {args.out}")
+        print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {printable(args.out)}")
         return
     low, high = finite[np.argmin(column[finite])], finite[np.argmax(column[finite])]
     print(f"{len(grid)} tunings of {preset.name}: {metric} {format_value(column[low])} … "
-          f"{format_value(column[high])} {unit}; wrote {args.out}")
+          f"{format_value(column[high])} {unit}; wrote {printable(args.out)}")
     print(f"  lowest  {format_value(column[low])} {unit} at {point_text(axes, grid[low])}")
     print(f"  highest {format_value(column[high])} {unit} at {point_text(axes, grid[high])}")
 
@@ -742,7 +786,7 @@ def cmd_bench(args) -> None:
     figures = run(quick=args.quick)
     print(json.dumps(figures, indent=2) if args.json else report(figures))
     write_text_atomic(args.out, json.dumps(figures, indent=2) + "\n")
-    print(f"wrote {args.out}", file=sys.stderr)
+    print(f"wrote {printable(args.out)}", file=sys.stderr)
 
 
 def cmd_soak(args) -> None:
@@ -753,7 +797,7 @@ def cmd_soak(args) -> None:
     result = run(args.minutes, on_minute=lambda r: print(minute_line(r), flush=True))
     print(report(result))
     write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.out}", file=sys.stderr)
+    print(f"wrote {printable(args.out)}", file=sys.stderr)
 
 
 def cmd_window(args) -> int:
@@ -805,6 +849,24 @@ COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params
             "sweep": cmd_sweep, "soak": cmd_soak}
 
 
+class TerminalSafe:
+    """A stream that passes text on with printable() applied to each line: a preset's
+    name or a file's name (escape sequences, bytes that are not UTF-8) can neither
+    drive the terminal nor fail to print. Line breaks, tabs and carriage returns (the
+    progress line) pass."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if not text.isprintable():
+            text = re.sub(r"[^\n\r\t]+", lambda part: printable(part.group()), text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 class Stopped(KeyboardInterrupt):
     """The command was told to stop (SIGTERM, SIGHUP): it unwinds like Ctrl+C, so its
     half-written output is removed on the way out."""
@@ -815,6 +877,15 @@ def _stop_on(signum, _frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafe(sys.stdout), TerminalSafe(sys.stderr)
+    try:
+        return _stopped_or_main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _stopped_or_main(argv: list[str] | None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt as exc:  # Ctrl+C, or told to stop: no traceback, nothing half written
@@ -828,31 +899,67 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def command_files(args) -> tuple[list[Path], list[Path]]:
+    """(every file a command writes, every file it reads), from its arguments."""
+    reads = [getattr(args, name, None) for name in ("preset", "controls", "script")] + list(getattr(args, "ghost", []))
+    writes = [getattr(args, "out", None)]
+    if writes[0] is not None and getattr(args, "scene", False):  # a scene's script beside it, the old one kept
+        script = Path(writes[0]).with_suffix(".gd")
+        writes += [script] + ([script.with_name(script.name + ".bak")] if os.path.lexists(script) else [])
+    if writes[0] is not None and args.command in ("import-godot", "tune"):  # a preset kept as .bak first
+        from .files.presets import backup_path
+
+        writes.append(backup_path(Path(writes[0])))
+    into = getattr(args, "into", None)
+    if into is not None and not args.dry_run:
+        from .files.godot_into import backup_path
+
+        writes += [into] + ([] if args.no_backup else [backup_path(into)])
+    return [Path(w) for w in writes if w is not None], [Path(r) for r in reads if r is not None]
+
+
+def find_presets(args) -> None:
+    """Each preset argument as the file it names: a file, or a built-in preset's name
+    or file stem (`--preset drift`); a miss is refused with the close names."""
+    from .files.presets import find_preset
+
+    if getattr(args, "preset", None) is not None:
+        args.preset = find_preset(args.preset)
+    if getattr(args, "ghost", None):
+        args.ghost = [find_preset(ghost) for ghost in args.ghost]
+
+
+def check_outputs(args) -> None:
+    """Before any work: every file the command writes may be written, and is none of
+    the files it reads (a refusal at the end of a long sweep would waste it)."""
+    from .files.disk import check_target, remove_stale
+
+    writes, reads = command_files(args)
+    for path in writes:
+        check_target(path, reads)
+    for folder in {path.parent for path in writes}:  # what a killed run of a command left there
+        remove_stale(folder)
+
+
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command is None:
+            find_presets(args)
             return cmd_window(args)
         for name in ("SIGTERM", "SIGHUP"):  # the commands only: the window asks first (no SIGHUP on Windows)
             if hasattr(signal, name):
                 signal.signal(getattr(signal, name), _stop_on)
         if args.command in ("bench", "soak") and args.out is None:
             args.out = report_path(f"{args.command}.json")
-        out = getattr(args, "out", None)
-        if out is not None:  # before any work: a bad output is refused at once, and never an input
-            from .files.disk import check_target
-
-            inputs = [getattr(args, name, None) for name in ("preset", "controls", "script")] + \
-                list(getattr(args, "ghost", []))
-            if getattr(args, "scene", False):  # a scene's script is written beside it: an output too
-                check_target(Path(out).with_suffix(".gd"), [path for path in inputs if path is not None])
-            check_target(out, [path for path in inputs if path is not None])
+        find_presets(args)
+        check_outputs(args)
         if args.command in ("bench", "soak"):  # they print their own progress
             code = COMMANDS[args.command](args)
         else:
             with Watchdog(args.command):
                 code = COMMANDS[args.command](args)
     except UserError as exc:
-        print(f"car-sandbox: error: {exc}", file=sys.stderr)
+        print(f"car-sandbox: error: {printable_lines(str(exc))}", file=sys.stderr)
         return 2
     return int(code or 0)  # a command that can end short of its goal says so (tune: 1)

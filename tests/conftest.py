@@ -39,6 +39,43 @@ def window(qtbot):
     return w
 
 
+QUESTION_WAIT_S = 5.0
+"""s a message box may stay open in a test before it counts as unanswered."""
+
+
+@pytest.fixture(autouse=True)
+def no_unanswered_questions(request):
+    """A question no test answers would hang the suite (its exec waits forever): after
+    QUESTION_WAIT_S it is cancelled and the test fails, naming the question.""" 
+    if "qtbot" not in request.fixturenames and "window" not in request.fixturenames:
+        yield
+        return
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    request.getfixturevalue("qtbot")  # the QApplication exists from here on
+    seen: dict = {}
+    unanswered: list[str] = []
+
+    def look() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or box.icon() != QMessageBox.Icon.Question:
+            seen.clear()  # a notice left open does no harm; a question waits for its answer
+            return
+        seen[id(box)] = seen.get(id(box), 0) + 1
+        if seen[id(box)] * 0.2 >= QUESTION_WAIT_S:
+            unanswered.append(box.text())
+            box.reject()
+
+    timer = QTimer()
+    timer.timeout.connect(look)
+    timer.start(200)
+    yield
+    timer.stop()
+    if unanswered:
+        pytest.fail(f"a message box nobody answered: {unanswered[0]!r}")
+
+
 ENGINE_REASON = "godot3-server is not installed"
 """The skip reason of every test that drives the real Godot 3 engine."""
 

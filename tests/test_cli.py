@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from other_user import as_nobody
+
 from sandbox.files.traces import TRAJECTORY_COLUMNS
 from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR
@@ -246,6 +248,22 @@ def test_rates_command_prints_both_modes(tmp_path):
     assert "| 30 Hz | recipe | 354.1 |" in out and "| 240 Hz | recipe | 1493.6 |" in out
 
 
+def test_rates_says_a_car_that_nothing_slows_never_stops(tmp_path):
+    """Friction and drag 0: nothing slows a coasting car, so no coast-down distance
+    exists (the cut-off run's 2 400 000 px is no figure); full brake still stops it,
+    from the speed guard's 20 000 px/s at 450 px/s²: v²/2a = 444 444 px."""
+    frictionless = json.loads(DEFAULTS.read_text())
+    frictionless["params"].update(friction=0, drag=0)
+    (tmp_path / "p.json").write_text(json.dumps(frictionless))
+    out = cli("rates", "--preset", tmp_path / "p.json").stdout
+    rows = [line.split() for line in out.splitlines() if line.strip().endswith(tuple("0123456789"))]
+    assert len(rows) == 10
+    for row in rows:
+        assert row[-3:-1] == ["never", "stops"]
+        assert float(row[-1]) == pytest.approx(20000 ** 2 / (2 * 450), rel=1e-3)
+    assert "2400000" not in out
+
+
 @pytest.mark.parametrize("preset", ["bicycle_blog", "ackermann_notes", "rigid_body_seed", "monster_corvette_c5"])
 def test_simulate_and_curves_work_for_every_model(preset, tmp_path):
     trace = write_trace(tmp_path / "t.csv", [(0, 1, 0)] * 60 + [(1, 1, 0)] * 60)
@@ -278,20 +296,8 @@ def test_soak_drives_moves_sliders_and_reports_per_minute(qtbot):
     assert "exceptions: 0" in soak.report(result)
 
 
-def _as_nobody():
-    """Command prefix that runs as the unprivileged user `nobody` (root reads every
-    file, so a permission test needs another user), or None where that cannot work."""
-    import shutil
-    setpriv = shutil.which("setpriv")
-    if os.geteuid() != 0 or setpriv is None:
-        return None
-    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
-    probe = subprocess.run(prefix + [sys.executable, "-c", "import sandbox"], capture_output=True, timeout=60)
-    return prefix if probe.returncode == 0 else None
-
-
 def test_files_without_permission_are_refused_naming_the_file():
-    prefix = _as_nobody()
+    prefix = as_nobody()
     if prefix is None:
         pytest.skip("needs root and setpriv to run the command as another user")
     import tempfile
@@ -313,7 +319,8 @@ def test_files_without_permission_are_refused_naming_the_file():
             (run("curves", "--preset", secret, "--out", "/tmp/never.csv"), f"{secret}: permission denied"),
             (run("simulate", "--preset", readable, "--controls", trace, "--out", "/tmp/never.csv"),
              f"{trace}: permission denied"),
-            (run("curves", "--preset", readable, "--out", folder / "curve.csv"), f"{folder / 'curve.csv'}: cannot write"),
+            (run("curves", "--preset", readable, "--out", folder / "curve.csv"),
+             f"{folder / 'curve.csv'}: no permission to write in {folder}"),
         ]
         for result, expected in cases:
             assert result.returncode == 2 and expected in result.stderr, result.stderr

@@ -133,7 +133,7 @@ def test_the_declarations_read_name_their_lines_and_values():
     ("var engine_power", "line 2: engine_power has no value (expected a plain number: var engine_power = 900)"),
     ("var engine_power: float", "line 2: engine_power has no value"),
     ("var engine_power = BASE_POWER * 2", "line 2: engine_power = BASE_POWER * 2 is not a plain number"),
-    ("var engine_power = (\n\t900)", "line 2: engine_power = (\n\t900) is not a plain number"),
+    ("var engine_power = (\n\t900)", "line 2: engine_power = ( 900) is not a plain number"),
     ("var engine_power = - 900", "line 2: engine_power = - 900 is not a plain number"),
     ("var engine_power = 0x384", "line 2: engine_power = 0x384 is not a plain number"),
     ("var engine_power = true", "line 2: engine_power = true is not a plain number"),

@@ -204,3 +204,103 @@ def test_what_would_be_silently_ignored_is_refused_naming_it(extra, message):
     result = subprocess.run([sys.executable, "-m", "sandbox", "tune", "--preset", str(BUILTIN_DIR / "drift.json"),
                              "--target", "top_speed=500", *extra], capture_output=True, text=True)
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_unmeasurable_metric_weighs_more_than_any_miss():
+    """A time to 100 that is never reached (NaN) or a top speed never settling (inf)
+    must score worse than the farthest miss, however tiny the tolerance: else the
+    search makes the metric unmeasurable to escape the miss."""
+    from sandbox.analysis.tune import scores
+
+    target = Target("time_to_100", 0.001, 0.00001)
+    achieved = {"time_to_100": np.array([0.02, 0.133, 5.0, 1e300, np.nan, np.inf])}
+    found = scores(achieved, [target], np.zeros(6))
+    assert found[0] < found[1] < found[2] < found[3] < found[4]  # nearer is better, all the way out
+    assert found[4] == found[5]
+    near = scores({"time_to_100": np.array([0.001005, 0.0012])}, [target], np.zeros(2))
+    # within the tolerance: 0; 0.0002 s off is 20 tolerances, 19 beyond it, weighed 19² × MISS_WEIGHT (1e4)
+    assert near[0] == 0 and near[1] == pytest.approx(19.0 ** 2 * 1e4)
+
+
+def test_scores_of_extreme_misses_raise_no_warnings():
+    import warnings
+
+    from sandbox.analysis.tune import scores
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = scores({"top_speed": np.array([600.0, 1e308, np.nan])}, [Target("top_speed", 1e-300, 1e-308)],
+                       np.zeros(3))
+    assert np.all(np.isfinite(found)) and found[0] <= found[1] < found[2]
+
+
+def test_an_unmeasurable_target_never_moves_the_search_the_wrong_way(tmp_path):
+    """0→100 px/s in a thousandth of a second is out of reach (the first tick alone is
+    1/60 s): more engine power comes nearer, less only stops the car reaching 100 at
+    all. The engine power must not go down, and the miss is said with a number (two
+    ticks, 0.0333 s, is as near as any engine power comes)."""
+    out = tmp_path / "closest.json"
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=0.001±0.00001",
+              "--free", "engine_power", "--out", out)
+    assert run.returncode == 1, run.stderr
+    assert load_preset(out).tuning["engine_power"] >= 900
+    line = next(l for l in run.stdout.splitlines() if l.strip().startswith("time_to_100"))
+    assert "missed by —" not in line and re.search(r"missed by \d", line), line
+    assert "what binds: time_to_100 comes no nearer than" in run.stdout  # and why it is not met
+
+
+@pytest.mark.parametrize("target, message", [
+    ("time_to_100=1e999", "--target time_to_100=1e999: 1e999 is not a finite number"),
+    ("top_speed=600±1e999", "the tolerance 1e999 is not a finite number"),
+    ("top_speed=600±1e-300", "a tolerance of 1e-300 px/s is finer than the sandbox measures top_speed; "
+                             "give at least 6e-07 px/s"),
+])
+def test_numbers_out_of_reach_are_refused_in_one_line(target, message):
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", target, "--free", "engine_power")
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+    assert "Warning" not in run.stderr
+
+
+def test_huge_numbers_print_readably():
+    """A target met with a tolerance of 1e308 (the start already meets it): the
+    tolerance is printed as 1e+308, not as its 309 digits."""
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=1±1e308",
+              "--free", "engine_power")
+    assert run.returncode == 0, run.stderr
+    assert "± 1e+308" in run.stdout and not re.search(r"\d{12}", run.stdout), run.stdout
+
+
+def test_the_finest_tolerance_accepted_gives_no_warnings():
+    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "top_speed=600±0.000001",
+              "--free", "engine_power,drag")
+    assert run.returncode in (0, 1) and "Warning" not in run.stderr and not run.stderr.strip(), run.stderr
+
+
+def test_every_option_the_tune_help_mentions_exists():
+    from sandbox.cli import build_parser
+
+    run = cli("tune", "--help")
+    assert run.returncode == 0
+    parser = build_parser()
+    tune = next(a for a in parser._subparsers._group_actions[0].choices.items() if a[0] == "tune")[1]
+    options = {o for action in tune._actions for o in action.option_strings}
+    mentioned = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", run.stdout))
+    assert mentioned and mentioned <= options, mentioned - options
+    assert "CSV" not in run.stdout  # tune writes a preset, never a CSV
+
+
+def test_a_target_no_tuning_can_measure_is_said_in_words_and_as_json_null():
+    """With at most 40 px/s² of engine power against the recipe's friction the car never
+    reaches 100 px/s: the time to 100 cannot be measured for any tuning searched."""
+    args = ("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=1",
+            "--free", "engine_power", "--range", "engine_power=0:40")
+    text, as_json = cli(*args), cli(*args, "--json")
+    assert text.returncode == as_json.returncode == 1, text.stderr + as_json.stderr
+    assert "not measured: the manoeuvre never reaches its mark" in text.stdout and "missed by —" not in text.stdout
+
+    def no_nan(word):
+        raise ValueError(f"{word} is not JSON")
+
+    report = json.loads(as_json.stdout, parse_constant=no_nan)
+    assert report["targets"][0]["achieved"] is None and not report["targets"][0]["met"]

@@ -98,3 +98,154 @@ def test_a_model_switch_during_a_search_drops_its_result(window, qtbot):
     qtbot.waitUntil(lambda: not tune.running, timeout=60_000)
     assert tune.result is None and "model changed" in tune.status.text()
     assert not tune.apply() and window.model.NAME == "bicycle"
+
+
+def test_the_result_shows_each_change_and_can_be_tried_before_apply(window, qtbot):
+    """Each changed parameter is listed (label, old → new, unit); Try it loads the result
+    into the car as one undo step, Back puts back exactly what was there, and Apply after
+    Try it keeps the trial as that one step."""
+    window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
+    before = dict(window.tuning)
+    tune = _aim(window, [("top_speed", 650.0, 10.0), ("radius_low", 200.0, 5.0)])
+    tune.seed.setValue(4)
+    assert tune.run()
+    qtbot.waitUntil(lambda: not tune.running, timeout=120_000)
+    found = dict(tune.result.tuning)
+    changed = [name for name in FREE if found[name] != before[name]]
+    assert changed and dict(window.tuning) == before  # nothing changes until asked
+    lines = tune.changes.text().splitlines()
+    assert len(lines) == len(changed)
+    for name in changed:
+        p = window.tuning.param(name)
+        line = next(l for l in lines if l.startswith(p.label + ":"))
+        assert f"{before[name]:.{p.decimals}f} → {found[name]:.{p.decimals}f}" in line and line.endswith(p.unit)
+    assert f"{len(changed)} parameters change (below)" in tune.status.text()
+
+    at = window.undo.index()
+    assert tune.try_it()
+    assert dict(window.tuning) == found and window.undo.index() == at + 1  # driven as the car's own tuning
+    assert tune.back()
+    assert dict(window.tuning) == before and window.undo.index() == at  # exactly as it was, no step left
+    assert tune.result is not None and tune.try_button.isEnabled()  # still there to try again or apply
+    assert tune.try_it()
+    window.undo.undo()  # Ctrl+Z in the trial ends it, like Back
+    assert dict(window.tuning) == before and not tune.back_button.isEnabled() and tune.try_button.isEnabled()
+    assert tune.try_it() and tune.apply()
+    assert dict(window.tuning) == found and window.undo.index() == at + 1 and tune.result is None
+    window.undo.undo()
+    assert dict(window.tuning) == before
+
+
+def test_the_tolerance_follows_a_new_target_until_one_is_typed(window):
+    window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
+    window._sync_tune()
+    _, target, spread = window.tune.target_rows["top_speed"]
+    target.setValue(650.0)
+    assert spread.value() == pytest.approx(13.0)  # the default 2 % of the new target, 650 px/s
+    spread.setValue(5.0)  # the user's own
+    target.setValue(700.0)
+    assert spread.value() == 5.0
+
+
+def test_a_result_is_applied_only_to_the_tuning_it_was_searched_from(window, qtbot):
+    """Another preset of the same model loaded while the search runs: Apply is refused
+    and every value, the locked ones too, stays the new preset's."""
+    window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
+    tune = _aim(window, [("top_speed", 650.0, 10.0)])
+    assert tune.run()
+    window.open_preset_file(BUILTIN_DIR / "drift.json")
+    drift = dict(window.tuning)
+    assert window.model is tune.searched_model and drift != tune.searched_from
+    qtbot.waitUntil(lambda: not tune.running, timeout=120_000)
+    assert tune.result is not None
+    assert not tune.apply_button.isEnabled() and not tune.try_button.isEnabled()
+    assert not tune.apply() and not tune.try_it()
+    assert dict(window.tuning) == drift
+    assert "the tuning changed since the search started" in tune.status.text()
+    window.undo.undo()  # back to the tuning it was searched from: the result is usable again
+    assert dict(window.tuning) == tune.searched_from and tune.apply_button.isEnabled()
+    window.open_preset_file(BUILTIN_DIR / "drift.json")  # a change while the result is shown
+    assert not tune.apply_button.isEnabled() and "Try it and Apply wait" in tune.status.text()
+    window.undo.undo()
+    found = {**tune.searched_from, **{name: new for name, (_, new) in tune.changed().items()}}
+    assert tune.changed() and tune.apply() and dict(window.tuning) == found
+
+
+def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeypatch):
+    """The phase after a miss (searching again without each target) obeys Stop: after
+    the stop, only the best found is measured again, never another generation."""
+    import threading
+
+    from sandbox.analysis import tune as tune_module
+    from sandbox.analysis.tune import Target
+    from sandbox.ui import tune_panel
+    from sandbox.ui.tune_panel import _Job, _Signals
+
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    # with the engine power alone free these pull against each other: a miss, then the binds phase
+    targets = [Target("top_speed", 850.0, 10.0), Target("time_to_90pct", 1.5, 0.02)]
+    stop = threading.Event()
+    count = {"searches": 0, "binds": 0, "after_stop": 0}
+    real_search, real_compute = tune_module.search, tune_module.compute
+
+    def counting_search(*args, **kwargs):
+        count["searches"] += 1
+        return real_search(*args, **kwargs)
+
+    def counting_compute(model, params, hz):
+        out = real_compute(model, params, hz)
+        tunings = len(next(iter(out.values())))
+        if stop.is_set():
+            count["after_stop"] += tunings
+        elif count["searches"] >= 2:  # the first search is over: this is what binds
+            count["binds"] += tunings
+            if count["binds"] >= 50:
+                stop.set()  # the user presses Stop
+        return out
+
+    monkeypatch.setattr(tune_module, "search", counting_search)  # the searches of what binds
+    monkeypatch.setattr(tune_panel, "search", counting_search)  # the search itself
+    monkeypatch.setattr(tune_module, "compute", counting_compute)
+    signals = _Signals()
+    phases, results = [], []
+    signals.phase.connect(phases.append)
+    signals.finished.connect(results.append)
+    _Job(preset.model, dict(preset.tuning), targets, ["engine_power"], {}, 60, 1, stop, signals).run()
+    assert stop.is_set() and count["searches"] == 2  # stopped in the first search of the binds phase
+    assert count["after_stop"] <= 3, count
+    assert phases and "Stop ends it" in phases[0]
+    assert results and not results[0].hit
+
+
+def test_closing_the_window_while_it_looks_for_what_binds_ends_the_job(window, qtbot, monkeypatch):
+    """Closing the window in the phase after a miss: the job has ended when the window
+    has closed, and after the stop it asked for, at most the batch then being measured
+    and the best found are measured (never another search)."""
+    from PySide6.QtCore import QThreadPool
+
+    from sandbox.analysis import tune as tune_module
+
+    window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
+    tune = _aim(window, [("top_speed", 850.0, 10.0), ("time_to_90pct", 1.5, 0.02)])
+    tune.lock([name for name in tune.param_rows if name != "engine_power"])  # the two pull against each other
+    binds, after_stop = [], []
+    real_search, real_compute = tune_module.search, tune_module.compute
+
+    def counting_search(*args, **kwargs):  # the searches of what binds (the first search is the panel's own)
+        binds.append(1)
+        return real_search(*args, **kwargs)
+
+    def counting_compute(*args):
+        out = real_compute(*args)
+        if tune.stop_event.is_set():
+            after_stop.append(len(next(iter(out.values()))))
+        return out
+
+    monkeypatch.setattr(tune_module, "search", counting_search)
+    monkeypatch.setattr(tune_module, "compute", counting_compute)
+    assert tune.run()
+    qtbot.waitUntil(lambda: bool(binds), timeout=300_000)
+    assert "what stands in the way" in tune.status.text()  # the tab says what it is doing
+    window.close()
+    assert QThreadPool.globalInstance().activeThreadCount() == 0
+    assert len(after_stop) <= 2, after_stop

@@ -10,26 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
+from dialogs import answer
 from sandbox.files.presets import load_preset
 from sandbox.ui.terminal_signals import follow_terminal_signals
 
 Button = QMessageBox.StandardButton
-
-
-def answer(button: Button, asked: list, tries: int = 250) -> None:
-    """Press `button` in the question box the window opens within `tries` × 20 ms
-    (noting its text); after that stop looking, so no later test's box is pressed."""
-    def press(left: int) -> None:
-        box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
-            asked.append(box.text())
-            box.button(button).click()
-        elif left:
-            QTimer.singleShot(20, lambda: press(left - 1))
-    QTimer.singleShot(0, lambda: press(tries))
 
 
 def edit(window) -> None:

@@ -410,8 +410,15 @@ def test_model_menu_switches_to_ackermann_and_drives_in_metres(window, qtbot):
 
 
 def test_loading_another_models_preset_switches_the_model(window):
+    from PySide6.QtWidgets import QMessageBox
+
+    from dialogs import answer
+
     window.panel.sliders["drag"].setValue(-0.2)
+    asked = []
+    answer(QMessageBox.StandardButton.Discard, asked)  # the changed drag is given up (asked first)
     assert window.open_preset_file(BUILTIN_DIR / "bicycle_exact_arc.json")
+    assert asked
     assert window.model.NAME == "bicycle" and window.tuning["exact_arc"] is True
     assert window.undo.count() == 0
     # and back: the arcade preset brings the arcade model with its own sliders

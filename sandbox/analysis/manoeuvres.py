@@ -466,12 +466,15 @@ def car_drive(model, p, dt, ticks, defaults, out):
     until the speed settles (`_straight` with `exact`: the fixed point where the run
     reaches one; inf if it never settles) → out[DRIVE_TOP] (length/s); then from there
     no pedals until it stops → out[DRIVE_COAST], and full brake until it no longer
-    moves forward → out[DRIVE_BRAKE] (length; where the car is when the time is up)."""
+    moves forward → out[DRIVE_BRAKE] (length; inf when the car still moves when the
+    time is up: a car that nothing slows never stops, however long the run)."""
     literally(model)
     s = _rest(defaults)
     out[DRIVE_TOP] = _straight(model, s, p, dt, ticks, math.inf, True, np.empty(0))[0]
-    out[DRIVE_COAST] = _distance(model, s.copy(), _controls(0.0, 0.0, 0.0), p, dt, ticks, False)[0]
-    out[DRIVE_BRAKE] = _distance(model, s, _controls(0.0, 0.0, 1.0), p, dt, ticks, True)[0]
+    coast, moving = _distance(model, s.copy(), _controls(0.0, 0.0, 0.0), p, dt, ticks, False)
+    out[DRIVE_COAST] = math.inf if moving else coast
+    braking, moving = _distance(model, s, _controls(0.0, 0.0, 1.0), p, dt, ticks, True)
+    out[DRIVE_BRAKE] = math.inf if moving else braking
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -209,4 +209,6 @@ def format_value(value: float) -> str:
         return "—"
     if math.isinf(value):
         return "none"
+    if abs(value) >= 1e7:  # a typed target or tolerance can be 1e308: not 309 digits
+        return f"{value:.3g}"
     return f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable, Mapping
@@ -112,6 +113,32 @@ def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: flo
         if progress is not None:
             progress(min(start + chunk, len(grid)), len(grid))
     return grid, {name: np.concatenate(parts) for name, parts in results.items()}
+
+
+PROBE_SECONDS = 0.5
+"""s: a sweep's estimate is measured on its points until this long has been spent…"""
+PROBE_MOST = 32
+"""… or this many points have been computed (a grid this small is not estimated)."""
+
+
+def estimate_seconds(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float) -> float:
+    """Seconds `run` should take for the whole grid, measured on a few of its points
+    spread over it (a point's cost depends on where it is: a faster car's manoeuvres are
+    longer), 2, 4, 8… until PROBE_SECONDS have been spent; 0 for a grid of PROBE_MOST
+    points or fewer (it takes about as long as its estimate would)."""
+    grid = grid_of(axes)
+    if len(grid) <= PROBE_MOST:
+        return 0.0
+    compute(model, batch_params(base, axes, grid[:2]), hz)  # loads the (parallel) compiled code: not part of the cost
+    count = 2
+    while True:
+        points = grid[np.linspace(0, len(grid) - 1, count).round().astype(int)]
+        start = time.perf_counter()
+        compute(model, batch_params(base, axes, points), hz)
+        spent = time.perf_counter() - start
+        if spent >= PROBE_SECONDS or count >= PROBE_MOST:
+            return spent / count * len(grid)
+        count *= 2
 
 
 def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray]) -> str:

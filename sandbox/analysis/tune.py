@@ -4,11 +4,12 @@ The search is CMA-ES (the `cma` package) over the free parameters' slider positi
 each generation one compiled batch of `metrics.compute`. A tuning scores its travel
 from the start (`travel`: each slider counted by the share of its travel it moved)
 plus a miss weighing far more than any move, so among tunings that hit the nearest
-wins. Values land on their slider's step (`Param.from_slider`), and each run ends
+wins; a metric that cannot be measured weighs more than any miss. Values land on their slider's step (`Param.from_slider`), and each run ends
 with a polish on those steps (`_step_polish`). A run that misses is followed by one
 from the start again with twice the step and population (at most MAX_RESTARTS).
 What binds a miss is then named: parameters at a limit of their range here, and
-targets that the others are met without (`conflicts`).
+targets that the others are met without (`conflicts`). A `stop` event ends every
+phase within a batch, keeping the best found.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 
 from ..errors import UserError, shown
 from ..physics.params import effective_params
-from .metrics import METRICS, compute, unit_of
+from .metrics import METRICS, compute, format_value, unit_of
 
 # cma offers plots through matplotlib, which the sandbox neither uses nor installs
 warnings.filterwarnings("ignore", message="Could not import matplotlib", module="cma")
@@ -38,7 +39,16 @@ LIMITS = {"speed": (0.0, math.inf), "time": (0.0, math.inf), "distance": (0.0, m
           "accel": (0.0, math.inf)}
 """What each kind of metric can be at all: a target outside is refused."""
 MISSED = 1e6
-"""The score of a tuning whose metric could not be measured (NaN, or none)."""
+"""The weight of a target whose metric could not be measured (NaN, or none): more than
+any miss weighs (below), so the search never makes a metric unmeasurable to escape a miss."""
+SQUARED_UP_TO = 500.0
+"""Misses, in tolerances, that weigh their square; a larger miss weighs ever less more,
+never reaching 2 × SQUARED_UP_TO² (< MISSED): still larger the farther it is, so the
+search knows which way to go, but never as bad as not measured, and never overflowing."""
+FINEST_TOLERANCE = 1e-9
+"""Share of the target (or of 1 unit, for targets under 1) below which a tolerance is
+refused: the metrics come from thousands of ticks of 64-bit arithmetic, so they are not
+reproducible to a billionth, and finer tolerances could not be told apart."""
 MISS_WEIGHT = 1e4
 """A miss of a tenth of a tolerance weighs as much as moving every slider all the way."""
 SIGMA0 = 0.08
@@ -90,14 +100,22 @@ def parse_target(text: str, model: ModuleType) -> Target:
                             f"not in {given}")
     value = float(value_text)
     low, high = LIMITS[kind]
-    if not (math.isfinite(value) and low <= value <= high):
+    if not math.isfinite(value):
+        raise UserError(f"--target {shown(text)}: {value_text} is not a finite number")
+    if not low <= value <= high:
         raise UserError(f"--target {shown(text)}: {name} can only be {low:g} … {high:g} {wanted}")
     if tolerance_text is None:
         tolerance = max(abs(value) * DEFAULT_TOLERANCE[kind], SMALLEST_TOLERANCE[kind])
     else:
         tolerance = float(tolerance_text)
-        if not (math.isfinite(tolerance) and tolerance > 0):
+        if not math.isfinite(tolerance):
+            raise UserError(f"--target {shown(text)}: the tolerance {tolerance_text} is not a finite number")
+        if not tolerance > 0:
             raise UserError(f"--target {shown(text)}: the tolerance must be a positive number of {wanted}")
+        finest = FINEST_TOLERANCE * max(abs(value), 1.0)
+        if tolerance < finest:
+            raise UserError(f"--target {shown(text)}: a tolerance of {tolerance:g} {wanted} is finer than the "
+                            f"sandbox measures {name}; give at least {finest:g} {wanted}")
     return Target(name, value, tolerance)
 
 
@@ -217,15 +235,27 @@ def travel(positions: np.ndarray, start: np.ndarray) -> np.ndarray:
     return np.sum((positions - start) ** 2, axis=1)
 
 
+def miss_weights(values: np.ndarray, target: Target) -> np.ndarray:
+    """Each value's miss of `target` as the score weighs it: the square of the miss in
+    tolerances (beyond the tolerance) up to SQUARED_UP_TO tolerances, then growing ever
+    slower towards 2 × SQUARED_UP_TO²; MISSED when the value could not be measured."""
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    k = SQUARED_UP_TO
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # a tiny tolerance: a miss of inf is fine
+        miss = np.maximum(0.0, np.abs(values - target.value) / target.tolerance - 1.0)
+        # k² (2 − k²/miss²) beyond k: as steep as miss² where they meet, and bounded
+        far = k * k * (2.0 - (k / np.maximum(miss, k)) ** 2)
+        weight = np.where(miss <= k, np.minimum(miss, k) ** 2, far)
+    return np.where(np.isfinite(values), weight, MISSED)
+
+
 def scores(achieved: Mapping[str, np.ndarray], targets: list[Target], distances: np.ndarray) -> np.ndarray:
     """One score per tuning, smaller better: the travel from the start plus
-    MISS_WEIGHT × the sum of the squared misses (in tolerances beyond the tolerance), so
-    that the search slides along the tunings that hit towards the nearest."""
+    MISS_WEIGHT × the sum of the misses' weights (`miss_weights`), so that the search
+    slides along the tunings that hit towards the nearest."""
     excess = np.zeros(len(distances))
     for target in targets:
-        values = np.asarray(achieved[target.metric], dtype=np.float64).reshape(-1)
-        miss = np.maximum(0.0, np.abs(values - target.value) / target.tolerance - 1.0)
-        excess += np.where(np.isfinite(miss), miss * miss, MISSED)
+        excess += miss_weights(achieved[target.metric], target)
     return distances + MISS_WEIGHT * excess
 
 
@@ -296,7 +326,8 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
         if progress.best and not (stop is not None and stop.is_set()):
             # the run's best, polished on the sliders' steps
             polished = {**tuning, **progress.best}
-            progress.evaluations += _step_polish(model, polished, space, targets, start_positions, hz, tuning)
+            progress.evaluations += _step_polish(model, polished, space, targets, start_positions, hz, tuning,
+                                                 stop=stop)
             achieved = compute(model, polished, hz)
             progress.achieved = {t.metric: float(achieved[t.metric][0]) for t in targets}
             progress.best = {name: polished[name] for name in names}
@@ -310,12 +341,26 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
     result = TuneResult(best, achieved_all, list(targets), all(t.miss(achieved_all[t.metric]) == 0 for t in targets),
                         progress.evaluations, progress.generation, progress.history)
     if not result.hit:
-        result.binding = _at_limits(space, best_coordinates)
+        result.binding = _at_limits(space, best_coordinates) or _no_nearer(model, result, names)
     return result
 
 
+def _no_nearer(model: ModuleType, result: TuneResult, names: list[str]) -> list[str]:
+    """What binds when no parameter sits at a limit: the free ones come no nearer."""
+    moved = ", ".join(names) if len(names) <= 4 else f"any of the {len(names)} free parameters"
+    found = []
+    for t in result.targets:
+        achieved = result.achieved[t.metric]
+        if t.miss(achieved) > 0:
+            nearest = (f"comes no nearer than {format_value(achieved)} {unit_of(METRICS[t.metric].kind, model)}"
+                       if math.isfinite(achieved) else "cannot be measured")
+            found.append(f"{t.metric} {nearest} by moving {moved}: free more parameters, or widen their ranges")
+    return found
+
+
 def _step_polish(model, best: dict, space: Space, targets: list[Target], start_positions: np.ndarray,
-                 hz: float, start: Mapping[str, object], rounds: int = 30) -> int:
+                 hz: float, start: Mapping[str, object], rounds: int = 30,
+                 stop: threading.Event | None = None) -> int:
     """Improve `best` in place on the sliders' steps: CMA-ES moves in continuous
     positions, but the values land on steps, so the last fraction of a tolerance is
     often a matter of one step of one or two parameters. Each round tries every
@@ -338,6 +383,8 @@ def _step_polish(model, best: dict, space: Space, targets: list[Target], start_p
 
     current = float(score_of([best])[0])
     for _ in range(rounds):
+        if stop is not None and stop.is_set():
+            break
         candidates = [{**{name: best[name] for name in names}, name: float(start[name])} for name in names
                       if best[name] != start[name] and _inside(space, name, float(start[name]))]
         for move in moves:
@@ -375,15 +422,20 @@ def _at_limits(space: Space, coordinates: np.ndarray) -> list[str]:
 
 
 def conflicts(model: ModuleType, tuning: Mapping[str, object], targets: list[Target], names: list[str], hz: float,
-              seed: int = 1, ranges=None, max_evaluations: int = 2000) -> list[str]:
+              seed: int = 1, ranges=None, max_evaluations: int = 2000, stop: threading.Event | None = None
+              ) -> list[str]:
     """Targets that pull against each other: each target whose relaxing lets every
-    other be met, named with the ones it is met without."""
+    other be met, named with the ones it is met without. `stop` ends it early (with
+    what was found so far)."""
     found = []
     if len(targets) < 2:
         return found
     for target in targets:
+        if stop is not None and stop.is_set():
+            break
         others = [t for t in targets if t is not target]
-        if search(model, tuning, others, names, hz, seed, ranges, max_evaluations).hit:
+        result = search(model, tuning, others, names, hz, seed, ranges, max_evaluations, stop=stop)
+        if result.hit:
             found.append(f"{target.metric} pulls against {', '.join(t.metric for t in others)}: "
                          f"without it, the others are met")
     return found

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import glob
 import os
 import shutil
 import stat
@@ -12,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..errors import UserError
+from ..errors import UserError, printable, shown
 
 
 READ_SECONDS = 10.0
@@ -49,16 +48,16 @@ def _read_within(path: Path, size: int, seconds: float) -> bytes:
 def read_failure(path: Path, exc: OSError, error: type[UserError] = UserError) -> UserError:
     """The user's message for an OSError met reading `path`."""
     if isinstance(exc, FileNotFoundError):
-        return error(f"{path}: no such file")
+        return error(f"{printable(path)}: no such file")
     if isinstance(exc, IsADirectoryError):
-        return error(f"{path}: is a directory, not a file")
+        return error(f"{printable(path)}: is a directory, not a file")
     if isinstance(exc, PermissionError):
-        return error(f"{path}: permission denied")
-    return error(f"{path}: cannot be read ({exc.strerror or exc})")
+        return error(f"{printable(path)}: permission denied")
+    return error(f"{printable(path)}: cannot be read ({exc.strerror or exc})")
 
 
 def _too_large(path: Path, limit: int, error: type[UserError]) -> UserError:
-    return error(f"{path}: file is larger than {limit // 1024} KiB, too large for this kind of file")
+    return error(f"{printable(path)}: file is larger than {limit // 1024} KiB, too large for this kind of file")
 
 
 def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -> os.stat_result:
@@ -68,13 +67,13 @@ def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
+        raise error(f"{printable(path)}: no such file") from None
     except OSError as exc:
-        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise error(f"{printable(path)}: cannot be read ({exc.strerror or exc})") from None
     if stat.S_ISDIR(info.st_mode):
-        raise error(f"{path}: is a directory, not a file")
+        raise error(f"{printable(path)}: is a directory, not a file")
     if not stat.S_ISREG(info.st_mode):
-        raise error(f"{path}: not a regular file (a pipe, socket or device)")
+        raise error(f"{printable(path)}: not a regular file (a pipe, socket or device)")
     if info.st_size > limit:
         raise _too_large(path, limit, error)
     return info
@@ -91,7 +90,7 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     try:
         data = _read_within(path, limit + 1, READ_SECONDS)
     except TimeoutError:
-        raise error(f"{path}: still not read after {READ_SECONDS:g} s (a slow or stuck network drive?); "
+        raise error(f"{printable(path)}: still not read after {READ_SECONDS:g} s (a slow or stuck network drive?); "
                     "nothing was changed") from None
     except OSError as exc:
         raise read_failure(path, exc, error) from None
@@ -100,43 +99,77 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     try:
         return data.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise error(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+        raise error(f"{printable(path)}: not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
 TEMP_MARK = ".car-sandbox-tmp"
 """In the name of every temporary file we write (and only ours are ever cleaned up)."""
 STALE_SECONDS = 600
-"""A temporary file of ours older than this beside a target is left from a crash."""
+"""A temporary file of ours untouched for this long is left from a killed command: a
+writer alive adds to its file far more often (each chunk of a trajectory, or once at
+the end of a computation that made the whole of it first)."""
+TEMP_STEM_CHARS = 40
+"""At most this much of the target's name goes into its temporary file's name (a long
+target name must not make the temporary one too long)."""
+
+
+def _limit(folder: Path, name: str, fallback: int) -> int:
+    """os.pathconf's `name` (PC_NAME_MAX, PC_PATH_MAX) for the nearest existing folder."""
+    while not os.path.isdir(folder) and folder != folder.parent:  # isdir: False for a path too long
+        folder = folder.parent
+    try:
+        return os.pathconf(folder, name)
+    except (OSError, ValueError, AttributeError):  # not on this system, or no limit
+        return fallback
 
 
 def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = UserError) -> Path:
-    """The file an output named `path` is written to, or `error` naming the problem.
+    """The file an output named `path` is written to, or `error` naming the problem,
+    before any work is done.
 
-    Refused: an empty name, a folder, a device, pipe or socket (never replaced by a
-    plain file), a folder that does not exist or is a file, and one of `inputs` (the
-    files the command reads: writing would destroy them). A symlink is written
-    through to the file it points at."""
+    Refused: an empty name; a name with bytes that are not UTF-8 (Qt and Godot cannot
+    name such a file); a name or path longer than the file system allows (PC_NAME_MAX,
+    PC_PATH_MAX); a folder that does not exist, is a file, or may not be written in; a
+    folder, device, pipe or socket (never replaced by a plain file); and one of
+    `inputs` (the files the command reads: writing would destroy them). A symlink is
+    written through to the file it points at."""
     if not str(path).strip():
         raise error("no output file given (the name is empty)")
     path = Path(path)
+    name = printable(path)
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise error(f"{name}: the name has bytes that are not UTF-8 text (shown as \\x..); "
+                    "choose a name in UTF-8") from None
+    path_max = _limit(path.parent, "PC_PATH_MAX", 4096)
+    if len(os.fsencode(os.path.abspath(path))) >= path_max:
+        raise error(f"{shown(name)}: the path is {len(os.fsencode(os.path.abspath(path)))} bytes long; the "
+                    f"system allows {path_max - 1}")
+    longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
+    name_max = _limit(path.parent, "PC_NAME_MAX", 255)
+    if longest > name_max:
+        raise error(f"{shown(name)}: a name in this path is {longest} bytes long; the file system allows "
+                    f"{name_max}")
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     problem = folder_problem(target.parent)
     if problem:
-        raise error(f"{path}: {problem}")
+        raise error(f"{name}: {printable(problem)}")
     try:
         info = target.stat()
     except FileNotFoundError:
-        return target
+        info = None
     except OSError as exc:
-        raise error(f"{path}: cannot write ({exc.strerror or exc})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise error(f"{path}: is a folder, not a file")
-    if not stat.S_ISREG(info.st_mode):
-        raise error(f"{path}: not a regular file (a device, pipe or socket); it is left as it is")
+        raise error(f"{name}: cannot write ({exc.strerror or exc})") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise error(f"{name}: is a folder, not a file")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise error(f"{name}: not a regular file (a device, pipe or socket); it is left as it is")
     for given in inputs:
         try:
-            if given is not None and os.path.samefile(given, target):
-                raise error(f"{path}: is also an input of this command ({given}); writing would destroy it")
+            if given is not None and info is not None and os.path.samefile(given, target):
+                raise error(f"{name}: is also an input of this command ({printable(given)}); writing would "
+                            "destroy it")
         except OSError:
             continue
     return target
@@ -187,37 +220,47 @@ def make_folder(folder: Path, error: type[UserError] = UserError) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise error(f"cannot make the folder {folder}: {write_failure(folder, exc)}") from None
+        raise error(f"cannot make the folder {printable(folder)}: {write_failure(folder, exc)}") from None
     return folder
 
 
 def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> tuple[int, str]:
     """(fd, name) of a new temporary file in `path`'s folder, with the permissions a
     plain `open` would give (mkstemp's are 0600), for writing then renaming. Our own
-    temporary files left there by a crash (older than STALE_SECONDS) are removed."""
-    _remove_stale(path, suffix)
+    temporary files left in that folder by a killed command are removed first
+    (remove_stale). Its name is UTF-8 and short whatever the target's: image writers
+    are given it as text."""
+    remove_stale(path.parent)
+    stem = "".join(ch for ch in path.stem[:TEMP_STEM_CHARS] if ch.isprintable() and not 0xD800 <= ord(ch) < 0xE000)
+    safe_suffix = suffix if suffix.isascii() and suffix.isprintable() else ""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=TEMP_MARK + suffix, dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{stem}.", suffix=TEMP_MARK + safe_suffix, dir=path.parent)
     except OSError as exc:
-        raise error(f"{path}: {write_failure(path, exc)}; the old file is unchanged") from None
+        raise error(f"{printable(path)}: {write_failure(path, exc)}; the old file is unchanged") from None
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)
     return fd, tmp
 
 
-def _remove_stale(path: Path, suffix: str) -> None:
-    now = time.time()
+def remove_stale(folder: Path) -> list[Path]:
+    """Remove our own temporary files that a killed command left in `folder`: the
+    rule is hidden files named `.*.car-sandbox-tmp*` (the names temp_beside gives) that
+    are plain files, not links, and untouched for STALE_SECONDS. Returns those removed."""
+    now, removed = time.time(), []
     try:
-        leftovers = list(path.parent.glob(f".{glob.escape(path.stem)}.*{TEMP_MARK}{suffix}"))
+        leftovers = list(Path(folder).glob(f".*{TEMP_MARK}*"))
     except OSError:
-        return
+        return removed
     for old in leftovers:
         try:
-            if old.is_file() and not old.is_symlink() and now - old.stat().st_mtime > STALE_SECONDS:
+            info = old.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_SECONDS:
                 old.unlink()
+                removed.append(old)
         except OSError:
             pass
+    return removed
 
 
 def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserError, inputs=(),
@@ -237,12 +280,13 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
     try:
         tmp = _temp(target, target.suffix, error, temps)  # the real type last: image writers pick by it
         if write(tmp) is False:
-            raise error(f"{path}: could not be written (the disk may be full); the old file is unchanged")
+            raise error(f"{printable(path)}: could not be written (the disk may be full); the old file is unchanged")
         with open(tmp, "r+b") as f:
             os.fsync(f.fileno())
             data = f.read() if check is not None else b""
         if not (check(data) if check is not None else os.path.getsize(tmp) > 0):
-            raise error(f"{path}: came out empty or incomplete (the disk may be full); the old file is unchanged")
+            raise error(f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file "
+                        "is unchanged")
         restore = _keep_backup(path, target, Path(backup), error, temps) if backup is not None else None
         try:
             _replace(tmp, target, error)
@@ -252,7 +296,7 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
             raise
         temps.remove(tmp)
     except OSError as exc:
-        raise error(f"{path}: {write_failure(target, exc)}; the old file is unchanged") from None
+        raise error(f"{printable(path)}: {write_failure(target, exc)}; the old file is unchanged") from None
     finally:
         for name in temps:
             try:
@@ -298,15 +342,15 @@ def _keep_backup(path, target: Path, backup: Path, error: type[UserError], temps
         except FileNotFoundError:
             kept = None
         if kept is not None and not stat.S_ISREG(kept.st_mode):
-            raise error(f"{path}: cannot keep the old file as {backup}: that is not a plain file "
-                        "(it is left as it is); the old file is unchanged")
+            raise error(f"{printable(path)}: cannot keep the old file as {printable(backup)}: that is not a plain "
+                        "file (it is left as it is); the old file is unchanged")
         previous = _copy_to_temp(backup, backup, error, temps) if kept is not None else None
         copy = _copy_to_temp(target, backup, error, temps)
         os.replace(copy, backup)
         temps.remove(copy)
     except OSError as exc:
-        raise error(f"{path}: cannot keep the old file as {backup.name}: {write_failure(backup, exc)}; "
-                    "the old file is unchanged") from None
+        raise error(f"{printable(path)}: cannot keep the old file as {printable(backup.name)}: "
+                    f"{write_failure(backup, exc)}; the old file is unchanged") from None
 
     def restore() -> None:
         if previous is not None:
@@ -332,7 +376,8 @@ def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
             try:  # room for it first: a full disk fails here, before a byte changes
                 os.posix_fallocate(f.fileno(), 0, max(len(data), 1))
             except OSError as exc:
-                raise error(f"{target}: cannot write ({exc.strerror or exc}); the old file is unchanged") from None
+                raise error(f"{printable(target)}: cannot write ({exc.strerror or exc}); the old file is "
+                            "unchanged") from None
             except AttributeError:  # no posix_fallocate on this system
                 pass
             f.write(data)

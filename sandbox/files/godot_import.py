@@ -11,16 +11,18 @@ import re
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from ..errors import shown
+from ..errors import printable, shown
 from ..physics.params import Param, dependents, effective_params
 from .disk import read_text
 from .gdscript_reader import Statement, Token, code_names, leading_annotations, statements
 from .godot import SCALE_VARIABLE, SCRIPT_LIMIT, GodotError, gdscript_literal, variable_name
 from .json_text import GivenNumber
 
-_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$", re.ASCII)  # Godot's digits: 0-9 only
 _MODEL_LINE = re.compile(r'^const\s+SANDBOX_MODEL\s*(?::\s*\w+\s*)?:?=\s*"(\w*)"')
-_FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\d+)\s*(?:#.*)?$")
+_FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\w+)\s*(?:#.*)?$")
+FORMAT_DIGITS = 6
+"""A SANDBOX_FORMAT of more digits is no format of ours (and too long to read as one)."""
 
 STANDALONE_ANNOTATIONS = ("@export_group", "@export_subgroup", "@export_category", "@tool", "@icon",
                           "@static_unload")
@@ -154,6 +156,9 @@ def literal(declaration: Declaration, p: Param) -> GivenNumber | bool | None:
 def not_a_literal(declaration: Declaration, p: Param) -> str:
     """Why a declaration of `p` gives no value, for a message."""
     expected = "true or false" if p.is_bool else "number"
+    if declaration.value and not p.is_bool and _foreign_digits(declaration.value):
+        return (f"line {declaration.line}: {declaration.name} = {shown(declaration.value)} is written with digits "
+                "Godot does not read as a number (only 0-9)")
     if declaration.value is None:
         return (f"line {declaration.line}: {declaration.name} has no value (expected a plain {expected}: "
                 f"var {declaration.name} = {gdscript_literal(p.default)})")
@@ -161,10 +166,19 @@ def not_a_literal(declaration: Declaration, p: Param) -> str:
             "(nothing in the file is run)")
 
 
+_DIGITS = frozenset("0123456789")
+
+
+def _foreign_digits(text: str) -> bool:
+    """Whether `text` has digits other than 0-9 (Arabic-Indic, fullwidth…): Python reads
+    them as numbers, Godot does not."""
+    return any(ch.isdigit() and not ch.isascii() for ch in text)
+
+
 def _number(literal: str) -> GivenNumber | None:
     """A GDScript number literal (underscores between digits allowed: 1_000), or None."""
     if "_" in literal:
-        if any(not (literal[i - 1:i].isdigit() and literal[i + 1:i + 2].isdigit())
+        if any(not (literal[i - 1:i] in _DIGITS and literal[i + 1:i + 2] in _DIGITS)
                for i, ch in enumerate(literal) if ch == "_"):
             return None
         plain = literal.replace("_", "")
@@ -183,27 +197,35 @@ def params_under(model: ModuleType, values: dict) -> dict[str, Param]:
     return {p.name: p for p in effective_params(model.PARAMS, values)}
 
 
-def script_model(text: str) -> tuple[int, ModuleType] | None:
+def script_model(text: str, source: str = "<script>") -> tuple[int, ModuleType] | None:
     """(line number, model) of a script's `const SANDBOX_MODEL = "name"` line, or None
     for a script without one (the recipe's own car.gd, or an export of an early version)."""
     from ..physics.models import MODELS
 
-    for number, line in enumerate(text.split("\n"), start=1):
-        found = _MODEL_LINE.match(line.lstrip("\ufeff"))
-        if found:
-            if found.group(1) not in MODELS:
-                raise GodotError(f"line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
-                                 f"sandbox (known: {', '.join(sorted(MODELS))})")
-            return number, MODELS[found.group(1)]
+    lines = [(number, found) for number, line in enumerate(text.split("\n"), start=1)
+             if (found := _MODEL_LINE.match(line.lstrip("\ufeff")))]
+    if len(lines) > 1:
+        raise GodotError(f"{source}: lines {lines[0][0]} and {lines[1][0]}: SANDBOX_MODEL is declared twice "
+                         "(which model is meant?); keep one")
+    for number, found in lines:
+        if found.group(1) not in MODELS:
+            raise GodotError(f"{source}: line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
+                             f"sandbox (known: {', '.join(sorted(MODELS))})")
+        return number, MODELS[found.group(1)]
     return None
 
 
 def script_format(text: str) -> int | None:
-    """The SANDBOX_FORMAT an exported script declares, or None."""
-    for line in text.split("\n"):
+    """The SANDBOX_FORMAT an exported script declares, or None; GodotError naming the
+    line when it is not a whole number of at most FORMAT_DIGITS digits 0-9."""
+    for number, line in enumerate(text.split("\n"), start=1):
         found = _FORMAT_LINE.match(line.lstrip("\ufeff").rstrip("\r"))
         if found:
-            return int(found.group(1))
+            value = found.group(1)
+            if not (value.isascii() and value.isdigit() and len(value) <= FORMAT_DIGITS):
+                raise GodotError(f"line {number}: SANDBOX_FORMAT {shown(value)} is not a format number of this "
+                                 "sandbox's scripts (a whole number written with 0-9)")
+            return int(value)
     return None
 
 
@@ -211,7 +233,7 @@ def resolve_model(text: str, model: ModuleType | None, source: str,
                   fallback: ModuleType | None = None) -> tuple[ModuleType, bool]:
     """(the model a script is read for, whether the script names it): its SANDBOX_MODEL,
     which must be `model` when that is given, else `model`, else `fallback`."""
-    named = script_model(text)
+    named = script_model(text, source)
     if named is not None:
         line, own = named
         if model is not None and own is not model:
@@ -341,7 +363,10 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
             declaration = found[name][0] if name in found else None
             where = f"line {declaration.line}: {declaration.name}" if declaration else name
             errors.append(f"{where}: {exc}")
-    version = script_format(text)
+    try:
+        version = script_format(text)
+    except GodotError as exc:
+        raise GodotError(f"{source}: nothing was imported: {exc}") from None
     missing = [p for p in model.PARAMS
                if p.name not in found and p.name not in told and (version is None or p.since <= version)]
     if named and missing:
@@ -372,4 +397,4 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
 
 def load_script(path: str | os.PathLike, model: ModuleType | None,
                 fallback: ModuleType | None = None) -> ImportResult:
-    return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, str(path), fallback)
+    return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, printable(path), fallback)

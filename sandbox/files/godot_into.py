@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from ..errors import printable
 from .disk import read_text, write_text_atomic
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
 from .gdscript_reader import Statement, statements
@@ -66,7 +67,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     nothing written, for a script of another model, one with no parameter, one whose
     formula is not the tuning's, or a value its declaration cannot hold."""
     model = preset.model
-    named = script_model(text)
+    named = script_model(text, source)
     if named is not None and named[1] is not model:
         raise GodotError(f"{source}: line {named[0]}: this is a script of the {named[1].TITLE} model, and the "
                          f"tuning is of the {model.TITLE} model: nothing was written")
@@ -178,7 +179,7 @@ def backup_path(path: str | os.PathLike) -> Path:
 def read_update(path: str | os.PathLike, preset: Preset) -> tuple[str, Update]:
     """(the script at `path` as it is, the update `preset` makes to it)."""
     text = read_text(path, SCRIPT_LIMIT, GodotError, keep_bom=True)
-    return text, update_text(text, preset, str(path))
+    return text, update_text(text, preset, printable(path))
 
 
 def write_update(path: str | os.PathLike, old: str, update: Update, backup: bool = True) -> None:

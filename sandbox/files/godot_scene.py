@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .disk import write_atomic, write_text_atomic
+from .disk import check_target, write_atomic, write_text_atomic
 from .godot import DEFAULT_PX_PER_METRE, DIALECTS, GodotError, export_script
 from .presets import Preset
 
@@ -123,6 +123,8 @@ def save_scene(preset: Preset, path: str | os.PathLike, godot: int,
     different script already there (your own car.gd, say) is kept as `<name>.gd.bak`."""
     scene = Path(path)
     script = scene.with_suffix(".gd")
+    for target in (script, scene):  # both writable before either is written: never a script alone
+        check_target(target, (), GodotError)
     script_text = export_script(preset, godot, px_per_metre)
     scene_text = export_scene(preset, godot, script.name, px_per_metre)
     _keep_a_copy(script, script_text)

@@ -19,13 +19,15 @@ before a model gained a parameter keep loading.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PresetError, shown
+from ..errors import PresetError, printable, shown
 from . import json_text
 from .disk import read_text, write_text_atomic
 from ..physics.models import DEFAULT_MODEL, get_model
@@ -162,9 +164,52 @@ def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = 
 
 
 def load_preset(path: str | os.PathLike) -> Preset:
-    preset = parse_preset(read_text(path, PRESET_LIMIT, PresetError), str(path))
+    preset = parse_preset(read_text(path, PRESET_LIMIT, PresetError), printable(path))
     preset.path = Path(path)
     return preset
+
+
+def find_preset(given: str | os.PathLike) -> Path:
+    """The preset file `given` names: that file when it exists, else the built-in preset
+    whose name or file stem it is, whatever the case ("drift", "Corvette C5 (road test)",
+    "monster_corvette_c5.json"); PresetError listing the close names when there is none."""
+    path = Path(given)
+    if os.path.lexists(path):
+        return path
+    builtins = _builtin_names()
+    wanted = [str(given).strip().lower()]
+    if path.suffix.lower() == ".json" and len(path.parts) == 1:
+        wanted.append(path.stem.lower())
+    for key in wanted:
+        if key in builtins:
+            return builtins[key]
+    named = sorted({builtins[key].stem for key in builtins if _close(wanted[-1], key)})[:6]
+    hint = (f"; close built-in presets: {', '.join(named)}" if named
+            else f"; the built-in presets: {', '.join(sorted({path.stem for path in builtins.values()}))}")
+    raise PresetError(f"{printable(given)}: no such file, and no built-in preset of that name{hint}")
+
+
+def _close(wanted: str, name: str) -> bool:
+    """Whether `name` is like `wanted`: it holds it, or it or one of its words is spelt
+    almost alike (a letter or two off)."""
+    if len(wanted) >= 3 and wanted in name:
+        return True
+    words = [name] + [word for word in re.split(r"[^\w]+|_", name) if len(word) >= 3]
+    return any(difflib.SequenceMatcher(None, wanted, word).ratio() >= 0.8 for word in words)
+
+
+def _builtin_names() -> dict[str, Path]:
+    """{a built-in preset's file stem or name, in lower case: its file}."""
+    names: dict[str, Path] = {}
+    for path in sorted(BUILTIN_DIR.glob("*.json")):
+        names[path.stem.lower()] = path
+        try:
+            name = json.loads(path.read_text(encoding="utf-8")).get("name")
+        except (OSError, ValueError, AttributeError):  # a damaged file is still found by its stem
+            continue
+        if isinstance(name, str):
+            names.setdefault(name.strip().lower(), path)
+    return names
 
 
 def dump_preset(preset: Preset) -> str:

@@ -15,7 +15,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import TraceError, shown
+from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
@@ -132,7 +132,7 @@ def load_trace(path: str | os.PathLike, max_rows: int | None = None) -> np.ndarr
         if count > max_rows:
             raise TraceError(f"{path}: {count:,d} ticks is more than the {max_rows:,d} the window replays; "
                              "simulate it with `car-sandbox simulate` instead")
-    return parse_trace(text, str(path))
+    return parse_trace(text, printable(path))
 
 
 def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> Iterator[tuple[np.ndarray, float]]:
@@ -140,7 +140,7 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
     ((k, 5) rows, the share of the file read so far); TraceError names the line."""
     path = Path(path)
     size = max(check_readable(path, TRACE_LIMIT, TraceError).st_size, 1)
-    source, number, any_rows = str(path), 2, False
+    source, number, any_rows = printable(path), 2, False
     try:
         with open(path, encoding="utf-8-sig", newline=None) as f:
             header = _header(f.readline().rstrip("\n"), source)

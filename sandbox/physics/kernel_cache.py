@@ -6,6 +6,8 @@ kernel after a function it calls, in another file, changed. Here the cache is a
 folder in the user's cache directory (platformdirs) named after a hash of every
 source file that holds compiled code and of the numba version: any change to them
 starts a fresh folder, and folders no version has used for a week are removed.
+What numba reads and writes there is checked (`kernel_cache_guard`): no state of
+the folder stops a run.
 """
 
 from __future__ import annotations
@@ -48,8 +50,25 @@ def cache_root() -> Path:
     return Path(user_cache_dir("car-sandbox", appauthor=False)) / "kernels"
 
 
+DAMAGED = "the compiled-kernel cache was damaged: its damaged kernels are removed and compiled again"
+_said: set[str] = set()
+
+
+def say_once(kind: str, text: str) -> None:
+    """One line on stderr, once a run for each kind of problem with the cache."""
+    if kind not in _said:
+        _said.add(kind)
+        try:
+            print(f"car-sandbox: {text}", file=sys.stderr, flush=True)
+        except (OSError, ValueError, AttributeError):  # no stderr (closed, or none under pythonw): the run goes on
+            pass
+
+
 def _usable(folder: Path) -> bool:
     try:
+        if os.path.lexists(folder) and not folder.is_dir():  # a file, FIFO or stray link where ours goes
+            os.unlink(folder)
+            say_once("damaged", DAMAGED)
         folder.mkdir(parents=True, exist_ok=True)
         return os.access(folder, os.W_OK | os.X_OK)
     except OSError:
@@ -59,14 +78,17 @@ def _usable(folder: Path) -> bool:
 def use_kernel_cache() -> Path:
     """Set numba's cache folder for this process (before numba is imported) and return
     it: the user cache folder, or where that cannot be written (a user without a home)
-    a folder of this user's in the temporary directory."""
+    a folder of this user's in the temporary directory; where neither can, the user
+    cache folder, read but not written."""
     if "numba" in sys.modules and os.environ.get(ENV):
         return Path(os.environ[ENV])
     digest = source_hash()
     root = cache_root()
     if not _usable(root / digest):
-        root = Path(tempfile.gettempdir()) / f"car-sandbox-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
-        _usable(root / digest)
+        fallback = Path(tempfile.gettempdir()) / f"car-sandbox-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
+        if _usable(fallback / digest):
+            root = fallback
+        # else neither can be written: kernels cached there still load, none is written (kernel_cache_guard)
     folder = root / digest
     try:
         now = time.time()

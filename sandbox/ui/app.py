@@ -217,6 +217,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.tabifyDockWidget(self.metrics_dock, self.sweep_dock)
         self.sweep_dock.visibilityChanged.connect(lambda shown: shown and self._sync_sweep())
         self.tune = TunePanel()
+        self.tune.now = lambda: (self.model, self.tuning)  # a result is applied only to the tuning it was searched from
+        self.tune.undo_stack = self.undo  # Back takes a trial's step off it
         self.tune_dock = self._dock("Tune", "tune_dock", self.tune, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.sweep_dock, self.tune_dock)
         self.tune_dock.visibilityChanged.connect(lambda shown: shown and self._sync_tune())

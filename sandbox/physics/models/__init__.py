@@ -17,8 +17,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import ackermann, arcade, bicycle, monster, rigid_body
-from ..state import Controls, State
+from ..kernel_cache_guard import install
+
+install()  # before any kernel is declared: numba's cache is read and written checked
+from . import ackermann, arcade, bicycle, monster, rigid_body  # noqa: E402
+from ..state import Controls, State  # noqa: E402
 
 MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade, bicycle, ackermann, rigid_body, monster)}
 DEFAULT_MODEL = arcade.NAME

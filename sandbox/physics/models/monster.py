@@ -34,7 +34,12 @@ formulas divide by the speed and their explicit steps are stiff there (the wheel
 against the road at rest is a ~600/s spring). Here (1) slip ratio and slip angles
 use max(|v_long|, LOW_SPEED) in the divisor; (2) below LOW_SPEED the car turns
 kinematically, as the seed's low-speed section says (ω = v·sin δ/L, velocity along the
-body, no tyre side forces), blended smoothly into the dynamic model up to 2·LOW_SPEED;
+body, no tyre side forces), blended smoothly into the dynamic model up to 2·LOW_SPEED.
+Slow means slow along the car and across it, max(|v_long|, |v_lat|): a car sliding
+sideways stays dynamic. Turning the velocity along the body takes at most the side grip
+the tyre forces leave, μ·(Wf + Wr·rear grip) − |F_lat|, so a slow sideways slide keeps
+its momentum and loses it only as fast as its tyres could (every tick, the blended
+car's sideways slowdown is at most μ·g);
 (3) no force may overshoot what it removes in one tick: the traction is implicit
 (above), brakes and resistance never reverse the velocity, a brake torque that would
 reverse the wheel locks it instead (no jitter); (4) rolling resistance, Crr·v in the
@@ -89,7 +94,8 @@ TOP_SPEED_GRID = np.linspace(0.0, 150.0, 3001)
 LOW_SPEED = 2.0
 """m/s: below this the car turns kinematically; the divisor floor of slip formulas."""
 STOP = 0.3
-"""m/s: below this, holding the brake selects reverse (and the throttle first gear)."""
+"""m/s: below this along the car and across it, holding the brake selects reverse (and
+the throttle first gear)."""
 TORQUE_RPM = (1000, 2000, 2500, 3500, 4400, 5000, 5600, 6000)
 TORQUE_NM = (390, 430, 448, 465, 475, 462, 438, 400)
 """LS1-like curve: 475 N·m peak at 4400 rpm and 448 at 2500 as the seed says; 438 at
@@ -365,8 +371,9 @@ def tick(s, c, p, dt):
     gear = int(s[S.gear])
     front_load, rear_load = _axle_loads(p, s[S.accel_long])
 
-    # gearbox: reverse from rest on the brake, first from rest on the throttle
-    still = abs(v_long) < STOP
+    # gearbox: reverse from rest on the brake, first from rest on the throttle (at rest:
+    # slow along the car and across it, not a spin passing through zero forward speed)
+    still = max(abs(v_long), abs(v_lat)) < STOP
     if still and brake > 0 and throttle == 0:
         gear = -1
     if still and throttle > 0 and gear < 0:
@@ -398,7 +405,9 @@ def tick(s, c, p, dt):
     alpha_f = math.atan2(v_lat + omega * b, floor) - delta * direction_sign
     alpha_r = math.atan2(v_lat - omega * c_, floor)
     rear_grip = p[P.handbrake_grip] if handbrake else 1.0
-    dynamic_now = _smooth((abs(v_long) - LOW_SPEED) / LOW_SPEED)  # tyre side forces fade out when slow
+    # tyre side forces fade out when slow, along the car and across it (a car sliding
+    # sideways is not slow, whatever its forward speed)
+    dynamic_now = _smooth((max(abs(v_long), abs(v_lat)) - LOW_SPEED) / LOW_SPEED)
     lat_f = dynamic_now * min(max(-p[P.cornering_front] * alpha_f * front_load, -mu * front_load), mu * front_load)
     lat_r = dynamic_now * min(max(-p[P.cornering_rear] * alpha_r * rear_load, -mu * rear_load * rear_grip),
                               mu * rear_load * rear_grip)
@@ -449,14 +458,21 @@ def tick(s, c, p, dt):
     new_long = v_long + ax * dt
     new_omega = omega + torque / inertia * dt
     # low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED
-    dynamic = _smooth((abs(new_long) - LOW_SPEED) / LOW_SPEED)
+    # along the car or across it
+    new_lat = v_lat + ay * dt
+    dynamic = _smooth((max(abs(new_long), abs(new_lat)) - LOW_SPEED) / LOW_SPEED)
     kinematic_omega = new_long * sin_d / L
     new_omega = dynamic * new_omega + (1 - dynamic) * kinematic_omega
     heading = h + new_omega * dt
     chn, shn = math.cos(heading), math.sin(heading)
-    # kinematic: the velocity follows the body, along the new heading
-    new_vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long
-    new_vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long
+    # kinematic: the velocity follows the body, along the new heading. Across the car it
+    # loses (1 − dynamic)·new_lat, but at most what the side grip μ·(Wf + Wr·rear grip)
+    # left by this tick's tyre forces can take (m/s): a sideways slide keeps the rest
+    grip_left = max(mu * front_load + mu * rear_load * rear_grip - abs(side_front + lat_r), 0.0) * dt / m
+    lost = min(max((1 - dynamic) * new_lat, -grip_left), grip_left)
+    kept = (1 - dynamic) * new_lat - lost
+    new_vx = dynamic * vx_dynamic + (1 - dynamic) * chn * new_long - shn * kept
+    new_vy = dynamic * vy_dynamic + (1 - dynamic) * shn * new_long + chn * kept
     new_vx, new_vy = limit_speed(new_vx, new_vy, SPEED_LIMIT_M)  # guard (5)
     # the tachometer and the slip ratio as they stand after the tick (with its speed)
     end_long, _ = rotate(new_vx, new_vy, chn, -shn)

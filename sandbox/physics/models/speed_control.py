@@ -40,7 +40,8 @@ def next_speed(speed: float, throttle: float, brake: float, p, first: int, dt: f
 
     `p` is the model's tuning row, `first` the column of `max_speed` (PARAMS follow in
     order from there). Brake: slow down at `braking` while moving forward, then
-    accelerate backwards at `acceleration` to -`reverse_speed`. Throttle: brake first
+    accelerate backwards at `acceleration` to -`reverse_speed` × the pedal (faster
+    backwards than that, coast down to it). Throttle: brake first
     if rolling backwards, then accelerate to `max_speed`. Neither: coast towards 0
     without passing it.
     """
@@ -49,7 +50,10 @@ def next_speed(speed: float, throttle: float, brake: float, p, first: int, dt: f
     if brake > 0:
         if speed > 0:
             return max(speed - braking * brake, 0.0)
-        return max(speed - accel * brake, -p[first + Q.reverse_speed] * brake)
+        target = -p[first + Q.reverse_speed] * brake
+        if speed < target:  # the pedal eased off: back to its reverse speed at the coasting rate
+            target = min(speed + coast, target)
+        return max(speed - accel * brake, target)
     if throttle > 0:
         # above the target (a slider lowered mid-drive) the speed coasts down to it
         if speed > max_speed:

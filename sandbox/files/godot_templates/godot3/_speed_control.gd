@@ -7,7 +7,11 @@ func _next_speed(current, throttle, brake, dt):
 	if brake > 0:
 		if current > 0:
 			return _max(current - slowing * brake, 0.0)
-		return _max(current - accel * brake, -reverse_speed * brake)
+		var target = -reverse_speed * brake
+		if current < target:
+			# the pedal eased off: back to its reverse speed at the coasting rate
+			target = _min(current + coast * dt, target)
+		return _max(current - accel * brake, target)
 	if throttle > 0:
 		if current > max_speed:
 			return _max(current - coast * dt, max_speed)

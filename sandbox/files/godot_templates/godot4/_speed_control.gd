@@ -7,7 +7,11 @@ func _next_speed(current: float, throttle: float, brake: float, dt: float) -> fl
 	if brake > 0:
 		if current > 0:
 			return maxf(0.0, current - slowing * brake)
-		return maxf(-reverse_speed * brake, current - accel * brake)
+		var target := -reverse_speed * brake
+		if current < target:
+			# the pedal eased off: back to its reverse speed at the coasting rate
+			target = minf(target, current + coast * dt)
+		return maxf(target, current - accel * brake)
 	if throttle > 0:
 		if current > max_speed:
 			return maxf(max_speed, current - coast * dt)

@@ -103,8 +103,8 @@ func _step(
 	var rear_load := loads[1]
 
 	# gearbox (the state's gear, shifted in place): reverse from rest on the brake, first
-	# from rest on the throttle
-	var still := absf(v_long) < STOP
+	# from rest on the throttle (at rest: slow along the car and across it)
+	var still := maxf(absf(v_lat), absf(v_long)) < STOP
 	if still and brake > 0 and throttle == 0:
 		_gear = -1
 	if still and throttle > 0 and _gear < 0:
@@ -137,8 +137,9 @@ func _step(
 	var alpha_f := atan2(v_lat + _omega * b, floor_speed) - delta * direction_sign
 	var alpha_r := atan2(v_lat - _omega * c, floor_speed)
 	var rear_grip := handbrake_grip if handbrake else 1.0
-	# side forces fade out when slow
-	var dynamic_now := _smooth((absf(v_long) - LOW_SPEED) / LOW_SPEED)
+	# side forces fade out when slow, along the car and across it (a car sliding
+	# sideways is not slow, whatever its forward speed)
+	var dynamic_now := _smooth((maxf(absf(v_lat), absf(v_long)) - LOW_SPEED) / LOW_SPEED)
 	var grip_f := mu * front_load
 	var grip_r := mu * rear_load * rear_grip
 	var lat_f := dynamic_now * clampf(-cornering_front * alpha_f * front_load, -grip_f, grip_f)
@@ -203,15 +204,22 @@ func _step(
 	var new_long := v_long + ax * dt
 	var new_omega := _omega + torque / inertia * dt
 	# low speed: kinematic turning, blended into the dynamic model up to 2·LOW_SPEED
-	var dynamic := _smooth((absf(new_long) - LOW_SPEED) / LOW_SPEED)
+	# along the car or across it
+	var new_lat := v_lat + ay * dt
+	var dynamic := _smooth((maxf(absf(new_lat), absf(new_long)) - LOW_SPEED) / LOW_SPEED)
 	var kinematic_omega := new_long * sin_d / wheel_base
 	new_omega = dynamic * new_omega + (1.0 - dynamic) * kinematic_omega
 	var new_heading := h + new_omega * dt
 	var chn := cos(new_heading)
 	var shn := sin(new_heading)
-	# kinematic: the velocity follows the body, along the new heading
-	var new_vx := dynamic * vx_dynamic + (1.0 - dynamic) * chn * new_long
-	var new_vy := dynamic * vy_dynamic + (1.0 - dynamic) * shn * new_long
+	# kinematic: the velocity follows the body, along the new heading. Across the car it
+	# loses (1 − dynamic)·new_lat, but at most what the side grip μ·(Wf + Wr·rear grip)
+	# left by this tick's tyre forces can take (m/s): a sideways slide keeps the rest
+	var grip_left := maxf(0.0, grip_f + grip_r - absf(side_front + lat_r)) * dt / m
+	var lost := clampf((1.0 - dynamic) * new_lat, -grip_left, grip_left)
+	var kept := (1.0 - dynamic) * new_lat - lost
+	var new_vx := dynamic * vx_dynamic + (1.0 - dynamic) * chn * new_long - shn * kept
+	var new_vy := dynamic * vy_dynamic + (1.0 - dynamic) * shn * new_long + chn * kept
 	# guard: no faster than the sandbox's 500 m/s (compared squared, as limits.limit_speed)
 	var squared := new_vx * new_vx + new_vy * new_vy
 	if squared > SPEED_LIMIT_M * SPEED_LIMIT_M:
