@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
-                               QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget)
+                               QMenu, QMessageBox, QScrollArea, QSplitter, QVBoxLayout, QWidget)
 
 from ..analysis.curves import time_to_cover
 from ..files.disk import make_folder, png_complete, write_atomic, write_failure
@@ -111,6 +111,9 @@ PANEL_MIN_HEIGHT = 150
 PANEL_WIDTH = 330
 """px: the side panels' starting width."""
 UNDO_LIMIT = 1000
+TUNE_MIN_HEIGHT = 720
+"""px: the Tune tab's least height (its tables two rows of boxes each beside a search's
+list of changes); a shorter window scrolls it."""
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 REFRESH_TURNS = 3
 """Drawn frames per redraw of each live plot (20 Hz at 60 Hz): a plot repaint costs
@@ -219,7 +222,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.tune = TunePanel()
         self.tune.now = lambda: (self.model, self.tuning)  # a result is applied only to the tuning it was searched from
         self.tune.undo_stack = self.undo  # Back takes a trial's step off it
-        self.tune_dock = self._dock("Tune", "tune_dock", self.tune, Qt.DockWidgetArea.RightDockWidgetArea)
+        # on a small screen the Tune tab scrolls rather than squeezing its tables below a row
+        self.tune.setMinimumHeight(TUNE_MIN_HEIGHT)
+        tune_scroll = QScrollArea()
+        tune_scroll.setWidgetResizable(True)
+        tune_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        tune_scroll.setWidget(self.tune)
+        self.tune_dock = self._dock("Tune", "tune_dock", tune_scroll, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.sweep_dock, self.tune_dock)
         self.tune_dock.visibilityChanged.connect(lambda shown: shown and self._sync_tune())
         self.tune.apply_requested.connect(lambda values, text: self.panel.set_values(values, text))
