@@ -111,10 +111,10 @@ PANEL_MIN_HEIGHT = 150
 PANEL_WIDTH = 330
 """px: the side panels' starting width."""
 UNDO_LIMIT = 1000
+"""Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 TUNE_MIN_HEIGHT = 720
 """px: the Tune tab's least height (its tables two rows of boxes each beside a search's
 list of changes); a shorter window scrolls it."""
-"""Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 REFRESH_TURNS = 3
 """Drawn frames per redraw of each live plot (20 Hz at 60 Hz): a plot repaint costs
 more than the car view, so no frame repaints them all. Turn 0: the speed plot and the
