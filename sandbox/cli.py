@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
                                             "recipe car.gd) back into a preset")
     p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run); one that does not name "
                                              "its model is read as the recipe's car (the arcade)")
-    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file or built-in preset name to write")
+    p.add_argument("--out", type=_output_path, required=True, help="preset JSON file to write")
     p.add_argument("--preset", type=Path,
                    help="preset whose values a script without every parameter keeps (and whose model a "
                         "script that does not name its model is read as)")
@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search a parameter within LO … HI only (default: its slider's range)")
     p.add_argument("--seed", type=_seed, default=1, help="the search's random seed: the same seed, the same result")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
-    p.add_argument("--out", type=_output_path, help="preset JSON file or built-in preset name to write the tuning found to")
+    p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
     p.add_argument("--json", action="store_true", help="as JSON")
 
