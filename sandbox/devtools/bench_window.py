@@ -47,7 +47,7 @@ def offscreen_window(size: tuple[int, int] = (1400, 860)):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtTest import QTest
 
-    from ..ui.qt import COLLECTOR_TURN_MS, application, dispose, freeze_long_lived
+    from ..ui.qt import COLLECTOR_TURN_MS, application, dispose, freeze_long_lived, freeze_pending
     from ..ui.app import MainWindow
 
     app = application()
@@ -59,7 +59,12 @@ def offscreen_window(size: tuple[int, int] = (1400, 860)):
         # as the window does once its physics is loaded (ui/warm_up.py): without it,
         # a full collection of start-up's objects would take a frame ~95 ms
         freeze_long_lived()
-        QTest.qWait(COLLECTOR_TURN_MS + 100)
+        # until it has happened: a freeze left pending would be done later, by whatever
+        # runs next in this process, freezing objects meant to be collected
+        for _ in range(100):
+            QTest.qWait(COLLECTOR_TURN_MS + 100)
+            if not freeze_pending():
+                break
         yield app, window
     finally:
         dispose(window)

@@ -55,6 +55,11 @@ def freeze_long_lived() -> None:
         _collector.freeze_wanted.set()
 
 
+def freeze_pending() -> bool:
+    """A freeze asked for by `freeze_long_lived` has not happened yet."""
+    return _collector is not None and _collector.freeze_wanted.is_set()
+
+
 def _collector_class():
     """pyqtgraph's timed collection, plus the one-off freeze of `freeze_long_lived`
     (pyqtgraph imported here, not at start-up: the splash shows before it loads)."""
