@@ -84,8 +84,15 @@ def test_the_cycle_collector_runs_in_the_windows_thread_only(window, qtbot):
                 collected_in.append(threading.current_thread() is threading.main_thread())
 
         ref = weakref.ref(Cycle())
-        keep = [[] for _ in range(5_000)]  # over the collector's threshold
-        qtbot.waitUntil(lambda: ref() is None, timeout=3000)
+        keep = []
+
+        def collected() -> bool:
+            # allocations push the count over the collector's threshold; the window's
+            # objects freed meanwhile (deleteLater of an earlier test's) lower it again
+            keep.append([[] for _ in range(1_000)])
+            return ref() is None
+
+        qtbot.waitUntil(collected, timeout=10_000)
     finally:
         gc.callbacks.remove(note)
     assert keep and collected_in == [True]
