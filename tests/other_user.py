@@ -4,6 +4,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
 
 
 def as_nobody():
@@ -16,3 +19,15 @@ def as_nobody():
     prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
     probe = subprocess.run(prefix + [sys.executable, "-c", "import sandbox"], capture_output=True, timeout=60)
     return prefix if probe.returncode == 0 else None
+
+
+@contextmanager
+def folder_nobody_may_write():
+    """A fresh folder `nobody` may look in but not write in (outside pytest's tmp_path,
+    which `nobody` cannot reach); removed afterwards."""
+    folder = Path(tempfile.mkdtemp())
+    try:
+        folder.chmod(0o755)
+        yield folder
+    finally:
+        shutil.rmtree(folder)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from other_user import as_nobody
+from other_user import as_nobody, folder_nobody_may_write
 
 from sandbox.files.traces import TRAJECTORY_COLUMNS
 from sandbox.physics.models import arcade
@@ -305,10 +305,7 @@ def test_files_without_permission_are_refused_naming_the_file():
     prefix = as_nobody()
     if prefix is None:
         pytest.skip("needs root and setpriv to run the command as another user")
-    import tempfile
-    folder = Path(tempfile.mkdtemp())
-    try:
-        folder.chmod(0o755)  # nobody may look in, not write
+    with folder_nobody_may_write() as folder:
         secret = folder / "secret.json"
         secret.write_text(DEFAULTS.read_text())
         secret.chmod(0o600)
@@ -331,9 +328,6 @@ def test_files_without_permission_are_refused_naming_the_file():
             assert result.returncode == 2 and expected in result.stderr, result.stderr
             assert "Traceback" not in result.stderr
         assert sorted(p.name for p in folder.iterdir()) == ["open.json", "secret.json", "trace.csv"]  # nothing written
-    finally:
-        import shutil
-        shutil.rmtree(folder)
 
 
 @pytest.mark.parametrize("command", ["bench", "soak"])

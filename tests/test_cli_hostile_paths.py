@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from other_user import as_nobody
+from other_user import as_nobody, folder_nobody_may_write
 
 from sandbox.files.presets import BUILTIN_DIR
 
@@ -106,10 +106,7 @@ def test_an_unwritable_folder_is_refused_before_the_work_starts(tmp_path):
     prefix = as_nobody()
     if prefix is None:
         pytest.skip("needs root and setpriv to run as another user (root may write in any folder)")
-    import tempfile
-    folder = Path(tempfile.mkdtemp())
-    try:
-        folder.chmod(0o755)  # nobody may look in, not write
+    with folder_nobody_may_write() as folder:
         preset = folder / "p.json"
         shutil.copy(DRIFT, preset)
         preset.chmod(0o644)
@@ -123,8 +120,6 @@ def test_an_unwritable_folder_is_refused_before_the_work_starts(tmp_path):
                      prefix=prefix, cwd=folder)
         refused(result, "no permission to write in")
         assert sorted(p.name for p in folder.iterdir()) == ["broken.json", "p.json"]
-    finally:
-        shutil.rmtree(folder)
 
 
 def test_temporary_files_left_by_a_killed_command_are_swept_from_the_folder_written_to(tmp_path):
