@@ -40,7 +40,7 @@ from .metrics_panel import MetricsPanel
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
-from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, _float_setting, settings
+from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, settings
 from .sweep_panel import SweepPanel
 from .tune_panel import TunePanel
 from .sensitivity_panel import SensitivityPanel
@@ -172,8 +172,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
-            self.px_per_metre = _float_setting("view/px_per_metre", DEFAULT_PX_PER_METRE,
-                                               min(PX_PER_METRE_CHOICES), max(PX_PER_METRE_CHOICES))
+            self.px_per_metre = self.setting("view/px_per_metre", float(DEFAULT_PX_PER_METRE),
+                                             low=min(PX_PER_METRE_CHOICES), high=max(PX_PER_METRE_CHOICES))
         self.body = self.model.body(self.tuning)
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)

@@ -100,11 +100,6 @@ def checked_setting(key: str, default, low=None, high=None, choices=None, check=
     return default
 
 
-def _float_setting(key: str, default: float, low: float = -math.inf, high: float = math.inf) -> float:
-    """A number kept in the settings within low … high, or `default` (`checked_setting`)."""
-    return checked_setting(key, float(default), low, high)
-
-
 def take_setting_notes() -> str:
     """The notes of `checked_setting` not yet shown, as one line (and forgets them)."""
     text = " ".join(_notes)
@@ -211,7 +206,8 @@ class SessionMixin:
     def _restore_layout(self) -> None:
         self.setting("window/geometry", QByteArray(), check=_accepted_by(self.restoreGeometry))
         self.setting("window/state", QByteArray(), check=_accepted_by(self.restoreState))
-        self.track.set_zoom(_float_setting("view/zoom", self.track.zoom, *ZOOM_RANGE))
+        low, high = ZOOM_RANGE
+        self.track.set_zoom(self.setting("view/zoom", float(self.track.zoom), low=low, high=high))
         notes = take_setting_notes()
         if notes:
             self._startup_note += notes + " "
