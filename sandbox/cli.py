@@ -41,8 +41,9 @@ def _number_in(text: str, kind: str, low: float, high: float, unit: str = "", wh
         raise argparse.ArgumentTypeError(f"{kind} {shown(repr(text))} is not a number") from None
     if not low <= value <= high or (whole and value != int(value)):
         plain = "a whole number " if whole else ""
-        raise argparse.ArgumentTypeError(f"{kind} {shown(text.strip())}{unit} is not {plain}within "
-                                         f"{low:g} … {high:g}{unit}")
+        raise argparse.ArgumentTypeError(
+            f"{kind} {shown(text.strip())}{unit} is not {plain}within {low:g} … {high:g}{unit}"
+        )
     return value
 
 
@@ -110,7 +111,8 @@ def metrics_help(intro: list[str] | None = None) -> str:
 
     width = max(len(name) for name in METRICS)
     lines = (intro or ["metrics (--metric NAME; every one is written to the CSV;"]) + [
-        "\"100\" is 100 px/s, or 100 km/h for models in metres):"]
+        '"100" is 100 px/s, or 100 km/h for models in metres):'
+    ]
     lines += [f"  {name:{width}s}  {metric.label}" for name, metric in METRICS.items()]
     return "\n".join(lines)
 
@@ -130,15 +132,19 @@ def report_path(name: str) -> Path:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="car-sandbox", description="Tune 2D top-down car physics. With no command, opens the window.")
-    parser.add_argument("--preset", type=Path, help="preset file, or a built-in preset's name, to open (default: "
-                                                    "the last one used)")
+        prog="car-sandbox", description="Tune 2D top-down car physics. With no command, opens the window."
+    )
+    parser.add_argument(
+        "--preset", type=Path, help="preset file, or a built-in preset's name, to open (default: the last one used)"
+    )
     parser.add_argument("--version", action="version", version=f"car-sandbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("simulate", help="replay a control trace and write the trajectory CSV")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
-    p.add_argument("--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick")
+    p.add_argument(
+        "--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick"
+    )
     p.add_argument("--out", type=_output_path, required=True, help="trajectory CSV to write")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's, else 60)")
 
@@ -152,46 +158,90 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="as JSON")
     fmt.add_argument("--markdown", action="store_true", help="as the Markdown table of docs/models.md")
 
-    p = sub.add_parser("export-godot", help="write a preset's car as a Godot script (car.gd), or a scene with it, "
-                                            "or write its values into your own script")
+    p = sub.add_parser(
+        "export-godot",
+        help="write a preset's car as a Godot script (car.gd), or a scene with it, "
+        "or write its values into your own script",
+    )
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name (any model)")
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--out", type=_output_path,
-                       help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)")
-    where.add_argument("--into", type=_output_path, metavar="SCRIPT",
-                       help="your own car script: only the values of its parameter declarations change, the rest "
-                            "stays as it is, byte for byte (the old file is kept as SCRIPT.bak)")
+    where.add_argument(
+        "--out",
+        type=_output_path,
+        help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)",
+    )
+    where.add_argument(
+        "--into",
+        type=_output_path,
+        metavar="SCRIPT",
+        help="your own car script: only the values of its parameter declarations change, the rest "
+        "stays as it is, byte for byte (the old file is kept as SCRIPT.bak)",
+    )
     p.add_argument("--no-backup", action="store_true", help="with --into: keep no .bak copy of the old script")
     p.add_argument("--diff", action="store_true", help="with --into: also print the change as a unified diff")
     p.add_argument("--dry-run", action="store_true", help="with --into: show what would change, write nothing")
-    p.add_argument("--godot", type=int, choices=(3, 4),
-                   help="4: CharacterBody2D (default); 3: KinematicBody2D")
-    p.add_argument("--scene", action="store_true",
-                   help="write a scene: the body with the script, a collision shape, the car drawn, a camera")
-    p.add_argument("--pixels-per-metre", type=_px_per_metre, default=None, metavar="PX",
-                   help="px/m of the exported pixels_per_metre (models in metres; default 25)")
+    p.add_argument("--godot", type=int, choices=(3, 4), help="4: CharacterBody2D (default); 3: KinematicBody2D")
+    p.add_argument(
+        "--scene",
+        action="store_true",
+        help="write a scene: the body with the script, a collision shape, the car drawn, a camera",
+    )
+    p.add_argument(
+        "--pixels-per-metre",
+        type=_px_per_metre,
+        default=None,
+        metavar="PX",
+        help="px/m of the exported pixels_per_metre (models in metres; default 25)",
+    )
 
-    p = sub.add_parser("import-godot", help="read a Godot car script (exported by the sandbox, or your own "
-                                            "recipe car.gd) back into a preset")
-    p.add_argument("script", type=Path, help="the car.gd to read (nothing in it is run); one that does not name "
-                                             "its model is read as the recipe's car (the arcade)")
+    p = sub.add_parser(
+        "import-godot",
+        help="read a Godot car script (exported by the sandbox, or your own recipe car.gd) back into a preset",
+    )
+    p.add_argument(
+        "script",
+        type=Path,
+        help="the car.gd to read (nothing in it is run); one that does not name "
+        "its model is read as the recipe's car (the arcade)",
+    )
     p.add_argument("--out", type=_output_path, required=True, help="preset JSON file to write")
-    p.add_argument("--preset", type=Path,
-                   help="preset whose values a script without every parameter keeps (and whose model a "
-                        "script that does not name its model is read as)")
+    p.add_argument(
+        "--preset",
+        type=Path,
+        help="preset whose values a script without every parameter keeps (and whose model a "
+        "script that does not name its model is read as)",
+    )
 
-    p = sub.add_parser("tune", help="find the tuning nearest a preset whose metrics hit target values",
-                       epilog=_TUNE_EPILOG, formatter_class=_SweepHelp)
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name: the start, "
-                                                              "and the values kept")
-    p.add_argument("--target", action="append", required=True, metavar="NAME=VALUE[±TOL]",
-                   help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
-                        "the tolerance defaults to 2 %%)")
+    p = sub.add_parser(
+        "tune",
+        help="find the tuning nearest a preset whose metrics hit target values",
+        epilog=_TUNE_EPILOG,
+        formatter_class=_SweepHelp,
+    )
+    p.add_argument(
+        "--preset",
+        type=Path,
+        required=True,
+        help="preset JSON file or built-in preset name: the start, and the values kept",
+    )
+    p.add_argument(
+        "--target",
+        action="append",
+        required=True,
+        metavar="NAME=VALUE[±TOL]",
+        help="a metric's wanted value in the model's units, e.g. top_speed=600±5 (repeat for each; "
+        "the tolerance defaults to 2 %%)",
+    )
     moved = p.add_mutually_exclusive_group()
     moved.add_argument("--free", type=_names, help="only these parameters move (comma-separated)")
     moved.add_argument("--lock", type=_names, help="every slider moves but these (comma-separated)")
-    p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI",
-                   help="search a parameter within LO … HI only (default: its slider's range)")
+    p.add_argument(
+        "--range",
+        action="append",
+        default=[],
+        metavar="NAME=LO:HI",
+        help="search a parameter within LO … HI only (default: its slider's range)",
+    )
     p.add_argument("--seed", type=_seed, default=1, help="the search's random seed: the same seed, the same result")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--out", type=_output_path, help="preset JSON file to write the tuning found to")
@@ -212,49 +262,84 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
     p.add_argument("--json", action="store_true", help="as JSON")
 
-    p = sub.add_parser("sweep", help="simulate a grid of one or two parameters as one batch; CSV of every metric",
-                       epilog=_METRICS_EPILOG, formatter_class=_SweepHelp)
-    p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name (the values "
-                                                              "not swept)")
-    p.add_argument("--param", action="append", required=True, metavar="NAME=LO:HI:N",
-                   help="a swept parameter from LO to HI in N values, rounded to the parameter's step's "
-                        "decimals; give one or two")
+    p = sub.add_parser(
+        "sweep",
+        help="simulate a grid of one or two parameters as one batch; CSV of every metric",
+        epilog=_METRICS_EPILOG,
+        formatter_class=_SweepHelp,
+    )
+    p.add_argument(
+        "--preset", type=Path, required=True, help="preset JSON file or built-in preset name (the values not swept)"
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        required=True,
+        metavar="NAME=LO:HI:N",
+        help="a swept parameter from LO to HI in N values, rounded to the parameter's step's decimals; give one or two",
+    )
     p.add_argument("--metric", required=True, help="the metric to summarise (all are written): a name listed below")
     p.add_argument("--out", type=_output_path, required=True, help="CSV to write: swept values, then every metric")
     p.add_argument("--hz", type=_hz, help="physics tick rate in Hz (default: the preset's)")
-    p.add_argument("--allow-long", action="store_true",
-                   help=f"run a sweep estimated to take more than {LONG_SWEEP_S // 60} minutes (refused without it)")
+    p.add_argument(
+        "--allow-long",
+        action="store_true",
+        help=f"run a sweep estimated to take more than {LONG_SWEEP_S // 60} minutes (refused without it)",
+    )
 
     p = sub.add_parser("bench", help="measure model throughput and window frame cost, and print the figures")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--out", type=_output_path,
-                   help="JSON file the figures are written to (default: bench.json in the user cache folder)")
+    p.add_argument(
+        "--out",
+        type=_output_path,
+        help="JSON file the figures are written to (default: bench.json in the user cache folder)",
+    )
     p.add_argument("--quick", action="store_true", help="shorter runs (rougher figures)")
 
-    p = sub.add_parser("soak", help="long offscreen run of the window: scripted driving, a slider move every "
-                                     "second, a preset switch every minute; memory and frame times per minute")
+    p = sub.add_parser(
+        "soak",
+        help="long offscreen run of the window: scripted driving, a slider move every "
+        "second, a preset switch every minute; memory and frame times per minute",
+    )
     p.add_argument("--minutes", type=_positive_minutes, default=30.0, help="simulated minutes (default 30)")
-    p.add_argument("--out", type=_output_path,
-                   help="JSON file for the figures (default: soak.json in the user cache folder)")
+    p.add_argument(
+        "--out", type=_output_path, help="JSON file for the figures (default: soak.json in the user cache folder)"
+    )
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     p.add_argument("--preset", type=Path, required=True, help="preset JSON file or built-in preset name")
     p.add_argument("--out", type=_output_path, required=True, help="PNG file to write")
     p.add_argument("--drive", type=_seconds, default=6.0, help="seconds of scripted driving first (default 6)")
     p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
-    p.add_argument("--ghost", type=Path, action="append", default=[],
-                   help="a preset to drive beside the car as a compare ghost (up to 4 times)")
+    p.add_argument(
+        "--ghost",
+        type=Path,
+        action="append",
+        default=[],
+        help="a preset to drive beside the car as a compare ghost (up to 4 times)",
+    )
     p.add_argument("--zoom", type=_zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
-    p.add_argument("--tab", choices=("tuning", "metrics", "sweep", "tune", "sensitivity"), default="tuning",
-                   help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
-                        "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
-                        "(an auto-tune of the first metric to 10 %% more, run first), sensitivity (the What "
-                        "changes what table below the car)")
-    p.add_argument("--dialog", choices=("godot-script", "godot-scene", "update-script"),
-                   help="picture a dialog instead of the window: the Godot export (as a script or a scene), or "
-                        "Update my script (with --script)")
-    p.add_argument("--script", type=Path, metavar="CAR_GD",
-                   help="with --dialog update-script: the car script the tuning is written into (it is not changed)")
+    p.add_argument(
+        "--tab",
+        choices=("tuning", "metrics", "sweep", "tune", "sensitivity"),
+        default="tuning",
+        help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
+        "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
+        "(an auto-tune of the first metric to 10 %% more, run first), sensitivity (the What "
+        "changes what table below the car)",
+    )
+    p.add_argument(
+        "--dialog",
+        choices=("godot-script", "godot-scene", "update-script"),
+        help="picture a dialog instead of the window: the Godot export (as a script or a scene), or "
+        "Update my script (with --script)",
+    )
+    p.add_argument(
+        "--script",
+        type=Path,
+        metavar="CAR_GD",
+        help="with --dialog update-script: the car script the tuning is written into (it is not changed)",
+    )
     return parser
 
 
@@ -311,8 +396,11 @@ class Watchdog:
         while not self._stop.wait(wait):
             wait = self.EVERY_S
             if not Progress.active and Progress.wanted():
-                print(f"car-sandbox {self.command}: still working, {time.perf_counter() - self.start:.0f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"car-sandbox {self.command}: still working, {time.perf_counter() - self.start:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     def __exit__(self, *exc) -> None:
         self._stop.set()
@@ -320,9 +408,10 @@ class Watchdog:
 
 
 def cmd_simulate(args) -> None:
+    from .csv_rows import format_rows
     from .files.disk import write_atomic
-    from .files.traces import TRAJECTORY_COLUMNS, format_rows, trace_chunks
     from .files.presets import load_preset
+    from .files.traces import TRAJECTORY_COLUMNS, trace_chunks
     from .physics.sim import trace_trajectory
 
     preset = load_preset(args.preset)
@@ -364,8 +453,8 @@ def cmd_curves(args) -> None:
         write_text_atomic(args.out, curve_csv(force_curve(preset.model, preset.tuning, hz)))
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from .ui.qt import application, dispose
     from .ui.curves import ForceCurvePlot
+    from .ui.qt import application, dispose
 
     app = application()  # the exporters need a QApplication
     plot = ForceCurvePlot()
@@ -384,20 +473,27 @@ def params_table_markdown() -> str:
 
     lines = []
     for model in MODELS.values():
-        lines += [f"**{model.TITLE}** (`{model.NAME}`)", "",
-                  "| name | label | unit | default | min | max | step | what it does |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            f"**{model.TITLE}** (`{model.NAME}`)",
+            "",
+            "| name | label | unit | default | min | max | step | what it does |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for p in model.PARAMS:
             if p.is_bool:
                 default = "true" if p.default else "false"
                 lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {default} | – | – | – | {p.help} |")
             else:
-                lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | "
-                             f"{p.step:g} | {p.help} |")
+                lines.append(
+                    f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | "
+                    f"{p.step:g} | {p.help} |"
+                )
             if p.variant is not None:
                 v = p.under({p.variant.when: True})
-                lines.append(f"| ↳ with `{p.variant.when}` | | {v.unit} | {v.default:g} | {v.min:g} | {v.max:g} | "
-                             f"{v.step:g} | {v.help} |")
+                lines.append(
+                    f"| ↳ with `{p.variant.when}` | | {v.unit} | {v.default:g} | {v.min:g} | {v.max:g} | "
+                    f"{v.step:g} | {v.help} |"
+                )
         lines.append("")
     return "\n".join(lines)
 
@@ -406,7 +502,11 @@ def cmd_params(args) -> None:
     from .physics.models import MODELS
 
     if args.json:
-        print(json.dumps({name: [p.as_dict() for p in m.PARAMS] for name, m in MODELS.items()}, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {name: [p.as_dict() for p in m.PARAMS] for name, m in MODELS.items()}, indent=2, ensure_ascii=False
+            )
+        )
     elif args.markdown:
         print(params_table_markdown(), end="")
     else:
@@ -414,12 +514,16 @@ def cmd_params(args) -> None:
             print(f"{name}: {model.TITLE}")
             for p in model.PARAMS:
                 span = "[true or false]" if p.is_bool else f"[{p.min:g} … {p.max:g}, step {p.step:g}]"
-                print(f"  {p.name:18s} {str(p.default).lower() if p.is_bool else format(p.default, 'g'):>8s} "
-                      f"{p.unit:9s} {span}  {p.help}")
+                print(
+                    f"  {p.name:18s} {str(p.default).lower() if p.is_bool else format(p.default, 'g'):>8s} "
+                    f"{p.unit:9s} {span}  {p.help}"
+                )
                 if p.variant is not None:
                     v = p.under({p.variant.when: True})
-                    print(f"  {'  with ' + p.variant.when:18s} {format(v.default, 'g'):>8s} {v.unit:9s} "
-                          f"[{v.min:g} … {v.max:g}, step {v.step:g}]  {v.help}")
+                    print(
+                        f"  {'  with ' + p.variant.when:18s} {format(v.default, 'g'):>8s} {v.unit:9s} "
+                        f"[{v.min:g} … {v.max:g}, step {v.step:g}]  {v.help}"
+                    )
 
 
 def cmd_screenshot(args) -> None:
@@ -428,21 +532,27 @@ def cmd_screenshot(args) -> None:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         raise UserError(f"--size {shown(repr(args.size))}: expected WIDTHxHEIGHT, e.g. 1400x860") from None
-    if not (SCREENSHOT_SIZES[0] <= width <= SCREENSHOT_SIZES[1] and SCREENSHOT_SIZES[0] <= height <= SCREENSHOT_SIZES[1]):
-        raise UserError(f"--size {shown(args.size)}: each side must be {SCREENSHOT_SIZES[0]} … {SCREENSHOT_SIZES[1]} px")
+    if not (
+        SCREENSHOT_SIZES[0] <= width <= SCREENSHOT_SIZES[1] and SCREENSHOT_SIZES[0] <= height <= SCREENSHOT_SIZES[1]
+    ):
+        raise UserError(
+            f"--size {shown(args.size)}: each side must be {SCREENSHOT_SIZES[0]} … {SCREENSHOT_SIZES[1]} px"
+        )
     if args.out.suffix.lower() != ".png":
         raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
     if (args.dialog == "update-script") != (args.script is not None):
-        raise UserError("--dialog update-script and --script CAR_GD go together: the dialog shows the change "
-                        "to that script")
+        raise UserError(
+            "--dialog update-script and --script CAR_GD go together: the dialog shows the change to that script"
+        )
     from .files.presets import load_preset
-    from .ui.qt import application, dispose
     from .ui.app import MainWindow
+    from .ui.qt import application, dispose
 
     preset = load_preset(args.preset)
     if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
-        raise UserError(f"--ghost given {len(args.ghost)} times: the window drives {MAX_SCREENSHOT_GHOSTS} ghosts "
-                        "at most")
+        raise UserError(
+            f"--ghost given {len(args.ghost)} times: the window drives {MAX_SCREENSHOT_GHOSTS} ghosts at most"
+        )
     ghosts = [load_preset(path) for path in args.ghost]
     app = application()
     window = MainWindow(remember=False)
@@ -484,8 +594,11 @@ def cmd_export_godot(args) -> None:
     from .files.godot_scene import save_scene
     from .files.presets import load_preset
 
-    into_only = [flag for flag, given in (("--no-backup", args.no_backup), ("--diff", args.diff),
-                                          ("--dry-run", args.dry_run)) if given]
+    into_only = [
+        flag
+        for flag, given in (("--no-backup", args.no_backup), ("--diff", args.diff), ("--dry-run", args.dry_run))
+        if given
+    ]
     if args.into is not None:
         return _export_into(args)
     if into_only:
@@ -510,11 +623,19 @@ def _export_into(args) -> None:
     from .files.godot_into import backup_path, read_update, write_into
     from .files.presets import load_preset
 
-    ignored = [flag for flag, given in (("--scene", args.scene), ("--godot", args.godot is not None),
-                                        ("--pixels-per-metre", args.pixels_per_metre is not None)) if given]
+    ignored = [
+        flag
+        for flag, given in (
+            ("--scene", args.scene),
+            ("--godot", args.godot is not None),
+            ("--pixels-per-metre", args.pixels_per_metre is not None),
+        )
+        if given
+    ]
     if ignored:
-        raise UserError(f"{', '.join(ignored)}: --into writes the values into your script as it is, so these "
-                        "do not apply")
+        raise UserError(
+            f"{', '.join(ignored)}: --into writes the values into your script as it is, so these do not apply"
+        )
     preset = load_preset(args.preset)
     if args.dry_run:
         _, update = read_update(args.into, preset)
@@ -558,15 +679,16 @@ def cmd_import_godot(args) -> None:
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)
     follows = f"; the script follows {result.formula.describe()}" if result.formula else ""
-    print(f"wrote {printable(args.out)}: {len(result.values)} values of the {result.model.TITLE} model from "
-          f"{printable(args.script)}"
-          + follows)
+    print(
+        f"wrote {printable(args.out)}: {len(result.values)} values of the {result.model.TITLE} model from "
+        f"{printable(args.script)}" + follows
+    )
 
 
 def cmd_tune(args) -> int:
     from dataclasses import replace
 
-    from .analysis.metrics import format_value, unit_of, METRICS
+    from .analysis.metrics import METRICS, format_value, unit_of
     from .analysis.tune import conflicts, free_names, parse_range, parse_target, search
     from .files.presets import load_preset, save_preset
 
@@ -582,8 +704,10 @@ def cmd_tune(args) -> int:
     ranges = dict(parse_range(text, model, preset.tuning) for text in args.range)
     fixed = sorted(set(ranges) - set(names))
     if fixed:
-        raise UserError(f"--range {fixed[0]}: it does not move in this search (not free, or locked); free it, or "
-                        "leave its range out")
+        raise UserError(
+            f"--range {fixed[0]}: it does not move in this search (not free, or locked); free it, or "
+            "leave its range out"
+        )
     hz = args.hz or preset.hz
     result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
     pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
@@ -592,33 +716,72 @@ def cmd_tune(args) -> int:
         for name in names:
             tuning.set(name, result.tuning[name])
         targets_text = ", ".join(f"{t.metric} {t.value:g} ± {t.tolerance:g}" for t in targets)
-        description = (f"Tuned from {preset.name!r} by car-sandbox tune (seed {args.seed}), moving "
-                       f"{', '.join(names)}, to {targets_text}"
-                       + ("." if result.hit else "; not every target met: the closest tuning found."))
-        save_preset(replace(preset, tuning=tuning, name=args.name or f"{preset.name} (tuned)",
-                            description=description, path=None), args.out)
-    changed = {name: (float(preset.tuning[name]), result.tuning[name]) for name in names
-               if result.tuning[name] != preset.tuning[name]}
+        description = (
+            f"Tuned from {preset.name!r} by car-sandbox tune (seed {args.seed}), moving "
+            f"{', '.join(names)}, to {targets_text}"
+            + ("." if result.hit else "; not every target met: the closest tuning found.")
+        )
+        save_preset(
+            replace(
+                preset, tuning=tuning, name=args.name or f"{preset.name} (tuned)", description=description, path=None
+            ),
+            args.out,
+        )
+    changed = {
+        name: (float(preset.tuning[name]), result.tuning[name])
+        for name in names
+        if result.tuning[name] != preset.tuning[name]
+    }
     if args.json:
-        print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz, "seed": args.seed, "hit": result.hit,
-                          "evaluations": result.evaluations,
-                          "targets": [{"metric": t.metric, "target": t.value, "tolerance": t.tolerance,
-                                       "achieved": (result.achieved[t.metric]  # JSON has no NaN: null
-                                                    if math.isfinite(result.achieved[t.metric]) else None),
-                                       "met": t.miss(result.achieved[t.metric]) == 0}
-                                      for t in targets],
-                          "changed": {name: {"from": a, "to": b} for name, (a, b) in changed.items()},
-                          "binding": result.binding + pulls}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "preset": preset.name,
+                    "model": model.NAME,
+                    "hz": hz,
+                    "seed": args.seed,
+                    "hit": result.hit,
+                    "evaluations": result.evaluations,
+                    "targets": [
+                        {
+                            "metric": t.metric,
+                            "target": t.value,
+                            "tolerance": t.tolerance,
+                            "achieved": (
+                                result.achieved[t.metric]  # JSON has no NaN: null
+                                if math.isfinite(result.achieved[t.metric])
+                                else None
+                            ),
+                            "met": t.miss(result.achieved[t.metric]) == 0,
+                        }
+                        for t in targets
+                    ],
+                    "changed": {name: {"from": a, "to": b} for name, (a, b) in changed.items()},
+                    "binding": result.binding + pulls,
+                },
+                indent=2,
+            )
+        )
     else:
-        print(f"{preset.name} ({model.TITLE}) at {hz} Hz: {'every target met' if result.hit else 'NOT every target met'}"
-              f" after {result.evaluations} tunings")
+        print(
+            f"{preset.name} ({model.TITLE}) at {hz} Hz: {'every target met' if result.hit else 'NOT every target met'}"
+            f" after {result.evaluations} tunings"
+        )
         for t in targets:
             unit = unit_of(METRICS[t.metric].kind, model)
             achieved = result.achieved[t.metric]
-            verdict = ("met" if t.miss(achieved) == 0 else f"missed by {format_value(achieved - t.value)} {unit}"
-                       if math.isfinite(achieved) else "not measured: the manoeuvre never reaches its mark")
-            print(f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} target {format_value(t.value)} ± "
-                  f"{format_value(t.tolerance)}: {verdict}")
+            verdict = (
+                "met"
+                if t.miss(achieved) == 0
+                else f"missed by {format_value(achieved - t.value)} {unit}"
+                if math.isfinite(achieved)
+                else "not measured: the manoeuvre never reaches its mark"
+            )
+            print(
+                f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} "
+                f"target {format_value(t.value)} ± "
+                f"{format_value(t.tolerance)}: {verdict}"
+            )
         for name, (before, after) in changed.items():
             unit = preset.tuning.param(name).unit
             print(f"  {name:20s} {before:g} → {after:g} {unit}")
@@ -643,31 +806,54 @@ def cmd_sensitivity(args) -> None:
         return float(value) if math.isfinite(value) else None
 
     if args.json:
-        print(json.dumps({"preset": preset.name, "model": model.NAME, "hz": hz,
-                          "metrics": {name: clean(v) for name, v in result.base.items()},
-                          "top_speed_formula": {"value": clean(formula), "how": how},
-                          "gear_top_speeds": ({g: clean(v) for g, v in model.gear_top_speeds(dict(preset.tuning)).items()}
-                                              if hasattr(model, "gear_top_speeds") else None),
-                          "per_step": {p: {m: clean(result.change(p, m)) for m in result.metrics} for p in result.params},
-                          "per_10pct": {p: {m: clean(result.change(p, m, "share")) for m in result.metrics}
-                                        for p in result.params}}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "preset": preset.name,
+                    "model": model.NAME,
+                    "hz": hz,
+                    "metrics": {name: clean(v) for name, v in result.base.items()},
+                    "top_speed_formula": {"value": clean(formula), "how": how},
+                    "gear_top_speeds": (
+                        {g: clean(v) for g, v in model.gear_top_speeds(dict(preset.tuning)).items()}
+                        if hasattr(model, "gear_top_speeds")
+                        else None
+                    ),
+                    "per_step": {p: {m: clean(result.change(p, m)) for m in result.metrics} for p in result.params},
+                    "per_10pct": {
+                        p: {m: clean(result.change(p, m, "share")) for m in result.metrics} for p in result.params
+                    },
+                },
+                indent=2,
+            )
+        )
         return
-    print(f"{preset.name} ({model.TITLE}) at {hz} Hz: each metric's change for one slider step up, and for "
-          f"{SHARE:.0%} of the slider's range up (central differences)")
-    print(f"  top speed: simulated {format_value(result.base['top_speed'])}, from the parameters "
-          f"{format_value(formula)} {unit_of('speed', model)} ({how})")
+    print(
+        f"{preset.name} ({model.TITLE}) at {hz} Hz: each metric's change for one slider step up, and for "
+        f"{SHARE:.0%} of the slider's range up (central differences)"
+    )
+    print(
+        f"  top speed: simulated {format_value(result.base['top_speed'])}, from the parameters "
+        f"{format_value(formula)} {unit_of('speed', model)} ({how})"
+    )
     if hasattr(model, "gear_top_speeds"):
         gears = model.gear_top_speeds(dict(preset.tuning))
-        print("  top speed in each gear held: " + ", ".join(f"{gear}: {format_value(v)}" for gear, v in gears.items())
-              + f" {unit_of('speed', model)}")
+        print(
+            "  top speed in each gear held: "
+            + ", ".join(f"{gear}: {format_value(v)}" for gear, v in gears.items())
+            + f" {unit_of('speed', model)}"
+        )
     declared = {p.name: p for p in preset.tuning.effective()}
     for name in result.params:
         p = declared[name]
-        moves = [(metric, result.change(name, metric), result.change(name, metric, "share"))
-                 for metric in result.metrics]
+        moves = [
+            (metric, result.change(name, metric), result.change(name, metric, "share")) for metric in result.metrics
+        ]
         moves = [(m, a, b) for m, a, b in moves if math.isfinite(b) and b != 0]
-        print(f"{name} ({p.step:g} {p.unit} a step, {SHARE * (p.max - p.min):g} {p.unit} for {SHARE:.0%}):"
-              + ("" if moves else " moves no metric"))
+        print(
+            f"{name} ({p.step:g} {p.unit} a step, {SHARE * (p.max - p.min):g} {p.unit} for {SHARE:.0%}):"
+            + ("" if moves else " moves no metric")
+        )
         for metric, step, share in sorted(moves, key=lambda move: -abs(move[2]) / max(abs(result.base[move[0]]), 1e-9)):
             unit = unit_of(METRICS[metric].kind, model)
             print(f"  {metric:20s} {step:+10.4g} {unit:6s} a step   {share:+10.4g} {unit} for {SHARE:.0%}")
@@ -685,22 +871,33 @@ def cmd_rates(args) -> None:
 
     preset = load_preset(args.preset)
     if "rate_independent" not in {p.name for p in preset.model.PARAMS}:
-        raise UserError(f"{args.preset}: model {preset.model.NAME!r} has no rate_independent option; "
-                        "the tick-rate table is for the arcade model")
+        raise UserError(
+            f"{args.preset}: model {preset.model.NAME!r} has no rate_independent option; "
+            "the tick-rate table is for the arcade model"
+        )
     unit = preset.model.LENGTH_UNIT
     rows = rate_table(preset.model, preset.tuning, TICK_RATES)
     head = ("tick rate", "mode", f"top speed ({unit}/s)", f"coast-down ({unit})", f"braking from top ({unit})")
-    cells = [(f"{r['hz']} Hz", r["mode"], _rate_figure(r["top_speed"], "never settles"),
-              _rate_figure(r["coast_distance"], "never stops"), _rate_figure(r["braking_distance"], "never stops"))
-             for r in rows]
+    cells = [
+        (
+            f"{r['hz']} Hz",
+            r["mode"],
+            _rate_figure(r["top_speed"], "never settles"),
+            _rate_figure(r["coast_distance"], "never stops"),
+            _rate_figure(r["braking_distance"], "never stops"),
+        )
+        for r in rows
+    ]
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         for row in cells:
             print("| " + " | ".join(row) + " |")
     else:
-        print(f"{preset.name}: straight-line drives from rest (top speed), then no pedals (coast-down) "
-              "or full brake (braking) until the car stops")
+        print(
+            f"{preset.name}: straight-line drives from rest (top speed), then no pedals (coast-down) "
+            "or full brake (braking) until the car stops"
+        )
         for row in [head] + cells:
             print(f"{row[0]:>10s}  {row[1]:16s} {row[2]:>16s} {row[3]:>16s} {row[4]:>24s}")
 
@@ -715,10 +912,19 @@ def cmd_metrics(args) -> None:
     formula, how = formula_top_speed(preset.model, preset.tuning, hz)
     if args.json:
         clean = [{**r, "value": r["value"] if math.isfinite(r["value"]) else None} for r in rows]
-        top = {"value": formula if math.isfinite(formula) else None, "unit": unit_of("speed", preset.model),
-               "how": how}
-        print(json.dumps({"preset": preset.name, "model": preset.model.NAME, "hz": hz, "metrics": clean,
-                          "top_speed_from_parameters": top}, indent=2))
+        top = {"value": formula if math.isfinite(formula) else None, "unit": unit_of("speed", preset.model), "how": how}
+        print(
+            json.dumps(
+                {
+                    "preset": preset.name,
+                    "model": preset.model.NAME,
+                    "hz": hz,
+                    "metrics": clean,
+                    "top_speed_from_parameters": top,
+                },
+                indent=2,
+            )
+        )
         return
     print(f"{preset.name} ({preset.model.TITLE}) at {hz} Hz")
     for r in rows:
@@ -739,10 +945,10 @@ def _duration(seconds: float) -> str:
 
 
 def cmd_sweep(args) -> None:
-    from .files.disk import write_text_atomic
     from .analysis.metrics import METRICS, format_value, missing_reason, unit_of
-    from .files.presets import load_preset
     from .analysis.sweep import check_metric, csv_text, estimate_seconds, parse_axis, point_text, run
+    from .files.disk import write_text_atomic
+    from .files.presets import load_preset
 
     metric = check_metric(args.metric)
     preset = load_preset(args.preset)
@@ -751,17 +957,21 @@ def cmd_sweep(args) -> None:
     seconds = estimate_seconds(preset.model, preset.tuning, axes, hz)
     count = int(np.prod([axis.count for axis in axes]))
     if seconds > LONG_SWEEP_S and not args.allow_long:
-        raise UserError(f"this sweep of {count:,} tunings at {hz} Hz would take about {_duration(seconds)} (measured "
-                        f"on a few of them); one over {LONG_SWEEP_S // 60} min runs only with --allow-long (or sweep "
-                        "fewer values, or at a lower --hz)")
+        raise UserError(
+            f"this sweep of {count:,} tunings at {hz} Hz would take about {_duration(seconds)} (measured "
+            f"on a few of them); one over {LONG_SWEEP_S // 60} min runs only with --allow-long (or sweep "
+            "fewer values, or at a lower --hz)"
+        )
     if seconds > SAY_ESTIMATE_AFTER_S:
-        print(f"note: sweeping {count:,} tunings at {hz} Hz will take about {_duration(seconds)}", file=sys.stderr,
-              flush=True)
+        print(
+            f"note: sweeping {count:,} tunings at {hz} Hz will take about {_duration(seconds)}",
+            file=sys.stderr,
+            flush=True,
+        )
     progress = Progress("sweeping")
     grid, values = None, None
     try:
-        grid, values = run(preset.model, preset.tuning, axes, hz,
-                           lambda done, total: progress(done / total))
+        grid, values = run(preset.model, preset.tuning, axes, hz, lambda done, total: progress(done / total))
     finally:
         progress.close(grid is not None)
     write_text_atomic(args.out, csv_text(axes, grid, values))
@@ -773,8 +983,10 @@ def cmd_sweep(args) -> None:
         print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {printable(args.out)}")
         return
     low, high = finite[np.argmin(column[finite])], finite[np.argmax(column[finite])]
-    print(f"{len(grid)} tunings of {preset.name}: {metric} {format_value(column[low])} … "
-          f"{format_value(column[high])} {unit}; wrote {printable(args.out)}")
+    print(
+        f"{len(grid)} tunings of {preset.name}: {metric} {format_value(column[low])} … "
+        f"{format_value(column[high])} {unit}; wrote {printable(args.out)}"
+    )
     print(f"  lowest  {format_value(column[low])} {unit} at {point_text(axes, grid[low])}")
     print(f"  highest {format_value(column[high])} {unit} at {point_text(axes, grid[high])}")
 
@@ -790,8 +1002,8 @@ def cmd_bench(args) -> None:
 
 
 def cmd_soak(args) -> None:
-    from .files.disk import write_text_atomic
     from .devtools.soak import HEADER, minute_line, report, run
+    from .files.disk import write_text_atomic
 
     print(HEADER, flush=True)
     result = run(args.minutes, on_minute=lambda r: print(minute_line(r), flush=True))
@@ -843,10 +1055,21 @@ def cmd_window(args) -> int:
     return code
 
 
-COMMANDS = {"simulate": cmd_simulate, "curves": cmd_curves, "params": cmd_params, "screenshot": cmd_screenshot,
-            "bench": cmd_bench, "rates": cmd_rates, "export-godot": cmd_export_godot,
-            "import-godot": cmd_import_godot, "tune": cmd_tune, "sensitivity": cmd_sensitivity, "metrics": cmd_metrics,
-            "sweep": cmd_sweep, "soak": cmd_soak}
+COMMANDS = {
+    "simulate": cmd_simulate,
+    "curves": cmd_curves,
+    "params": cmd_params,
+    "screenshot": cmd_screenshot,
+    "bench": cmd_bench,
+    "rates": cmd_rates,
+    "export-godot": cmd_export_godot,
+    "import-godot": cmd_import_godot,
+    "tune": cmd_tune,
+    "sensitivity": cmd_sensitivity,
+    "metrics": cmd_metrics,
+    "sweep": cmd_sweep,
+    "soak": cmd_soak,
+}
 
 
 class TerminalSafe:
@@ -890,8 +1113,7 @@ def _stopped_or_main(argv: list[str] | None) -> int:
         return _main(argv)
     except KeyboardInterrupt as exc:  # Ctrl+C, or told to stop: no traceback, nothing half written
         signum = exc.args[0] if isinstance(exc, Stopped) else signal.SIGINT
-        print(f"\ncar-sandbox: stopped ({signal.Signals(signum).name}); nothing half-written is left",
-              file=sys.stderr)
+        print(f"\ncar-sandbox: stopped ({signal.Signals(signum).name}); nothing half-written is left", file=sys.stderr)
         return 128 + int(signum)
     except BrokenPipeError:  # stdout closed early (`| head`): stop quietly, as other tools do
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -30,8 +30,9 @@ def printable(value: object) -> str:
     text = os.fspath(value) if isinstance(value, os.PathLike) else str(value)
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() or unicodedata.category(ch) == "Zs" else _escaped(ord(ch))
-                   for ch in text)  # spaces of any width are kept: they print as spaces
+    return "".join(
+        ch if ch.isprintable() or unicodedata.category(ch) == "Zs" else _escaped(ord(ch)) for ch in text
+    )  # spaces of any width are kept: they print as spaces
 
 
 def _escaped(code: int) -> str:
@@ -58,5 +59,5 @@ def shown(value: object) -> str:
         text = repr(value) if isinstance(value, float) else str(value)
     text = re.sub(r"[\r\n\t]+", " ", text)  # a value over several lines is quoted on one
     if len(text) > SHOWN_CHARS:
-        text = f"{text[:SHOWN_CHARS - 20]}… ({len(text):,d} characters)"
+        text = f"{text[: SHOWN_CHARS - 20]}… ({len(text):,d} characters)"
     return printable(text)

@@ -46,7 +46,7 @@ QUESTION_WAIT_S = 5.0
 @pytest.fixture(autouse=True)
 def no_unanswered_questions(request):
     """A question no test answers would hang the suite (its exec waits forever): after
-    QUESTION_WAIT_S it is cancelled and the test fails, naming the question.""" 
+    QUESTION_WAIT_S it is cancelled and the test fails, naming the question."""
     if "qtbot" not in request.fixturenames and "window" not in request.fixturenames:
         yield
         return
@@ -91,11 +91,16 @@ def pytest_terminal_summary(terminalreporter):
     """One line saying how many engine tests ran: CI installs Godot 3, so none may skip there."""
     counts = {}
     for outcome in ("passed", "failed", "error", "skipped"):
-        counts[outcome] = sum(1 for report in terminalreporter.stats.get(outcome, [])
-                              if ("engine", True) in getattr(report, "user_properties", ()))
+        counts[outcome] = sum(
+            1
+            for report in terminalreporter.stats.get(outcome, [])
+            if ("engine", True) in getattr(report, "user_properties", ())
+        )
     total = sum(counts.values())
     if total:
         ran = counts["passed"] + counts["failed"] + counts["error"]
         skipped = f", {counts['skipped']} skipped: {ENGINE_REASON}" if counts["skipped"] else ""
-        terminalreporter.write_line(f"Godot 3 engine tests: {ran} of {total} ran in the engine ({counts['passed']} "
-                                    f"passed, {counts['failed'] + counts['error']} failed{skipped})")
+        terminalreporter.write_line(
+            f"Godot 3 engine tests: {ran} of {total} ran in the engine ({counts['passed']} "
+            f"passed, {counts['failed'] + counts['error']} failed{skipped})"
+        )

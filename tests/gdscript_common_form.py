@@ -35,8 +35,11 @@ GODOT3_CLAMP = ("_min", "_max", "clampf")
 """_min(_max(x, lo), hi) is clampf(x, lo, hi) whenever lo <= hi (ties, signed zeros and a
 NaN x included), as in every clamp of the scripts (a bound and its negative, or 0 and a
 weight)."""
-GODOT3_NAMES = {"linear_interpolate": "lerp", "get_slide_count": "get_slide_collision_count",
-                "scancode": "physical_keycode"}
+GODOT3_NAMES = {
+    "linear_interpolate": "lerp",
+    "get_slide_count": "get_slide_collision_count",
+    "scancode": "physical_keycode",
+}
 """Godot 3 methods and properties renamed in Godot 4 (the key field: Godot 4 adds the
 keys by their place on the keyboard)."""
 GODOT3_ONLY = {"_min", "_max", "_sign", "_tick_length", "velocity"}
@@ -47,11 +50,15 @@ GODOT4_ONLY = ("motion_mode = CharacterBody2D.MOTION_MODE_FLOATING",)
 up direction, takes every collision as a wall, as a floating CharacterBody2D does."""
 SLIDES = (
     ("velocity = move_and_slide(velocity)", "move_and_slide()"),
-    ("velocity = move_and_slide((target - position) / delta)\nvar collided = get_slide_count() > 0",
-     "velocity = (target - position) / delta\nmove_and_slide()\nvar collided := get_slide_collision_count() > 0"),
-    ("var slid = move_and_slide((start_velocity + velocity) / 2.0)\nif get_slide_count() > 0:\n\tvelocity = slid",
-     "var end_velocity := velocity\nvelocity = (start_velocity + end_velocity) / 2.0\nmove_and_slide()\n"
-     "if get_slide_collision_count() == 0:\n\tvelocity = end_velocity"),
+    (
+        "velocity = move_and_slide((target - position) / delta)\nvar collided = get_slide_count() > 0",
+        "velocity = (target - position) / delta\nmove_and_slide()\nvar collided := get_slide_collision_count() > 0",
+    ),
+    (
+        "var slid = move_and_slide((start_velocity + velocity) / 2.0)\nif get_slide_count() > 0:\n\tvelocity = slid",
+        "var end_velocity := velocity\nvelocity = (start_velocity + end_velocity) / 2.0\nmove_and_slide()\n"
+        "if get_slide_collision_count() == 0:\n\tvelocity = end_velocity",
+    ),
 )
 """The engine's sliding call, in Godot 3 and in Godot 4: Godot 3's takes the velocity
 and returns the slid one; Godot 4's slides the body's own `velocity` and leaves the
@@ -62,9 +69,22 @@ RENAMED = {"_next_steer": "_steer"}
 """Godot 4 members named otherwise than in Godot 3: a Godot 4 script cannot give a
 function the name of a variable (the bicycle's `_steer`)."""
 
-_VALUE_FORMS = {"func_var_assigned", "func_var_inf", "func_var_typed_assgnd", "class_var_assigned",
-                "class_var_inf", "class_var_typed_assgnd", "const_assigned", "const_inf", "const_typed_assigned",
-                "func_var_typed", "class_var_typed", "func_arg_regular", "func_arg_inf", "func_arg_typed"}
+_VALUE_FORMS = {
+    "func_var_assigned",
+    "func_var_inf",
+    "func_var_typed_assgnd",
+    "class_var_assigned",
+    "class_var_inf",
+    "class_var_typed_assgnd",
+    "const_assigned",
+    "const_inf",
+    "const_typed_assigned",
+    "func_var_typed",
+    "class_var_typed",
+    "func_arg_regular",
+    "func_arg_inf",
+    "func_arg_typed",
+}
 """Declarations: their name, then a type hint or not, then the value or not."""
 
 
@@ -119,8 +139,11 @@ def _godot3_words(node):
 
 def _strength(node):
     """The action of Input.get_action_strength(action), else None."""
-    if isinstance(node, tuple) and node[0] == "getattr_call" and node[1] == ("getattr", "Input", ".",
-                                                                              "get_action_strength"):
+    if (
+        isinstance(node, tuple)
+        and node[0] == "getattr_call"
+        and node[1] == ("getattr", "Input", ".", "get_action_strength")
+    ):
         return node[2]
     return None
 
@@ -136,7 +159,7 @@ def _replace_runs(statements: list, old: list, new: list) -> list:
     """`statements` (and the blocks inside them) with each run equal to `old` replaced by `new`."""
     out, i = [], 0
     while i < len(statements):
-        if statements[i:i + len(old)] == old:
+        if statements[i : i + len(old)] == old:
             out += new
             i += len(old)
             continue
@@ -210,8 +233,9 @@ def differences(godot3: str, godot4: str) -> list[str]:
         old, new = three.get(name, ("missing",)), four.get(name, ("missing",))
         if old != new:  # the forms themselves: their lines, below, are only for reading
             shown = (lines(old), lines(new)) if lines(old) != lines(new) else ([repr(old)], [repr(new)])
-            found.append("\n".join(difflib.unified_diff(*shown, f"Godot 3 {name}", f"Godot 4 {name}",
-                                                         lineterm="", n=1)))
+            found.append(
+                "\n".join(difflib.unified_diff(*shown, f"Godot 3 {name}", f"Godot 4 {name}", lineterm="", n=1))
+            )
     if list(three) != list(four) and not found:
         found.append(f"the members are in another order: {list(three)} / {list(four)}")
     return found

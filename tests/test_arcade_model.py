@@ -7,12 +7,23 @@ import numpy as np
 import pytest
 
 from sandbox.physics.models import arcade
-from sandbox.physics.state import Controls, State
 from sandbox.physics.params import Tuning
+from sandbox.physics.sim import step
+from sandbox.physics.state import Controls, State
 
 DT = 1 / 60
-RECIPE = dict(wheel_base=70, steering_angle=15, engine_power=900, friction=-55, drag=-0.06,
-              braking=-450, max_speed_reverse=250, slip_speed=400, traction_fast=2.5, traction_slow=10)
+RECIPE = dict(
+    wheel_base=70,
+    steering_angle=15,
+    engine_power=900,
+    friction=-55,
+    drag=-0.06,
+    braking=-450,
+    max_speed_reverse=250,
+    slip_speed=400,
+    traction_fast=2.5,
+    traction_slow=10,
+)
 
 
 def tuning(**changes):
@@ -21,28 +32,37 @@ def tuning(**changes):
 
 def moving(speed, heading=0.0):
     """One car at the origin moving along its heading at `speed` px/s."""
-    return State(np.zeros(1), np.zeros(1), np.array([heading]),
-                 np.array([speed * math.cos(heading)]), np.array([speed * math.sin(heading)]))
+    return State(
+        np.zeros(1),
+        np.zeros(1),
+        np.array([heading]),
+        np.array([speed * math.cos(heading)]),
+        np.array([speed * math.sin(heading)]),
+    )
 
 
 def run(state, controls, p, ticks):
-    return arcade.step(state, controls, p, DT, ticks=ticks)  # one compiled run
+    return step(arcade, state, controls, p, DT, ticks=ticks)  # one compiled run
 
 
 def test_declared_defaults_are_the_recipes():
     """The seed's ten numbers, its own formula (not 2020's) and its is_action_pressed
     pedals (on/off), with the rate dependence it has."""
-    assert {p.name: p.default for p in arcade.PARAMS} == {**RECIPE, "rate_independent": False,
-                                                          "recipe_2020": False, "analog_pedals": False}
+    assert {p.name: p.default for p in arcade.PARAMS} == {
+        **RECIPE,
+        "rate_independent": False,
+        "recipe_2020": False,
+        "analog_pedals": False,
+    }
 
 
 def test_first_two_ticks_of_throttle_match_hand_computation():
     p = tuning()
-    s1 = arcade.step(State.at_rest(), Controls(0, 1, 0), p, DT)
+    s1 = step(arcade, State.at_rest(), Controls(0, 1, 0), p, DT)
     # tick 1: v = 0, acceleration = 900 (no friction at rest): v = 900/60 = 15, x = 15/60
     assert s1.vx[0] == pytest.approx(15.0, abs=1e-12)
     assert s1.x[0] == pytest.approx(0.25, abs=1e-12)
-    s2 = arcade.step(s1, Controls(0, 1, 0), p, DT)
+    s2 = step(arcade, s1, Controls(0, 1, 0), p, DT)
     # tick 2: friction 15*-55/60 = -13.75, drag 15*15*-0.06/60 = -0.225
     v2 = 15 + (900 - 13.75 - 0.225) / 60
     assert s2.vx[0] == pytest.approx(v2, abs=1e-12)
@@ -52,7 +72,7 @@ def test_first_two_ticks_of_throttle_match_hand_computation():
 
 def test_top_speed_at_60hz_is_where_engine_friction_and_drag_balance():
     # 900 = 55 v / 60 + 0.06 v^2 / 60  ->  0.06 v^2 + 55 v - 54000 = 0
-    expected = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 54000)) / (2 * 0.06)
+    expected = (-55 + math.sqrt(55**2 + 4 * 0.06 * 54000)) / (2 * 0.06)
     assert expected == pytest.approx(595.3, abs=0.1)
     s = run(State.at_rest(), Controls(0, 1, 0), tuning(), 60 * 30)
     assert s.speed[0] == pytest.approx(expected, rel=1e-9)
@@ -73,35 +93,35 @@ def test_reverse_speed_settles_at_the_clamp_plus_one_ticks_acceleration():
 
 def test_braking_from_rest_drives_backwards_and_heading_stays():
     s = run(State.at_rest(), Controls(0, 0, 1), tuning(), 2)
-    assert s.vx[0] == pytest.approx(-(7.5 + (450 - 7.5 * 55 / 60 - 7.5 ** 2 * 0.06 / 60) / 60))
+    assert s.vx[0] == pytest.approx(-(7.5 + (450 - 7.5 * 55 / 60 - 7.5**2 * 0.06 / 60) / 60))
     assert s.heading[0] == 0
 
 
 def test_stop_rule_below_50_px_per_s_without_pedals():
-    s = arcade.step(moving(49.9), Controls(0, 0, 0), tuning(), DT)
+    s = step(arcade, moving(49.9), Controls(0, 0, 0), tuning(), DT)
     assert s.vx[0] == 0 and s.vy[0] == 0 and s.x[0] == 0
     # with the throttle held the rule does not apply
-    s = arcade.step(moving(49.9), Controls(0, 1, 0), tuning(), DT)
+    s = step(arcade, moving(49.9), Controls(0, 1, 0), tuning(), DT)
     assert s.vx[0] > 49.9
 
 
 def test_coasting_above_50_loses_friction_and_drag_times_dt_squared():
     v = 51.0
-    s = arcade.step(moving(v), Controls(0, 0, 0), tuning(), DT)
+    s = step(arcade, moving(v), Controls(0, 0, 0), tuning(), DT)
     # the recipe's quirk: v*friction*delta is an acceleration, integrated by delta again
     assert s.vx[0] == pytest.approx(v + (v * -55 * DT + v * v * -0.06 * DT) * DT, abs=1e-12)
 
 
 def test_brake_wins_when_both_pedals_are_pressed():
-    both = arcade.step(State.at_rest(), Controls(0, 1, 1), tuning(), DT)
-    brake = arcade.step(State.at_rest(), Controls(0, 0, 1), tuning(), DT)
+    both = step(arcade, State.at_rest(), Controls(0, 1, 1), tuning(), DT)
+    brake = step(arcade, State.at_rest(), Controls(0, 0, 1), tuning(), DT)
     assert both.vx[0] == brake.vx[0] == pytest.approx(-450 / 60)
 
 
 @pytest.mark.parametrize("speed, traction", [(390.0, 10.0), (410.0, 2.5)])
 def test_traction_switches_at_slip_speed(speed, traction):
     p = tuning(friction=0, drag=0)  # isolate the steering step
-    s = arcade.step(moving(speed), Controls(1, 0, 0), p, DT)
+    s = step(arcade, moving(speed), Controls(1, 0, 0), p, DT)
     # bicycle geometry by hand: the front wheel moves along the steer angle d
     d = math.radians(15)
     heading = math.atan2(speed * DT * math.sin(d), 70 + speed * DT * (math.cos(d) - 1))
@@ -124,7 +144,7 @@ def test_reversing_while_steering_backs_along_the_car_and_respects_the_clamp():
     s = moving(-200)
     for _ in range(40):
         before = s
-        s = arcade.step(s, Controls(1, 0, 1), tuning(), DT)
+        s = step(arcade, s, Controls(1, 0, 1), tuning(), DT)
         hx, hy = math.cos(s.heading[0]), math.sin(s.heading[0])
         # velocity = -new_heading * min(|v|, 250), then + the brake push along the
         # heading of the tick's start (the recipe reads transform.x before rotating)
@@ -154,11 +174,12 @@ def test_the_benchmarks_plain_python_baseline_drives_like_the_model():
     both steers, coasting below the stop speed, braking into reverse and drifting."""
     from sandbox.devtools.bench_baseline import tick
     from sandbox.files.traces import demo_drive
+
     p = tuning(**{"traction_fast": 1.5})
     state, car = State.at_rest(1), [0.0, 0.0, 0.0, 0.0, 0.0]
     for i in range(1200):
         steer, throttle, brake = demo_drive(i * DT) if i < 900 else (0.5, 0.0, 1.0)
-        state = arcade.step(state, Controls(steer, throttle, brake), p, DT)
+        state = step(arcade, state, Controls(steer, throttle, brake), p, DT)
         tick(car, steer, throttle, brake, p, DT)
     assert state.speed[0] > 100  # it went somewhere
     assert car == pytest.approx([state.x[0], state.y[0], state.heading[0], state.vx[0], state.vy[0]], abs=1e-6)
@@ -171,7 +192,7 @@ def test_force_curve_net_is_zero_at_top_speed_and_matches_the_tick():
     assert curve["net"][0] == 900
     assert curve["net"][2] == pytest.approx(0, abs=1e-9)
     # at 300 px/s the curve is what one tick adds to the speed, divided by dt
-    s = arcade.step(moving(300), Controls(0, 1, 0), p, DT)
+    s = step(arcade, moving(300), Controls(0, 1, 0), p, DT)
     assert curve["net"][1] == pytest.approx((s.vx[0] - 300) / DT, rel=1e-9)
 
 
@@ -182,7 +203,7 @@ def test_top_speed_without_resistance_is_unlimited_and_without_drag_linear():
 
 
 def test_analog_steer_scales_the_wheel_angle():
-    half = arcade.step(moving(200), Controls(0.5, 0, 0), tuning(), DT)
-    full = arcade.step(moving(200), Controls(1.0, 0, 0), tuning(), DT)
+    half = step(arcade, moving(200), Controls(0.5, 0, 0), tuning(), DT)
+    full = step(arcade, moving(200), Controls(1.0, 0, 0), tuning(), DT)
     assert half.wheel_angle[0] == pytest.approx(math.radians(7.5))
     assert 0 < half.heading[0] < full.heading[0]

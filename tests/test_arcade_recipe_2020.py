@@ -11,18 +11,28 @@ import numpy as np
 import pytest
 
 from sandbox.devtools.oracle import PROJECT, compare, godot_binary, run_oracle
+from sandbox.errors import PresetError
 from sandbox.files.presets import BUILTIN_DIR, load_preset, parse_preset
 from sandbox.files.traces import save_trace
-from sandbox.errors import PresetError
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning
-from sandbox.physics.sim import run_trace
+from sandbox.physics.sim import run_trace, step
 from sandbox.physics.state import Controls, State
 
 DATA = Path(__file__).parent / "data"
 DT = 1.0 / 60.0
-RECIPE_2020 = dict(wheel_base=70, steering_angle=15, engine_power=800, friction=-0.9, drag=-0.0015,
-                   braking=-450, max_speed_reverse=250, slip_speed=400, traction_fast=0.1, traction_slow=0.7)
+RECIPE_2020 = dict(
+    wheel_base=70,
+    steering_angle=15,
+    engine_power=800,
+    friction=-0.9,
+    drag=-0.0015,
+    braking=-450,
+    max_speed_reverse=250,
+    slip_speed=400,
+    traction_fast=0.1,
+    traction_slow=0.7,
+)
 """The 2020 recipe's own values (its Godot 3 text)."""
 
 
@@ -45,14 +55,22 @@ def test_the_2020_preset_holds_the_2020_recipes_values():
 def test_turning_the_option_gives_each_formula_its_own_numbers_and_ranges():
     t = Tuning(arcade.PARAMS)
     t.set("recipe_2020", True)
-    assert {k: t[k] for k in ("friction", "drag", "traction_fast", "traction_slow")} == \
-        {"friction": -0.9, "drag": -0.0015, "traction_fast": 0.1, "traction_slow": 0.7}
+    assert {k: t[k] for k in ("friction", "drag", "traction_fast", "traction_slow")} == {
+        "friction": -0.9,
+        "drag": -0.0015,
+        "traction_fast": 0.1,
+        "traction_slow": 0.7,
+    }
     assert t.param("friction").unit == "1/s" and t.param("traction_fast").unit == "per tick"
     with pytest.raises(ValueError, match="outside the allowed range -20 … 0 1/s"):
         t.set("friction", -55)  # the Godot 4 recipe's number means something else here
     t.set("recipe_2020", False)
-    assert {k: t[k] for k in ("friction", "drag", "traction_fast", "traction_slow")} == \
-        {"friction": -55, "drag": -0.06, "traction_fast": 2.5, "traction_slow": 10}
+    assert {k: t[k] for k in ("friction", "drag", "traction_fast", "traction_slow")} == {
+        "friction": -55,
+        "drag": -0.06,
+        "traction_fast": 2.5,
+        "traction_slow": 10,
+    }
     assert t.param("friction").unit == "1/s²"
 
 
@@ -65,7 +83,7 @@ def test_a_preset_with_the_other_formulas_numbers_is_refused_naming_the_range():
 
 def test_2020_top_speed_is_where_engine_meets_friction_and_drag_without_delta():
     """800 + (-0.9)·v + (-0.0015)·v² = 0 → v = 489.5 px/s (the engine measured about 490)."""
-    v = (0.9 - math.sqrt(0.9 ** 2 + 4 * 0.0015 * 800)) / (2 * -0.0015)
+    v = (0.9 - math.sqrt(0.9**2 + 4 * 0.0015 * 800)) / (2 * -0.0015)
     t = tuning_2020()
     assert arcade.top_speed(t, DT) == pytest.approx(v, rel=1e-12)
     assert v == pytest.approx(489.5, abs=0.05)
@@ -77,10 +95,10 @@ def test_2020_first_ticks_by_hand():
     """Tick 1 from rest: stopped (< 5 px/s), no friction, v = 800/60. Tick 2: below 100 px/s
     the friction is tripled: a = 800 + 3·(-0.9)·v + (-0.0015)·v², v += a/60."""
     t = tuning_2020()
-    s1 = arcade.step(State.at_rest(), Controls(0, 1, 0), t, DT)
+    s1 = step(arcade, State.at_rest(), Controls(0, 1, 0), t, DT)
     v1 = 800 / 60
     assert s1.vx[0] == pytest.approx(v1, rel=1e-15)
-    s2 = arcade.step(s1, Controls(0, 1, 0), t, DT)
+    s2 = step(arcade, s1, Controls(0, 1, 0), t, DT)
     v2 = v1 + (800 + 3 * -0.9 * v1 - 0.0015 * v1 * v1) / 60
     assert s2.vx[0] == pytest.approx(v2, rel=1e-14)
 
@@ -88,12 +106,18 @@ def test_2020_first_ticks_by_hand():
 def test_2020_stops_below_5_px_s_even_with_the_throttle_held():
     """4.9 px/s with the throttle: stopped first, then one tick of engine (800/60)."""
     t = tuning_2020()
-    s = arcade.step(State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([4.9]), np.zeros(1)),
-                    Controls(0, 1, 0), t, DT)
+    s = step(
+        arcade, State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([4.9]), np.zeros(1)), Controls(0, 1, 0), t, DT
+    )
     assert s.vx[0] == pytest.approx(800 / 60, rel=1e-15)
     # the Godot 4 formula stops only a car without pedals, below 50 px/s
-    g4 = arcade.step(State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([4.9]), np.zeros(1)),
-                     Controls(0, 1, 0), Tuning(arcade.PARAMS), DT)
+    g4 = step(
+        arcade,
+        State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([4.9]), np.zeros(1)),
+        Controls(0, 1, 0),
+        Tuning(arcade.PARAMS),
+        DT,
+    )
     assert g4.vx[0] > 4.9 + 900 / 60 - 1
 
 
@@ -110,8 +134,13 @@ def test_2020_one_tick_of_full_lock_by_the_recipes_steps():
     lerped = v + (heading * speed - v) * 0.1  # above slip speed: traction_fast
     acceleration = v * -0.9 + v * speed * -0.0015  # no throttle; 500 px/s: friction not tripled
     expected = lerped + acceleration * dt
-    s = arcade.step(State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([speed]), np.zeros(1)),
-                    Controls(1, 0, 0), tuning_2020(), dt)
+    s = step(
+        arcade,
+        State(np.zeros(1), np.zeros(1), np.zeros(1), np.array([speed]), np.zeros(1)),
+        Controls(1, 0, 0),
+        tuning_2020(),
+        dt,
+    )
     assert s.vx[0] == pytest.approx(expected[0], rel=1e-12)
     assert s.vy[0] == pytest.approx(expected[1], rel=1e-12)
     assert s.heading[0] == pytest.approx(math.atan2(heading[1], heading[0]), rel=1e-12)
@@ -120,9 +149,9 @@ def test_2020_one_tick_of_full_lock_by_the_recipes_steps():
 def test_2020_steering_keys_are_pressed_or_not():
     """The 2020 text reads steer_left/steer_right with is_action_pressed: half a stick
     turns the wheels all the way, unless the pedals (and keys) are analog."""
-    half = arcade.step(State.at_rest(), Controls(0.5, 1, 0), tuning_2020(), DT)
+    half = step(arcade, State.at_rest(), Controls(0.5, 1, 0), tuning_2020(), DT)
     assert half.data[0, arcade.STATE.offset["wheel_angle"]] == pytest.approx(math.radians(15), rel=1e-15)
-    analog = arcade.step(State.at_rest(), Controls(0.5, 1, 0), tuning_2020(analog_pedals=True), DT)
+    analog = step(arcade, State.at_rest(), Controls(0.5, 1, 0), tuning_2020(analog_pedals=True), DT)
     assert analog.data[0, arcade.STATE.offset["wheel_angle"]] == pytest.approx(math.radians(7.5), rel=1e-15)
 
 
@@ -130,7 +159,7 @@ def test_2020_steering_keys_are_pressed_or_not():
 def test_on_off_pedals_give_the_whole_engine_for_any_press(analog, expected):
     """The recipe's `is_action_pressed("accelerate")`: a trigger at 0.6 gives all 900 px/s²."""
     t = Tuning(arcade.PARAMS, {"analog_pedals": analog})
-    s = arcade.step(State.at_rest(), Controls(0, 0.6, 0), t, DT)
+    s = step(arcade, State.at_rest(), Controls(0, 0.6, 0), t, DT)
     assert s.vx[0] == pytest.approx(expected, rel=1e-15)
 
 
@@ -138,7 +167,7 @@ def test_a_preset_written_before_the_pedal_option_keeps_its_analog_pedals():
     """A format-3 file (before the option existed) drove with analog pedals: it still does."""
     old = load_preset(DATA / "preset_format3_drift.json")
     assert old.tuning["analog_pedals"] is True and old.tuning["recipe_2020"] is False
-    s = arcade.step(State.at_rest(), Controls(0, 0.5, 0), old.tuning, DT)
+    s = step(arcade, State.at_rest(), Controls(0, 0.5, 0), old.tuning, DT)
     assert s.vx[0] == pytest.approx(0.5 * old.tuning["engine_power"] / 60, rel=1e-15)
 
 
@@ -146,7 +175,7 @@ def test_controls_reach_the_physics_as_32_bit_values():
     """A steer of 0.7 turns the wheels by float32(0.7) = 0.699999988… of the lock, as
     Godot hands the script the action's strength; 0.5 and 1 are exact either way."""
     t = Tuning(arcade.PARAMS, {"analog_pedals": True})
-    s = arcade.step(State.at_rest(), Controls(0.7, 0.7, 0), t, DT)
+    s = step(arcade, State.at_rest(), Controls(0.7, 0.7, 0), t, DT)
     as_engine = float(np.float32(0.7))
     assert as_engine != 0.7
     assert s.data[0, arcade.STATE.offset["wheel_angle"]] == as_engine * math.radians(15)

@@ -1,9 +1,8 @@
 """Headless commands, run as a user would: a subprocess, its exit code and output."""
 
 import json
-import re
 import math
-import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -13,17 +12,17 @@ import numpy as np
 import pytest
 
 from other_user import as_nobody, folder_nobody_may_write
-
+from sandbox.files.presets import BUILTIN_DIR
 from sandbox.files.traces import TRAJECTORY_COLUMNS
 from sandbox.physics.models import arcade
-from sandbox.files.presets import BUILTIN_DIR
 
 DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
 
 
 def cli(*args, check=True):
-    result = subprocess.run([sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
     if check:
         assert result.returncode == 0, result.stderr
     return result
@@ -46,7 +45,9 @@ def test_simulate_writes_one_row_per_tick_and_is_byte_identical(tmp_path):
     assert len(lines) == 1 + len(rows)
     first = dict(zip(TRAJECTORY_COLUMNS, map(float, lines[1].split(","))))
     # the first tick by hand: 900 px/s² for 1/60 s from rest
-    assert first["t"] == pytest.approx(1 / 60) and first["vx"] == pytest.approx(15) and first["x"] == pytest.approx(0.25)
+    assert (
+        first["t"] == pytest.approx(1 / 60) and first["vx"] == pytest.approx(15) and first["x"] == pytest.approx(0.25)
+    )
     last = dict(zip(TRAJECTORY_COLUMNS, map(float, lines[-1].split(","))))
     assert last["t"] == pytest.approx(len(rows) / 60)
     assert last["speed"] == pytest.approx(math.hypot(last["vx"], last["vy"]))
@@ -59,18 +60,21 @@ def test_simulate_hz_changes_tick_length(tmp_path):
     assert float(row[0]) == pytest.approx(1 / 120) and float(row[4]) == pytest.approx(900 / 120)
 
 
-@pytest.mark.parametrize("rows, header, expected", [
-    ([(0, 1, 0), (0, "x", 0)], "steer,throttle,brake", "line 3: throttle 'x' is not a number"),
-    ([(0, 1)], "steer,throttle,brake", "line 2: 2 values, expected 3"),
-    ([(2, 0, 0)], "steer,throttle,brake", "line 2: steer 2 is outside -1 … 1"),
-    ([(0, 0, "nan")], "steer,throttle,brake", "line 2: brake nan is outside 0 … 1"),
-    ([(0, 1, 0)], "throttle,steer,brake", "line 1: header"),
-    ([], "steer,throttle,brake", "no rows"),
-    ([(0, 1, 0)], "steer,throttle,brake,handbrake,shift", "line 2: 3 values, expected 5"),
-    ([(0, 1, 0, 0, 2)], "steer,throttle,brake,handbrake,shift", "line 2: shift 2 is outside -1 … 1"),
-    ([(0, 1, 0, 0)], "steer,throttle,brake,handbrake", "line 1: header"),
-    ([(0, 1, 0)], "steer,throttle,steer", "line 1: column 'steer' given twice"),
-])
+@pytest.mark.parametrize(
+    "rows, header, expected",
+    [
+        ([(0, 1, 0), (0, "x", 0)], "steer,throttle,brake", "line 3: throttle 'x' is not a number"),
+        ([(0, 1)], "steer,throttle,brake", "line 2: 2 values, expected 3"),
+        ([(2, 0, 0)], "steer,throttle,brake", "line 2: steer 2 is outside -1 … 1"),
+        ([(0, 0, "nan")], "steer,throttle,brake", "line 2: brake nan is outside 0 … 1"),
+        ([(0, 1, 0)], "throttle,steer,brake", "line 1: header"),
+        ([], "steer,throttle,brake", "no rows"),
+        ([(0, 1, 0)], "steer,throttle,brake,handbrake,shift", "line 2: 3 values, expected 5"),
+        ([(0, 1, 0, 0, 2)], "steer,throttle,brake,handbrake,shift", "line 2: shift 2 is outside -1 … 1"),
+        ([(0, 1, 0, 0)], "steer,throttle,brake,handbrake", "line 1: header"),
+        ([(0, 1, 0)], "steer,throttle,steer", "line 1: column 'steer' given twice"),
+    ],
+)
 def test_bad_trace_exits_2_with_one_line_naming_the_line(tmp_path, rows, header, expected):
     trace = write_trace(tmp_path / "trace.csv", rows, header)
     out = tmp_path / "out.csv"
@@ -103,7 +107,7 @@ def test_curves_csv_crosses_zero_at_the_top_speed(tmp_path):
     assert lines[0] == "speed,engine,friction,drag,net"
     rows = [list(map(float, line.split(","))) for line in lines[1:]]
     crossing = next(r[0] for a, r in zip(rows, rows[1:]) if a[4] > 0 >= r[4])
-    top = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 54000)) / 0.12  # 900 = 55v/60 + 0.06v²/60
+    top = (-55 + math.sqrt(55**2 + 4 * 0.06 * 54000)) / 0.12  # 900 = 55v/60 + 0.06v²/60
     assert abs(crossing - top) < rows[1][0] - rows[0][0] + 1e-9
     for speed, engine, friction, drag, net in rows:
         assert net == pytest.approx(engine + friction + drag)
@@ -157,8 +161,18 @@ def test_screenshot_pictures_the_update_my_script_dialog_and_leaves_the_script(t
     refused = cli("screenshot", "--preset", DEFAULTS, "--dialog", "update-script", "--out", out, check=False)
     assert refused.returncode == 2 and "--script" in refused.stderr
     analog = Path(__file__).parent / "data" / "preset_format3_drift.json"  # saved before: analog pedals
-    other = cli("screenshot", "--preset", analog, "--dialog", "update-script", "--script", script,
-                "--out", tmp_path / "other.png", check=False)  # the script's pedals are on/off
+    other = cli(
+        "screenshot",
+        "--preset",
+        analog,
+        "--dialog",
+        "update-script",
+        "--script",
+        script,
+        "--out",
+        tmp_path / "other.png",
+        check=False,
+    )  # the script's pedals are on/off
     assert other.returncode == 2 and "analog_pedals" in other.stderr and not (tmp_path / "other.png").exists()
 
 
@@ -186,14 +200,27 @@ def test_bench_measures_and_counts_every_tick(qtbot):
     # the freeze it asks for has been done: left pending, the next test's collection
     # would freeze its garbage instead (seen on a loaded machine)
     assert not freeze_pending()
-    figures = {"machine": "m", "date": "d", "quick": True, "targets": bench.TARGETS,
-               "tick_ns": {"arcade": 40.0, "monster": 1500.0},
-               "batch_car_ticks_per_s": {"arcade": 4e7, "monster": 1e6}, "python_loop": 1e6,
-               "speedup_vs_python": 40.0, "scaling": {"arcade": {"10000": 1e7, "1000000": 2.5e7}},
-               "memory_100k_mb": {"arcade": 10.0}, "sweep": sweep, "seek_ms": {"arcade": 3.0},
-               "metrics_ms": {"arcade": 4.0, "monster": 20.0}, "frame": frame, "startup_s": 1.0,
-               "startup_cold_s": 9.0, "tune": {"arcade": {"seconds": 3.0, "hit": True, "evaluations": 600}},
-               "tune_s": {"arcade": 3.0}, "sensitivity_ms": {"monster": 200.0}}
+    figures = {
+        "machine": "m",
+        "date": "d",
+        "quick": True,
+        "targets": bench.TARGETS,
+        "tick_ns": {"arcade": 40.0, "monster": 1500.0},
+        "batch_car_ticks_per_s": {"arcade": 4e7, "monster": 1e6},
+        "python_loop": 1e6,
+        "speedup_vs_python": 40.0,
+        "scaling": {"arcade": {"10000": 1e7, "1000000": 2.5e7}},
+        "memory_100k_mb": {"arcade": 10.0},
+        "sweep": sweep,
+        "seek_ms": {"arcade": 3.0},
+        "metrics_ms": {"arcade": 4.0, "monster": 20.0},
+        "frame": frame,
+        "startup_s": 1.0,
+        "startup_cold_s": 9.0,
+        "tune": {"arcade": {"seconds": 3.0, "hit": True, "evaluations": 600}},
+        "tune_s": {"arcade": 3.0},
+        "sensitivity_ms": {"monster": 200.0},
+    }
     text = bench.report(figures)
     assert "arcade          3.00 s  target ≤ 2: NOT MET" in text and "arcade yes (600 tunings)" in text
     assert "monster       200.00 ms  target ≤ 250: met" in text
@@ -201,7 +228,9 @@ def test_bench_measures_and_counts_every_tick(qtbot):
     assert "arcade         40.00 ns  target ≤ 100: met" in text
     assert "monster      1500.00 ns  target ≤ 1000: NOT MET" in text
     assert "spread 2.50×  target ≤ 2.0×: NOT MET" in text
-    assert "arcade          4.00 ms  target ≤ 16: met" in text and "monster        20.00 ms  target ≤ 16: NOT MET" in text
+    assert (
+        "arcade          4.00 ms  target ≤ 16: met" in text and "monster        20.00 ms  target ≤ 16: NOT MET" in text
+    )
     assert "MISSES" not in text and "meets" not in text  # plain words: "met", "NOT MET"
 
 
@@ -210,8 +239,9 @@ def test_export_godot_command(tmp_path):
     text = (tmp_path / "car.gd").read_text()
     assert "extends KinematicBody2D" in text and "var traction_slow = 2" in text
     assert "Physics Fps to 60" in text
-    bad = cli("export-godot", "--preset", BUILTIN_DIR / "ice.json", "--out", tmp_path / "x.gd", "--godot", "5",
-              check=False)
+    bad = cli(
+        "export-godot", "--preset", BUILTIN_DIR / "ice.json", "--out", tmp_path / "x.gd", "--godot", "5", check=False
+    )
     assert bad.returncode == 2
 
 
@@ -220,8 +250,18 @@ def test_export_godot_then_import_godot_for_every_model(preset, tmp_path):
     """A scene and its script out, the script back into a preset with the same tuning."""
     from sandbox.files.presets import load_preset
 
-    out = cli("export-godot", "--preset", BUILTIN_DIR / f"{preset}.json", "--out", tmp_path / "car.tscn",
-              "--scene", "--godot", "3", "--pixels-per-metre", "40").stdout
+    out = cli(
+        "export-godot",
+        "--preset",
+        BUILTIN_DIR / f"{preset}.json",
+        "--out",
+        tmp_path / "car.tscn",
+        "--scene",
+        "--godot",
+        "3",
+        "--pixels-per-metre",
+        "40",
+    ).stdout
     assert "car.tscn" in out and (tmp_path / "car.gd").is_file()
     assert 'path="car.gd"' in (tmp_path / "car.tscn").read_text()
     assert "var pixels_per_metre = 40.0" in (tmp_path / "car.gd").read_text()
@@ -237,11 +277,19 @@ def test_import_godot_refuses_bad_scripts_and_writes_nothing(tmp_path):
     bad = cli("import-godot", tmp_path / "edited.gd", "--out", tmp_path / "back.json", check=False)
     assert bad.returncode == 2 and "wheel_base = 2.5 * 2 is not a plain number" in bad.stderr
     assert "Traceback" not in bad.stderr and not (tmp_path / "back.json").exists()
-    other = cli("import-godot", tmp_path / "car.gd", "--out", tmp_path / "back.json", "--preset",
-                BUILTIN_DIR / "drift.json", check=False)
+    other = cli(
+        "import-godot",
+        tmp_path / "car.gd",
+        "--out",
+        tmp_path / "back.json",
+        "--preset",
+        BUILTIN_DIR / "drift.json",
+        check=False,
+    )
     assert other.returncode == 2 and "cannot be read into a tuning of the Arcade" in other.stderr
-    scene = cli("export-godot", "--preset", BUILTIN_DIR / "drift.json", "--out", tmp_path / "car.gd", "--scene",
-                check=False)
+    scene = cli(
+        "export-godot", "--preset", BUILTIN_DIR / "drift.json", "--out", tmp_path / "car.gd", "--scene", check=False
+    )
     assert scene.returncode == 2 and "ends in .tscn" in scene.stderr
 
 
@@ -265,7 +313,7 @@ def test_rates_says_a_car_that_nothing_slows_never_stops(tmp_path):
     assert len(rows) == 10
     for row in rows:
         assert row[-3:-1] == ["never", "stops"]
-        assert float(row[-1]) == pytest.approx(20000 ** 2 / (2 * 450), rel=1e-3)
+        assert float(row[-1]) == pytest.approx(20000**2 / (2 * 450), rel=1e-3)
     assert "2400000" not in out
 
 
@@ -291,6 +339,7 @@ def test_soak_drives_moves_sliders_and_reports_per_minute(qtbot):
     """One simulated minute of the long run: every tick a frame, a slider move every
     second through the widget (each an undo step), no exception."""
     from sandbox.devtools import soak
+
     result = soak.run(minutes=1)
     assert result["frames"] == 3600 and result["errors"] == []
     # one step per second; the minute's preset is Recipe defaults, which the window
@@ -315,14 +364,20 @@ def test_files_without_permission_are_refused_naming_the_file():
         readable.write_text(DEFAULTS.read_text())
         readable.chmod(0o644)
         base = prefix + [sys.executable, "-m", "sandbox"]
-        run = lambda *args: subprocess.run(base + list(map(str, args)), capture_output=True, text=True,  # noqa: E731
-                                           timeout=120, cwd=folder)
+
+        def run(*args):
+            return subprocess.run(base + list(map(str, args)), capture_output=True, text=True, timeout=120, cwd=folder)
+
         cases = [
             (run("curves", "--preset", secret, "--out", "/tmp/never.csv"), f"{secret}: permission denied"),
-            (run("simulate", "--preset", readable, "--controls", trace, "--out", "/tmp/never.csv"),
-             f"{trace}: permission denied"),
-            (run("curves", "--preset", readable, "--out", folder / "curve.csv"),
-             f"{folder / 'curve.csv'}: no permission to write in {folder}"),
+            (
+                run("simulate", "--preset", readable, "--controls", trace, "--out", "/tmp/never.csv"),
+                f"{trace}: permission denied",
+            ),
+            (
+                run("curves", "--preset", readable, "--out", folder / "curve.csv"),
+                f"{folder / 'curve.csv'}: no permission to write in {folder}",
+            ),
         ]
         for result, expected in cases:
             assert result.returncode == 2 and expected in result.stderr, result.stderr
@@ -369,8 +424,22 @@ def test_a_stopped_command_leaves_no_traceback_and_no_half_written_file(tmp_path
     trace = tmp_path / "long.csv"
     trace.write_text("steer,throttle,brake\n" + "0.5,1,0\n" * 1_500_000)
     out = tmp_path / "out.csv"
-    process = subprocess.Popen([sys.executable, "-m", "sandbox", "simulate", "--preset", str(DEFAULTS),
-                                "--controls", str(trace), "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "simulate",
+            "--preset",
+            str(DEFAULTS),
+            "--controls",
+            str(trace),
+            "--out",
+            str(out),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")] and time.monotonic() < deadline:
         time.sleep(0.05)  # until it has started writing

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from other_user import as_nobody, folder_nobody_may_write
-
 from sandbox.files.presets import BUILTIN_DIR
 
 DRIFT = BUILTIN_DIR / "drift.json"
@@ -23,8 +22,13 @@ def run(*args, cwd=None, prefix=()):
     """The command as a user runs it, its arguments as bytes (a name need not be UTF-8),
     under a strict UTF-8 output encoding (what a UTF-8 terminal's locale gives)."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "QT_QPA_PLATFORM": "offscreen"}
-    argv = [*prefix, sys.executable, "-m", "sandbox", *(a if isinstance(a, bytes) else os.fsencode(str(a))
-                                                      for a in args)]
+    argv = [
+        *prefix,
+        sys.executable,
+        "-m",
+        "sandbox",
+        *(a if isinstance(a, bytes) else os.fsencode(str(a)) for a in args),
+    ]
     return subprocess.run(argv, capture_output=True, env=env, timeout=300, cwd=cwd)
 
 
@@ -41,8 +45,12 @@ def refused(result, *expected: str) -> str:
 
 def export_script(tmp_path) -> Path:
     script = tmp_path / "car.gd"
-    subprocess.run([sys.executable, "-m", "sandbox", "export-godot", "--preset", str(DRIFT), "--out", str(script)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "sandbox", "export-godot", "--preset", str(DRIFT), "--out", str(script)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return script
 
 
@@ -50,10 +58,12 @@ def test_output_names_that_are_not_utf8_are_refused_before_anything_is_written(t
     script = export_script(tmp_path)
     folder = os.fsencode(tmp_path)
     bad = b"\xff\x1b[31m"
-    cases = [("curves", "--preset", DRIFT, "--out", folder + b"/curve" + bad + b".png"),
-             ("tune", "--preset", DRIFT, "--target", "top_speed=500", "--out", folder + b"/t" + bad + b".json"),
-             ("import-godot", script, "--out", folder + b"/i" + bad + b".json"),
-             ("export-godot", "--preset", DRIFT, "--scene", "--out", folder + b"/s" + bad + b".tscn")]
+    cases = [
+        ("curves", "--preset", DRIFT, "--out", folder + b"/curve" + bad + b".png"),
+        ("tune", "--preset", DRIFT, "--target", "top_speed=500", "--out", folder + b"/t" + bad + b".json"),
+        ("import-godot", script, "--out", folder + b"/i" + bad + b".json"),
+        ("export-godot", "--preset", DRIFT, "--scene", "--out", folder + b"/s" + bad + b".tscn"),
+    ]
     for args in cases:
         refused(run(*args), "\\xff\\x1b[31m", "not UTF-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd"]  # no scene's script, no hidden temporary file
@@ -80,24 +90,29 @@ def test_names_and_paths_longer_than_the_system_allows_are_refused(tmp_path):
     refused(run("curves", "--preset", DRIFT, "--out", long_name), "is 304 bytes long; the file system allows 255")
     long_path = tmp_path.joinpath(*["d" * 200] * 25, "x.csv")
     refused(run("curves", "--preset", DRIFT, "--out", long_path), "bytes long; the system allows 4095")
-    refused(run("export-godot", "--preset", DRIFT, "--scene", "--out", tmp_path / ("s" * 260 + ".tscn")),
-            "the file system allows 255")
+    refused(
+        run("export-godot", "--preset", DRIFT, "--scene", "--out", tmp_path / ("s" * 260 + ".tscn")),
+        "the file system allows 255",
+    )
     assert list(tmp_path.iterdir()) == []
 
 
 def test_every_file_a_command_writes_is_checked_against_every_file_it_reads(tmp_path):
     start = tmp_path / "start.json.bak"  # the .bak a save of start.json would make
     shutil.copy(DRIFT, start)
-    refused(run("tune", "--preset", start, "--target", "top_speed=500", "--out", tmp_path / "start.json"),
-            "is also an input")
+    refused(
+        run("tune", "--preset", start, "--target", "top_speed=500", "--out", tmp_path / "start.json"),
+        "is also an input",
+    )
     script = export_script(tmp_path)
     kept = tmp_path / "car.gd.bak"  # --into keeps the old script there
     shutil.copy(DRIFT, kept)
     refused(run("export-godot", "--preset", kept, "--into", script), "car.gd.bak: is also an input")
     scene_script = tmp_path / "scene.gd"  # the scene's script, beside it
     shutil.copy(DRIFT, scene_script)
-    refused(run("export-godot", "--preset", scene_script, "--scene", "--out", tmp_path / "scene.tscn"),
-            "is also an input")
+    refused(
+        run("export-godot", "--preset", scene_script, "--scene", "--out", tmp_path / "scene.tscn"), "is also an input"
+    )
     assert start.read_bytes() == DRIFT.read_bytes() == kept.read_bytes() == scene_script.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak", "scene.gd", "start.json.bak"]
 
@@ -113,11 +128,31 @@ def test_an_unwritable_folder_is_refused_before_the_work_starts(tmp_path):
         broken = folder / "broken.json"  # the sweep is refused before its preset is even read
         broken.write_text("not a preset")
         broken.chmod(0o644)
-        result = run("sweep", "--preset", broken, "--param", "max_speed_reverse=100:300:3",
-                     "--metric", "top_speed", "--out", folder / "sweep.csv", prefix=prefix, cwd=folder)
+        result = run(
+            "sweep",
+            "--preset",
+            broken,
+            "--param",
+            "max_speed_reverse=100:300:3",
+            "--metric",
+            "top_speed",
+            "--out",
+            folder / "sweep.csv",
+            prefix=prefix,
+            cwd=folder,
+        )
         refused(result, f"{folder / 'sweep.csv'}: no permission to write in {folder}")
-        result = run("tune", "--preset", preset, "--target", "top_speed=500", "--out", folder / "t.json",
-                     prefix=prefix, cwd=folder)
+        result = run(
+            "tune",
+            "--preset",
+            preset,
+            "--target",
+            "top_speed=500",
+            "--out",
+            folder / "t.json",
+            prefix=prefix,
+            cwd=folder,
+        )
         refused(result, "no permission to write in")
         assert sorted(p.name for p in folder.iterdir()) == ["broken.json", "p.json"]
 

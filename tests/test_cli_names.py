@@ -3,10 +3,10 @@ case, --version."""
 
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from sandbox.cli import build_parser, find_presets
 from sandbox.errors import PresetError
@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_version_is_the_installed_packages():
@@ -34,10 +35,14 @@ def test_a_built_in_presets_name_or_stem_stands_for_its_file(given):
     assert by_name.stdout == by_file.stdout and by_name.stdout.startswith("Drift (")
 
 
-@pytest.mark.parametrize("argv", [["--preset", "corvette c5 (ROAD TEST)"],
-                                  ["screenshot", "--preset", "Ice", "--ghost", "go-kart", "--ghost",
-                                   "monster_corvette_abs", "--out", "x.png"],
-                                  ["import-godot", "car.gd", "--preset", "recipe 2020 (godot 3)", "--out", "p.json"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--preset", "corvette c5 (ROAD TEST)"],
+        ["screenshot", "--preset", "Ice", "--ghost", "go-kart", "--ghost", "monster_corvette_abs", "--out", "x.png"],
+        ["import-godot", "car.gd", "--preset", "recipe 2020 (godot 3)", "--out", "p.json"],
+    ],
+)
 def test_every_preset_argument_takes_a_built_in_name(argv):
     """The window's --preset, a screenshot's ghosts, the import's base preset: any
     preset argument, by display name (any case) or file stem."""
@@ -45,8 +50,13 @@ def test_every_preset_argument_takes_a_built_in_name(argv):
     find_presets(args)
     found = [args.preset] + list(getattr(args, "ghost", []))
     assert all(path.parent == BUILTIN_DIR and path.is_file() for path in found)
-    expected = {"corvette c5 (ROAD TEST)": "monster_corvette_c5_road_test", "Ice": "ice", "go-kart": "go_kart",
-                "monster_corvette_abs": "monster_corvette_abs", "recipe 2020 (godot 3)": "recipe_2020"}
+    expected = {
+        "corvette c5 (ROAD TEST)": "monster_corvette_c5_road_test",
+        "Ice": "ice",
+        "go-kart": "go_kart",
+        "monster_corvette_abs": "monster_corvette_abs",
+        "recipe 2020 (godot 3)": "recipe_2020",
+    }
     assert [path.stem for path in found] == [expected[text] for text in argv if text in expected]
 
 

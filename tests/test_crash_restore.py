@@ -6,9 +6,9 @@ import subprocess
 import sys
 import time
 
+from sandbox.files.presets import Preset, save_preset
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning
-from sandbox.files.presets import Preset, save_preset
 
 
 def test_a_killed_sandbox_restores_its_session(tmp_path, qtbot):
@@ -18,11 +18,20 @@ def test_a_killed_sandbox_restores_its_session(tmp_path, qtbot):
 
     mine = tmp_path / "mine.json"
     save_preset(Preset(arcade, Tuning(arcade.PARAMS, {"engine_power": 1234}), "Mine"), mine)
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYQTGRAPH_QT_LIB": "PySide6",
-           "CAR_SANDBOX_HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYQTGRAPH_QT_LIB": "PySide6",
+        "CAR_SANDBOX_HOME": str(tmp_path / "home"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
     ini = tmp_path / "config" / "car-sandbox" / "car-sandbox.ini"
-    process = subprocess.Popen([sys.executable, "-m", "sandbox", "--preset", str(mine)], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox", "--preset", str(mine)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         # the autosave reached disk, and the window has been on screen (no longer opening its session)
@@ -54,18 +63,26 @@ def test_a_session_the_window_died_opening_is_set_aside_and_never_locks_the_user
     from sandbox.ui.app import MainWindow
     from sandbox.ui.session import set_aside_dir
 
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYQTGRAPH_QT_LIB": "PySide6",
-           "CAR_SANDBOX_HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYQTGRAPH_QT_LIB": "PySide6",
+        "CAR_SANDBOX_HOME": str(tmp_path / "home"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "config"))
     from sandbox.ui.session import settings
+
     store = settings()
     session = Preset(arcade, Tuning(arcade.PARAMS, {"engine_power": 777}), "Mine")
     from sandbox.files.presets import dump_preset
+
     store.setValue("preset/tuning", dump_preset(session))
     store.sync()
     ini = tmp_path / "config" / "car-sandbox" / "car-sandbox.ini"
-    process = subprocess.Popen([sys.executable, "-m", "sandbox"], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         deadline = time.monotonic() + 30
         while "opening" not in ini.read_text(errors="replace"):  # it is opening the session now

@@ -57,8 +57,11 @@ def shown_commands() -> list[tuple[str, str]]:
 
 
 COMMANDS = shown_commands()
-TO_RUN = [(where, line) for i, (where, line) in enumerate(COMMANDS)
-          if line not in SKIPPED and line not in [seen for _, seen in COMMANDS[:i]]]
+TO_RUN = [
+    (where, line)
+    for i, (where, line) in enumerate(COMMANDS)
+    if line not in SKIPPED and line not in [seen for _, seen in COMMANDS[:i]]
+]
 """The commands to run, each once (the first place it is shown)."""
 
 
@@ -86,12 +89,15 @@ def workdir(tmp_path_factory):
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the docs' commands are shell lines; needs bash")
 @pytest.mark.parametrize("where, line", TO_RUN, ids=[f"{where}:{i}" for i, (where, _) in enumerate(TO_RUN)])
 def test_shown_command_runs(where, line, workdir, tmp_path):
-    env = dict(os.environ, CAR_SANDBOX_PYTHON=sys.executable, CAR_SANDBOX_HOME=str(tmp_path / "home"),
-               QT_QPA_PLATFORM="offscreen",
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        CAR_SANDBOX_PYTHON=sys.executable,
+        CAR_SANDBOX_HOME=str(tmp_path / "home"),
+        QT_QPA_PLATFORM="offscreen",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
     script = 'set -eo pipefail\ncar-sandbox() { "$CAR_SANDBOX_PYTHON" -m sandbox "$@"; }\n' + line + "\n"
-    done = subprocess.run(["bash", "-c", script], cwd=workdir, env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(["bash", "-c", script], cwd=workdir, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{where}: {line}\nexit {done.returncode}\n{done.stderr[-2000:]}"
     for out in re.findall(r"--out\s+(\S+)", line):
         if "$" not in out:
@@ -104,8 +110,9 @@ def _anchor(heading: str) -> str:
 
 
 def test_links_between_the_docs_lead_somewhere():
-    anchors = {path: {_anchor(h) for h in re.findall(r"^#+ (.*)$", path.read_text(encoding="utf-8"), re.M)}
-               for path in DOCS}
+    anchors = {
+        path: {_anchor(h) for h in re.findall(r"^#+ (.*)$", path.read_text(encoding="utf-8"), re.M)} for path in DOCS
+    }
     for path in DOCS:
         for link in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8")):
             if re.match(r"[a-z]+:", link):

@@ -4,18 +4,18 @@ way, and no tuning inside the declared ranges produces NaN or inf."""
 import numpy as np
 import pytest
 
-from sandbox.physics.models import MODELS
-from sandbox.physics.state import Controls, State
-from sandbox.physics.params import Tuning
-
 from random_tunings import random_tunings
+from sandbox.physics.models import MODELS
+from sandbox.physics.params import Tuning
+from sandbox.physics.sim import step
+from sandbox.physics.state import Controls, State
 
 ALL = sorted(MODELS)
 DT = 1 / 60
 
 
 def run(model, state, controls, p, ticks):
-    return model.step(state, controls, p, DT, ticks=ticks)  # one compiled run
+    return step(model, state, controls, p, DT, ticks=ticks)  # one compiled run
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -55,9 +55,10 @@ def test_random_tunings_and_controls_stay_finite(name, hz):
     dt = 1 / hz
     for tick in range(20 * hz):
         if tick % (hz // 2) == 0:
-            controls = Controls(rng.uniform(-1, 1, n).round(1), rng.integers(0, 2, n).astype(float),
-                                rng.integers(0, 2, n).astype(float))
-        state = model.step(state, controls, params, dt)
+            controls = Controls(
+                rng.uniform(-1, 1, n).round(1), rng.integers(0, 2, n).astype(float), rng.integers(0, 2, n).astype(float)
+            )
+        state = step(model, state, controls, params, dt)
     for field in ("x", "y", "heading", "vx", "vy"):
         assert np.isfinite(getattr(state, field)).all(), field
     for name_, value in state.extra.items():
@@ -75,33 +76,56 @@ def test_a_batch_equals_its_cars_run_one_by_one(name):
     n, ticks = 6, 150
     params = random_tunings(model, seed, n, edges=0.1)
     # pedals and steering held for 20 ticks at a time, so the held-steering reuse is exercised
-    plan = [Controls(rng.choice([-1.0, -0.3, 0.0, 1.0], n), rng.integers(0, 2, n).astype(float),
-                     rng.integers(0, 2, n).astype(float), rng.integers(0, 2, n).astype(float),
-                     rng.choice([-1.0, 0.0, 1.0], n)) for _ in range(ticks // 20 + 1)]
+    plan = [
+        Controls(
+            rng.choice([-1.0, -0.3, 0.0, 1.0], n),
+            rng.integers(0, 2, n).astype(float),
+            rng.integers(0, 2, n).astype(float),
+            rng.integers(0, 2, n).astype(float),
+            rng.choice([-1.0, 0.0, 1.0], n),
+        )
+        for _ in range(ticks // 20 + 1)
+    ]
     batch = State.at_rest(n)
     for tick in range(ticks):
-        batch = model.step(batch, plan[tick // 20], params, DT)
+        batch = step(model, batch, plan[tick // 20], params, DT)
     for i in range(n):
         single = State.at_rest(1)
         mine = {k: v[i] for k, v in params.items()}
         for tick in range(ticks):
             c = plan[tick // 20]
-            single = model.step(single, Controls(c.steer[i], c.throttle[i], c.brake[i], c.handbrake[i], c.shift[i]),
-                                mine, DT)
+            single = step(
+                model, single, Controls(c.steer[i], c.throttle[i], c.brake[i], c.handbrake[i], c.shift[i]), mine, DT
+            )
         for field in ("x", "y", "heading", "vx", "vy"):
             assert getattr(single, field)[0] == getattr(batch, field)[i], (field, i)
 
 
-@pytest.mark.parametrize("name, values, seconds", [
-    ("arcade", {"friction": 0.0, "drag": 0.0, "engine_power": 4000.0}, 10),  # nothing resists
-    ("rigid_body", {}, 120),  # the seed has no drag at all
-    ("monster", {"gear_6": 0.2, "differential": 1.0, "wheel_radius": 0.5, "c_drag": 0.0, "c_rr": 0.0,
-                 "mass": 500.0, "redline_rpm": 9000.0}, 120),
-])
+@pytest.mark.parametrize(
+    "name, values, seconds",
+    [
+        ("arcade", {"friction": 0.0, "drag": 0.0, "engine_power": 4000.0}, 10),  # nothing resists
+        ("rigid_body", {}, 120),  # the seed has no drag at all
+        (
+            "monster",
+            {
+                "gear_6": 0.2,
+                "differential": 1.0,
+                "wheel_radius": 0.5,
+                "c_drag": 0.0,
+                "c_rr": 0.0,
+                "mass": 500.0,
+                "redline_rpm": 9000.0,
+            },
+            120,
+        ),
+    ],
+)
 def test_no_car_leaves_the_world_at_an_absurd_speed(name, values, seconds):
     """Full throttle for a long time where the source sets no limit: the speed stops at
     the shared guard (SPEED_LIMIT), finite, and the state stays finite."""
     from sandbox.physics.models.limits import SPEED_LIMIT
+
     model = MODELS[name]
     limit = SPEED_LIMIT[model.LENGTH_UNIT]
     s = run(model, State.at_rest(), Controls(0, 1, 0), Tuning(model.PARAMS, values), seconds * 60)

@@ -14,13 +14,19 @@ from sandbox.ui.param_row import COARSE_WHEEL, SLIDER_MIN_PX, SLOW_DRAG
 from sandbox.ui.screen_fit import TITLE_BAR_PX
 
 SMALL_SCREEN = QRect(0, 0, 1024, 640)
-PRESETS = ["recipe_defaults.json", "bicycle_drift_illusion.json", "ackermann_van.json", "rigid_body_seed.json",
-           "monster_corvette_c5.json"]
+PRESETS = [
+    "recipe_defaults.json",
+    "bicycle_drift_illusion.json",
+    "ackermann_van.json",
+    "rigid_body_seed.json",
+    "monster_corvette_c5.json",
+]
 
 
 def _fits(rect: QRect, area: QRect) -> bool:
-    return rect.width() <= area.width() and rect.height() <= area.height() - TITLE_BAR_PX and area.contains(
-        rect.topLeft())
+    return (
+        rect.width() <= area.width() and rect.height() <= area.height() - TITLE_BAR_PX and area.contains(rect.topLeft())
+    )
 
 
 def test_the_window_opens_no_larger_than_a_small_screen(qtbot, monkeypatch):
@@ -91,8 +97,10 @@ def test_at_1024x640_the_tune_tables_show_value_boxes(small):
         viewport = table.viewport()
         shown = 0
         for _, *boxes in rows.values():
-            inside = [box.isVisible() and viewport.rect().contains(QRect(box.mapTo(viewport, QPoint(0, 0)),
-                                                                         box.size())) for box in boxes]
+            inside = [
+                box.isVisible() and viewport.rect().contains(QRect(box.mapTo(viewport, QPoint(0, 0)), box.size()))
+                for box in boxes
+            ]
             shown += all(inside)
         assert shown >= 2, f"{table.horizontalHeaderItem(1).text()}: {shown} rows of value boxes in view"
 
@@ -100,20 +108,40 @@ def test_at_1024x640_the_tune_tables_show_value_boxes(small):
 def _drag(widget, start: QPoint, moves: list[tuple[int, bool]]) -> None:
     """Press at `start`, move by each (dx, shift held) in turn, release."""
     widget.mousePressEvent  # noqa: B018 (a real widget)
-    QApplication.sendEvent(widget, QMouseEvent(QEvent.Type.MouseButtonPress, QPointF(start), QPointF(start),
-                                               Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton,
-                                               Qt.KeyboardModifier.NoModifier))
+    QApplication.sendEvent(
+        widget,
+        QMouseEvent(
+            QEvent.Type.MouseButtonPress,
+            QPointF(start),
+            QPointF(start),
+            Qt.MouseButton.LeftButton,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        ),
+    )
     x = start.x()
     for dx, shift in moves:
         x += dx
         modifiers = Qt.KeyboardModifier.ShiftModifier if shift else Qt.KeyboardModifier.NoModifier
         point = QPointF(x, start.y())
-        QApplication.sendEvent(widget, QMouseEvent(QEvent.Type.MouseMove, point, point, Qt.MouseButton.NoButton,
-                                                   Qt.MouseButton.LeftButton, modifiers))
+        QApplication.sendEvent(
+            widget,
+            QMouseEvent(
+                QEvent.Type.MouseMove, point, point, Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, modifiers
+            ),
+        )
     point = QPointF(x, start.y())
-    QApplication.sendEvent(widget, QMouseEvent(QEvent.Type.MouseButtonRelease, point, point,
-                                               Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton,
-                                               Qt.KeyboardModifier.NoModifier))
+    QApplication.sendEvent(
+        widget,
+        QMouseEvent(
+            QEvent.Type.MouseButtonRelease,
+            point,
+            point,
+            Qt.MouseButton.LeftButton,
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+        ),
+    )
 
 
 def _handle_centre(row) -> QPoint:
@@ -121,8 +149,11 @@ def _handle_centre(row) -> QPoint:
 
     option = QStyleOptionSlider()
     row.slider.initStyleOption(option)
-    return row.slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, option,
-                                             QStyle.SubControl.SC_SliderHandle, row.slider).center()
+    return (
+        row.slider.style()
+        .subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, row.slider)
+        .center()
+    )
 
 
 def test_shift_while_dragging_moves_the_slider_ten_times_slower(small):
@@ -144,9 +175,19 @@ def test_shift_while_dragging_moves_the_slider_ten_times_slower(small):
 
 def _wheel(widget, notches: int, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
     centre = QPointF(widget.rect().center())
-    QApplication.sendEvent(widget, QWheelEvent(centre, widget.mapToGlobal(centre), QPoint(),
-                                               QPoint(0, 120 * notches), Qt.MouseButton.NoButton, modifiers,
-                                               Qt.ScrollPhase.NoScrollPhase, False))
+    QApplication.sendEvent(
+        widget,
+        QWheelEvent(
+            centre,
+            widget.mapToGlobal(centre),
+            QPoint(),
+            QPoint(0, 120 * notches),
+            Qt.MouseButton.NoButton,
+            modifiers,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        ),
+    )
 
 
 def test_the_wheel_on_a_clicked_number_box_steps_the_value(small, qtbot):

@@ -26,11 +26,12 @@ def plot(qtbot):
 
 def recipe_top(power: float) -> float:
     """The recipe's top speed at 60 Hz: root of 0.06 v²/60 + 55 v/60 = power."""
-    return (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * power * 60)) / 0.12
+    return (-55 + math.sqrt(55**2 + 4 * 0.06 * power * 60)) / 0.12
 
 
-@pytest.mark.parametrize("value, rounded", [(1.0, 1.0), (1.01, 1.2), (7.0, 8.0), (8.5, 10.0), (333.0, 400.0),
-                                            (0.0042, 0.005)])
+@pytest.mark.parametrize(
+    "value, rounded", [(1.0, 1.0), (1.01, 1.2), (7.0, 8.0), (8.5, 10.0), (333.0, 400.0), (0.0042, 0.005)]
+)
 def test_round_up_picks_the_next_round_number(value, rounded):
     assert round_up(value) == pytest.approx(rounded)
 
@@ -45,7 +46,7 @@ def test_marker_labels_never_overlap_even_at_the_same_speed(plot):
     assert len(placed) == 3
     boxes = [box for _, box in placed]
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not a.intersects(b)
     area = widget.getPlotItem().getViewBox().boundingRect()
     assert all(area.contains(box) for box in boxes)  # inside the plot, under the legend row
@@ -54,7 +55,7 @@ def test_marker_labels_never_overlap_even_at_the_same_speed(plot):
 def test_a_label_sits_beside_its_line(plot):
     widget, _, _ = plot
     widget.slip_marker.hide()
-    (marker, box), = widget.markers.label_rects()
+    ((marker, box),) = widget.markers.label_rects()
     x = widget.markers.x_pixel(marker.value())
     assert marker is widget.top_marker and min(abs(box.left() - x), abs(box.right() - x)) <= 4
 

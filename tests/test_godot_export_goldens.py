@@ -7,8 +7,6 @@ CI has no Godot: the goldens carry the engine's answer into it. Where godot3-ser
 is installed, the last tests run the engine live as well.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -73,8 +71,12 @@ def test_the_sandbox_drives_as_the_engine_did_at_every_tick(case):
 
 def test_the_option_tunings_turn_on_every_option_no_preset_does():
     """Every switch of the models in metres is on in some checked tuning."""
-    on = {(preset.model.NAME, p.name) for preset in TUNINGS.values() for p in preset.model.PARAMS
-          if p.is_bool and preset.tuning[p.name]}
+    on = {
+        (preset.model.NAME, p.name)
+        for preset in TUNINGS.values()
+        for p in preset.model.PARAMS
+        if p.is_bool and preset.tuning[p.name]
+    }
     for preset in TUNINGS.values():
         if preset.model.LENGTH_UNIT == "m":
             for p in preset.model.PARAMS:
@@ -122,8 +124,16 @@ def test_without_32_bit_controls_the_analog_drive_would_part_from_the_engine():
     columns = np.array([model.STATE.offset[name] for name in ("x", "y")], dtype=np.int64)
     unrounded = np.empty((len(trace), 2))
     rows, _ = sim.tuning_rows(model, preset.tuning, 1)
-    kernels.call(kernels.record_trace, sim.model_number(model), sim.State.at_rest(1, model.STATE).data[0],
-                 controls, rows[0], 1 / 60, columns, unrounded)
+    kernels.call(
+        kernels.record_trace,
+        sim.model_number(model),
+        sim.State.at_rest(1, model.STATE).data[0],
+        controls,
+        rows[0],
+        1 / 60,
+        columns,
+        unrounded,
+    )
     godot = load_golden(golden_path("bicycle_blog", model, 25.0, "analog", 60))
     ppm = scales(model)[0]
     assert np.hypot(*(unrounded - godot[:, 1:3]).T).max() * ppm > POSITION_PX

@@ -21,13 +21,16 @@ def _edited(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-@pytest.mark.parametrize("name, recipe_2020, analog", [
-    ("recipe_demo_godot4.gd", False, False),
-    ("typed_godot4_port.gd", False, False),
-    ("commented_godot4_port.gd", False, True),
-    ("godot3_export_port.gd", False, False),
-    ("recipe_2020_godot3.gd", True, False),
-])
+@pytest.mark.parametrize(
+    "name, recipe_2020, analog",
+    [
+        ("recipe_demo_godot4.gd", False, False),
+        ("typed_godot4_port.gd", False, False),
+        ("commented_godot4_port.gd", False, True),
+        ("godot3_export_port.gd", False, False),
+        ("recipe_2020_godot3.gd", True, False),
+    ],
+)
 def test_each_real_world_shape_is_recognised(name, recipe_2020, analog):
     formula = recognise((SCRIPTS / name).read_text())
     assert (formula.recipe_2020, formula.analog_pedals) == (recipe_2020, analog)
@@ -36,12 +39,18 @@ def test_each_real_world_shape_is_recognised(name, recipe_2020, analog):
 
 
 def test_the_evidence_names_what_told():
-    assert set(recognise(DEMO).evidence) >= {"friction is multiplied by delta", "drag is multiplied by delta",
-                                             "the traction weight is multiplied by delta",
-                                             "the car stops below 50 px/s"}
-    assert set(recognise(OLD).evidence) >= {"friction is not multiplied by delta",
-                                            "the traction weight is not multiplied by delta",
-                                            "friction is multiplied again at low speed", "the car stops below 5 px/s"}
+    assert set(recognise(DEMO).evidence) >= {
+        "friction is multiplied by delta",
+        "drag is multiplied by delta",
+        "the traction weight is multiplied by delta",
+        "the car stops below 50 px/s",
+    }
+    assert set(recognise(OLD).evidence) >= {
+        "friction is not multiplied by delta",
+        "the traction weight is not multiplied by delta",
+        "friction is multiplied again at low speed",
+        "the car stops below 5 px/s",
+    }
 
 
 @pytest.mark.parametrize("godot", (3, 4))
@@ -68,16 +77,35 @@ def test_the_godot3_script_exported_before_every_model_had_one():
     assert (formula.recipe_2020, formula.analog_pedals) == (False, True)  # it reads the pedals' strengths
 
 
-@pytest.mark.parametrize("old, new, godot4, old_recipe", [
-    ("traction * delta)", "traction)", "friction is multiplied by delta",
-     "the traction weight is not multiplied by delta"),
-    ("velocity * friction * delta", "velocity * friction", "drag is multiplied by delta",
-     "friction is not multiplied by delta"),
-    ("\tacceleration += drag_force", "\tif velocity.length() < 100:\n\t\tfriction_force *= 3\n\tacceleration += drag_force",
-     "friction is multiplied by delta", "friction is multiplied again at low speed"),
-    ("acceleration == Vector2.ZERO and velocity.length() < 50", "velocity.length() < 5",
-     "friction is multiplied by delta", "the car stops below 5 px/s"),
-])
+@pytest.mark.parametrize(
+    "old, new, godot4, old_recipe",
+    [
+        (
+            "traction * delta)",
+            "traction)",
+            "friction is multiplied by delta",
+            "the traction weight is not multiplied by delta",
+        ),
+        (
+            "velocity * friction * delta",
+            "velocity * friction",
+            "drag is multiplied by delta",
+            "friction is not multiplied by delta",
+        ),
+        (
+            "\tacceleration += drag_force",
+            "\tif velocity.length() < 100:\n\t\tfriction_force *= 3\n\tacceleration += drag_force",
+            "friction is multiplied by delta",
+            "friction is multiplied again at low speed",
+        ),
+        (
+            "acceleration == Vector2.ZERO and velocity.length() < 50",
+            "velocity.length() < 5",
+            "friction is multiplied by delta",
+            "the car stops below 5 px/s",
+        ),
+    ],
+)
 def test_a_script_mixing_the_recipes_is_refused_naming_both_sides(old, new, godot4, old_recipe):
     with pytest.raises(GodotError) as err:
         recognise(_edited(DEMO, old, new))
@@ -89,35 +117,48 @@ def test_a_script_mixing_the_recipes_is_refused_naming_both_sides(old, new, godo
 
 
 def test_a_2020_script_with_friction_multiplied_by_delta_is_refused():
-    with pytest.raises(GodotError, match=r"friction is multiplied by delta \(the Godot 4 recipe\) but .*"
-                                         r"drag is not multiplied by delta.*\(the 2020 recipe\)"):
+    with pytest.raises(
+        GodotError,
+        match=r"friction is multiplied by delta \(the Godot 4 recipe\) but .*"
+        r"drag is not multiplied by delta.*\(the 2020 recipe\)",
+    ):
         recognise(_edited(OLD, "velocity * friction\n", "velocity * friction * get_physics_process_delta_time()\n"))
 
 
-@pytest.mark.parametrize("script", [
-    "extends Node2D\nvar wheel_base = 70\n",
-    DEMO[:DEMO.index("\nfunc apply_friction")],  # parts 1 and 2: no friction, drag or traction
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "extends Node2D\nvar wheel_base = 70\n",
+        DEMO[: DEMO.index("\nfunc apply_friction")],  # parts 1 and 2: no friction, drag or traction
+    ],
+)
 def test_a_script_without_the_telling_code_is_refused(script):
-    with pytest.raises(GodotError, match="cannot tell which recipe the script follows: no friction, drag or "
-                                         "traction code found"):
+    with pytest.raises(
+        GodotError, match="cannot tell which recipe the script follows: no friction, drag or traction code found"
+    ):
         recognise(script)
 
 
 def test_a_declared_switch_wins_over_the_code():
     assert recognise(DEMO, {"recipe_2020": True}).recipe_2020 is True
     assert recognise(OLD, {"recipe_2020": False, "analog_pedals": True}).switches == {
-        "recipe_2020": False, "rate_independent": False, "analog_pedals": True}
+        "recipe_2020": False,
+        "rate_independent": False,
+        "analog_pedals": True,
+    }
     # declared, the formula needs no code at all
     assert recognise("var recipe_2020 = false", {"recipe_2020": False}).recipe_2020 is False
 
 
-@pytest.mark.parametrize("read, analog", [
-    ('Input.is_action_pressed("accelerate")', False),
-    ('Input.get_action_strength("accelerate") > 0', True),
-    ('Input.get_axis("brake", "accelerate") > 0', True),
-    ("Input.get_action_raw_strength(&'accelerate') > 0", True),
-])
+@pytest.mark.parametrize(
+    "read, analog",
+    [
+        ('Input.is_action_pressed("accelerate")', False),
+        ('Input.get_action_strength("accelerate") > 0', True),
+        ('Input.get_axis("brake", "accelerate") > 0', True),
+        ("Input.get_action_raw_strength(&'accelerate') > 0", True),
+    ],
+)
 def test_the_pedals_on_off_or_analog(read, analog):
     text = _edited(DEMO, 'Input.is_action_pressed("accelerate")', read)
     text = _edited(text, 'Input.is_action_pressed("brake")', "false")
@@ -129,19 +170,38 @@ def test_no_pedal_read_leaves_the_pedals_unsaid():
     assert recognise(text).analog_pedals is None
 
 
-@pytest.mark.parametrize("change", [
-    ("func apply_friction(delta):", "func apply_friction(step: float) -> void:", "* drag * delta", "* drag * step",
-     "* friction * delta", "* friction * step"),  # the tick under another name, passed in
-    ("(delta)", "(_delta)", "* delta", "* _delta"),
-    ("\t", "    "),  # spaces, not tabs
-    ("traction * delta)", "traction * delta)  # lerp(v, h, traction) in the 2020 recipe"),
-    ("var traction = traction_slow", "var grip := traction_slow", "traction = traction_fast", "grip = traction_fast",
-     "traction * delta)", "grip * delta)"),
-    ("lerp(velocity, new_heading * velocity.length(), traction * delta)",
-     "velocity.lerp(\n\t\t\tnew_heading * velocity.length(),\n\t\t\ttraction * delta\n\t\t)"),
-    ("var friction_force = velocity * friction * delta", "var friction_force = velocity * friction\n"
-     "\tfriction_force *= delta"),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        (
+            "func apply_friction(delta):",
+            "func apply_friction(step: float) -> void:",
+            "* drag * delta",
+            "* drag * step",
+            "* friction * delta",
+            "* friction * step",
+        ),  # the tick under another name, passed in
+        ("(delta)", "(_delta)", "* delta", "* _delta"),
+        ("\t", "    "),  # spaces, not tabs
+        ("traction * delta)", "traction * delta)  # lerp(v, h, traction) in the 2020 recipe"),
+        (
+            "var traction = traction_slow",
+            "var grip := traction_slow",
+            "traction = traction_fast",
+            "grip = traction_fast",
+            "traction * delta)",
+            "grip * delta)",
+        ),
+        (
+            "lerp(velocity, new_heading * velocity.length(), traction * delta)",
+            "velocity.lerp(\n\t\t\tnew_heading * velocity.length(),\n\t\t\ttraction * delta\n\t\t)",
+        ),
+        (
+            "var friction_force = velocity * friction * delta",
+            "var friction_force = velocity * friction\n\tfriction_force *= delta",
+        ),
+    ],
+)
 def test_spellings_of_the_godot4_recipe_are_recognised(change):
     text = DEMO
     for old, new in zip(change[::2], change[1::2]):
@@ -150,17 +210,21 @@ def test_spellings_of_the_godot4_recipe_are_recognised(change):
 
 
 def test_comments_and_strings_are_not_code():
-    text = _edited(OLD, "\tvar friction_force = velocity * friction\n",
-                   "\t# var friction_force = velocity * friction * delta\n\tvar friction_force = velocity * friction\n"
-                   '\tvar note = "velocity * friction * delta"\n')
+    text = _edited(
+        OLD,
+        "\tvar friction_force = velocity * friction\n",
+        "\t# var friction_force = velocity * friction * delta\n\tvar friction_force = velocity * friction\n"
+        '\tvar note = "velocity * friction * delta"\n',
+    )
     assert recognise(text).recipe_2020 is True
 
 
 def test_a_stop_speed_of_the_users_own_is_noted():
     formula = recognise(_edited(DEMO, "velocity.length() < 50", "velocity.length() < 20"))
     assert formula.recipe_2020 is False
-    assert formula.notes == ("the script stops the car below 20 px/s; the sandbox stops it below 50 px/s as the "
-                             "recipe does",)
+    assert formula.notes == (
+        "the script stops the car below 20 px/s; the sandbox stops it below 50 px/s as the recipe does",
+    )
 
 
 def test_steering_keys_read_pressed_or_not_are_noted_where_the_sandbox_steers_by_the_stick():

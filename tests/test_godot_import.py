@@ -53,10 +53,13 @@ def test_a_script_of_another_model_is_refused_naming_its_line(path):
     preset = load_preset(path)
     text = export_script(preset, 4)
     other = next(m for m in MODELS.values() if m is not preset.model)
-    line = next(n for n, l in enumerate(text.split("\n"), start=1) if l.startswith("const SANDBOX_MODEL"))
-    with pytest.raises(GodotError, match=rf"car.gd: line {line}: this is a script of the "
-                                         rf"{re.escape(preset.model.TITLE)} model; it cannot be read into a tuning of the "
-                                         rf"{re.escape(other.TITLE)} model"):
+    line = next(n for n, text in enumerate(text.split("\n"), start=1) if text.startswith("const SANDBOX_MODEL"))
+    with pytest.raises(
+        GodotError,
+        match=rf"car.gd: line {line}: this is a script of the "
+        rf"{re.escape(preset.model.TITLE)} model; it cannot be read into a tuning of the "
+        rf"{re.escape(other.TITLE)} model",
+    ):
         parse_script(text, other, "car.gd")
 
 
@@ -69,13 +72,17 @@ def test_out_of_range_missing_and_expression_are_refused_naming_the_line(path):
     number = _line_of(text, name)
     lines = text.split("\n")
     cases = {
-        "out of range": (re.sub(r"= \S+$", f"= {p.max + 1000 * p.step!r}", lines[number - 1]),
-                         rf"line {number}: {name}: .* is outside the allowed range"),
-        "expression": (re.sub(r"= \S+$", f"= {p.min!r} * 2", lines[number - 1]),
-                       rf"line {number}: {name} = .* \* 2 is not a plain number"),
+        "out of range": (
+            re.sub(r"= \S+$", f"= {p.max + 1000 * p.step!r}", lines[number - 1]),
+            rf"line {number}: {name}: .* is outside the allowed range",
+        ),
+        "expression": (
+            re.sub(r"= \S+$", f"= {p.min!r} * 2", lines[number - 1]),
+            rf"line {number}: {name} = .* \* 2 is not a plain number",
+        ),
         "missing": ("", rf"missing: var {name} \(a {preset.model.NAME} script declares every parameter\)"),
     }
-    for case, (replacement, message) in cases.items():
+    for replacement, message in cases.values():
         edited = lines.copy()
         edited[number - 1] = replacement
         with pytest.raises(GodotError, match=message):
@@ -98,10 +105,14 @@ def test_a_script_from_before_a_parameter_existed_takes_its_default():
     monster = MODELS["monster"]
     newer = [p for p in monster.PARAMS if p.since > 2]
     assert newer
-    lines = ['extends KinematicBody2D', 'const SANDBOX_MODEL = "monster"', "const SANDBOX_FORMAT = 2"]
-    lines += [f"export(float, {p.min}, {p.max}, {p.step}) var {variable_name(p.name)} = {float(p.default)!r}"
-              if not p.is_bool else f"export(bool) var {variable_name(p.name)} = {str(bool(p.default)).lower()}"
-              for p in monster.PARAMS if p.since <= 2]
+    lines = ["extends KinematicBody2D", 'const SANDBOX_MODEL = "monster"', "const SANDBOX_FORMAT = 2"]
+    lines += [
+        f"export(float, {p.min}, {p.max}, {p.step}) var {variable_name(p.name)} = {float(p.default)!r}"
+        if not p.is_bool
+        else f"export(bool) var {variable_name(p.name)} = {str(bool(p.default)).lower()}"
+        for p in monster.PARAMS
+        if p.since <= 2
+    ]
     result = parse_script("\n".join(lines), None)
     assert result.model is monster
     for p in newer:

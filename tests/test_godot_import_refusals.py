@@ -38,10 +38,10 @@ def test_digits_godot_does_not_read_are_refused_naming_the_line(digits):
 
 
 def test_two_model_lines_are_refused_naming_both():
-    text = SCRIPT.replace('const SANDBOX_FORMAT', 'const SANDBOX_MODEL = "monster"\nconst SANDBOX_FORMAT')
+    text = SCRIPT.replace("const SANDBOX_FORMAT", 'const SANDBOX_MODEL = "monster"\nconst SANDBOX_FORMAT')
     first = line_of(text, 'SANDBOX_MODEL: String = "arcade"')
     refused_both_ways(text, f"lines {first} and {first + 1}: SANDBOX_MODEL is declared twice")
-    same = SCRIPT.replace('const SANDBOX_FORMAT', 'const SANDBOX_MODEL = "arcade"\nconst SANDBOX_FORMAT')
+    same = SCRIPT.replace("const SANDBOX_FORMAT", 'const SANDBOX_MODEL = "arcade"\nconst SANDBOX_FORMAT')
     refused_both_ways(same, "declared twice")  # even when both name one model: which line is the script's?
 
 
@@ -55,8 +55,12 @@ def test_a_format_number_too_long_or_not_in_0_9_is_refused_naming_the_line(numbe
 def test_the_command_and_the_window_say_why_a_huge_format_number_is_refused(tmp_path, window):
     script = tmp_path / "car.gd"
     script.write_text(SCRIPT.replace("SANDBOX_FORMAT: int = 4", "SANDBOX_FORMAT: int = " + "9" * 5000))
-    result = subprocess.run([sys.executable, "-m", "sandbox", "import-godot", str(script), "--out",
-                             str(tmp_path / "p.json")], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "sandbox", "import-godot", str(script), "--out", str(tmp_path / "p.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "SANDBOX_FORMAT" in result.stderr
     assert not (tmp_path / "p.json").exists()
@@ -65,11 +69,14 @@ def test_the_command_and_the_window_say_why_a_huge_format_number_is_refused(tmp_
     assert dict(window.tuning) == before and "SANDBOX_FORMAT" in window.last_error
 
 
-@pytest.mark.parametrize("godot, hint, nested", [
-    (4, '@export_range(10, 300, 1, "suffix:px")', '@export_range(10, max(300, (1)), [1][0], "suffix:px")'),
-    (4, '@export_range(10, 300, 1, "suffix:px")', '@export_range(10, ((300)),\n\t{"a": [1]}["a"][0])'),
-    (3, "export(float, 10, 300, 1)", "export(float, 10, (300), [1][0])"),
-])
+@pytest.mark.parametrize(
+    "godot, hint, nested",
+    [
+        (4, '@export_range(10, 300, 1, "suffix:px")', '@export_range(10, max(300, (1)), [1][0], "suffix:px")'),
+        (4, '@export_range(10, 300, 1, "suffix:px")', '@export_range(10, ((300)),\n\t{"a": [1]}["a"][0])'),
+        (3, "export(float, 10, 300, 1)", "export(float, 10, (300), [1][0])"),
+    ],
+)
 def test_nested_brackets_in_an_export_hint_are_read_as_one_hint(godot, hint, nested):
     """Kept as found: this base already read them (no variable was reported missing)."""
     script = export_script(DRIFT, godot)

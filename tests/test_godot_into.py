@@ -16,13 +16,25 @@ from sandbox.files.presets import BUILTIN_DIR, declared_preset, load_preset
 from sandbox.physics.models import MODELS, arcade
 
 SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
-PORTS = {"recipe_demo_godot4.gd": False, "typed_godot4_port.gd": False, "commented_godot4_port.gd": True,
-         "godot3_export_port.gd": False}
+PORTS = {
+    "recipe_demo_godot4.gd": False,
+    "typed_godot4_port.gd": False,
+    "commented_godot4_port.gd": True,
+    "godot3_export_port.gd": False,
+}
 """The Godot 4 recipe's scripts, and whether each reads the pedals as analog strengths."""
-NEW = {"wheel_base": ("64", "64.0"), "steering_angle": ("22.5", "22.5"), "engine_power": ("1250", "1250.0"),
-       "friction": ("-48", "-48.0"), "drag": ("-0.045", "-0.045"), "braking": ("-520", "-520.0"),
-       "max_speed_reverse": ("300", "300.0"), "slip_speed": ("380", "380.0"), "traction_fast": ("3.5", "3.5"),
-       "traction_slow": ("12", "12.0")}
+NEW = {
+    "wheel_base": ("64", "64.0"),
+    "steering_angle": ("22.5", "22.5"),
+    "engine_power": ("1250", "1250.0"),
+    "friction": ("-48", "-48.0"),
+    "drag": ("-0.045", "-0.045"),
+    "braking": ("-520", "-520.0"),
+    "max_speed_reverse": ("300", "300.0"),
+    "slip_speed": ("380", "380.0"),
+    "traction_fast": ("3.5", "3.5"),
+    "traction_slow": ("12", "12.0"),
+}
 """New values, as an int-style and as a float-style literal would spell them."""
 DECLARED = r"^(.*\bvar {name}\s*(?::\s*\w+\s*)?:?=\s*)([-+\d.eE_]+)"
 
@@ -50,7 +62,7 @@ def _expected(text: str) -> str:
         old = pattern.match(lines[i]).group(2)
         int_typed = "export(int" in lines[i] or ": int" in lines[i]
         new = float_style if "." in old and not int_typed else int_style
-        lines[i] = pattern.sub(lambda m: m.group(1) + new, lines[i])
+        lines[i] = pattern.sub(lambda m, new=new: m.group(1) + new, lines[i])
     return "\n".join(lines)
 
 
@@ -65,8 +77,11 @@ def test_only_the_values_change_in_each_real_world_script(tmp_path, name):
     assert sorted(change.name for change in update.changed) == sorted(NEW)
     assert update.missing == []
     assert parse_script(path.read_text(), arcade).values == {
-        **{key: float(spelt) for key, (spelt, _) in NEW.items()}, "rate_independent": False, "recipe_2020": False,
-        "analog_pedals": PORTS[name]}
+        **{key: float(spelt) for key, (spelt, _) in NEW.items()},
+        "rate_independent": False,
+        "recipe_2020": False,
+        "analog_pedals": PORTS[name],
+    }
 
 
 @pytest.mark.parametrize("name", PORTS)
@@ -136,8 +151,14 @@ def _refused(tmp_path, name: str, text: str, preset, message: str, capsys) -> No
 
 
 def test_a_2020_recipe_script_and_a_godot4_recipe_tuning_are_refused(tmp_path, capsys):
-    _refused(tmp_path, "old.gd", (SCRIPTS / "recipe_2020_godot3.gd").read_text(), _preset(),
-             "the script follows the 2020 recipe", capsys)
+    _refused(
+        tmp_path,
+        "old.gd",
+        (SCRIPTS / "recipe_2020_godot3.gd").read_text(),
+        _preset(),
+        "the script follows the 2020 recipe",
+        capsys,
+    )
 
 
 def test_a_2020_recipe_script_takes_a_2020_recipe_tuning(tmp_path):
@@ -149,25 +170,44 @@ def test_a_2020_recipe_script_takes_a_2020_recipe_tuning(tmp_path):
     tuning.set("traction_fast", 0.15)
     write_into(path, replace(load_preset(BUILTIN_DIR / "recipe_2020.json"), tuning=tuning))
     assert path.read_text() == original.replace("var friction = -0.9", "var friction = -1.2").replace(
-        "var traction_fast = 0.1 ", "var traction_fast = 0.15 ")
+        "var traction_fast = 0.1 ", "var traction_fast = 0.15 "
+    )
 
 
 def test_a_switch_declared_but_never_read_by_the_code_is_no_way_round(tmp_path, capsys):
     """`var recipe_2020 = false` above Godot 4 recipe code that never reads it: writing
     true there would not make the code the 2020 recipe's."""
     text = "var recipe_2020 = false\n" + (SCRIPTS / "recipe_demo_godot4.gd").read_text()
-    _refused(tmp_path, "car.gd", text, load_preset(BUILTIN_DIR / "recipe_2020.json"),
-             "the script follows the Godot 4 recipe, but the tuning has recipe_2020 on", capsys)
+    _refused(
+        tmp_path,
+        "car.gd",
+        text,
+        load_preset(BUILTIN_DIR / "recipe_2020.json"),
+        "the script follows the Godot 4 recipe, but the tuning has recipe_2020 on",
+        capsys,
+    )
 
 
 def test_an_option_the_script_has_no_switch_for_is_refused(tmp_path, capsys):
-    _refused(tmp_path, "car.gd", (SCRIPTS / "recipe_demo_godot4.gd").read_text(), _preset(rate_independent=True),
-             "the tuning has rate_independent on, but the script has no such switch", capsys)
+    _refused(
+        tmp_path,
+        "car.gd",
+        (SCRIPTS / "recipe_demo_godot4.gd").read_text(),
+        _preset(rate_independent=True),
+        "the tuning has rate_independent on, but the script has no such switch",
+        capsys,
+    )
 
 
 def test_pedals_that_differ_are_refused(tmp_path, capsys):
-    _refused(tmp_path, "car.gd", (SCRIPTS / "commented_godot4_port.gd").read_text(), _preset(analog=False),
-             "the script reads the pedals as analog strengths, but the tuning has analog_pedals off", capsys)
+    _refused(
+        tmp_path,
+        "car.gd",
+        (SCRIPTS / "commented_godot4_port.gd").read_text(),
+        _preset(analog=False),
+        "the script reads the pedals as analog strengths, but the tuning has analog_pedals off",
+        capsys,
+    )
 
 
 def test_a_script_of_another_model_is_refused(tmp_path, capsys):
@@ -176,28 +216,58 @@ def test_a_script_of_another_model_is_refused(tmp_path, capsys):
 
 
 def test_a_recipe_script_takes_no_other_models_tuning(tmp_path, capsys):
-    _refused(tmp_path, "car.gd", (SCRIPTS / "recipe_demo_godot4.gd").read_text(),
-             load_preset(BUILTIN_DIR / "bicycle_exact_arc.json"),
-             "this script computes as the Godot recipe's car (the Arcade model)", capsys)
+    _refused(
+        tmp_path,
+        "car.gd",
+        (SCRIPTS / "recipe_demo_godot4.gd").read_text(),
+        load_preset(BUILTIN_DIR / "bicycle_exact_arc.json"),
+        "this script computes as the Godot recipe's car (the Arcade model)",
+        capsys,
+    )
 
 
 def test_a_script_without_parameters_is_refused(tmp_path, capsys):
-    _refused(tmp_path, "player.gd", "extends Node2D\n\nvar health = 100\n", _preset(),
-             "no parameter of the Arcade (Godot recipe) model in it", capsys)
+    _refused(
+        tmp_path,
+        "player.gd",
+        "extends Node2D\n\nvar health = 100\n",
+        _preset(),
+        "no parameter of the Arcade (Godot recipe) model in it",
+        capsys,
+    )
 
 
 def test_a_fraction_into_an_int_is_refused_naming_the_line(tmp_path, capsys):
-    text = (SCRIPTS / "typed_godot4_port.gd").read_text().replace("var steering_angle: float = 15.0",
-                                                                   "var steering_angle: int = 15")
-    _refused(tmp_path, "typed.gd", text, _preset(), "line 8: steering_angle is an int, and the "
-             "tuning's value 22.5 is not a whole number", capsys)
+    text = (
+        (SCRIPTS / "typed_godot4_port.gd")
+        .read_text()
+        .replace("var steering_angle: float = 15.0", "var steering_angle: int = 15")
+    )
+    _refused(
+        tmp_path,
+        "typed.gd",
+        text,
+        _preset(),
+        "line 8: steering_angle is an int, and the tuning's value 22.5 is not a whole number",
+        capsys,
+    )
 
 
 def test_a_fraction_into_an_int_inferred_from_its_literal_is_refused(tmp_path, capsys):
-    text = (SCRIPTS / "typed_godot4_port.gd").read_text().replace("var steering_angle: float = 15.0",
-                                                                   "var steering_angle := 15")
-    _refused(tmp_path, "typed.gd", text, _preset(), "line 8: steering_angle is an int (`:=` with a whole number "
-             "makes it one; write it as a float, e.g. `:= 15.0`, to take fractions)", capsys)
+    text = (
+        (SCRIPTS / "typed_godot4_port.gd")
+        .read_text()
+        .replace("var steering_angle: float = 15.0", "var steering_angle := 15")
+    )
+    _refused(
+        tmp_path,
+        "typed.gd",
+        text,
+        _preset(),
+        "line 8: steering_angle is an int (`:=` with a whole number "
+        "makes it one; write it as a float, e.g. `:= 15.0`, to take fractions)",
+        capsys,
+    )
 
 
 def test_an_expression_where_a_value_belongs_is_refused_naming_the_line(tmp_path, capsys):
@@ -227,10 +297,13 @@ def test_the_command_prints_the_changes_and_on_request_the_diff(tmp_path, capsys
     assert path.read_bytes() == _expected(original.decode()).encode()
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--scene"], "--scene: --into writes the values into your script as it is"),
-    (["--godot", "3"], "--godot: --into writes the values into your script as it is"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--scene"], "--scene: --into writes the values into your script as it is"),
+        (["--godot", "3"], "--godot: --into writes the values into your script as it is"),
+    ],
+)
 def test_flags_of_a_new_script_do_not_go_with_into(tmp_path, capsys, flags, message):
     path = tmp_path / "car.gd"
     path.write_text((SCRIPTS / "recipe_demo_godot4.gd").read_text())
@@ -239,7 +312,18 @@ def test_flags_of_a_new_script_do_not_go_with_into(tmp_path, capsys, flags, mess
 
 
 def test_into_flags_need_into(tmp_path, capsys):
-    assert main(["export-godot", "--preset", str(BUILTIN_DIR / "drift.json"), "--out", str(tmp_path / "car.gd"),
-                 "--no-backup"]) == 2
+    assert (
+        main(
+            [
+                "export-godot",
+                "--preset",
+                str(BUILTIN_DIR / "drift.json"),
+                "--out",
+                str(tmp_path / "car.gd"),
+                "--no-backup",
+            ]
+        )
+        == 2
+    )
     assert "--no-backup: only with --into" in capsys.readouterr().err
     assert not (tmp_path / "car.gd").exists()

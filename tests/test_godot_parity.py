@@ -11,17 +11,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sandbox.files.traces import TRAJECTORY_COLUMNS, load_trace
-from sandbox.files.godot import export_script
 from sandbox.devtools.oracle import compare, godot_binary, run_oracle
+from sandbox.files.godot import export_script
 from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.traces import TRAJECTORY_COLUMNS, load_trace
 from sandbox.physics.sim import run_trace
 
 GOLDENS = Path(__file__).parent / "goldens"
 POSITION_PX = 1.0
 HEADING_RAD = 5e-4
-SCENARIOS = ("straight_top_speed", "brake_into_reverse", "full_lock_fast", "full_lock_slow", "slalom",
-             "hairpin", "reverse_steering", "mixed_60s")
+SCENARIOS = (
+    "straight_top_speed",
+    "brake_into_reverse",
+    "full_lock_fast",
+    "full_lock_slow",
+    "slalom",
+    "hairpin",
+    "reverse_steering",
+    "mixed_60s",
+)
 PAD = "analog_pad"
 """A drive on a gamepad's part values, recorded for the tunings whose pedals are the
 recipe's (on/off), as the recipe's scripts read them."""
@@ -39,7 +47,11 @@ def test_the_goldens_cover_8_scenarios_by_4_tunings():
     tunings = {p.parent.name for p in GOLDEN_FILES}
     assert len(tunings) >= 4
     for tuning in tunings:
-        at_60 = {p.name[:-len("_60hz.csv")] for p in GOLDEN_FILES if p.parent.name == tuning and p.name.endswith("_60hz.csv")}
+        at_60 = {
+            p.name[: -len("_60hz.csv")]
+            for p in GOLDEN_FILES
+            if p.parent.name == tuning and p.name.endswith("_60hz.csv")
+        }
         on_off = not load_preset(BUILTIN_DIR / f"{tuning}.json").tuning["analog_pedals"]
         assert at_60 == set(SCENARIOS) | ({PAD} if on_off else set())
     assert {"recipe_defaults", "recipe_2020"} <= {p.parent.name for p in GOLDEN_FILES if p.stem == f"{PAD}_60hz"}
@@ -65,13 +77,16 @@ def test_a_wrong_model_would_fail_the_bound():
     """The bound can fail: the drift tuning's trajectory is far from the recipe's golden."""
     trace = load_trace(GOLDENS / "traces" / "hairpin.csv")
     other = load_preset(BUILTIN_DIR / "drift.json")
-    gap = compare(run_trace(other.model, other.tuning, trace, 60), load_golden(GOLDENS / "recipe_defaults" / "hairpin_60hz.csv"))
+    gap = compare(
+        run_trace(other.model, other.tuning, trace, 60), load_golden(GOLDENS / "recipe_defaults" / "hairpin_60hz.csv")
+    )
     assert gap["position_px"] > 100 * POSITION_PX
 
 
 @needs_godot
-@pytest.mark.parametrize("hz, rate_independent", [(60, False), (30, False), (144, False), (60, True), (30, True),
-                                                  (240, True)])
+@pytest.mark.parametrize(
+    "hz, rate_independent", [(60, False), (30, False), (144, False), (60, True), (30, True), (240, True)]
+)
 def test_exported_godot3_script_drives_like_the_sandbox(hz, rate_independent, tmp_path):
     """The exported car.gd, attached unmodified to a KinematicBody2D and driven through
     Input.action_press/action_release, reproduces `simulate` within the bounds."""
@@ -99,8 +114,21 @@ def test_the_simulate_command_itself_matches_a_golden(tmp_path):
     import sys
 
     out = tmp_path / "mixed.csv"
-    subprocess.run([sys.executable, "-m", "sandbox", "simulate", "--preset", str(BUILTIN_DIR / "drift.json"),
-                    "--controls", str(GOLDENS / "traces" / "mixed_60s.csv"), "--out", str(out)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "simulate",
+            "--preset",
+            str(BUILTIN_DIR / "drift.json"),
+            "--controls",
+            str(GOLDENS / "traces" / "mixed_60s.csv"),
+            "--out",
+            str(out),
+        ],
+        check=True,
+    )
     gap = compare(load_golden(out), load_golden(GOLDENS / "drift" / "mixed_60s_60hz.csv"))
     assert gap["position_px"] < POSITION_PX and gap["heading_rad"] < HEADING_RAD, gap
 
@@ -134,7 +162,7 @@ def test_the_exported_script_holds_the_sandboxs_speed_guard(tmp_path):
     ours = run_trace(preset.model, preset.tuning, trace, 60)
     assert ours[:, 6].max() == SPEED_LIMIT_PX
     assert godot[:, 6].max() == pytest.approx(SPEED_LIMIT_PX, abs=0.01)
-    assert (godot[-60:, 6] == pytest.approx(SPEED_LIMIT_PX, abs=0.01))
+    assert godot[-60:, 6] == pytest.approx(SPEED_LIMIT_PX, abs=0.01)
 
 
 @pytest.mark.parametrize("tuning", ("recipe_defaults", "recipe_2020"))

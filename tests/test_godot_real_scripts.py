@@ -11,16 +11,38 @@ from sandbox.cli import main
 from sandbox.files.presets import BUILTIN_DIR
 
 SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
-RECIPE_2024 = {"wheel_base": 70, "steering_angle": 15, "engine_power": 900, "friction": -55, "drag": -0.06,
-               "braking": -450, "max_speed_reverse": 250, "slip_speed": 400, "traction_fast": 2.5,
-               "traction_slow": 10}
+RECIPE_2024 = {
+    "wheel_base": 70,
+    "steering_angle": 15,
+    "engine_power": 900,
+    "friction": -55,
+    "drag": -0.06,
+    "braking": -450,
+    "max_speed_reverse": 250,
+    "slip_speed": 400,
+    "traction_fast": 2.5,
+    "traction_slow": 10,
+}
 """The Godot 4 recipe's numbers, as its text gives them."""
-RECIPE_2020 = {"wheel_base": 70, "steering_angle": 15, "engine_power": 800, "friction": -0.9, "drag": -0.0015,
-               "braking": -450, "max_speed_reverse": 250, "slip_speed": 400, "traction_fast": 0.1,
-               "traction_slow": 0.7}
+RECIPE_2020 = {
+    "wheel_base": 70,
+    "steering_angle": 15,
+    "engine_power": 800,
+    "friction": -0.9,
+    "drag": -0.0015,
+    "braking": -450,
+    "max_speed_reverse": 250,
+    "slip_speed": 400,
+    "traction_fast": 0.1,
+    "traction_slow": 0.7,
+}
 """The 2020 recipe's numbers."""
-PORTS = {"recipe_demo_godot4.gd": False, "typed_godot4_port.gd": False, "commented_godot4_port.gd": True,
-         "godot3_export_port.gd": False}
+PORTS = {
+    "recipe_demo_godot4.gd": False,
+    "typed_godot4_port.gd": False,
+    "commented_godot4_port.gd": True,
+    "godot3_export_port.gd": False,
+}
 """The scripts following the Godot 4 recipe, and whether each reads the pedals as analog strengths."""
 
 
@@ -60,9 +82,11 @@ def test_the_recipes_part_one_alone_is_refused_for_want_of_a_formula(tmp_path, c
     """Part 1 of the recipe has no friction, drag or traction: its numbers could be
     read for either formula, so they are not read at all."""
     script = tmp_path / "part1.gd"
-    script.write_text("extends CharacterBody2D\n\nvar wheel_base = 70\nvar steering_angle = 15\n\nvar steer_direction\n\n"
-                      "\nfunc _physics_process(delta):\n    get_input()\n    calculate_steering(delta)\n"
-                      "    move_and_slide()\n")
+    script.write_text(
+        "extends CharacterBody2D\n\nvar wheel_base = 70\nvar steering_angle = 15\n\nvar steer_direction\n\n"
+        "\nfunc _physics_process(delta):\n    get_input()\n    calculate_steering(delta)\n"
+        "    move_and_slide()\n"
+    )
     out = tmp_path / "imported.json"
     assert main(["import-godot", str(script), "--out", str(out)]) == 2
     assert "no friction, drag or traction code found" in capsys.readouterr().err
@@ -73,10 +97,23 @@ def test_a_recipe_script_is_not_read_into_another_model(tmp_path, capsys):
     """The recipe's numbers are pixels and per-tick shares: a bicycle in metres would
     take its wheel base of 70 as 70 m."""
     out = tmp_path / "imported.json"
-    assert main(["import-godot", str(SCRIPTS / "recipe_demo_godot4.gd"), "--out", str(out), "--preset",
-                 str(BUILTIN_DIR / "bicycle_exact_arc.json")]) == 2
-    assert ("this script computes as the Godot recipe's car (the Arcade model): its numbers mean something else "
-            "in the Kinematic bicycle") in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "import-godot",
+                str(SCRIPTS / "recipe_demo_godot4.gd"),
+                "--out",
+                str(out),
+                "--preset",
+                str(BUILTIN_DIR / "bicycle_exact_arc.json"),
+            ]
+        )
+        == 2
+    )
+    assert (
+        "this script computes as the Godot recipe's car (the Arcade model): its numbers mean something else "
+        "in the Kinematic bicycle"
+    ) in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -64,7 +64,9 @@ def test_every_scene_is_well_formed_and_sized_from_the_body(path, godot):
     size = preset.model.body(preset.tuning)
     scale = 20.0 if preset.model.LENGTH_UNIT == "m" else 1.0
     shape = next(p for k, a, p in sections if k == "sub_resource")
-    numbers = [float(v) for v in re.search(r"\( ?(-?[\d.]+), (-?[\d.]+)", shape.get("size") or shape["extents"]).groups()]
+    numbers = [
+        float(v) for v in re.search(r"\( ?(-?[\d.]+), (-?[\d.]+)", shape.get("size") or shape["extents"]).groups()
+    ]
     factor = 1.0 if godot == 4 else 2.0  # Godot 3 gives half extents
     assert numbers[0] * factor == pytest.approx(size["length"] * scale, rel=1e-5)
     assert numbers[1] * factor == pytest.approx(size["width"] * scale, rel=1e-5)
@@ -119,19 +121,48 @@ def test_import_godot_never_writes_over_the_script_it_reads(tmp_path):
     script.write_text(export_script(load_preset(BUILTIN_DIR / "drift.json"), 4))
     before = script.read_bytes()
     for out in (script, tmp_path / "car.json"):
-        result = subprocess.run([sys.executable, "-m", "sandbox", "import-godot", str(script), "--out", str(out)],
-                                capture_output=True, text=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "sandbox", "import-godot", str(script), "--out", str(out)],
+            capture_output=True,
+            text=True,
+        )
         if out == script:
             assert result.returncode == 2 and "car.gd" in result.stderr
         else:
             assert result.returncode == 0
     assert script.read_bytes() == before
-    scene = subprocess.run([sys.executable, "-m", "sandbox", "export-godot", "--preset", str(BUILTIN_DIR / "drift.json"),
-                            "--scene", "--out", str(tmp_path / "drift.tscn")], capture_output=True, text=True)
+    scene = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "export-godot",
+            "--preset",
+            str(BUILTIN_DIR / "drift.json"),
+            "--scene",
+            "--out",
+            str(tmp_path / "drift.tscn"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert scene.returncode == 0
     preset = tmp_path / "mine.gd"  # a preset file, whatever its name: the scene's script would replace it
     preset.write_text((BUILTIN_DIR / "drift.json").read_text())
-    clash = subprocess.run([sys.executable, "-m", "sandbox", "export-godot", "--preset", str(preset),
-                            "--scene", "--out", str(tmp_path / "mine.tscn")], capture_output=True, text=True)
+    clash = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "export-godot",
+            "--preset",
+            str(preset),
+            "--scene",
+            "--out",
+            str(tmp_path / "mine.tscn"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert clash.returncode == 2 and "mine.gd" in clash.stderr and not (tmp_path / "mine.tscn").exists()
     assert preset.read_text() == (BUILTIN_DIR / "drift.json").read_text()

@@ -9,24 +9,49 @@ import pytest
 from sandbox.files.godot import GODOT_VERSIONS, LINE_WIDTH, GodotError, export_script, gdscript_literal, variable_name
 from sandbox.files.godot_import import load_script, parse_script
 from sandbox.files.godot_scene import save_scene
-from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.models import arcade
 
 RECIPE_ACTIONS = ('"accelerate"', '"brake"', '"steer_left"', '"steer_right"')
 _DEMO = (Path(__file__).parent / "data" / "godot_scripts" / "recipe_demo_godot4.gd").read_text()
-RECIPE_CODE = _DEMO[_DEMO.index("\nfunc _physics_process"):]
+RECIPE_CODE = _DEMO[_DEMO.index("\nfunc _physics_process") :]
 """The recipe demo's functions: appended to a few declarations, they say which
 formula the numbers are for (a script without them is refused: it could be either)."""
 
 
-@pytest.mark.parametrize("godot, base, api", [
-    (4, "extends CharacterBody2D", ("Input.get_axis", "deg_to_rad", "move_and_slide()", ".lerp(", "physical_keycode",
-                                    "func _get_input() -> void:", "func _apply_friction(delta: float) -> void:",
-                                    "func _calculate_steering(delta: float) -> void:")),
-    (3, "extends KinematicBody2D", ("get_action_strength", "deg2rad", "move_and_slide(velocity)", "linear_interpolate",
-                                    "scancode", "func get_input():", "func apply_friction(delta):",
-                                    "func calculate_steering(delta):")),
-])
+@pytest.mark.parametrize(
+    "godot, base, api",
+    [
+        (
+            4,
+            "extends CharacterBody2D",
+            (
+                "Input.get_axis",
+                "deg_to_rad",
+                "move_and_slide()",
+                ".lerp(",
+                "physical_keycode",
+                "func _get_input() -> void:",
+                "func _apply_friction(delta: float) -> void:",
+                "func _calculate_steering(delta: float) -> void:",
+            ),
+        ),
+        (
+            3,
+            "extends KinematicBody2D",
+            (
+                "get_action_strength",
+                "deg2rad",
+                "move_and_slide(velocity)",
+                "linear_interpolate",
+                "scancode",
+                "func get_input():",
+                "func apply_friction(delta):",
+                "func calculate_steering(delta):",
+            ),
+        ),
+    ],
+)
 def test_export_has_the_recipes_structure_and_actions(godot, base, api):
     preset = load_preset(BUILTIN_DIR / "drift.json")
     text = export_script(preset, godot)
@@ -39,42 +64,66 @@ def test_export_has_the_recipes_structure_and_actions(godot, base, api):
             assert "recipe_2020" not in text
             continue
         assert f"var {p.name}{typed} = {gdscript_literal(preset.tuning[p.name])}" in text
-    other = ("Input.get_axis", "deg_to_rad", "physical_keycode") if godot == 3 else \
-        ("deg2rad", "linear_interpolate", "scancode", "Godot 3")
+    other = (
+        ("Input.get_axis", "deg_to_rad", "physical_keycode")
+        if godot == 3
+        else ("deg2rad", "linear_interpolate", "scancode", "Godot 3")
+    )
     assert not any(piece in text for piece in other)
     assert "{{" not in text and "}}" not in text  # every placeholder of the template filled
 
 
 def test_literals_look_like_the_recipes():
-    assert [gdscript_literal(v) for v in (70.0, -0.06, 2.5, False, True, -450.0)] == \
-        ["70", "-0.06", "2.5", "false", "true", "-450"]
+    assert [gdscript_literal(v) for v in (70.0, -0.06, 2.5, False, True, -450.0)] == [
+        "70",
+        "-0.06",
+        "2.5",
+        "false",
+        "true",
+        "-450",
+    ]
 
 
 def test_import_reads_var_lines_in_every_common_spelling():
-    text = "\n".join([
-        "extends KinematicBody2D",
-        "var wheel_base = 90  # px",
-        "export var steering_angle = 20.5",
-        "@export var engine_power: float = 1.2e3",
-        "var drag := -0.07",
-        "var rate_independent = true",
-        "var velocity = Vector2.ZERO",  # a state variable, not a parameter
-        "@export var colour = 3",       # an exported variable of the user's own
-        "func _ready():",
-        "\tvar slip_speed = 1",         # a local inside a function: not a declaration of the car
-        "\tprint(rate_independent)",    # the switch is read: its declared value is what the code does
-    ]) + RECIPE_CODE
+    text = (
+        "\n".join(
+            [
+                "extends KinematicBody2D",
+                "var wheel_base = 90  # px",
+                "export var steering_angle = 20.5",
+                "@export var engine_power: float = 1.2e3",
+                "var drag := -0.07",
+                "var rate_independent = true",
+                "var velocity = Vector2.ZERO",  # a state variable, not a parameter
+                "@export var colour = 3",  # an exported variable of the user's own
+                "func _ready():",
+                "\tvar slip_speed = 1",  # a local inside a function: not a declaration of the car
+                "\tprint(rate_independent)",  # the switch is read: its declared value is what the code does
+            ]
+        )
+        + RECIPE_CODE
+    )
     result = parse_script(text, arcade)
-    assert result.values == {"wheel_base": 90, "steering_angle": 20.5, "engine_power": 1200, "drag": -0.07,
-                             "rate_independent": True, "recipe_2020": False, "analog_pedals": False}
+    assert result.values == {
+        "wheel_base": 90,
+        "steering_angle": 20.5,
+        "engine_power": 1200,
+        "drag": -0.07,
+        "rate_independent": True,
+        "recipe_2020": False,
+        "analog_pedals": False,
+    }
     joined = "\n".join(result.warnings)
     assert "line 8: colour is not a tuning parameter" in joined
     assert not any(w.startswith(("line 7", "line 10")) for w in result.warnings)  # no word on those
     # the recipe's own script has no SANDBOX_MODEL line: what it lacks is left as it is, and said
     assert "not in the script (left as they are): braking" in joined
     # friction and the tractions are the 2020 recipe's switch's to change: said so
-    assert re.search(r"not in the script: friction, traction_fast, traction_slow; they take their defaults "
-                     r"under Godot 3 recipe \(2020\) off where that switch changes", joined)
+    assert re.search(
+        r"not in the script: friction, traction_fast, traction_slow; they take their defaults "
+        r"under Godot 3 recipe \(2020\) off where that switch changes",
+        joined,
+    )
 
 
 def test_an_expression_or_a_value_out_of_range_imports_nothing_and_names_the_lines():
@@ -110,18 +159,27 @@ def test_a_long_run_of_spaces_imports_in_linear_time():
     head = "var wheel_base ="
     text = head + " " * (SCRIPT_LIMIT - len(head) - 4 - len(RECIPE_CODE)) + " 80" + RECIPE_CODE
     assert len(text) <= SCRIPT_LIMIT
-    assert parse_script(text, arcade).values == {"wheel_base": 80, "rate_independent": False,
-                                                     "recipe_2020": False, "analog_pedals": False}
+    assert parse_script(text, arcade).values == {
+        "wheel_base": 80,
+        "rate_independent": False,
+        "recipe_2020": False,
+        "analog_pedals": False,
+    }
     spaces = "var wheel_base = 80" + " " * (SCRIPT_LIMIT // 2) + "x" + RECIPE_CODE  # unreadable, just as fast
     with pytest.raises(GodotError, match="line 1"):
         parse_script(spaces, arcade)
 
 
 def test_underscores_between_digits_are_valid_gdscript():
-    result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6" + RECIPE_CODE,
-                          arcade)
-    assert result.values == {"engine_power": 1000, "slip_speed": 400.5, "drag": -0.06, "rate_independent": False,
-                                                     "recipe_2020": False, "analog_pedals": False}
+    result = parse_script("var engine_power = 1_000\nvar slip_speed = 4_0_0.5\nvar drag = -0.0_6" + RECIPE_CODE, arcade)
+    assert result.values == {
+        "engine_power": 1000,
+        "slip_speed": 400.5,
+        "drag": -0.06,
+        "rate_independent": False,
+        "recipe_2020": False,
+        "analog_pedals": False,
+    }
     for wrong in ("1__000", "_1", "1_"):
         with pytest.raises(GodotError, match=f"line 1: engine_power = {wrong} is not a plain number"):
             parse_script(f"var engine_power = {wrong}\nvar wheel_base = 80" + RECIPE_CODE, arcade)
@@ -131,8 +189,13 @@ def test_a_line_separator_inside_a_comment_hides_nothing():
     """Godot ends lines at line feeds only: U+2028 in a comment is part of the comment,
     and the declarations before and after it are read."""
     text = "var wheel_base = 80  # note\u2028still the note\nvar drag = -0.07" + RECIPE_CODE
-    assert parse_script(text, arcade).values == {"wheel_base": 80, "drag": -0.07, "rate_independent": False,
-                                                     "recipe_2020": False, "analog_pedals": False}
+    assert parse_script(text, arcade).values == {
+        "wheel_base": 80,
+        "drag": -0.07,
+        "rate_independent": False,
+        "recipe_2020": False,
+        "analog_pedals": False,
+    }
 
 
 def test_a_script_of_only_unusable_values_names_its_lines():
@@ -143,20 +206,28 @@ def test_a_script_of_only_unusable_values_names_its_lines():
 
 
 def test_an_annotation_with_arguments_is_read():
-    result = parse_script("@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20"
-                          + RECIPE_CODE, arcade)
-    assert result.values == {"wheel_base": 80, "steering_angle": 20, "rate_independent": False,
-                                                     "recipe_2020": False, "analog_pedals": False}
+    result = parse_script(
+        "@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20" + RECIPE_CODE, arcade
+    )
+    assert result.values == {
+        "wheel_base": 80,
+        "steering_angle": 20,
+        "rate_independent": False,
+        "recipe_2020": False,
+        "analog_pedals": False,
+    }
 
 
 def test_godot4_groups_doc_comments_and_a_unit_with_brackets_are_read():
-    text = "\n".join([
-        'const SANDBOX_MODEL: String = "arcade"',
-        '@export_group("Resistance")',
-        "## Drag (1/(px·s)): air drag, proportional to speed squared.",
-        '@export_range(-1, 0, 0.001, "exp", "suffix:1/(px·s)") var drag: float = -0.07',
-        '@export_range(10, 300, 1, "suffix:px") var wheel_base: float = 80.0  # (a comment)',
-    ])
+    text = "\n".join(
+        [
+            'const SANDBOX_MODEL: String = "arcade"',
+            '@export_group("Resistance")',
+            "## Drag (1/(px·s)): air drag, proportional to speed squared.",
+            '@export_range(-1, 0, 0.001, "exp", "suffix:1/(px·s)") var drag: float = -0.07',
+            '@export_range(10, 300, 1, "suffix:px") var wheel_base: float = 80.0  # (a comment)',
+        ]
+    )
     with pytest.raises(GodotError) as err:  # the rest of the arcade's parameters are missing
         parse_script(text, arcade)
     assert "missing: var steering_angle" in str(err.value) and "var drag" not in str(err.value)
@@ -209,7 +280,7 @@ def test_the_corvettes_47_values_show_in_the_inspector_in_the_tuning_panels_grou
     group, seen = None, []
     for number, line in enumerate(lines):
         if line.startswith("@export_group("):
-            group = line[len('@export_group("'):-2]
+            group = line[len('@export_group("') : -2]
         elif line.startswith("@export"):
             name = line.split(" var ")[1].split(":")[0]
             assert lines[number - 1].startswith("## "), line
@@ -217,7 +288,14 @@ def test_the_corvettes_47_values_show_in_the_inspector_in_the_tuning_panels_grou
     assert len(seen) == 47
     assert seen[0][:2] == (None, "pixels_per_metre")  # above the groups
     assert list(dict.fromkeys(g for g, _, _ in seen[1:])) == [
-        "Chassis", "Wheels and tyres", "Resistance", "Steering", "Brakes", "Gearbox", "Engine"]
+        "Chassis",
+        "Wheels and tyres",
+        "Resistance",
+        "Steering",
+        "Brakes",
+        "Gearbox",
+        "Engine",
+    ]
     by_name = {name: (g, line) for g, name, line in seen}
     assert by_name["mu"][0] == "Wheels and tyres"  # declared after the resistance, shown with the tyres
     assert by_name["anti_lock_brakes"] == ("Brakes", "@export var anti_lock_brakes: bool = false")
@@ -242,8 +320,11 @@ def test_export_then_import_gives_the_same_tuning_and_the_range_as_export_hint(p
             assert p.name != "rate_independent" or preset.tuning["recipe_2020"]
             continue
         if godot == 3:
-            hint = f"export(float, {p.min:g}, {p.max:g}, {p.step:g}) var {name} = " if not p.is_bool else \
-                f"export(bool) var {name} = "
+            hint = (
+                f"export(float, {p.min:g}, {p.max:g}, {p.step:g}) var {name} = "
+                if not p.is_bool
+                else f"export(bool) var {name} = "
+            )
             assert hint in text
         elif not p.is_bool:
             hint = re.search(rf"\n@export_range\({p.min:g}, {p.max:g}, {p.step:g}(, .*)?\) var {name}: float = ", text)

@@ -31,12 +31,31 @@ POSITION_PX = 1.0
 HEADING_RAD = 5e-4
 NEW_VALUES = {
     # a tuning of each recipe, none of it the script's own numbers
-    "godot3_export_port.gd": {"wheel_base": 64, "steering_angle": 18, "engine_power": 1250, "friction": -70,
-                              "drag": -0.045, "braking": -600, "max_speed_reverse": 300, "slip_speed": 350,
-                              "traction_fast": 1.8, "traction_slow": 12},
-    "recipe_2020_godot3.gd": {"recipe_2020": True, "wheel_base": 80, "steering_angle": 13, "engine_power": 950,
-                              "friction": -1.2, "drag": -0.002, "braking": -500, "max_speed_reverse": 200,
-                              "slip_speed": 450, "traction_fast": 0.15, "traction_slow": 0.6},
+    "godot3_export_port.gd": {
+        "wheel_base": 64,
+        "steering_angle": 18,
+        "engine_power": 1250,
+        "friction": -70,
+        "drag": -0.045,
+        "braking": -600,
+        "max_speed_reverse": 300,
+        "slip_speed": 350,
+        "traction_fast": 1.8,
+        "traction_slow": 12,
+    },
+    "recipe_2020_godot3.gd": {
+        "recipe_2020": True,
+        "wheel_base": 80,
+        "steering_angle": 13,
+        "engine_power": 950,
+        "friction": -1.2,
+        "drag": -0.002,
+        "braking": -500,
+        "max_speed_reverse": 200,
+        "slip_speed": 450,
+        "traction_fast": 0.15,
+        "traction_slow": 0.6,
+    },
 }
 needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
 
@@ -88,7 +107,10 @@ def test_the_new_values_are_a_tuning_the_recipe_allows():
     the built-in recipe presets hold other numbers (so writing them changes the script)."""
     for values in NEW_VALUES.values():
         tuning = Tuning(arcade.PARAMS, values)
-        defaults = load_preset(Path(__file__).parents[1] / "presets" /
-                               ("recipe_2020.json" if values.get("recipe_2020") else "recipe_defaults.json"))
+        defaults = load_preset(
+            Path(__file__).parents[1]
+            / "presets"
+            / ("recipe_2020.json" if values.get("recipe_2020") else "recipe_defaults.json")
+        )
         assert all(tuning[k] != defaults.tuning[k] for k in values if k != "recipe_2020")
         assert np.isfinite([tuning[k] for k in values]).all()

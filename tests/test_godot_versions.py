@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from gdscript_common_form import (GODOT3_CALLS, GODOT3_NAMES, GODOT4_ONLY, RENAMED, SLIDES, differences,
-                                  typed_literals)
+from gdscript_common_form import GODOT3_CALLS, GODOT3_NAMES, GODOT4_ONLY, RENAMED, SLIDES, differences, typed_literals
 from sandbox.devtools.export_goldens import tunings
 from sandbox.files.godot import export_script
 from sandbox.files.presets import BUILTIN_DIR, load_preset
@@ -43,15 +42,22 @@ def test_every_word_the_comparison_forgives_is_in_some_script():
         assert f"func {name}(" in four
 
 
-@pytest.mark.parametrize("stem, old, new, member", [
-    ("drift", "if velocity.length() > slip_speed:", "if velocity.length() >= slip_speed:", "calculate_steering"),
-    ("bicycle_blog", "return current + clampf(goal - current, -most, most)",
-     "return current + clampf(goal - current, most, -most)", "_steer"),
-    ("ackermann_van", "_pos_y = y0 + _speed * dt * dy", "_pos_y = y0 + _speed * dt * dx", "step"),
-    ("rigid_body_road", "maxf(1e-12, size)", "maxf(size, 1e-12)", "step"),
-    ("monster_corvette_c5", "const G: float = 9.8", "const G: float = 9.81", "G"),
-    ("monster_corvette_c5", "\t\t_vx = velocity.x / pixels_per_metre", "\t\tpass", "_physics_process"),
-])
+@pytest.mark.parametrize(
+    "stem, old, new, member",
+    [
+        ("drift", "if velocity.length() > slip_speed:", "if velocity.length() >= slip_speed:", "calculate_steering"),
+        (
+            "bicycle_blog",
+            "return current + clampf(goal - current, -most, most)",
+            "return current + clampf(goal - current, most, -most)",
+            "_steer",
+        ),
+        ("ackermann_van", "_pos_y = y0 + _speed * dt * dy", "_pos_y = y0 + _speed * dt * dx", "step"),
+        ("rigid_body_road", "maxf(1e-12, size)", "maxf(size, 1e-12)", "step"),
+        ("monster_corvette_c5", "const G: float = 9.8", "const G: float = 9.81", "G"),
+        ("monster_corvette_c5", "\t\t_vx = velocity.x / pixels_per_metre", "\t\tpass", "_physics_process"),
+    ],
+)
 def test_a_changed_line_of_a_godot4_script_is_caught(stem, old, new, member):
     """A slip of the kind a hand-written Godot 4 line could make: a comparison, a
     clamp's bounds or a tie's order swapped, a wrong axis, a constant, a lost call."""
@@ -65,7 +71,8 @@ def test_a_changed_line_of_a_godot4_script_is_caught(stem, old, new, member):
 def test_a_type_hint_that_changes_a_number_is_caught():
     four = export_script(load_preset(BUILTIN_DIR / "bicycle_blog.json"), 4)
     assert typed_literals(four.replace("const UNSET: float = 1000000000.0", "const UNSET: int = 1000000000.5")) == [
-        "UNSET: int = 1000000000.5"]
+        "UNSET: int = 1000000000.5"
+    ]
 
 
 def test_a_godot4_name_left_as_in_godot3_is_caught():

@@ -22,8 +22,13 @@ def seen() -> dict:
         pytest.skip(f"needs {' and '.join(missing)} (apt-get install xvfb xdotool)")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     env.pop("QT_QPA_PLATFORM", None)
-    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, str(DRIVE)],
-                         capture_output=True, text=True, timeout=300, env=env)
+    run = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, str(DRIVE)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
     assert run.returncode == 0 and lines, run.stdout + run.stderr
     return json.loads(lines[-1])

@@ -55,9 +55,24 @@ tiny tmpfs where one cannot be mounted)."""
 def simulate(cache: Path, out: Path, before: str = "", timeout: float = 240):
     env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(cache), PYTHONPATH=str(ROOT))
     code = RUNNER.format(limit=LIMIT_BYTES, before=before)
-    return subprocess.run([sys.executable, "-c", code, "simulate", "--preset", str(PRESET), "--controls",
-                           str(CONTROLS), "--out", str(out)], env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "simulate",
+            "--preset",
+            str(PRESET),
+            "--controls",
+            str(CONTROLS),
+            "--out",
+            str(out),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -152,9 +167,20 @@ def fifo_for_the_whole_cache(cache):  # this version's folder is a FIFO
     os.mkfifo(folder)
 
 
-DAMAGE = [zero_length_indexes, truncated_indexes, garbage_indexes, bit_flipped_data, folder_for_index,
-          folder_for_data, fifo_for_index, fifo_for_data, dev_zero_for_data, dev_zero_for_index, file_for_folder,
-          fifo_for_the_whole_cache]
+DAMAGE = [
+    zero_length_indexes,
+    truncated_indexes,
+    garbage_indexes,
+    bit_flipped_data,
+    folder_for_index,
+    folder_for_data,
+    fifo_for_index,
+    fifo_for_data,
+    dev_zero_for_data,
+    dev_zero_for_index,
+    file_for_folder,
+    fifo_for_the_whole_cache,
+]
 
 
 def cache_lines(stderr: str) -> list[str]:
@@ -276,8 +302,13 @@ for name, module in list(sys.modules.items()):
                 print(value.__name__, type(cache._cache_file).__name__, type(cache._impl.locator).__name__)
 print("cached kernels", seen)
 """
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
     assert result.returncode == 0, result.stderr
     *kernels, count = result.stdout.splitlines()
     assert int(count.split()[-1]) >= 10
@@ -307,10 +338,14 @@ def test_the_window_drives_on_a_damaged_cache(filled, tmp_path):
     copy = tmp_path / "cache"
     shutil.copytree(cache, copy)
     zero_length_indexes(copy)
-    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(copy), PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen",
-               CAR_SANDBOX_HOME=str(tmp_path / "home"))
-    result = subprocess.run([sys.executable, "-c", WINDOW_FRAMES], env=env, capture_output=True, text=True,
-                            timeout=300)
+    env = dict(
+        os.environ,
+        CAR_SANDBOX_KERNEL_CACHE=str(copy),
+        PYTHONPATH=str(ROOT),
+        QT_QPA_PLATFORM="offscreen",
+        CAR_SANDBOX_HOME=str(tmp_path / "home"),
+    )
+    result = subprocess.run([sys.executable, "-c", WINDOW_FRAMES], env=env, capture_output=True, text=True, timeout=300)
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["60", "True"]

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from sandbox.physics.models import ackermann, bicycle
-from sandbox.physics.state import Controls, State
 from sandbox.physics.params import Tuning
+from sandbox.physics.sim import step
+from sandbox.physics.state import Controls, State
 
 
 def cruising(model, speed, **params):
@@ -21,7 +22,7 @@ def cruising(model, speed, **params):
 
 
 def drive(model, state, p, controls, dt, seconds):
-    return model.step(state, controls, p, dt, ticks=round(seconds / dt))  # one compiled run
+    return step(model, state, controls, p, dt, ticks=round(seconds / dt))  # one compiled run
 
 
 @pytest.mark.parametrize("dt", [0.001, 0.01, 0.1])
@@ -59,26 +60,26 @@ def test_bicycle_wheel_base_is_conserved():
     turns = []
     for _ in range(3600):
         before = s.heading[0]
-        s = bicycle.step(s, Controls(1, 1, 0), p, 1 / 60)
+        s = step(bicycle, s, Controls(1, 1, 0), p, 1 / 60)
         turns.append(math.remainder(s.heading[0] - before, 2 * math.pi))
     assert max(turns) - min(turns) < 1e-9
 
 
 def test_front_wheel_correction_keeps_the_wheels_exactly_one_wheel_base_apart():
     p, s = cruising(bicycle, 20.0, wheel_base=2.5, max_steer=40)
-    plain = bicycle.step(s, Controls(1, 1, 0), p, 1 / 10)
-    fixed = bicycle.step(s, Controls(1, 1, 0), {**p, "keep_wheel_base": True}, 1 / 10)
+    plain = step(bicycle, s, Controls(1, 1, 0), p, 1 / 10)
+    fixed = step(bicycle, s, Controls(1, 1, 0), {**p, "keep_wheel_base": True}, 1 / 10)
     assert abs(plain.extra["wheel_gap"][0] - 2.5) > 1e-3  # the blog's step stretches it
     assert fixed.extra["wheel_gap"][0] == pytest.approx(2.5, abs=1e-12)
 
 
 def test_steering_eases_in_and_returns_to_centre_at_its_rates():
     p, s = cruising(bicycle, 10.0, max_steer=30, steer_rate=60, return_rate=120)
-    s = bicycle.step(s, Controls(1, 1, 0), p, 0.1)
+    s = step(bicycle, s, Controls(1, 1, 0), p, 0.1)
     assert math.degrees(s.extra["steer"][0]) == pytest.approx(6.0)  # 60 °/s for 0.1 s
     s = drive(bicycle, s, p, Controls(1, 1, 0), 0.1, 1.0)
     assert math.degrees(s.extra["steer"][0]) == pytest.approx(30.0)  # capped at full lock
-    s = bicycle.step(s, Controls(0, 1, 0), p, 0.1)
+    s = step(bicycle, s, Controls(0, 1, 0), p, 0.1)
     assert math.degrees(s.extra["steer"][0]) == pytest.approx(18.0)  # back at 120 °/s
     s = drive(bicycle, s, p, Controls(0, 1, 0), 0.1, 1.0)
     assert s.extra["steer"][0] == 0  # and not past zero
@@ -119,12 +120,12 @@ def test_ackermann_centre_and_omega_follow_the_seed():
     p, s = cruising(ackermann, 5.0, wheel_base=2.6, track_width=1.5, max_steer=20)
     s.heading[:] = 0.3
     s.x[:], s.y[:] = 4.0, -2.0
-    after = ackermann.step(s, Controls(1, 1, 0), p, 0.05)
+    after = step(ackermann, s, Controls(1, 1, 0), p, 0.05)
     d = np.array([math.cos(0.3), math.sin(0.3)])
     perp = np.array([-d[1], d[0]])  # towards the centre on a right turn (y down)
-    pr = np.array([4.0, -2.0]) - 1.3 * d - 0.75 * perp          # outer rear wheel
-    c = pr + 2.6 / math.tan(math.radians(20)) * perp            # c = p_r + l cot α d⊥
-    omega = 5.0 / (2.6 / math.tan(math.radians(20)))            # ω = s / (l cot α)
+    pr = np.array([4.0, -2.0]) - 1.3 * d - 0.75 * perp  # outer rear wheel
+    c = pr + 2.6 / math.tan(math.radians(20)) * perp  # c = p_r + l cot α d⊥
+    omega = 5.0 / (2.6 / math.tan(math.radians(20)))  # ω = s / (l cot α)
     assert after.extra["icr_x"][0] == pytest.approx(c[0]) and after.extra["icr_y"][0] == pytest.approx(c[1])
     assert after.extra["omega"][0] == pytest.approx(omega)
     turn = omega * 0.05
@@ -137,7 +138,7 @@ def test_ackermann_centre_and_omega_follow_the_seed():
 @pytest.mark.parametrize("steer", [1.0, -0.6])
 def test_ackermann_full_circle_returns_to_the_start(steer):
     p, s = cruising(ackermann, 4.0, max_steer=25)
-    probe = ackermann.step(s, Controls(steer, 1, 0), p, 1e-3)
+    probe = step(ackermann, s, Controls(steer, 1, 0), p, 1e-3)
     period = 2 * math.pi / abs(probe.extra["omega"][0])
     ticks = 500
     s = drive(ackermann, s, p, Controls(steer, 1, 0), period / ticks, period)
@@ -147,6 +148,6 @@ def test_ackermann_full_circle_returns_to_the_start(steer):
 
 def test_ackermann_guards_the_inner_wheel_below_89_degrees():
     p, s = cruising(ackermann, 2.0, wheel_base=1.0, track_width=3.0, max_steer=60)
-    s = ackermann.step(s, Controls(1, 1, 0), p, 0.1)
+    s = step(ackermann, s, Controls(1, 1, 0), p, 0.1)
     assert math.degrees(s.extra["beta"][0]) == pytest.approx(89.0)
     assert np.isfinite([s.x[0], s.y[0], s.heading[0]]).all()

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from sandbox.analysis.metrics import compute, table
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.physics.models import Controls, ackermann, arcade, bicycle, rigid_body
 from sandbox.physics.params import Tuning
-from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.sim import step
 
 DT = 1 / 60
 
@@ -23,7 +24,7 @@ def one(model, **values):
 def test_arcade_top_and_reverse_speed_are_the_recipes_balances():
     m = one(arcade)
     # settled by extrapolating the geometric approach: within 1e-5 (0.006 px/s)
-    assert m["top_speed"] == pytest.approx((-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 54000)) / 0.12, rel=1e-5)
+    assert m["top_speed"] == pytest.approx((-55 + math.sqrt(55**2 + 4 * 0.06 * 54000)) / 0.12, rel=1e-5)
     a, b, c = 0.06 / 3600, 1 + 55 / 3600, -(250 + 450 / 60)  # reverse fixed point (test_arcade_model)
     assert m["reverse_top_speed"] == pytest.approx((-b + math.sqrt(b * b - 4 * a * c)) / (2 * a), rel=1e-6)
     assert m["time_to_100"] == pytest.approx(8 / 60)  # 15, 29.8, … px/s: 100 reached on tick 8
@@ -41,9 +42,9 @@ def test_kinematic_speed_control_metrics_are_the_hand_sums():
 
 
 def test_turning_radius_is_the_geometrys():
-    l, w, alpha = 2.6, 1.5, math.radians(30)
-    m = one(ackermann, wheel_base=l, track_width=w, max_steer=30)
-    expected = math.hypot(l / 2, l / math.tan(alpha) - w / 2)  # centre p to c = p_r + l·cot α·d⊥
+    base, w, alpha = 2.6, 1.5, math.radians(30)
+    m = one(ackermann, wheel_base=base, track_width=w, max_steer=30)
+    expected = math.hypot(base / 2, base / math.tan(alpha) - w / 2)  # centre p to c = p_r + base·cot α·d⊥
     assert m["radius_low"] == pytest.approx(expected, rel=1e-6)
     assert m["radius_top"] == pytest.approx(expected, rel=1e-6)
     L, delta = 2.5, math.radians(30)
@@ -75,7 +76,7 @@ def test_a_slow_approach_is_extrapolated_to_where_the_car_really_ends():
     at_250 = run_batch(monster, p, 1, Controls(0.0, 1.0, 0.0), 250 * 60)
     at_300 = at_250
     for _ in range(50 * 60):
-        at_300 = monster.step(at_300, Controls(0.0, 1.0, 0.0), p, DT)
+        at_300 = step(monster, at_300, Controls(0.0, 1.0, 0.0), p, DT)
     end = float(at_300.speed[0])
     assert float(at_250.speed[0]) == pytest.approx(end, rel=1e-5)  # settled: the run's real end
     m = one(monster)
@@ -103,8 +104,12 @@ def test_a_model_without_top_speed_says_so():
 
 
 def test_metrics_command_prints_json():
-    out = subprocess.run([sys.executable, "-m", "sandbox", "metrics", "--preset", str(BUILTIN_DIR / "go_kart.json"),
-                          "--json"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "sandbox", "metrics", "--preset", str(BUILTIN_DIR / "go_kart.json"), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     data = json.loads(out)
     assert data["model"] == "arcade" and data["hz"] == 60
     names = [m["name"] for m in data["metrics"]]
@@ -119,8 +124,12 @@ def test_metrics_command_prints_json():
 
 
 def test_metrics_command_says_why_the_rigid_body_has_no_top_speed():
-    out = subprocess.run([sys.executable, "-m", "sandbox", "metrics", "--preset",
-                          str(BUILTIN_DIR / "rigid_body_seed.json")], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "sandbox", "metrics", "--preset", str(BUILTIN_DIR / "rigid_body_seed.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     line = next(line for line in out.splitlines() if "from the parameters" in line)
     assert "none: nothing resists the motion" in line and "500" not in out
 

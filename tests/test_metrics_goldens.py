@@ -40,7 +40,7 @@ def same(value: float, recorded: float) -> bool:
 def test_metrics_are_the_recorded_ones(name):
     preset, tuning = tuning_of(name)
     values = compute(preset.model, tuning, preset.hz)
-    assert list(values) == list(METRICS) and list(RECORDED[name]) == list(METRICS)[:len(RECORDED[name])]
+    assert list(values) == list(METRICS) and list(RECORDED[name]) == list(METRICS)[: len(RECORDED[name])]
     got = {k: float(v[0]) for k, v in values.items()}
     wrong = {k: (got[k], RECORDED[name][k]) for k in RECORDED[name] if not same(got[k], RECORDED[name][k])}
     assert not wrong, wrong
@@ -58,6 +58,9 @@ def test_a_batch_of_every_models_presets_is_its_tunings_one_by_one():
         params = {p.name: np.array([t[p.name] for _, t in members]) for p in model.PARAMS}
         values = compute(model, params, hz)
         for i, (name, _) in enumerate(members):
-            wrong = {k: (float(values[k][i]), RECORDED[name][k]) for k in RECORDED[name]
-                     if not same(float(values[k][i]), RECORDED[name][k])}
+            wrong = {
+                k: (float(values[k][i]), RECORDED[name][k])
+                for k in RECORDED[name]
+                if not same(float(values[k][i]), RECORDED[name][k])
+            }
             assert not wrong, (name, wrong)

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from sandbox.physics.models import monster as mo
-from sandbox.physics.state import Controls, State
 from sandbox.physics.params import Tuning
+from sandbox.physics.sim import step
+from sandbox.physics.state import Controls, State
 
 DT = 1 / 60
 
@@ -18,7 +19,7 @@ def corvette(**changes):
 
 
 def drive(state, controls, p, ticks):
-    return mo.step(state, controls, p, DT, ticks=ticks)  # one compiled run
+    return step(mo, state, controls, p, DT, ticks=ticks)  # one compiled run
 
 
 def test_448_nm_in_first_gear_gives_8391_n():
@@ -56,12 +57,16 @@ def test_torque_curve_per_car_is_bit_for_bit_the_shared_one():
     formula written out: a car's torque may not depend on which one its batch took.
     Between two points it is the straight line through them; beyond them, their value."""
     rng = np.random.default_rng(5)
-    p = dict(corvette(), **{f"torque_{r}": float(v) for r, v in zip(mo.TORQUE_RPM, rng.uniform(100, 900, 8))},
-             redline_rpm=9000.0)
+    p = dict(
+        corvette(),
+        **{f"torque_{r}": float(v) for r, v in zip(mo.TORQUE_RPM, rng.uniform(100, 900, 8))},
+        redline_rpm=9000.0,
+    )
     rpm = np.concatenate([rng.uniform(0, 9000, 5000), np.array(mo.TORQUE_RPM, dtype=float)])
     shared = mo.torque_curve(rpm, p)
-    per_car = mo.torque_curve(rpm, dict(p, **{f"torque_{r}": np.full(len(rpm), p[f"torque_{r}"])
-                                              for r in mo.TORQUE_RPM}))
+    per_car = mo.torque_curve(
+        rpm, dict(p, **{f"torque_{r}": np.full(len(rpm), p[f"torque_{r}"]) for r in mo.TORQUE_RPM})
+    )
     assert np.array_equal(shared, per_car)
     knots, values = np.array(mo.TORQUE_RPM, dtype=float), [p[f"torque_{r}"] for r in mo.TORQUE_RPM]
     middle = (knots[2] + knots[3]) / 2
@@ -71,8 +76,11 @@ def test_torque_curve_per_car_is_bit_for_bit_the_shared_one():
 
 def kinetic_energy(s, p):
     """Car, yaw and rear-axle spin: what the tyre forces can only take away."""
-    return (0.5 * p["mass"] * s.speed[0] ** 2 + 0.5 * p["yaw_inertia"] * s.extra["omega"][0] ** 2
-            + 0.5 * p["wheel_inertia"] * s.extra["wheel_omega"][0] ** 2)
+    return (
+        0.5 * p["mass"] * s.speed[0] ** 2
+        + 0.5 * p["yaw_inertia"] * s.extra["omega"][0] ** 2
+        + 0.5 * p["wheel_inertia"] * s.extra["wheel_omega"][0] ** 2
+    )
 
 
 @pytest.mark.parametrize("speed", [5.0, 15.0, 30.0])
@@ -85,7 +93,7 @@ def test_coasting_at_full_lock_never_gains_speed(speed):
     s.extra["gear"] = np.array([3.0])
     for _ in range(60 * 8):
         before = s.speed[0]
-        s = mo.step(s, Controls(1, 0, 0), p, DT)
+        s = step(mo, s, Controls(1, 0, 0), p, DT)
         assert s.speed[0] <= before
     assert s.speed[0] < speed
 
@@ -97,7 +105,7 @@ def test_lifting_off_at_full_lock_never_adds_energy():
     s = drive(State.at_rest(), Controls(0, 1, 0), p, 60 * 5)
     for _ in range(60 * 8):
         energy = kinetic_energy(s, p)
-        s = mo.step(s, Controls(1, 0, 0), p, DT)
+        s = step(mo, s, Controls(1, 0, 0), p, DT)
         assert kinetic_energy(s, p) <= energy * (1 + 1e-12)
 
 
@@ -115,7 +123,7 @@ def test_only_the_tutorials_literal_cornering_force_adds_energy(literal):
     gained = 0
     for _ in range(480):
         energy = kinetic_energy(s, p)
-        s = mo.step(s, Controls(1, 0, 0), p, DT)
+        s = step(mo, s, Controls(1, 0, 0), p, DT)
         gained += kinetic_energy(s, p) > energy * (1 + 1e-12)
     assert (gained > 0) == literal
 
@@ -135,12 +143,12 @@ def test_braking_to_a_stop_neither_jitters_nor_creeps():
     s = drive(s, Controls(0.5, 1, 0), p, 60)
     speeds = []
     while forward(s) > mo.STOP:  # brake until nearly stopped (holding on would reverse)
-        s = mo.step(s, Controls(0, 0, 1), p, DT)
+        s = step(mo, s, Controls(0, 0, 1), p, DT)
         speeds.append(forward(s))
     assert np.all(np.diff(speeds) < 0)  # every braking tick slower, no bounce
     ticks = 0
     while s.speed[0] > 0:  # released: rolls to a stop in finite time (the seed's weak Crr)
-        s = mo.step(s, Controls(0, 0, 0), p, DT)
+        s = step(mo, s, Controls(0, 0, 0), p, DT)
         assert forward(s) >= 0  # never rolls backwards
         ticks += 1
         assert ticks < 60 * 30
@@ -164,7 +172,7 @@ def test_automatic_gearbox_shifts_up_and_the_engine_stays_in_range():
     s = State.at_rest()
     gears, rpms = [], []
     for _ in range(60 * 20):
-        s = mo.step(s, Controls(0, 1, 0), p, DT)
+        s = step(mo, s, Controls(0, 1, 0), p, DT)
         gears.append(s.extra["gear"][0])
         rpms.append(s.extra["rpm"][0])
     assert gears[0] == 1 and max(gears) >= 4 and np.all(np.diff(gears) >= 0)
@@ -175,9 +183,9 @@ def test_manual_gears_follow_the_shift_input_only():
     p = corvette(manual_gears=True)
     s = drive(State.at_rest(), Controls(0, 1, 0), p, 60 * 6)
     assert s.extra["gear"][0] == 1  # no automatic shift
-    s = mo.step(s, Controls(0, 1, 0, shift=1), p, DT)
+    s = step(mo, s, Controls(0, 1, 0, shift=1), p, DT)
     assert s.extra["gear"][0] == 2
-    s = mo.step(s, Controls(0, 1, 0, shift=-1), p, DT)
+    s = step(mo, s, Controls(0, 1, 0, shift=-1), p, DT)
     assert s.extra["gear"][0] == 1
 
 
@@ -211,7 +219,7 @@ def test_grip_limit_follows_the_axle_load():
     p = corvette()
     s = drive(State.at_rest(), Controls(0, 1, 0), p, 300)
     for _ in range(300):
-        s = mo.step(s, Controls(1, 1, 0), p, DT)
+        s = step(mo, s, Controls(1, 1, 0), p, DT)
         assert abs(s.extra["lat_front"][0]) <= s.extra["load_front"][0] * 1.0 + 1e-9
         assert abs(s.extra["lat_rear"][0]) <= s.extra["load_rear"][0] * 1.0 + 1e-9
 

@@ -25,8 +25,7 @@ def launch(tuning, hz: int, seconds: float = 12.0):
     rear load N), the state after each tick."""
     trace = np.zeros((int(seconds * hz), 5))
     trace[:, 1] = 1.0
-    vx, vy, *rest = record(mo, tuning, trace, hz, ("vx", "vy", "rpm", "gear", "slip_ratio", "traction",
-                                                  "load_rear")).T
+    vx, vy, *rest = record(mo, tuning, trace, hz, ("vx", "vy", "rpm", "gear", "slip_ratio", "traction", "load_rear")).T
     return (np.hypot(vx, vy), *rest)
 
 
@@ -82,7 +81,7 @@ def test_the_abs_preset_stops_from_100_kmh_at_mu_g(hz):
     x, vx, _ = brake_from(tuning, hz, v0)
     stopped = int(np.argmax(vx <= 0.05))
     assert stopped > 0
-    closed_form = v0 ** 2 / (2 * tuning["mu"] * mo.G)
+    closed_form = v0**2 / (2 * tuning["mu"] * mo.G)
     assert x[stopped] == pytest.approx(closed_form, rel=0.05)
 
 
@@ -90,7 +89,7 @@ def test_the_texts_split_cannot_use_the_grip():
     """Default brakes (the tutorial's 6000 N front, 3000 N·m rear): well short of μ·g."""
     v0 = 100 / 3.6
     x, vx, _ = brake_from(CORVETTE, 60, v0)
-    assert x[int(np.argmax(vx <= 0.05))] > 1.3 * v0 ** 2 / (2 * CORVETTE["mu"] * mo.G)
+    assert x[int(np.argmax(vx <= 0.05))] > 1.3 * v0**2 / (2 * CORVETTE["mu"] * mo.G)
 
 
 def test_below_the_grip_the_brake_torque_sets_the_deceleration():
@@ -105,7 +104,7 @@ def test_below_the_grip_the_brake_torque_sets_the_deceleration():
     a = (vx[i + 1] - vx[i - 1]) * hz / 2
     r, m, iw = tuning["wheel_radius"], tuning["mass"], tuning["wheel_inertia"]
     resist = tuning["c_drag"] * v * v + tuning["c_rr"] * v
-    expected = -(tuning["brake_total"] / r + resist) / (m + iw / r ** 2)
+    expected = -(tuning["brake_total"] / r + resist) / (m + iw / r**2)
     assert a == pytest.approx(expected, rel=0.01)
 
 

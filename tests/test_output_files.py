@@ -20,8 +20,7 @@ PRESET = str(BUILTIN_DIR / "recipe_defaults.json")
 
 def cli(*args, **kwargs):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, "-m", "sandbox", *args], capture_output=True, text=True, env=env,
-                          **kwargs)
+    return subprocess.run([sys.executable, "-m", "sandbox", *args], capture_output=True, text=True, env=env, **kwargs)
 
 
 def tmpfs_available() -> str | None:
@@ -30,15 +29,22 @@ def tmpfs_available() -> str | None:
         return "needs root for a private mount namespace"
     if not shutil.which("unshare"):
         return "needs unshare(1)"
-    probe = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                            "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True)
+    probe = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
+        capture_output=True,
+    )
     return None if probe.returncode == 0 else "cannot mount a tmpfs here"
 
 
-@pytest.mark.parametrize("command", [["curves", "--preset", PRESET, "--out", "{d}/out.png"],
-                                     ["curves", "--preset", PRESET, "--out", "{d}/out.svg"],
-                                     ["screenshot", "--preset", PRESET, "--drive", "0", "--out", "{d}/out.png"],
-                                     ["curves", "--preset", PRESET, "--out", "{d}/out.csv"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["curves", "--preset", PRESET, "--out", "{d}/out.png"],
+        ["curves", "--preset", PRESET, "--out", "{d}/out.svg"],
+        ["screenshot", "--preset", PRESET, "--drive", "0", "--out", "{d}/out.png"],
+        ["curves", "--preset", PRESET, "--out", "{d}/out.csv"],
+    ],
+)
 def test_a_full_disk_keeps_the_old_file_and_exits_2(tmp_path, command):
     """A 200 KiB tmpfs in a private mount namespace, filled up; the old output survives."""
     why = tmpfs_available()
@@ -60,9 +66,25 @@ ls -a "$D"
     d = tmp_path / "disk"
     d.mkdir()
     args = [a.replace("{d}", str(d)) for a in command]
-    result = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh",
-                             sys.executable, "-m", "sandbox", *args],
-                            capture_output=True, text=True, env={**os.environ, "D": str(d), "QT_QPA_PLATFORM": "offscreen"})
+    result = subprocess.run(
+        [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            script,
+            "sh",
+            sys.executable,
+            "-m",
+            "sandbox",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "D": str(d), "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert "exit=2" in result.stdout, result.stdout + result.stderr
     assert "old contents" in result.stdout.replace("   ", "").replace(" ", "") or "o   l   d" in result.stdout
     assert "the old file is unchanged" in result.stderr and "Traceback" not in result.stderr
@@ -117,8 +139,15 @@ def test_an_output_that_is_an_input_is_refused_and_the_input_kept(tmp_path):
     assert preset.read_bytes() == before and trace.read_text() == "steer,throttle,brake\n0,1,0\n"
 
 
-@pytest.mark.parametrize("out, message", [("", "no output file given"), ("{d}/missing/x.csv", "does not exist"),
-                                          ("{d}/file/x.csv", "is a file, not a folder"), ("{d}", "is a folder")])
+@pytest.mark.parametrize(
+    "out, message",
+    [
+        ("", "no output file given"),
+        ("{d}/missing/x.csv", "does not exist"),
+        ("{d}/file/x.csv", "is a file, not a folder"),
+        ("{d}", "is a folder"),
+    ],
+)
 def test_bad_output_names_get_a_message_that_names_the_problem(tmp_path, out, message):
     (tmp_path / "file").write_text("")
     result = cli("curves", "--preset", PRESET, "--out", out.replace("{d}", str(tmp_path)))
@@ -148,8 +177,11 @@ def test_a_writer_that_fails_leaves_the_old_file(tmp_path):
     with pytest.raises(UserError, match="the old file is unchanged"):
         write_atomic(target, lambda name: False)
     with pytest.raises(UserError, match="incomplete"):
-        write_atomic(target, lambda name: Path(name).write_bytes(b"\x89PNG\r\n\x1a\n half"),
-                     check=lambda data: data.endswith(b"IEND\xaeB`\x82"))
+        write_atomic(
+            target,
+            lambda name: Path(name).write_bytes(b"\x89PNG\r\n\x1a\n half"),
+            check=lambda data: data.endswith(b"IEND\xaeB`\x82"),
+        )
     assert target.read_text() == "keep" and sorted(p.name for p in tmp_path.iterdir()) == ["x.png"]
 
 
@@ -169,8 +201,9 @@ def test_the_cli_zoom_range_is_the_windows():
 
 
 def test_stdout_closed_early_ends_quietly():
-    process = subprocess.Popen([sys.executable, "-m", "sandbox", "params", "--markdown"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox", "params", "--markdown"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     process.stdout.close()  # the reader is gone before the first line
     _, err = process.communicate(timeout=60)
     assert process.returncode == 1 and b"Traceback" not in err and b"BrokenPipe" not in err

@@ -190,8 +190,10 @@ def test_processes_saving_the_same_preset_never_leave_a_torn_preset_or_backup(tm
     preset while this one reads it and its .bak."""
     path = saved_twice(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    savers = [subprocess.Popen([sys.executable, "-c", SAVER, str(path), "200"], env=env, stderr=subprocess.PIPE)
-              for _ in range(3)]
+    savers = [
+        subprocess.Popen([sys.executable, "-c", SAVER, str(path), "200"], env=env, stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]
     torn, reads = [], 0
     while any(saver.poll() is None for saver in savers):
         for name in (path, backup_path(path)):
@@ -211,8 +213,7 @@ def _tiny_disk(folder: Path) -> bool:
     if os.geteuid() != 0:
         return False
     folder.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
-                          capture_output=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True)
     return done.returncode == 0
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.files import presets
 from sandbox.errors import PresetError
+from sandbox.files import presets
+from sandbox.files.presets import BUILTIN_DIR, Preset, load_preset, parse_preset, save_preset
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Param, Tuning
-from sandbox.files.presets import BUILTIN_DIR, Preset, load_preset, parse_preset, save_preset
 
 DATA = Path(__file__).parent / "data"
 BUILTIN = sorted(presets.BUILTIN_DIR.glob("*.json"))
@@ -53,33 +53,37 @@ def test_recipe_defaults_preset_is_the_declaration():
 def test_save_then_load_restores_every_value_exactly(tmp_path, switches):
     """Every switch on (then off) and awkward floats within the ranges the switches give."""
     values = {p.name: switches for p in arcade.PARAMS if p.is_bool}
-    values.update({p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if not p.is_bool
-                   for q in [p.under(values)]})
+    values.update(
+        {p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if not p.is_bool for q in [p.under(values)]}
+    )
     original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
     save_preset(original, tmp_path / "mine.json")
     back = load_preset(tmp_path / "mine.json")
     assert dict(back.tuning) == values and back.name == "Mine" and back.description == "desc"
 
 
-@pytest.mark.parametrize("data, expected", [
-    ("{not json", ["not valid JSON", "line 1"]),
-    ("[1, 2]", ["not a preset"]),
-    ("[" * 100000 + "]" * 100000, ["nested too deeply"]),
-    ({**preset_text(), "model": "spaceship"}, ["field 'model'", "unknown model 'spaceship'", "arcade"]),
-    ({**preset_text(), "format": 99}, ["field 'format'", "99"]),
-    ({**preset_text(), "format": "1"}, ["field 'format'"]),
-    ({**preset_text(), "colour": "red"}, ["field 'colour'"]),
-    ({**preset_text(), "name": 5}, ["field 'name'"]),
-    ({**preset_text(), "params": [1]}, ["field 'params'"]),
-    (preset_text(turbo=3), ["field 'params.turbo'", "unknown parameter"]),
-    (preset_text(friction="-55"), ["field 'params.friction'", "not a number", "-400 … 0 1/s²"]),
-    (preset_text(friction=True), ["field 'params.friction'", "not a number"]),
-    (preset_text(drag=-900), ["field 'params.drag'", "outside the allowed range -1 … 0 1/(px·s)"]),
-    (preset_text(engine_power=4001), ["field 'params.engine_power'", "0 … 4000 px/s²"]),
-    (preset_text(rate_independent=1), ["field 'params.rate_independent'", "not true or false"]),
-    ({**preset_text(), "hz": 50}, ["field 'hz'", "30, 60, 120, 144, 240 Hz"]),
-    ({**preset_text(), "hz": "60"}, ["field 'hz'"]),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        ("{not json", ["not valid JSON", "line 1"]),
+        ("[1, 2]", ["not a preset"]),
+        ("[" * 100000 + "]" * 100000, ["nested too deeply"]),
+        ({**preset_text(), "model": "spaceship"}, ["field 'model'", "unknown model 'spaceship'", "arcade"]),
+        ({**preset_text(), "format": 99}, ["field 'format'", "99"]),
+        ({**preset_text(), "format": "1"}, ["field 'format'"]),
+        ({**preset_text(), "colour": "red"}, ["field 'colour'"]),
+        ({**preset_text(), "name": 5}, ["field 'name'"]),
+        ({**preset_text(), "params": [1]}, ["field 'params'"]),
+        (preset_text(turbo=3), ["field 'params.turbo'", "unknown parameter"]),
+        (preset_text(friction="-55"), ["field 'params.friction'", "not a number", "-400 … 0 1/s²"]),
+        (preset_text(friction=True), ["field 'params.friction'", "not a number"]),
+        (preset_text(drag=-900), ["field 'params.drag'", "outside the allowed range -1 … 0 1/(px·s)"]),
+        (preset_text(engine_power=4001), ["field 'params.engine_power'", "0 … 4000 px/s²"]),
+        (preset_text(rate_independent=1), ["field 'params.rate_independent'", "not true or false"]),
+        ({**preset_text(), "hz": 50}, ["field 'hz'", "30, 60, 120, 144, 240 Hz"]),
+        ({**preset_text(), "hz": "60"}, ["field 'hz'"]),
+    ],
+)
 def test_bad_presets_are_refused_with_file_field_and_range(data, expected, tmp_path):
     refuse(data, tmp_path, *expected)
 
@@ -214,7 +218,9 @@ def test_a_read_that_hangs_is_given_up_with_a_message(tmp_path, monkeypatch):
     the blocking read itself is stood in for by one that waits on an event; the
     timeout logic and the message are the real ones."""
     import threading
+
     from sandbox.files import disk as files
+
     path = tmp_path / "preset.json"
     path.write_text((BUILTIN_DIR / "recipe_defaults.json").read_text())
     release = threading.Event()
@@ -233,8 +239,7 @@ def test_a_5000_digit_integer_is_refused_as_out_of_range(tmp_path):
     """Python will not even turn it into an int (its 4300-digit limit): still a clear
     message naming the field, the value cut short, never a traceback."""
     text = json.dumps(preset_text()).replace('"wheel_base": 70', '"wheel_base": ' + "9" * 5000)
-    message = refuse(text, tmp_path, "params.wheel_base", "outside the allowed range 10 … 300 px",
-                     "(5,000 characters)")
+    message = refuse(text, tmp_path, "params.wheel_base", "outside the allowed range 10 … 300 px", "(5,000 characters)")
     assert len(message) < 300
 
 
@@ -256,8 +261,9 @@ def test_a_broken_file_in_the_user_presets_folder_is_listed_never_fatal():
     from sandbox.files.presets import list_presets, user_dir
 
     user_dir().mkdir(parents=True)
-    (user_dir() / "huge.json").write_text(json.dumps(preset_text()).replace('"wheel_base": 70',
-                                                                           '"wheel_base": ' + "9" * 5000))
+    (user_dir() / "huge.json").write_text(
+        json.dumps(preset_text()).replace('"wheel_base": 70', '"wheel_base": ' + "9" * 5000)
+    )
     listed = {path.name: (name, model) for path, name, _, model in list_presets()}
     assert listed["huge.json"] == ("huge ⚠", None)
 

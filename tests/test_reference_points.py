@@ -39,7 +39,7 @@ def full_lock(tuning, hz: int, seconds: float = 12.0):
     last 2 s, once the speed has reached its top."""
     trace = np.zeros((int(seconds * hz), 5))
     trace[:, 0], trace[:, 1] = 1.0, 1.0
-    x, y, h, speed = record(bicycle, tuning, trace, hz, ("x", "y", "heading", "speed"))[-2 * hz:].T
+    x, y, h, speed = record(bicycle, tuning, trace, hz, ("x", "y", "heading", "speed"))[-2 * hz :].T
     return x - L / 2 * np.cos(h), y - L / 2 * np.sin(h), speed, np.unwrap(h)
 
 
@@ -84,10 +84,11 @@ def test_kerb_to_kerb_turning_circle_of_the_exact_bicycle():
 def test_kerb_to_kerb_turning_circle_of_the_ackermann_van():
     """Zorin's centre: l·cot α out from the outer rear wheel, on the rear axle line."""
     from sandbox.files.presets import BUILTIN_DIR, load_preset
+
     tuning = dict(load_preset(BUILTIN_DIR / "ackermann_van.json").tuning)
-    l, w, alpha = tuning["wheel_base"], tuning["track_width"], math.radians(tuning["max_steer"])
+    base, w, alpha = tuning["wheel_base"], tuning["track_width"], math.radians(tuning["max_steer"])
     body = ackermann.body(tuning)
-    centre = (-l / 2, l / math.tan(alpha) - w / 2)  # in the car frame: along, towards the centre
+    centre = (-base / 2, base / math.tan(alpha) - w / 2)  # in the car frame: along, towards the centre
     corner = math.hypot(body["length"] / 2 - centre[0], body["width"] / 2 + centre[1])
     values = compute(ackermann, tuning, 60)
     assert values["turning_circle"][0] == pytest.approx(2 * corner, rel=1e-6)

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from sandbox.physics.models import rigid_body as rb
-from sandbox.physics.state import Controls, State
 from sandbox.physics.params import Tuning
+from sandbox.physics.sim import step
+from sandbox.physics.state import Controls, State
 
 
 def moving(vx=0.0, vy=0.0, omega=0.0, heading=0.0, wheel_speed=None):
@@ -23,7 +24,7 @@ def test_with_no_wheel_forces_the_chassis_keeps_its_linear_and_angular_velocity(
     p = Tuning(rb.PARAMS, {"side_grip": 0, "forward_grip": 0})  # the patches can push nothing
     s = moving(vx=3.0, vy=-1.5, omega=0.7)
     for _ in range(300):
-        s = rb.step(s, Controls(1, 0, 0), p, 1 / 60)
+        s = step(rb, s, Controls(1, 0, 0), p, 1 / 60)
     assert (s.vx[0], s.vy[0], s.extra["omega"][0]) == pytest.approx((3.0, -1.5, 0.7), abs=1e-12)
     assert (s.x[0], s.y[0]) == pytest.approx((15.0, -7.5), abs=1e-9)
     assert s.heading[0] == pytest.approx(math.remainder(0.7 * 5, 2 * math.pi), abs=1e-9)
@@ -51,9 +52,9 @@ def test_add_force_accumulates_force_and_offset_cross_force_torque():
 
 def test_inertia_is_the_seeds_formula_unless_fixed():
     p = Tuning(rb.PARAMS, {"mass": 12.0, "half_length": 2.0, "half_width": 1.0})
-    assert rb.inertia(p) == pytest.approx((1 / 12) * 2.0 ** 2 * 1.0 ** 2 * 12.0)  # the seed multiplies half sizes
+    assert rb.inertia(p) == pytest.approx((1 / 12) * 2.0**2 * 1.0**2 * 12.0)  # the seed multiplies half sizes
     p["box_inertia"] = True
-    assert rb.inertia(p) == pytest.approx(12.0 * (4.0 ** 2 + 2.0 ** 2) / 12)      # a box: m(L² + W²)/12
+    assert rb.inertia(p) == pytest.approx(12.0 * (4.0**2 + 2.0**2) / 12)  # a box: m(L² + W²)/12
 
 
 def test_rolling_straight_with_wheels_at_road_speed_keeps_its_speed():
@@ -63,7 +64,7 @@ def test_rolling_straight_with_wheels_at_road_speed_keeps_its_speed():
     spin = 6.0 / p["wheel_radius"]
     s = moving(vx=6.0, wheel_speed=[spin] * 4)
     for _ in range(600):
-        s = rb.step(s, Controls(0, 0, 0), p, 1 / 60)
+        s = step(rb, s, Controls(0, 0, 0), p, 1 / 60)
     assert s.vx[0] == pytest.approx(6.0, abs=1e-12) and s.vy[0] == pytest.approx(0.0, abs=1e-12)
 
 
@@ -76,7 +77,7 @@ def test_coasting_trades_speed_only_with_the_wheels():
     s = moving(vx=8.0, wheel_speed=[0.0, 0.0, 30.0, 30.0])
     start = m * s.vx[0] + iw * s.extra["wheel_speed"].sum() / r
     for _ in range(600):
-        s = rb.step(s, Controls(0, 0, 0), p, 1 / 60)
+        s = step(rb, s, Controls(0, 0, 0), p, 1 / 60)
         assert m * s.vx[0] + iw * s.extra["wheel_speed"].sum() / r == pytest.approx(start, rel=1e-12)
     patches = s.extra["wheel_speed"][0] * r
     assert patches == pytest.approx(np.full(4, s.vx[0]), abs=1e-6)  # settled: no slip left
@@ -86,8 +87,8 @@ def test_grip_limit_caps_each_tyres_force():
     free = Tuning(rb.PARAMS, {"side_grip": 50})
     capped = Tuning(rb.PARAMS, {"side_grip": 50, "grip_limit": True, "max_grip": 1.0})
     sideways = moving(vx=0.0, vy=5.0)  # sliding sideways at 5 m/s
-    a = rb.step(sideways, Controls(0, 0, 0), free, 1 / 60)
-    b = rb.step(sideways, Controls(0, 0, 0), capped, 1 / 60)
+    a = step(rb, sideways, Controls(0, 0, 0), free, 1 / 60)
+    b = step(rb, sideways, Controls(0, 0, 0), capped, 1 / 60)
     assert abs(b.extra["side_force_front"][0]) == pytest.approx(2 * 1.0)  # two tyres at the cap
     assert abs(a.extra["side_force_front"][0]) > 2 * 1.0
     assert b.vy[0] > a.vy[0]  # the capped tyres slide on
@@ -96,5 +97,5 @@ def test_grip_limit_caps_each_tyres_force():
 def test_steered_front_wheels_push_the_nose_right():
     p = Tuning(rb.PARAMS)
     spin = 5.0 / p["wheel_radius"]
-    s = rb.step(moving(vx=5.0, wheel_speed=[spin] * 4), Controls(1, 0, 0), p, 1 / 60)
+    s = step(rb, moving(vx=5.0, wheel_speed=[spin] * 4), Controls(1, 0, 0), p, 1 / 60)
     assert s.extra["side_force_front"][0] > 0 and s.extra["omega"][0] > 0

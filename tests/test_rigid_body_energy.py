@@ -23,8 +23,11 @@ def energy(state: State, tuning) -> np.ndarray:
     """J per car: ½m|v|² + ½Iω² + Σ½I_w·ω_w²."""
     m, iw = np.asarray(tuning["mass"]), np.asarray(tuning["wheel_inertia"])
     spin = state.extra["wheel_speed"]
-    return (0.5 * m * (state.vx ** 2 + state.vy ** 2) + 0.5 * rb.inertia(tuning) * state.extra["omega"] ** 2
-            + 0.5 * iw * (spin ** 2).sum(axis=1))
+    return (
+        0.5 * m * (state.vx**2 + state.vy**2)
+        + 0.5 * rb.inertia(tuning) * state.extra["omega"] ** 2
+        + 0.5 * iw * (spin**2).sum(axis=1)
+    )
 
 
 def moving_cars(n: int, seed: int) -> State:

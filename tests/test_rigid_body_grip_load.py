@@ -22,7 +22,7 @@ def circle(tuning, steer: float, throttle: float, hz: int = 60, seconds: float =
     trace[:, 0], trace[:, 1] = steer, throttle
     vx, vy, omega = record(rb, tuning, trace, hz, ("vx", "vy", "omega")).T
     largest = np.hypot(np.diff(vx), np.diff(vy)).max() * hz
-    vx, vy, omega = vx[-10 * hz:], vy[-10 * hz:], omega[-10 * hz:]
+    vx, vy, omega = vx[-10 * hz :], vy[-10 * hz :], omega[-10 * hz :]
     speed = np.hypot(vx, vy)
     return speed, omega, speed * omega, largest
 
@@ -53,6 +53,7 @@ def test_grip_load_cap_is_mu_times_the_quarter_weight():
     """A car at rest, its wheels spun hard: each rear patch pushes with μ·m·g/4."""
     from sandbox.physics.sim import step
     from sandbox.physics.state import Controls, State
+
     tuning = dict(ROAD, mu=0.8, forward_grip=600)
     s = State.at_rest(1, rb.STATE)
     s.extra["wheel_speed"][0] = [0.0, 0.0, 200.0, 200.0]

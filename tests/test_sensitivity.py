@@ -4,7 +4,6 @@ import json
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from sandbox.analysis.metrics import compute
@@ -51,7 +50,9 @@ def test_the_changes_are_the_central_differences_of_separate_runs():
 
     power = tuning["engine_power"]  # 900 of 0 … 4000: both moves stay inside the range
     assert result.change("engine_power", "top_speed") == pytest.approx((top(power + 10) - top(power - 10)) / 2)
-    assert result.change("engine_power", "top_speed", "share") == pytest.approx((top(power + 400) - top(power - 400)) / 2)
+    assert result.change("engine_power", "top_speed", "share") == pytest.approx(
+        (top(power + 400) - top(power - 400)) / 2
+    )
     # the recipe's steady state, engine = friction·v/60 + drag·v²/60 (dt = 1/60), differentiated:
     # dv/dP = 1/(55/60 + 2·0.06·v/60) at v ≈ 595 px/s: one step of 10 px/s² is ≈ 4.75 px/s
     v = result.base["top_speed"]
@@ -79,15 +80,30 @@ def test_options_are_not_moved_and_every_slider_is():
 
 
 def test_sensitivity_command_prints_the_table_and_json():
-    run = subprocess.run([sys.executable, "-m", "sandbox", "sensitivity", "--preset",
-                          str(BUILTIN_DIR / "recipe_defaults.json"), "--json"], capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "sensitivity",
+            "--preset",
+            str(BUILTIN_DIR / "recipe_defaults.json"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["per_step"]["engine_power"]["top_speed"] > 0
     assert report["top_speed_formula"]["value"] == pytest.approx(report["metrics"]["top_speed"], rel=0.01)
-    text = subprocess.run([sys.executable, "-m", "sandbox", "sensitivity", "--preset",
-                           str(BUILTIN_DIR / "go_kart.json")], capture_output=True, text=True, timeout=300).stdout
+    text = subprocess.run(
+        [sys.executable, "-m", "sandbox", "sensitivity", "--preset", str(BUILTIN_DIR / "go_kart.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
     assert "engine_power (10 px/s² a step, 400 px/s² for 10%)" in text and "top_speed" in text
 
 

@@ -31,7 +31,8 @@ def test_the_table_shows_every_slider_against_every_metric(window):
     assert cell.background().color().blue() > cell.background().color().red()  # rises: blue
     panel.per.setCurrentIndex(0)  # per slider step
     assert float(panel.table.item(row, column).text()) == pytest.approx(
-        expected.change("engine_power", "top_speed", "step"), rel=1e-3)
+        expected.change("engine_power", "top_speed", "step"), rel=1e-3
+    )
     assert "from the parameters" in panel.note.text()
 
 

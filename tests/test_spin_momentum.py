@@ -78,8 +78,11 @@ def monster_bound(p, steer, before: State, after: State, dt: float) -> np.ndarra
 
 def monster_energy(p, s: State) -> np.ndarray:
     """J: ½M|v|² + ½Iω² + ½I_w·ω_w² (car, yaw, rear axle)."""
-    return (0.5 * np.asarray(p["mass"]) * s.speed ** 2 + 0.5 * np.asarray(p["yaw_inertia"]) * s.extra["omega"] ** 2
-            + 0.5 * np.asarray(p["wheel_inertia"]) * s.extra["wheel_omega"] ** 2)
+    return (
+        0.5 * np.asarray(p["mass"]) * s.speed**2
+        + 0.5 * np.asarray(p["yaw_inertia"]) * s.extra["omega"] ** 2
+        + 0.5 * np.asarray(p["wheel_inertia"]) * s.extra["wheel_omega"] ** 2
+    )
 
 
 def stable_yaw(p, dt: float) -> np.ndarray:
@@ -89,8 +92,10 @@ def stable_yaw(p, dt: float) -> np.ndarray:
     Euler on I·ω̇ = −k·ω is stable only while dt·k/I < 2. Random tunings past it (a
     heavy car with the smallest yaw inertia) chatter and can gain energy at any speed:
     a limit of the text's integrator, not of the slide."""
-    p = {k: np.asarray(p[k], dtype=float) for k in ("mass", "yaw_inertia", "cg_to_front", "cg_to_rear",
-                                                   "cornering_front", "cornering_rear")}
+    p = {
+        k: np.asarray(p[k], dtype=float)
+        for k in ("mass", "yaw_inertia", "cg_to_front", "cg_to_rear", "cornering_front", "cornering_rear")
+    }
     arm = np.maximum(p["cornering_front"] * p["cg_to_front"] ** 2, p["cornering_rear"] * p["cg_to_rear"] ** 2)
     return dt * p["mass"] * mo.G * arm / mo.LOW_SPEED / p["yaw_inertia"] < 2
 
@@ -106,7 +111,7 @@ def test_the_corvette_keeps_sliding_when_it_spins():
     s = step(mo, State.at_rest(1, mo.STATE), Controls(0, 1, 0), p, dt, ticks=360)
     spin = Controls(1, 0, 0, handbrake=1)
     worst, sideways_at = 0.0, None
-    for tick in range(600):
+    for _ in range(600):
         after = step(mo, s, spin, p, dt)
         worst = max(worst, float(deceleration(s, after, dt)[0] - monster_bound(p, 1.0, s, after, dt)[0]))
         if sideways_at is None and abs(after.slip_angle[0]) >= math.pi / 3:
@@ -130,8 +135,10 @@ def spin_program(rng, n: int, hz: int):
         t = tick / hz
         on = t < launch
         throttle = np.where(on, 1.0, 0.0)
-        yield Controls(np.where(on, 0.0, steer), throttle, np.where(on, 0.0, brake),
-                       np.where(on, 0.0, handbrake)), throttle
+        yield (
+            Controls(np.where(on, 0.0, steer), throttle, np.where(on, 0.0, brake), np.where(on, 0.0, handbrake)),
+            throttle,
+        )
 
 
 def monster_tunings(seed: int) -> dict:
@@ -176,8 +183,11 @@ def test_monster_spins_lose_speed_only_to_tyres_drag_and_brakes(hz):
 def rigid_energy(p, s: State) -> np.ndarray:
     """J: ½m|v|² + ½Iω² + Σ½I_w·ω_w²."""
     spin = s.extra["wheel_speed"]
-    return (0.5 * np.asarray(p["mass"]) * s.speed ** 2 + 0.5 * rb.inertia(p) * s.extra["omega"] ** 2
-            + 0.5 * np.asarray(p["wheel_inertia"]) * (spin ** 2).sum(axis=1))
+    return (
+        0.5 * np.asarray(p["mass"]) * s.speed**2
+        + 0.5 * rb.inertia(p) * s.extra["omega"] ** 2
+        + 0.5 * np.asarray(p["wheel_inertia"]) * (spin**2).sum(axis=1)
+    )
 
 
 @pytest.mark.parametrize("hz", RATES)

@@ -32,13 +32,13 @@ def test_the_splash_says_each_step_before_it_runs_and_the_event_loop_turns_meanw
             turned.clear()
             assert turned.wait(WAIT_S), "the event loop stood still during a step"
             sum(i * i for i in range(20_000))  # real, cheap work
+
         return run
 
     timer.start()
     run_steps(splash, [(f"part {n}", step(n)) for n in (1, 2, 3)])
     timer.stop()
-    assert seen == [item for n in (1, 2, 3)
-                    for item in (("says", f"{FIRST_START}\npart {n}, {n} of 3 …"), ("runs", n))]
+    assert seen == [item for n in (1, 2, 3) for item in (("says", f"{FIRST_START}\npart {n}, {n} of 3 …"), ("runs", n))]
     assert splash.isVisible()
 
 
@@ -76,6 +76,7 @@ def test_the_first_start_shows_the_splash_before_compiling_and_closes_it_when_th
     def cheap_steps(model):
         def record(number):
             return lambda: log.append((number, shown[0].isVisible(), shown[0].message(), len(windows())))
+
         return [("one", record(1)), ("two", record(2))]
 
     def exec_():  # the window is up: look, then leave at once
@@ -103,7 +104,8 @@ def test_the_tune_tab_is_not_opened_by_the_first_show(qtbot):
     qtbot.addWidget(window)
     opened = []
     for dock in window.docks():
-        dock.visibilityChanged.connect(lambda visible, name=dock.objectName(): visible and opened.append(name))
+        name = dock.objectName()
+        dock.visibilityChanged.connect(lambda visible, name=name: visible and opened.append(name))
     window.show()
     qtbot.waitExposed(window)
     assert "tune_dock" not in opened and window.panel_dock.isVisible()
@@ -121,5 +123,7 @@ def test_the_first_start_compiles_the_model_the_window_will_open_on(monkeypatch)
     assert start_model() is MODELS["monster"]
     assert start_model(load_preset(BUILTIN_DIR / "ackermann_van.json")) is MODELS["ackermann"]  # --preset
     steps = first_frame_steps(MODELS["monster"])
-    assert [what for what, _ in steps] == ["Dynamic car (Monster, 2003), the car's tick",
-                                           "Dynamic car (Monster, 2003), its force-vs-speed curve"]
+    assert [what for what, _ in steps] == [
+        "Dynamic car (Monster, 2003), the car's tick",
+        "Dynamic car (Monster, 2003), its force-vs-speed curve",
+    ]

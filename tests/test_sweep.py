@@ -8,11 +8,11 @@ import sys
 import numpy as np
 import pytest
 
+from sandbox.analysis.sweep import Axis, parse_axis, run
 from sandbox.errors import UserError
+from sandbox.files.presets import BUILTIN_DIR
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning
-from sandbox.files.presets import BUILTIN_DIR
-from sandbox.analysis.sweep import Axis, parse_axis, run
 
 DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
 
@@ -29,9 +29,25 @@ def test_every_grid_point_gets_its_own_balance():
 
 def test_the_command_writes_one_row_per_point_with_every_metric(tmp_path):
     out = tmp_path / "s.csv"
-    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--preset", str(DEFAULTS),
-                           "--param", "traction_fast=1:5:5", "--metric", "peak_slip_skidpad", "--out", str(out)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "sweep",
+            "--preset",
+            str(DEFAULTS),
+            "--param",
+            "traction_fast=1:5:5",
+            "--metric",
+            "peak_slip_skidpad",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "5 tunings" in done.stdout
     lines = out.read_text().splitlines()
     assert lines[0].startswith("traction_fast,top_speed,") and len(lines) == 6
@@ -40,22 +56,40 @@ def test_the_command_writes_one_row_per_point_with_every_metric(tmp_path):
     assert np.all(np.diff(slip) < 0)  # more grip at speed, less slide on the skid pad
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("drag", "expected NAME=LO:HI:N"),
-    ("wings=1:2:3", "not a parameter of arcade"),
-    ("rate_independent=0:1:2", "is a switch"),
-    ("drag=-5:0:3", "outside the allowed range"),
-    ("drag=-0.1:0:0", "N must be 1"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("drag", "expected NAME=LO:HI:N"),
+        ("wings=1:2:3", "not a parameter of arcade"),
+        ("rate_independent=0:1:2", "is a switch"),
+        ("drag=-5:0:3", "outside the allowed range"),
+        ("drag=-0.1:0:0", "N must be 1"),
+    ],
+)
 def test_bad_axes_are_refused(text, expected):
     with pytest.raises(UserError, match=expected):
         parse_axis(text, arcade)
 
 
 def test_bad_metric_exits_2_with_the_list(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--preset", str(DEFAULTS), "--param",
-                           "drag=-0.1:-0.05:2", "--metric", "fun", "--out", str(tmp_path / "x.csv")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "sweep",
+            "--preset",
+            str(DEFAULTS),
+            "--param",
+            "drag=-0.1:-0.05:2",
+            "--metric",
+            "fun",
+            "--out",
+            str(tmp_path / "x.csv"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and "not a metric" in done.stderr and "top_speed" in done.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -83,9 +117,26 @@ def test_swept_values_are_the_parameters_decimals_printed_and_simulated(tmp_path
     assert 7.8 in list(plain.values) and plain.text(plain.values[14]) == "7.8"
 
     out = tmp_path / "s.csv"
-    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--preset", str(DEFAULTS),
-                           "--param", "steering_angle=5:8:16", "--param", "engine_power=500:2000:4",
-                           "--metric", "turning_circle", "--out", str(out)], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "sweep",
+            "--preset",
+            str(DEFAULTS),
+            "--param",
+            "steering_angle=5:8:16",
+            "--param",
+            "engine_power=500:2000:4",
+            "--metric",
+            "turning_circle",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     rows = [line.split(",") for line in out.read_text().splitlines()[1:]]
     assert len(rows) == 64
@@ -100,8 +151,23 @@ def test_swept_values_are_the_parameters_decimals_printed_and_simulated(tmp_path
 def test_a_metric_no_tuning_has_says_why(tmp_path):
     from sandbox.files.presets import BUILTIN_DIR
 
-    done = subprocess.run([sys.executable, "-m", "sandbox", "sweep", "--preset", str(BUILTIN_DIR / "rigid_body_seed.json"),
-                           "--param", "mass=1:2:2", "--metric", "top_speed", "--out", str(tmp_path / "s.csv")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "sweep",
+            "--preset",
+            str(BUILTIN_DIR / "rigid_body_seed.json"),
+            "--param",
+            "mass=1:2:2",
+            "--metric",
+            "top_speed",
+            "--out",
+            str(tmp_path / "s.csv"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert "no top_speed for any tuning (none: nothing limits the speed on a straight)" in done.stdout

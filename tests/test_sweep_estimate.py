@@ -19,8 +19,10 @@ def sweep_args(out):
 @pytest.fixture
 def estimate(monkeypatch):
     """Set the estimate the command gets, in seconds."""
+
     def set_to(seconds):
         monkeypatch.setattr(sweep, "estimate_seconds", lambda *args: seconds)
+
     return set_to
 
 
@@ -54,7 +56,9 @@ def test_the_estimate_is_measured_on_points_of_the_grid_only_when_there_are_many
     preset = load_preset(DRIFT)
     small = [sweep.parse_axis(f"drag=-0.2:-0.02:{sweep.PROBE_MOST}", preset.model, preset.tuning)]
     assert sweep.estimate_seconds(preset.model, preset.tuning, small, 60) == 0  # no longer than its estimate
-    large = [sweep.parse_axis("drag=-0.2:-0.02:300", preset.model, preset.tuning),
-             sweep.parse_axis("engine_power=500:2000:300", preset.model, preset.tuning)]
+    large = [
+        sweep.parse_axis("drag=-0.2:-0.02:300", preset.model, preset.tuning),
+        sweep.parse_axis("engine_power=500:2000:300", preset.model, preset.tuning),
+    ]
     seconds = sweep.estimate_seconds(preset.model, preset.tuning, large, 60)
     assert np.isfinite(seconds) and seconds > 0

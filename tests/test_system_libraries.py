@@ -19,7 +19,11 @@ LDD_ON_A_BARE_DEBIAN = """\
 
 def test_the_libraries_ldd_cannot_find_are_named_once_in_order():
     assert missing_from(LDD_ON_A_BARE_DEBIAN) == [
-        "libxkbcommon-x11.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libglib-2.0.so.0"]
+        "libxkbcommon-x11.so.0",
+        "libxcb-icccm.so.4",
+        "libxcb-keysyms.so.1",
+        "libglib-2.0.so.0",
+    ]
 
 
 def test_debian_package_names_follow_the_library_names():
@@ -37,8 +41,9 @@ def test_the_message_names_each_missing_library_and_one_install_line(monkeypatch
     plugin = tmp_path / "libqxcb.so"
     plugin.write_bytes(b"")
     monkeypatch.setattr(system_libraries, "_x11_plugin", lambda: plugin)
-    monkeypatch.setattr(system_libraries.subprocess, "run",
-                        lambda *a, **k: type("Done", (), {"stdout": LDD_ON_A_BARE_DEBIAN})())
+    monkeypatch.setattr(
+        system_libraries.subprocess, "run", lambda *a, **k: type("Done", (), {"stdout": LDD_ON_A_BARE_DEBIAN})()
+    )
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
     message = missing_x11_libraries()
     assert "libxcb-icccm.so.4" in message and "libxcb-keysyms.so.1" in message

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from sandbox.files.traces import TRACE_LIMIT, load_trace
 from sandbox.errors import TraceError
 from sandbox.files.presets import BUILTIN_DIR
+from sandbox.files.traces import TRACE_LIMIT, load_trace
 
 
 def _write(path, data):
@@ -17,15 +17,26 @@ def _write(path, data):
     return path
 
 
-@pytest.mark.parametrize("name, make, expected", [
-    ("garbage.csv", lambda p: _write(p, bytes(range(256)) * 4), "not UTF-8 text"),
-    ("utf16.csv", lambda p: _write(p, "steer,throttle,brake\n0,1,0\n".encode("utf-16")), "not UTF-8 text"),
-    ("truncated.csv", lambda p: _write(p, b"steer,throttle,brake\n0,1,0\n0,1"), "line 3: 2 values, expected 3"),
-    ("words.csv", lambda p: _write(p, b"steer,throttle,brake\nleft,full,none\n"), "line 2: steer 'left' is not a number"),
-    ("huge_number.csv", lambda p: _write(p, b"steer,throttle,brake\n0,1e308,0\n"), "line 2: throttle 1e308 is outside 0"),
-    ("empty.csv", lambda p: _write(p, b""), "empty file"),
-    ("folder.csv", lambda p: p.mkdir() or p, "is a directory"),
-])
+@pytest.mark.parametrize(
+    "name, make, expected",
+    [
+        ("garbage.csv", lambda p: _write(p, bytes(range(256)) * 4), "not UTF-8 text"),
+        ("utf16.csv", lambda p: _write(p, "steer,throttle,brake\n0,1,0\n".encode("utf-16")), "not UTF-8 text"),
+        ("truncated.csv", lambda p: _write(p, b"steer,throttle,brake\n0,1,0\n0,1"), "line 3: 2 values, expected 3"),
+        (
+            "words.csv",
+            lambda p: _write(p, b"steer,throttle,brake\nleft,full,none\n"),
+            "line 2: steer 'left' is not a number",
+        ),
+        (
+            "huge_number.csv",
+            lambda p: _write(p, b"steer,throttle,brake\n0,1e308,0\n"),
+            "line 2: throttle 1e308 is outside 0",
+        ),
+        ("empty.csv", lambda p: _write(p, b""), "empty file"),
+        ("folder.csv", lambda p: p.mkdir() or p, "is a directory"),
+    ],
+)
 def test_a_file_that_is_not_a_trace_is_refused_naming_it(tmp_path, name, make, expected):
     path = make(tmp_path / name)
     with pytest.raises(TraceError, match=expected) as caught:
@@ -41,9 +52,23 @@ def test_a_100_mb_trace_is_refused_unread(tmp_path):
     with pytest.raises(TraceError, match="too large"):
         load_trace(path)
     out = tmp_path / "out.csv"
-    result = subprocess.run([sys.executable, "-m", "sandbox", "simulate", "--preset",
-                             str(BUILTIN_DIR / "recipe_defaults.json"), "--controls", str(path), "--out", str(out)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "simulate",
+            "--preset",
+            str(BUILTIN_DIR / "recipe_defaults.json"),
+            "--controls",
+            str(path),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and f"{path}: file is larger than" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
 
@@ -97,12 +122,38 @@ def test_long_work_reports_progress_on_stderr_only(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(cli.Progress, "wanted", staticmethod(lambda: True))  # as on a terminal
     trace = tmp_path / "t.csv"
     trace.write_text("steer,throttle,brake\n" + "0,1,0\n" * 300_000)
-    assert cli.main(["simulate", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"), "--controls", str(trace),
-                     "--out", str(tmp_path / "o.csv")]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--preset",
+                str(BUILTIN_DIR / "recipe_defaults.json"),
+                "--controls",
+                str(trace),
+                "--out",
+                str(tmp_path / "o.csv"),
+            ]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     assert out == "" and "simulating:" in err and "done in" in err
-    assert cli.main(["sweep", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"), "--param", "drag=-0.5:-0.01:600",
-                     "--metric", "top_speed", "--out", str(tmp_path / "s.csv")]) == 0
+    assert (
+        cli.main(
+            [
+                "sweep",
+                "--preset",
+                str(BUILTIN_DIR / "recipe_defaults.json"),
+                "--param",
+                "drag=-0.5:-0.01:600",
+                "--metric",
+                "top_speed",
+                "--out",
+                str(tmp_path / "s.csv"),
+            ]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     assert "sweeping:" in err and "sweeping" not in out
 

@@ -14,7 +14,7 @@ from sandbox.analysis.metrics import compute
 from sandbox.analysis.tune import Target, free_names, parse_target, search
 from sandbox.errors import UserError
 from sandbox.files.presets import BUILTIN_DIR, load_preset
-from sandbox.physics.models import MODELS, arcade, monster
+from sandbox.physics.models import arcade, monster
 
 
 def test_targets_are_read_with_their_tolerance_and_unit():
@@ -24,19 +24,22 @@ def test_targets_are_read_with_their_tolerance_and_unit():
     assert parse_target("braking_from_100=40m±1m", monster).tolerance == 1.0
 
 
-@pytest.mark.parametrize("text, message", [
-    ("top_speed", "expected NAME=VALUE"),
-    ("speediness=600", "'speediness' is not a metric"),
-    ("top_speed=600m/s", "top_speed is in px/s for the Arcade (Godot recipe) model, not in m/s"),
-    ("time_to_100=-1", "time_to_100 can only be 0 … inf s"),
-    ("peak_slip_skidpad=120", "can only be 0 … 90 °"),
-    ("top_speed=600±0", "the tolerance must be a positive number"),
-    ("top_speed=1.2.3", "expected NAME=VALUE"),
-    ("top_speed=.", "expected NAME=VALUE"),
-    ("top_speed=600±1.2.3", "expected NAME=VALUE"),
-    ("top_speed=600±.", "expected NAME=VALUE"),
-    ("peak_slip_skidpad=20°±1°x", "peak_slip_skidpad is in ° for the Arcade (Godot recipe) model, not in °x"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("top_speed", "expected NAME=VALUE"),
+        ("speediness=600", "'speediness' is not a metric"),
+        ("top_speed=600m/s", "top_speed is in px/s for the Arcade (Godot recipe) model, not in m/s"),
+        ("time_to_100=-1", "time_to_100 can only be 0 … inf s"),
+        ("peak_slip_skidpad=120", "can only be 0 … 90 °"),
+        ("top_speed=600±0", "the tolerance must be a positive number"),
+        ("top_speed=1.2.3", "expected NAME=VALUE"),
+        ("top_speed=.", "expected NAME=VALUE"),
+        ("top_speed=600±1.2.3", "expected NAME=VALUE"),
+        ("top_speed=600±.", "expected NAME=VALUE"),
+        ("peak_slip_skidpad=20°±1°x", "peak_slip_skidpad is in ° for the Arcade (Godot recipe) model, not in °x"),
+    ],
+)
 def test_bad_targets_are_refused_naming_the_problem(text, message):
     with pytest.raises(UserError, match=re.escape(message)):
         parse_target(text, arcade)
@@ -101,14 +104,27 @@ def test_among_tunings_that_hit_the_nearest_is_preferred():
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True, timeout=600
+    )
 
 
 def test_tune_command_meets_targets_writes_the_preset_and_exits_0(tmp_path):
     out = tmp_path / "tuned.json"
-    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "top_speed=650±10",
-              "--target", "radius_low=200±5", "--free", "engine_power,steering_angle", "--out", out, "--json")
+    run = cli(
+        "tune",
+        "--preset",
+        BUILTIN_DIR / "recipe_defaults.json",
+        "--target",
+        "top_speed=650±10",
+        "--target",
+        "radius_low=200±5",
+        "--free",
+        "engine_power,steering_angle",
+        "--out",
+        out,
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["hit"] and all(t["met"] for t in report["targets"])
@@ -123,23 +139,37 @@ def test_an_impossible_target_exits_1_with_the_closest_tuning_and_what_binds(tmp
     """Above what the largest engine power gives with this drag and friction: the
     recipe's balance 4000 = 55·v/60 + 0.06·v²/60 has v ≈ 1590 px/s."""
     out = tmp_path / "closest.json"
-    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "top_speed=3000±10",
-              "--free", "engine_power", "--out", out)
+    run = cli(
+        "tune",
+        "--preset",
+        BUILTIN_DIR / "recipe_defaults.json",
+        "--target",
+        "top_speed=3000±10",
+        "--free",
+        "engine_power",
+        "--out",
+        out,
+    )
     assert run.returncode == 1, run.stderr
     assert "NOT every target met" in run.stdout and "missed by" in run.stdout
     assert "engine_power sits at the high end of its range (4000 px/s²)" in run.stdout
     assert load_preset(out).tuning["engine_power"] == 4000
 
 
-@pytest.mark.parametrize("args, message", [
-    (("--target", "speediness=3"), "'speediness' is not a metric"),
-    (("--target", "top_speed=600", "--free", "engine,drag"), "'engine' is not a parameter"),
-    (("--target", "top_speed=20km/h"), "not in km/h"),
-    (("--target", "braking_from_top=-5"), "can only be 0"),
-    (("--target", "top_speed=600", "--lock", ",".join(p.name for p in arcade.PARAMS if not p.is_bool)),
-     "no parameter is free"),
-    (("--target", "top_speed=600", "--range", "drag=0:-1"), "LO < HI"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--target", "speediness=3"), "'speediness' is not a metric"),
+        (("--target", "top_speed=600", "--free", "engine,drag"), "'engine' is not a parameter"),
+        (("--target", "top_speed=20km/h"), "not in km/h"),
+        (("--target", "braking_from_top=-5"), "can only be 0"),
+        (
+            ("--target", "top_speed=600", "--lock", ",".join(p.name for p in arcade.PARAMS if not p.is_bool)),
+            "no parameter is free",
+        ),
+        (("--target", "top_speed=600", "--range", "drag=0:-1"), "LO < HI"),
+    ],
+)
 def test_tune_command_refuses_bad_input_with_exit_2(args, message):
     run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", *args)
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
@@ -164,7 +194,11 @@ def test_the_road_test_corvette_is_what_the_readmes_command_makes(tmp_path):
     """The built-in preset is the tune command's output, as the README shows it, and it
     meets the road test's figures within the command's tolerances."""
     readme = (BUILTIN_DIR.parent / "README.md").read_text()
-    line = next(l for l in readme.splitlines() if l.startswith("car-sandbox tune --preset presets/monster_corvette_c5.json"))
+    line = next(
+        text
+        for text in readme.splitlines()
+        if text.startswith("car-sandbox tune --preset presets/monster_corvette_c5.json")
+    )
     args = shlex.split(line)[1:]
     out = tmp_path / "road.json"
     args[args.index("--out") + 1] = str(out)
@@ -175,8 +209,13 @@ def test_the_road_test_corvette_is_what_the_readmes_command_makes(tmp_path):
     made = load_preset(out)
     assert dict(made.tuning) == dict(shipped.tuning) and made.name == shipped.name == "Corvette C5 (road test)"
     figures = compute(monster, dict(shipped.tuning), 60)
-    for metric, value, tolerance in (("time_to_100", 4.9, 0.3), ("standing_quarter", 13.4, 0.1), ("top_speed", 78, 1),
-                                     ("braking_from_100", 40, 1), ("skidpad_lateral", 0.92 * 9.8, 0.1)):
+    for metric, value, tolerance in (
+        ("time_to_100", 4.9, 0.3),
+        ("standing_quarter", 13.4, 0.1),
+        ("top_speed", 78, 1),
+        ("braking_from_100", 40, 1),
+        ("skidpad_lateral", 0.92 * 9.8, 0.1),
+    ):
         assert abs(float(figures[metric][0]) - value) <= tolerance, metric
 
 
@@ -189,20 +228,50 @@ def test_a_negative_seed_is_a_usage_error_not_a_traceback():
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-m", "sandbox", "tune", "--preset", str(BUILTIN_DIR / "drift.json"),
-                             "--target", "top_speed=500", "--seed", "-1"], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "tune",
+            "--preset",
+            str(BUILTIN_DIR / "drift.json"),
+            "--target",
+            "top_speed=500",
+            "--seed",
+            "-1",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2 and "seed -1 is not a whole number within 0 … 999999" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--name", "Mine"], "--name names the tuned preset written by --out"),
-    (["--target", "top_speed=600"], "--target top_speed is given more than once"),
-    (["--free", "engine_power", "--range", "drag=-0.1:-0.01"], "--range drag: it does not move in this search"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--name", "Mine"], "--name names the tuned preset written by --out"),
+        (["--target", "top_speed=600"], "--target top_speed is given more than once"),
+        (["--free", "engine_power", "--range", "drag=-0.1:-0.01"], "--range drag: it does not move in this search"),
+    ],
+)
 def test_what_would_be_silently_ignored_is_refused_naming_it(extra, message):
-    result = subprocess.run([sys.executable, "-m", "sandbox", "tune", "--preset", str(BUILTIN_DIR / "drift.json"),
-                             "--target", "top_speed=500", *extra], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "tune",
+            "--preset",
+            str(BUILTIN_DIR / "drift.json"),
+            "--target",
+            "top_speed=500",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
 
 
@@ -219,7 +288,7 @@ def test_an_unmeasurable_metric_weighs_more_than_any_miss():
     assert found[4] == found[5]
     near = scores({"time_to_100": np.array([0.001005, 0.0012])}, [target], np.zeros(2))
     # within the tolerance: 0; 0.0002 s off is 20 tolerances, 19 beyond it, weighed 19² × MISS_WEIGHT (1e4)
-    assert near[0] == 0 and near[1] == pytest.approx(19.0 ** 2 * 1e4)
+    assert near[0] == 0 and near[1] == pytest.approx(19.0**2 * 1e4)
 
 
 def test_scores_of_extreme_misses_raise_no_warnings():
@@ -229,8 +298,9 @@ def test_scores_of_extreme_misses_raise_no_warnings():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        found = scores({"top_speed": np.array([600.0, 1e308, np.nan])}, [Target("top_speed", 1e-300, 1e-308)],
-                       np.zeros(3))
+        found = scores(
+            {"top_speed": np.array([600.0, 1e308, np.nan])}, [Target("top_speed", 1e-300, 1e-308)], np.zeros(3)
+        )
     assert np.all(np.isfinite(found)) and found[0] <= found[1] < found[2]
 
 
@@ -240,21 +310,35 @@ def test_an_unmeasurable_target_never_moves_the_search_the_wrong_way(tmp_path):
     all. The engine power must not go down, and the miss is said with a number (two
     ticks, 0.0333 s, is as near as any engine power comes)."""
     out = tmp_path / "closest.json"
-    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=0.001±0.00001",
-              "--free", "engine_power", "--out", out)
+    run = cli(
+        "tune",
+        "--preset",
+        BUILTIN_DIR / "recipe_defaults.json",
+        "--target",
+        "time_to_100=0.001±0.00001",
+        "--free",
+        "engine_power",
+        "--out",
+        out,
+    )
     assert run.returncode == 1, run.stderr
     assert load_preset(out).tuning["engine_power"] >= 900
-    line = next(l for l in run.stdout.splitlines() if l.strip().startswith("time_to_100"))
+    line = next(text for text in run.stdout.splitlines() if text.strip().startswith("time_to_100"))
     assert "missed by —" not in line and re.search(r"missed by \d", line), line
     assert "what binds: time_to_100 comes no nearer than" in run.stdout  # and why it is not met
 
 
-@pytest.mark.parametrize("target, message", [
-    ("time_to_100=1e999", "--target time_to_100=1e999: 1e999 is not a finite number"),
-    ("top_speed=600±1e999", "the tolerance 1e999 is not a finite number"),
-    ("top_speed=600±1e-300", "a tolerance of 1e-300 px/s is finer than the sandbox measures top_speed; "
-                             "give at least 6e-07 px/s"),
-])
+@pytest.mark.parametrize(
+    "target, message",
+    [
+        ("time_to_100=1e999", "--target time_to_100=1e999: 1e999 is not a finite number"),
+        ("top_speed=600±1e999", "the tolerance 1e999 is not a finite number"),
+        (
+            "top_speed=600±1e-300",
+            "a tolerance of 1e-300 px/s is finer than the sandbox measures top_speed; give at least 6e-07 px/s",
+        ),
+    ],
+)
 def test_numbers_out_of_reach_are_refused_in_one_line(target, message):
     run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", target, "--free", "engine_power")
     assert run.returncode == 2 and message in run.stderr, run.stderr
@@ -265,15 +349,29 @@ def test_numbers_out_of_reach_are_refused_in_one_line(target, message):
 def test_huge_numbers_print_readably():
     """A target met with a tolerance of 1e308 (the start already meets it): the
     tolerance is printed as 1e+308, not as its 309 digits."""
-    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=1±1e308",
-              "--free", "engine_power")
+    run = cli(
+        "tune",
+        "--preset",
+        BUILTIN_DIR / "recipe_defaults.json",
+        "--target",
+        "time_to_100=1±1e308",
+        "--free",
+        "engine_power",
+    )
     assert run.returncode == 0, run.stderr
     assert "± 1e+308" in run.stdout and not re.search(r"\d{12}", run.stdout), run.stdout
 
 
 def test_the_finest_tolerance_accepted_gives_no_warnings():
-    run = cli("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "top_speed=600±0.000001",
-              "--free", "engine_power,drag")
+    run = cli(
+        "tune",
+        "--preset",
+        BUILTIN_DIR / "recipe_defaults.json",
+        "--target",
+        "top_speed=600±0.000001",
+        "--free",
+        "engine_power,drag",
+    )
     assert run.returncode in (0, 1) and "Warning" not in run.stderr and not run.stderr.strip(), run.stderr
 
 
@@ -293,8 +391,17 @@ def test_every_option_the_tune_help_mentions_exists():
 def test_a_target_no_tuning_can_measure_is_said_in_words_and_as_json_null():
     """With at most 40 px/s² of engine power against the recipe's friction the car never
     reaches 100 px/s: the time to 100 cannot be measured for any tuning searched."""
-    args = ("tune", "--preset", BUILTIN_DIR / "recipe_defaults.json", "--target", "time_to_100=1",
-            "--free", "engine_power", "--range", "engine_power=0:40")
+    args = (
+        "tune",
+        "--preset",
+        BUILTIN_DIR / "recipe_defaults.json",
+        "--target",
+        "time_to_100=1",
+        "--free",
+        "engine_power",
+        "--range",
+        "engine_power=0:40",
+    )
     text, as_json = cli(*args), cli(*args, "--json")
     assert text.returncode == as_json.returncode == 1, text.stderr + as_json.stderr
     assert "not measured: the manoeuvre never reaches its mark" in text.stdout and "missed by —" not in text.stdout

@@ -40,9 +40,29 @@ def test_tune_run_apply_and_undo_equal_the_command_line(window, qtbot, tmp_path)
     found = dict(tune.result.tuning)
     # the command line, same preset, targets, free parameters and seed
     out = tmp_path / "tuned.json"
-    run = subprocess.run([sys.executable, "-m", "sandbox", "tune", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"),
-                          "--target", "top_speed=650±10", "--target", "radius_low=200±5", "--free", ",".join(FREE),
-                          "--seed", "4", "--out", str(out)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbox",
+            "tune",
+            "--preset",
+            str(BUILTIN_DIR / "recipe_defaults.json"),
+            "--target",
+            "top_speed=650±10",
+            "--target",
+            "radius_low=200±5",
+            "--free",
+            ",".join(FREE),
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     assert dict(load_preset(out).tuning) == found
     steps = window.undo.count()
@@ -62,7 +82,10 @@ def test_discard_changes_nothing_and_stop_keeps_the_best_so_far(window, qtbot):
     tune.stop()
     qtbot.waitUntil(lambda: not tune.running, timeout=60_000)
     assert tune.result is not None and not tune.result.hit
-    assert tune.status.text().startswith("Stopped: the best so far.") and "Not every target can be met" in tune.status.text()
+    assert (
+        tune.status.text().startswith("Stopped: the best so far.")
+        and "Not every target can be met" in tune.status.text()
+    )
     assert tune.result.tuning["engine_power"] > before["engine_power"]  # it went the right way
     tune.discard()
     assert dict(window.tuning) == before and not tune.apply_button.isEnabled()
@@ -117,7 +140,7 @@ def test_the_result_shows_each_change_and_can_be_tried_before_apply(window, qtbo
     assert len(lines) == len(changed)
     for name in changed:
         p = window.tuning.param(name)
-        line = next(l for l in lines if l.startswith(p.label + ":"))
+        line = next(text for text in lines if text.startswith(p.label + ":"))
         assert f"{before[name]:.{p.decimals}f} → {found[name]:.{p.decimals}f}" in line and line.endswith(p.unit)
     assert f"{len(changed)} parameters change (below)" in tune.status.text()
 

@@ -104,8 +104,9 @@ def _caught(pid: int, number: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc to see the window is up")
 def test_the_window_started_from_a_terminal_quits_on_ctrl_c_without_a_traceback(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path)}  # kernels: the cache
-    app = subprocess.Popen([sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+    app = subprocess.Popen(
+        [sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 240
         while not _caught(app.pid, signal.SIGHUP):  # the window's handlers are set: it is up

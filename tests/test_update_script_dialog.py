@@ -39,8 +39,10 @@ def test_the_dialog_shows_the_changed_values_and_write_keeps_a_backup(window, tm
     dialog = window.update_script(path)
     qtbot.addWidget(dialog)
     lines = dialog.diff.toPlainText().split("\n")
-    removed, added = ("-var engine_power = 900  # Forward acceleration force.",
-                      "+var engine_power = 1250  # Forward acceleration force.")
+    removed, added = (
+        "-var engine_power = 900  # Forward acceleration force.",
+        "+var engine_power = 1250  # Forward acceleration force.",
+    )
     assert removed in lines and added in lines
     assert [line for line in lines if line[:1] in "+-" and not line.startswith(("---", "+++"))] == [removed, added]
     assert _line_colour(dialog, removed) == QColor(DIFF_COLOURS["-"][0])

@@ -2,8 +2,8 @@
 exports and memory between runs."""
 
 import json
-from pathlib import Path
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,8 +11,8 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from sandbox.physics.models import arcade
 from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.physics.models import arcade
 from sandbox.ui.app import MainWindow
 
 K = Qt.Key
@@ -35,11 +35,13 @@ def key_event(kind, key, repeat=False):
 
 def test_holding_w_raises_the_speed_plot(window, qtbot):
     qtbot.keyPress(window.track, K.Key_W)
-    qtbot.waitUntil(lambda: speed_trace(window) is not None and len(speed_trace(window)) > 30
-                    and speed_trace(window)[-1] > 200, timeout=5000)
+    qtbot.waitUntil(
+        lambda: speed_trace(window) is not None and len(speed_trace(window)) > 30 and speed_trace(window)[-1] > 200,
+        timeout=5000,
+    )
     qtbot.keyRelease(window.track, K.Key_W)
     trace = speed_trace(window)
-    moving = trace[np.argmax(trace > 0):]
+    moving = trace[np.argmax(trace > 0) :]
     assert np.all(np.diff(moving[:25]) > 0)  # rising every tick while W was held
     assert window.sim.state.vx[0] > 0 and window.sim.state.y[0] == 0
     assert "px/s" in window.plots.readout.text() and "60 Hz" in window.status.text()
@@ -103,7 +105,7 @@ def test_slider_change_alters_the_next_ticks_and_the_force_curve(window, qtbot):
     assert window.tuning["engine_power"] == 2000
     window.curves.settle()  # computed on a worker thread
     # the curve now balances 2000 = 55 v/60 + 0.06 v²/60
-    top = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 2000 * 60)) / 0.12
+    top = (-55 + math.sqrt(55**2 + 4 * 0.06 * 2000 * 60)) / 0.12
     assert window.curves.top_marker.value() == pytest.approx(top) and top > old_top
     paused(window).sim.tick(window.keys.controls().__class__(0, 1, 0))
     assert window.sim.state.vx[0] == pytest.approx(2000 / 60)
@@ -140,8 +142,10 @@ def test_slider_values_snap_to_the_declared_step(window):
 def test_reset_one_and_reset_all(window, qtbot):
     window.panel.sliders["slip_speed"].setValue(1000)
     window.panel.sliders["wheel_base"].setValue(120)
-    qtbot.mouseClick(window.panel.findChild(type(window.panel._make_reset(arcade.PARAMS[0])), "reset_slip_speed"),
-                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(
+        window.panel.findChild(type(window.panel._make_reset(arcade.PARAMS[0])), "reset_slip_speed"),
+        Qt.MouseButton.LeftButton,
+    )
     assert window.tuning["slip_speed"] == 400 and window.tuning["wheel_base"] == 120
     window.panel.reset_all()
     assert dict(window.tuning) == {p.name: p.default for p in arcade.PARAMS}
@@ -191,7 +195,11 @@ def test_bad_preset_shows_a_message_and_leaves_the_tuning(window, tmp_path):
     bad.write_text(json.dumps(data))
     assert not window.open_preset_file(bad)
     assert dict(window.tuning) == before
-    assert str(bad) in window.last_error and "params.wheel_base" in window.last_error and "10 … 300 px" in window.last_error
+    assert (
+        str(bad) in window.last_error
+        and "params.wheel_base" in window.last_error
+        and "10 … 300 px" in window.last_error
+    )
     boxes = [w for w in QApplication.topLevelWidgets() if w.isVisible() and w.windowTitle() == "car-sandbox"]
     assert any(window.last_error in b.text() for b in boxes if hasattr(b, "text"))
 
@@ -233,8 +241,16 @@ def test_tab_toggles_the_panel_and_r_resets_the_car(window, qtbot):
 def test_mouse_wheel_zooms(window):
     zoom = window.track.zoom
     centre = QPointF(window.track.width() / 2, window.track.height() / 2)
-    event = QWheelEvent(centre, window.track.mapToGlobal(centre), QPoint(0, 0), QPoint(0, 120),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        centre,
+        window.track.mapToGlobal(centre),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(window.track, event)
     assert window.track.zoom == pytest.approx(zoom * 1.15)
 
@@ -276,8 +292,16 @@ def test_mouse_wheel_over_a_slider_does_not_change_it(window):
     slider = window.panel.sliders["engine_power"]
     inner = slider.slider
     centre = QPointF(inner.width() / 2, inner.height() / 2)
-    event = QWheelEvent(centre, inner.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -240),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        centre,
+        inner.mapToGlobal(centre),
+        QPoint(0, 0),
+        QPoint(0, -240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(inner, event)
     assert window.tuning["engine_power"] == 900 and window.undo.count() == 0
 
@@ -314,7 +338,7 @@ def test_tick_rate_selector_changes_physics_curve_and_status(window):
     window.curves.settle()
     assert window.sim.hz == 120 and window.sim.dt == 1 / 120
     # the recipe at 120 Hz balances 900 = 55 v/120 + 0.06 v²/120
-    top = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 900 * 120)) / 0.12
+    top = (-55 + math.sqrt(55**2 + 4 * 0.06 * 900 * 120)) / 0.12
     assert window.curves.top_marker.value() == pytest.approx(top)
     assert "120 Hz" in window.curves.getPlotItem().titleLabel.text
     window._refresh_views()
@@ -334,7 +358,7 @@ def test_rate_independent_switch_restores_the_60_hz_top_speed(window, qtbot):
     assert window.tuning["rate_independent"] is True
     window.curves.settle()
     # friction and drag at the recipe's 60 Hz strength: 900 = 55 v/60 + 0.06 v²/60
-    top_60 = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 54000)) / 0.12
+    top_60 = (-55 + math.sqrt(55**2 + 4 * 0.06 * 54000)) / 0.12
     assert window.curves.top_marker.value() == pytest.approx(top_60) and top_60 < recipe_top_240
     window.undo.undo()
     assert window.tuning["rate_independent"] is False and not window.panel.switches["rate_independent"].isChecked()
@@ -526,8 +550,7 @@ def test_handbrake_and_gear_keys_reach_the_dynamic_car(window, qtbot):
 
 def test_model_telemetry_plots_the_chosen_channels(window):
     window.open_preset_file(BUILTIN_DIR / "monster_corvette_c5.json")
-    assert [window.channel_box.itemText(i) for i in range(window.channel_box.count())] == list(
-        window.model.TELEMETRY)
+    assert [window.channel_box.itemText(i) for i in range(window.channel_box.count())] == list(window.model.TELEMETRY)
     window.channel_box.setCurrentText("rpm and gear")
     paused(window).scripted_drive(3)
     rpm = window.plots.channel_curves[0].getData()[1]
@@ -556,6 +579,7 @@ def test_ghost_drives_with_the_same_controls(window, qtbot):
     # the ghost is exactly a separate run of the pinned tuning on the same controls
     from sandbox.files.traces import demo_drive
     from sandbox.physics.sim import run_trace
+
     trace = np.array([demo_drive(i / 60) for i in range(120)])
     alone = run_trace(arcade, load_preset(BUILTIN_DIR / "recipe_defaults.json").tuning, trace)
     assert (ghost.x[0], ghost.y[0]) == (alone[-1, 1], alone[-1, 2])
@@ -588,7 +612,7 @@ def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, q
     window.panel.sliders["engine_power"].setValue(1800)
     window.metrics.settle()  # the newest request's figures (an earlier one's may arrive first)
     # the balance 1800 = 55 v/60 + 0.06 v²/60, and the ghost keeps 900's
-    expected = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * 1800 * 60)) / 0.12
+    expected = (-55 + math.sqrt(55**2 + 4 * 0.06 * 1800 * 60)) / 0.12
     assert window.metrics.rows[0]["value"] == pytest.approx(expected, rel=1e-5)
     delta = float(window.metrics.table.item(0, 2).text())
     assert delta == pytest.approx(expected - 595.265, rel=1e-3)
@@ -597,7 +621,7 @@ def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, q
     window.ghost_from_file(BUILTIN_DIR / "ice.json")
     window.metrics.settle()
     assert window.metrics.table.columnCount() == 4  # metric, value, and one column per ghost
-    ice_top = (-12 + math.sqrt(12 ** 2 + 4 * 0.06 * 350 * 60)) / 0.12  # ice: 350 = 12 v/60 + 0.06 v²/60
+    ice_top = (-12 + math.sqrt(12**2 + 4 * 0.06 * 350 * 60)) / 0.12  # ice: 350 = 12 v/60 + 0.06 v²/60
     assert float(window.metrics.table.item(0, 3).text()) == pytest.approx(expected - ice_top, rel=1e-3)
     assert "ms" in window.metrics.status.text()
 
@@ -626,6 +650,7 @@ def test_recording_captures_every_ticks_controls(window, tmp_path):
     assert rows[:15].tolist() == [[-1.0, 1.0, 0.0, 0.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0] * 5] * 15
     assert window.save_recording_to(tmp_path / "mine.csv")
     from sandbox.files.traces import load_trace
+
     # pedals only: the three-column file every earlier version reads
     assert (tmp_path / "mine.csv").read_text().splitlines()[0] == "steer,throttle,brake"
     assert np.array_equal(load_trace(tmp_path / "mine.csv"), rows)
@@ -663,6 +688,7 @@ def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_p
 
 def test_a_pedals_only_trace_from_before_the_handbrake_column_still_replays(window):
     from sandbox.files.traces import load_trace
+
     old = Path(__file__).parent / "data" / "trace_pedals_only_before_handbrake.csv"
     rows = load_trace(old)
     assert rows.shape[1] == 5 and not rows[:, 3:].any()
@@ -724,8 +750,12 @@ def test_up_to_four_ghosts_each_with_its_own_readout(window):
     window.scripted_drive(2)
     assert len(window.track.ghosts) == 4
     readouts = [line for line in window.track.ghost_lines if line.startswith("ghost ")]
-    assert [line.split(":")[0] for line in readouts] == ["ghost Ice", "ghost Go-kart", "ghost Heavy truck",
-                                                           "ghost Drift"]
+    assert [line.split(":")[0] for line in readouts] == [
+        "ghost Ice",
+        "ghost Go-kart",
+        "ghost Heavy truck",
+        "ghost Drift",
+    ]
     assert all(line.endswith(" s)") for line in readouts)  # the lead in time
     speeds = [c.getData()[1][-1] for c in window.plots.ghost_speed_curves]
     assert speeds == pytest.approx([g.sim.state.speed[0] for g in window.ghosts])
@@ -748,7 +778,7 @@ def test_sweep_one_parameter_plots_the_metric_and_a_click_loads_the_point(window
         sweep.run()
     x, y = sweep.curve.getData()
     assert list(x) == [500, 1000, 1500, 2000]
-    expected = [(-55 + math.sqrt(55 ** 2 + 4 * 0.06 * e * 60)) / 0.12 for e in x]
+    expected = [(-55 + math.sqrt(55**2 + 4 * 0.06 * e * 60)) / 0.12 for e in x]
     assert list(y) == pytest.approx(expected, rel=1e-5)
     steps = window.undo.count()
     sweep.pick(1100, 0)  # nearest grid point: 1000
@@ -816,6 +846,7 @@ def test_switching_telemetry_group_keeps_the_ghosts_history(window):
 
 def test_time_to_cover_interpolates_between_ticks_and_extrapolates_past_the_end():
     from sandbox.analysis.curves import time_to_cover
+
     dt, v = 1 / 60, 120.0
     steady = v * dt * np.arange(61)  # one second at a steady 120 px/s
     assert time_to_cover(steady, 30.0, dt, v) == pytest.approx(30.0 / v)  # between ticks 15 and 16
@@ -831,6 +862,7 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
     from sandbox.analysis.curves import time_to_cover
     from sandbox.files.traces import BUILTIN_TRACES, load_trace
     from sandbox.physics.sim import run_trace
+
     paused(window)
     defaults = load_preset(BUILTIN_DIR / "recipe_defaults.json")
     strong = load_preset(BUILTIN_DIR / "recipe_defaults.json")
@@ -846,8 +878,11 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
     assert same.endswith("end of trace +0.00 s")
     figure = float(ahead.rsplit("end of trace ", 1)[1].split()[0])
     car, fast = run_trace(arcade, defaults.tuning, trace), run_trace(arcade, strong.tuning, trace)
-    odometer = lambda rows: np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(  # noqa: E731
-        np.vstack([[0.0, 0.0], rows[:, 1:3]]), axis=0).T))])
+
+    def odometer(rows):
+        steps = np.hypot(*np.diff(np.vstack([[0.0, 0.0], rows[:, 1:3]]), axis=0).T)
+        return np.concatenate([[0.0], np.cumsum(steps)])
+
     expected = time_to_cover(odometer(fast), odometer(car)[-1], 1 / 60, fast[-1, 6]) - len(trace) / 60
     assert figure < -0.5 and figure == pytest.approx(expected, abs=0.006)
 
@@ -857,6 +892,7 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
     that frame's data, time and values together (not a later tick's values against
     older times), so what is drawn or exported is always a real sample."""
     from sandbox.ui.app import REFRESH_TURNS
+
     paused(window)
     window.pin_ghost()
     window.keys.held |= {K.Key_W}
@@ -961,7 +997,7 @@ def test_metrics_follow_every_value_of_a_drag_before_the_release(window, qtbot):
         slider.slider.setValue(slider.position(power))
         window.metrics.settle()
         # the recipe's balance power = 55 v/60 + 0.06 v²/60
-        expected = (-55 + math.sqrt(55 ** 2 + 4 * 0.06 * power * 60)) / 0.12
+        expected = (-55 + math.sqrt(55**2 + 4 * 0.06 * power * 60)) / 0.12
         assert window.metrics.rows[0]["value"] == pytest.approx(expected, rel=1e-5)
         assert window.metrics.table.item(0, 1).text() == f"{expected:.1f} px/s"
     slider.slider.setSliderDown(False)

@@ -59,14 +59,17 @@ def test_save_as_with_a_data_folder_under_a_file_says_so_and_offers_another_fold
 
 def test_save_as_without_permission_for_the_data_folder_says_so(window, monkeypatch, tmp_path):
     """Simulated (the tests may run as root, whom permission bits do not stop)."""
+
     def refused(self, *args, **kwargs):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
 
     monkeypatch.setattr(Path, "mkdir", refused)
     ask_for(monkeypatch)
     window.save_as_dialog()
-    assert any(f"cannot make the folder {user_dir()}: no permission to write in {tmp_path}" in text
-               for text in message_boxes(window))
+    assert any(
+        f"cannot make the folder {user_dir()}: no permission to write in {tmp_path}" in text
+        for text in message_boxes(window)
+    )
 
 
 def test_saving_into_a_folder_under_a_file_names_the_file_not_a_missing_folder(window, tmp_path):
@@ -149,8 +152,14 @@ def test_damaged_settings_start_with_their_defaults_and_a_note(qtbot):
     assert window.px_per_metre == DEFAULT_PX_PER_METRE and 0.1 <= window.track.zoom <= 8
     assert window.preset.name == "Recipe defaults"
     note = window.statusBar().currentMessage()
-    for key in ("view/px_per_metre", "view/zoom", "window/geometry", "window/state", "preset/last_path",
-                "panel/sections/arcade"):
+    for key in (
+        "view/px_per_metre",
+        "view/zoom",
+        "window/geometry",
+        "window/state",
+        "preset/last_path",
+        "panel/sections/arcade",
+    ):
         assert key in note
     assert window._godot_choice() == (4, False)
     assert "godot/version" in window.statusBar().currentMessage()
@@ -174,10 +183,10 @@ def test_a_damaged_autosaved_value_is_replaced_by_its_default_not_the_whole_tuni
 def test_numbers_for_qt_must_fit_a_c_int():
     from sandbox.ui.session import checked_setting, take_setting_notes
 
-    settings().setValue("some/count", str(2 ** 31))
+    settings().setValue("some/count", str(2**31))
     assert checked_setting("some/count", 3) == 3
-    settings().setValue("some/count", str(2 ** 31 - 1))
-    assert checked_setting("some/count", 3) == 2 ** 31 - 1
+    settings().setValue("some/count", str(2**31 - 1))
+    assert checked_setting("some/count", 3) == 2**31 - 1
     settings().setValue("some/count", "-1")
     assert checked_setting("some/count", 3, low=0, high=10) == 3
     assert "some/count" in take_setting_notes()

@@ -70,8 +70,10 @@ def main(name: str) -> int:
             d = float(np.nanmax(gap)) if np.isfinite(gap).all() else float("inf")
             pos = float(gap[:, 1:3].max())
             worst = max(worst, pos / extent)
-            print(f"{tuning_name:40s} {drive:14s} max gap {d:.3e} (in {info['columns'][col] if col >= 0 else '?'}), "
-                  f"position {pos:.3e} = {pos / extent:.1e} of the path's extent")
+            print(
+                f"{tuning_name:40s} {drive:14s} max gap {d:.3e} (in {info['columns'][col] if col >= 0 else '?'}), "
+                f"position {pos:.3e} = {pos / extent:.1e} of the path's extent"
+            )
     print(f"worst position gap / extent: {worst:.2e}")
     return 0
 

@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.devtools.export_goldens import GOLDENS, golden_path, save_golden, scales, gap_px, tunings  # noqa: E402
 from sandbox.devtools.export_drives import RUNS, drive  # noqa: E402
+from sandbox.devtools.export_goldens import GOLDENS, gap_px, golden_path, save_golden, scales, tunings  # noqa: E402
 from sandbox.devtools.oracle import godot_binary, run_oracle  # noqa: E402
 from sandbox.files.godot import export_script  # noqa: E402
 from sandbox.files.traces import save_trace  # noqa: E402
@@ -50,8 +50,11 @@ def main(names: list[str]) -> int:
                     save_golden(out, godot)
                     gap = gap_px(run_trace(preset.model, preset.tuning, trace, hz), godot, ppm)
                     worst = {k: max(worst[k], gap[k]) for k in worst}
-                    print(f"{out.relative_to(GOLDENS)!s:50s} {len(godot):5d} ticks  "
-                          f"position {gap['position_px']:.2e} px  heading {gap['heading_rad']:.2e} rad", flush=True)
+                    print(
+                        f"{out.relative_to(GOLDENS)!s:50s} {len(godot):5d} ticks  "
+                        f"position {gap['position_px']:.2e} px  heading {gap['heading_rad']:.2e} rad",
+                        flush=True,
+                    )
     print(f"worst: position {worst['position_px']:.2e} px, heading {worst['heading_rad']:.2e} rad")
     return 0
 

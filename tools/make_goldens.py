@@ -21,9 +21,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.files.traces import TRAJECTORY_COLUMNS, format_rows, load_trace, save_trace  # noqa: E402
+from sandbox.csv_rows import format_rows  # noqa: E402
 from sandbox.devtools.oracle import PROJECT, compare, godot_binary, run_oracle  # noqa: E402
 from sandbox.files.presets import load_preset  # noqa: E402
+from sandbox.files.traces import TRAJECTORY_COLUMNS, load_trace, save_trace  # noqa: E402
 from sandbox.physics.sim import run_trace  # noqa: E402
 
 GOLDENS = ROOT / "tests" / "goldens"
@@ -59,13 +60,20 @@ def scenarios() -> dict[str, np.ndarray]:
         "full_lock_fast": np.array(rows(4, throttle=1) + rows(5, steer=1, throttle=1)),
         "full_lock_slow": np.array(rows(0.3, throttle=1) + pulsed),
         "slalom": np.array(slalom),
-        "hairpin": np.array(rows(3, throttle=1) + rows(0.8, brake=1) + rows(2.5, steer=1, throttle=1)
-                            + rows(2, throttle=1)),
+        "hairpin": np.array(
+            rows(3, throttle=1) + rows(0.8, brake=1) + rows(2.5, steer=1, throttle=1) + rows(2, throttle=1)
+        ),
         "reverse_steering": np.array(rows(3, brake=1) + rows(3, steer=-1, brake=1) + rows(2, steer=1)),
-        "mixed_60s": np.array(mixed[:seconds(60)]),
+        "mixed_60s": np.array(mixed[: seconds(60)]),
         # a gamepad: part throttle and brake, part lock (the recipe's pedals take any press as a whole one)
-        "analog_pad": np.array(rows(3, throttle=0.6) + rows(4, steer=0.45, throttle=0.3) + rows(2, brake=0.35)
-                               + rows(3, steer=-0.7, throttle=0.8) + rows(3, brake=0.2) + rows(3, steer=0.25)),
+        "analog_pad": np.array(
+            rows(3, throttle=0.6)
+            + rows(4, steer=0.45, throttle=0.3)
+            + rows(2, brake=0.35)
+            + rows(3, steer=-0.7, throttle=0.8)
+            + rows(3, brake=0.2)
+            + rows(3, steer=0.25)
+        ),
     }
 
 
@@ -89,15 +97,19 @@ def main() -> int:
         for trace_path in sorted((GOLDENS / "traces").glob("*.csv")):
             if trace_path.stem in ON_OFF_ONLY and preset.tuning["analog_pedals"]:
                 continue
-            rates = (HZ,) + (EXTRA_RATES.get(tuning, ()) if trace_path.stem in ("straight_top_speed", "mixed_60s") else ())
+            rates = (HZ,) + (
+                EXTRA_RATES.get(tuning, ()) if trace_path.stem in ("straight_top_speed", "mixed_60s") else ()
+            )
             for hz in rates:
                 godot = run_oracle(trace_path, dict(preset.tuning), hz, script_text=port)
                 out = GOLDENS / tuning / f"{trace_path.stem}_{hz}hz.csv"
                 out.write_text(format_rows(TRAJECTORY_COLUMNS, godot))
                 gap = compare(run_trace(preset.model, preset.tuning, load_trace(trace_path), hz), godot)
                 worst = {k: max(worst[k], gap[k]) for k in worst}
-                print(f"{tuning:16s} {trace_path.stem:20s} {hz:3d} Hz  {len(godot):5d} ticks  "
-                      f"position {gap['position_px']:.5f} px  heading {gap['heading_rad']:.2e} rad")
+                print(
+                    f"{tuning:16s} {trace_path.stem:20s} {hz:3d} Hz  {len(godot):5d} ticks  "
+                    f"position {gap['position_px']:.5f} px  heading {gap['heading_rad']:.2e} rad"
+                )
     print(f"worst: position {worst['position_px']:.5f} px, heading {worst['heading_rad']:.2e} rad")
     return 0
 

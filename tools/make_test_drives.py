@@ -1,6 +1,6 @@
 """Write the built-in test drives (traces/*.csv): control traces at 60 ticks/s.
 
-    python tools/make_test_drives.py
+python tools/make_test_drives.py
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ DRIVES = {
     "slalom": [(round(float(np.sin(2 * np.pi * i / (2 * HZ))), 4), 1.0, 0.0) for i in range(14 * HZ)],
     "hairpin": hold(3, throttle=1) + hold(1, brake=1) + hold(2.5, steer=1, throttle=1) + hold(2, throttle=1),
     "brake_test": hold(6, throttle=1) + hold(4, brake=1),
-    "reverse_park": hold(2, brake=1) + hold(1.5, steer=-1, brake=1) + hold(1) + hold(0.6, steer=1, throttle=1)
+    "reverse_park": hold(2, brake=1)
+    + hold(1.5, steer=-1, brake=1)
+    + hold(1)
+    + hold(0.6, steer=1, throttle=1)
     + hold(1.5),
 }
 

@@ -27,8 +27,10 @@ EVERY = 5
 VARIANTS = {  # extra tunings: a preset with options switched on, so every branch is recorded
     "recipe_defaults+rate_independent": ("recipe_defaults", {"rate_independent": True}),
     "drift+rate_independent": ("drift", {"rate_independent": True}),
-    "bicycle_blog+night_steer_rate": ("bicycle_blog", {"keep_wheel_base": True, "steer_rate": 120,
-                                                       "return_with_speed": True}),
+    "bicycle_blog+night_steer_rate": (
+        "bicycle_blog",
+        {"keep_wheel_base": True, "steer_rate": 120, "return_with_speed": True},
+    ),
     "rigid_body_seed+box_grip_limit": ("rigid_body_seed", {"box_inertia": True, "grip_limit": True}),
     "monster_corvette_c5+pacejka_tutorial": ("monster_corvette_c5", {"pacejka": True, "tutorial_cornering": True}),
 }
@@ -52,8 +54,8 @@ def drives(hz: int) -> dict[str, np.ndarray]:
         span = int(rng.integers(int(0.3 * hz), int(2.0 * hz)))
         steer = rng.choice([-1, -0.5, 0, 0, 0.5, 1])
         throttle, brake = [(1, 0), (1, 0), (0, 1), (0, 0), (1, 1)][rng.integers(5)]
-        mixed[i:i + span, :3] = steer, throttle, brake
-        mixed[i:i + span, 3] = float(rng.random() < 0.15)
+        mixed[i : i + span, :3] = steer, throttle, brake
+        mixed[i : i + span, 3] = float(rng.random() < 0.15)
         mixed[i, 4] = rng.choice([0, 0, 0, 1, -1])
         i += span
     return {"straight": straight, "circle": circle, "mixed": mixed}
@@ -101,8 +103,13 @@ def main() -> int:
         np.savez_compressed(OUT / f"{name}.npz", **arrays)
         values = compute(preset.model, tuning, preset.hz)
         metrics[name] = {k: float(np.asarray(v).reshape(-1)[0]) for k, v in values.items()}
-        index[name] = {"preset": preset_name, "overrides": overrides, "model": preset.model.NAME,
-                       "columns": ["tick"] + channels(preset.model), "drives": sorted(arrays)}
+        index[name] = {
+            "preset": preset_name,
+            "overrides": overrides,
+            "model": preset.model.NAME,
+            "columns": ["tick"] + channels(preset.model),
+            "drives": sorted(arrays),
+        }
         print(f"{name:40s} {', '.join(sorted(arrays))}")
     (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
     (OUT / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")

@@ -9,6 +9,8 @@ from typing import Mapping
 
 import numpy as np
 
+from ..csv_rows import format_rows
+
 CURVE_POINTS = 241
 UNLIMITED_EXTENT = {"px": 1000.0, "m": 60.0}
 """Speed range (model units/s) of the curve when nothing limits the top speed."""
@@ -46,8 +48,6 @@ def force_curve(model: ModuleType, params: Mapping[str, float], hz: float) -> Fo
 
 
 def curve_csv(curve: ForceCurve) -> str:
-    from ..files.traces import format_rows
-
     return format_rows(curve.columns, curve.rows())
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import literally, njit, prange
+from numba import literally, prange
 
 from ..physics import kernels
+from ..physics.kernel import kernel
 from ..physics.state import GENERIC
 
 SETTLE_LIMIT_S = 120.0
@@ -40,8 +41,21 @@ STOP_LIMIT_S = 30.0
 LATERAL_WINDOW_S = 0.25
 """s: the window of the lateral acceleration's turn rate."""
 
-TOP, TIME_REF, TIME_90, BRAKE_TOP, BRAKE_REF, REVERSE, RADIUS_LOW, RADIUS_TOP, KERB, SLIP, LATERAL, STANDING, \
-    STEADY_LATERAL = range(13)
+(
+    TOP,
+    TIME_REF,
+    TIME_90,
+    BRAKE_TOP,
+    BRAKE_REF,
+    REVERSE,
+    RADIUS_LOW,
+    RADIUS_TOP,
+    KERB,
+    SLIP,
+    LATERAL,
+    STANDING,
+    STEADY_LATERAL,
+) = range(13)
 """Slots of `car_metrics`' out (metrics.METRICS order)."""
 DRIVE_TOP, DRIVE_COAST, DRIVE_BRAKE = range(3)
 """Slots of `car_drive`'s out: top speed, coast-down and braking distance."""
@@ -51,7 +65,7 @@ X, Y, HEADING, VX, VY = (GENERIC.offset[name] for name in ("x", "y", "heading", 
 RADIANS_TO_DEGREES = 180.0 / math.pi
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _rest(defaults):
     """A fresh state row at rest at the origin (the layout's defaults)."""
     s = np.empty(defaults.shape[0])
@@ -59,26 +73,26 @@ def _rest(defaults):
     return s
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _controls(steer, throttle, brake):
     c = np.zeros(5)
     c[0], c[1], c[2] = steer, throttle, brake
     return c
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _speed(s):
     """|velocity| (length/s)."""
     return math.hypot(s[VX], s[VY])
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _forward(s):
     """Velocity along the heading (length/s)."""
     return math.cos(s[HEADING]) * s[VX] + math.sin(s[HEADING]) * s[VY]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _larger(a, b):
     """np.maximum of two floats: NaN if either is."""
     if a != a or b != b:
@@ -86,13 +100,13 @@ def _larger(a, b):
     return b if b > a else a
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _last_second(dt):
     """Ticks in the ring of the last second's speeds (at least 2)."""
     return max(2, int(np.rint(1.0 / dt)))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _mean(ring):
     total = 0.0
     for v in ring:
@@ -100,7 +114,7 @@ def _mean(ring):
     return total / ring.shape[0]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _second_shape(last, tick):
     """(steady, rises, falls) of the ring `last` written at tick % len: steady when its
     speeds vary by under 1 % and show no trend (the means of its halves within
@@ -132,7 +146,7 @@ def _second_shape(last, tick):
     return steady, rises, falls
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _straight(model, s, p, dt, ticks, ref, exact, history):
     """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
 
@@ -178,10 +192,13 @@ def _straight(model, s, p, dt, ticks, ref, exact, history):
         geometric = 0 < ratio < 1
         estimate = speed + step * ratio / (1 - ratio) if geometric else speed
         scale = max(speed, 1.0)
-        if (tick * dt > 1.0 and (geometric or step == 0)
-                and abs(step) <= 1e-2 * scale * dt               # under 1 % of the speed per second
-                and abs(estimate - speed) <= SETTLE_GAP * scale   # and close
-                and abs(estimate - estimate_before) <= 1e-6 * scale):  # and the estimate is steady
+        if (
+            tick * dt > 1.0
+            and (geometric or step == 0)
+            and abs(step) <= 1e-2 * scale * dt  # under 1 % of the speed per second
+            and abs(estimate - speed) <= SETTLE_GAP * scale  # and close
+            and abs(estimate - estimate_before) <= 1e-6 * scale
+        ):  # and the estimate is steady
             top = estimate
             how = 2 if step == 0 else 1
             if not exact or how == 2:
@@ -195,7 +212,7 @@ def _straight(model, s, p, dt, ticks, ref, exact, history):
     return top, t_ref, ran, how
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _distance(model, s, c, p, dt, ticks, forward):
     """Distance (length) covered from state `s` (in place) under controls `c` until
     the car no longer moves forward (`forward`) or stops (else), at most `ticks`.
@@ -213,7 +230,7 @@ def _distance(model, s, c, p, dt, ticks, forward):
     return travelled, going
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _braking_from_ref(model, s, p, dt, ref):
     """Full throttle from `s` (in place) to `ref`, then full brake until the car no
     longer moves forward: the braking distance, NaN if not stopped in time."""
@@ -234,7 +251,7 @@ def _braking_from_ref(model, s, p, dt, ref):
     return travelled if done else math.nan
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _reverse(model, s, p, dt):
     """Brake held from `s` (in place), the sandbox's reverse, at most REVERSE_S: the
     speed once it stops changing. Settled: a fixed point (a tick changes it by under
@@ -258,7 +275,7 @@ def _reverse(model, s, p, dt):
     return _mean(last)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _unwrapped(previous, angle):
     """`angle` plus the multiple of 2π that puts it within π of `previous` (np.unwrap
     of the pair)."""
@@ -271,7 +288,7 @@ def _unwrapped(previous, angle):
     return angle + (wrapped - step)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _circle(model, s, p, dt, target, display, peaks):
     """Full lock from `s` (in place) for CIRCLE_S, throttle held below `target` speed
     (inf: always). Returns the path radius over the last second (the chords: each
@@ -319,7 +336,7 @@ def _circle(model, s, p, dt, target, display, peaks):
     return radius
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _standing(model, s, p, dt, distance, ticks):
     """Full throttle straight from rest (`s`, in place) until the car is `distance` from
     where it started, at most `ticks`: the time (s), interpolated within the tick that
@@ -337,7 +354,7 @@ def _standing(model, s, p, dt, distance, ticks):
     return math.nan
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _up_to(model, s, p, dt, speed):
     """Full throttle straight from `s` (in place) until it goes at `speed`, at most
     SETTLE_LIMIT_S; whether it got there."""
@@ -350,7 +367,7 @@ def _up_to(model, s, p, dt, speed):
     return _speed(s) >= speed
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _circumcentre(ax, ay, bx, by, cx, cy):
     """Centre of the circle through three points; (nan, nan) when they lie on a line."""
     bx, by, cx, cy = bx - ax, by - ay, cx - ax, cy - ay
@@ -361,7 +378,7 @@ def _circumcentre(ax, ay, bx, by, cx, cy):
     return ax + (cy * b2 - by * c2) / d, ay + (bx * c2 - cx * b2) / d
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
     """Kerb-to-kerb turning circle (length): straight up to `pace` from `s` (in
     place), then CIRCLE_S at full lock with the speed held there. The circle's centre
@@ -397,7 +414,7 @@ def _kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
     return 2.0 * far
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, standing, out):
     """One car's thirteen figures into out (slots TOP … STEADY_LATERAL): tuning row `p`, tick
     `dt` (s), `has_top` whether the model declares a finite top speed for it (else the
@@ -424,8 +441,9 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, stand
     # braking: from the top speed, and from 100
     out[BRAKE_TOP] = math.nan
     if settled:
-        distance, going = _distance(model, cruising.copy(), _controls(0.0, 0.0, 1.0), p, dt,
-                                    int(STOP_LIMIT_S / dt), True)
+        distance, going = _distance(
+            model, cruising.copy(), _controls(0.0, 0.0, 1.0), p, dt, int(STOP_LIMIT_S / dt), True
+        )
         out[BRAKE_TOP] = math.nan if going else distance
     out[BRAKE_REF] = math.nan if top < ref else _braking_from_ref(model, _rest(defaults), p, dt, ref)
     # reverse: none when the model has no top speed and nothing settled
@@ -443,7 +461,7 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, stand
     out[STANDING] = _standing(model, _rest(defaults), p, dt, standing, int(SETTLE_LIMIT_S / dt))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def metrics_rows(model, rows, dt, has_top, ref, pace, bodies, defaults, display, standing, out):
     """`car_metrics` of each tuning row of `rows` (k, P) into out (k, 13), one after
     another (one tuning: no threads to start); bodies (k, 2) each row's drawn body."""
@@ -452,7 +470,7 @@ def metrics_rows(model, rows, dt, has_top, ref, pace, bodies, defaults, display,
         car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, standing, out[i])
 
 
-@njit(cache=True, nogil=True, error_model="numpy", parallel=True)
+@kernel(parallel=True)
 def metrics_rows_parallel(model, rows, dt, has_top, ref, pace, bodies, defaults, display, standing, out):
     """`metrics_rows` spread over the cores (each car runs alone: the same bits)."""
     literally(model)
@@ -460,7 +478,7 @@ def metrics_rows_parallel(model, rows, dt, has_top, ref, pace, bodies, defaults,
         car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, standing, out[i])
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def car_drive(model, p, dt, ticks, defaults, out):
     """The `rates` drives of one car, each at most `ticks`: full throttle from rest
     until the speed settles (`_straight` with `exact`: the fixed point where the run
@@ -477,10 +495,9 @@ def car_drive(model, p, dt, ticks, defaults, out):
     out[DRIVE_BRAKE] = math.inf if moving else braking
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def drive_rows(model, rows, dt, ticks, defaults, out):
     """`car_drive` of each tuning row of `rows` (k, P) into out (k, 3)."""
     literally(model)
     for i in range(rows.shape[0]):
         car_drive(model, rows[i], dt, ticks, defaults, out[i])
-

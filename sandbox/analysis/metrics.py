@@ -40,6 +40,7 @@ from ..physics import kernels  # first: it loads the models, which `sim` needs l
 from ..physics.sim import model_number, tuning_rows
 from . import manoeuvres
 
+
 class Metric(NamedTuple):
     """One figure of the standard manoeuvres: its label ("100" is the reference
     speed), unit kind ("speed", "time", "distance", "deg", "accel"), sense (+1: more
@@ -53,37 +54,64 @@ class Metric(NamedTuple):
 
 
 METRICS = {
-    "top_speed": Metric("top speed", "speed", +1,
-                        "Full throttle straight until the speed settles (or the rev limiter's mean)."),
+    "top_speed": Metric(
+        "top speed", "speed", +1, "Full throttle straight until the speed settles (or the rev limiter's mean)."
+    ),
     "time_to_100": Metric("time 0→100", "time", -1, "The same run: the first time the speed reaches 100."),
-    "time_to_90pct": Metric("time 0→90 % of top", "time", -1,
-                            "The same run: the first time the speed reaches 90 % of the top speed."),
-    "braking_from_top": Metric("braking from top speed", "distance", -1,
-                               "From the top speed, full brake until the car stops moving forward: the distance."),
-    "braking_from_100": Metric("braking from 100", "distance", -1,
-                               "Full throttle to 100, then full brake to a stop: the distance."),
-    "reverse_top_speed": Metric("reverse top speed", "speed", 0,
-                                "Brake held from rest (the sandbox's reverse) until the speed settles."),
-    "radius_low": Metric("turning radius, full lock, slow", "distance", -1,
-                         "Full lock at 25 % of the top speed, speed held: the radius of the path over the "
-                         "last second."),
-    "radius_top": Metric("turning radius, full lock, top speed", "distance", -1,
-                         "Full lock with the throttle held from the top speed: the radius of the path over "
-                         "the last second."),
-    "turning_circle": Metric("turning circle, kerb to kerb, walking pace", "distance", -1,
-                             "Full lock at walking pace: twice the distance from the path's centre to the "
-                             "farthest corner of the drawn body."),
-    "peak_slip_skidpad": Metric("peak slip angle, skid pad", "deg", 0,
-                                "The largest slip angle in the full-lock runs."),
-    "peak_lateral_accel": Metric("peak lateral acceleration", "accel", +1,
-                                 "The largest sideways acceleration in the full-lock runs (speed × turn rate "
-                                 "of the velocity over 0.25 s)."),
-    "standing_quarter": Metric("standing quarter mile", "time", -1,
-                               "Full throttle straight from rest: the time to cover a quarter mile (402 m; "
-                               "4000 px for models in pixels)."),
-    "skidpad_lateral": Metric("steady lateral acceleration, skid pad", "accel", +1,
-                              "The full-lock circles' last second held steady: mean speed² / path radius, the "
-                              "larger of the slow and the top-speed circle."),
+    "time_to_90pct": Metric(
+        "time 0→90 % of top", "time", -1, "The same run: the first time the speed reaches 90 % of the top speed."
+    ),
+    "braking_from_top": Metric(
+        "braking from top speed",
+        "distance",
+        -1,
+        "From the top speed, full brake until the car stops moving forward: the distance.",
+    ),
+    "braking_from_100": Metric(
+        "braking from 100", "distance", -1, "Full throttle to 100, then full brake to a stop: the distance."
+    ),
+    "reverse_top_speed": Metric(
+        "reverse top speed", "speed", 0, "Brake held from rest (the sandbox's reverse) until the speed settles."
+    ),
+    "radius_low": Metric(
+        "turning radius, full lock, slow",
+        "distance",
+        -1,
+        "Full lock at 25 % of the top speed, speed held: the radius of the path over the last second.",
+    ),
+    "radius_top": Metric(
+        "turning radius, full lock, top speed",
+        "distance",
+        -1,
+        "Full lock with the throttle held from the top speed: the radius of the path over the last second.",
+    ),
+    "turning_circle": Metric(
+        "turning circle, kerb to kerb, walking pace",
+        "distance",
+        -1,
+        "Full lock at walking pace: twice the distance from the path's centre to the "
+        "farthest corner of the drawn body.",
+    ),
+    "peak_slip_skidpad": Metric("peak slip angle, skid pad", "deg", 0, "The largest slip angle in the full-lock runs."),
+    "peak_lateral_accel": Metric(
+        "peak lateral acceleration",
+        "accel",
+        +1,
+        "The largest sideways acceleration in the full-lock runs (speed × turn rate of the velocity over 0.25 s).",
+    ),
+    "standing_quarter": Metric(
+        "standing quarter mile",
+        "time",
+        -1,
+        "Full throttle straight from rest: the time to cover a quarter mile (402 m; 4000 px for models in pixels).",
+    ),
+    "skidpad_lateral": Metric(
+        "steady lateral acceleration, skid pad",
+        "accel",
+        +1,
+        "The full-lock circles' last second held steady: mean speed² / path radius, the "
+        "larger of the slow and the top-speed circle.",
+    ),
 }
 DECIMALS = {"speed": 1, "time": 2, "distance": 1, "deg": 1, "accel": 2}
 """Decimal places each unit kind is shown with."""
@@ -160,9 +188,20 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
     out = np.empty((len(rows), len(METRICS)))
     run = manoeuvres.metrics_rows_parallel if len(rows) > 1 else manoeuvres.metrics_rows
     layout = model.STATE
-    kernels.call(run, model_number(model), rows, dt, has_top_speed(model, rows, dt), reference_speed(model)[0],
-                 walking_pace(model), bodies(model, rows), layout.defaults, layout.offset.get("display_heading", -1),
-                 standing_distance(model), out)
+    kernels.call(
+        run,
+        model_number(model),
+        rows,
+        dt,
+        has_top_speed(model, rows, dt),
+        reference_speed(model)[0],
+        walking_pace(model),
+        bodies(model, rows),
+        layout.defaults,
+        layout.offset.get("display_heading", -1),
+        standing_distance(model),
+        out,
+    )
     out = out[which]
     return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
 
@@ -173,16 +212,23 @@ def table(model: ModuleType, values: Mapping[str, np.ndarray], index: int = 0) -
     rows = []
     for name, metric in METRICS.items():
         value = float(np.asarray(values[name]).reshape(-1)[index])
-        rows.append({"name": name, "label": metric.label.replace("100", ref_label), "value": value,
-                     "unit": unit_of(metric.kind, model), "point": point_of(name, model),
-                     "decimals": DECIMALS[metric.kind], "sense": metric.sense,
-                     "how": metric.how.replace("100", ref_label), "missing": missing_reason(name, value, model, values,
-                                                                                         index)})
+        rows.append(
+            {
+                "name": name,
+                "label": metric.label.replace("100", ref_label),
+                "value": value,
+                "unit": unit_of(metric.kind, model),
+                "point": point_of(name, model),
+                "decimals": DECIMALS[metric.kind],
+                "sense": metric.sense,
+                "how": metric.how.replace("100", ref_label),
+                "missing": missing_reason(name, value, model, values, index),
+            }
+        )
     return rows
 
 
-def missing_reason(name: str, value: float, model: ModuleType, values: Mapping[str, np.ndarray],
-                   index: int = 0) -> str:
+def missing_reason(name: str, value: float, model: ModuleType, values: Mapping[str, np.ndarray], index: int = 0) -> str:
     """Why a metric has no value for this tuning ("" when it has one)."""
     if math.isfinite(value):
         return ""

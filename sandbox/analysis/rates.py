@@ -28,11 +28,15 @@ def drive_metrics(model: ModuleType, params: Mapping[str, object], hz: float) ->
     n = max([np.size(v) for v in params.values()] + [1])
     rows, which = tuning_rows(model, params, n)
     out = np.empty((len(rows), 3))
-    kernels.call(manoeuvres.drive_rows, model_number(model), rows, 1.0 / hz, int(DRIVE_LIMIT_S * hz),
-                 model.STATE.defaults, out)
+    kernels.call(
+        manoeuvres.drive_rows, model_number(model), rows, 1.0 / hz, int(DRIVE_LIMIT_S * hz), model.STATE.defaults, out
+    )
     out = out[which]
-    return {"top_speed": out[:, manoeuvres.DRIVE_TOP].copy(), "coast_distance": out[:, manoeuvres.DRIVE_COAST].copy(),
-            "braking_distance": out[:, manoeuvres.DRIVE_BRAKE].copy()}
+    return {
+        "top_speed": out[:, manoeuvres.DRIVE_TOP].copy(),
+        "coast_distance": out[:, manoeuvres.DRIVE_COAST].copy(),
+        "braking_distance": out[:, manoeuvres.DRIVE_BRAKE].copy(),
+    }
 
 
 def rate_table(model: ModuleType, params: Mapping[str, object], rates) -> list[dict]:

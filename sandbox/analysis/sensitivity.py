@@ -54,8 +54,10 @@ def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float) -> S
             low, high = _probes(p, value, move)
             moves.append((j, low, high, move))
     n = 2 * len(moves) + 1
-    batch = {name: np.full(n, value, dtype=np.float64) if not isinstance(value, bool) else value
-             for name, value in tuning.items()}
+    batch = {
+        name: np.full(n, value, dtype=np.float64) if not isinstance(value, bool) else value
+        for name, value in tuning.items()
+    }
     for k, (j, low, high, _) in enumerate(moves):
         column = batch[sliders[j].name]
         column[2 * k], column[2 * k + 1] = low, high

@@ -10,7 +10,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ..files.traces import format_rows
+from ..csv_rows import format_rows
 from ..errors import UserError
 from ..physics.params import effective_params
 from .metrics import METRICS, compute
@@ -59,8 +59,10 @@ def parse_axis(text: str, model: ModuleType, tuning: Mapping[str, object] | None
     except ValueError:
         raise UserError(f"--param {text!r}: expected NAME=LO:HI:N, e.g. drag=-0.1:-0.01:10") from None
     if name not in declared:
-        raise UserError(f"--param {text!r}: {name!r} is not a parameter of {model.NAME} "
-                        f"({', '.join(p.name for p in model.PARAMS if not p.is_bool)})")
+        raise UserError(
+            f"--param {text!r}: {name!r} is not a parameter of {model.NAME} "
+            f"({', '.join(p.name for p in model.PARAMS if not p.is_bool)})"
+        )
     p = declared[name]
     if p.is_bool:
         raise UserError(f"--param {text!r}: {name} is a switch; sweep numbers only")
@@ -95,9 +97,15 @@ def batch_params(base: Mapping[str, object], axes: list[Axis], points: np.ndarra
     return params
 
 
-def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float,
-        progress: Callable[[int, int], None] | None = None,
-        cancelled: Callable[[], bool] | None = None, chunk: int = CHUNK) -> tuple[np.ndarray, dict] | None:
+def run(
+    model: ModuleType,
+    base: Mapping[str, object],
+    axes: list[Axis],
+    hz: float,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    chunk: int = CHUNK,
+) -> tuple[np.ndarray, dict] | None:
     """(grid of swept values, one column per axis; metrics per grid point), computed
     `chunk` points at a time (memory bounded by a chunk's batch); `progress(done, total)`
     after each, and None as soon as `cancelled()` says so."""
@@ -106,7 +114,7 @@ def run(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: flo
     for start in range(0, len(grid), chunk):
         if cancelled is not None and cancelled():
             return None
-        part = grid[start:start + chunk]
+        part = grid[start : start + chunk]
         values = compute(model, batch_params(base, axes, part), hz)
         for name in METRICS:
             results[name].append(values[name])
@@ -147,8 +155,7 @@ def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray
     names = list(METRICS)
     metrics = format_rows(tuple(names), np.column_stack([values[n] for n in names])).split("\n")
     lines = [",".join([a.name for a in axes] + [metrics[0]])]
-    lines += [",".join([axis.text(v) for axis, v in zip(axes, point)] + [row])
-              for point, row in zip(grid, metrics[1:])]
+    lines += [",".join([axis.text(v) for axis, v in zip(axes, point)] + [row]) for point, row in zip(grid, metrics[1:])]
     return "\n".join(lines) + "\n"
 
 

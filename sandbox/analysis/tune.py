@@ -4,7 +4,8 @@ The search is CMA-ES (the `cma` package) over the free parameters' slider positi
 each generation one compiled batch of `metrics.compute`. A tuning scores its travel
 from the start (`travel`: each slider counted by the share of its travel it moved)
 plus a miss weighing far more than any move, so among tunings that hit the nearest
-wins; a metric that cannot be measured weighs more than any miss. Values land on their slider's step (`Param.from_slider`), and each run ends
+wins; a metric that cannot be measured weighs more than any miss. Values land on
+their slider's step (`Param.from_slider`), and each run ends
 with a polish on those steps (`_step_polish`). A run that misses is followed by one
 from the start again with twice the step and population (at most MAX_RESTARTS).
 What binds a miss is then named: parameters at a limit of their range here, and
@@ -35,8 +36,13 @@ DEFAULT_TOLERANCE = {"speed": 0.02, "time": 0.02, "distance": 0.02, "deg": 0.02,
 """Share of the target value taken as its tolerance when none is given."""
 SMALLEST_TOLERANCE = {"speed": 0.01, "time": 0.001, "distance": 0.01, "deg": 0.01, "accel": 0.001}
 """Model units: a default tolerance is never below this (a target of 0 still has one)."""
-LIMITS = {"speed": (0.0, math.inf), "time": (0.0, math.inf), "distance": (0.0, math.inf), "deg": (0.0, 90.0),
-          "accel": (0.0, math.inf)}
+LIMITS = {
+    "speed": (0.0, math.inf),
+    "time": (0.0, math.inf),
+    "distance": (0.0, math.inf),
+    "deg": (0.0, 90.0),
+    "accel": (0.0, math.inf),
+}
 """What each kind of metric can be at all: a target outside is refused."""
 MISSED = 1e6
 """The weight of a target whose metric could not be measured (NaN, or none): more than
@@ -79,8 +85,10 @@ class Target:
 
 _NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"  # 12, 1.5, .5, 2e3: one point at most
 _UNIT = r"(?:[^\W\d_]|[°%/])"  # a unit starts with a letter, ° or %: not with a digit or a point
-_TARGET = re.compile(rf"^\s*(\w+)\s*=\s*([-+]?{_NUMBER})\s*({_UNIT}[^\s±+]*)?\s*"  # NAME = VALUE [unit]
-                     rf"(?:(?:±|\+-|\+/-)\s*({_NUMBER})\s*({_UNIT}\S*)?)?\s*$")  # [± TOL [unit]]
+_TARGET = re.compile(
+    rf"^\s*(\w+)\s*=\s*([-+]?{_NUMBER})\s*({_UNIT}[^\s±+]*)?\s*"  # NAME = VALUE [unit]
+    rf"(?:(?:±|\+-|\+/-)\s*({_NUMBER})\s*({_UNIT}\S*)?)?\s*$"
+)  # [± TOL [unit]]
 
 
 def parse_target(text: str, model: ModuleType) -> Target:
@@ -96,8 +104,9 @@ def parse_target(text: str, model: ModuleType) -> Target:
     wanted = unit_of(kind, model)
     for given in (unit, tolerance_unit):
         if given and given != wanted:
-            raise UserError(f"--target {shown(text)}: {name} is in {wanted} for the {model.TITLE} model, "
-                            f"not in {given}")
+            raise UserError(
+                f"--target {shown(text)}: {name} is in {wanted} for the {model.TITLE} model, not in {given}"
+            )
     value = float(value_text)
     low, high = LIMITS[kind]
     if not math.isfinite(value):
@@ -114,8 +123,10 @@ def parse_target(text: str, model: ModuleType) -> Target:
             raise UserError(f"--target {shown(text)}: the tolerance must be a positive number of {wanted}")
         finest = FINEST_TOLERANCE * max(abs(value), 1.0)
         if tolerance < finest:
-            raise UserError(f"--target {shown(text)}: a tolerance of {tolerance:g} {wanted} is finer than the "
-                            f"sandbox measures {name}; give at least {finest:g} {wanted}")
+            raise UserError(
+                f"--target {shown(text)}: a tolerance of {tolerance:g} {wanted} is finer than the "
+                f"sandbox measures {name}; give at least {finest:g} {wanted}"
+            )
     return Target(name, value, tolerance)
 
 
@@ -123,13 +134,13 @@ def check_range(p, low: float, high: float) -> tuple[float, float]:
     """A slider's search range (low, high), or UserError: low below high, both within
     the slider's range."""
     if not (p.min <= low < high <= p.max):
-        raise UserError(f"{p.name}: the search range must run from a lower to a higher value within "
-                        f"{p.range_text()}")
+        raise UserError(f"{p.name}: the search range must run from a lower to a higher value within {p.range_text()}")
     return low, high
 
 
-def parse_range(text: str, model: ModuleType, tuning: Mapping[str, object] | None = None
-                ) -> tuple[str, tuple[float, float]]:
+def parse_range(
+    text: str, model: ModuleType, tuning: Mapping[str, object] | None = None
+) -> tuple[str, tuple[float, float]]:
     """NAME=LO:HI, a slider of `model` (as it is under `tuning`'s switches) searched
     only within LO … HI."""
     name, _, span = text.partition("=")
@@ -160,8 +171,9 @@ class Space:
     def __post_init__(self) -> None:
         params = {p.name: p for p in effective_params(self.model.PARAMS, self.under)}
         self.params = [params[name] for name in self.names]
-        self.ends = np.array([[p.to_slider(self.ranges[p.name][0]), p.to_slider(self.ranges[p.name][1])]
-                              for p in self.params]).reshape(len(self.params), 2)
+        self.ends = np.array(
+            [[p.to_slider(self.ranges[p.name][0]), p.to_slider(self.ranges[p.name][1])] for p in self.params]
+        ).reshape(len(self.params), 2)
 
     def coordinates(self, tuning: Mapping[str, float]) -> np.ndarray:
         """The coordinates of `tuning`'s values (clipped into the ranges)."""
@@ -224,8 +236,9 @@ class TuneResult:
 
     def misses(self) -> dict[str, float]:
         """metric -> achieved − target for the targets not met."""
-        return {t.metric: self.achieved[t.metric] - t.value for t in self.targets
-                if t.miss(self.achieved[t.metric]) > 0}
+        return {
+            t.metric: self.achieved[t.metric] - t.value for t in self.targets if t.miss(self.achieved[t.metric]) > 0
+        }
 
 
 def travel(positions: np.ndarray, start: np.ndarray) -> np.ndarray:
@@ -265,9 +278,18 @@ def _evaluate(model, base: Mapping[str, object], space: Space, coordinates: np.n
     return values, compute(model, params, hz)
 
 
-def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target], names: list[str], hz: float,
-           seed: int = 1, ranges: Mapping[str, tuple[float, float]] | None = None, max_evaluations: int = 6000,
-           on_generation: Callable[[Progress], None] | None = None, stop: threading.Event | None = None) -> TuneResult:
+def search(
+    model: ModuleType,
+    tuning: Mapping[str, object],
+    targets: list[Target],
+    names: list[str],
+    hz: float,
+    seed: int = 1,
+    ranges: Mapping[str, tuple[float, float]] | None = None,
+    max_evaluations: int = 6000,
+    on_generation: Callable[[Progress], None] | None = None,
+    stop: threading.Event | None = None,
+) -> TuneResult:
     """The tuning nearest `tuning` whose metrics hit `targets`, moving only `names`;
     the closest found when none does. Reproducible for a given `seed`."""
     import cma
@@ -285,14 +307,19 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
     seeds = np.random.default_rng(seed)
     for restart in range(MAX_RESTARTS + 1):
         progress.restarts = restart
-        options = {"bounds": [0.0, 1.0], "seed": int(seeds.integers(1, 2**31 - 1)), "verbose": -9,
-                   "tolfun": 1e-9, "tolx": 1e-6}
+        options = {
+            "bounds": [0.0, 1.0],
+            "seed": int(seeds.integers(1, 2**31 - 1)),
+            "verbose": -9,
+            "tolfun": 1e-9,
+            "tolx": 1e-6,
+        }
         if population is not None:
             options["popsize"] = population
         # every run starts at the current tuning: near first, then wider (the nearest hit is the goal);
         # one free parameter: CMA-ES needs two dimensions, so a second one rides along unused
         x0 = list(start) if len(start) > 1 else [start[0], 0.5]
-        es = cma.CMAEvolutionStrategy(x0, min(SIGMA0 * 2 ** restart, 0.5), options)
+        es = cma.CMAEvolutionStrategy(x0, min(SIGMA0 * 2**restart, 0.5), options)
         population = 2 * es.popsize
         since_hit = None
         while not es.stop():
@@ -301,7 +328,7 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
             if progress.evaluations >= max_evaluations:
                 break
             asked = np.array(es.ask())
-            coordinates = asked[:, :len(start)]
+            coordinates = asked[:, : len(start)]
             values, achieved = _evaluate(model, tuning, space, coordinates, hz)
             positions = space.positions(coordinates)
             distances = travel(positions, start_positions)
@@ -326,8 +353,9 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
         if progress.best and not (stop is not None and stop.is_set()):
             # the run's best, polished on the sliders' steps
             polished = {**tuning, **progress.best}
-            progress.evaluations += _step_polish(model, polished, space, targets, start_positions, hz, tuning,
-                                                 stop=stop)
+            progress.evaluations += _step_polish(
+                model, polished, space, targets, start_positions, hz, tuning, stop=stop
+            )
             achieved = compute(model, polished, hz)
             progress.achieved = {t.metric: float(achieved[t.metric][0]) for t in targets}
             progress.best = {name: polished[name] for name in names}
@@ -338,8 +366,15 @@ def search(model: ModuleType, tuning: Mapping[str, object], targets: list[Target
     best = dict(tuning)
     best.update(progress.best or {name: float(tuning[name]) for name in names})
     achieved_all = {name: float(v[0]) for name, v in compute(model, best, hz).items()}
-    result = TuneResult(best, achieved_all, list(targets), all(t.miss(achieved_all[t.metric]) == 0 for t in targets),
-                        progress.evaluations, progress.generation, progress.history)
+    result = TuneResult(
+        best,
+        achieved_all,
+        list(targets),
+        all(t.miss(achieved_all[t.metric]) == 0 for t in targets),
+        progress.evaluations,
+        progress.generation,
+        progress.history,
+    )
     if not result.hit:
         result.binding = _at_limits(space, best_coordinates) or _no_nearer(model, result, names)
     return result
@@ -352,15 +387,26 @@ def _no_nearer(model: ModuleType, result: TuneResult, names: list[str]) -> list[
     for t in result.targets:
         achieved = result.achieved[t.metric]
         if t.miss(achieved) > 0:
-            nearest = (f"comes no nearer than {format_value(achieved)} {unit_of(METRICS[t.metric].kind, model)}"
-                       if math.isfinite(achieved) else "cannot be measured")
+            nearest = (
+                f"comes no nearer than {format_value(achieved)} {unit_of(METRICS[t.metric].kind, model)}"
+                if math.isfinite(achieved)
+                else "cannot be measured"
+            )
             found.append(f"{t.metric} {nearest} by moving {moved}: free more parameters, or widen their ranges")
     return found
 
 
-def _step_polish(model, best: dict, space: Space, targets: list[Target], start_positions: np.ndarray,
-                 hz: float, start: Mapping[str, object], rounds: int = 30,
-                 stop: threading.Event | None = None) -> int:
+def _step_polish(
+    model,
+    best: dict,
+    space: Space,
+    targets: list[Target],
+    start_positions: np.ndarray,
+    hz: float,
+    start: Mapping[str, object],
+    rounds: int = 30,
+    stop: threading.Event | None = None,
+) -> int:
     """Improve `best` in place on the sliders' steps: CMA-ES moves in continuous
     positions, but the values land on steps, so the last fraction of a tolerance is
     often a matter of one step of one or two parameters. Each round tries every
@@ -371,8 +417,13 @@ def _step_polish(model, best: dict, space: Space, targets: list[Target], start_p
     params, names = space.params, space.names
     moves = [((j, s),) for j in range(len(names)) for s in (-1, 1)]
     if len(names) <= PAIRS_UP_TO:
-        moves += [((j, s), (k, r)) for j in range(len(names)) for k in range(j + 1, len(names))
-                  for s in (-1, 1) for r in (-1, 1)]
+        moves += [
+            ((j, s), (k, r))
+            for j in range(len(names))
+            for k in range(j + 1, len(names))
+            for s in (-1, 1)
+            for r in (-1, 1)
+        ]
     evaluated = 0
 
     def score_of(candidates: list[dict]) -> np.ndarray:
@@ -385,8 +436,11 @@ def _step_polish(model, best: dict, space: Space, targets: list[Target], start_p
     for _ in range(rounds):
         if stop is not None and stop.is_set():
             break
-        candidates = [{**{name: best[name] for name in names}, name: float(start[name])} for name in names
-                      if best[name] != start[name] and _inside(space, name, float(start[name]))]
+        candidates = [
+            {**{name: best[name] for name in names}, name: float(start[name])}
+            for name in names
+            if best[name] != start[name] and _inside(space, name, float(start[name]))
+        ]
         for move in moves:
             candidate = {name: best[name] for name in names}
             for j, sign in move:
@@ -421,9 +475,17 @@ def _at_limits(space: Space, coordinates: np.ndarray) -> list[str]:
     return found
 
 
-def conflicts(model: ModuleType, tuning: Mapping[str, object], targets: list[Target], names: list[str], hz: float,
-              seed: int = 1, ranges=None, max_evaluations: int = 2000, stop: threading.Event | None = None
-              ) -> list[str]:
+def conflicts(
+    model: ModuleType,
+    tuning: Mapping[str, object],
+    targets: list[Target],
+    names: list[str],
+    hz: float,
+    seed: int = 1,
+    ranges=None,
+    max_evaluations: int = 2000,
+    stop: threading.Event | None = None,
+) -> list[str]:
     """Targets that pull against each other: each target whose relaxing lets every
     other be met, named with the ones it is met without. `stop` ends it early (with
     what was found so far)."""
@@ -436,6 +498,7 @@ def conflicts(model: ModuleType, tuning: Mapping[str, object], targets: list[Tar
         others = [t for t in targets if t is not target]
         result = search(model, tuning, others, names, hz, seed, ranges, max_evaluations, stop=stop)
         if result.hit:
-            found.append(f"{target.metric} pulls against {', '.join(t.metric for t in others)}: "
-                         f"without it, the others are met")
+            found.append(
+                f"{target.metric} pulls against {', '.join(t.metric for t in others)}: without it, the others are met"
+            )
     return found

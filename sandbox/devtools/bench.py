@@ -10,41 +10,54 @@ from __future__ import annotations
 import datetime
 import os
 import platform
-import sys
 import statistics
+import sys
 import time
 import tracemalloc
 
 import numba
 import numpy as np
 
-from .bench_baseline import tick as baseline_tick
-from ..files.traces import load_trace, BUILTIN_TRACES
 from ..analysis.metrics import compute as compute_metrics
-from ..physics.models import MODELS
-from ..physics.state import Controls
-from ..physics.params import Tuning
 from ..files.presets import BUILTIN_DIR, load_preset
+from ..files.traces import BUILTIN_TRACES, load_trace
+from ..physics.models import MODELS
+from ..physics.params import Tuning
 from ..physics.sim import run_batch, seek_states
+from ..physics.state import Controls
 from . import bench_inputs, bench_tune
+from .bench_baseline import tick as baseline_tick
 
-DEFAULT_PRESETS = {"arcade": "recipe_defaults.json", "bicycle": "bicycle_blog.json",
-                   "ackermann": "ackermann_van.json", "rigid_body": "rigid_body_seed.json",
-                   "monster": "monster_corvette_c5.json"}
+DEFAULT_PRESETS = {
+    "arcade": "recipe_defaults.json",
+    "bicycle": "bicycle_blog.json",
+    "ackermann": "ackermann_van.json",
+    "rigid_body": "rigid_body_seed.json",
+    "monster": "monster_corvette_c5.json",
+}
 """The preset each model is timed with: its source's own numbers (the Corvette C5 for
 the dynamic car)."""
 SWEEP_TRACE = "slalom.csv"
 SWEEP_SECONDS = 10.0
 REPLAY_MINUTES = 5.0
 BATCH_CARS = 100_000
-TARGETS = {"tick_ns": {"arcade": 100, "bicycle": 1000, "ackermann": 1000, "rigid_body": 1000, "monster": 1000},
-           "batch_car_ticks_per_s": {"arcade": 4e7, "bicycle": 2e7, "ackermann": 2e7, "rigid_body": 1e7,
-                                     "monster": 1e7},
-           "metrics_ms": 16, "scaling_spread": 2.0, "sweep_s": 0.5, "seek_ms": 16, "speedup_vs_python": 20,
-           "frame_median_ms": 5, "frame_p99_ms": 12, "startup_s": 1.5, "recompute_frame_p99_ms": 20,
-           "recompute_max_gap_ms": 50, "metrics_latency_frames": 2,
-           "tune_s": {"arcade": 2, "bicycle": 15, "ackermann": 15, "rigid_body": 15, "monster": 15},
-           "sensitivity_ms": 250}
+TARGETS = {
+    "tick_ns": {"arcade": 100, "bicycle": 1000, "ackermann": 1000, "rigid_body": 1000, "monster": 1000},
+    "batch_car_ticks_per_s": {"arcade": 4e7, "bicycle": 2e7, "ackermann": 2e7, "rigid_body": 1e7, "monster": 1e7},
+    "metrics_ms": 16,
+    "scaling_spread": 2.0,
+    "sweep_s": 0.5,
+    "seek_ms": 16,
+    "speedup_vs_python": 20,
+    "frame_median_ms": 5,
+    "frame_p99_ms": 12,
+    "startup_s": 1.5,
+    "recompute_frame_p99_ms": 20,
+    "recompute_max_gap_ms": 50,
+    "metrics_latency_frames": 2,
+    "tune_s": {"arcade": 2, "bicycle": 15, "ackermann": 15, "rigid_body": 15, "monster": 15},
+    "sensitivity_ms": 250,
+}
 
 
 def _held_controls(cars: int) -> Controls:
@@ -175,19 +188,29 @@ def run(quick: bool = False) -> dict:
     from .bench_window import frame_costs, recompute_frames, startup_seconds
 
     seconds = 0.3 if quick else 1.0
-    figures = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-                          f"numpy {np.__version__}, numba {numba.__version__}",
-               "date": datetime.date.today().isoformat(), "quick": quick, "targets": TARGETS}
+    figures = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, numba {numba.__version__}",
+        "date": datetime.date.today().isoformat(),
+        "quick": quick,
+        "targets": TARGETS,
+    }
     _step("start-up, empty kernel cache and cached")
     figures["startup_cold_s"] = startup_seconds(1, cold=True)
     figures["startup_s"] = startup_seconds(1 if quick else 3)
     _step("one car's tick")
     figures["tick_ns"] = {name: tick_ns(model, 200_000 if quick else 2_000_000) for name, model in MODELS.items()}
     _step("batches and their scaling")
-    figures["batch_car_ticks_per_s"] = {name: batch_rate(model, BATCH_CARS, seconds, repeats=3 if quick else 5)
-                                        for name, model in MODELS.items()}
-    figures["scaling"] = {name: {str(n): batch_rate(model, n, seconds, repeats=1 if n > BATCH_CARS else 3)
-                                 for n in (10_000, 100_000, 1_000_000)} for name, model in MODELS.items()}
+    figures["batch_car_ticks_per_s"] = {
+        name: batch_rate(model, BATCH_CARS, seconds, repeats=3 if quick else 5) for name, model in MODELS.items()
+    }
+    figures["scaling"] = {
+        name: {
+            str(n): batch_rate(model, n, seconds, repeats=1 if n > BATCH_CARS else 3)
+            for n in (10_000, 100_000, 1_000_000)
+        }
+        for name, model in MODELS.items()
+    }
     figures["python_loop"] = python_rate(seconds)
     figures["speedup_vs_python"] = figures["batch_car_ticks_per_s"]["arcade"] / figures["python_loop"]
     figures["memory_100k_mb"] = {name: batch_memory_mb(model) for name, model in MODELS.items()}
@@ -229,55 +252,117 @@ def _per_model(label: str, values: dict, unit: str, scale: float, goal, better_l
 def report(f: dict) -> str:
     t = f["targets"]
     lines = [f"machine: {f['machine']} ({f['date']}{', quick' if f['quick'] else ''})", ""]
-    lines += _per_model("one car, ns per tick (a compiled loop of a steady circle):", f["tick_ns"], "ns", 1,
-                        t["tick_ns"], True)
-    lines += _per_model(f"batch of {BATCH_CARS:,d} cars, car-ticks/s (held steer, full throttle, 60 Hz, all cores):",
-                        f["batch_car_ticks_per_s"], "M", 1e6, t["batch_car_ticks_per_s"], False)
-    lines.append(f"plain-Python per-car loop (arcade): {f['python_loop'] / 1e6:.2f} M car-ticks/s; batch is "
-                 f"{f['speedup_vs_python']:.0f}×  target ≥ {t['speedup_vs_python']}×: "
-                 f"{_verdict(f['speedup_vs_python'] >= t['speedup_vs_python'])}")
+    lines += _per_model(
+        "one car, ns per tick (a compiled loop of a steady circle):", f["tick_ns"], "ns", 1, t["tick_ns"], True
+    )
+    lines += _per_model(
+        f"batch of {BATCH_CARS:,d} cars, car-ticks/s (held steer, full throttle, 60 Hz, all cores):",
+        f["batch_car_ticks_per_s"],
+        "M",
+        1e6,
+        t["batch_car_ticks_per_s"],
+        False,
+    )
+    lines.append(
+        f"plain-Python per-car loop (arcade): {f['python_loop'] / 1e6:.2f} M car-ticks/s; batch is "
+        f"{f['speedup_vs_python']:.0f}×  target ≥ {t['speedup_vs_python']}×: "
+        f"{_verdict(f['speedup_vs_python'] >= t['speedup_vs_python'])}"
+    )
     for name, by_n in f["scaling"].items():
         rates = list(by_n.values())
         spread = max(rates) / min(rates)
-        lines.append(f"scaling {name:10s}: " + ", ".join(f"{int(n):,d} cars {r / 1e6:.1f} M" for n, r in by_n.items())
-                     + f"; spread {spread:.2f}×  target ≤ {t['scaling_spread']}×: "
-                     f"{_verdict(spread <= t['scaling_spread'])}")
-    lines.append("memory of a 100 000-car batch (peak allocations): "
-                 + ", ".join(f"{k} {v:.0f} MB" for k, v in f["memory_100k_mb"].items()))
+        lines.append(
+            f"scaling {name:10s}: "
+            + ", ".join(f"{int(n):,d} cars {r / 1e6:.1f} M" for n, r in by_n.items())
+            + f"; spread {spread:.2f}×  target ≤ {t['scaling_spread']}×: "
+            f"{_verdict(spread <= t['scaling_spread'])}"
+        )
+    lines.append(
+        "memory of a 100 000-car batch (peak allocations): "
+        + ", ".join(f"{k} {v:.0f} MB" for k, v in f["memory_100k_mb"].items())
+    )
     s = f["sweep"]
-    lines.append(f"sweep: {s['tunings']:,d} tunings × {s['ticks']} ticks ({SWEEP_SECONDS:g}-s slalom) in "
-                 f"{s['seconds']:.3f} s  target ≤ {t['sweep_s']} s: {_verdict(s['seconds'] <= t['sweep_s'])}")
-    lines += _per_model(f"replay seek to the end of a {REPLAY_MINUTES:g}-minute recording, ms:", f["seek_ms"], "ms", 1,
-                        t["seek_ms"], True)
-    lines += _per_model("metrics after a slider change (one tuning, every manoeuvre; median), ms:",
-                        f["metrics_ms"], "ms", 1, t["metrics_ms"], True)
+    lines.append(
+        f"sweep: {s['tunings']:,d} tunings × {s['ticks']} ticks ({SWEEP_SECONDS:g}-s slalom) in "
+        f"{s['seconds']:.3f} s  target ≤ {t['sweep_s']} s: {_verdict(s['seconds'] <= t['sweep_s'])}"
+    )
+    lines += _per_model(
+        f"replay seek to the end of a {REPLAY_MINUTES:g}-minute recording, ms:",
+        f["seek_ms"],
+        "ms",
+        1,
+        t["seek_ms"],
+        True,
+    )
+    lines += _per_model(
+        "metrics after a slider change (one tuning, every manoeuvre; median), ms:",
+        f["metrics_ms"],
+        "ms",
+        1,
+        t["metrics_ms"],
+        True,
+    )
     if "tune" in f:
-        lines += _per_model("auto-tune, three targets over four free parameters from the preset's tuning, s "
-                            "(targets in sandbox/devtools/bench_tune.py):", f["tune_s"], "s", 1, t["tune_s"], True)
-        lines.append("  every target met: " + ", ".join(f"{k} {'yes' if r['hit'] else 'NO'} ({r['evaluations']} "
-                                                        f"tunings)" for k, r in f["tune"].items()))
-        lines += _per_model("sensitivity, every slider against every metric (median), ms:", f["sensitivity_ms"], "ms",
-                            1, t["sensitivity_ms"], True)
+        lines += _per_model(
+            "auto-tune, three targets over four free parameters from the preset's tuning, s "
+            "(targets in sandbox/devtools/bench_tune.py):",
+            f["tune_s"],
+            "s",
+            1,
+            t["tune_s"],
+            True,
+        )
+        lines.append(
+            "  every target met: "
+            + ", ".join(f"{k} {'yes' if r['hit'] else 'NO'} ({r['evaluations']} tunings)" for k, r in f["tune"].items())
+        )
+        lines += _per_model(
+            "sensitivity, every slider against every metric (median), ms:",
+            f["sensitivity_ms"],
+            "ms",
+            1,
+            t["sensitivity_ms"],
+            True,
+        )
     w = f["frame"]
-    lines.append(f"window ({w['window']}, offscreen, car + every plot + {w['ghosts']} ghosts, {w['seconds']:g} s "
-                 f"scripted): frame median {w['median_ms']:.1f} ms (target ≤ {t['frame_median_ms']}: "
-                 f"{_verdict(w['median_ms'] <= t['frame_median_ms'])}), p99 {w['p99_ms']:.1f} ms (target ≤ "
-                 f"{t['frame_p99_ms']}: {_verdict(w['p99_ms'] <= t['frame_p99_ms'])}), max {w['max_ms']:.1f} ms")
-    lines.append(f"  {w['physics_ticks']} physics ticks in {w['frames']} frames, {w['frames_not_one_tick']} frames "
-                 f"with other than one tick; growth after the first tenth: Python blocks "
-                 f"{w['python_blocks_growth']:+d}, resident {w['rss_growth_mb']:+.1f} MB")
+    lines.append(
+        f"window ({w['window']}, offscreen, car + every plot + {w['ghosts']} ghosts, {w['seconds']:g} s "
+        f"scripted): frame median {w['median_ms']:.1f} ms (target ≤ {t['frame_median_ms']}: "
+        f"{_verdict(w['median_ms'] <= t['frame_median_ms'])}), p99 {w['p99_ms']:.1f} ms (target ≤ "
+        f"{t['frame_p99_ms']}: {_verdict(w['p99_ms'] <= t['frame_p99_ms'])}), max {w['max_ms']:.1f} ms"
+    )
+    lines.append(
+        f"  {w['physics_ticks']} physics ticks in {w['frames']} frames, {w['frames_not_one_tick']} frames "
+        f"with other than one tick; growth after the first tenth: Python blocks "
+        f"{w['python_blocks_growth']:+d}, resident {w['rss_growth_mb']:+.1f} MB"
+    )
     if "recompute" in f:
-        lines += _per_model("frames while recomputing (5 s of slider drag with the Metrics tab showing, then a "
-                            "100-point sweep), 99th percentile, ms:", f["recompute_frame_p99_ms"], "ms", 1,
-                            t["recompute_frame_p99_ms"], True)
-        lines += _per_model("  longest gap between two frames, ms:", f["recompute_max_gap_ms"], "ms", 1,
-                            t["recompute_max_gap_ms"], True)
+        lines += _per_model(
+            "frames while recomputing (5 s of slider drag with the Metrics tab showing, then a "
+            "100-point sweep), 99th percentile, ms:",
+            f["recompute_frame_p99_ms"],
+            "ms",
+            1,
+            t["recompute_frame_p99_ms"],
+            True,
+        )
+        lines += _per_model(
+            "  longest gap between two frames, ms:", f["recompute_max_gap_ms"], "ms", 1, t["recompute_max_gap_ms"], True
+        )
         latency = {name: r["metrics_latency_frames"] for name, r in f["recompute"].items()}
-        lines += _per_model("  frames from the drag's last value to its figures in the Metrics tab:", latency,
-                            "frames", 1, t["metrics_latency_frames"], True)
+        lines += _per_model(
+            "  frames from the drag's last value to its figures in the Metrics tab:",
+            latency,
+            "frames",
+            1,
+            t["metrics_latency_frames"],
+            True,
+        )
     if "inputs" in f:
         lines += bench_inputs.report(f["inputs"])
-    lines.append(f"start-up to first painted frame: {f['startup_s']:.2f} s with compiled kernels cached  target ≤ "
-                 f"{t['startup_s']} s: {_verdict(f['startup_s'] <= t['startup_s'])}; first start after install "
-                 f"(empty cache, compiling): {f['startup_cold_s']:.2f} s")
+    lines.append(
+        f"start-up to first painted frame: {f['startup_s']:.2f} s with compiled kernels cached  target ≤ "
+        f"{t['startup_s']} s: {_verdict(f['startup_s'] <= t['startup_s'])}; first start after install "
+        f"(empty cache, compiling): {f['startup_cold_s']:.2f} s"
+    )
     return "\n".join(lines)

@@ -45,11 +45,21 @@ def _measured(*args: str) -> dict:
 
 def largest_sweep() -> dict:
     """The arcade swept over the most grid points accepted (a square grid)."""
-    side = int(MAX_POINTS ** 0.5)
+    side = int(MAX_POINTS**0.5)
     with tempfile.TemporaryDirectory() as folder:
-        figures = _measured("sweep", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"),
-                            "--param", f"drag=-0.5:-0.01:{side}", "--param", f"engine_power=500:2000:{side}",
-                            "--metric", "top_speed", "--out", str(Path(folder) / "sweep.csv"))
+        figures = _measured(
+            "sweep",
+            "--preset",
+            str(BUILTIN_DIR / "recipe_defaults.json"),
+            "--param",
+            f"drag=-0.5:-0.01:{side}",
+            "--param",
+            f"engine_power=500:2000:{side}",
+            "--metric",
+            "top_speed",
+            "--out",
+            str(Path(folder) / "sweep.csv"),
+        )
     return {"points": side * side, **figures}
 
 
@@ -60,8 +70,15 @@ def longest_trace() -> dict:
     with tempfile.TemporaryDirectory() as folder:
         trace = Path(folder) / "long.csv"
         trace.write_text("steer,throttle,brake\n" + row * rows)
-        figures = _measured("simulate", "--preset", str(BUILTIN_DIR / "recipe_defaults.json"),
-                            "--controls", str(trace), "--out", str(Path(folder) / "out.csv"))
+        figures = _measured(
+            "simulate",
+            "--preset",
+            str(BUILTIN_DIR / "recipe_defaults.json"),
+            "--controls",
+            str(trace),
+            "--out",
+            str(Path(folder) / "out.csv"),
+        )
     return {"ticks": rows, **figures}
 
 
@@ -77,18 +94,28 @@ def largest_godot_import() -> float:
 
 
 def run() -> dict:
-    return {"largest_sweep": largest_sweep(), "longest_trace": longest_trace(),
-            "godot_import_largest_s": largest_godot_import(), "memory_target_mb": MEMORY_TARGET_MB}
+    return {
+        "largest_sweep": largest_sweep(),
+        "longest_trace": longest_trace(),
+        "godot_import_largest_s": largest_godot_import(),
+        "memory_target_mb": MEMORY_TARGET_MB,
+    }
 
 
 def report(f: dict) -> list[str]:
     target = f["memory_target_mb"]
     lines = []
-    for label, key, size in (("largest sweep", "largest_sweep", f"{f['largest_sweep']['points']:,d} points"),
-                             ("longest trace, simulate", "longest_trace", f"{f['longest_trace']['ticks']:,d} ticks")):
+    for label, key, size in (
+        ("largest sweep", "largest_sweep", f"{f['largest_sweep']['points']:,d} points"),
+        ("longest trace, simulate", "longest_trace", f"{f['longest_trace']['ticks']:,d} ticks"),
+    ):
         m = f[key]
-        lines.append(f"{label} ({size}): peak {m['peak_mb']:.0f} MB in {m['seconds']:.1f} s  target ≤ {target} MB: "
-                     f"{'met' if m['peak_mb'] <= target else 'NOT MET'}")
-    lines.append(f"Godot import of the largest script accepted: {f['godot_import_largest_s']:.3f} s  target < 1 s: "
-                 f"{'met' if f['godot_import_largest_s'] < 1 else 'NOT MET'}")
+        lines.append(
+            f"{label} ({size}): peak {m['peak_mb']:.0f} MB in {m['seconds']:.1f} s  target ≤ {target} MB: "
+            f"{'met' if m['peak_mb'] <= target else 'NOT MET'}"
+        )
+    lines.append(
+        f"Godot import of the largest script accepted: {f['godot_import_largest_s']:.3f} s  target < 1 s: "
+        f"{'met' if f['godot_import_largest_s'] < 1 else 'NOT MET'}"
+    )
     return lines

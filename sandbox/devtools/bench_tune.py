@@ -21,16 +21,31 @@ from ..analysis.tune import Target, search
 from ..files.presets import BUILTIN_DIR, load_preset
 
 CASES = {
-    "arcade": ("recipe_defaults", ("engine_power", "drag", "braking", "steering_angle"),
-               {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9}),
-    "bicycle": ("bicycle_blog", ("max_speed", "braking", "max_steer", "wheel_base"),
-                {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9}),
-    "ackermann": ("ackermann_notes", ("max_speed", "braking", "max_steer", "wheel_base"),
-                  {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9}),
-    "rigid_body": ("rigid_body_road", ("drive_torque", "brake_torque", "max_steer", "side_grip"),
-                   {"time_to_100": 0.9, "braking_from_100": 1.1, "turning_circle": 0.9}),
-    "monster": ("monster_corvette_c5", ("c_drag", "brake_force", "mu", "differential"),
-                {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9}),
+    "arcade": (
+        "recipe_defaults",
+        ("engine_power", "drag", "braking", "steering_angle"),
+        {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9},
+    ),
+    "bicycle": (
+        "bicycle_blog",
+        ("max_speed", "braking", "max_steer", "wheel_base"),
+        {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9},
+    ),
+    "ackermann": (
+        "ackermann_notes",
+        ("max_speed", "braking", "max_steer", "wheel_base"),
+        {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9},
+    ),
+    "rigid_body": (
+        "rigid_body_road",
+        ("drive_torque", "brake_torque", "max_steer", "side_grip"),
+        {"time_to_100": 0.9, "braking_from_100": 1.1, "turning_circle": 0.9},
+    ),
+    "monster": (
+        "monster_corvette_c5",
+        ("c_drag", "brake_force", "mu", "differential"),
+        {"top_speed": 1.1, "braking_from_top": 1.1, "radius_low": 0.9},
+    ),
 }
 """model: (preset, the four free parameters, metric -> factor of the preset's value)."""
 TOLERANCE = 0.02
@@ -43,8 +58,10 @@ def tune_seconds(seed: int = 1) -> dict:
     for name, (stem, free, factors) in CASES.items():
         preset = load_preset(BUILTIN_DIR / f"{stem}.json")
         now = compute(preset.model, dict(preset.tuning), preset.hz)
-        targets = [Target(metric, float(now[metric][0]) * factor, TOLERANCE * float(now[metric][0]) * factor)
-                   for metric, factor in factors.items()]
+        targets = [
+            Target(metric, float(now[metric][0]) * factor, TOLERANCE * float(now[metric][0]) * factor)
+            for metric, factor in factors.items()
+        ]
         search(preset.model, dict(preset.tuning), targets, list(free), preset.hz, seed, max_evaluations=50)
         start = time.perf_counter()
         result = search(preset.model, dict(preset.tuning), targets, list(free), preset.hz, seed)

@@ -19,8 +19,8 @@ from contextlib import contextmanager
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent
 
-from ..files.traces import demo_drive
 from ..files.presets import BUILTIN_DIR, load_preset
+from ..files.traces import demo_drive
 
 GHOST_PRESETS = ("drift.json", "go_kart.json")
 
@@ -47,8 +47,8 @@ def offscreen_window(size: tuple[int, int] = (1400, 860)):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtTest import QTest
 
-    from ..ui.qt import COLLECTOR_TURN_MS, application, dispose, freeze_long_lived, freeze_pending
     from ..ui.app import MainWindow
+    from ..ui.qt import COLLECTOR_TURN_MS, application, dispose, freeze_long_lived, freeze_pending
 
     app = application()
     window = MainWindow(remember=False)
@@ -114,9 +114,17 @@ def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghos
                 marks[count] = (sys.getallocatedblocks(), rss_mb())
         ticks = window.sim.ticks
     (py_early, rss_early), (py_late, rss_late) = marks[frames // 10], marks[frames]
-    return {"seconds": seconds, "frames": frames, "physics_ticks": ticks, "frames_not_one_tick": odd_frames,
-            "ghosts": ghosts, "window": f"{size[0]}x{size[1]}", **frame_stats(costs),
-            "python_blocks_growth": py_late - py_early, "rss_growth_mb": rss_late - rss_early}
+    return {
+        "seconds": seconds,
+        "frames": frames,
+        "physics_ticks": ticks,
+        "frames_not_one_tick": odd_frames,
+        "ghosts": ghosts,
+        "window": f"{size[0]}x{size[1]}",
+        **frame_stats(costs),
+        "python_blocks_growth": py_late - py_early,
+        "rss_growth_mb": rss_late - rss_early,
+    }
 
 
 def startup_seconds(runs: int = 3, cold: bool = False) -> float:
@@ -131,8 +139,9 @@ def startup_seconds(runs: int = 3, cold: bool = False) -> float:
         if cold:
             env["CAR_SANDBOX_KERNEL_CACHE"] = tempfile.mkdtemp(prefix="car-sandbox-cold-")
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         try:
             for line in child.stdout:
                 if line.startswith("first frame"):
@@ -156,8 +165,9 @@ def _drag_values(p, frames: int) -> list[float]:
     return [p.from_slider(float(sweep[i % len(sweep)])) for i in range(frames)]
 
 
-def recompute_frames(model_name: str, seconds: float = 5.0, sweep_points: int = 100,
-                     size: tuple[int, int] = (1400, 860)) -> dict:
+def recompute_frames(
+    model_name: str, seconds: float = 5.0, sweep_points: int = 100, size: tuple[int, int] = (1400, 860)
+) -> dict:
     """Frames while the window recomputes, for the model's first built-in preset,
     each phase after half a second of driving (a user's window has been running when
     they start): a slider dragged for `seconds` (a new value every frame) with the
@@ -223,6 +233,9 @@ def recompute_frames(model_name: str, seconds: float = 5.0, sweep_points: int = 
         window.sweep.run()
         phases["sweep"] = measure(lambda: None, lambda: window.sweep.run_button.isEnabled())
         window.sweep.settle()
-    return {"phases": phases, "metrics_latency_frames": latency,
-            "frame_p99_ms": max(p["p99_ms"] for p in phases.values()),
-            "max_gap_ms": max(p["max_gap_ms"] for p in phases.values())}
+    return {
+        "phases": phases,
+        "metrics_latency_frames": latency,
+        "frame_p99_ms": max(p["p99_ms"] for p in phases.values()),
+        "max_gap_ms": max(p["max_gap_ms"] for p in phases.values()),
+    }

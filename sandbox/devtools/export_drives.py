@@ -31,8 +31,15 @@ SEGMENTS = {
     "slalom_reverse": [(2, 0, 1, 0)] + _slalom(13.5, 1, 0) + [(6.5, 0, 0, 1)] + _slalom(6, 0, 1) + [(2, 0, 0, 0)],
     # a pad: part throttle and part lock, then the brake at the same part through zero into
     # reverse (where a pedal of 0.7 rather than 0.699999988 would start reversing a tick late)
-    "analog": [(2, 0, 0.7, 0), (5, 0.4, 0, 0.7), (3, 0, 0.3, 0), (5, -0.6, 0, 0.3), (3, 0, 0.9, 0),
-               (6, 0.7, 0, 0.9), (6, -0.3, 0.6, 0)],
+    "analog": [
+        (2, 0, 0.7, 0),
+        (5, 0.4, 0, 0.7),
+        (3, 0, 0.3, 0),
+        (5, -0.6, 0, 0.3),
+        (3, 0, 0.9, 0),
+        (6, 0.7, 0, 0.9),
+        (6, -0.3, 0.6, 0),
+    ],
 }
 
 

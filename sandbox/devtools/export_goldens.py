@@ -20,8 +20,10 @@ SLIDING = ("rigid_body", "monster")
 
 
 OPTION_TUNINGS = {
-    "bicycle_all_options": ("bicycle_drift_illusion", {"keep_wheel_base": True, "steer_rate": 90.0,
-                                                       "return_with_speed": True, "drift_delay": 0.05}),
+    "bicycle_all_options": (
+        "bicycle_drift_illusion",
+        {"keep_wheel_base": True, "steer_rate": 90.0, "return_with_speed": True, "drift_delay": 0.05},
+    ),
     "rigid_body_box_grip_limit": ("rigid_body_seed", {"box_inertia": True, "grip_limit": True, "max_grip": 1.0}),
     "rigid_body_grip_load_ice": ("rigid_body_road", {"grip_load": True, "mu": 0.1}),
     "monster_pacejka_tutorial": ("monster_corvette_c5", {"pacejka": True, "tutorial_cornering": True}),
@@ -60,7 +62,7 @@ def golden_path(preset: str, model: ModuleType, ppm: float, drive: str, hz: int)
 
 def save_golden(path: Path, rows: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = ",".join(COLUMNS) + "\n" + "\n".join(",".join(f"{v:.7f}" for v in row[:len(COLUMNS)]) for row in rows)
+    text = ",".join(COLUMNS) + "\n" + "\n".join(",".join(f"{v:.7f}" for v in row[: len(COLUMNS)]) for row in rows)
     path.write_bytes(gzip.compress((text + "\n").encode(), mtime=0))
 
 
@@ -73,5 +75,5 @@ def load_golden(path: Path) -> np.ndarray:
 
 def gap_px(sandbox_rows: np.ndarray, godot_rows: np.ndarray, ppm: float) -> dict[str, float]:
     """The largest position gap in the engine's pixels and heading gap (rad) of a run."""
-    gap = compare(sandbox_rows[:, :len(COLUMNS)], godot_rows[:, :len(COLUMNS)])
+    gap = compare(sandbox_rows[:, : len(COLUMNS)], godot_rows[:, : len(COLUMNS)])
     return {"position_px": gap["position_px"] * ppm, "heading_rad": gap["heading_rad"]}

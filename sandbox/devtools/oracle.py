@@ -20,8 +20,18 @@ from ..files.traces import TRAJECTORY_COLUMNS
 
 PROJECT = Path(__file__).resolve().parents[2] / "tools" / "godot_oracle"
 BINARIES = ("godot3-server", "godot3", "godot3-runner")
-RECIPE_VARIABLES = ("wheel_base", "steering_angle", "engine_power", "friction", "drag", "braking",
-                    "max_speed_reverse", "slip_speed", "traction_fast", "traction_slow")
+RECIPE_VARIABLES = (
+    "wheel_base",
+    "steering_angle",
+    "engine_power",
+    "friction",
+    "drag",
+    "braking",
+    "max_speed_reverse",
+    "slip_speed",
+    "traction_fast",
+    "traction_slow",
+)
 
 
 class OracleError(RuntimeError):
@@ -37,9 +47,15 @@ def godot_binary() -> str | None:
     return None
 
 
-def run_oracle(trace_csv: Path, params: Mapping[str, float] | None = None, hz: int = 60,
-               script_text: str | None = None, timeout: float = 300, car_adds_actions: bool = False,
-               scene: Mapping[str, str] | None = None) -> np.ndarray:
+def run_oracle(
+    trace_csv: Path,
+    params: Mapping[str, float] | None = None,
+    hz: int = 60,
+    script_text: str | None = None,
+    timeout: float = 300,
+    car_adds_actions: bool = False,
+    scene: Mapping[str, str] | None = None,
+) -> np.ndarray:
     """Trajectory rows (t, x, y, heading, vx, vy, speed, slip_angle) from Godot.
 
     With `script_text`, that script (e.g. an exported car.gd, unmodified) drives the
@@ -61,15 +77,25 @@ def run_oracle(trace_csv: Path, params: Mapping[str, float] | None = None, hz: i
         for name, text in (scene or {}).items():
             (project / name).write_text(text, encoding="utf-8")
         out = Path(tmp) / "trajectory.csv"
-        env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
-               "ORACLE_TRACE": str(Path(trace_csv).resolve()), "ORACLE_OUT": str(out),
-               "ORACLE_SCRIPT": script, "ORACLE_HZ": str(hz),
-               "ORACLE_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
-               "ORACLE_SCENE": f"res://{next(iter(scene))}" if scene else "",
-               "ORACLE_PARAMS": ";".join(f"{k}={float(v)!r}" for k, v in (params or {}).items()
-                                         if k in RECIPE_VARIABLES)}
-        result = subprocess.run([binary, "--path", str(project), "--fixed-fps", str(hz)], env=env,
-                                capture_output=True, text=True, timeout=timeout)
+        env = {
+            **os.environ,
+            "LC_ALL": "C.UTF-8",
+            "LANG": "C.UTF-8",
+            "ORACLE_TRACE": str(Path(trace_csv).resolve()),
+            "ORACLE_OUT": str(out),
+            "ORACLE_SCRIPT": script,
+            "ORACLE_HZ": str(hz),
+            "ORACLE_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
+            "ORACLE_SCENE": f"res://{next(iter(scene))}" if scene else "",
+            "ORACLE_PARAMS": ";".join(f"{k}={float(v)!r}" for k, v in (params or {}).items() if k in RECIPE_VARIABLES),
+        }
+        result = subprocess.run(
+            [binary, "--path", str(project), "--fixed-fps", str(hz)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         if result.returncode != 0 or not out.exists():
             raise OracleError(f"Godot failed ({result.returncode}): {result.stderr.strip()[-500:]}")
         header = out.read_text().splitlines()[0].split(",")

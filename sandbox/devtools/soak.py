@@ -15,8 +15,8 @@ import random
 import sys
 import traceback
 
-from .bench_window import frame, frame_stats, offscreen_window, rss_mb, scripted_trace
 from ..files.presets import list_presets, load_preset
+from .bench_window import frame, frame_stats, offscreen_window, rss_mb, scripted_trace
 
 
 def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
@@ -42,9 +42,15 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
                         except Exception:  # noqa: BLE001 (counted and reported, the run goes on)
                             errors.append(traceback.format_exc())
                         frames += 1
-                row = {"minute": minute + 1, "model": window.model.NAME, "preset": window.preset.name,
-                       **frame_stats(costs), "rss_mb": rss_mb(), "python_blocks": sys.getallocatedblocks(),
-                       "errors": len(errors)}
+                row = {
+                    "minute": minute + 1,
+                    "model": window.model.NAME,
+                    "preset": window.preset.name,
+                    **frame_stats(costs),
+                    "rss_mb": rss_mb(),
+                    "python_blocks": sys.getallocatedblocks(),
+                    "errors": len(errors),
+                }
                 minutes_out.append(row)
                 if on_minute:
                     on_minute(row)
@@ -53,9 +59,14 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
     finally:
         sys.excepthook = hook
     first, last = minutes_out[0], minutes_out[-1]
-    return {"minutes": minutes_out, "frames": frames, "errors": errors, "undo_steps": undo_steps,
-            "rss_growth_mb": last["rss_mb"] - first["rss_mb"],
-            "python_blocks_growth": last["python_blocks"] - first["python_blocks"]}
+    return {
+        "minutes": minutes_out,
+        "frames": frames,
+        "errors": errors,
+        "undo_steps": undo_steps,
+        "rss_growth_mb": last["rss_mb"] - first["rss_mb"],
+        "python_blocks_growth": last["python_blocks"] - first["python_blocks"],
+    }
 
 
 def _move_a_slider(window, rng: random.Random) -> None:
@@ -71,22 +82,28 @@ def _move_a_slider(window, rng: random.Random) -> None:
     panel.sliders[name].setValue(rng.uniform(p.min, p.max))
 
 
-HEADER = (f"{'minute':>6} {'model':10} {'preset':24} {'median ms':>9} {'p99 ms':>7} {'RSS MB':>7} "
-          f"{'py blocks':>10} {'errors':>6}")
+HEADER = (
+    f"{'minute':>6} {'model':10} {'preset':24} {'median ms':>9} {'p99 ms':>7} {'RSS MB':>7} "
+    f"{'py blocks':>10} {'errors':>6}"
+)
 """Column titles of `minute_line`."""
 
 
 def minute_line(r: dict) -> str:
     """One simulated minute's row of figures, under HEADER."""
-    return (f"{r['minute']:6d} {r['model']:10} {r['preset'][:24]:24} {r['median_ms']:9.1f} {r['p99_ms']:7.1f} "
-            f"{r['rss_mb']:7.1f} {r['python_blocks']:10d} {r['errors']:6d}")
+    return (
+        f"{r['minute']:6d} {r['model']:10} {r['preset'][:24]:24} {r['median_ms']:9.1f} {r['p99_ms']:7.1f} "
+        f"{r['rss_mb']:7.1f} {r['python_blocks']:10d} {r['errors']:6d}"
+    )
 
 
 def report(result: dict) -> str:
     """The run's summary (the minutes' rows are printed as they come) and its first
     exceptions."""
-    lines = [f"{result['frames']} frames; resident memory from minute 1 to the last: "
-             f"{result['rss_growth_mb']:+.1f} MB; Python blocks {result['python_blocks_growth']:+d}; "
-             f"exceptions: {len(result['errors'])}"]
+    lines = [
+        f"{result['frames']} frames; resident memory from minute 1 to the last: "
+        f"{result['rss_growth_mb']:+.1f} MB; Python blocks {result['python_blocks_growth']:+d}; "
+        f"exceptions: {len(result['errors'])}"
+    ]
     lines += result["errors"][:3]
     return "\n".join(lines)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from ..errors import UserError, printable, shown
 
-
 READ_SECONDS = 10.0
 """A read that takes longer is given up (the window must not freeze on a stuck drive)."""
 
@@ -79,8 +78,7 @@ def check_readable(path: Path, limit: int, error: type[UserError] = UserError) -
     return info
 
 
-def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError,
-              keep_bom: bool = False) -> str:
+def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = UserError, keep_bom: bool = False) -> str:
     """Text of a regular UTF-8 file of at most `limit` bytes; `error` names the file and
     the problem. Pipes and devices are refused unopened: reading them could block or
     never end. A byte-order mark is dropped, or kept as the text's first character
@@ -90,8 +88,10 @@ def read_text(path: str | os.PathLike, limit: int, error: type[UserError] = User
     try:
         data = _read_within(path, limit + 1, READ_SECONDS)
     except TimeoutError:
-        raise error(f"{printable(path)}: still not read after {READ_SECONDS:g} s (a slow or stuck network drive?); "
-                    "nothing was changed") from None
+        raise error(
+            f"{printable(path)}: still not read after {READ_SECONDS:g} s (a slow or stuck network drive?); "
+            "nothing was changed"
+        ) from None
     except OSError as exc:
         raise read_failure(path, exc, error) from None
     if len(data) > limit:  # the size on disk lied (a file still growing)
@@ -140,17 +140,19 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
     try:
         os.fspath(path).encode("utf-8")
     except UnicodeEncodeError:
-        raise error(f"{name}: the name has bytes that are not UTF-8 text (shown as \\x..); "
-                    "choose a name in UTF-8") from None
+        raise error(
+            f"{name}: the name has bytes that are not UTF-8 text (shown as \\x..); choose a name in UTF-8"
+        ) from None
     path_max = _limit(path.parent, "PC_PATH_MAX", 4096)
     if len(os.fsencode(os.path.abspath(path))) >= path_max:
-        raise error(f"{shown(name)}: the path is {len(os.fsencode(os.path.abspath(path)))} bytes long; the "
-                    f"system allows {path_max - 1}")
+        raise error(
+            f"{shown(name)}: the path is {len(os.fsencode(os.path.abspath(path)))} bytes long; the "
+            f"system allows {path_max - 1}"
+        )
     longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
     name_max = _limit(path.parent, "PC_NAME_MAX", 255)
     if longest > name_max:
-        raise error(f"{shown(name)}: a name in this path is {longest} bytes long; the file system allows "
-                    f"{name_max}")
+        raise error(f"{shown(name)}: a name in this path is {longest} bytes long; the file system allows {name_max}")
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     problem = folder_problem(target.parent)
     if problem:
@@ -168,8 +170,7 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
     for given in inputs:
         try:
             if given is not None and info is not None and os.path.samefile(given, target):
-                raise error(f"{name}: is also an input of this command ({printable(given)}); writing would "
-                            "destroy it")
+                raise error(f"{name}: is also an input of this command ({printable(given)}); writing would destroy it")
         except OSError:
             continue
     return target
@@ -263,8 +264,14 @@ def remove_stale(folder: Path) -> list[Path]:
     return removed
 
 
-def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserError, inputs=(),
-                 check=None, backup: str | os.PathLike | None = None) -> Path:
+def write_atomic(
+    path: str | os.PathLike,
+    write,
+    error: type[UserError] = UserError,
+    inputs=(),
+    check=None,
+    backup: str | os.PathLike | None = None,
+) -> Path:
     """Write an output file so that a failure (a full disk, a crash, a writer that
     gives up) never leaves it half written or empty, and never loses the old one.
 
@@ -285,8 +292,9 @@ def write_atomic(path: str | os.PathLike, write, error: type[UserError] = UserEr
             os.fsync(f.fileno())
             data = f.read() if check is not None else b""
         if not (check(data) if check is not None else os.path.getsize(tmp) > 0):
-            raise error(f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file "
-                        "is unchanged")
+            raise error(
+                f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file is unchanged"
+            )
         restore = _keep_backup(path, target, Path(backup), error, temps) if backup is not None else None
         try:
             _replace(tmp, target, error)
@@ -342,15 +350,19 @@ def _keep_backup(path, target: Path, backup: Path, error: type[UserError], temps
         except FileNotFoundError:
             kept = None
         if kept is not None and not stat.S_ISREG(kept.st_mode):
-            raise error(f"{printable(path)}: cannot keep the old file as {printable(backup)}: that is not a plain "
-                        "file (it is left as it is); the old file is unchanged")
+            raise error(
+                f"{printable(path)}: cannot keep the old file as {printable(backup)}: that is not a plain "
+                "file (it is left as it is); the old file is unchanged"
+            )
         previous = _copy_to_temp(backup, backup, error, temps) if kept is not None else None
         copy = _copy_to_temp(target, backup, error, temps)
         os.replace(copy, backup)
         temps.remove(copy)
     except OSError as exc:
-        raise error(f"{printable(path)}: cannot keep the old file as {printable(backup.name)}: "
-                    f"{write_failure(backup, exc)}; the old file is unchanged") from None
+        raise error(
+            f"{printable(path)}: cannot keep the old file as {printable(backup.name)}: "
+            f"{write_failure(backup, exc)}; the old file is unchanged"
+        ) from None
 
     def restore() -> None:
         if previous is not None:
@@ -376,8 +388,9 @@ def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
             try:  # room for it first: a full disk fails here, before a byte changes
                 os.posix_fallocate(f.fileno(), 0, max(len(data), 1))
             except OSError as exc:
-                raise error(f"{printable(target)}: cannot write ({exc.strerror or exc}); the old file is "
-                            "unchanged") from None
+                raise error(
+                    f"{printable(target)}: cannot write ({exc.strerror or exc}); the old file is unchanged"
+                ) from None
             except AttributeError:  # no posix_fallocate on this system
                 pass
             f.write(data)
@@ -389,8 +402,13 @@ def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
     os.replace(tmp, target)
 
 
-def write_text_atomic(path: str | os.PathLike, text: str, error: type[UserError] = UserError,
-                      inputs=(), backup: str | os.PathLike | None = None) -> Path:
+def write_text_atomic(
+    path: str | os.PathLike,
+    text: str,
+    error: type[UserError] = UserError,
+    inputs=(),
+    backup: str | os.PathLike | None = None,
+) -> Path:
     """`write_atomic` of UTF-8 text (checked: every byte reached the disk)."""
     data = text.encode("utf-8")
 

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
  (?P<space>[ \t\f\r]+)
 |(?P<continuation>\\\r?\n)
 |(?P<newline>\n)
@@ -24,11 +25,26 @@ _TOKEN = re.compile(r"""
 |(?P<number>(?:0[xXbB][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?[\d_]+)?)\w*)
 |(?P<name>[^\W\d]\w*)
 |(?P<op>:=|==|!=|<=|>=|->|\*\*=?|<<=?|>>=?|&&|\|\||[-+*/%&|^]=|.)
-""", re.VERBOSE | re.DOTALL)
+""",
+    re.VERBOSE | re.DOTALL,
+)
 
 OPENING, CLOSING = "([{", ")]}"
-PREFIX_WORDS = frozenset({"export", "onready", "static", "remote", "master", "puppet", "remotesync",
-                          "mastersync", "puppetsync", "sync", "slave"})
+PREFIX_WORDS = frozenset(
+    {
+        "export",
+        "onready",
+        "static",
+        "remote",
+        "master",
+        "puppet",
+        "remotesync",
+        "mastersync",
+        "puppetsync",
+        "sync",
+        "slave",
+    }
+)
 """Godot 3 keywords that may stand before `var` or `func` (and Godot 4's `static`)."""
 
 
@@ -45,6 +61,7 @@ class Token(NamedTuple):
 class Statement:
     """One logical line: its tokens (comments and line breaks left out), the line it
     starts on and its indent (the whitespace before it; '' at class level)."""
+
     tokens: list[Token]
     line: int
     indent: str
@@ -103,7 +120,7 @@ def statements(text: str) -> tuple[Statement, ...]:
                 current = []
             continue
         if not current and first_on_line:
-            indent = text[token.line_start:token.start].lstrip("\ufeff")
+            indent = text[token.line_start : token.start].lstrip("\ufeff")
         if word in OPENING:
             depth += 1
         elif word in CLOSING and depth:

@@ -13,9 +13,9 @@ from types import ModuleType
 from typing import Mapping
 
 from ..errors import UserError
+from ..physics.params import effective_params, groups
 from .disk import write_text_atomic
 from .presets import Preset
-from ..physics.params import effective_params, groups
 
 TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
 """The GDScript templates: a folder per Godot version (godot4/, godot3/), each with one
@@ -30,13 +30,24 @@ DIALECTS = {
 """What the generated parts of a script name differently in each Godot version: the
 body the script extends, and the project setting of the tick rate."""
 GODOT_VERSIONS = tuple(sorted(DIALECTS))
-ACTION_KEYS = {"accelerate": ("W", "UP"), "brake": ("S", "DOWN"), "steer_left": ("A", "LEFT"),
-               "steer_right": ("D", "RIGHT"), "handbrake": ("SPACE",), "shift_up": ("E",), "shift_down": ("Q",)}
+ACTION_KEYS = {
+    "accelerate": ("W", "UP"),
+    "brake": ("S", "DOWN"),
+    "steer_left": ("A", "LEFT"),
+    "steer_right": ("D", "RIGHT"),
+    "handbrake": ("SPACE",),
+    "shift_up": ("E",),
+    "shift_down": ("Q",),
+}
 """The input actions (the recipe's four, then the dynamic car's) and the sandbox's keys
 for them (ui/input.py), added to a project's Input Map by the exported script where an
 action is missing. A script declares the actions its template reads."""
-SNIPPETS = {"ADD_ACTIONS": "actions", "METRES": "metres", "METRES_STATE": "metres_state",
-            "SPEED_CONTROL": "speed_control"}
+SNIPPETS = {
+    "ADD_ACTIONS": "actions",
+    "METRES": "metres",
+    "METRES_STATE": "metres_state",
+    "SPEED_CONTROL": "speed_control",
+}
 """Placeholders filled with a piece shared by several templates of a version
 (godot_templates/godot<N>/_<name>.gd)."""
 GDSCRIPT_NAMES = {"abs": "anti_lock_brakes", "shift_up": "shift_up_rpm", "shift_down": "shift_down_rpm"}
@@ -57,7 +68,6 @@ LINE_WIDTH = 100
 """Columns of an exported script's lines at most (gdlint's default)."""
 SCRIPT_LIMIT = 1024 * 1024
 """bytes: a car script is a few kilobytes; larger files are refused unread."""
-
 
 
 class GodotError(UserError):
@@ -88,8 +98,9 @@ def _comment(text: str, mark: str = "#") -> list[str]:
     return textwrap.wrap(text, width=LINE_WIDTH, initial_indent=f"{mark} ", subsequent_indent=f"{mark} ")
 
 
-def _exported(name: str, value: float | bool, godot: int, bounds: tuple[float, float, float] | None,
-              hints: tuple[str, ...] = ()) -> str:
+def _exported(
+    name: str, value: float | bool, godot: int, bounds: tuple[float, float, float] | None, hints: tuple[str, ...] = ()
+) -> str:
     """`name` as an exported variable of Godot `godot` with `value` as its default:
     a switch without `bounds`, else a float slider with the range hint (min, max, step)
     and, in Godot 4, the `hints` after it ("exp", "suffix:px")."""
@@ -118,8 +129,9 @@ def declaration(p, value: float | bool, godot: int) -> str:
     measured = bool(p.unit) and p.unit not in NOT_UNITS
     unit = "" if p.is_bool or not p.unit else f", in {p.unit}" if measured else f" ({p.unit})"
     hints = (("exp",) if p.log else ()) + ((f"suffix:{p.unit}",) if measured else ())
-    return "\n".join(_comment(f"{p.label}{unit}: {p.help}", "##")
-                     + [_exported(variable_name(p.name), value, 4, bounds, hints)])
+    return "\n".join(
+        _comment(f"{p.label}{unit}: {p.help}", "##") + [_exported(variable_name(p.name), value, 4, bounds, hints)]
+    )
 
 
 def _declarations(preset: Preset, godot: int) -> str:
@@ -130,8 +142,11 @@ def _declarations(preset: Preset, godot: int) -> str:
     the script's code is that formula; nor is an option that does nothing under the
     tuning's switches (Param.applies: the 2020 recipe has no rate-independent form)."""
     blocks = []
-    exported = [p for p in effective_params(preset.model.PARAMS, preset.tuning)
-                if p.name not in TEMPLATE_SWITCHES and p.applies(preset.tuning)]
+    exported = [
+        p
+        for p in effective_params(preset.model.PARAMS, preset.tuning)
+        if p.name not in TEMPLATE_SWITCHES and p.applies(preset.tuning)
+    ]
     for group, params in groups(exported).items():
         heading = [f'@export_group("{group}")'] if godot == 4 else []
         blocks.append("\n".join(heading + [declaration(p, preset.tuning[p.name], godot) for p in params]))
@@ -148,8 +163,9 @@ def sandbox_version() -> str:
 
 def _template_path(model: ModuleType, godot: int, tuning: Mapping[str, object] | None = None) -> Path:
     """The template of `model`, or of the formula a switch of `tuning` picks."""
-    suffix = "".join(end for switch, end in TEMPLATE_SWITCHES.items()
-                     if tuning is not None and tuning.get(switch, False))
+    suffix = "".join(
+        end for switch, end in TEMPLATE_SWITCHES.items() if tuning is not None and tuning.get(switch, False)
+    )
     return TEMPLATES / f"godot{godot}" / f"{model.NAME}{suffix}.gd"
 
 
@@ -174,25 +190,33 @@ def _header(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> 
     """The comment lines above `extends`: the model, preset and version, the tick rate,
     the units, and the input actions with their keys."""
     rate = next((p for p in preset.model.PARAMS if p.name == "rate_independent"), None)
-    rate_note = "" if not (rate and preset.tuning[rate.name] and rate.applies(preset.tuning)) else \
-        " (rate_independent is on: any rate drives alike)"
+    rate_note = (
+        ""
+        if not (rate and preset.tuning[rate.name] and rate.applies(preset.tuning))
+        else " (rate_independent is on: any rate drives alike)"
+    )
     action_list = ", ".join(f"{name} ({' or '.join(key.title() for key in keys)})" for name, keys in actions.items())
-    header = _comment(f"Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, "
-                      f"model {preset.model.TITLE}.") + [
-              f"# Tuned at {preset.hz} physics ticks per second: set Project Settings > Physics > Common >",
-              f"# {DIALECTS[godot]['RATE_SETTING']} to {preset.hz}{rate_note}."]
+    header = _comment(
+        f"Exported by car-sandbox {sandbox_version()}: preset {preset.name!r}, model {preset.model.TITLE}."
+    ) + [
+        f"# Tuned at {preset.hz} physics ticks per second: set Project Settings > Physics > Common >",
+        f"# {DIALECTS[godot]['RATE_SETTING']} to {preset.hz}{rate_note}.",
+    ]
     if preset.model.LENGTH_UNIT == "m":
         header.append("# Lengths in metres, as in the sandbox; the node moves pixels_per_metre pixels a metre.")
     if preset.tuning.get("analog_pedals", True):
         reading = "read as analog strengths (a gamepad's triggers and stick work)"
     else:
         keys = "keys and pedals" if preset.tuning.get("recipe_2020") else "pedals"
-        reading = (f"the {keys} read as the recipe reads them, pressed or not (turn on analog_pedals "
-                   "for a gamepad's triggers)")
+        reading = (
+            f"the {keys} read as the recipe reads them, pressed or not (turn on analog_pedals for a gamepad's triggers)"
+        )
     header += _comment(f"Input actions, {reading}: {action_list}.")
     if godot == 4:  # physical_keycode: a key by its place on the keyboard
-        return header + ["# Actions missing from the project's Input Map are added when the car is ready, with",
-                         "# these keys where they sit on a QWERTY keyboard (on AZERTY, W A S D are Z Q S D)."]
+        return header + [
+            "# Actions missing from the project's Input Map are added when the car is ready, with",
+            "# these keys where they sit on a QWERTY keyboard (on AZERTY, W A S D are Z Q S D).",
+        ]
     return header + ["# Actions missing from the project's Input Map are added with these keys when the car is ready."]
 
 
@@ -202,28 +226,36 @@ def _constants(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) 
 
     string, number, table = (": String", ": int", ": Dictionary") if godot == 4 else ("", "", "")
     rows = "".join(f'\t"{name}": [{", ".join(f"KEY_{key}" for key in keys)}],\n' for name, keys in actions.items())
-    return [f'const SANDBOX_MODEL{string} = "{preset.model.NAME}"', f"const SANDBOX_FORMAT{number} = {FORMAT}",
-            f"const ACTIONS{table} = {{\n{rows}}}"]
+    return [
+        f'const SANDBOX_MODEL{string} = "{preset.model.NAME}"',
+        f"const SANDBOX_FORMAT{number} = {FORMAT}",
+        f"const ACTIONS{table} = {{\n{rows}}}",
+    ]
 
 
 def _scale(godot: int, px_per_metre: float) -> str:
     """A metric model's exported pixels_per_metre, with what it means above it."""
     about = "the model computes in metres; the node moves this many pixels for each."
     if godot == 4:
-        return "\n".join(_comment(f"Pixels per metre, in px/m: {about}", "##")
-                         + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))])
-    return "\n".join(_comment(f"Pixels per metre [px/m]: {about}")
-                     + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE)])
+        return "\n".join(
+            _comment(f"Pixels per metre, in px/m: {about}", "##")
+            + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))]
+        )
+    return "\n".join(
+        _comment(f"Pixels per metre [px/m]: {about}") + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE)]
+    )
 
 
 def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[str, str]:
     """What the placeholders of a model's template stand for."""
     actions = script_actions(text)
-    return {"HEADER": "\n".join(_header(preset, godot, actions)),
-            "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
-            "PARAMS": _declarations(preset, godot),
-            "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
-            **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text}}
+    return {
+        "HEADER": "\n".join(_header(preset, godot, actions)),
+        "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
+        "PARAMS": _declarations(preset, godot),
+        "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
+        **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text},
+    }
 
 
 def _snippet(name: str, godot: int) -> str:
@@ -248,6 +280,7 @@ def export_script(preset: Preset, godot: int, px_per_metre: float = DEFAULT_PX_P
     return _PLACEHOLDER.sub(lambda found: fills[found.group(1)], text)
 
 
-def save_script(preset: Preset, path: str | os.PathLike, godot: int,
-                px_per_metre: float = DEFAULT_PX_PER_METRE) -> None:
+def save_script(
+    preset: Preset, path: str | os.PathLike, godot: int, px_per_metre: float = DEFAULT_PX_PER_METRE
+) -> None:
     write_text_atomic(path, export_script(preset, godot, px_per_metre), GodotError)

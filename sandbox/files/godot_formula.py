@@ -49,6 +49,7 @@ class Formula:
     a script declaring that switch can be), `evidence` (what in the code told, in
     words) and `notes` (where the script differs from that formula in ways its
     numbers do not show)."""
+
     recipe_2020: bool
     analog_pedals: bool | None
     rate_independent: bool = False
@@ -80,6 +81,7 @@ class _Function:
 class _Step:
     """A statement of a function body (or the condition of a block header), with the
     conditions of the blocks around it."""
+
     tokens: list[Token]
     conditions: list[list[str]]
     header: bool = False
@@ -92,6 +94,7 @@ class _Step:
 @dataclass
 class _Seen:
     """What the code does with the parameters, as found."""
+
     escapes: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))  # reaches a member, × delta?
     weights: list[bool] = field(default_factory=list)  # a traction lerp weight, × delta?
     boosts: int = 0  # friction multiplied again (×3 at low speed)
@@ -100,8 +103,7 @@ class _Seen:
     steering: set[str] = field(default_factory=set)  # "pressed", "strength"
 
 
-def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Statement, ...] | None = None
-              ) -> Formula:
+def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Statement, ...] | None = None) -> Formula:
     """The formula of an arcade script's code (`declared`: the switches the script
     declares, which win over its code; `parsed`: its statements, when already read).
     GodotError naming what differs when the code follows neither recipe, or when none
@@ -114,20 +116,28 @@ def recognise(text: str, declared: Mapping[str, object] = {}, parsed: tuple[Stat
     else:
         recipe_2020 = _decide(seen, votes)
         if recipe_2020 and not seen.boosts:
-            notes.append("the script does not multiply friction by 3 below 100 px/s as the 2020 recipe does; "
-                         "the sandbox does")
+            notes.append(
+                "the script does not multiply friction by 3 below 100 px/s as the 2020 recipe does; the sandbox does"
+            )
     for condition in seen.stops:
         speed = _stop_speed(condition)
         if speed is not None and speed not in STOP_SPEEDS:
             usual = 5 if recipe_2020 else 50
-            notes.append(f"the script stops the car below {speed:g} px/s; the sandbox stops it below {usual} px/s "
-                         "as the recipe does")
+            notes.append(
+                f"the script stops the car below {speed:g} px/s; the sandbox stops it below {usual} px/s "
+                "as the recipe does"
+            )
     analog = declared.get("analog_pedals")
     if analog is None and seen.pedals:
         analog = "strength" in seen.pedals
     notes += _steering_note(seen.steering, recipe_2020 and not analog)
-    return Formula(recipe_2020, None if analog is None else bool(analog), bool(declared.get("rate_independent")),
-                   tuple(what for what, _ in votes), tuple(notes))
+    return Formula(
+        recipe_2020,
+        None if analog is None else bool(analog),
+        bool(declared.get("rate_independent")),
+        tuple(what for what, _ in votes),
+        tuple(notes),
+    )
 
 
 def has_recipe_code(parsed: tuple[Statement, ...]) -> bool:
@@ -142,25 +152,30 @@ def _steering_note(read: set[str], keys: bool) -> list[str]:
     formula (`keys`: pressed or not, as the 2020 recipe with on/off pedals; else by the
     stick's strength, as the Godot 4 recipe's get_axis): the same with a keyboard."""
     if read == {"pressed"} and not keys:
-        return ["the script reads the steering keys pressed or not (is_action_pressed), where the sandbox "
-                "steers by how far the stick is pushed, as the recipe's get_axis does: the same with a "
-                "keyboard, not with a gamepad's stick"]
+        return [
+            "the script reads the steering keys pressed or not (is_action_pressed), where the sandbox "
+            "steers by how far the stick is pushed, as the recipe's get_axis does: the same with a "
+            "keyboard, not with a gamepad's stick"
+        ]
     if read == {"strength"} and keys:
-        return ["the script steers by how far the stick is pushed, where the sandbox reads the steering keys "
-                "pressed or not, as the 2020 recipe does (turn on analog_pedals for a stick): the same with a "
-                "keyboard, not with a gamepad's stick"]
+        return [
+            "the script steers by how far the stick is pushed, where the sandbox reads the steering keys "
+            "pressed or not, as the 2020 recipe does (turn on analog_pedals for a stick): the same with a "
+            "keyboard, not with a gamepad's stick"
+        ]
     return []
 
 
 def _decide(seen: _Seen, votes: list[tuple[str, bool]]) -> bool:
     if not (seen.escapes or seen.weights):
-        raise GodotError("cannot tell which recipe the script follows: no friction, drag or traction code found "
-                         "(the recipe's apply_friction and calculate_steering)")
+        raise GodotError(
+            "cannot tell which recipe the script follows: no friction, drag or traction code found "
+            "(the recipe's apply_friction and calculate_steering)"
+        )
     godot4 = [what for what, old in votes if not old]
     old = [what for what, is_old in votes if is_old]
     if godot4 and old:
-        raise GodotError(f"the script follows neither recipe: {_listed(godot4)} ({GODOT4}) but {_listed(old)} "
-                         f"({OLD})")
+        raise GodotError(f"the script follows neither recipe: {_listed(godot4)} ({GODOT4}) but {_listed(old)} ({OLD})")
     return bool(old)
 
 
@@ -182,8 +197,14 @@ def _votes(seen: _Seen) -> list[tuple[str, bool]]:
         votes.append(("friction is multiplied again at low speed", True))
     for condition in seen.stops:
         waits = any(_named(word, "acceleration") for word in condition)
-        votes.append(("the car stops at low speed only with no acceleration" if waits else
-                      "the car stops at low speed whatever the acceleration", not waits))
+        votes.append(
+            (
+                "the car stops at low speed only with no acceleration"
+                if waits
+                else "the car stops at low speed whatever the acceleration",
+                not waits,
+            )
+        )
         speed = _stop_speed(condition)
         if speed in STOP_SPEEDS:
             votes.append((f"the car stops below {speed:g} px/s", STOP_SPEEDS[speed]))
@@ -241,13 +262,14 @@ def _steps(function: _Function, switches: set[str]) -> list[_Step]:
             continue
         colon = _header_end(words)
         condition = words[1:colon] if words[0] != "else" else ["else"]
-        under = skipped or (words[0] in ("if", "elif") and "not" not in condition
-                            and any(word in switches for word in condition))
+        under = skipped or (
+            words[0] in ("if", "elif") and "not" not in condition and any(word in switches for word in condition)
+        )
         if not under:
             steps.append(_Step(tokens[1:colon], conditions, header=True))
         if colon + 1 < len(words):  # a one-line block: `if slow: friction_force *= 3`
             if not under:
-                steps.append(_Step(tokens[colon + 1:], conditions + [condition]))
+                steps.append(_Step(tokens[colon + 1 :], conditions + [condition]))
         else:
             blocks.append((level, condition, under))
     return steps
@@ -319,7 +341,7 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
         if op is None:
             continue
         target = [words[1]] if declared else words[:op]
-        names = [t.text for t in step.tokens[op + 1:] if t.kind == "name"]
+        names = [t.text for t in step.tokens[op + 1 :] if t.kind == "name"]
         if words[op] not in ("=", ":="):
             names += [word for word in target if word.isidentifier()]  # x *= 3 keeps what x held
         sources = {CARRIED[n] for n in names if n in CARRIED}.union(*(carries[n] for n in names if n in local))
@@ -330,8 +352,12 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
             local.add(name)
         if name in local:
             factor = words[op] == "*=" or (name in names and "*" in words[op:])
-            if "friction" in carries[name] and factor and not tick_here \
-                    and any(t.kind == "number" for t in step.tokens[op + 1:]):
+            if (
+                "friction" in carries[name]
+                and factor
+                and not tick_here
+                and any(t.kind == "number" for t in step.tokens[op + 1 :])
+            ):
                 seen.boosts += 1  # friction_force *= 3
             carries[name] |= sources
             timed[name] |= now_timed
@@ -343,13 +369,18 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
         for what in ("friction", "drag"):
             if what in sources:
                 seen.escapes[what].append(what in now_timed)
-        if _named(target[-1], "velocity") and target[:-1] in ([], ["self", "."]) and words[op] == "=" \
-                and "".join(words[op + 1:]) in ZERO_VECTORS and step.conditions and "<" in step.conditions[-1]:
+        if (
+            _named(target[-1], "velocity")
+            and target[:-1] in ([], ["self", "."])
+            and words[op] == "="
+            and "".join(words[op + 1 :]) in ZERO_VECTORS
+            and step.conditions
+            and "<" in step.conditions[-1]
+        ):
             seen.stops.append(step.conditions[-1])
 
 
-def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], ticks: set[str],
-           seen: _Seen) -> None:
+def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], ticks: set[str], seen: _Seen) -> None:
     """The traction lerps (is the weight × the tick?) and the pedal reads of a step."""
     words, tokens = step.words, step.tokens
     for i, word in enumerate(words[:-1]):
@@ -359,12 +390,16 @@ def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], t
         if word in ("lerp", "linear_interpolate"):
             a, b = split_at(words, ",", i + 2, end)[-1]
             names = [t.text for t in tokens[a:b] if t.kind == "name"]
-            if any(n in CARRIED and CARRIED[n] == "traction" or "traction" in carries.get(n, ()) for n in names
-                   if n in CARRIED or n in local):
-                seen.weights.append(any(_is_tick(n, ticks) or n in holds_tick or "traction" in timed.get(n, ())
-                                        for n in names))
+            if any(
+                n in CARRIED and CARRIED[n] == "traction" or "traction" in carries.get(n, ())
+                for n in names
+                if n in CARRIED or n in local
+            ):
+                seen.weights.append(
+                    any(_is_tick(n, ticks) or n in holds_tick or "traction" in timed.get(n, ()) for n in names)
+                )
         elif word in PRESSED or word in STRENGTH:
-            actions = {t.text.lstrip("rR").strip("\"'") for t in tokens[i + 2:end] if t.kind == "string"}
+            actions = {t.text.lstrip("rR").strip("\"'") for t in tokens[i + 2 : end] if t.kind == "string"}
             if actions & PEDALS:
                 seen.pedals.add("pressed" if word in PRESSED else "strength")
             if actions & STEERING:

@@ -24,10 +24,10 @@ _FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\w+)
 FORMAT_DIGITS = 6
 """A SANDBOX_FORMAT of more digits is no format of ours (and too long to read as one)."""
 
-STANDALONE_ANNOTATIONS = ("@export_group", "@export_subgroup", "@export_category", "@tool", "@icon",
-                          "@static_unload")
+STANDALONE_ANNOTATIONS = ("@export_group", "@export_subgroup", "@export_category", "@tool", "@icon", "@static_unload")
 """Annotations on a line of their own that belong to no variable."""
-GDSCRIPT_RESERVED = frozenset("""
+GDSCRIPT_RESERVED = frozenset(
+    """
 if elif else for while match when break continue pass return class class_name extends is in as self super
 tool signal func static const enum var onready export setget breakpoint preload await yield assert void
 and or not true false null PI TAU INF NAN remote master puppet remotesync mastersync puppetsync sync
@@ -42,7 +42,8 @@ printt push_error push_warning rad_to_deg rad2deg rand_range rand_seed randf ran
 randi_range randomize range range_lerp remap round roundf roundi seed sign signf signi sin sinh
 smoothstep snapped snappedf snappedi sqrt step_decimals stepify str str_to_var str2var tan tanh to_json
 type_exists typeof validate_json var_to_bytes var2bytes var_to_str var2str weakref wrap wrapf wrapi
-""".split())
+""".split()
+)
 """GDScript's keywords and built-in functions: a parameter of one of these names is
 only ever declared under its exported name (GDSCRIPT_NAMES)."""
 
@@ -51,6 +52,7 @@ only ever declared under its exported name (GDSCRIPT_NAMES)."""
 class Declaration:
     """A class-level `var` or `const`: `value` is its value's text (None when it has
     none) at text[start:end]; `type` the declared type ('' untyped, ':=' inferred)."""
+
     name: str
     line: int
     type: str
@@ -67,6 +69,7 @@ class ImportResult:
     """A script's tuning: `values` by parameter name; `model` the script's model (from its
     SANDBOX_MODEL line, else the one asked for); `warnings` on what was left as it was;
     `formula` which of its source's formulas the script follows, where a model has two."""
+
     values: dict[str, float | bool]
     model: ModuleType
     warnings: list[str] = field(default_factory=list)
@@ -95,14 +98,15 @@ def declarations(text: str, parsed: tuple[Statement, ...] | None = None) -> list
 
 def _declaration(text: str, statement: Statement, first: int, annotations: list[str]) -> Declaration:
     words, tokens = statement.words, statement.tokens
-    exported = any(a == "export" or (a.startswith("@export") and not a.startswith(STANDALONE_ANNOTATIONS))
-                   for a in annotations)
-    godot3_int = any(words[i:i + 3] == ["export", "(", "int"] for i in range(first))
+    exported = any(
+        a == "export" or (a.startswith("@export") and not a.startswith(STANDALONE_ANNOTATIONS)) for a in annotations
+    )
+    godot3_int = any(words[i : i + 3] == ["export", "(", "int"] for i in range(first))
     name, i, line = words[first + 1], first + 2, tokens[first].line
     kind = ""
     if i < len(words) and words[i] == ":":  # a type, up to '=' (or ':' opening a property's get/set)
         end = _depth_zero(words, i + 1, ("=", ":", "setget"))
-        kind = "".join(words[i + 1:end])
+        kind = "".join(words[i + 1 : end])
         i = end
     elif i < len(words) and words[i] == ":=":
         kind = ":="
@@ -110,7 +114,7 @@ def _declaration(text: str, statement: Statement, first: int, annotations: list[
     if i >= len(words) or words[i] not in ("=", ":="):
         return Declaration(name, line, kind, exported, None, integer=integer)
     end = _depth_zero(words, i + 1, (":", "setget"))  # a property's get/set, Godot 3's setget
-    value: list[Token] = tokens[i + 1:end]
+    value: list[Token] = tokens[i + 1 : end]
     if not value:
         return Declaration(name, line, kind, exported, "", integer=integer)
     start, stop = value[0].start, value[-1].end
@@ -157,13 +161,19 @@ def not_a_literal(declaration: Declaration, p: Param) -> str:
     """Why a declaration of `p` gives no value, for a message."""
     expected = "true or false" if p.is_bool else "number"
     if declaration.value and not p.is_bool and _foreign_digits(declaration.value):
-        return (f"line {declaration.line}: {declaration.name} = {shown(declaration.value)} is written with digits "
-                "Godot does not read as a number (only 0-9)")
+        return (
+            f"line {declaration.line}: {declaration.name} = {shown(declaration.value)} is written with digits "
+            "Godot does not read as a number (only 0-9)"
+        )
     if declaration.value is None:
-        return (f"line {declaration.line}: {declaration.name} has no value (expected a plain {expected}: "
-                f"var {declaration.name} = {gdscript_literal(p.default)})")
-    return (f"line {declaration.line}: {declaration.name} = {shown(declaration.value)} is not a plain {expected} "
-            "(nothing in the file is run)")
+        return (
+            f"line {declaration.line}: {declaration.name} has no value (expected a plain {expected}: "
+            f"var {declaration.name} = {gdscript_literal(p.default)})"
+        )
+    return (
+        f"line {declaration.line}: {declaration.name} = {shown(declaration.value)} is not a plain {expected} "
+        "(nothing in the file is run)"
+    )
 
 
 _DIGITS = frozenset("0123456789")
@@ -178,8 +188,11 @@ def _foreign_digits(text: str) -> bool:
 def _number(literal: str) -> GivenNumber | None:
     """A GDScript number literal (underscores between digits allowed: 1_000), or None."""
     if "_" in literal:
-        if any(not (literal[i - 1:i] in _DIGITS and literal[i + 1:i + 2] in _DIGITS)
-               for i, ch in enumerate(literal) if ch == "_"):
+        if any(
+            not (literal[i - 1 : i] in _DIGITS and literal[i + 1 : i + 2] in _DIGITS)
+            for i, ch in enumerate(literal)
+            if ch == "_"
+        ):
             return None
         plain = literal.replace("_", "")
     else:
@@ -202,15 +215,22 @@ def script_model(text: str, source: str = "<script>") -> tuple[int, ModuleType] 
     for a script without one (the recipe's own car.gd, or an export of an early version)."""
     from ..physics.models import MODELS
 
-    lines = [(number, found) for number, line in enumerate(text.split("\n"), start=1)
-             if (found := _MODEL_LINE.match(line.lstrip("\ufeff")))]
+    lines = [
+        (number, found)
+        for number, line in enumerate(text.split("\n"), start=1)
+        if (found := _MODEL_LINE.match(line.lstrip("\ufeff")))
+    ]
     if len(lines) > 1:
-        raise GodotError(f"{source}: lines {lines[0][0]} and {lines[1][0]}: SANDBOX_MODEL is declared twice "
-                         "(which model is meant?); keep one")
+        raise GodotError(
+            f"{source}: lines {lines[0][0]} and {lines[1][0]}: SANDBOX_MODEL is declared twice "
+            "(which model is meant?); keep one"
+        )
     for number, found in lines:
         if found.group(1) not in MODELS:
-            raise GodotError(f"{source}: line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
-                             f"sandbox (known: {', '.join(sorted(MODELS))})")
+            raise GodotError(
+                f"{source}: line {number}: SANDBOX_MODEL {shown(found.group(1))} is not a model of this "
+                f"sandbox (known: {', '.join(sorted(MODELS))})"
+            )
         return number, MODELS[found.group(1)]
     return None
 
@@ -223,32 +243,40 @@ def script_format(text: str) -> int | None:
         if found:
             value = found.group(1)
             if not (value.isascii() and value.isdigit() and len(value) <= FORMAT_DIGITS):
-                raise GodotError(f"line {number}: SANDBOX_FORMAT {shown(value)} is not a format number of this "
-                                 "sandbox's scripts (a whole number written with 0-9)")
+                raise GodotError(
+                    f"line {number}: SANDBOX_FORMAT {shown(value)} is not a format number of this "
+                    "sandbox's scripts (a whole number written with 0-9)"
+                )
             return int(value)
     return None
 
 
-def resolve_model(text: str, model: ModuleType | None, source: str,
-                  fallback: ModuleType | None = None) -> tuple[ModuleType, bool]:
+def resolve_model(
+    text: str, model: ModuleType | None, source: str, fallback: ModuleType | None = None
+) -> tuple[ModuleType, bool]:
     """(the model a script is read for, whether the script names it): its SANDBOX_MODEL,
     which must be `model` when that is given, else `model`, else `fallback`."""
     named = script_model(text, source)
     if named is not None:
         line, own = named
         if model is not None and own is not model:
-            raise GodotError(f"{source}: line {line}: this is a script of the {own.TITLE} model; it cannot be "
-                             f"read into a tuning of the {model.TITLE} model")
+            raise GodotError(
+                f"{source}: line {line}: this is a script of the {own.TITLE} model; it cannot be "
+                f"read into a tuning of the {model.TITLE} model"
+            )
         return own, True
     model = model or fallback
     if model is None:
-        raise GodotError(f"{source}: no SANDBOX_MODEL line says which model the script is for: read it into "
-                         "a preset of the model you choose (import-godot --preset, or File → Import in the window)")
+        raise GodotError(
+            f"{source}: no SANDBOX_MODEL line says which model the script is for: read it into "
+            "a preset of the model you choose (import-godot --preset, or File → Import in the window)"
+        )
     return model, False
 
 
-def read_parameters(text: str, model: ModuleType, parsed: tuple[Statement, ...]
-                    ) -> tuple[dict[str, tuple[Declaration, object]], list[str], list[str]]:
+def read_parameters(
+    text: str, model: ModuleType, parsed: tuple[Statement, ...]
+) -> tuple[dict[str, tuple[Declaration, object]], list[str], list[str]]:
     """({parameter name: (its declaration, its literal value)}, errors, warnings) of a
     script (`parsed`: its statements): a parameter declared twice, or as anything but
     a literal, is an error naming its line."""
@@ -260,14 +288,17 @@ def read_parameters(text: str, model: ModuleType, parsed: tuple[Statement, ...]
         p = accepted.get(declaration.name)
         if p is None:
             if declaration.exported and declaration.name != SCALE_VARIABLE:
-                warnings.append(f"line {declaration.line}: {declaration.name} is not a tuning parameter of "
-                                f"{model.NAME} (ignored)")
+                warnings.append(
+                    f"line {declaration.line}: {declaration.name} is not a tuning parameter of {model.NAME} (ignored)"
+                )
             continue
         if p.name in found:
             first = found[p.name][0]
             also = "" if first.name == declaration.name else f", as {first.name}"
-            errors.append(f"line {declaration.line}: {declaration.name} is declared a second time "
-                          f"(first on line {first.line}{also})")
+            errors.append(
+                f"line {declaration.line}: {declaration.name} is declared a second time "
+                f"(first on line {first.line}{also})"
+            )
             continue
         value = literal(declaration, p)
         found[p.name] = (declaration, value)
@@ -276,15 +307,18 @@ def read_parameters(text: str, model: ModuleType, parsed: tuple[Statement, ...]
     return found, errors, warnings
 
 
-def check_model_of_code(model: ModuleType, named: bool, parsed: tuple[Statement, ...], source: str,
-                        outcome: str) -> None:
+def check_model_of_code(
+    model: ModuleType, named: bool, parsed: tuple[Statement, ...], source: str, outcome: str
+) -> None:
     """GodotError (ending with `outcome`) when a script that names no model computes
     as the recipe's car and `model` is another: its numbers are the arcade's."""
     from .godot_formula import has_recipe_code
 
     if not named and model.NAME != "arcade" and has_recipe_code(parsed):
-        raise GodotError(f"{source}: this script computes as the Godot recipe's car (the Arcade model): its numbers "
-                         f"mean something else in the {model.TITLE} model; {outcome}")
+        raise GodotError(
+            f"{source}: this script computes as the Godot recipe's car (the Arcade model): its numbers "
+            f"mean something else in the {model.TITLE} model; {outcome}"
+        )
 
 
 def honoured(found: dict, parsed: tuple[Statement, ...]) -> dict[str, object]:
@@ -292,8 +326,9 @@ def honoured(found: dict, parsed: tuple[Statement, ...]) -> dict[str, object]:
     the script's code reads: a switch declared but never read says nothing of what the
     code computes."""
     read = code_names(parsed)
-    return {name: value for name, (declaration, value) in found.items()
-            if value is not None and declaration.name in read}
+    return {
+        name: value for name, (declaration, value) in found.items() if value is not None and declaration.name in read
+    }
 
 
 def script_formula(model: ModuleType, text: str, declared: dict[str, object], parsed: tuple[Statement, ...]):
@@ -308,8 +343,9 @@ def script_formula(model: ModuleType, text: str, declared: dict[str, object], pa
     return recognise(text, switches, parsed)
 
 
-def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
-                 fallback: ModuleType | None = None) -> ImportResult:
+def parse_script(
+    text: str, model: ModuleType | None, source: str = "<script>", fallback: ModuleType | None = None
+) -> ImportResult:
     """Values of a car script's parameters, from their class-level declarations.
 
     A script exported by the sandbox names its model (SANDBOX_MODEL); `model`, when
@@ -331,8 +367,10 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     found, errors, warnings = read_parameters(text, model, parsed)
     result = ImportResult({}, model, warnings)
     if not found and not errors:
-        raise GodotError(f"{source}: no parameter of the {model.NAME} model found "
-                         f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')")
+        raise GodotError(
+            f"{source}: no parameter of the {model.NAME} model found "
+            f"(looked for lines like 'var {model.PARAMS[0].name} = {model.PARAMS[0].default:g}')"
+        )
     raw = {name: value for name, (_, value) in found.items() if value is not None}
     read = honoured(found, parsed)
     try:
@@ -346,12 +384,17 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         result.warnings += formula.notes
         for name, value in formula.switches.items():
             if name in raw and name not in read and bool(raw[name]) != bool(value):
-                result.warnings.append(f"{variable_name(name)} is declared {gdscript_literal(bool(raw[name]))} but "
-                                       f"the code never reads it: it computes as with {name} "
-                                       f"{'on' if value else 'off'}, and that is what is imported")
+                result.warnings.append(
+                    f"{variable_name(name)} is declared {gdscript_literal(bool(raw[name]))} but "
+                    f"the code never reads it: it computes as with {name} "
+                    f"{'on' if value else 'off'}, and that is what is imported"
+                )
                 raw[name] = value
-        given = {name: value for name, value in formula.switches.items()
-                 if name in {p.name for p in model.PARAMS} and name not in raw}
+        given = {
+            name: value
+            for name, value in formula.switches.items()
+            if name in {p.name for p in model.PARAMS} and name not in raw
+        }
         in_code = code_names(parsed)
         told = {name for name in given if variable_name(name) not in in_code}
         raw.update(given)
@@ -367,11 +410,17 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         version = script_format(text)
     except GodotError as exc:
         raise GodotError(f"{source}: nothing was imported: {exc}") from None
-    missing = [p for p in model.PARAMS
-               if p.name not in found and p.name not in told and (version is None or p.since <= version)]
+    missing = [
+        p
+        for p in model.PARAMS
+        if p.name not in found and p.name not in told and (version is None or p.since <= version)
+    ]
     if named and missing:
-        errors.append("missing: " + ", ".join(f"var {variable_name(p.name)}" for p in missing)
-                      + f" (a {model.NAME} script declares every parameter)")
+        errors.append(
+            "missing: "
+            + ", ".join(f"var {variable_name(p.name)}" for p in missing)
+            + f" (a {model.NAME} script declares every parameter)"
+        )
     if errors:
         shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
         raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
@@ -379,8 +428,10 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
         if p.name not in result.values and version is not None and p.since > version:
             older = p.older_value() if p.legacy is not None else params[p.name].default
             result.values[p.name] = params[p.name].check(older)
-            result.warnings.append(f"{variable_name(p.name)} is newer than the script: "
-                                   f"{gdscript_literal(older)} is used, as before it existed")
+            result.warnings.append(
+                f"{variable_name(p.name)} is newer than the script: "
+                f"{gdscript_literal(older)} is used, as before it existed"
+            )
     left = [p.name for p in model.PARAMS if p.name not in result.values]
     switched = {d.name: switch for switch in result.values for d in dependents(model.PARAMS, switch) if d.name in left}
     plain = [name for name in left if name not in switched]
@@ -389,12 +440,13 @@ def parse_script(text: str, model: ModuleType | None, source: str = "<script>",
     for switch in dict.fromkeys(switched.values()):
         names = [name for name, by in switched.items() if by == switch]
         label = next(p.label for p in model.PARAMS if p.name == switch)
-        result.warnings.append(f"not in the script: {', '.join(names)}; they take their defaults under "
-                               f"{label} {'on' if result.values[switch] else 'off'} where that switch changes, "
-                               "else they are left as they are")
+        result.warnings.append(
+            f"not in the script: {', '.join(names)}; they take their defaults under "
+            f"{label} {'on' if result.values[switch] else 'off'} where that switch changes, "
+            "else they are left as they are"
+        )
     return result
 
 
-def load_script(path: str | os.PathLike, model: ModuleType | None,
-                fallback: ModuleType | None = None) -> ImportResult:
+def load_script(path: str | os.PathLike, model: ModuleType | None, fallback: ModuleType | None = None) -> ImportResult:
     return parse_script(read_text(path, SCRIPT_LIMIT, GodotError), model, printable(path), fallback)

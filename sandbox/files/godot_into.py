@@ -17,16 +17,23 @@ from types import ModuleType
 
 from ..errors import printable
 from .disk import read_text, write_text_atomic
-from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
 from .gdscript_reader import Statement, statements
-from .godot_import import (Declaration, check_model_of_code, honoured, read_parameters, script_formula,
-                           script_model)
+from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
+from .godot_import import Declaration, check_model_of_code, honoured, read_parameters, script_formula, script_model
 from .presets import Preset
 
-SWITCH_WORDS = {"recipe_2020": ("follows the 2020 recipe", "follows the Godot 4 recipe",
-                               "its numbers would mean something else there"),
-                "analog_pedals": ("reads the pedals as analog strengths", "reads the pedals on/off",
-                                  "the same numbers would drive another car there")}
+SWITCH_WORDS = {
+    "recipe_2020": (
+        "follows the 2020 recipe",
+        "follows the Godot 4 recipe",
+        "its numbers would mean something else there",
+    ),
+    "analog_pedals": (
+        "reads the pedals as analog strengths",
+        "reads the pedals on/off",
+        "the same numbers would drive another car there",
+    ),
+}
 """What a script does with each of the arcade's formula switches on and off, and what
 writing a tuning of the other setting would do, for a message."""
 WAY_OUT = "set the switch in the tuning as the script has it, or export a new script"
@@ -35,6 +42,7 @@ WAY_OUT = "set the switch in the tuning as the script has it, or export a new sc
 @dataclass(frozen=True)
 class Change:
     """One value written: parameter `name`, declared as `variable` with its value on `line`."""
+
     name: str
     variable: str
     line: int
@@ -52,6 +60,7 @@ class Update:
     (`kept`) and those the script does not declare (`missing`: listed, not added);
     `notes` on where the script computes otherwise than the sandbox in ways its numbers
     do not show (e.g. steering keys read pressed or not)."""
+
     text: str
     diff: str
     model: ModuleType
@@ -69,15 +78,19 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     model = preset.model
     named = script_model(text, source)
     if named is not None and named[1] is not model:
-        raise GodotError(f"{source}: line {named[0]}: this is a script of the {named[1].TITLE} model, and the "
-                         f"tuning is of the {model.TITLE} model: nothing was written")
+        raise GodotError(
+            f"{source}: line {named[0]}: this is a script of the {named[1].TITLE} model, and the "
+            f"tuning is of the {model.TITLE} model: nothing was written"
+        )
     parsed = statements(text)
     check_model_of_code(model, named is not None, parsed, source, "nothing was written")
     found, errors, _ = read_parameters(text, model, parsed)
     if not found and not errors:
-        raise GodotError(f"{source}: no parameter of the {model.TITLE} model in it (looked for lines like "
-                         f"'var {model.PARAMS[0].name} = {gdscript_literal(model.PARAMS[0].default)}'); "
-                         "nothing was written")
+        raise GodotError(
+            f"{source}: no parameter of the {model.TITLE} model in it (looked for lines like "
+            f"'var {model.PARAMS[0].name} = {gdscript_literal(model.PARAMS[0].default)}'); "
+            "nothing was written"
+        )
     differences, notes = _formula_differences(text, preset, found, parsed)
     errors += differences
     update = Update(text, "", model, notes=notes)
@@ -91,13 +104,26 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
         if old is None or old == value:  # unreadable (refused above), or already the tuning's
             update.kept.append(p.name)
         elif _holds_an_int(declaration) and not float(value).is_integer():
-            inferred = " (`:=` with a whole number makes it one; write it as a float, e.g. " \
-                f"`:= {declaration.value}.0`, to take fractions)" if not declaration.integer else ""
-            errors.append(f"line {declaration.value_line}: {declaration.name} is an int{inferred}, and the "
-                          f"tuning's value {gdscript_literal(value)} is not a whole number")
+            inferred = (
+                " (`:=` with a whole number makes it one; write it as a float, e.g. "
+                f"`:= {declaration.value}.0`, to take fractions)"
+                if not declaration.integer
+                else ""
+            )
+            errors.append(
+                f"line {declaration.value_line}: {declaration.name} is an int{inferred}, and the "
+                f"tuning's value {gdscript_literal(value)} is not a whole number"
+            )
         else:
-            update.changed.append(Change(p.name, declaration.name, declaration.value_line, declaration.value,
-                                         literal_like(declaration, value)))
+            update.changed.append(
+                Change(
+                    p.name,
+                    declaration.name,
+                    declaration.value_line,
+                    declaration.value,
+                    literal_like(declaration, value),
+                )
+            )
     if errors:
         raise GodotError(f"{source}: nothing was written:\n" + "\n".join(errors))
     spans = sorted((found[change.name][0].start, found[change.name][0].end, change.new) for change in update.changed)
@@ -131,8 +157,9 @@ def literal_like(declaration: Declaration, value: float | bool) -> str:
     return text
 
 
-def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[Statement, ...]
-                         ) -> tuple[list[str], list[str]]:
+def _formula_differences(
+    text: str, preset: Preset, found: dict, parsed: tuple[Statement, ...]
+) -> tuple[list[str], list[str]]:
     """Why the tuning's numbers would mean something else in the script: a switch its
     code does not read (undeclared, or declared and never used) whose value differs
     from what the code computes (the arcade's recipe and pedals, read from the code;
@@ -154,16 +181,21 @@ def _formula_differences(text: str, preset: Preset, found: dict, parsed: tuple[S
             continue
         if name in SWITCH_WORDS:
             on, off, why = SWITCH_WORDS[name]
-            differences.append(f"the script {on if value else off}, but the tuning has {name} "
-                               f"{'on' if wanted else 'off'}: {why} ({WAY_OUT})")
+            differences.append(
+                f"the script {on if value else off}, but the tuning has {name} "
+                f"{'on' if wanted else 'off'}: {why} ({WAY_OUT})"
+            )
         else:
-            differences.append(f"the tuning has {name} {'on' if wanted else 'off'}, but the script has no such "
-                               f"switch (its code computes as with {name} {'on' if value else 'off'}; {WAY_OUT})")
+            differences.append(
+                f"the tuning has {name} {'on' if wanted else 'off'}, but the script has no such "
+                f"switch (its code computes as with {name} {'on' if value else 'off'}; {WAY_OUT})"
+            )
     return differences, list(formula.notes) if formula is not None else []
 
 
 def _diff(old: str, new: str, source: str) -> str:
     """A unified diff of the two texts (line ends and a byte-order mark left out)."""
+
     def lines(text: str) -> list[str]:
         return [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
 

@@ -31,12 +31,20 @@ def car_outline(preset: Preset, px_per_metre: float) -> dict[str, list[tuple[flo
     wheel_length, wheel_width = 0.2 * length, 0.12 * width
 
     def box(cx: float, cy: float, along: float, across: float) -> list[tuple[float, float]]:
-        return [(cx - along / 2, cy - across / 2), (cx + along / 2, cy - across / 2),
-                (cx + along / 2, cy + across / 2), (cx - along / 2, cy + across / 2)]
+        return [
+            (cx - along / 2, cy - across / 2),
+            (cx + along / 2, cy - across / 2),
+            (cx + along / 2, cy + across / 2),
+            (cx - along / 2, cy + across / 2),
+        ]
 
     shapes = {"Body": box(0, 0, length, width), "Cabin": box(0.12 * length, 0, 0.3 * length, 0.8 * width)}
-    wheels = {"WheelFrontLeft": (half_base, -half_track), "WheelFrontRight": (half_base, half_track),
-              "WheelRearLeft": (-half_base, -half_track), "WheelRearRight": (-half_base, half_track)}
+    wheels = {
+        "WheelFrontLeft": (half_base, -half_track),
+        "WheelFrontRight": (half_base, half_track),
+        "WheelRearLeft": (-half_base, -half_track),
+        "WheelRearRight": (-half_base, half_track),
+    }
     for name, (x, y) in wheels.items():
         shapes[name] = box(x, y, wheel_length, wheel_width)
     return shapes
@@ -68,8 +76,9 @@ def _string(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == " " else f"\\u{ord(ch):04x}" for ch in escaped)
 
 
-def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
-                 px_per_metre: float = DEFAULT_PX_PER_METRE) -> str:
+def export_scene(
+    preset: Preset, godot: int, script_name: str = "car.gd", px_per_metre: float = DEFAULT_PX_PER_METRE
+) -> str:
     """The scene's text; `script_name` is the script's file name beside it."""
     if godot not in DIALECTS:
         raise GodotError(f"Godot version {godot!r} is not one of {tuple(sorted(DIALECTS))}")
@@ -78,26 +87,40 @@ def export_scene(preset: Preset, godot: int, script_name: str = "car.gd",
     body_type = DIALECTS[godot]["BODY"]
     if godot == 4:
         script, shape = 'ExtResource("1_script")', 'SubResource("RectangleShape2D_body")'
-        head = ["[gd_scene load_steps=3 format=3]", "",
-                f'[ext_resource type="Script" path="{_string(script_name)}" id="1_script"]', "",
-                '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
-                f"size = {_vector(x1 - x0, y1 - y0, godot)}", ""]
+        head = [
+            "[gd_scene load_steps=3 format=3]",
+            "",
+            f'[ext_resource type="Script" path="{_string(script_name)}" id="1_script"]',
+            "",
+            '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
+            f"size = {_vector(x1 - x0, y1 - y0, godot)}",
+            "",
+        ]
         # no motion_mode here: the script makes the body float (top-down) wherever it is attached
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', ""]
     else:
         script, shape = "ExtResource( 1 )", "SubResource( 1 )"
-        head = ["[gd_scene load_steps=3 format=2]", "",
-                f'[ext_resource path="{_string(script_name)}" type="Script" id=1]', "",
-                '[sub_resource type="RectangleShape2D" id=1]',
-                f"extents = {_vector((x1 - x0) / 2, (y1 - y0) / 2, godot)}", ""]
+        head = [
+            "[gd_scene load_steps=3 format=2]",
+            "",
+            f'[ext_resource path="{_string(script_name)}" type="Script" id=1]',
+            "",
+            '[sub_resource type="RectangleShape2D" id=1]',
+            f"extents = {_vector((x1 - x0) / 2, (y1 - y0) / 2, godot)}",
+            "",
+        ]
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', "current = true", ""]
     nodes = ['[node name="CollisionShape2D" type="CollisionShape2D" parent="."]', f"shape = {shape}", ""]
     for name, points in shapes.items():
         colour = BODY_COLOUR if name == "Body" else CABIN_COLOUR if name == "Cabin" else WHEEL_COLOUR
-        nodes += [f'[node name="{name}" type="Polygon2D" parent="."]', f"color = {_colour(colour, godot)}",
-                  f"polygon = {_points(points, godot)}", ""]
+        nodes += [
+            f'[node name="{name}" type="Polygon2D" parent="."]',
+            f"color = {_colour(colour, godot)}",
+            f"polygon = {_points(points, godot)}",
+            "",
+        ]
     return "\n".join(head + root + nodes + camera)
 
 
@@ -106,9 +129,11 @@ def _keep_a_copy(path: Path, new_text: str) -> None:
     try:
         old = path.read_bytes() if path.is_file() else None
     except OSError as exc:
-        raise GodotError(f"{path}: cannot read the script already there ({exc.strerror or exc}); nothing was "
-                         "written") from None
+        raise GodotError(
+            f"{path}: cannot read the script already there ({exc.strerror or exc}); nothing was written"
+        ) from None
     if old is not None and old != new_text.encode("utf-8"):
+
         def write(name: str) -> None:
             with open(name, "wb") as f:
                 f.write(old)
@@ -116,8 +141,9 @@ def _keep_a_copy(path: Path, new_text: str) -> None:
         write_atomic(path.with_name(path.name + ".bak"), write, GodotError, check=lambda written: written == old)
 
 
-def save_scene(preset: Preset, path: str | os.PathLike, godot: int,
-               px_per_metre: float = DEFAULT_PX_PER_METRE) -> tuple[Path, Path]:
+def save_scene(
+    preset: Preset, path: str | os.PathLike, godot: int, px_per_metre: float = DEFAULT_PX_PER_METRE
+) -> tuple[Path, Path]:
     """Write the scene at `path` (a .tscn) and its script beside it (the same name,
     .gd); returns both paths. The script first, so a scene never names a missing one. A
     different script already there (your own car.gd, say) is kept as `<name>.gd.bak`."""

@@ -42,5 +42,6 @@ def _pairs(items: list) -> dict:
 def loads(text: str):
     """json.loads with the rules above. Raises json.JSONDecodeError, DuplicateKey or
     RecursionError."""
-    return json.loads(text, parse_int=_integer, parse_float=GivenNumber, parse_constant=GivenNumber,
-                      object_pairs_hook=_pairs)
+    return json.loads(
+        text, parse_int=_integer, parse_float=GivenNumber, parse_constant=GivenNumber, object_pairs_hook=_pairs
+    )

@@ -28,11 +28,11 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import PresetError, printable, shown
-from . import json_text
-from .disk import read_text, write_text_atomic
 from ..physics.models import DEFAULT_MODEL, get_model
 from ..physics.params import Tuning
 from ..physics.sim import TICK_RATES
+from . import json_text
+from .disk import read_text, write_text_atomic
 
 FORMAT = 4
 DEFAULT_HZ = 60
@@ -87,6 +87,7 @@ def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = 
     With `fixes` (a list), a bad tick rate or parameter value is replaced by its
     default instead, and a line saying so is added to `fixes` (for the autosave: one
     damaged value must not lose the whole tuning)."""
+
     def fail(what: str) -> PresetError:
         return PresetError(f"{source}: {what}")
 
@@ -151,8 +152,9 @@ def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = 
         applying = p.under(values)
         if p.name not in params:
             if p.since <= version:
-                values[p.name] = replaced(f"field 'params.{p.name}' is missing (allowed {applying.range_text()})",
-                                          applying.default)
+                values[p.name] = replaced(
+                    f"field 'params.{p.name}' is missing (allowed {applying.range_text()})", applying.default
+                )
             else:
                 values[p.name] = p.older_value()  # added after this file's format
             continue
@@ -184,8 +186,11 @@ def find_preset(given: str | os.PathLike) -> Path:
         if key in builtins:
             return builtins[key]
     named = sorted({builtins[key].stem for key in builtins if _close(wanted[-1], key)})[:6]
-    hint = (f"; close built-in presets: {', '.join(named)}" if named
-            else f"; the built-in presets: {', '.join(sorted({path.stem for path in builtins.values()}))}")
+    hint = (
+        f"; close built-in presets: {', '.join(named)}"
+        if named
+        else f"; the built-in presets: {', '.join(sorted({path.stem for path in builtins.values()}))}"
+    )
     raise PresetError(f"{printable(given)}: no such file, and no built-in preset of that name{hint}")
 
 

@@ -15,14 +15,20 @@ from typing import Iterator
 
 import numpy as np
 
+from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
 TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
 """The five controls of a tick, in `Controls` order; a file may stop after the pedals."""
-TRACE_RANGES = {"steer": (-1.0, 1.0), "throttle": (0.0, 1.0), "brake": (0.0, 1.0), "handbrake": (0.0, 1.0),
-                "shift": (-1.0, 1.0)}
+TRACE_RANGES = {
+    "steer": (-1.0, 1.0),
+    "throttle": (0.0, 1.0),
+    "brake": (0.0, 1.0),
+    "handbrake": (0.0, 1.0),
+    "shift": (-1.0, 1.0),
+}
 CHUNK_ROWS = 100_000
 """Rows read, simulated and written at a time by `simulate` (about 10 MB at once)."""
 TRACE_LIMIT = 64 * 1024 * 1024
@@ -79,7 +85,9 @@ def _rows_one_by_one(lines: list[str], first: int, header: tuple[str, ...], sour
             try:
                 value = float(cell)
             except ValueError:
-                raise TraceError(f"{source} line {number}: {name} {shown(repr(cell.strip()))} is not a number") from None
+                raise TraceError(
+                    f"{source} line {number}: {name} {shown(repr(cell.strip()))} is not a number"
+                ) from None
             if not math.isfinite(value) or not lo <= value <= hi:
                 raise TraceError(f"{source} line {number}: {name} {shown(cell.strip())} is outside {lo:g} … {hi:g}")
             row.append(value)
@@ -130,8 +138,10 @@ def load_trace(path: str | os.PathLike, max_rows: int | None = None) -> np.ndarr
     if max_rows is not None:
         count = max(text.count("\n"), text.count("\r")) - 1 + (not text.endswith(("\n", "\r")))
         if count > max_rows:
-            raise TraceError(f"{path}: {count:,d} ticks is more than the {max_rows:,d} the window replays; "
-                             "simulate it with `car-sandbox simulate` instead")
+            raise TraceError(
+                f"{path}: {count:,d} ticks is more than the {max_rows:,d} the window replays; "
+                "simulate it with `car-sandbox simulate` instead"
+            )
     return parse_trace(text, printable(path))
 
 
@@ -161,23 +171,14 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
         raise TraceError(f"{source}: no rows after the header")
 
 
-def format_rows(columns: tuple[str, ...], rows: np.ndarray) -> str:
-    """CSV text with every float written as its shortest exact repr (byte-stable).
-
-    Adding 0.0 turns -0.0 into 0.0 and leaves every other value as it is.
-    """
-    body = "\n".join(",".join(repr(float(v) + 0.0) for v in row) for row in rows)
-    return ",".join(columns) + "\n" + body + ("\n" if len(rows) else "")
-
-
 def save_trace(path: str | os.PathLike, trace: np.ndarray) -> None:
     """Write rows of the five controls (or of the pedals only); the handbrake and shift
     columns only when a row uses them, so pedal-only traces keep the three-column
     header every earlier version (and the Godot oracle) reads."""
     trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
-    pedals_only = trace.shape[1] == len(PEDAL_COLUMNS) or not trace[:, len(PEDAL_COLUMNS):].any()
+    pedals_only = trace.shape[1] == len(PEDAL_COLUMNS) or not trace[:, len(PEDAL_COLUMNS) :].any()
     columns = PEDAL_COLUMNS if pedals_only else TRACE_COLUMNS
-    write_text_atomic(path, format_rows(columns, trace[:, :len(columns)]), TraceError)
+    write_text_atomic(path, format_rows(columns, trace[:, : len(columns)]), TraceError)
 
 
 def demo_drive(t: float) -> tuple[float, float, float]:

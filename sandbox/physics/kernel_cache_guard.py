@@ -59,8 +59,8 @@ def read_checked(path: str) -> bytes | None:
         raise Damaged(f"{path}: {error.strerror}") from None
     finally:
         os.close(fd)
-    head, digest = blob[: len(MAGIC)], blob[len(MAGIC): len(MAGIC) + DIGEST_BYTES]
-    body = blob[len(MAGIC) + DIGEST_BYTES:]
+    head, digest = blob[: len(MAGIC)], blob[len(MAGIC) : len(MAGIC) + DIGEST_BYTES]
+    body = blob[len(MAGIC) + DIGEST_BYTES :]
     if len(blob) > MAX_FILE_BYTES or head != MAGIC or hashlib.sha256(body).digest() != digest:
         raise Damaged(f"{path} is not as written")
     return body
@@ -163,8 +163,11 @@ def give_up_writing(folder: str, error: Exception) -> None:
     global _writing
     _writing = False
     reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    say_once("writing", f"cannot write the compiled-kernel cache in {Path(folder).parent} ({reason}); "
-                        "the kernels it lacks are compiled again at each start until it can be written")
+    say_once(
+        "writing",
+        f"cannot write the compiled-kernel cache in {Path(folder).parent} ({reason}); "
+        "the kernels it lacks are compiled again at each start until it can be written",
+    )
 
 
 _load_overload = caching.Cache.load_overload

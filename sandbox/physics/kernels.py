@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import literally, njit, prange
+from numba import literally, prange
 from numba.extending import overload
 
-from .models import ackermann, arcade, bicycle, monster, rigid_body
+from .kernel import OPTIONS, kernel
+from .models import MODELS
 
-ORDER = (arcade, bicycle, ackermann, rigid_body, monster)
+ORDER = tuple(MODELS.values())
 """The models the drivers know, by number."""
 
 _MACHINE_CODE: dict = {}
@@ -57,7 +58,7 @@ def tick(model, s, c, p, dt):
     raise TypeError("kernels.tick is called from compiled code; from Python use sim.step")
 
 
-@overload(tick, jit_options={"cache": True, "nogil": True, "error_model": "numpy"})
+@overload(tick, jit_options=OPTIONS)
 def _tick_of(model, s, c, p, dt):
     """The model's own kernel, chosen while compiling: `model` is a literal number, so
     a driver compiled for one model holds that model's tick and no other."""
@@ -71,7 +72,7 @@ def _tick_of(model, s, c, p, dt):
     return one_tick
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _car_held(model, states, i, controls, params, which, dt, ticks):
     """Car i for `ticks` ticks with its held controls (row i, or the one shared row)."""
     c = controls[i] if controls.shape[0] > 1 else controls[0]
@@ -81,7 +82,7 @@ def _car_held(model, states, i, controls, params, which, dt, ticks):
         tick(model, s, c, p, dt)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def run_held(model, states, controls, params, which, dt, ticks):
     """Every car of `states` (in place) for `ticks` ticks, controls held."""
     literally(model)
@@ -89,7 +90,7 @@ def run_held(model, states, controls, params, which, dt, ticks):
         _car_held(model, states, i, controls, params, which, dt, ticks)
 
 
-@njit(cache=True, nogil=True, error_model="numpy", parallel=True)
+@kernel(parallel=True)
 def run_held_parallel(model, states, controls, params, which, dt, ticks):
     """`run_held` spread over the cores (each car runs alone: the same bits)."""
     literally(model)
@@ -97,7 +98,7 @@ def run_held_parallel(model, states, controls, params, which, dt, ticks):
         _car_held(model, states, i, controls, params, which, dt, ticks)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _car_trace(model, states, i, trace, params, which, dt):
     s = states[i]
     p = params[which[i]]
@@ -105,7 +106,7 @@ def _car_trace(model, states, i, trace, params, which, dt):
         tick(model, s, trace[t], p, dt)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def run_trace_cars(model, states, trace, params, which, dt):
     """Every car of `states` (in place) through the same control trace (T, 5)."""
     literally(model)
@@ -113,7 +114,7 @@ def run_trace_cars(model, states, trace, params, which, dt):
         _car_trace(model, states, i, trace, params, which, dt)
 
 
-@njit(cache=True, nogil=True, error_model="numpy", parallel=True)
+@kernel(parallel=True)
 def run_trace_cars_parallel(model, states, trace, params, which, dt):
     """`run_trace_cars` spread over the cores."""
     literally(model)
@@ -121,7 +122,7 @@ def run_trace_cars_parallel(model, states, trace, params, which, dt):
         _car_trace(model, states, i, trace, params, which, dt)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def record_trace(model, s, trace, p, dt, columns, out):
     """One car (row `s`, in place) through `trace`; out[t] = the state's `columns`
     after tick t (out has len(trace) rows, or fewer: the run stops there)."""

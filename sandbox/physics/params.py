@@ -9,13 +9,12 @@ nothing else lists parameter names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, asdict, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Iterable, Mapping
 
 import numpy as np
 
 from ..errors import shown
-
 
 LOG_ZERO_GAP = 0.03
 """Slider positions (of 0…1) between 0 and the first step on a log slider from 0."""
@@ -72,11 +71,21 @@ class Param:
     unused_with: str | None = None
 
     @classmethod
-    def switch(cls, name: str, label: str, default: bool, help: str, since: int = 1,
-               group: str = "Options", legacy: bool | None = None, unused_with: str | None = None) -> "Param":
+    def switch(
+        cls,
+        name: str,
+        label: str,
+        default: bool,
+        help: str,
+        since: int = 1,
+        group: str = "Options",
+        legacy: bool | None = None,
+        unused_with: str | None = None,
+    ) -> "Param":
         """A boolean parameter (an option that changes how the model computes)."""
-        return cls(name, label, "on/off", default, 0, 1, 1, help, since, "bool", group, legacy=legacy,
-                   unused_with=unused_with)
+        return cls(
+            name, label, "on/off", default, 0, 1, 1, help, since, "bool", group, legacy=legacy, unused_with=unused_with
+        )
 
     def applies(self, values: Mapping[str, object]) -> bool:
         """Whether the parameter does anything with the switches of `values`."""
@@ -88,8 +97,9 @@ class Param:
         v = self.variant
         if v is None or not values.get(v.when, False):
             return self
-        return replace(self, unit=v.unit, default=v.default, min=v.min, max=v.max, step=v.step, help=v.help,
-                       variant=None)
+        return replace(
+            self, unit=v.unit, default=v.default, min=v.min, max=v.max, step=v.step, help=v.help, variant=None
+        )
 
     def older_value(self) -> float | bool:
         """The value of a file written before the parameter existed."""

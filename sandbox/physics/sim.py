@@ -38,8 +38,15 @@ def tuning_rows(model: ModuleType, params: Mapping[str, object], n: int) -> tupl
     return param_rows(model.PARAMS, params, n)
 
 
-def step(model: ModuleType, state: State, controls: Controls, params: Mapping[str, object], dt: float,
-         packed: tuple[np.ndarray, np.ndarray] | None = None, ticks: int = 1) -> State:
+def step(
+    model: ModuleType,
+    state: State,
+    controls: Controls,
+    params: Mapping[str, object],
+    dt: float,
+    packed: tuple[np.ndarray, np.ndarray] | None = None,
+    ticks: int = 1,
+) -> State:
     """Every car of `state` `ticks` ticks of `dt` seconds with `controls` held; returns
     a new State (the old one is left as it was). One compiled call for the whole batch;
     `packed` is the tuning as `tuning_rows` gives it, when the caller keeps it."""
@@ -88,8 +95,13 @@ class Simulation:
         self.ticks += 1
         return self.state
 
-    def advance(self, elapsed: float, controls_for_tick: Callable[[], Controls],
-                on_tick: Callable[[State], None] | None = None, max_ticks: int | None = None) -> int:
+    def advance(
+        self,
+        elapsed: float,
+        controls_for_tick: Callable[[], Controls],
+        on_tick: Callable[[State], None] | None = None,
+        max_ticks: int | None = None,
+    ) -> int:
         """Run as many whole ticks as `elapsed` wall seconds (plus leftovers) allow,
         at most `max_ticks`. Returns the number of ticks run; the fraction of a tick
         left over carries on (dropped when `max_ticks` stopped the run)."""
@@ -110,33 +122,62 @@ class Simulation:
 TRAJECTORY_SLOTS = ("x", "y", "heading", "vx", "vy")
 
 
-def _record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
-            columns: np.ndarray, start: State | None, ticks: int | None, carry: bool = False) -> np.ndarray:
+def _record(
+    model: ModuleType,
+    params: Mapping[str, object],
+    trace: np.ndarray,
+    hz: float,
+    columns: np.ndarray,
+    start: State | None,
+    ticks: int | None,
+    carry: bool = False,
+) -> np.ndarray:
     """`record`'s rows; with `carry`, `start` itself goes on through the trace (in place)."""
     controls = np.zeros((len(trace), 5))
     given = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
-    controls[:, :given.shape[1]] = as_engine_controls(given)
+    controls[:, : given.shape[1]] = as_engine_controls(given)
     if carry:
         state = start
     else:
         state = start.bound(model.STATE).copy() if start is not None else State.at_rest(1, model.STATE)
     out = np.empty((len(controls) if ticks is None else min(ticks, len(controls)), len(columns)))
     rows, _ = tuning_rows(model, params, 1)
-    kernels.call(kernels.record_trace, model_number(model), state.data[0], controls, rows[0], 1.0 / hz,
-                 np.asarray(columns, dtype=np.int64), out)
+    kernels.call(
+        kernels.record_trace,
+        model_number(model),
+        state.data[0],
+        controls,
+        rows[0],
+        1.0 / hz,
+        np.asarray(columns, dtype=np.int64),
+        out,
+    )
     return out
 
 
-def record(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
-           names: tuple[str, ...], start: State | None = None, ticks: int | None = None) -> np.ndarray:
+def record(
+    model: ModuleType,
+    params: Mapping[str, object],
+    trace: np.ndarray,
+    hz: float,
+    names: tuple[str, ...],
+    start: State | None = None,
+    ticks: int | None = None,
+) -> np.ndarray:
     """One car from `start` (rest at the origin) through the control rows of `trace`
     (steer, throttle, brake[, handbrake, shift]); returns the state values `names`
     after each tick, one row per tick, in one compiled call. `ticks` stops early."""
     return _record(model, params, trace, hz, [model.STATE.offset[name] for name in names], start, ticks)
 
 
-def seek_states(model: ModuleType, params: Mapping[str, object], trace: np.ndarray, hz: float,
-                ticks: int | None = None, start: State | None = None) -> State:
+def seek_states(
+    model: ModuleType,
+    params: Mapping[str, object],
+    trace: np.ndarray,
+    hz: float,
+    ticks: int | None = None,
+    start: State | None = None,
+) -> State:
     """The whole state after each of the first `ticks` ticks of `trace` from `start`
     (rest at the origin), as a State of one row per tick (a replay's seek: one
     compiled call)."""
@@ -170,8 +211,14 @@ def trace_trajectory(model: ModuleType, params: Mapping[str, float], chunks, hz:
         yield np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)])
 
 
-def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls: Controls | np.ndarray,
-              ticks: int, hz: float = DEFAULT_HZ) -> State:
+def run_batch(
+    model: ModuleType,
+    params: Mapping[str, object],
+    n: int,
+    controls: Controls | np.ndarray,
+    ticks: int,
+    hz: float = DEFAULT_HZ,
+) -> State:
     """`n` cars from rest for `ticks` ticks; returns their final state. `controls`
     are held (scalars or arrays of length n), or a trace of rows, one per tick, that
     every car follows."""
@@ -184,7 +231,7 @@ def run_batch(model: ModuleType, params: Mapping[str, object], n: int, controls:
     else:
         trace = np.zeros((int(ticks), 5))
         given = np.asarray(controls, dtype=np.float64)[:ticks]
-        trace[:, :given.shape[1]] = as_engine_controls(given)
+        trace[:, : given.shape[1]] = as_engine_controls(given)
         run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
         kernels.call(run, number, state.data, trace, rows, which, dt)
     return state

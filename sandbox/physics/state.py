@@ -37,8 +37,15 @@ class Slot:
     size: int = 1
 
 
-COMMON = (Slot("x", "length"), Slot("y", "length"), Slot("heading", "rad"), Slot("vx", "length/s"),
-          Slot("vy", "length/s"), Slot("wheel_angle", "rad"), Slot("traction_fast", "0/1"))
+COMMON = (
+    Slot("x", "length"),
+    Slot("y", "length"),
+    Slot("heading", "rad"),
+    Slot("vx", "length/s"),
+    Slot("vy", "length/s"),
+    Slot("wheel_angle", "rad"),
+    Slot("traction_fast", "0/1"),
+)
 COMMON_NAMES = tuple(s.name for s in COMMON)
 
 

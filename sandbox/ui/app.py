@@ -10,42 +10,53 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
-                               QMenu, QMessageBox, QScrollArea, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..analysis.curves import time_to_cover
-from ..files.disk import make_folder, png_complete, write_atomic, write_failure
-from ..files.traces import demo_drive
 from ..errors import PresetError, UserError
+from ..files.disk import make_folder, png_complete, write_atomic, write_failure
 from ..files.godot import export_script, has_script, save_script
 from ..files.godot_import import load_script
 from ..files.godot_scene import save_scene
-from .godot_export_dialog import GodotExportDialog
-from .godot_into_dialog import UpdateScriptDialog
+from ..files.presets import BUILTIN_DIR, Preset, declared_preset, list_presets, load_preset, save_preset, user_dir
+from ..files.traces import demo_drive
 from ..physics.models import MODELS
 from ..physics.params import Tuning
-from ..physics.state import Controls
-from ..files.presets import (BUILTIN_DIR, Preset, declared_preset, list_presets, load_preset,
-                       save_preset, user_dir)
 from ..physics.sim import TICK_RATES, Simulation
+from ..physics.state import Controls
 from .curves import ForceCurvePlot
-from .input import DriveKeys
 from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
-from .qt import collect_in_window_thread
+from .godot_export_dialog import GodotExportDialog
+from .godot_into_dialog import UpdateScriptDialog
+from .input import DriveKeys
 from .live_plot_export import export_live_plots
 from .metrics_panel import MetricsPanel
+from .qt import collect_in_window_thread
 from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
+from .sensitivity_panel import SensitivityPanel
 from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, settings
 from .sweep_panel import SweepPanel
-from .tune_panel import TunePanel
-from .sensitivity_panel import SensitivityPanel
 from .telemetry import LivePlots
 from .track_view import TrackView
+from .tune_panel import TunePanel
 from .tuning_panel import TuningPanel
 from .view_overlays import Dashboard
 
@@ -121,6 +132,7 @@ more than the car view, so no frame repaints them all. Turn 0: the speed plot an
 status line; 1: the slip plot; 2: the model's channels (the lightest plot), the force
 curve's speed marker and the replay bar. The car view is drawn every frame."""
 
+
 def lead_text(ahead: float, ghost_speed: float) -> str:
     """A ghost's lead in time, ` (+0.42 s)`: the distance it is ahead along the road at
     its speed; nothing while it stands still (no time to speak of, not `nan`)."""
@@ -172,8 +184,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
-            self.px_per_metre = self.setting("view/px_per_metre", float(DEFAULT_PX_PER_METRE),
-                                             low=min(PX_PER_METRE_CHOICES), high=max(PX_PER_METRE_CHOICES))
+            self.px_per_metre = self.setting(
+                "view/px_per_metre",
+                float(DEFAULT_PX_PER_METRE),
+                low=min(PX_PER_METRE_CHOICES),
+                high=max(PX_PER_METRE_CHOICES),
+            )
         self.body = self.model.body(self.tuning)
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)
@@ -203,8 +219,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         split.setSizes([600, 500])
         self.plots_dock = self._dock("Plots", "plots_dock", split, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.sensitivity = SensitivityPanel()
-        self.sensitivity_dock = self._dock("What changes what", "sensitivity_dock", self.sensitivity,
-                                           Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.sensitivity_dock = self._dock(
+            "What changes what", "sensitivity_dock", self.sensitivity, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
         self.tabifyDockWidget(self.plots_dock, self.sensitivity_dock)
         self.plots_dock.raise_()
         self.sensitivity_dock.visibilityChanged.connect(self._sensitivity_shown)
@@ -354,34 +371,66 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         bar = self.menuBar()
         self.file_menu = file = bar.addMenu("&File")
         self._action(file, "&Open preset…", self.open_preset_dialog, QKeySequence.StandardKey.Open)
-        self._action(file, "&Save preset", self.save, QKeySequence.StandardKey.Save,
-                     "Save over the current preset (built-in presets are saved as a copy)")
+        self._action(
+            file,
+            "&Save preset",
+            self.save,
+            QKeySequence.StandardKey.Save,
+            "Save over the current preset (built-in presets are saved as a copy)",
+        )
         self._action(file, "Save preset &as…", self.save_as_dialog, "Ctrl+Shift+S")
         file.addSeparator()
         self.import_menu = imports = file.addMenu("&Import")
-        self._action(imports, "&Godot script (.gd)…", self.import_godot_dialog, "Ctrl+I",
-                     "Read the tuning of a Godot car script into the sliders (nothing in the file is run)")
+        self._action(
+            imports,
+            "&Godot script (.gd)…",
+            self.import_godot_dialog,
+            "Ctrl+I",
+            "Read the tuning of a Godot car script into the sliders (nothing in the file is run)",
+        )
         self.export_menu = export = file.addMenu("&Export")
         self._action(export, "Force curve as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
         self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
         self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
         export.addSeparator()
         for kind, suffix in (("PNG image", ".png"), ("SVG drawing", ".svg"), ("CSV data", ".csv")):
-            self._action(export, f"Live plots as {kind}…", lambda _=False, s=suffix: self.export_plots_dialog(s),
-                         None, "Speed, slip angle and the model's channels over the last 10 s (ghosts too)")
+            self._action(
+                export,
+                f"Live plots as {kind}…",
+                lambda _=False, s=suffix: self.export_plots_dialog(s),
+                None,
+                "Speed, slip angle and the model's channels over the last 10 s (ghosts too)",
+            )
         export.addSeparator()
         self.sweep_exports = [
             self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv")),
             self._action(export, "Sweep plot as P&NG…", lambda: self.export_sweep_dialog(".png")),
-            self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg"))]
+            self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg")),
+        ]
         export.addSeparator()
         self.godot_exports = [
-            self._action(export, "&Godot script or scene…", self.export_godot_dialog, "Ctrl+G",
-                         "The car as a Godot 3 or 4 script, or a scene to open and play"),
-            self._action(export, "Copy Godot sc&ript", self.copy_godot_script, "Ctrl+Shift+C",
-                         "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)"),
-            self._action(export, "&Update my script…", self.update_script_dialog, None,
-                         "Write the tuning's values into your own Godot car script; nothing else in it changes")]
+            self._action(
+                export,
+                "&Godot script or scene…",
+                self.export_godot_dialog,
+                "Ctrl+G",
+                "The car as a Godot 3 or 4 script, or a scene to open and play",
+            ),
+            self._action(
+                export,
+                "Copy Godot sc&ript",
+                self.copy_godot_script,
+                "Ctrl+Shift+C",
+                "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)",
+            ),
+            self._action(
+                export,
+                "&Update my script…",
+                self.update_script_dialog,
+                None,
+                "Write the tuning's values into your own Godot car script; nothing else in it changes",
+            ),
+        ]
         self.sweep.finished.connect(self._update_exports)
         self._update_exports()
         file.addSeparator()
@@ -402,13 +451,22 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._fill_presets_menu()
 
         view = bar.addMenu("&View")
-        self.panel_action = self._action(view, "Show &panels\tTab", self.toggle_panels, None,
-                                         "Hide every panel to give the car the whole window; Tab again brings "
-                                         "them back")
+        self.panel_action = self._action(
+            view,
+            "Show &panels\tTab",
+            self.toggle_panels,
+            None,
+            "Hide every panel to give the car the whole window; Tab again brings them back",
+        )
         self.panel_action.setCheckable(True)
         self.panel_action.setChecked(True)
-        self._action(view, "&Reset layout", self.reset_layout, None,
-                     "Panels back to where and how large they start: the car view first")
+        self._action(
+            view,
+            "&Reset layout",
+            self.reset_layout,
+            None,
+            "Panels back to where and how large they start: the car view first",
+        )
         view.addSeparator()
         view.addAction(self.panel_dock.toggleViewAction())
         view.addAction(self.plots_dock.toggleViewAction())
@@ -421,8 +479,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
         self._action(view, "&Actual size", lambda: self.track.set_zoom(1.0), "Ctrl+0")
         scale = view.addMenu("&Pixels per metre (models in metres)")
-        self.scale_actions = self._choices(scale, [(f"{v:g} px/m", v, "") for v in PX_PER_METRE_CHOICES],
-                                           self.set_px_per_metre)
+        self.scale_actions = self._choices(
+            scale, [(f"{v:g} px/m", v, "") for v in PX_PER_METRE_CHOICES], self.set_px_per_metre
+        )
         _mark(self.scale_actions, self.px_per_metre)
 
         self.model_menu = bar.addMenu("&Model")
@@ -433,8 +492,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         traces = bar.addMenu("&Traces")
         self.replay_bar.record_action.setShortcut(QKeySequence("Ctrl+R"))
         traces.addAction(self.replay_bar.record_action)
-        self._action(traces, "&Save recording as…", self.save_recording_dialog, None,
-                     "Write the last recording as a control trace CSV")
+        self._action(
+            traces,
+            "&Save recording as…",
+            self.save_recording_dialog,
+            None,
+            "Write the last recording as a control trace CSV",
+        )
         traces.addSeparator()
         self.replay_bar.play_action.setShortcut(QKeySequence("F6"))
         self.replay_bar.step_action.setShortcut(QKeySequence("F7"))
@@ -448,8 +512,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self._fill_traces_menu()
 
         compare = bar.addMenu("C&ompare")
-        self._action(compare, "&Pin this tuning as a ghost", self.pin_ghost, "Ctrl+P",
-                     f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})")
+        self._action(
+            compare,
+            "&Pin this tuning as a ghost",
+            self.pin_ghost,
+            "Ctrl+P",
+            f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})",
+        )
         self.ghost_presets_menu = compare.addMenu("Add a ghost from &preset")
         self.ghost_presets_menu.aboutToShow.connect(self._fill_ghost_menu)
         self._action(compare, "&Remove the ghosts", self.remove_ghost, "Ctrl+Shift+P")
@@ -546,8 +615,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self._tick_controls = self.keys.controls()
         if self.recording is not None:
             c = self._tick_controls
-            self.recording.append((float(c.steer), float(c.throttle), float(c.brake), float(c.handbrake),
-                                   float(c.shift)))
+            self.recording.append(
+                (float(c.steer), float(c.throttle), float(c.brake), float(c.handbrake), float(c.shift))
+            )
         return self._tick_controls
 
     def _on_tick(self, state) -> None:
@@ -568,6 +638,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         """Show the latest state: the car view every frame; each live plot, the status
         line, the force curve's speed marker and the replay bar on one frame in
         REFRESH_TURNS (all of them when `frame` is None: a step, a scrub, a reset)."""
+
         def due(turn: int) -> bool:
             return frame is None or frame % REFRESH_TURNS == turn
 
@@ -599,7 +670,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             ghost_speed = float(g.speed[0]) * scale
             self.track.ghost_lines.append(
                 f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
-                f"travelled {ahead:+.1f} {unit}{lead_text(ahead, ghost_speed)}" + self._end_of_trace_text(ghost))
+                f"travelled {ahead:+.1f} {unit}{lead_text(ahead, ghost_speed)}" + self._end_of_trace_text(ghost)
+            )
         self.track.dashboard = self._dashboard(state, speed)
         self.track.show_state(state, self.body)
         self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
@@ -696,8 +768,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             ghost.sim.params.update(tuning)
             ghost.body = self.model.body(tuning)
         elif len(self.ghosts) < MAX_GHOSTS and tuning.keys() == self.tuning.keys():
-            self.set_ghost(Preset(self.model, Tuning(self.model.PARAMS, tuning), TUNE_GHOST, hz=self.sim.hz),
-                           TUNE_GHOST)
+            self.set_ghost(
+                Preset(self.model, Tuning(self.model.PARAMS, tuning), TUNE_GHOST, hz=self.sim.hz), TUNE_GHOST
+            )
 
     def _sync_sweep(self) -> None:
         self.sweep.set_model(self.model, self.tuning, self.sim.hz)
@@ -746,8 +819,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         about = self.preset.description
         if len(about) > DESCRIPTION_CHARS:  # the whole of it in the tooltip
             about = about[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " …"
-        text = (f"<b>{self.model.TITLE}</b><br>preset: {html.escape(self.preset.name)}{star}<br>"
-                f"<span style='color:gray'>{html.escape(about)}</span>")
+        text = (
+            f"<b>{self.model.TITLE}</b><br>preset: {html.escape(self.preset.name)}{star}<br>"
+            f"<span style='color:gray'>{html.escape(about)}</span>"
+        )
         if text != self.panel.title.text():  # a new text lays the whole panel out again: not on every drag step
             self.panel.title.setText(text)
             self.panel.title.setToolTip(self.preset.description)
@@ -762,7 +837,11 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 return False
             self._switch_to(preset)
         elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
-                self.preset.name, self.preset.path, dict(self.tuning), self.sim.hz):
+            self.preset.name,
+            self.preset.path,
+            dict(self.tuning),
+            self.sim.hz,
+        ):
             self.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
         if self.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
@@ -847,8 +926,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         a preset) and shows that folder and the built-in presets side by side."""
         mine = user_dir()
         has_mine = mine.is_dir() and any(mine.glob("*.json"))
-        dialog = QFileDialog(self, "Open preset", str(mine if has_mine else BUILTIN_DIR),
-                             "Presets (*.json);;All files (*)")
+        dialog = QFileDialog(
+            self, "Open preset", str(mine if has_mine else BUILTIN_DIR), "Presets (*.json);;All files (*)"
+        )
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the side bar below is Qt's own
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         places = [QUrl.fromLocalFile(str(folder)) for folder in (mine, BUILTIN_DIR) if folder.is_dir()]
@@ -918,8 +998,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def _export_dialog(self, stem: str, suffix: str, export) -> None:
         """Ask where to write `stem`+`suffix` (last folder used), then `export(path)`."""
         kind = suffix[1:].upper()
-        path = self._ask_save_path(f"Export {stem.replace('_', ' ')} as {kind}", f"{stem}{suffix}",
-                                   f"{kind} (*{suffix})", "export/last_dir")
+        path = self._ask_save_path(
+            f"Export {stem.replace('_', ' ')} as {kind}", f"{stem}{suffix}", f"{kind} (*{suffix})", "export/last_dir"
+        )
         if path:
             export(path if path.lower().endswith(suffix) else path + suffix)
 
@@ -968,8 +1049,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             name, pattern = ("car.tscn", "Godot scene (*.tscn)") if as_scene else ("car.gd", "GDScript (*.gd)")
             return self._ask_save_path("Export to Godot", name, pattern, "godot/last_dir")
 
-        return GodotExportDialog(self.current_preset(), self.px_per_metre, godot, scene, self, ask_path,
-                                 self._godot_saved)
+        return GodotExportDialog(
+            self.current_preset(), self.px_per_metre, godot, scene, self, ask_path, self._godot_saved
+        )
 
     def export_godot_dialog(self) -> None:
         self.godot_export_dialog().exec()
@@ -983,8 +1065,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def export_godot(self, path, godot: int, scene: bool = False) -> bool:
         """Write the Godot script (or the scene and its script) of the tuning on screen."""
         save = save_scene if scene else save_script
-        return self._attempt(lambda: save(self.current_preset(), path, godot, self.px_per_metre),
-                             f"Exported Godot {godot} {'scene' if scene else 'script'} {path}")
+        return self._attempt(
+            lambda: save(self.current_preset(), path, godot, self.px_per_metre),
+            f"Exported Godot {godot} {'scene' if scene else 'script'} {path}",
+        )
 
     def copy_godot_script(self) -> bool:
         godot, _ = self._godot_choice()
@@ -1030,8 +1114,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.panel.set_values(result.values, f"Import {Path(path).name}")
         self.statusBar().showMessage(f"Imported {len(result.values)} values from {path}", 6000)
         if result.warnings:
-            self.show_error(f"{path}: {len(result.values)} values imported.\n" + "\n".join(result.warnings),
-                            title="Import: notes")
+            self.show_error(
+                f"{path}: {len(result.values)} values imported.\n" + "\n".join(result.warnings), title="Import: notes"
+            )
         return True
 
     # --- view ------------------------------------------------------------------
@@ -1040,8 +1125,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         and wait for what it shows: the metrics computed, a sweep of the first two
         parameters run, or an auto-tune of the first metric with a value to 10 % more
         (for screenshots)."""
-        dock = {"tuning": self.panel_dock, "metrics": self.metrics_dock, "sweep": self.sweep_dock,
-                "tune": self.tune_dock, "sensitivity": self.sensitivity_dock}[name]
+        dock = {
+            "tuning": self.panel_dock,
+            "metrics": self.metrics_dock,
+            "sweep": self.sweep_dock,
+            "tune": self.tune_dock,
+            "sensitivity": self.sensitivity_dock,
+        }[name]
         dock.raise_()
         QApplication.processEvents()
         if name == "metrics":
@@ -1058,8 +1148,14 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.tune.settle()
 
     def docks(self) -> list[QDockWidget]:
-        return [self.panel_dock, self.metrics_dock, self.sweep_dock, self.tune_dock, self.plots_dock,
-                self.sensitivity_dock]
+        return [
+            self.panel_dock,
+            self.metrics_dock,
+            self.sweep_dock,
+            self.tune_dock,
+            self.plots_dock,
+            self.sensitivity_dock,
+        ]
 
     def toggle_panels(self) -> None:
         """Tab: hide every panel (the car gets the whole window), or bring back the ones
@@ -1106,8 +1202,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         def walk(owner, path: str) -> None:
             # submenus found as the owner's child widgets: QAction.menu() would hand Python
             # a wrapper that deletes the menu when it is collected (the menu then dies)
-            submenus = {menu.menuAction(): menu
-                        for menu in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)}
+            submenus = {
+                menu.menuAction(): menu
+                for menu in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            }
             for action in owner.actions():
                 label = action.text().replace("&", "")
                 if action in submenus:
@@ -1149,9 +1247,13 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         if self._asking:  # a second Ctrl+C or Quit while the question is open
             return False
         buttons = QMessageBox.StandardButton
-        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved tuning",
-                          f"{self.preset.name} has changes that are not saved.\n{what} loses them.",
-                          buttons.Save | buttons.Discard | buttons.Cancel, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Unsaved tuning",
+            f"{self.preset.name} has changes that are not saved.\n{what} loses them.",
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            self,
+        )
         box.setInformativeText("Save them as a preset first?")
         box.setDefaultButton(buttons.Save)
         self._asking = True

@@ -10,10 +10,10 @@ redraw of the Corvette's curve while a slider moved cost the window's thread
 from __future__ import annotations
 
 import numpy as np
-
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 
 PAD_PX = 2
 """Screen pixels added around the data in the item's bounds (a flat line has no height)."""

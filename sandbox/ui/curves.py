@@ -11,7 +11,6 @@ import os
 import time
 from pathlib import Path
 
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter, SVGExporter)
 from PySide6.QtCore import Qt, QTimer
@@ -21,16 +20,34 @@ from PySide6.QtWidgets import QApplication
 from ..analysis.curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
-from .latest_job import LatestJob
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .curve_set import CurveSet
+from .latest_job import LatestJob
 from .plot_style import AXIS_WIDTH, CompactAxis, set_label, style_plot
 from .speed_markers import SpeedMarkers
 from .steady_view import SteadyViewBox, round_up
 
-COLOURS = {"engine": "#4caf50", "friction": "#ff9800", "drag": "#ba68c8", "net": "#eeeeee",
-           "throttle": "#4caf50", "coasting": "#ff9800", "brake": "#ef5350"}
-OTHER_COLOURS = ("#26c6da", "#ffca28", "#8d6e63", "#9ccc65", "#ec407a", "#7e57c2", "#ff7043", "#78909c",
-                 "#d4e157", "#5c6bc0")
+COLOURS = {
+    "engine": "#4caf50",
+    "friction": "#ff9800",
+    "drag": "#ba68c8",
+    "net": "#eeeeee",
+    "throttle": "#4caf50",
+    "coasting": "#ff9800",
+    "brake": "#ef5350",
+}
+OTHER_COLOURS = (
+    "#26c6da",
+    "#ffca28",
+    "#8d6e63",
+    "#9ccc65",
+    "#ec407a",
+    "#7e57c2",
+    "#ff7043",
+    "#78909c",
+    "#d4e157",
+    "#5c6bc0",
+)
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 DRAW_EVERY_S = 0.05
 """s: the force curve is recomputed and redrawn at most this often (20 times a second)."""
@@ -158,8 +175,9 @@ class ForceCurvePlot(pg.PlotWidget):
         if item is None:  # being closed
             return
         metrics = QFontMetrics(self.font())
-        item.setTitle(metrics.elidedText(self.full_title, Qt.TextElideMode.ElideRight, max(self.width() - 40, 40)),
-                      size="9pt")
+        item.setTitle(
+            metrics.elidedText(self.full_title, Qt.TextElideMode.ElideRight, max(self.width() - 40, 40)), size="9pt"
+        )
         self.setToolTip(self.full_title)
 
     def resizeEvent(self, event) -> None:
@@ -186,7 +204,7 @@ class ForceCurvePlot(pg.PlotWidget):
             mark = "━━" if name == "net" else "──"
             entries.append(f"<span style='color:{colour}'>{mark}</span>&nbsp;{html.escape(name)}")
         per_row = len(entries) if len(entries) <= 5 else math.ceil(len(entries) / 2)  # two lines at most
-        rows = [" &nbsp; ".join(entries[i:i + per_row]) for i in range(0, len(entries), per_row)]
+        rows = [" &nbsp; ".join(entries[i : i + per_row]) for i in range(0, len(entries), per_row)]
         self.legend.setText("<br>".join(rows), color="#cfcfcf", size="7pt")
 
     def set_speed(self, speed: float) -> None:

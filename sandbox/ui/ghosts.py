@@ -66,4 +66,3 @@ class GhostMixin:
         via px per metre)."""
         ghost = ghost or (self.ghosts[0] if self.ghosts else None)
         return self._unit_scale(ghost.sim.model) / self._unit_scale(self.model) if ghost else 1.0
-

@@ -7,8 +7,21 @@ from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPainter, QPen, QPolygonF
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
-                               QHBoxLayout, QLabel, QPlainTextEdit, QRadioButton, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QRadioButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..errors import UserError
 from ..files.godot import DIALECTS, PX_PER_METRE_RANGE, export_script, save_script
@@ -30,8 +43,10 @@ class ScenePreview(QWidget):
         super().__init__(parent)
         self.shapes: dict[str, list[tuple[float, float]]] = {}
         self.setMinimumSize(220, 160)
-        self.setToolTip("The car as the exported scene draws it: body, cabin (at the front) and wheels, "
-                        "and its collision box (dashed), in Godot's pixels")
+        self.setToolTip(
+            "The car as the exported scene draws it: body, cabin (at the front) and wheels, "
+            "and its collision box (dashed), in Godot's pixels"
+        )
 
     def set_shapes(self, shapes: dict[str, list[tuple[float, float]]]) -> None:
         self.shapes = shapes
@@ -63,18 +78,32 @@ class ScenePreview(QWidget):
         painter.resetTransform()
         painter.setPen(self.palette().text().color())
         line = painter.fontMetrics().height()
-        painter.drawText(QRectF(0, self.height() - text_room, self.width(), line), Qt.AlignmentFlag.AlignCenter,
-                         f"collision box {box[2][0] - box[0][0]:.4g} × {box[2][1] - box[0][1]:.4g} px")
-        painter.drawText(QRectF(0, self.height() - text_room + line, self.width(), line),
-                         Qt.AlignmentFlag.AlignCenter, "front → (+x, the node's rotation 0)")
+        painter.drawText(
+            QRectF(0, self.height() - text_room, self.width(), line),
+            Qt.AlignmentFlag.AlignCenter,
+            f"collision box {box[2][0] - box[0][0]:.4g} × {box[2][1] - box[0][1]:.4g} px",
+        )
+        painter.drawText(
+            QRectF(0, self.height() - text_room + line, self.width(), line),
+            Qt.AlignmentFlag.AlignCenter,
+            "front → (+x, the node's rotation 0)",
+        )
 
 
 class GodotExportDialog(QDialog):
     """Choose Godot 3 or 4, a script or a scene, and the pixels per metre; see the
     script and the scene's car; copy the script or save."""
 
-    def __init__(self, preset: Preset, px_per_metre: float, godot: int = 4, scene: bool = False, parent=None,
-                 ask_path=None, on_saved=None):
+    def __init__(
+        self,
+        preset: Preset,
+        px_per_metre: float,
+        godot: int = 4,
+        scene: bool = False,
+        parent=None,
+        ask_path=None,
+        on_saved=None,
+    ):
         super().__init__(parent)
         self.preset = preset
         self.ask_path, self.on_saved = ask_path, on_saved
@@ -87,8 +116,10 @@ class GodotExportDialog(QDialog):
         self.as_script = QRadioButton("Script (.gd)")
         self.as_scene = QRadioButton("Scene with its script (.tscn + .gd)")
         self.as_script.setToolTip("The car's script alone: attach it to a body of your own")
-        self.as_scene.setToolTip("A scene to open and play: the body with the script, a collision box, the car "
-                                 "drawn and a camera; its script is written beside it")
+        self.as_scene.setToolTip(
+            "A scene to open and play: the body with the script, a collision box, the car "
+            "drawn and a camera; its script is written beside it"
+        )
         kinds = QButtonGroup(self)
         kinds.addButton(self.as_script)
         kinds.addButton(self.as_scene)
@@ -106,9 +137,11 @@ class GodotExportDialog(QDialog):
         self.scale.setValue(px_per_metre)
         metric = preset.model.LENGTH_UNIT == "m"
         self.scale.setEnabled(metric)
-        self.scale.setToolTip("The script's pixels_per_metre: the model computes in metres and moves the node "
-                              "this many pixels for each" if metric else
-                              "This model works in pixels: the script moves the node by its own numbers")
+        self.scale.setToolTip(
+            "The script's pixels_per_metre: the model computes in metres and moves the node this many pixels for each"
+            if metric
+            else "This model works in pixels: the script moves the node by its own numbers"
+        )
         form = QFormLayout()
         form.addRow("Version", self.version)
         form.addRow("Write", kind_row)
@@ -170,8 +203,10 @@ class GodotExportDialog(QDialog):
         declared = {d.name for d in declarations(text)}
         variables = sum(1 for name in parameter_names(self.preset.model) if name in declared)
         what = "a scene (.tscn) and its script (.gd) beside it" if self.scene else "the script (.gd)"
-        self.note.setText(f"{self.preset.model.TITLE}, preset {self.preset.name!r}: {what} for Godot {self.godot}; "
-                          f"the script is {lines} lines, {variables} tuning variables.")
+        self.note.setText(
+            f"{self.preset.model.TITLE}, preset {self.preset.name!r}: {what} for Godot {self.godot}; "
+            f"the script is {lines} lines, {variables} tuning variables."
+        )
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.script_text())

@@ -46,7 +46,9 @@ class UpdateScriptDialog(QDialog):
         changed = self.update.changed
         self.summary = QLabel(
             f"{len(changed)} value{'s' if len(changed) != 1 else ''} change in {self.path}; nothing else in it does."
-            if changed else f"{self.path.name} already holds these values: there is nothing to write.")
+            if changed
+            else f"{self.path.name} already holds these values: there is nothing to write."
+        )
         self.summary.setWordWrap(True)
         self.diff = QPlainTextEdit()
         self.diff.setReadOnly(True)
@@ -57,8 +59,11 @@ class UpdateScriptDialog(QDialog):
         self.diff.setPlainText(self.update.diff)
         self.diff.setToolTip("The change to the script: removed lines in red, added lines in green")
         missing = self.update.missing
-        self.missing = QLabel("Not in the script (not added): " + ", ".join(missing) if missing else
-                              "The script declares every parameter.")
+        self.missing = QLabel(
+            "Not in the script (not added): " + ", ".join(missing)
+            if missing
+            else "The script declares every parameter."
+        )
         self.missing.setWordWrap(True)
         self.notes = QLabel("\n".join(f"Note: {note[0].upper()}{note[1:]}." for note in self.update.notes))
         self.notes.setWordWrap(True)

@@ -19,12 +19,17 @@ from .x11_repeat import detectable_auto_repeat
 def np_sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
+
 K = Qt.Key
 ACTIONS = {
-    K.Key_W: "accelerate", K.Key_Up: "accelerate",
-    K.Key_S: "brake", K.Key_Down: "brake",
-    K.Key_A: "steer_left", K.Key_Left: "steer_left",
-    K.Key_D: "steer_right", K.Key_Right: "steer_right",
+    K.Key_W: "accelerate",
+    K.Key_Up: "accelerate",
+    K.Key_S: "brake",
+    K.Key_Down: "brake",
+    K.Key_A: "steer_left",
+    K.Key_Left: "steer_left",
+    K.Key_D: "steer_right",
+    K.Key_Right: "steer_right",
     K.Key_Space: "handbrake",
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
@@ -53,8 +58,13 @@ class DriveKeys(QObject):
         actions = {ACTIONS[k] for k in self.held}
         steer = float("steer_right" in actions) - float("steer_left" in actions)
         shift, self._shift = self._shift, 0
-        return Controls(steer, float("accelerate" in actions), float("brake" in actions),
-                        float("handbrake" in actions), float(np_sign(shift)))
+        return Controls(
+            steer,
+            float("accelerate" in actions),
+            float("brake" in actions),
+            float("handbrake" in actions),
+            float(np_sign(shift)),
+        )
 
     def detach(self) -> None:
         """Stop watching the application's events (the window is closing)."""

@@ -19,7 +19,6 @@ from typing import Callable
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QApplication
 
-
 BACKGROUND_NICENESS = 10
 """Scheduling niceness of the worker threads (0 is the window's, 19 the lowest)."""
 

@@ -21,9 +21,11 @@ SLOW_MS = 150
 """The status says "computing…" when figures take longer than this."""
 STATUS_EVERY_S = 0.5
 """The status's timing figure changes at most this often."""
-LEGEND = ("vs: your car minus that ghost; <span style='color:#2e7d32'>green</span> where yours is better, "
-          "<span style='color:#c62828'>red</span> where worse; — where the two are not the same measurement "
-          "(hover for why)")
+LEGEND = (
+    "vs: your car minus that ghost; <span style='color:#2e7d32'>green</span> where yours is better, "
+    "<span style='color:#c62828'>red</span> where worse; — where the two are not the same measurement "
+    "(hover for why)"
+)
 BETTER = QColor("#2e7d32")
 WORSE = QColor("#c62828")
 MISSING = QColor("#757575")
@@ -144,14 +146,24 @@ class MetricsPanel(QWidget):
         # each changed cell repaints only itself: a whole-table repaint lays out every
         # wrapped name again (1.3 ms, at up to one result a frame while a slider moves)
         for i, row in enumerate(rows):
-            self._set(self.table.item(i, 1), value_text(row), QBrush(MISSING) if row["missing"] else QBrush(),
-                      row["missing"])
+            self._set(
+                self.table.item(i, 1), value_text(row), QBrush(MISSING) if row["missing"] else QBrush(), row["missing"]
+            )
             for column, ghost in enumerate(ghost_rows, start=2):
                 text, colour = difference(row, ghost[i])
-                why = unlike(row, ghost[i]) or ("not compared: yours has no value" if row["missing"] else
-                                                "not compared: the ghost has no value" if ghost[i]["missing"] else "")
-                self._set(self.table.item(i, column), text, QBrush(colour) if colour is not None else QBrush(),
-                          f"{names[column - 2]}: {value_text(ghost[i])}" + (f"\n{why}" if why else ""))
+                why = unlike(row, ghost[i]) or (
+                    "not compared: yours has no value"
+                    if row["missing"]
+                    else "not compared: the ghost has no value"
+                    if ghost[i]["missing"]
+                    else ""
+                )
+                self._set(
+                    self.table.item(i, column),
+                    text,
+                    QBrush(colour) if colour is not None else QBrush(),
+                    f"{names[column - 2]}: {value_text(ghost[i])}" + (f"\n{why}" if why else ""),
+                )
         for column in range(1, self.table.columnCount()):
             self.table.resizeColumnToContents(column)
         if fresh:
@@ -199,8 +211,10 @@ class MetricsPanel(QWidget):
                 item = QTableWidgetItem()
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, column, item)
-        ghosts = " · ".join(f"<span style='color:{ghost_colour(i)}'>■</span> {i + 1}: {html.escape(name)}"
-                            for i, name in enumerate(names[:len(ghost_rows)]))
+        ghosts = " · ".join(
+            f"<span style='color:{ghost_colour(i)}'>■</span> {i + 1}: {html.escape(name)}"
+            for i, name in enumerate(names[: len(ghost_rows)])
+        )
         self.legend.setText(f"{ghosts}<br>{LEGEND}")
         self.legend.setVisible(bool(ghost_rows))
         self.table.setUpdatesEnabled(True)

@@ -12,7 +12,7 @@ notch (ten with Ctrl).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QStyle, QStyleOptionSlider, QWidget
 
@@ -233,8 +233,11 @@ class ParamSlider(QWidget):
             return
         snapped = p.snap(typed)
         if snapped != typed:
-            why = (f"outside {p.range_text()}" if not p.min <= typed <= p.max
-                   else f"the slider moves in steps of {p.step:g} {p.unit}")
+            why = (
+                f"outside {p.range_text()}"
+                if not p.min <= typed <= p.max
+                else f"the slider moves in steps of {p.step:g} {p.unit}"
+            )
             self._mark(f"{p.label}: {text} became {number_text(p, snapped)} ({why})")
         self.number.setText(number_text(p, snapped))
         if snapped != self._value:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGraphicsItem
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 
 AXIS_PEN = "#383838"
 TEXT_PEN = "#b0b0b0"

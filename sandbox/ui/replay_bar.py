@@ -20,7 +20,10 @@ class ReplayBar(QToolBar):
         self.setObjectName("replay_bar")
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         icon = self.style().standardIcon  # the platform's own media icons
-        self.icons = {"play": icon(QStyle.StandardPixmap.SP_MediaPlay), "pause": icon(QStyle.StandardPixmap.SP_MediaPause)}
+        self.icons = {
+            "play": icon(QStyle.StandardPixmap.SP_MediaPlay),
+            "pause": icon(QStyle.StandardPixmap.SP_MediaPause),
+        }
         self.record_action = self.addAction("● Record")
         self.record_action.setCheckable(True)
         self.record_action.setToolTip("Record the controls of every tick from a fresh start (Ctrl+R)")
@@ -40,8 +43,9 @@ class ReplayBar(QToolBar):
         self.position = QLabel("")
         # a fixed size: its text changes many times a second while replaying, and a
         # label that may change size lays out the whole window again each time
-        self.position.setFixedSize(self.position.fontMetrics().horizontalAdvance(POSITION_TEMPLATE) + 8,
-                                   self.position.sizeHint().height())
+        self.position.setFixedSize(
+            self.position.fontMetrics().horizontalAdvance(POSITION_TEMPLATE) + 8, self.position.sizeHint().height()
+        )
         self.position.setToolTip("The replayed trace: tick and time")
         self.addWidget(self.position)
         self.speed = QComboBox()
@@ -60,8 +64,11 @@ class ReplayBar(QToolBar):
         for widget in (self.step_action, self.live_action):
             widget.setEnabled(loaded)
         self.play_action.setEnabled(loaded or recorded)
-        self.play_action.setToolTip("Play or pause the loaded trace (F6)" if loaded or not recorded else
-                                    "Play the recording just made, from the start (F6)")
+        self.play_action.setToolTip(
+            "Play or pause the loaded trace (F6)"
+            if loaded or not recorded
+            else "Play the recording just made, from the start (F6)"
+        )
         self.slider.setEnabled(loaded)
         self.slider.setRange(0, max(length, 0))
         self.play_action.setChecked(playing)

@@ -13,7 +13,6 @@ from ..files.traces import BUILTIN_TRACES, TRACE_COLUMNS, list_traces, load_trac
 from ..physics.sim import seek_states
 from ..physics.state import Controls, State
 
-
 REPLAY_LIMIT = 500_000
 """ticks: the longest trace the window replays (2 h 19 min at 60 Hz): seeking re-runs
 it, and each tick's state is kept while it does (about 100–250 MB at this length).
@@ -33,8 +32,11 @@ class ReplayMixin:
         elif self.recording is not None:
             self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS))
             self.recording = None
-            self.statusBar().showMessage(f"Recorded {len(self.last_recording)} ticks: Play (F6) replays it, "
-                                         "Traces → Save recording as… keeps it", 8000)
+            self.statusBar().showMessage(
+                f"Recorded {len(self.last_recording)} ticks: Play (F6) replays it, "
+                "Traces → Save recording as… keeps it",
+                8000,
+            )
             self._show_replay()
         self.replay_bar.record_action.blockSignals(True)
         self.replay_bar.record_action.setChecked(on)
@@ -61,7 +63,9 @@ class ReplayMixin:
             self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
 
     def open_trace_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)"
+        )
         if path:
             self.open_trace_file(path)
 
@@ -135,7 +139,7 @@ class ReplayMixin:
         if replaying and self.distances is not None:
             start = self.replay_tick - len(rows)
             before = list(self.distances[:, start])
-            self.distances[:, start + 1:self.replay_tick + 1] = np.array(odometers) + np.array(before)[:, None]
+            self.distances[:, start + 1 : self.replay_tick + 1] = np.array(odometers) + np.array(before)[:, None]
         for ghost, odometer in zip(self.ghosts, odometers[1:]):
             ghost.travelled += float(odometer[-1])
         self._tick_controls = Controls(*rows[-1])
@@ -144,10 +148,13 @@ class ReplayMixin:
         keep = self.plots.buffer.capacity
         recent = lambda s: State.of(s.layout, s.data[-keep:])  # noqa: E731
         car = runs[0]
-        self.track.record(State.of(car.layout, car.data[-self.track.trail.capacity:]), self.body)
+        self.track.record(State.of(car.layout, car.data[-self.track.trail.capacity :]), self.body)
         shown = len(recent(car))
-        self.plots.record(np.arange(done + len(rows) - shown + 1, done + len(rows) + 1) / hz, recent(car),
-                          [(recent(states), self.ghost_scale(g)) for g, states in zip(self.ghosts, runs[1:])])
+        self.plots.record(
+            np.arange(done + len(rows) - shown + 1, done + len(rows) + 1) / hz,
+            recent(car),
+            [(recent(states), self.ghost_scale(g)) for g, states in zip(self.ghosts, runs[1:])],
+        )
 
     def stop_replay(self) -> None:
         """Back to the keyboard."""
@@ -159,8 +166,8 @@ class ReplayMixin:
     def _show_replay(self) -> None:
         length = 0 if self.replay is None else len(self.replay)
         recorded = self.last_recording is not None and len(self.last_recording) > 0
-        self.replay_bar.show_trace(self.replay_name if self.replay is not None else None, length,
-                                   self.replay_playing, recorded)
+        self.replay_bar.show_trace(
+            self.replay_name if self.replay is not None else None, length, self.replay_playing, recorded
+        )
         if self.replay is not None:
             self.replay_bar.show_position(self.replay_name, self.replay_tick, length, self.sim.hz)
-

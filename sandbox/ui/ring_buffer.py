@@ -27,20 +27,20 @@ class RingBuffer:
 
     def extend(self, rows: np.ndarray) -> None:
         """Append rows (n, columns), oldest first; only the newest `capacity` are kept."""
-        rows = np.asarray(rows)[-self.capacity:]
+        rows = np.asarray(rows)[-self.capacity :]
         n = len(rows)
         first = min(n, self.capacity - self._next)  # up to the end of the first copy
         for start, part in ((self._next, rows[:first]), (0, rows[first:])):
             if len(part):
-                self._data[:, start:start + len(part)] = part.T
-                self._data[:, start + self.capacity:start + self.capacity + len(part)] = part.T
+                self._data[:, start : start + len(part)] = part.T
+                self._data[:, start + self.capacity : start + self.capacity + len(part)] = part.T
         self._next = (self._next + n) % self.capacity
         self.count = min(self.count + n, self.capacity)
 
     def view(self) -> np.ndarray:
         """(columns, count) array of rows, oldest first; a view into the buffer."""
         start = self._next if self.count == self.capacity else 0
-        return self._data[:, start:start + self.count]
+        return self._data[:, start : start + self.count]
 
     def fill_columns(self, columns: slice, value: float) -> None:
         """Overwrite `columns` of every stored row, both copies of each."""

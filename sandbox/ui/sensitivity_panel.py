@@ -8,8 +8,17 @@ import math
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..analysis.metrics import DECIMALS, METRICS, format_value, formula_top_speed, reference_speed, unit_of
 from ..analysis.sensitivity import SHARE, Sensitivity, sensitivity
@@ -40,17 +49,20 @@ class SensitivityPanel(QWidget):
         for key, text in PER:
             self.per.addItem(text, key)
         self.per.setCurrentIndex(1)
-        self.per.setToolTip("How far each slider moves up: one step, or a tenth of its range (central "
-                            "differences either way)")
+        self.per.setToolTip(
+            "How far each slider moves up: one step, or a tenth of its range (central differences either way)"
+        )
         self.per.currentIndexChanged.connect(lambda _: self._fill())
         self.note = QLabel("")
         self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.table = QTableWidget(0, len(METRICS))
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setToolTip("How much each metric (column) changes when each slider (row) moves up: blue "
-                              "rises, orange falls, the deeper the more. Click a cell to sweep that metric "
-                              "over that slider's range.")
+        self.table.setToolTip(
+            "How much each metric (column) changes when each slider (row) moves up: blue "
+            "rises, orange falls, the deeper the more. Click a cell to sweep that metric "
+            "over that slider's range."
+        )
         self.table.cellClicked.connect(self._clicked)
         top = QHBoxLayout()
         top.addWidget(QLabel("change"))
@@ -67,8 +79,15 @@ class SensitivityPanel(QWidget):
     def request(self, model, tuning: dict, hz: int) -> None:
         """Recompute for a snapshot of the tuning (runs while the panel is shown)."""
         tuning = dict(tuning)
-        self.job.request(lambda: (model, tuning, sensitivity(model, tuning, hz), formula_top_speed(model, tuning, hz),
-                                  model.gear_top_speeds(tuning) if hasattr(model, "gear_top_speeds") else {}))
+        self.job.request(
+            lambda: (
+                model,
+                tuning,
+                sensitivity(model, tuning, hz),
+                formula_top_speed(model, tuning, hz),
+                model.gear_top_speeds(tuning) if hasattr(model, "gear_top_speeds") else {},
+            )
+        )
 
     def settle(self) -> None:
         self.job.settle()
@@ -80,15 +99,27 @@ class SensitivityPanel(QWidget):
             self.model, self._params = model, params
             _, ref = reference_speed(model)
             self.table.setColumnCount(len(METRICS))
-            self.table.setHorizontalHeaderLabels([f"{m.label.replace('100', ref)}\n[{unit_of(m.kind, model)}]"
-                                                  .replace(", ", ",\n", 1) for m in METRICS.values()])
+            self.table.setHorizontalHeaderLabels(
+                [
+                    f"{m.label.replace('100', ref)}\n[{unit_of(m.kind, model)}]".replace(", ", ",\n", 1)
+                    for m in METRICS.values()
+                ]
+            )
             self.table.setRowCount(len(self.result.params))
-            self.table.setVerticalHeaderLabels([f"{params[n].label} [{params[n].unit}]" if params[n].unit
-                                                else params[n].label for n in self.result.params])
+            self.table.setVerticalHeaderLabels(
+                [
+                    f"{params[n].label} [{params[n].unit}]" if params[n].unit else params[n].label
+                    for n in self.result.params
+                ]
+            )
         simulated = self.result.base["top_speed"]
         unit = unit_of("speed", model)
-        self.formula = (f"top speed: simulated {format_value(simulated)}, from the parameters "
-                        f"{format_value(formula)} {unit} ({how})" if math.isfinite(formula) else f"top speed: {how}")
+        self.formula = (
+            f"top speed: simulated {format_value(simulated)}, from the parameters "
+            f"{format_value(formula)} {unit} ({how})"
+            if math.isfinite(formula)
+            else f"top speed: {how}"
+        )
         if gears:
             self.formula += "; in each gear held: " + ", ".join(f"{g}: {format_value(v)}" for g, v in gears.items())
         self.note.setText(f"{self.formula} · {seconds * 1000:.0f} ms")
@@ -117,15 +148,18 @@ class SensitivityPanel(QWidget):
                     item.setBackground(QBrush())
                     item.setToolTip(f"{name} → {metric}: not measured for one of the two tunings")
                     continue
-                item.setText("0" if value == 0 else f"{value:+.{decimals}g}" if abs(value) < 0.01 else
-                             f"{value:+.{decimals}f}")
+                item.setText(
+                    "0" if value == 0 else f"{value:+.{decimals}g}" if abs(value) < 0.01 else f"{value:+.{decimals}f}"
+                )
                 colour = QColor(RISES if value > 0 else FALLS)
                 colour.setAlphaF(0.0 if scale == 0 else 0.15 + 0.65 * abs(value) / scale)
                 item.setBackground(QBrush(colour) if value != 0 else QBrush())
                 step = self.result.change(name, metric, "step")
                 share = self.result.change(name, metric, "share")
-                item.setToolTip(f"{name} up: {metric} {step:+.4g} a step, {share:+.4g} for {SHARE:.0%} of its "
-                                f"range. Click: sweep {metric} over {name}.")
+                item.setToolTip(
+                    f"{name} up: {metric} {step:+.4g} a step, {share:+.4g} for {SHARE:.0%} of its "
+                    f"range. Click: sweep {metric} over {name}."
+                )
 
     def _clicked(self, row: int, column: int) -> None:
         if self.result is not None:

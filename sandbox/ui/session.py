@@ -41,7 +41,7 @@ def settings() -> QSettings:
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
 
 
-C_INT = (-2 ** 31, 2 ** 31 - 1)
+C_INT = (-(2**31), 2**31 - 1)
 """What a whole number handed to Qt must fit (a C int)."""
 TEXT_LIMIT = 1024 * 1024
 """characters: a path or an autosaved tuning is far shorter; a layout's bytes too."""
@@ -84,8 +84,11 @@ def checked_setting(key: str, default, low=None, high=None, choices=None, check=
     value = _converted(raw, default)
     if isinstance(default, int) and not isinstance(default, bool):  # for Qt: within a C int
         low, high = max(C_INT[0], C_INT[0] if low is None else low), min(C_INT[1], C_INT[1] if high is None else high)
-    if value is not None and ((low is not None and value < low) or (high is not None and value > high)
-                              or (choices is not None and value not in choices)):
+    if value is not None and (
+        (low is not None and value < low)
+        or (high is not None and value > high)
+        or (choices is not None and value not in choices)
+    ):
         value = None
     if value is not None and check is not None:
         try:
@@ -132,14 +135,19 @@ def set_aside_session(why: str) -> str:
         if key not in KEPT_KEYS:
             store.remove(key)
     store.sync()
-    return f"The last session could not be shown ({why}), so the sandbox starts from the recipe's defaults, with the default view and layout.{where}"
+    return (
+        f"The last session could not be shown ({why}), so the sandbox starts from the recipe's defaults, "
+        f"with the default view and layout.{where}"
+    )
 
 
 def _accepted_by(restore):
     """A `checked_setting` check: the bytes are good if `restore(bytes)` takes them."""
+
     def check(data) -> None:
         if not restore(data):
             raise ValueError("not a layout this window can use")
+
     return check
 
 
@@ -173,12 +181,16 @@ class SessionMixin:
                 fixes: list[str] = []
                 saved = parse_preset(text, "last session's tuning", fixes)
                 if fixes:
-                    self._startup_note += ("Some of last session's values were damaged and are back to their "
-                                           f"defaults: {'; '.join(fixes)}. ")
+                    self._startup_note += (
+                        "Some of last session's values were damaged and are back to their "
+                        f"defaults: {'; '.join(fixes)}. "
+                    )
                 if gone and saved.model is not preset.model:  # the file is gone, its tuning is not
                     preset = declared_preset(saved.model, saved.name)
-                    self._startup_note = ("Could not reopen the last preset file; its tuning comes back from "
-                                          "the autosave (save it again to keep it). ")
+                    self._startup_note = (
+                        "Could not reopen the last preset file; its tuning comes back from "
+                        "the autosave (save it again to keep it). "
+                    )
                 differs = dict(saved.tuning) != dict(preset.tuning) or saved.hz != preset.hz
                 if saved.model is preset.model and differs:
                     restored = saved
@@ -244,8 +256,10 @@ class SessionMixin:
         reason = folder_problem(Path(store.fileName()).parent) or "the disk may be full, or the file is not writable"
         if os.name == "posix" and not os.environ.get("HOME"):  # Qt then keeps its settings under /
             reason = f"no home folder is set (HOME); {reason}"
-        text = (f"Your tuning cannot be autosaved to {store.fileName()} ({reason}), so it would not come back "
-                "after a crash or a restart. Save it as a preset to keep it; the sandbox keeps trying.")
+        text = (
+            f"Your tuning cannot be autosaved to {store.fileName()} ({reason}), so it would not come back "
+            "after a crash or a restart. Save it as a preset to keep it; the sandbox keeps trying."
+        )
         marker.setToolTip(text)
         if marker.isHidden():
             marker.show()

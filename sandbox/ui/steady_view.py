@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
+
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 
 SPARE = 0.25
 """Headroom added on the side the data left by, as a fraction of the data's span."""

@@ -8,19 +8,32 @@ import threading
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDoubleSpinBox, QFrame, QGridLayout, QHBoxLayout,
-                               QLabel, QProgressBar, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
-
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ..errors import UserError
-from ..physics.params import effective_params
-from ..files.disk import write_text_atomic
-from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis import sweep
+from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis.sweep import Axis, csv_text, grid_of, point_text
+from ..errors import UserError
+from ..files.disk import write_text_atomic
+from ..physics.params import effective_params
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .curves import export_image
 from .latest_job import background
 from .palette import CAR
@@ -38,16 +51,18 @@ class _Signals(QObject):
 
 
 class _Job(QRunnable):
-    def __init__(self, model, base: dict, axes: list[Axis], grid: np.ndarray, hz: int, cancel: threading.Event,
-                 signals: _Signals):
+    def __init__(
+        self, model, base: dict, axes: list[Axis], grid: np.ndarray, hz: int, cancel: threading.Event, signals: _Signals
+    ):
         super().__init__()
         self.model, self.base, self.axes, self.grid, self.hz = model, base, axes, grid, hz
         self.cancel, self.signals = cancel, signals
 
     def run(self) -> None:
         background()
-        done = sweep.run(self.model, self.base, self.axes, self.hz, self.signals.progress.emit, self.cancel.is_set,
-                         CHUNK)
+        done = sweep.run(
+            self.model, self.base, self.axes, self.hz, self.signals.progress.emit, self.cancel.is_set, CHUNK
+        )
         self.signals.finished.emit(*(done if done is not None else (None, None)))
 
 
@@ -167,8 +182,12 @@ class SweepPanel(QWidget):
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         self.image = pg.ImageItem()
         self.curve = self.plot.plot([], [], pen=pg.mkPen(CAR, width=2), symbol="o", symbolSize=6, symbolBrush=CAR)
-        self.here_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#ffeb3b", width=1, style=Qt.PenStyle.DashLine),
-                                         label="now", labelOpts={"position": 0.95, "color": "#ffeb3b"})
+        self.here_line = pg.InfiniteLine(
+            angle=90,
+            pen=pg.mkPen("#ffeb3b", width=1, style=Qt.PenStyle.DashLine),
+            label="now",
+            labelOpts={"position": 0.95, "color": "#ffeb3b"},
+        )
         # a white ring with a dark edge: visible on every colour of the heatmap
         self.here_point = pg.ScatterPlotItem(size=13, symbol="o", pen=pg.mkPen("w", width=2), brush=None)
         self.here_edge = pg.ScatterPlotItem(size=17, symbol="o", pen=pg.mkPen("k", width=1), brush=None)

@@ -70,5 +70,7 @@ def missing_x11_libraries() -> str:
     if not missing:
         return ""
     packages = " ".join(dict.fromkeys(debian_package(lib) for lib in missing))
-    return (f"the window cannot open: Qt's X11 support needs {', '.join(missing)}, which this system "
-            f"lacks. On Debian or Ubuntu: sudo apt-get install -y {packages}")
+    return (
+        f"the window cannot open: Qt's X11 support needs {', '.join(missing)}, which this system "
+        f"lacks. On Debian or Ubuntu: sudo apt-get install -y {packages}"
+    )

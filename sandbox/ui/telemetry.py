@@ -8,12 +8,11 @@ import html
 import math
 
 import numpy as np
-
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import CAR, CHANNELS, GHOSTS
 from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
 from .ring_buffer import RingBuffer
@@ -22,7 +21,8 @@ from .steady_view import SteadyViewBox
 WINDOW_SECONDS = 10.0
 MAX_GHOSTS = 4
 COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b") + tuple(
-    f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip"))
+    f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip")
+)
 PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each ghost's
     (COLUMNS.index("speed"),) + tuple(COLUMNS.index(f"ghost{i}_speed") for i in range(MAX_GHOSTS)),
     (COLUMNS.index("slip"),) + tuple(COLUMNS.index(f"ghost{i}_slip") for i in range(MAX_GHOSTS)),
@@ -37,6 +37,7 @@ MIN_SLIP_SPAN_DEG = 2.0
 """°: the slip-angle plot's smallest vertical span."""
 MIN_SPEED_SPAN = 1.0
 """speed units: the speed plot's smallest vertical span (a car at rest is a flat line)."""
+
 
 class SecondsAgoAxis(pg.AxisItem):
     """The time axis, without a label line (the plots are short): its ticks say "now",
@@ -70,9 +71,14 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.sides = [self.addLabel("", row=row, col=0, justify="right", size="8pt") for row in range(3)]
         self.ci.layout.setColumnFixedWidth(0, SIDE_WIDTH)
         self.speed_plot, self.slip_plot, self.channel_plot = (
-            self.addPlot(row=row, col=1, viewBox=SteadyViewBox(),
-                         axisItems={"left": CompactAxis("left"), "bottom": SecondsAgoAxis("bottom")})
-            for row in range(3))
+            self.addPlot(
+                row=row,
+                col=1,
+                viewBox=SteadyViewBox(),
+                axisItems={"left": CompactAxis("left"), "bottom": SecondsAgoAxis("bottom")},
+            )
+            for row in range(3)
+        )
         self.plots = (self.speed_plot, self.slip_plot, self.channel_plot)
         self.channels: tuple = ()
         self.channel_unit = ""
@@ -123,8 +129,10 @@ class LivePlots(pg.GraphicsLayoutWidget):
         font.setPointSizeF(font.pointSizeF() * 0.9)
         self.readout.setFont(font)
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # text changes never relayout
-        self.readout.setToolTip("Values of every curve at the time under the mouse (now, when the mouse "
-                                "is elsewhere). Solid: your car; dashed: the ghosts.")
+        self.readout.setToolTip(
+            "Values of every curve at the time under the mouse (now, when the mouse "
+            "is elsewhere). Solid: your car; dashed: the ghosts."
+        )
         self._now = 0.0
         self._refreshes = 0
         self.scene().sigMouseMoved.connect(self._hover)
@@ -152,8 +160,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
     def _label_sides(self) -> None:
         self.sides[0].setText(_side("speed", f"{self.length_unit}/s"))
         self.sides[1].setText(_side("slip angle", "°"))
-        self.sides[2].setText(_side(" / ".join(label for _, label, _ in self.channels) or "channel",
-                                    self.channel_unit))
+        self.sides[2].setText(_side(" / ".join(label for _, label, _ in self.channels) or "channel", self.channel_unit))
 
     def set_hz(self, hz: int) -> None:
         """Size the buffers for WINDOW_SECONDS at `hz` ticks per second (starts afresh)."""
@@ -211,7 +218,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
             self.show_readout()
         for index in (0, 1, 2) if plot is None else (plot,):
             columns = PLOT_COLUMNS[index]
-            shown = self._shown[index, :len(columns) + 1, :n]
+            shown = self._shown[index, : len(columns) + 1, :n]
             np.subtract(data[0], now, out=shown[0])
             np.take(data, columns, axis=0, out=shown[1:])
             ago, values = shown[0], shown[1:]
@@ -222,8 +229,10 @@ class LivePlots(pg.GraphicsLayoutWidget):
                     elif curve.xData is not None and len(curve.xData):
                         curve.setData(np.empty(0), np.empty(0))
             else:
-                plot_item, car, ghosts = ((self.speed_plot, self.speed_curve, self.ghost_speed_curves),
-                                          (self.slip_plot, self.slip_curve, self.ghost_slip_curves))[index]
+                plot_item, car, ghosts = (
+                    (self.speed_plot, self.speed_curve, self.ghost_speed_curves),
+                    (self.slip_plot, self.slip_curve, self.ghost_slip_curves),
+                )[index]
                 car.setData(ago, values[0])
                 self._refresh_ghosts(ago, values[1:], plot_item, ghosts)
 
@@ -293,13 +302,18 @@ class LivePlots(pg.GraphicsLayoutWidget):
         def at(column: str) -> float:
             return float(row[COLUMNS.index(column)]) if row is not None else math.nan
 
-        parts = [f"<b>{when}</b>",
-                 f"<span style='color:{CAR}'>━ car {number(at('speed'), 1)} {unit} · "
-                 f"{number(at('slip'), 1)}°</span>"]
+        parts = [
+            f"<b>{when}</b>",
+            f"<span style='color:{CAR}'>━ car {number(at('speed'), 1)} {unit} · {number(at('slip'), 1)}°</span>",
+        ]
         for i, name in enumerate(self.ghost_names[:MAX_GHOSTS]):
-            parts.append(f"<span style='color:{GHOSTS[i]}'>┅ {html.escape(name)} "
-                         f"{number(at(f'ghost{i}_speed'), 1)} {unit} · {number(at(f'ghost{i}_slip'), 1)}°</span>")
+            parts.append(
+                f"<span style='color:{GHOSTS[i]}'>┅ {html.escape(name)} "
+                f"{number(at(f'ghost{i}_speed'), 1)} {unit} · {number(at(f'ghost{i}_slip'), 1)}°</span>"
+            )
         for (_, label, _), colour, column in zip(self.channels, CHANNELS, ("channel_a", "channel_b")):
-            parts.append(f"<span style='color:{colour}'>━ {html.escape(label)} {number(at(column), 1)} "
-                         f"{html.escape(self.channel_unit)}</span>")
+            parts.append(
+                f"<span style='color:{colour}'>━ {html.escape(label)} {number(at(column), 1)} "
+                f"{html.escape(self.channel_unit)}</span>"
+            )
         self.readout.setText(" &nbsp; ".join(parts))

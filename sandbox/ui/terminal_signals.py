@@ -23,8 +23,11 @@ def follow_terminal_signals(window) -> dict:
     def later(slot):
         return lambda _signum, _frame: QTimer.singleShot(0, slot)
 
-    wanted = {"SIGINT": later(window.quit_asking), "SIGTERM": later(window.close_now),
-              "SIGHUP": later(window.close_now)}
+    wanted = {
+        "SIGINT": later(window.quit_asking),
+        "SIGTERM": later(window.close_now),
+        "SIGHUP": later(window.close_now),
+    }
     for name, handler in wanted.items():
         if hasattr(signal, name):  # no SIGHUP on Windows
             number = getattr(signal, name)

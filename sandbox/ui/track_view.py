@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import ghost_colour
 from .plot_style import opaque
 from .ring_buffer import RingBuffer
@@ -133,7 +132,7 @@ class TrackView(QWidget):
     def wheelEvent(self, event) -> None:
         notches = event.angleDelta().y() / 120.0
         if notches:
-            self.set_zoom(self.zoom * ZOOM_STEP ** notches)
+            self.set_zoom(self.zoom * ZOOM_STEP**notches)
         event.accept()
 
     # --- geometry ------------------------------------------------------------
@@ -147,8 +146,12 @@ class TrackView(QWidget):
         c, s = math.cos(h), math.sin(h)
         half_base, half_track = self.body["wheel_base"] / 2, self.body["track"] / 2
         spots = []
-        for along, side in ((-half_base, -half_track), (-half_base, half_track),
-                            (half_base, -half_track), (half_base, half_track)):
+        for along, side in (
+            (-half_base, -half_track),
+            (-half_base, half_track),
+            (half_base, -half_track),
+            (half_base, half_track),
+        ):
             spots.append((x + c * along - s * side, y + s * along + c * side))
         return spots
 
@@ -197,8 +200,15 @@ class TrackView(QWidget):
             gx, gy = float(state.x[0]) * scale, float(state.y[0]) * scale
             sx, sy = self.width() / 2 + (gx - cx) * self.scale, self.height() / 2 + (gy - cy) * self.scale
             gap = math.hypot(gx - cx, gy - cy)
-            paint_edge_pointer(p, self.width(), self.height(), sx, sy, QColor(ghost_colour(colour)),
-                               f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}")
+            paint_edge_pointer(
+                p,
+                self.width(),
+                self.height(),
+                sx,
+                sy,
+                QColor(ghost_colour(colour)),
+                f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}",
+            )
 
     def _paint_grid(self, p: QPainter, cx: float, cy: float) -> None:
         """Grid lines every GRID_BASE units (doubled until at least 24 screen px apart),
@@ -230,7 +240,7 @@ class TrackView(QWidget):
         data = self.trail.view()
         # every TRAIL_STRIDE-th tick and the newest: the same picture (a tick moves a car a
         # few pixels) for half the path to stroke
-        data = data[:, (data.shape[1] - 1) % TRAIL_STRIDE::TRAIL_STRIDE]
+        data = data[:, (data.shape[1] - 1) % TRAIL_STRIDE :: TRAIL_STRIDE]
         n = data.shape[1]
         if n < 2:
             return
@@ -250,7 +260,7 @@ class TrackView(QWidget):
             if gripping:
                 p.setPen(_cosmetic(QColor(*opaque(TRAIL_RGB, 0.67 * fade, GROUND_RGB)), 2))
                 connect = np.append(~steps, False) if skidding else "all"
-                p.drawPath(pg.arrayToQPath(x[a:b + 1], y[a:b + 1], connect=connect))
+                p.drawPath(pg.arrayToQPath(x[a : b + 1], y[a : b + 1], connect=connect))
             if skidding:
                 pen = QPen(QColor(*opaque(SKID_RGB, 0.86 * fade, GROUND_RGB)), skid_width)
                 pen.setCapStyle(Qt.PenCapStyle.RoundCap)
@@ -259,8 +269,8 @@ class TrackView(QWidget):
                 # rubber on the road has rough edges anyway; without antialiasing these
                 # wide strokes cost half (0.2 ms a frame in a drift)
                 p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-                p.drawPath(pg.arrayToQPath(lx[a:b + 1], ly[a:b + 1], connect=connect))
-                p.drawPath(pg.arrayToQPath(rx[a:b + 1], ry[a:b + 1], connect=connect))
+                p.drawPath(pg.arrayToQPath(lx[a : b + 1], ly[a : b + 1], connect=connect))
+                p.drawPath(pg.arrayToQPath(rx[a : b + 1], ry[a : b + 1], connect=connect))
                 p.setRenderHint(QPainter.RenderHint.Antialiasing)
 
     def _wheel_angles(self) -> tuple[float, float]:
@@ -299,8 +309,12 @@ class TrackView(QWidget):
         p.rotate(math.degrees(h))
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(TYRE)
-        for ax, ay, angle in ((-wb / 2, -track / 2, 0.0), (-wb / 2, track / 2, 0.0),
-                              (wb / 2, -track / 2, left), (wb / 2, track / 2, right)):
+        for ax, ay, angle in (
+            (-wb / 2, -track / 2, 0.0),
+            (-wb / 2, track / 2, 0.0),
+            (wb / 2, -track / 2, left),
+            (wb / 2, track / 2, right),
+        ):
             p.save()
             p.translate(ax, ay)
             p.rotate(math.degrees(angle))
@@ -345,9 +359,15 @@ class TrackView(QWidget):
         p.drawLine(QPointF(x, y), tip)
         ux, uy = dx / size, dy / size
         head = min(14.0, size * self.scale * 0.4) / self.scale  # about 14 screen px
-        p.drawPolygon(QPolygonF([tip,
-                                 QPointF(tip.x() - ux * head - uy * head * 0.5, tip.y() - uy * head + ux * head * 0.5),
-                                 QPointF(tip.x() - ux * head + uy * head * 0.5, tip.y() - uy * head - ux * head * 0.5)]))
+        p.drawPolygon(
+            QPolygonF(
+                [
+                    tip,
+                    QPointF(tip.x() - ux * head - uy * head * 0.5, tip.y() - uy * head + ux * head * 0.5),
+                    QPointF(tip.x() - ux * head + uy * head * 0.5, tip.y() - uy * head - ux * head * 0.5),
+                ]
+            )
+        )
 
     def _paint_hud(self, p: QPainter) -> None:
         """Text lines at the top left: the car's, each ghost's in its colour after a

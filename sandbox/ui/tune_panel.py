@@ -11,17 +11,29 @@ import math
 import threading
 from typing import Callable
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSizePolicy,
-                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
-
-from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
 from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, check_range, conflicts, search
 from ..errors import UserError
 from ..physics.params import effective_params
+from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .latest_job import background
 from .palette import CAR
 from .plot_style import style_plot
@@ -39,8 +51,18 @@ class _Signals(QObject):
 
 
 class _Job(QRunnable):
-    def __init__(self, model, tuning: dict, targets: list, names: list, ranges: dict, hz: int, seed: int,
-                 stop: threading.Event, signals: _Signals):
+    def __init__(
+        self,
+        model,
+        tuning: dict,
+        targets: list,
+        names: list,
+        ranges: dict,
+        hz: int,
+        seed: int,
+        stop: threading.Event,
+        signals: _Signals,
+    ):
         super().__init__()
         self.args = (model, tuning, targets, names, hz, seed, ranges)
         self.stop, self.signals = stop, signals
@@ -52,11 +74,12 @@ class _Job(QRunnable):
         background()
         model, tuning, targets, names, hz, seed, ranges = self.args
         try:
-            result = search(model, tuning, targets, names, hz, seed, ranges, on_generation=self._report,
-                            stop=self.stop)
+            result = search(model, tuning, targets, names, hz, seed, ranges, on_generation=self._report, stop=self.stop)
             if not result.hit and not self.stop.is_set() and len(targets) > 1:  # which targets pull against each other
-                self.signals.phase.emit("Not every target met: searching again without each target in turn, to "
-                                        "find what stands in the way… (Stop ends it)")
+                self.signals.phase.emit(
+                    "Not every target met: searching again without each target in turn, to "
+                    "find what stands in the way… (Stop ends it)"
+                )
                 result.binding += conflicts(model, tuning, targets, names, hz, seed, ranges, stop=self.stop)
         except UserError as exc:
             result = str(exc)
@@ -121,22 +144,29 @@ class TunePanel(QWidget):
         self.params.setHorizontalHeaderLabels(["", "search from", "to"])
         self.params.verticalHeader().hide()
         _fit_columns(self.params)
-        self.params.setToolTip("Ticked parameters are locked: they stay as they are; the others are searched "
-                               "between from and to (the slider's range unless narrowed). Options never change.")
+        self.params.setToolTip(
+            "Ticked parameters are locked: they stay as they are; the others are searched "
+            "between from and to (the slider's range unless narrowed). Options never change."
+        )
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
-        self.seed.setToolTip("The search's random seed: the same seed and targets give the same tuning "
-                             "(as `car-sandbox tune --seed`)")
+        self.seed.setToolTip(
+            "The search's random seed: the same seed and targets give the same tuning (as `car-sandbox tune --seed`)"
+        )
         self.run_button, self.stop_button = QPushButton("&Run"), QPushButton("S&top")
         self.apply_button, self.discard_button = QPushButton("&Apply"), QPushButton("&Discard")
         self.try_button, self.back_button = QPushButton("Tr&y it"), QPushButton("&Back")
         self.run_button.setToolTip("Search for the tuning nearest this one that hits every ticked target")
         self.stop_button.setToolTip("Stop the search and keep the best tuning found so far")
-        self.try_button.setToolTip("Load the tuning found into your car to drive it: Apply keeps it (one undo step), "
-                                   "Back puts back exactly what you had")
-        self.back_button.setToolTip("Stop trying: put back the values you had before Try it (while the car has "
-                                    "the tuning tried; after other changes, Ctrl+Z steps back through them)")
+        self.try_button.setToolTip(
+            "Load the tuning found into your car to drive it: Apply keeps it (one undo step), "
+            "Back puts back exactly what you had"
+        )
+        self.back_button.setToolTip(
+            "Stop trying: put back the values you had before Try it (while the car has "
+            "the tuning tried; after other changes, Ctrl+Z steps back through them)"
+        )
         self.apply_button.setToolTip("Make the tuning found the current one (one undo step)")
         self.discard_button.setToolTip("Forget the tuning found; nothing changes (while trying, Back first)")
         self.run_button.clicked.connect(self.run)
@@ -221,8 +251,10 @@ class TunePanel(QWidget):
             target.setValue(shown)
             tolerance.setMinimum(10.0 ** -(DECIMALS[metric.kind] + 1))
             tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[metric.kind], tolerance.minimum()))
-            tolerance.setToolTip(f"How far from the target still counts as met. It follows the target "
-                                 f"({DEFAULT_TOLERANCE[metric.kind]:.0%} of it) until you type your own.")
+            tolerance.setToolTip(
+                f"How far from the target still counts as met. It follows the target "
+                f"({DEFAULT_TOLERANCE[metric.kind]:.0%} of it) until you type your own."
+            )
             target.valueChanged.connect(lambda value, name=name: self._follow_target(name, value))
             tolerance.valueChanged.connect(lambda _, name=name: self._tolerance_typed(name))
             # the name on a row of its own, across the table: the panel is narrow
@@ -277,7 +309,7 @@ class TunePanel(QWidget):
 
     def example(self) -> bool:
         """Aim the first metric with a value at 10 % more, and run (for screenshots)."""
-        for name, (use, target, _) in self.target_rows.items():
+        for name, (_use, target, _) in self.target_rows.items():
             if target.value() > 0:
                 self.set_target(name, 1.1 * target.value())
                 return self.run()
@@ -301,8 +333,11 @@ class TunePanel(QWidget):
 
     def chosen(self) -> tuple[list[Target], list[str], dict]:
         """The ticked targets, the free parameters and their search ranges."""
-        targets = [Target(name, target.value(), spread.value())
-                   for name, (use, target, spread) in self.target_rows.items() if use.isChecked()]
+        targets = [
+            Target(name, target.value(), spread.value())
+            for name, (use, target, spread) in self.target_rows.items()
+            if use.isChecked()
+        ]
         names = [name for name, (lock, _, _) in self.param_rows.items() if not lock.isChecked()]
         declared = {p.name: p for p in self._meanings}
         ranges = {}
@@ -336,8 +371,19 @@ class TunePanel(QWidget):
         self.status.setText("Searching…")
         self.changes.setText("")
         self._update_buttons()
-        QThreadPool.globalInstance().start(_Job(self.model, dict(tuning), targets, names, ranges, self.hz,
-                                                self.seed.value(), self.stop_event, self.signals))
+        QThreadPool.globalInstance().start(
+            _Job(
+                self.model,
+                dict(tuning),
+                targets,
+                names,
+                ranges,
+                self.hz,
+                self.seed.value(),
+                self.stop_event,
+                self.signals,
+            )
+        )
         return True
 
     def _current(self) -> tuple:
@@ -349,8 +395,11 @@ class TunePanel(QWidget):
         """name -> (value searched from, value found), for each parameter the result changes."""
         if self.result is None:
             return {}
-        return {name: (self.searched_from[name], self.result.tuning[name]) for name in self.searched_params
-                if self.result.tuning[name] != self.searched_from[name]}
+        return {
+            name: (self.searched_from[name], self.result.tuning[name])
+            for name in self.searched_params
+            if self.result.tuning[name] != self.searched_from[name]
+        }
 
     def stale(self) -> str:
         """Why the result cannot be applied to the tuning on screen now ("" when it can)."""
@@ -375,9 +424,11 @@ class TunePanel(QWidget):
             return
         history = [math.log10(max(score, 1e-12)) for score in progress.history]
         self.curve.setData(range(1, len(history) + 1), history)
-        self.status.setText(f"generation {progress.generation} · {progress.evaluations} tunings · restarts "
-                            f"{progress.restarts} · best error {progress.best_score:.3g}"
-                            + (" · every target met" if progress.hit else ""))
+        self.status.setText(
+            f"generation {progress.generation} · {progress.evaluations} tunings · restarts "
+            f"{progress.restarts} · best error {progress.best_score:.3g}"
+            + (" · every target met" if progress.hit else "")
+        )
         for name, value in progress.achieved.items():
             self.targets.item(2 * list(METRICS).index(name) + 1, 3).setText(format_value(value))
         if progress.best:
@@ -397,23 +448,36 @@ class TunePanel(QWidget):
         self.result = result
         for target in result.targets:
             self.targets.item(2 * list(METRICS).index(target.metric) + 1, 3).setText(
-                format_value(result.achieved[target.metric]))
+                format_value(result.achieved[target.metric])
+            )
         changed = self.changed()
         count = f"{len(changed)} parameter{'' if len(changed) == 1 else 's'} change{'s' if len(changed) == 1 else ''}"
         if result.hit:
             text = f"Every target met ({result.evaluations} tunings); {count}" + (" (below)." if changed else ".")
         else:
             unit = {t.metric: unit_of(METRICS[t.metric].kind, self.searched_model) for t in result.targets}
-            misses = "; ".join(f"{metric} off by {format_value(miss)} {unit[metric]}" if math.isfinite(miss) else
-                               f"{metric} not measured (the manoeuvre never reaches its mark)"
-                               for metric, miss in result.misses().items())
-            text = (f"Not every target can be met: the closest tuning found misses {misses}."
-                    + ("" if not result.binding else " What binds: " + "; ".join(result.binding) + ".")
-                    + f" {count}" + (" (below)." if changed else "."))
+            misses = "; ".join(
+                f"{metric} off by {format_value(miss)} {unit[metric]}"
+                if math.isfinite(miss)
+                else f"{metric} not measured (the manoeuvre never reaches its mark)"
+                for metric, miss in result.misses().items()
+            )
+            text = (
+                f"Not every target can be met: the closest tuning found misses {misses}."
+                + ("" if not result.binding else " What binds: " + "; ".join(result.binding) + ".")
+                + f" {count}"
+                + (" (below)." if changed else ".")
+            )
         stopped = self.stop_event.is_set()
         stale = self.stale()
-        after = (f" But {stale}: this result is for the tuning it was searched from and cannot be applied to "
-                 "another. Run again." if stale else " Try it, Apply or Discard." if changed else " Discard.")
+        after = (
+            f" But {stale}: this result is for the tuning it was searched from and cannot be applied to "
+            "another. Run again."
+            if stale
+            else " Try it, Apply or Discard."
+            if changed
+            else " Discard."
+        )
         self.status.setText(("Stopped: the best so far. " if stopped else "") + text + after)
         self._said_stale = bool(stale)
         self.changes.setText("\n".join(self._change_line(name, old, new) for name, (old, new) in changed.items()))
@@ -455,8 +519,9 @@ class TunePanel(QWidget):
         self.apply_requested.emit({name: new for name, (_, new) in changed.items()}, self._undo_text())
         _, self.trial = self._current()
         self._trial_index = self.undo_stack.index() if self.undo_stack is not None else -1
-        self.status.setText("Trying the tuning found: drive it. Apply keeps it (Ctrl+Z undoes it later); "
-                            "Back puts back what you had.")
+        self.status.setText(
+            "Trying the tuning found: drive it. Apply keeps it (Ctrl+Z undoes it later); Back puts back what you had."
+        )
         self._update_buttons()
         return True
 
@@ -471,8 +536,9 @@ class TunePanel(QWidget):
         if self.undo_stack is not None and self.undo_stack.index() == self._trial_index:
             self.undo_stack.undo()
         else:
-            self.apply_requested.emit({name: old for name, (old, _) in self.changed().items()},
-                                      "Back from the auto-tune's trial")
+            self.apply_requested.emit(
+                {name: old for name, (old, _) in self.changed().items()}, "Back from the auto-tune's trial"
+            )
         self.status.setText("Back to the tuning you had. The result is still here: Try it, Apply or Discard.")
         self._update_buttons()
         return True
@@ -495,8 +561,9 @@ class TunePanel(QWidget):
         self.result = None
         if changed:
             self.apply_requested.emit({name: new for name, (_, new) in changed.items()}, text)
-        self.status.setText("Applied (Ctrl+Z undoes it)." if changed else "Nothing to apply: the tuning found is "
-                            "the one you have.")
+        self.status.setText(
+            "Applied (Ctrl+Z undoes it)." if changed else "Nothing to apply: the tuning found is the one you have."
+        )
         self.changes.setText("")
         self._update_buttons()
         return True
@@ -514,8 +581,10 @@ class TunePanel(QWidget):
         usable = self.result is not None and not self.running
         stale = self.stale() if usable and self.trial is None else ""
         if stale and not self._said_stale:  # the tuning changed while the result was shown
-            self.status.setText(f"Try it and Apply wait: {stale}. This result is for the tuning it was searched "
-                                "from: undo back to it, or Run again.")
+            self.status.setText(
+                f"Try it and Apply wait: {stale}. This result is for the tuning it was searched "
+                "from: undo back to it, or Run again."
+            )
         elif self._said_stale and usable and not stale:
             self.status.setText("Back at the tuning the search started from: Try it, Apply or Discard.")
         self._said_stale = bool(stale)

@@ -13,8 +13,19 @@ from typing import Mapping
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton,
-                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..physics.params import Param, Tuning, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
@@ -50,8 +61,10 @@ def _tooltip(p: Param) -> str:
 def _slider_tooltip(p: Param) -> str:
     """The parameter's tooltip and how to change it finely."""
     step = f"{number_text(p, p.step)} {p.unit}"
-    return (_tooltip(p) + f"<br><i>Shift while dragging: {SLOW_DRAG}× slower · click the number, then the "
-            f"mouse wheel: {step} a notch ({COARSE_WHEEL}× with Ctrl)</i>")
+    return (
+        _tooltip(p) + f"<br><i>Shift while dragging: {SLOW_DRAG}× slower · click the number, then the "
+        f"mouse wheel: {step} a notch ({COARSE_WHEEL}× with Ctrl)</i>"
+    )
 
 
 class Section(QWidget):
@@ -122,9 +135,11 @@ class TuningPanel(QWidget):
         for hz in TICK_RATES:
             self.rate.addItem(f"{hz} Hz", hz)
         self.rate.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.rate.setToolTip("Physics ticks per second (Godot's physics_ticks_per_second). The recipe "
-                             "multiplies friction, drag and traction by the tick length, so its feel "
-                             "changes with the rate unless Rate independent is on.")
+        self.rate.setToolTip(
+            "Physics ticks per second (Godot's physics_ticks_per_second). The recipe "
+            "multiplies friction, drag and traction by the tick length, so its feel "
+            "changes with the rate unless Rate independent is on."
+        )
         self.rate.activated.connect(lambda index: self.rate_requested.emit(self.rate.itemData(index)))
         rate_row = QHBoxLayout()
         rate_row.addWidget(QLabel("Physics tick rate"))
@@ -251,8 +266,9 @@ class TuningPanel(QWidget):
         for name, box in self.switches.items():
             p = self.tuning.params[name]
             box.setEnabled(p.applies(self.tuning))
-            box.setToolTip(_tooltip(p) + ("" if p.applies(self.tuning) else
-                                          f"<br><i>does nothing while {p.unused_with} is on</i>"))
+            box.setToolTip(
+                _tooltip(p) + ("" if p.applies(self.tuning) else f"<br><i>does nothing while {p.unused_with} is on</i>")
+            )
         for name, slider in self.sliders.items():
             p = self.tuning.param(name)
             if p != slider.param:

@@ -80,8 +80,9 @@ def _plate(base: QFont, ratio: float) -> QPixmap:
         p.setPen(DIM_TEXT)
         for i, (label, _) in enumerate(BAR_ROWS):
             track = _bar_track(i)
-            p.drawText(QRectF(10, track.top() - 3, 26, 10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       label)
+            p.drawText(
+                QRectF(10, track.top() - 3, 26, 10), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label
+            )
             p.fillRect(track, BAR_BACK)
         p.end()
         _PLATES[key] = pixmap
@@ -119,8 +120,7 @@ def paint_dashboard(p: QPainter, dash: Dashboard, height: int, ratio: float = 1.
     p.restore()
 
 
-def paint_edge_pointer(p: QPainter, width: int, height: int, sx: float, sy: float, colour: QColor,
-                       text: str) -> bool:
+def paint_edge_pointer(p: QPainter, width: int, height: int, sx: float, sy: float, colour: QColor, text: str) -> bool:
     """If screen point (sx, sy) is outside the view, an arrow at the view's edge on the
     line from the centre towards it, in `colour`, with `text` (the gap) beside it.
     Returns whether it drew one."""
@@ -141,9 +141,15 @@ def paint_edge_pointer(p: QPainter, width: int, height: int, sx: float, sy: floa
     p.save()
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(colour)
-    p.drawPolygon(QPolygonF([tip,
-                             QPointF(tip.x() - ux * size - uy * size * 0.6, tip.y() - uy * size + ux * size * 0.6),
-                             QPointF(tip.x() - ux * size + uy * size * 0.6, tip.y() - uy * size - ux * size * 0.6)]))
+    p.drawPolygon(
+        QPolygonF(
+            [
+                tip,
+                QPointF(tip.x() - ux * size - uy * size * 0.6, tip.y() - uy * size + ux * size * 0.6),
+                QPointF(tip.x() - ux * size + uy * size * 0.6, tip.y() - uy * size - ux * size * 0.6),
+            ]
+        )
+    )
     p.setPen(colour)
     metrics = p.fontMetrics()
     w = metrics.horizontalAdvance(text) + 4

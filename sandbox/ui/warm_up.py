@@ -49,8 +49,9 @@ class Splash(QLabel):
     def __init__(self, text: str):
         super().__init__()
         self.setObjectName("start_splash")
-        self.setWindowFlags(Qt.WindowType.SplashScreen | Qt.WindowType.FramelessWindowHint
-                            | Qt.WindowType.WindowStaysOnTopHint)
+        self.setWindowFlags(
+            Qt.WindowType.SplashScreen | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
+        )
         self.setFixedSize(*SPLASH_SIZE)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setWordWrap(True)
@@ -152,8 +153,10 @@ def first_frame_steps(model) -> list[Step]:
     from ..physics.sim import DEFAULT_HZ, warm_up
 
     tuning = {p.name: p.default for p in model.PARAMS}
-    return [(f"{model.TITLE}, the car's tick", lambda: warm_up(model)),
-            (f"{model.TITLE}, its force-vs-speed curve", lambda: force_curve(model, tuning, DEFAULT_HZ))]
+    return [
+        (f"{model.TITLE}, the car's tick", lambda: warm_up(model)),
+        (f"{model.TITLE}, its force-vs-speed curve", lambda: force_curve(model, tuning, DEFAULT_HZ)),
+    ]
 
 
 def compile_first_start(splash: Splash, preset=None) -> None:
@@ -184,8 +187,10 @@ def prepare_physics(app, window) -> None:
         after_first_paint(window.track, load_then_drive)
     # after the window is up: loading or compiling holds Python's lock, and the first
     # frames would wait on it
-    QTimer.singleShot(REST_AFTER_MS, lambda: threading.Thread(
-        target=_warm_the_rest, args=(model,), name="compile physics", daemon=True).start())
+    QTimer.singleShot(
+        REST_AFTER_MS,
+        lambda: threading.Thread(target=_warm_the_rest, args=(model,), name="compile physics", daemon=True).start(),
+    )
 
 
 def _warm_the_rest(first) -> None:

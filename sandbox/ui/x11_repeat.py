@@ -25,10 +25,18 @@ class _Cookie(ctypes.Structure):
 
 class _FlagsReply(ctypes.Structure):
     """xcb_xkb_per_client_flags_reply_t."""
-    _fields_ = [("response_type", ctypes.c_uint8), ("device_id", ctypes.c_uint8), ("sequence", ctypes.c_uint16),
-                ("length", ctypes.c_uint32), ("supported", ctypes.c_uint32), ("value", ctypes.c_uint32),
-                ("auto_ctrls", ctypes.c_uint32), ("auto_ctrls_values", ctypes.c_uint32),
-                ("pad", ctypes.c_uint8 * 8)]
+
+    _fields_ = [
+        ("response_type", ctypes.c_uint8),
+        ("device_id", ctypes.c_uint8),
+        ("sequence", ctypes.c_uint16),
+        ("length", ctypes.c_uint32),
+        ("supported", ctypes.c_uint32),
+        ("value", ctypes.c_uint32),
+        ("auto_ctrls", ctypes.c_uint32),
+        ("auto_ctrls_values", ctypes.c_uint32),
+        ("pad", ctypes.c_uint8 * 8),
+    ]
 
 
 def detectable_auto_repeat(app) -> bool:

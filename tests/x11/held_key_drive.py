@@ -38,8 +38,7 @@ class Releases(QObject):
     """Counts releases of A delivered to the window's widgets (any kind)."""
 
     def eventFilter(self, obj, event) -> bool:
-        if (event.type() == QEvent.Type.KeyRelease and event.key() == Qt.Key.Key_A
-                and obj is window.focusWidget()):
+        if event.type() == QEvent.Type.KeyRelease and event.key() == Qt.Key.Key_A and obj is window.focusWidget():
             seen["a_releases"] += 1
         return False
 
@@ -54,8 +53,16 @@ def drive() -> None:
     steps = ["xdotool keydown a", "sleep 0.6", f"xdotool mousemove {at.x()} {at.y()} mousedown 1"]
     for i in range(60):  # 1.8 s of dragging back and forth: plots and sliders redraw under the held key
         steps += [f"xdotool mousemove {at.x() + (i % 20) * 3 - 30} {at.y()}", "sleep 0.03"]
-    steps += ["xdotool mouseup 1", "sleep 0.4", "xdotool keyup a", "sleep 0.3",
-              "xdotool keydown Tab", "sleep 1.5", "xdotool keyup Tab", "sleep 0.3"]
+    steps += [
+        "xdotool mouseup 1",
+        "sleep 0.4",
+        "xdotool keyup a",
+        "sleep 0.3",
+        "xdotool keydown Tab",
+        "sleep 1.5",
+        "xdotool keyup Tab",
+        "sleep 0.3",
+    ]
     done = subprocess.Popen(["sh", "-c", " && ".join(steps)])
     QTimer.singleShot(100, lambda: wait(done))
 
@@ -65,9 +72,17 @@ def wait(done) -> None:
         QTimer.singleShot(100, lambda: wait(done))
         return
     held = [i for i, s in enumerate(steer) if s == -1.0]
-    span = steer[held[0]:held[-1] + 1] if held else []
-    print(json.dumps({"xdotool": done.returncode, "held_ticks": len(span),
-                      "dropped_ticks": sum(1 for s in span if s != -1.0), **seen}))
+    span = steer[held[0] : held[-1] + 1] if held else []
+    print(
+        json.dumps(
+            {
+                "xdotool": done.returncode,
+                "held_ticks": len(span),
+                "dropped_ticks": sum(1 for s in span if s != -1.0),
+                **seen,
+            }
+        )
+    )
     app.quit()
 
 

@@ -8,20 +8,17 @@
 - body(params) -> dict of drawing sizes (wheel_base, track, length, width)
 - TELEMETRY: plot channel groups, name -> (unit, ((state key, label, factor), ...))
 
-and, given here to each: step(state, controls, params, dt, ticks=1) -> State: a
-batch from Python, `ticks` ticks with the controls held, in one compiled call
-(`sim.step`).
+From Python a batch of cars is stepped by the runner: `sim.step(model, state,
+controls, params, dt, ticks=1)`, `ticks` ticks with the controls held, in one
+compiled call.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
 
-from ..kernel_cache_guard import install
-
-install()  # before any kernel is declared: numba's cache is read and written checked
-from . import ackermann, arcade, bicycle, monster, rigid_body  # noqa: E402
-from ..state import Controls, State  # noqa: E402
+from ..state import Controls, State
+from . import ackermann, arcade, bicycle, monster, rigid_body
 
 MODELS: dict[str, ModuleType] = {m.NAME: m for m in (arcade, bicycle, ackermann, rigid_body, monster)}
 DEFAULT_MODEL = arcade.NAME
@@ -34,18 +31,5 @@ def get_model(name: str) -> ModuleType:
     except KeyError:
         raise KeyError(f"unknown model {name!r} (known: {', '.join(sorted(MODELS))})") from None
 
-
-def _step_of(model: ModuleType):
-    def step(state, controls, params, dt, ticks=1):
-        from ..sim import step as run  # the runner imports the models, not the other way round
-
-        return run(model, state, controls, params, dt, ticks=ticks)
-
-    step.__doc__ = f"One tick of a batch of {model.TITLE} cars from Python (sim.step)."
-    return step
-
-
-for _model in MODELS.values():
-    _model.step = _step_of(_model)
 
 __all__ = ["MODELS", "DEFAULT_MODEL", "get_model", "Controls", "State"]

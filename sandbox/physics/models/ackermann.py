@@ -23,8 +23,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from numba import njit
-
+from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
 from . import speed_control
@@ -39,10 +38,39 @@ TOP_SPEED_FORMULA, NO_TOP_SPEED = speed_control.TOP_SPEED_FORMULA, speed_control
 MAX_INNER = 89.0 * RADIANS
 
 PARAMS = (
-    Param("wheel_base", "Wheel base", "m", 2.6, 0.5, 10, 0.05, "l: distance between the front and rear axles.", group="Chassis"),
-    Param("track_width", "Track width", "m", 1.5, 0.3, 5, 0.05, "w: distance between the left and right wheels.", group="Chassis"),
-    Param("max_steer", "Outer wheel angle", "°", 30, 1, 60, 0.5,
-          "α at full steer: the outer front wheel's angle. The inner wheel turns further (β).", group="Steering"),
+    Param(
+        name="wheel_base",
+        label="Wheel base",
+        unit="m",
+        default=2.6,
+        min=0.5,
+        max=10,
+        step=0.05,
+        help="l: distance between the front and rear axles.",
+        group="Chassis",
+    ),
+    Param(
+        name="track_width",
+        label="Track width",
+        unit="m",
+        default=1.5,
+        min=0.3,
+        max=5,
+        step=0.05,
+        help="w: distance between the left and right wheels.",
+        group="Chassis",
+    ),
+    Param(
+        name="max_steer",
+        label="Outer wheel angle",
+        unit="°",
+        default=30,
+        min=1,
+        max=60,
+        step=0.5,
+        help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
+        group="Steering",
+    ),
 ) + speed_control.PARAMS
 
 
@@ -52,21 +80,23 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
-STATE = Layout((
-    Slot("speed", "m/s"),
-    Slot("alpha", "rad"),
-    Slot("beta", "rad"),
-    Slot("omega", "rad/s"),
-    Slot("wheel_left", "rad"),
-    Slot("wheel_right", "rad"),
-    Slot("icr_x", "m", math.nan),
-    Slot("icr_y", "m", math.nan),
-))
+STATE = Layout(
+    (
+        Slot("speed", "m/s"),
+        Slot("alpha", "rad"),
+        Slot("beta", "rad"),
+        Slot("omega", "rad/s"),
+        Slot("wheel_left", "rad"),
+        Slot("wheel_right", "rad"),
+        Slot("icr_x", "m", math.nan),
+        Slot("icr_y", "m", math.nan),
+    )
+)
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _inner_angle(alpha: float, track_width: float, wheel_base: float) -> float:
     """β (rad) from cot β = cot α − w/l, for α > 0."""
     cot_beta = 1 / math.tan(alpha) - track_width / wheel_base
@@ -78,13 +108,13 @@ def inner_angle(alpha: float, p: Mapping[str, float]) -> float:
     return _inner_angle(float(alpha), float(p["track_width"]), float(p["wheel_base"]))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def outer_limit(track_width: float, wheel_base: float) -> float:
     """Largest α (rad) whose inner angle stays at MAX_INNER or below."""
     return math.atan2(1.0, 1 / math.tan(MAX_INNER) + track_width / wheel_base)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     x0, y0, h = s[S.x], s[S.y], s[S.heading]

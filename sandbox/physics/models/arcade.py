@@ -54,10 +54,10 @@ import math
 from typing import Mapping
 
 import numpy as np
-from numba import njit
 
-from ..params import Param, Variant
+from ..kernel import kernel
 from ..state import Layout, Slot, index_of
+from .arcade_params import PARAMS
 from .geometry import DEGREES, RADIANS
 from .limits import SPEED_LIMIT_PX, limit_speed
 
@@ -79,58 +79,6 @@ SLOW_FRICTION_FACTOR = 3.0
 REFERENCE_DT = 1.0 / 60.0
 """s: the tick the recipe was tuned at; `rate_independent` keeps its feel at any rate."""
 
-PARAMS = (
-    Param("wheel_base", "Wheel base", "px", 70, 10, 300, 1,
-          "Distance from rear to front wheel. Longer turns wider.", group="Chassis"),
-    Param("steering_angle", "Steering angle", "°", 15, 1, 60, 0.5,
-          "How far the front wheels turn at full steer.", group="Steering"),
-    Param("engine_power", "Engine power", "px/s²", 900, 0, 4000, 10,
-          "Forward acceleration while the throttle is held.", group="Engine and brakes"),
-    Param("friction", "Friction", "1/s²", -55, -400, 0, 1,
-          "Ground friction, proportional to speed (the recipe multiplies it by "
-          "the tick length twice). More negative = stickier ground.", group="Resistance",
-          variant=Variant("recipe_2020", "1/s", -0.9, -20, 0, 0.01,
-                          "Ground friction, proportional to speed, applied once (the 2020 recipe: no tick "
-                          "length) and tripled below 100 px/s. More negative = stickier ground.")),
-    Param("drag", "Drag", "1/(px·s)", -0.06, -1, 0, 0.001,
-          "Air drag, proportional to speed squared (also applied with the tick "
-          "length twice). Mostly sets the top speed.", group="Resistance",
-          variant=Variant("recipe_2020", "1/px", -0.0015, -0.05, 0, 0.0001,
-                          "Air drag, proportional to speed squared, applied once (the 2020 recipe). "
-                          "Mostly sets the top speed.")),
-    Param("braking", "Braking", "px/s²", -450, -4000, 0, 10,
-          "Deceleration while the brake is held; past zero it drives in reverse.", group="Engine and brakes"),
-    Param("max_speed_reverse", "Reverse speed limit", "px/s", 250, 0, 2000, 5,
-          "Reverse speed is clamped to this before each tick's acceleration.", group="Engine and brakes"),
-    Param("slip_speed", "Slip speed", "px/s", 400, 0, 3000, 5,
-          "Above this speed the tyres use traction_fast and the car slides.", group="Traction"),
-    Param("traction_fast", "Traction fast", "1/s", 2.5, 0, 60, 0.1,
-          "Grip above slip speed: how fast the velocity turns toward the heading. "
-          "Low values drift.", group="Traction",
-          variant=Variant("recipe_2020", "per tick", 0.1, 0, 1, 0.01,
-                          "Grip above slip speed: the share of the turn toward the heading taken each "
-                          "tick (the 2020 recipe's lerp weight). Low values drift.")),
-    Param("traction_slow", "Traction slow", "1/s", 10, 0, 60, 0.1,
-          "Grip below slip speed.", group="Traction",
-          variant=Variant("recipe_2020", "per tick", 0.7, 0, 1, 0.01,
-                          "Grip below slip speed: the share of the turn taken each tick (2020 recipe).")),
-    Param.switch("rate_independent", "Rate independent", False,
-                 "Off: the recipe as written (friction, drag and traction change with the "
-                 "tick rate). On: the same feel at every tick rate, equal to the recipe at 60 Hz. "
-                 "The 2020 recipe has no such form.",
-                 since=2, unused_with="recipe_2020"),
-    Param.switch("recipe_2020", "Godot 3 recipe (2020)", False,
-                 "The recipe's Godot 3 version: friction and drag without the tick length, "
-                 "friction tripled below 100 px/s, a stop below 5 px/s, traction as a share per "
-                 "tick. Turning it sets friction, drag and traction to that recipe's values.",
-                 since=4),
-    Param.switch("analog_pedals", "Analog pedals", False,
-                 "Off: any press of accelerate or brake gives the whole engine power or braking, "
-                 "as the recipe's is_action_pressed does. On: scaled by how far the pedal is "
-                 "pressed (a gamepad trigger).",
-                 since=4, legacy=True),
-)
-
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
 TELEMETRY = {
@@ -142,7 +90,7 @@ S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _resistance(friction: float, drag: float, scale: float, speed: float, floor: float) -> float:
     """friction·scale + drag·scale·|v|, never below `floor` (guard: no more than the
     whole velocity in one tick). scale = the recipe's inner dt gives the resistance
@@ -151,7 +99,7 @@ def _resistance(friction: float, drag: float, scale: float, speed: float, floor:
     return max(friction * scale + drag * scale * speed, floor)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _lerp_weight(traction: float, steady: bool, per_tick: bool, dt: float) -> float:
     """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot); with
     `rate_independent` 1 - (1 - traction/60)^(60·dt); in the 2020 recipe traction
@@ -163,19 +111,19 @@ def _lerp_weight(traction: float, steady: bool, per_tick: bool, dt: float) -> fl
     return min(traction * dt, 1.0)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _pressed(strength: float) -> float:
     """An action read with is_action_pressed: 1 when pressed at all, else 0."""
     return 1.0 if strength > 0 else 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _friction_2020(friction: float, speed: float) -> float:
     """The 2020 recipe's friction (1/s): tripled below SLOW_FRICTION_BELOW px/s."""
     return friction * SLOW_FRICTION_FACTOR if speed < SLOW_FRICTION_BELOW else friction
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     hx, hy = s[S.heading_x], s[S.heading_y]

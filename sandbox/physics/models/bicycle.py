@@ -48,8 +48,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from numba import njit
-
+from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
 from . import speed_control
@@ -68,27 +67,100 @@ UNSET = 1e9
 centre stays finite) and far outside (-π, π], where every heading a tick writes lies."""
 
 PARAMS = (
-    Param("wheel_base", "Wheel base", "m", 2.5, 0.5, 10, 0.05, "Distance between the back and the front wheel.", group="Chassis"),
-    Param("max_steer", "Steering angle", "°", 30, 1, 60, 0.5, "Front wheel angle at full steer.", group="Steering"),
-) + speed_control.PARAMS + (
-    Param.switch("exact_arc", "Exact arc", False,
-                 "Off (the blog): each wheel moves the speed × the tick, then the wheel base is rebuilt; the rear "
-                 "axle ends up at speed·(1+cos δ)/2 on a circle of L/(2·tan(δ/2)). On: a rigid car whose front "
-                 "wheel rolls at the speed, rotated about the instantaneous centre: the same yaw rate, the rear "
-                 "axle on the exact L/tan δ (7.7 % tighter at 30°), the same path at any tick rate."),
-    Param.switch("keep_wheel_base", "Front wheel keeps wheel base", False,
-                 "The comment thread's correction: the front wheel travels the extra distance that keeps "
-                 "the wheels exactly one wheel base apart."),
-    Param("steer_rate", "Steering speed", "°/s", 0, 0, 720, 5,
-          "How fast the wheels turn while a steering key is held; 0 = at once (the blog).", group="Steering"),
-    Param("return_rate", "Return to centre", "°/s", 180, 0, 1440, 5,
-          "How fast the wheels straighten with no steering key (when steering speed > 0).", group="Steering"),
-    Param.switch("return_with_speed", "Return scales with speed", False,
-                 "Return to centre at return rate × speed / top speed (a parked car keeps its wheels turned).", group="Steering"),
-    Param("drift_delay", "Drift illusion: delay", "s", 0, 0, 0.5, 0.01,
-          "ILLUSION: the wheels move along the heading of this long ago; the body is drawn at today's.", group="Drift illusion"),
-    Param("drift_overrotate", "Drift illusion: over-rotate", "×", 0, 0, 2, 0.05,
-          "ILLUSION: draw the body turned further by steer × speed/top speed × this.", group="Drift illusion"),
+    (
+        Param(
+            name="wheel_base",
+            label="Wheel base",
+            unit="m",
+            default=2.5,
+            min=0.5,
+            max=10,
+            step=0.05,
+            help="Distance between the back and the front wheel.",
+            group="Chassis",
+        ),
+        Param(
+            name="max_steer",
+            label="Steering angle",
+            unit="°",
+            default=30,
+            min=1,
+            max=60,
+            step=0.5,
+            help="Front wheel angle at full steer.",
+            group="Steering",
+        ),
+    )
+    + speed_control.PARAMS
+    + (
+        Param.switch(
+            name="exact_arc",
+            label="Exact arc",
+            default=False,
+            help="Off (the blog): each wheel moves the speed × the tick, then the wheel base is rebuilt; the rear "
+            "axle ends up at speed·(1+cos δ)/2 on a circle of L/(2·tan(δ/2)). On: a rigid car whose front "
+            "wheel rolls at the speed, rotated about the instantaneous centre: the same yaw rate, the rear "
+            "axle on the exact L/tan δ (7.7 % tighter at 30°), the same path at any tick rate.",
+        ),
+        Param.switch(
+            name="keep_wheel_base",
+            label="Front wheel keeps wheel base",
+            default=False,
+            help="The comment thread's correction: the front wheel travels the extra distance that keeps "
+            "the wheels exactly one wheel base apart.",
+        ),
+        Param(
+            name="steer_rate",
+            label="Steering speed",
+            unit="°/s",
+            default=0,
+            min=0,
+            max=720,
+            step=5,
+            help="How fast the wheels turn while a steering key is held; 0 = at once (the blog).",
+            group="Steering",
+        ),
+        Param(
+            name="return_rate",
+            label="Return to centre",
+            unit="°/s",
+            default=180,
+            min=0,
+            max=1440,
+            step=5,
+            help="How fast the wheels straighten with no steering key (when steering speed > 0).",
+            group="Steering",
+        ),
+        Param.switch(
+            name="return_with_speed",
+            label="Return scales with speed",
+            default=False,
+            help="Return to centre at return rate × speed / top speed (a parked car keeps its wheels turned).",
+            group="Steering",
+        ),
+        Param(
+            name="drift_delay",
+            label="Drift illusion: delay",
+            unit="s",
+            default=0,
+            min=0,
+            max=0.5,
+            step=0.01,
+            help="ILLUSION: the wheels move along the heading of this long ago; the body is drawn at today's.",
+            group="Drift illusion",
+        ),
+        Param(
+            name="drift_overrotate",
+            label="Drift illusion: over-rotate",
+            unit="×",
+            default=0,
+            min=0,
+            max=2,
+            step=0.05,
+            help="ILLUSION: draw the body turned further by steer × speed/top speed × this.",
+            group="Drift illusion",
+        ),
+    )
 )
 
 
@@ -99,21 +171,23 @@ TELEMETRY = {
     "drawn vs path heading": ("°", (("display_heading", "drawn heading", DEGREES),)),
 }
 
-STATE = Layout((
-    Slot("speed", "m/s"),
-    Slot("steer", "rad"),
-    Slot("display_heading", "rad"),  # 0 = the heading of a car at rest at the origin
-    Slot("wheel_gap", "m"),
-    Slot("ticks", "count"),
-    Slot("icr_x", "m", math.nan),
-    Slot("icr_y", "m", math.nan),
-    Slot("heading_history", "rad", UNSET, HISTORY),
-))
+STATE = Layout(
+    (
+        Slot("speed", "m/s"),
+        Slot("steer", "rad"),
+        Slot("display_heading", "rad"),  # 0 = the heading of a car at rest at the origin
+        Slot("wheel_gap", "m"),
+        Slot("ticks", "count"),
+        Slot("icr_x", "m", math.nan),
+        Slot("icr_y", "m", math.nan),
+        Slot("heading_history", "rad", UNSET, HISTORY),
+    )
+)
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _steer(steer_in: float, current: float, speed: float, p, dt: float) -> float:
     """Front wheel angle (rad) after this tick, from the input and the current angle."""
     target = steer_in * (p[P.max_steer] * RADIANS)
@@ -129,7 +203,7 @@ def _steer(steer_in: float, current: float, speed: float, p, dt: float) -> float
     return current + min(max(goal - current, -step), step)  # never past the goal
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _motion_heading(s, p, dt: float) -> float:
     """Heading to move the wheels along: the current one, or with drift_delay the one
     of that many ticks ago from the history (filled with the current heading when
@@ -149,7 +223,7 @@ def _motion_heading(s, p, dt: float) -> float:
     return h
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     x0, y0, h = s[S.x], s[S.y], s[S.heading]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from ..kernel import kernel
 
 SPEED_LIMIT_PX = 20_000.0
 SPEED_LIMIT_M = 500.0
@@ -18,7 +18,7 @@ SPEED_LIMIT = {"px": SPEED_LIMIT_PX, "m": SPEED_LIMIT_M}
 """Units/s, by a model's LENGTH_UNIT."""
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def limit_speed(vx: float, vy: float, limit: float) -> tuple[float, float]:
     """(vx, vy) scaled down to `limit` if faster, else unchanged. Compared squared (no
     square root on the usual path, once a tick in every model); the limits' squares

@@ -63,7 +63,8 @@ State after the common slots: the yaw rate `omega` (rad/s), the rear axle's spin
 `wheel_omega` (rad/s), the `gear` (1…6, −1 reverse; a whole number kept as a float),
 last tick's longitudinal acceleration `accel_long` (the next tick's weight transfer),
 the telemetry of the last tick (slip angles, lateral forces, axle loads, traction,
-the wheels' angles; the rpm and the slip ratio as they stand after it, with its speed), and the body's unit heading vector (kept from
+the wheels' angles; the rpm and the slip ratio as they stand after it, with its
+speed), and the body's unit heading vector (kept from
 the tick that set it; NaN until the first tick, which then takes it from the heading).
 A state made by hand starts in first gear with everything else at zero.
 """
@@ -74,12 +75,13 @@ import math
 from typing import Callable, Mapping
 
 import numpy as np
-from numba import njit
 
-from ..params import Param, param_rows
+from ..kernel import kernel
+from ..params import param_rows
 from ..state import Layout, Slot, index_of
 from .geometry import DEGREES, RADIANS, rotate, sign
 from .limits import SPEED_LIMIT_M, limit_speed
+from .monster_params import GEAR_NAMES, PARAMS, TORQUE_RPM
 
 NAME = "monster"
 TITLE = "Dynamic car (Monster, 2003)"
@@ -96,67 +98,6 @@ LOW_SPEED = 2.0
 STOP = 0.3
 """m/s: below this along the car and across it, holding the brake selects reverse (and
 the throttle first gear)."""
-TORQUE_RPM = (1000, 2000, 2500, 3500, 4400, 5000, 5600, 6000)
-TORQUE_NM = (390, 430, 448, 465, 475, 462, 438, 400)
-"""LS1-like curve: 475 N·m peak at 4400 rpm and 448 at 2500 as the seed says; 438 at
-5600 rpm is the seed's 257 kW power peak. Editable: one parameter per point."""
-GEAR_NAMES = ("1", "2", "3", "4", "5", "6")
-
-PARAMS = (
-    Param("mass", "Mass", "kg", 1500, 300, 5000, 10, "Car and driver.", group="Chassis"),
-    Param("cg_to_front", "CG to front axle (b)", "m", 1.25, 0.3, 3, 0.05, "Distance from the centre of gravity to the front axle.", group="Chassis"),
-    Param("cg_to_rear", "CG to rear axle (c)", "m", 1.25, 0.3, 3, 0.05, "Distance from the centre of gravity to the rear axle.", group="Chassis"),
-    Param("cg_height", "CG height (h)", "m", 1.0, 0.1, 2, 0.05, "Height of the CG: more = more weight transfer.", group="Chassis"),
-    Param("track_width", "Track width", "m", 1.6, 1, 2.5, 0.05, "For drawing only.", group="Chassis"),
-    Param("yaw_inertia", "Yaw inertia", "kg·m²", 2500, 100, 20000, 50, "Resistance to turning about the CG.", group="Chassis", log=True),
-    Param("wheel_radius", "Wheel radius", "m", 0.34, 0.2, 0.6, 0.01, "Rw: drive force = torque / Rw.", group="Wheels and tyres"),
-    Param("wheel_inertia", "Rear axle inertia", "kg·m²", 8.2, 0.5, 50, 0.1,
-          "Both rear wheels (the seed: 2 × 75 kg·0.33²/2 = 8.2).", group="Wheels and tyres"),
-    Param("c_drag", "Drag constant", "kg/m", 0.4257, 0, 3, 0.0001, "Cdrag: F = −Cdrag·v·|v| (0.5·0.30·2.2·1.29).", group="Resistance"),
-    Param("c_rr", "Rolling resistance", "kg/s", 12.8, 0, 100, 0.1, "Crr: F = −Crr·v (30 × Cdrag; the seed doubts it).", group="Resistance"),
-    Param("mu", "Tyre friction μ", "coeff.", 1.0, 0.1, 2, 0.01, "Grip limit per axle = μ × load (street 1.0, racing 1.5).", group="Wheels and tyres"),
-    Param("traction_slope", "Traction slope", "/SR", 16.7, 1, 50, 0.1,
-          "Ct normalised by load: traction/load per unit slip ratio (peak μ at about 6 % slip).", group="Wheels and tyres"),
-    Param("cornering_front", "Front cornering stiffness", "/rad", 5.0, 0.5, 20, 0.1,
-          "Cα front, normalised by load: lateral force/load per radian of slip angle.", group="Wheels and tyres"),
-    Param("cornering_rear", "Rear cornering stiffness", "/rad", 5.2, 0.5, 20, 0.1,
-          "Cα rear, normalised by load. More than the front: stable; less: oversteer.", group="Wheels and tyres"),
-    Param("max_steer", "Steering angle", "°", 30, 1, 50, 0.5, "Front wheel angle at full steer.", group="Steering"),
-    Param("brake_torque", "Rear brake torque", "N·m", 3000, 0, 20000, 50, "Constant torque against the rear wheels' spin.", group="Brakes"),
-    Param("brake_force", "Front brake force", "N", 6000, 0, 40000, 100, "Braking force of the front axle (≤ μ·front load).", group="Brakes"),
-    Param.switch("four_wheel_brakes", "Brakes on all four wheels", False,
-                 "Off: the text's split, a fixed front force and a torque on the rear wheels. On: one brake "
-                 "torque shared by the axles (brake bias); an axle braked past its grip locks and slides.",
-                 since=3, group="Brakes"),
-    Param("brake_total", "Brake torque, all wheels", "N·m", 8000, 0, 40000, 50,
-          "With brakes on all four wheels: the torque of all four brakes together at full pedal.", since=3, group="Brakes"),
-    Param("brake_bias", "Brake bias (front share)", "fraction", 0.65, 0, 1, 0.01,
-          "With brakes on all four wheels: the front axle's share of the brake torque (road cars "
-          "about 0.6–0.75: braking moves weight to the front).", since=3, group="Brakes"),
-    Param.switch("abs", "ABS", False,
-                 "Anti-lock brakes: each axle is braked at most to the tyre's peak grip, never locked.", since=3, group="Brakes"),
-    Param("handbrake_grip", "Handbrake rear grip", "×", 0.5, 0, 1, 0.05, "Rear lateral grip while the handbrake locks the rear.", group="Brakes"),
-    Param("gear_1", "Gear 1", "ratio", 2.66, 0.5, 6, 0.01, "Gear ratio xg (Corvette C5).", group="Gearbox"),
-    Param("gear_2", "Gear 2", "ratio", 1.78, 0.3, 5, 0.01, "Gear ratio.", group="Gearbox"),
-    Param("gear_3", "Gear 3", "ratio", 1.30, 0.3, 4, 0.01, "Gear ratio.", group="Gearbox"),
-    Param("gear_4", "Gear 4", "ratio", 1.00, 0.3, 3, 0.01, "Gear ratio.", group="Gearbox"),
-    Param("gear_5", "Gear 5", "ratio", 0.74, 0.2, 3, 0.01, "Gear ratio.", group="Gearbox"),
-    Param("gear_6", "Gear 6", "ratio", 0.50, 0.2, 3, 0.01, "Gear ratio.", group="Gearbox"),
-    Param("gear_reverse", "Reverse gear", "ratio", 2.90, 0.5, 6, 0.01, "Reverse ratio.", group="Gearbox"),
-    Param("differential", "Differential", "ratio", 3.42, 1, 6, 0.01, "xd: multiplies every gear.", group="Gearbox"),
-    Param("efficiency", "Transmission efficiency", "fraction", 0.7, 0.3, 1, 0.01, "η: the seed's guess of 70 %.", group="Gearbox"),
-    Param("idle_rpm", "Idle rpm", "rpm", 1000, 500, 2000, 50, "rpm floor: the engine drives from standstill.", group="Engine"),
-    Param("redline_rpm", "Redline", "rpm", 6000, 3000, 9000, 100, "No torque above this (rev limiter).", group="Engine"),
-    Param("shift_up", "Shift up at", "rpm", 5500, 2000, 9000, 100, "Automatic gearbox: next gear above this.", group="Gearbox"),
-    Param("shift_down", "Shift down at", "rpm", 2500, 1000, 6000, 100, "Automatic gearbox: lower gear below this.", group="Gearbox"),
-) + tuple(Param(f"torque_{rpm}", f"Torque at {rpm} rpm", "N·m", nm, 0, 1500, 1, "A point of the engine's torque curve.", group="Engine")
-          for rpm, nm in zip(TORQUE_RPM, TORQUE_NM)) + (
-    Param.switch("manual_gears", "Manual gearbox", False, "Shift with Q/E (controls.shift) instead of automatically.", group="Gearbox"),
-    Param.switch("pacejka", "Pacejka traction curve", False,
-                 "Slip ratio → traction through a Magic-Formula shape (peak, then falling) instead of capped linear.", group="Wheels and tyres"),
-    Param.switch("tutorial_cornering", "Tutorial cornering (literal)", False,
-                 "Drop the front tyre force's part along the car, as the text does (a car at full lock can then gain speed).", group="Wheels and tyres"),
-)
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
@@ -170,13 +111,27 @@ TELEMETRY = {
 }
 
 
-STATE = Layout((
-    Slot("omega", "rad/s"), Slot("wheel_omega", "rad/s"), Slot("gear", "", 1.0), Slot("rpm", "rpm"),
-    Slot("slip_ratio", ""), Slot("alpha_front", "rad"), Slot("alpha_rear", "rad"), Slot("lat_front", "N"),
-    Slot("lat_rear", "N"), Slot("load_front", "N"), Slot("load_rear", "N"), Slot("traction", "N"),
-    Slot("accel_long", "m/s²"), Slot("wheel_left", "rad"), Slot("wheel_right", "rad"),
-    Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan),
-))
+STATE = Layout(
+    (
+        Slot("omega", "rad/s"),
+        Slot("wheel_omega", "rad/s"),
+        Slot("gear", "", 1.0),
+        Slot("rpm", "rpm"),
+        Slot("slip_ratio", ""),
+        Slot("alpha_front", "rad"),
+        Slot("alpha_rear", "rad"),
+        Slot("lat_front", "N"),
+        Slot("lat_rear", "N"),
+        Slot("load_front", "N"),
+        Slot("load_rear", "N"),
+        Slot("traction", "N"),
+        Slot("accel_long", "m/s²"),
+        Slot("wheel_left", "rad"),
+        Slot("wheel_right", "rad"),
+        Slot("heading_x", "", math.nan),
+        Slot("heading_y", "", math.nan),
+    )
+)
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
@@ -186,7 +141,8 @@ KNOTS = tuple(float(rpm) for rpm in TORQUE_RPM)
 
 # One formula each, for the kernel (one car) and for the Python side (`_each`).
 
-@njit(cache=True, nogil=True, error_model="numpy")
+
+@kernel
 def _gear_ratio(p, gear):
     """Ratio of gear number `gear` (1…6, above 6 the sixth; below 0 reverse; 0 neutral → 0)."""
     if gear > 0:
@@ -196,13 +152,13 @@ def _gear_ratio(p, gear):
     return 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _engine_rpm(p, wheel_omega, ratio):
     """rpm = wheel rotation rate · xg · xd · 60 / 2π (seed "How do we get the RPM?")."""
     return abs(wheel_omega) * ratio * p[P.differential] * 60 / (2 * math.pi)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _torque_curve(p, rpm):
     """Max engine torque (N·m) at `rpm`: linear between the curve's points, the end
     values beyond them, 0 above the redline. np.interp's arithmetic, slope·(rpm −
@@ -221,13 +177,13 @@ def _torque_curve(p, rpm):
     return (high - low) / (KNOTS[j + 1] - KNOTS[j]) * (rpm - KNOTS[j]) + low
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _drive_force(p, engine_torque, ratio):
     """F = T·xg·xd·η / Rw (seed "Engine Force")."""
     return engine_torque * ratio * p[P.differential] * p[P.efficiency] / p[P.wheel_radius]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _axle_loads(p, accel):
     """Front and rear axle loads (N) with weight transfer (seed "Weight Transfer")."""
     b, c, h, m = p[P.cg_to_front], p[P.cg_to_rear], p[P.cg_height], p[P.mass]
@@ -241,7 +197,7 @@ MAGIC_C, MAGIC_E = 1.65, 0.97
 """The Magic Formula's shape C and curvature E of option `pacejka`."""
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _traction_ratio(p, slip_ratio):
     """Traction force / load for a slip ratio: Ct·SR capped at ±μ, or Pacejka."""
     mu, k = p[P.mu], p[P.traction_slope]
@@ -269,7 +225,7 @@ def _magic_peak_input() -> float:
 MAGIC_PEAK = _magic_peak_input()
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _peak_slip_ratio(p):
     """Slip ratio of the traction curve's peak (μ reached): μ/Ct when capped linear;
     the Magic Formula's peak with `pacejka`."""
@@ -279,7 +235,7 @@ def _peak_slip_ratio(p):
     return MAGIC_PEAK * MAGIC_C * mu / k
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _traction_slope(p, slip_ratio):
     """d(traction ratio)/d(slip ratio) of `_traction_ratio`, for Newton's method."""
     mu, k = p[P.mu], p[P.traction_slope]
@@ -292,7 +248,7 @@ def _traction_slope(p, slip_ratio):
     return mu * math.cos(MAGIC_C * math.atan(phi)) * MAGIC_C / (1 + phi * phi) * dphi
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _implicit_traction(p, slip_ahead, give, load, floor):
     """The traction T (N) that agrees with the slip it leaves at the end of the tick
     (backward Euler on the wheel's stiff equation): T = load·f((slip_ahead − give·T)/floor),
@@ -324,7 +280,7 @@ def _implicit_traction(p, slip_ahead, give, load, floor):
     return force
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _brakes(p, pedal, front_load, locked_ratio):
     """(front braking force N, rear brake torque N·m) at brake pedal `pedal`.
 
@@ -344,13 +300,13 @@ def _brakes(p, pedal, front_load, locked_ratio):
     return front, total * (1.0 - p[P.brake_bias])
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _smooth(x):
     x = min(max(x, 0.0), 1.0)
     return x * x * (3 - 2 * x)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer_in, throttle, brake, handbrake, shift = c[0], c[1], c[2], c[3] > 0, c[4]
@@ -409,8 +365,9 @@ def tick(s, c, p, dt):
     # sideways is not slow, whatever its forward speed)
     dynamic_now = _smooth((max(abs(v_long), abs(v_lat)) - LOW_SPEED) / LOW_SPEED)
     lat_f = dynamic_now * min(max(-p[P.cornering_front] * alpha_f * front_load, -mu * front_load), mu * front_load)
-    lat_r = dynamic_now * min(max(-p[P.cornering_rear] * alpha_r * rear_load, -mu * rear_load * rear_grip),
-                              mu * rear_load * rear_grip)
+    lat_r = dynamic_now * min(
+        max(-p[P.cornering_rear] * alpha_r * rear_load, -mu * rear_load * rear_grip), mu * rear_load * rear_grip
+    )
 
     # forces in the car frame other than the rear traction
     speed = math.sqrt(v_long * v_long + v_lat * v_lat)
@@ -434,7 +391,9 @@ def tick(s, c, p, dt):
     slip_ahead = slip_speed + dt * (R * (drive_torque - brake_torque) / Iw - other / m)
     traction = _implicit_traction(p, slip_ahead, dt * (R * R / Iw + 1 / m), rear_load, floor)
     wheel_after = wheel + (drive_torque - traction * R - brake_torque) / Iw * dt
-    if handbrake or (rear_brake > 0 and wheel_after * turning <= 0):  # the wheel held still: only the car moves the slip
+    if handbrake or (
+        rear_brake > 0 and wheel_after * turning <= 0
+    ):  # the wheel held still: only the car moves the slip
         wheel_after = 0.0
         traction = _implicit_traction(p, -v_long - dt * other / m, dt / m, rear_load, floor)
     travel = 1.0 if v_long >= 0 else -1.0
@@ -445,7 +404,7 @@ def tick(s, c, p, dt):
             traction = -travel * mu * rear_load
             wheel_after = travel * max((v_long + (traction + other) / m * dt) * travel - held, 0.0) / R
     if braking > 0 and (v_long + (traction + other) / m * dt) * v_long < 0:  # guard: braking stops the car,
-        traction = -other - v_long * m / dt                                 # never reverses it
+        traction = -other - v_long * m / dt  # never reverses it
     fx = traction + other
     torque = b * side_front - c_ * lat_r
 
@@ -492,7 +451,7 @@ def tick(s, c, p, dt):
     s[S.heading_x], s[S.heading_y] = chn, shn
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _gear_accelerations(p, gear, speeds, out):
     """out[i] = drive force / M at full throttle in `gear`, wheels rolling at speeds[i]."""
     ratio = _gear_ratio(p, gear)
@@ -501,7 +460,7 @@ def _gear_accelerations(p, gear, speeds, out):
         out[i] = _drive_force(p, _torque_curve(p, max(rpm, p[P.idle_rpm])), ratio) / p[P.mass]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _net_acceleration(p, v):
     """force_curve's `net` at one speed: the best gear's drive minus the resistance."""
     speeds, out = np.array([v]), np.empty(1)
@@ -512,7 +471,7 @@ def _net_acceleration(p, v):
     return best - (p[P.c_drag] * v * v + p[P.c_rr] * v) / p[P.mass]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _bisect_top_speed(p, lo, hi, steps):
     """The speed in [lo, hi] where `net` falls through zero, halving `steps` times."""
     for _ in range(steps):
@@ -524,14 +483,14 @@ def _bisect_top_speed(p, lo, hi, steps):
     return lo
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _every_gear(p, speeds, out):
     """out[g - 1] = `_gear_accelerations` of gear g, for every forward gear."""
     for gear in range(1, out.shape[0] + 1):
         _gear_accelerations(p, gear, speeds, out[gear - 1])
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _top_speed(p, grid):
     """The first speed of `grid` where `net` ≤ 0 (0 if the first, inf if none), then
     50 halvings between it and the speed before."""

@@ -58,12 +58,12 @@ import math
 from typing import Mapping
 
 import numpy as np
-from numba import njit
 
-from ..params import Param
+from ..kernel import kernel
 from ..state import Layout, Slot, index_of
 from .geometry import DEGREES, RADIANS, rotate, sign, wrap
 from .limits import SPEED_LIMIT_M, limit_speed
+from .rigid_body_params import PARAMS
 
 NAME = "rigid_body"
 TITLE = "Rigid body, tyre patches (Kincaid)"
@@ -77,31 +77,6 @@ GRAVITY = 9.81
 REVERSE_BELOW = 0.5
 """m/s: below this forward speed, the brake pedal drives backwards."""
 
-PARAMS = (
-    Param("mass", "Mass", "kg", 1, 0.1, 2000, 0.1, "Chassis mass.", group="Chassis", log=True),
-    Param("half_length", "Half length", "m", 1.5, 0.5, 4, 0.05, "Half the body length; the wheels sit at the corners.", group="Chassis"),
-    Param("half_width", "Half width", "m", 0.75, 0.3, 2, 0.05, "Half the body width.", group="Chassis"),
-    Param("wheel_radius", "Wheel radius", "m", 0.5, 0.1, 1, 0.01, "Radius of every wheel.", group="Wheels"),
-    Param("wheel_inertia", "Wheel inertia", "kg·m²", 0.05, 0.01, 50, 0.01, "Spin inertia of one wheel.", group="Wheels", log=True),
-    Param("drive_torque", "Drive torque", "N·m", 2, 0, 5000, 0.1, "Torque on each rear wheel at full throttle.", group="Wheels", log=True),
-    Param("brake_torque", "Brake torque", "N·m", 4, 0, 10000, 0.1, "Braking torque on each wheel at full brake.", group="Wheels", log=True),
-    Param("max_steer", "Steering angle", "°", 25, 1, 60, 0.5, "Front wheel angle at full steer.", group="Steering"),
-    Param("side_grip", "Side grip", "N·s/m", 2, 0, 20000, 0.5,
-          "Response force per m/s of sideways patch slip (the seed's constant 2).", group="Tyres", log=True),
-    Param("forward_grip", "Forward grip", "N·s/m", 1, 0, 20000, 0.5,
-          "Response force per m/s of forward patch slip (the seed's constant 1).", group="Tyres", log=True),
-    Param.switch("grip_limit", "Grip limit", False, "Cap each tyre's force at max grip: past it the tyre slides.", group="Tyres"),
-    Param("max_grip", "Max grip", "N", 3, 0.1, 50000, 0.1, "Largest force one tyre can give (with grip limit).", group="Tyres", log=True),
-    Param.switch("grip_load", "Grip ∝ load", False,
-                 "Each tyre gives at most μ × its share of the car's weight (a quarter each), "
-                 "instead of a fixed max grip: a heavier car grips harder, and the car corners "
-                 "at up to μ·g.", since=3, group="Tyres"),
-    Param("mu", "Tyre friction μ", "coeff.", 1.0, 0.05, 3.0, 0.01,
-          "Tyre friction coefficient with grip ∝ load: 1 for a road tyre on dry asphalt, "
-          "about 0.1 on ice.", since=3, group="Tyres"),
-    Param.switch("box_inertia", "Box inertia m(L²+W²)/12", False,
-                 "Fix the seed's inertia formula, which multiplies the half sizes.", group="Chassis"),
-)
 
 # wheel corners in units of (half_length, half_width): front-left, front-right, rear-left, rear-right
 CORNER_X = (1.0, 1.0, -1.0, -1.0)
@@ -116,16 +91,18 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
-STATE = Layout((
-    Slot("omega", "rad/s"),
-    Slot("wheel_speed", "rad/s", 0.0, 4),
-    Slot("wheel_left", "rad"),
-    Slot("wheel_right", "rad"),
-    Slot("slip_front", "rad"),
-    Slot("slip_rear", "rad"),
-    Slot("side_force_front", "N"),
-    Slot("side_force_rear", "N"),
-))
+STATE = Layout(
+    (
+        Slot("omega", "rad/s"),
+        Slot("wheel_speed", "rad/s", 0.0, 4),
+        Slot("wheel_left", "rad"),
+        Slot("wheel_right", "rad"),
+        Slot("slip_front", "rad"),
+        Slot("slip_rear", "rad"),
+        Slot("side_force_front", "N"),
+        Slot("side_force_rear", "N"),
+    )
+)
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
 
@@ -133,11 +110,12 @@ P = index_of(p.name for p in PARAMS)
 def inertia(p: Mapping) -> np.ndarray:
     """Yaw inertia (kg·m²) of a tuning or of arrays of tunings: the kernel's own
     `yaw_inertia`, element by element."""
-    return np.vectorize(yaw_inertia, otypes=[np.float64])(p["half_length"], p["half_width"], p["mass"],
-                                                           np.asarray(p["box_inertia"], dtype=bool))
+    return np.vectorize(yaw_inertia, otypes=[np.float64])(
+        p["half_length"], p["half_width"], p["mass"], np.asarray(p["box_inertia"], dtype=bool)
+    )
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def yaw_inertia(half_length: float, half_width: float, mass: float, box: bool) -> float:
     """Yaw inertia (kg·m²): the seed's (1/12)·hx²·hy²·m, or a box's m·(L² + W²)/12."""
     if box:
@@ -146,17 +124,19 @@ def yaw_inertia(half_length: float, half_width: float, mass: float, box: bool) -
     return (1.0 / 12.0) * (half_length * half_length) * (half_width * half_width) * mass
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def add_force(force_x: float, force_y: float, torque: float, world_fx: float, world_fy: float,
-              offset_x: float, offset_y: float) -> tuple[float, float, float]:
+@kernel
+def add_force(
+    force_x: float, force_y: float, torque: float, world_fx: float, world_fy: float, offset_x: float, offset_y: float
+) -> tuple[float, float, float]:
     """The seed's AddForce: F + f and τ + offset × f."""
     cross = offset_x * world_fy - offset_y * world_fx
     return force_x + world_fx, force_y + world_fy, torque + cross
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def integrate(s, force_x: float, force_y: float, torque: float, mass: float, inertia: float,
-              dt: float) -> tuple[float, float]:
+@kernel
+def integrate(
+    s, force_x: float, force_y: float, torque: float, mass: float, inertia: float, dt: float
+) -> tuple[float, float]:
     """Euler with the new velocity (seed RigidBody.Update), in place on the state row
     `s`: position, heading (wrapped) and omega; returns the new (vx, vy), which the
     caller stores (after the speed guard)."""
@@ -171,7 +151,7 @@ def integrate(s, force_x: float, force_y: float, torque: float, mass: float, ine
     return vx, vy
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: float, dt: float) -> float:
     """Largest grip (N·s/m) that removes no more than a patch's own slip along axis
     (ax, ay) in one tick, shared by the four wheels: m_eff / (4·dt)."""
@@ -180,17 +160,27 @@ def _grip_cap(ox: float, oy: float, ax: float, ay: float, mass: float, inertia: 
     return m_eff / (4 * dt)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _forward_axis(k: int, half_length: float, half_width: float, cos_steer: float,
-                  sin_steer: float) -> tuple[float, float, float]:
+@kernel
+def _forward_axis(
+    k: int, half_length: float, half_width: float, cos_steer: float, sin_steer: float
+) -> tuple[float, float, float]:
     """Wheel k's forward axis (vehicle frame) and its lever about the centre (m)."""
     fx, fy = (cos_steer, sin_steer) if FRONT[k] else (1.0, 0.0)
     return fx, fy, CORNER_X[k] * half_length * fy - CORNER_Y[k] * half_width * fx
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _forward_grip(grip: float, half_length: float, half_width: float, cos_steer: float, sin_steer: float,
-                  mass: float, inertia: float, spin_term: float, dt: float) -> float:
+@kernel
+def _forward_grip(
+    grip: float,
+    half_length: float,
+    half_width: float,
+    cos_steer: float,
+    sin_steer: float,
+    mass: float,
+    inertia: float,
+    spin_term: float,
+    dt: float,
+) -> float:
     """The forward grip (N·s/m), lowered so that dt·grip·(Gershgorin's largest row sum
     of the forward patches' coupling) is at most 1. Entry (k, l) of the coupling is
     f_k·f_l/m + lever_k·lever_l/I (+ radius²/wheel_inertia, `spin_term`, when k = l):
@@ -206,7 +196,7 @@ def _forward_grip(grip: float, half_length: float, half_width: float, cos_steer:
     return min(grip, 1.0 / (dt * worst))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     steer = c[0] * (p[P.max_steer] * RADIANS)
@@ -229,8 +219,17 @@ def tick(s, c, p, dt):
     top_spin = SPEED_LIMIT_M / radius
     # wheel axes (vehicle frame): forward (cos δ, sin δ), δ = steer on the front wheels, 0 behind
     cos_steer, sin_steer = math.cos(steer), math.sin(steer)
-    forward_grip = _forward_grip(p[P.forward_grip], p[P.half_length], p[P.half_width], cos_steer, sin_steer,
-                                 mass, inertia, radius * radius / inertia_w, dt)
+    forward_grip = _forward_grip(
+        p[P.forward_grip],
+        p[P.half_length],
+        p[P.half_width],
+        cos_steer,
+        sin_steer,
+        mass,
+        inertia,
+        radius * radius / inertia_w,
+        dt,
+    )
 
     force_x, force_y, torque = 0.0, 0.0, 0.0
     slip_front, slip_rear, side_front, side_rear = 0.0, 0.0, 0.0, 0.0

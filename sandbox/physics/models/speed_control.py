@@ -12,19 +12,70 @@ from __future__ import annotations
 from typing import Mapping
 
 import numpy as np
-from numba import njit
 
+from ..kernel import kernel
 from ..params import Param
 from ..state import index_of
 from .geometry import sign
 
 PARAMS = (
-    Param("max_speed", "Top speed", "m/s", 20, 1, 100, 0.5, "Forward speed the throttle drives towards.", group="Speed"),
-    Param("acceleration", "Acceleration", "m/s²", 4, 0.1, 30, 0.1, "How fast the throttle raises the speed.", group="Speed", log=True),
-    Param("braking", "Braking", "m/s²", 8, 0.1, 50, 0.1,
-          "How fast the brake lowers the speed; held at rest, it drives in reverse.", group="Speed", log=True),
-    Param("reverse_speed", "Reverse speed", "m/s", 5, 0, 30, 0.5, "Top speed in reverse.", group="Speed"),
-    Param("coast", "Coasting deceleration", "m/s²", 1, 0, 20, 0.1, "Speed lost per second with no pedal.", group="Speed"),
+    Param(
+        name="max_speed",
+        label="Top speed",
+        unit="m/s",
+        default=20,
+        min=1,
+        max=100,
+        step=0.5,
+        help="Forward speed the throttle drives towards.",
+        group="Speed",
+    ),
+    Param(
+        name="acceleration",
+        label="Acceleration",
+        unit="m/s²",
+        default=4,
+        min=0.1,
+        max=30,
+        step=0.1,
+        help="How fast the throttle raises the speed.",
+        group="Speed",
+        log=True,
+    ),
+    Param(
+        name="braking",
+        label="Braking",
+        unit="m/s²",
+        default=8,
+        min=0.1,
+        max=50,
+        step=0.1,
+        help="How fast the brake lowers the speed; held at rest, it drives in reverse.",
+        group="Speed",
+        log=True,
+    ),
+    Param(
+        name="reverse_speed",
+        label="Reverse speed",
+        unit="m/s",
+        default=5,
+        min=0,
+        max=30,
+        step=0.5,
+        help="Top speed in reverse.",
+        group="Speed",
+    ),
+    Param(
+        name="coast",
+        label="Coasting deceleration",
+        unit="m/s²",
+        default=1,
+        min=0,
+        max=20,
+        step=0.1,
+        help="Speed lost per second with no pedal.",
+        group="Speed",
+    ),
 )
 
 TOP_SPEED_FORMULA = "the top speed setting"
@@ -34,7 +85,7 @@ Q = index_of(p.name for p in PARAMS)
 """Columns of these parameters counted from the first (max_speed)."""
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel
 def next_speed(speed: float, throttle: float, brake: float, p, first: int, dt: float) -> float:
     """Signed speed after one tick (m/s). The brake wins when both pedals are held.
 
@@ -69,8 +120,12 @@ def force_curve(p: Mapping[str, float], speeds: np.ndarray, dt: float) -> dict[s
     full brake; `net` is the full-throttle one."""
     v = np.asarray(speeds, dtype=np.float64)
     throttle = np.where(v < p["max_speed"], float(p["acceleration"]), 0.0)
-    return {"throttle": throttle, "coasting": np.full_like(v, -float(p["coast"])),
-            "brake": np.full_like(v, -float(p["braking"])), "net": throttle}
+    return {
+        "throttle": throttle,
+        "coasting": np.full_like(v, -float(p["coast"])),
+        "brake": np.full_like(v, -float(p["braking"])),
+        "net": throttle,
+    }
 
 
 def top_speed(p: Mapping[str, float], dt: float) -> float:

@@ -1,0 +1,31 @@
+"""The `kernel` decorator: how every compiled function of the physics is compiled.
+
+numba's `njit` with the options every kernel shares, written once:
+- cache=True: compiled once, then loaded from the kernel cache (`kernel_cache`),
+  whose files are read and written checked (`kernel_cache_guard`, installed here,
+  before any kernel is declared);
+- nogil=True: worker threads run kernels beside the window;
+- error_model="numpy": a division by zero gives inf or NaN as in numpy (and as in
+  Godot), not a Python exception, and costs no check per division.
+No fastmath: results are IEEE float64, the same bits on every run.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .kernel_cache_guard import install
+
+install()
+
+OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+"""numba's options for every kernel (also the `jit_options` of an `overload`)."""
+
+
+def kernel(function=None, *, parallel: bool = False):
+    """`@kernel` compiles a function of floats and arrays for one car (or a batch
+    loop: `@kernel(parallel=True)` spreads its `prange` over the cores)."""
+    options = dict(OPTIONS, parallel=True) if parallel else OPTIONS
+    if function is None:
+        return njit(**options)
+    return njit(**options)(function)
