@@ -163,9 +163,25 @@ def test_standing_still_with_full_steer_does_not_move():
     assert s.x[0] == s.y[0] == s.heading[0] == s.vx[0] == s.vy[0] == 0
 
 
-def test_heading_is_wrapped_like_godots_angle():
-    s = run(moving(300), Controls(1, 1, 0), tuning(), 60 * 8)
-    assert -math.pi < s.heading[0] <= math.pi
+@pytest.mark.parametrize("steer", [1, -1])
+@pytest.mark.parametrize("ticks", [100, 200, 480])
+def test_a_full_lock_circle_turns_by_the_recipes_wheel_geometry_and_wraps_like_godot(steer, ticks):
+    """calculate_steering by hand: with the velocity along the heading h, the rear wheel
+    moves by v·dt·h and the front wheel by v·dt·h rotated by δ, so the new heading,
+    rear → front = L·h + v·dt·(h rotated by δ − h), has turned by
+    Δθ = atan2(v·dt·sin δ, L + v·dt·(cos δ − 1)). With traction·dt = 1 the lerp sets the
+    velocity to new_heading·|v| (still along the heading, the same speed) and with no
+    friction, drag or pedals nothing else changes it: every tick turns by the same Δθ.
+    After `ticks` the heading is ticks·Δθ, read as Godot's `angle()` reads it, within
+    (−π, π] (200 and 480 ticks turn past π)."""
+    speed = 300.0
+    p = tuning(friction=0, drag=0, traction_fast=60, traction_slow=60)
+    s = run(moving(speed), Controls(steer, 0, 0), p, ticks)
+    d = steer * math.radians(RECIPE["steering_angle"])
+    length = RECIPE["wheel_base"]
+    turn = math.atan2(speed * DT * math.sin(d), length + speed * DT * (math.cos(d) - 1))
+    assert s.heading[0] == pytest.approx(math.remainder(ticks * turn, 2 * math.pi), abs=1e-9)
+    assert s.speed[0] == pytest.approx(speed, rel=1e-12)
 
 
 def test_the_benchmarks_plain_python_baseline_drives_like_the_model():

@@ -1,9 +1,16 @@
-"""The compiled metrics against the recorded ones (tests/goldens/models/metrics.json,
-from the numpy batch implementation they replace): every built-in preset and option
-variant at its preset's tick rate, each figure within 1e-9 relative (NaN = NaN,
-inf = inf). The metrics added after the recording (the standing quarter mile, the
-skid pad's steady lateral acceleration) are checked against closed forms in
-test_metrics.py instead."""
+"""Change detector, recorded from the sandbox itself (not an independent truth).
+
+The compiled metrics against tests/goldens/models/metrics.json, which
+tools/record_model_goldens.py recorded with the sandbox's own `metrics.compute` at an
+earlier commit: the tunings of index.json (see test_model_goldens.py) at their
+preset's tick rate, each figure within 1e-9 relative (NaN = NaN, inf = inf). The
+metrics added after the recording (the standing quarter mile, the skid pad's steady
+lateral acceleration) are not in it: test_metrics.py checks them against closed
+forms. A failure says only that a metric has moved since the recording.
+
+Re-record after a deliberate change of the physics or of a manoeuvre, and say why in
+the commit: `python tools/record_model_goldens.py` (it rewrites the trajectories of
+test_model_goldens.py too, and records every metric there is)."""
 
 import json
 import math

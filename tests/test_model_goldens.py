@@ -1,7 +1,21 @@
-"""Every model's compiled kernel against trajectories recorded from the numpy
-implementation it replaced (tools/record_model_goldens.py): each built-in preset and
-five option variants, four 30-s drives each, through the same drivers the window and
-the CLI use. The numbers are those of the earlier code, not of this one."""
+"""Change detector, recorded from the sandbox itself (not an independent truth).
+
+Every model's compiled kernel is driven through the recording driver (`sim.record`)
+and compared with the trajectories that tools/record_model_goldens.py recorded from
+the sandbox's own physics at an earlier commit (tests/goldens/models/*.npz, listed
+in index.json): each value within 1e-9 relative, or within 1e-9 of the path's extent
+for values near zero. Recorded: the 17 built-in presets there were at the last
+recording and five option variants, each on a straight, a circle and a seeded mixed
+drive of 30 s at its preset's tick rate, the mixed one also at 30 Hz; every 5th
+tick and the last one. (recipe_2020 and monster_corvette_c5_road_test came later and
+are not in the recording.) A failure says only that the physics has moved since.
+
+Re-record after a deliberate change of the physics, and say why in the commit:
+`python tools/record_model_goldens.py` rewrites every .npz, index.json and
+metrics.json (test_metrics_goldens.py), and records the presets added since too;
+`python tools/check_model_goldens.py MODEL` shows how far one model has moved
+before re-recording. The independent oracles, the Godot engine's own trajectories, are
+tests/test_godot_parity.py and tests/test_godot_export_goldens.py."""
 
 import json
 import sys

@@ -1,4 +1,4 @@
-"""What changes what: signs that physics fixes, and the differences as defined."""
+"""What changes what: sizes and signs that physics fixes, and the differences as defined."""
 
 import json
 import subprocess
@@ -14,18 +14,53 @@ ARCADE = [p for p in sorted(BUILTIN_DIR.glob("*.json")) if load_preset(p).model.
 MONSTER = [p for p in sorted(BUILTIN_DIR.glob("*.json")) if load_preset(p).model.NAME == "monster"]
 
 
+def resistance_factor(tuning, hz):
+    """k of the arcade's straight-line balance engine_power = k·(|friction|·v + |drag|·v²):
+    the tick (the recipe multiplies friction and drag by delta, then integrates them by
+    delta again), the recipe's 1/60 with rate_independent, 1 in the 2020 recipe (no
+    delta in apply_friction)."""
+    if tuning["recipe_2020"]:
+        return 1.0
+    return 1 / 60 if tuning["rate_independent"] else 1 / hz
+
+
 @pytest.mark.parametrize("path", ARCADE, ids=lambda p: p.stem)
-def test_arcade_signs_agree_with_physics(path):
-    """More engine power never lowers the top speed; a more negative drag never raises
-    it (so raising the drag value towards 0 never lowers it); more braking (a more
-    negative value) never lengthens the braking distance."""
+def test_arcade_sensitivities_are_the_derivatives_of_the_recipes_balance(path):
+    """The top speed v settles where the engine meets friction and drag (seed 001,
+    parts 2-3): P = k·(|f|·v + |d|·v²). Differentiated: dv/dP = 1/(k·(|f| + 2|d|·v)),
+    dv/d(drag) = v²/(|f| + 2|d|·v) (drag is negative: towards 0 is less of it). One
+    slider step is small enough for the derivative (within 2 %); over 10 % of the
+    range v bends (a square root's curve), so that move is held to at least half of it.
+
+    Braking from v: the deceleration is |B| plus the resistance k·(|f|·u + |d|·u²),
+    which grows with the speed u up to P at v (that is the balance), so
+    |B| ≤ a(u) ≤ |B| + P and the distance s = ∫ u/a(u) du moves with the braking value
+    by ds/dB = ∫ u/a(u)² du, between v²/(2(|B| + P)²) and v²/(2|B|²); the change for a
+    move is held within half the lower and twice the upper. A zero, or the wrong sign,
+    fails every one of these."""
     preset = load_preset(path)
-    result = sensitivity(preset.model, dict(preset.tuning), preset.hz)
+    t = dict(preset.tuning)
+    result = sensitivity(preset.model, t, preset.hz)
+    v = result.base["top_speed"]
+    f, d, power, brake = abs(t["friction"]), abs(t["drag"]), t["engine_power"], abs(t["braking"])
+    dv_dpower = 1 / (resistance_factor(t, preset.hz) * (f + 2 * d * v))
+    dv_ddrag = v * v / (f + 2 * d * v)
+    most = power if not t["recipe_2020"] else max(power, 3 * f * 100 + d * 100**2)  # friction ×3 below 100 px/s
+    ds_dbrake = (v * v / (2 * (brake + most) ** 2), v * v / (2 * brake**2))
     for per in ("step", "share"):
-        assert result.change("engine_power", "top_speed", per) >= 0
-        assert result.change("drag", "top_speed", per) >= 0
-        assert result.change("braking", "braking_from_top", per) >= 0
-    assert result.change("engine_power", "top_speed", "share") > 0  # and it does move
+        move = {name: preset.tuning.param(name).step for name in ("engine_power", "drag", "braking")}
+        if per == "share":
+            move = {name: SHARE * (preset.tuning.param(name).max - preset.tuning.param(name).min) for name in move}
+        power_change = result.change("engine_power", "top_speed", per)
+        drag_change = result.change("drag", "top_speed", per)
+        if per == "step":
+            assert power_change == pytest.approx(move["engine_power"] * dv_dpower, rel=0.02)
+            assert drag_change == pytest.approx(move["drag"] * dv_ddrag, rel=0.02)
+        else:
+            assert power_change >= 0.5 * move["engine_power"] * dv_dpower
+            assert drag_change >= 0.5 * move["drag"] * dv_ddrag
+        low, high = (move["braking"] * bound for bound in ds_dbrake)
+        assert 0.5 * low <= result.change("braking", "braking_from_top", per) <= 2 * high
 
 
 @pytest.mark.parametrize("path", MONSTER, ids=lambda p: p.stem)
@@ -37,7 +72,7 @@ def test_dynamic_car_signs_agree_with_physics(path):
     # reaches 100 km/h)
     assert result.change("mass", "time_to_90pct", "share") > 0
     brake = "brake_total" if preset.tuning["four_wheel_brakes"] else "brake_force"
-    assert result.change(brake, "braking_from_top", "share") <= 0  # more brake, shorter stop
+    assert result.change(brake, "braking_from_top", "share") < 0  # more brake, shorter stop
 
 
 def test_the_changes_are_the_central_differences_of_separate_runs():

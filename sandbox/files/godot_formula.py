@@ -11,7 +11,8 @@ and the pedals are read on/off (`is_action_pressed`, the recipe) or as analog
 strengths (`get_action_strength`, `get_axis`). A script that declares one of the
 sandbox's switches (recipe_2020, analog_pedals) is taken at its word for it; the
 branches of its code under a switch (`if rate_independent:`) are the sandbox's
-options and are passed by.
+options and are passed by. The script's functions are read as steps in
+gdscript_functions.py.
 """
 
 from __future__ import annotations
@@ -20,15 +21,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .gdscript_reader import Statement, Token, closing, leading_annotations, split_at, statements
+from .gdscript_functions import Function, Step, function_steps, is_tick, script_functions, tick_names
+from .gdscript_reader import Statement, closing, split_at, statements
 from .godot import GodotError
 
 FORMULA_SWITCHES = ("recipe_2020", "analog_pedals", "rate_independent")
 """The arcade's switches a script may declare: under `if <switch>:` its code is an option's."""
-TICK_WORDS = frozenset({"delta", "dt", "delta_time", "get_physics_process_delta_time", "get_process_delta_time"})
-"""Names that hold the tick length (with or without leading underscores)."""
-TICK_FUNCTIONS = ("_physics_process", "_process")
-"""Their first parameter is the tick, whatever it is called."""
 PRESSED = frozenset({"is_action_pressed", "is_action_just_pressed"})
 STRENGTH = frozenset({"get_action_strength", "get_action_raw_strength", "get_axis", "get_vector"})
 PEDALS = frozenset({"accelerate", "brake"})
@@ -68,27 +66,6 @@ class Formula:
         recipe = "the 2020 recipe (Godot 3)" if self.recipe_2020 else "the Godot 4 recipe (2024)"
         pedals = {None: "", True: ", analog pedals", False: ", on/off pedals"}[self.analog_pedals]
         return recipe + pedals
-
-
-@dataclass
-class _Function:
-    name: str
-    parameters: list[str]
-    body: list[Statement] = field(default_factory=list)
-
-
-@dataclass
-class _Step:
-    """A statement of a function body (or the condition of a block header), with the
-    conditions of the blocks around it."""
-
-    tokens: list[Token]
-    conditions: list[list[str]]
-    header: bool = False
-
-    @property
-    def words(self) -> list[str]:
-        return [t.text for t in self.tokens]
 
 
 @dataclass
@@ -222,108 +199,21 @@ def _stop_speed(condition: list[str]) -> float | None:
     return None
 
 
-def _functions(parsed: tuple[Statement, ...]) -> list[_Function]:
-    """The script's functions with their bodies (the indented statements after each
-    `func` line)."""
-    functions: list[_Function] = []
-    current = None
-    for statement in parsed:
-        if not statement.top_level:
-            if current is not None:
-                current.body.append(statement)
-            continue
-        words = statement.words
-        i, _ = leading_annotations(words)
-        current = None
-        if i + 2 < len(words) and words[i] == "func" and words[i + 2] == "(":
-            end = closing(words, i + 2)
-            names = [words[a] for a, b in split_at(words, ",", i + 3, end) if a < b]
-            current = _Function(words[i + 1], names)
-            functions.append(current)
-    return functions
-
-
-def _steps(function: _Function, switches: set[str]) -> list[_Step]:
-    """The function's statements in order with the conditions around each; those
-    under a switch (`if rate_independent:`) are left out."""
-    steps: list[_Step] = []
-    blocks: list[tuple[int, list[str], bool]] = []  # (indent, condition, under a switch)
-    for statement in function.body:
-        level = len(statement.indent)
-        while blocks and blocks[-1][0] >= level:
-            blocks.pop()
-        skipped = any(under for _, _, under in blocks)
-        conditions = [condition for _, condition, _ in blocks]
-        tokens = statement.tokens
-        words = statement.words
-        if words[0] not in ("if", "elif", "else", "while", "for", "match"):
-            if not skipped:
-                steps.append(_Step(tokens, conditions))
-            continue
-        colon = _header_end(words)
-        condition = words[1:colon] if words[0] != "else" else ["else"]
-        under = skipped or (
-            words[0] in ("if", "elif") and "not" not in condition and any(word in switches for word in condition)
-        )
-        if not under:
-            steps.append(_Step(tokens[1:colon], conditions, header=True))
-        if colon + 1 < len(words):  # a one-line block: `if slow: friction_force *= 3`
-            if not under:
-                steps.append(_Step(tokens[colon + 1 :], conditions + [condition]))
-        else:
-            blocks.append((level, condition, under))
-    return steps
-
-
-def _header_end(words: list[str]) -> int:
-    """Index of the ':' ending a block header's condition (outside brackets)."""
-    parts = split_at(words, ":")
-    return parts[0][1] if len(parts) > 1 else len(words)
-
-
-def _ticks(functions: list[_Function]) -> dict[str, set[str]]:
-    """The names holding the tick in each function: its parameters called like it
-    (delta, _delta, dt), the first one of _physics_process, and any parameter a tick is
-    passed to (`apply_friction(delta)` → `func apply_friction(step)`)."""
-    ticks = {f.name: {p for p in f.parameters if p.lstrip("_") in TICK_WORDS} for f in functions}
-    by_name = {f.name: f for f in functions}
-    for f in functions:
-        if f.name in TICK_FUNCTIONS and f.parameters:
-            ticks[f.name].add(f.parameters[0])
-    for _ in range(2):  # a tick passed on twice: _physics_process → apply_friction → its helper
-        for f in functions:
-            for statement in f.body:
-                words = statement.words
-                for i, word in enumerate(words[:-1]):
-                    callee = by_name.get(word)
-                    if callee is None or words[i + 1] != "(" or (i and words[i - 1] == "func"):
-                        continue
-                    args = split_at(words, ",", i + 2, closing(words, i + 1))
-                    for k, (a, b) in enumerate(args):
-                        if b == a + 1 and k < len(callee.parameters) and _is_tick(words[a], ticks[f.name]):
-                            ticks[callee.name].add(callee.parameters[k])
-    return ticks
-
-
 def _named(word: str, name: str) -> bool:
     """Whether `word` is the recipe's variable `name`, maybe with leading underscores."""
     return word.lstrip("_") == name
 
 
-def _is_tick(name: str, ticks: set[str]) -> bool:
-    return name in ticks or name.lstrip("_") in TICK_WORDS
-
-
 def _inspect(parsed: tuple[Statement, ...], switches: set[str]) -> _Seen:
     seen = _Seen()
-    functions = _functions(parsed)
-    ticks = _ticks(functions)
+    functions = script_functions(parsed)
+    ticks = tick_names(functions)
     for function in functions:
-        _follow(function, _steps(function, switches), ticks[function.name], seen)
+        _follow(function, function_steps(function, switches), ticks[function.name], seen)
     return seen
 
 
-def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _Seen) -> None:
+def _follow(function: Function, steps: list[Step], ticks: set[str], seen: _Seen) -> None:
     """Follow friction, drag and traction through one function's statements in order:
     through its local variables, to where they reach a member (acceleration,
     velocity), noting whether the tick multiplied them on the way."""
@@ -345,7 +235,7 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
         if words[op] not in ("=", ":="):
             names += [word for word in target if word.isidentifier()]  # x *= 3 keeps what x held
         sources = {CARRIED[n] for n in names if n in CARRIED}.union(*(carries[n] for n in names if n in local))
-        tick_here = any(_is_tick(n, ticks) or n in holds_tick for n in names)
+        tick_here = any(is_tick(n, ticks) or n in holds_tick for n in names)
         now_timed = (sources if tick_here else set()).union(*(timed[n] for n in names if n in local))
         name = target[0] if len(target) == 1 else None
         if declared:
@@ -380,7 +270,7 @@ def _follow(function: _Function, steps: list[_Step], ticks: set[str], seen: _See
             seen.stops.append(step.conditions[-1])
 
 
-def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], ticks: set[str], seen: _Seen) -> None:
+def _calls(step: Step, local: set[str], carries, timed, holds_tick: set[str], ticks: set[str], seen: _Seen) -> None:
     """The traction lerps (is the weight × the tick?) and the pedal reads of a step."""
     words, tokens = step.words, step.tokens
     for i, word in enumerate(words[:-1]):
@@ -396,7 +286,7 @@ def _calls(step: _Step, local: set[str], carries, timed, holds_tick: set[str], t
                 if n in CARRIED or n in local
             ):
                 seen.weights.append(
-                    any(_is_tick(n, ticks) or n in holds_tick or "traction" in timed.get(n, ()) for n in names)
+                    any(is_tick(n, ticks) or n in holds_tick or "traction" in timed.get(n, ()) for n in names)
                 )
         elif word in PRESSED or word in STRENGTH:
             actions = {t.text.lstrip("rR").strip("\"'") for t in tokens[i + 2 : end] if t.kind == "string"}

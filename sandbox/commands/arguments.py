@@ -1,0 +1,65 @@
+"""The command line's argument types: each reads one argument's text, or gives argparse
+an error naming the argument, the value as given and the range it must be within."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import shown
+
+HZ_RANGE = (10, 1000)
+ZOOMS = (0.1, 8.0)
+"""The view's zoom range (the window's ZOOM_RANGE; the CLI does not load Qt to parse)."""
+
+
+def number_in(text: str, kind: str, low: float, high: float, unit: str = "", whole: bool = False) -> float:
+    """An argument's number, or argparse's error naming `kind`, the value as given and
+    the range [low, high] (`whole`: a whole number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{kind} {shown(repr(text))} is not a number") from None
+    if not low <= value <= high or (whole and value != int(value)):
+        plain = "a whole number " if whole else ""
+        raise argparse.ArgumentTypeError(
+            f"{kind} {shown(text.strip())}{unit} is not {plain}within {low:g} … {high:g}{unit}"
+        )
+    return value
+
+
+def seed_number(text: str) -> int:
+    return int(number_in(text, "seed", 0, 999_999, whole=True))
+
+
+def tick_rate(text: str) -> int:
+    return int(number_in(text, "tick rate", *HZ_RANGE, " Hz", whole=True))
+
+
+def whole_minutes(text: str) -> float:
+    return number_in(text, "duration", 1, 600, " minutes", whole=True)
+
+
+def zoom(text: str) -> float:
+    return number_in(text, "zoom", *ZOOMS)
+
+
+def seconds(text: str) -> float:
+    return number_in(text, "duration", 0, 600, " s")
+
+
+def param_names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("no parameter named (expected a comma-separated list)")
+    return names
+
+
+def px_per_metre(text: str) -> float:
+    return number_in(text, "pixels per metre", 1, 1000, " px/m")
+
+
+def output_path(text: str) -> Path:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("no output file given (the name is empty)")
+    return Path(text)

@@ -1,0 +1,32 @@
+"""`import-godot`: a Godot car script read back into a preset (nothing in it is run)."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import printable
+
+
+def run(args) -> None:
+    from dataclasses import replace
+
+    from ..files.godot_import import load_script
+    from ..files.presets import declared_preset, load_preset, save_preset
+    from ..physics.models import arcade
+
+    base = load_preset(args.preset) if args.preset else None
+    # a script that names no model is the recipe's own car.gd, or a port of it
+    result = load_script(args.script, base.model if base else None, fallback=arcade)
+    if base is None:  # the script named its model: the rest at that model's defaults
+        base = declared_preset(result.model, f"{result.model.TITLE} defaults")
+    tuning = base.tuning.copy()
+    tuning.set_many(result.values)
+    preset = replace(base, tuning=tuning, name=f"Imported from {printable(args.script.name)}", path=None)
+    save_preset(preset, args.out)
+    for warning in result.warnings:
+        print(f"note: {warning}", file=sys.stderr)
+    follows = f"; the script follows {result.formula.describe()}" if result.formula else ""
+    print(
+        f"wrote {printable(args.out)}: {len(result.values)} values of the {result.model.TITLE} model from "
+        f"{printable(args.script)}" + follows
+    )

@@ -1,0 +1,76 @@
+"""`screenshot`: the window rendered offscreen after a scripted drive, or one of its dialogs."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import UserError, shown
+
+SCREENSHOT_SIZES = (200, 8000)
+"""px: the smallest and largest side of a screenshot (larger ones exhaust the painter)."""
+
+MAX_SCREENSHOT_GHOSTS = 4
+"""The window's compare ghosts at most (its plots have a colour for each)."""
+
+
+def run(args) -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {shown(repr(args.size))}: expected WIDTHxHEIGHT, e.g. 1400x860") from None
+    if not (
+        SCREENSHOT_SIZES[0] <= width <= SCREENSHOT_SIZES[1] and SCREENSHOT_SIZES[0] <= height <= SCREENSHOT_SIZES[1]
+    ):
+        raise UserError(
+            f"--size {shown(args.size)}: each side must be {SCREENSHOT_SIZES[0]} … {SCREENSHOT_SIZES[1]} px"
+        )
+    if args.out.suffix.lower() != ".png":
+        raise UserError(f"{args.out}: screenshots are PNG files; use a .png name")
+    if (args.dialog == "update-script") != (args.script is not None):
+        raise UserError(
+            "--dialog update-script and --script CAR_GD go together: the dialog shows the change to that script"
+        )
+    from ..files.presets import load_preset
+    from ..ui.app import MainWindow
+    from ..ui.qt import application, dispose
+
+    preset = load_preset(args.preset)
+    if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
+        raise UserError(
+            f"--ghost given {len(args.ghost)} times: the window drives {MAX_SCREENSHOT_GHOSTS} ghosts at most"
+        )
+    ghosts = [load_preset(path) for path in args.ghost]
+    app = application()
+    window = MainWindow(remember=False)
+    try:
+        window.resize(width, height)
+        window.show()
+        window.timer.stop()  # only the scripted drive moves the car
+        window.apply_preset(preset)
+        for ghost in ghosts:
+            window.set_ghost(ghost, ghost.name)
+        window.track.set_zoom(args.zoom)
+        window.scripted_drive(args.drive)
+        window.show_tab(args.tab)
+        app.processEvents()
+        if args.dialog == "update-script":
+            from ..files.godot_into import read_update
+
+            read_update(args.script, window.current_preset())  # a refusal is the command's error
+            dialog = window.update_script(args.script)
+            dialog.show()
+            app.processEvents()
+            window.save_screenshot(args.out, dialog)
+            dialog.close()
+        elif args.dialog:
+            dialog = window.godot_export_dialog()
+            dialog.as_scene.setChecked(args.dialog == "godot-scene")
+            dialog.show()
+            app.processEvents()
+            window.save_screenshot(args.out, dialog)
+            dialog.close()
+        else:
+            window.save_screenshot(args.out)
+    finally:
+        dispose(window)

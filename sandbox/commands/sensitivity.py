@@ -1,0 +1,73 @@
+"""`sensitivity`: how much each metric moves for one step and for a share of each slider."""
+
+from __future__ import annotations
+
+import json
+import math
+
+
+def run(args) -> None:
+    from ..analysis.metrics import METRICS, format_value, formula_top_speed, unit_of
+    from ..analysis.sensitivity import SHARE, sensitivity
+    from ..files.presets import load_preset
+
+    preset = load_preset(args.preset)
+    model, hz = preset.model, args.hz or preset.hz
+    result = sensitivity(model, dict(preset.tuning), hz)
+    formula, how = formula_top_speed(model, dict(preset.tuning), hz)
+
+    def clean(value: float) -> float | None:
+        return float(value) if math.isfinite(value) else None
+
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "preset": preset.name,
+                    "model": model.NAME,
+                    "hz": hz,
+                    "metrics": {name: clean(v) for name, v in result.base.items()},
+                    "top_speed_formula": {"value": clean(formula), "how": how},
+                    "gear_top_speeds": (
+                        {g: clean(v) for g, v in model.gear_top_speeds(dict(preset.tuning)).items()}
+                        if hasattr(model, "gear_top_speeds")
+                        else None
+                    ),
+                    "per_step": {p: {m: clean(result.change(p, m)) for m in result.metrics} for p in result.params},
+                    "per_10pct": {
+                        p: {m: clean(result.change(p, m, "share")) for m in result.metrics} for p in result.params
+                    },
+                },
+                indent=2,
+            )
+        )
+        return
+    print(
+        f"{preset.name} ({model.TITLE}) at {hz} Hz: each metric's change for one slider step up, and for "
+        f"{SHARE:.0%} of the slider's range up (central differences)"
+    )
+    print(
+        f"  top speed: simulated {format_value(result.base['top_speed'])}, from the parameters "
+        f"{format_value(formula)} {unit_of('speed', model)} ({how})"
+    )
+    if hasattr(model, "gear_top_speeds"):
+        gears = model.gear_top_speeds(dict(preset.tuning))
+        print(
+            "  top speed in each gear held: "
+            + ", ".join(f"{gear}: {format_value(v)}" for gear, v in gears.items())
+            + f" {unit_of('speed', model)}"
+        )
+    declared = {p.name: p for p in preset.tuning.effective()}
+    for name in result.params:
+        p = declared[name]
+        moves = [
+            (metric, result.change(name, metric), result.change(name, metric, "share")) for metric in result.metrics
+        ]
+        moves = [(m, a, b) for m, a, b in moves if math.isfinite(b) and b != 0]
+        print(
+            f"{name} ({p.step:g} {p.unit} a step, {SHARE * (p.max - p.min):g} {p.unit} for {SHARE:.0%}):"
+            + ("" if moves else " moves no metric")
+        )
+        for metric, step, share in sorted(moves, key=lambda move: -abs(move[2]) / max(abs(result.base[move[0]]), 1e-9)):
+            unit = unit_of(METRICS[metric].kind, model)
+            print(f"  {metric:20s} {step:+10.4g} {unit:6s} a step   {share:+10.4g} {unit} for {SHARE:.0%}")
