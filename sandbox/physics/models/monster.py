@@ -189,8 +189,14 @@ S = STATE.index
 
 @kernel
 def tick(s, c, p, dt):
-    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place:
-    the text's steps in its order, each departure right after the step it modifies."""
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place.
+
+    The text's sections in its order, with two moves it forces: the text adds up the
+    forces in "Straight line physics", before it has them all, and the tick does that
+    after "Torque on the drive wheels"; and the lateral forces of "High Speed Turning"
+    come before the drive wheels, whose traction is solved with every other force on
+    the car (departure (1)). Each departure is a step of its own after the text's step
+    it modifies."""
     steer, throttle, brake, handbrake, shift = c[0], c[1], c[2], c[3] > 0, c[4]
     m, mu, R = p[P.mass], p[P.mu], p[P.wheel_radius]
     delta = steer * (p[P.max_steer] * RADIANS)  # the steering angle δ
@@ -198,20 +204,28 @@ def tick(s, c, p, dt):
     hx, hy = heading_vector(s[S.heading], s[S.heading_x], s[S.heading_y])  # u
     vx, vy, omega, wheel = s[S.vx], s[S.vy], s[S.omega], s[S.wheel_omega]
     v_long, v_lat = rotate(vx, vy, hx, -hy)  # into the car frame
+    divisor = slip_divisor(v_long)  # departure (2): |v_long| ≥ LOW_SPEED in the slip formulas
+    # the gearbox and the pedals (departure: the text gives the ratios, not the gearbox)
+    gear = gear_from_rest(int(s[S.gear]), v_long, v_lat, throttle, brake)
+    gear = shift_gear(p, gear, wheel, shift)
+    driving, braking, direction = pedals(gear, throttle, brake)
+
+    # "Straight line physics": Fdrag + Frr = −k·v, departures (3) and (4) inside
+    k = resistance(p, math.sqrt(v_long * v_long + v_lat * v_lat), dt)
 
     # "Weight Transfer", with last tick's acceleration ("The Chicken and the Egg")
     front_load, rear_load = weight_transfer(p, s[S.accel_long])
 
-    # "Gear Ratios", "How do we get the RPM?", "Drive wheel acceleration"
-    gear = gear_from_rest(int(s[S.gear]), v_long, v_lat, throttle, brake)  # departure: reverse
-    gear = shift_gear(p, gear, wheel, shift)  # departure: the gearbox
+    # "Braking": a force on the car (the front wheels) and a torque on the rear wheels
+    front_brake, rear_brake = brakes(p, braking, front_load, abs(v_long) / divisor)
+    f_braking = braking_force(p, front_brake, v_long, dt)
+
+    # "Engine Force", "Gear Ratios", "Drive wheel acceleration", "How do we get the RPM?"
     xg = ratio_of_gear(p, gear)
     rpm = max(rpm_from_wheel(p, wheel, xg), p[P.idle_rpm])  # "if( rpm < 1000 ) rpm = 1000"
-    driving, braking, direction = pedals(gear, throttle, brake)  # departure: reverse
     t_drive = drive_torque(p, direction * engine_torque(p, driving, rpm), xg)
 
     # "Slip ratio and traction force": SR = (ω·Rw − v_long)/|v_long|
-    divisor = slip_divisor(v_long)  # departure (2): |v_long| ≥ LOW_SPEED
     slip_speed = wheel * R - v_long
     sr = slip_ratio(p, wheel, v_long, divisor)
 
@@ -223,11 +237,9 @@ def tick(s, c, p, dt):
     lat_r = fade * lateral_force(p[P.cornering_rear], alpha_r, rear_load, mu, rear_grip)
     f_cornering = cornering_force(lat_f, lat_r, cos_d)
 
-    # "Straight line physics" (drag, rolling resistance) and "Braking": the forces on
-    # the car besides the rear traction, along it (`other`) and across it
-    k = resistance(p, math.sqrt(v_long * v_long + v_lat * v_lat), dt)  # Fdrag + Frr = −k·v
-    front_brake, rear_brake = brakes(p, braking, front_load, abs(v_long) / divisor)
-    other = front_tyre_along(p, lat_f, sin_d) - k * v_long + braking_force(p, front_brake, v_long, dt)
+    # the forces on the car besides the rear traction, along it (the front tyre's part,
+    # a correction; drag and rolling resistance; braking) and across it
+    other = front_tyre_along(p, lat_f, sin_d) - k * v_long + f_braking
     f_lat = f_cornering - k * v_lat
 
     # "Torque on the drive wheels": traction, the brake torque against the spin, the spin
@@ -241,11 +253,11 @@ def tick(s, c, p, dt):
     traction, wheel_after = abs_rear(  # departure: ABS
         p, traction, wheel_after, rear_brake, handbrake, v_long, other, rear_load, divisor, dt
     )
-    traction = braking_stops(p, traction, braking, v_long, other, dt)  # "Braking", departure (3)
+    traction = braking_stops(p, traction, braking, v_long, other, dt)  # "Braking": never reverse
 
-    # "Straight line physics": a = F/M, v = v + dt·a (in world coordinates: the velocity
-    # turns only by the forces, not with the body); "High Speed Turning": the yaw torque,
-    # angular acceleration = torque / inertia
+    # "Straight line physics": Flong = Ftraction + the rest, a = F/M, v = v + dt·a (in
+    # world coordinates: the velocity turns only by the forces, not with the body);
+    # "High Speed Turning": the yaw torque, angular acceleration = torque / inertia
     ax, ay = (traction + other) / m, f_lat / m
     world_ax, world_ay = rotate(ax, ay, hx, hy)
     vx_dynamic, vy_dynamic = vx + world_ax * dt, vy + world_ay * dt
