@@ -438,5 +438,6 @@ PARAMS = (
         ),
     )
 )
+
 P = index_of(p.name for p in PARAMS)
 """Each parameter's position in a tuning row: the kernels read `p[P.mass]`."""
