@@ -191,12 +191,11 @@ S = STATE.index
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place.
 
-    The text's sections in its order, with two moves it forces: the text adds up the
-    forces in "Straight line physics", before it has them all, and the tick does that
-    after "Torque on the drive wheels"; and the lateral forces of "High Speed Turning"
-    come before the drive wheels, whose traction is solved with every other force on
-    the car (departure (1)). Each departure is a step of its own after the text's step
-    it modifies."""
+    The text's sections in its order, each departure a step of its own after the step
+    it modifies. Three moves: the gearbox (not in the text) comes first, as "Braking"
+    needs the pedals; the forces are added up ("Straight line physics") once the rear
+    traction is known; and the lateral forces ("High Speed Turning") come before the
+    drive wheels, whose traction is solved with every other force on the car."""
     steer, throttle, brake, handbrake, shift = c[0], c[1], c[2], c[3] > 0, c[4]
     m, mu, R = p[P.mass], p[P.mu], p[P.wheel_radius]
     delta = steer * (p[P.max_steer] * RADIANS)  # the steering angle δ
@@ -204,8 +203,8 @@ def tick(s, c, p, dt):
     hx, hy = heading_vector(s[S.heading], s[S.heading_x], s[S.heading_y])  # u
     vx, vy, omega, wheel = s[S.vx], s[S.vy], s[S.omega], s[S.wheel_omega]
     v_long, v_lat = rotate(vx, vy, hx, -hy)  # into the car frame
-    divisor = slip_divisor(v_long)  # departure (2): |v_long| ≥ LOW_SPEED in the slip formulas
-    # the gearbox and the pedals (departure: the text gives the ratios, not the gearbox)
+    # the gearbox and the pedals, which "Braking" needs (departure: the text gives the
+    # gear ratios, not the gearbox)
     gear = gear_from_rest(int(s[S.gear]), v_long, v_lat, throttle, brake)
     gear = shift_gear(p, gear, wheel, shift)
     driving, braking, direction = pedals(gear, throttle, brake)
@@ -217,7 +216,7 @@ def tick(s, c, p, dt):
     front_load, rear_load = weight_transfer(p, s[S.accel_long])
 
     # "Braking": a force on the car (the front wheels) and a torque on the rear wheels
-    front_brake, rear_brake = brakes(p, braking, front_load, abs(v_long) / divisor)
+    front_brake, rear_brake = brakes(p, braking, front_load, v_long)
     f_braking = braking_force(p, front_brake, v_long, dt)
 
     # "Engine Force", "Gear Ratios", "Drive wheel acceleration", "How do we get the RPM?"
@@ -226,6 +225,7 @@ def tick(s, c, p, dt):
     t_drive = drive_torque(p, direction * engine_torque(p, driving, rpm), xg)
 
     # "Slip ratio and traction force": SR = (ω·Rw − v_long)/|v_long|
+    divisor = slip_divisor(v_long)  # departure (2): |v_long| ≥ LOW_SPEED in the slip formulas
     slip_speed = wheel * R - v_long
     sr = slip_ratio(p, wheel, v_long, divisor)
 

@@ -15,7 +15,7 @@ import math
 from ..kernel import kernel
 from .geometry import sign
 from .monster_params import TORQUE_RPM, P
-from .monster_tyres import implicit_traction, peak_slip_ratio, traction_ratio
+from .monster_tyres import implicit_traction, peak_slip_ratio, slip_divisor, traction_ratio
 
 STOP = 0.3
 """m/s: below this along the car and across it, holding the brake selects reverse (and
@@ -127,15 +127,15 @@ def pedals(gear, throttle, brake):
 
 
 @kernel
-def brakes(p, pedal, front_load, locked_ratio):
+def brakes(p, pedal, front_load, v_long):
     """(front braking force N, rear brake torque N·m) at brake pedal `pedal`.
 
     The text's split: "Fbraking = −u · Cbraking" on the car (the front wheels, here at
     most μ × front load) and a brake torque on the rear wheels. Option
     `four_wheel_brakes`: one torque, the front axle's share `brake_bias` of it acting
     through the wheel radius; braked past its peak grip the front locks and slides
-    with the curve's value at slip ratio −`locked_ratio` (with `abs`, it stays at the
-    peak instead)."""
+    with the curve's value at a locked wheel's slip ratio, −|v_long|/`slip_divisor`
+    (−1 above LOW_SPEED; with `abs`, it stays at the peak instead)."""
     mu = p[P.mu]
     if p[P.four_wheel_brakes] == 0.0:
         return min(pedal * p[P.brake_force], mu * front_load), pedal * p[P.brake_torque]
@@ -143,6 +143,7 @@ def brakes(p, pedal, front_load, locked_ratio):
     front = total * p[P.brake_bias] / p[P.wheel_radius]
     peak = mu * front_load
     if front > peak:
+        locked_ratio = abs(v_long) / slip_divisor(v_long)
         front = peak if p[P.abs] != 0.0 else abs(traction_ratio(p, -locked_ratio)) * front_load
     return front, total * (1.0 - p[P.brake_bias])
 
