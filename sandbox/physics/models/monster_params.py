@@ -4,6 +4,7 @@ The tuning panel, preset files, the Godot scripts and the parameter tables are m
 from this tuple; the kernel reads the values by name through `P`."""
 
 from ..params import Param
+from ..state import index_of
 
 TORQUE_RPM = (1000, 2000, 2500, 3500, 4400, 5000, 5600, 6000)
 TORQUE_NM = (390, 430, 448, 465, 475, 462, 438, 400)
@@ -437,3 +438,6 @@ PARAMS = (
         ),
     )
 )
+
+P = index_of(p.name for p in PARAMS)
+"""Each parameter's position in a tuning row: the kernels read `p[P.mass]`."""
