@@ -23,6 +23,8 @@ from typing import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication
 
+IDLE_S = 30.0
+"""s: a worker's thread ends after this long without a request (a new one starts with the next)."""
 BACKGROUND_NICENESS = 10
 """Scheduling niceness of the worker threads (0 is the window's, 19 the lowest)."""
 
@@ -95,6 +97,10 @@ class Worker(QObject):
         self.error: BaseException | None = None  # what the last failed request raised
         self.task: Task | None = None  # the running request's
         self._pending: tuple[int, Work] | None = None
+        self._handed: tuple[Task, Work] | None = None  # to the thread, under _wake
+        self._wake = threading.Condition()
+        self._idle = threading.Event()  # no request on the thread
+        self._idle.set()
         self._thread: threading.Thread | None = None
         self._relay = _Relay(self)
         self._relay.done.connect(self._done)
@@ -106,8 +112,8 @@ class Worker(QObject):
         return self.task is not None
 
     def running(self) -> bool:
-        """The thread of the last request is still running (its result may be on its way)."""
-        return self._thread is not None and self._thread.is_alive()
+        """A request is running on the thread (its result not yet on its way)."""
+        return not self._idle.is_set()
 
     def request(self, work: Work) -> None:
         self.generation += 1
@@ -130,20 +136,39 @@ class Worker(QObject):
         generation, work = self._pending
         self._pending = None
         self.task = task = Task(generation, self._relay)
-        # a daemon thread: quitting never waits for a job nobody waits for (the
-        # window waits for the ones it needs to, in its closeEvent)
-        self._thread = threading.Thread(target=self._run, args=(task, work), name=self.name, daemon=True)
-        self._thread.start()
+        self._idle.clear()
+        with self._wake:
+            self._handed = (task, work)
+            self._wake.notify()
+            if self._thread is None:
+                # one thread kept between requests: starting a thread waits until it
+                # runs, a frame's delay for the window on a busy machine. A daemon:
+                # quitting never waits for a job nobody waits for (the window waits
+                # for the ones it needs to, in its closeEvent)
+                self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
+                self._thread.start()
 
-    def _run(self, task: Task, work: Work) -> None:
+    def _serve(self) -> None:
+        """The worker thread: run what is handed to it, until idle for IDLE_S."""
         if self.below_window:
             background()
-        start = time.perf_counter()
-        try:
-            result = work(task)
-        except BaseException as exc:  # noqa: BLE001 (reported in the window's thread; the next request still runs)
-            result = _Failure(exc)
-        self._relay.done.emit(task.generation, result, time.perf_counter() - start)
+        while True:
+            with self._wake:
+                if self._handed is None:
+                    self._wake.wait(IDLE_S)
+                if self._handed is None:  # idle for long: the next request starts a new thread
+                    self._thread = None
+                    return
+                task, work = self._handed
+                self._handed = None
+            start = time.perf_counter()
+            try:
+                result = work(task)
+            except BaseException as exc:  # noqa: BLE001 (reported in the window's thread; the next request still runs)
+                result = _Failure(exc)
+            self._idle.set()
+            self._relay.done.emit(task.generation, result, time.perf_counter() - start)
+            del task, work, result  # nothing of a request outlives it while the thread waits
 
     def _progress(self, generation: int, value) -> None:
         if self.task is not None and generation == self.task.generation:
@@ -171,7 +196,6 @@ class Worker(QObject):
         self.active = was
 
     def wait(self) -> None:
-        """Block until the running request's thread ends (shutdown)."""
-        thread = self._thread
-        if thread is not None:
-            thread.join()
+        """Block until the running request ends (shutdown); its result is then on its
+        way to the window's thread."""
+        self._idle.wait()
