@@ -150,7 +150,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
-        self._asking = self._quit_agreed = False  # see keep_or_drop_changes, quit_asking
+        self._quit_agreed = False  # see quit_asking
         self.undo.setUndoLimit(UNDO_LIMIT)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
@@ -605,7 +605,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         another model switches the model, which starts a new undo history: first an
         unsaved tuning is saved or given up (asked). False if the user kept it."""
         if preset.model is not self.model:
-            if not self.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
+            if not self.files.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
                 self.menus.refresh()  # the menu ticked the new model already
                 return False
             self._switch_to(preset)
@@ -840,38 +840,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self.panel_dock.raise_()
                 self._size_panels()
 
-    def keep_or_drop_changes(self, what: str) -> bool:
-        """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
-        True to go on (saved, or given up), False to stay as it is."""
-        if not self.modified():
-            return True
-        if self._asking:  # a second Ctrl+C or Quit while the question is open
-            return False
-        buttons = QMessageBox.StandardButton
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Unsaved tuning",
-            f"{self.preset.name} has changes that are not saved.\n{what} loses them.",
-            buttons.Save | buttons.Discard | buttons.Cancel,
-            self,
-        )
-        box.setInformativeText("Save them as a preset first?")
-        box.setDefaultButton(buttons.Save)
-        self._asking = True
-        try:
-            answer = box.exec()
-        finally:
-            self._asking = False
-        if answer == buttons.Save:
-            return self.save()
-        if answer == buttons.Discard:  # given up: an autosave must not bring them back
-            self._show_preset(self.preset, self.preset.tuning, self.preset.hz)
-            return True
-        return False
-
     def quit_asking(self) -> None:
         """Quit (menu, Ctrl+Q, Ctrl+C in the terminal), asking first about unsaved work."""
-        if self.keep_or_drop_changes("Quitting"):
+        if self.files.keep_or_drop_changes("Quitting"):
             self._quit_agreed = True
             self.close()
 
@@ -883,7 +854,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def closeEvent(self, event) -> None:
         if event.spontaneous() and not self._quit_agreed:  # the window's close button
-            if not self.keep_or_drop_changes("Closing the window"):
+            if not self.files.keep_or_drop_changes("Closing the window"):
                 event.ignore()
                 return
         self.timer.stop()

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..errors import PresetError, UserError
 from ..files.disk import make_folder, write_failure
@@ -24,6 +24,38 @@ class FileActions:
 
     def __init__(self, window):
         self.window = window
+        self.asking = False  # the unsaved-work question is open
+
+    # --- unsaved work --------------------------------------------------------------
+    def keep_or_drop_changes(self, what: str) -> bool:
+        """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
+        True to go on (saved, or given up), False to stay as it is."""
+        window = self.window
+        if not window.modified():
+            return True
+        if self.asking:  # a second Ctrl+C or Quit while the question is open
+            return False
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Unsaved tuning",
+            f"{window.preset.name} has changes that are not saved.\n{what} loses them.",
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            window,
+        )
+        box.setInformativeText("Save them as a preset first?")
+        box.setDefaultButton(buttons.Save)
+        self.asking = True
+        try:
+            answer = box.exec()
+        finally:
+            self.asking = False
+        if answer == buttons.Save:
+            return self.save()
+        if answer == buttons.Discard:  # given up: an autosave must not bring them back
+            window._show_preset(window.preset, window.preset.tuning, window.preset.hz)
+            return True
+        return False
 
     # --- messages and dialogs --------------------------------------------------
     def read(self, loader, path):
