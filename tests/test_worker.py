@@ -172,3 +172,31 @@ def test_objects_alive_after_start_up_are_left_out_of_full_collections(window, q
     assert not scanned()
     made_after = {"new": [1]}
     assert any(o is made_after for o in gc.get_objects())  # newer objects are still collected as usual
+
+
+def test_a_request_that_ends_after_its_window_was_deleted_ends_quietly(qtbot, monkeypatch):
+    """The physics compiled in the background can outlive the window (closed while it
+    loads): its end is told to no one, with no error in the worker's thread."""
+    import threading
+
+    from PySide6.QtCore import QObject
+    from shiboken6 import Shiboken
+
+    errors = []
+    monkeypatch.setattr(threading, "excepthook", errors.append)
+    owner = QObject()
+    job = Worker(owner)
+    gate, ended = threading.Event(), threading.Event()
+
+    def work(task):
+        gate.wait(30)
+        task.report("late progress")
+        return "late result"
+
+    job.request(work)
+    thread = job._thread
+    Shiboken.delete(owner)  # the window and its workers are gone
+    gate.set()
+    threading.Thread(target=lambda: (thread.join(60), ended.set())).start()
+    assert ended.wait(90)
+    assert errors == []

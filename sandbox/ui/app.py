@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QScrollArea,
     QSplitter,
@@ -44,7 +43,7 @@ from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
 from .input import DriveKeys
 from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
-from .menus import Menus, add_action
+from .menus import Menus, add_action, shortcut_rows
 from .metrics_panel import MetricsPanel
 from .qt import collect_in_window_thread
 from .replay_bar import ReplayBar
@@ -798,25 +797,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def help_text(self) -> str:
         """The driving keys, then every menu command that has a shortcut, read from the
         menus themselves (so the list is never out of date)."""
-        rows = []
-
-        def walk(owner, path: str) -> None:
-            # submenus found as the owner's child widgets: QAction.menu() would hand Python
-            # a wrapper that deletes the menu when it is collected (the menu then dies)
-            submenus = {
-                menu.menuAction(): menu
-                for menu in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)
-            }
-            for action in owner.actions():
-                label = action.text().replace("&", "")
-                if action in submenus:
-                    walk(submenus[action], f"{path}{label} → ")
-                elif not action.shortcut().isEmpty():
-                    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-                    rows.append(f"{keys} · {path}{label.rstrip('…')}")
-
-        walk(self.menuBar(), "")
-        return CONTROLS_HELP + "<br><br><b>Menu shortcuts</b><br>" + "<br>".join(rows)
+        return CONTROLS_HELP + "<br><br><b>Menu shortcuts</b><br>" + "<br>".join(shortcut_rows(self.menuBar()))
 
     def show_error(self, message: str, title: str = "car-sandbox") -> None:
         """A dialog that names the problem; non-blocking so the car keeps running."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
@@ -84,6 +85,25 @@ def add_action(menu: QMenu, text: str, slot, shortcut: Keys = None, tip: str = "
     action.triggered.connect(slot)
     menu.addAction(action)
     return action
+
+
+def shortcut_rows(owner, path: str = "") -> list[str]:
+    """ "keys · Menu → Command" for every command under `owner` (a menu bar or menu)
+    that has a shortcut, read from the menus themselves (F1's list is never out of date)."""
+    rows = []
+    # submenus found as the owner's child widgets: QAction.menu() would hand Python
+    # a wrapper that deletes the menu when it is collected (the menu then dies)
+    submenus = {
+        menu.menuAction(): menu for menu in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)
+    }
+    for action in owner.actions():
+        label = action.text().replace("&", "")
+        if action in submenus:
+            rows += shortcut_rows(submenus[action], f"{path}{label} → ")
+        elif not action.shortcut().isEmpty():
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            rows.append(f"{keys} · {path}{label.rstrip('…')}")
+    return rows
 
 
 @dataclass

@@ -54,7 +54,10 @@ class Task:
         self._relay = relay
 
     def report(self, value) -> None:
-        self._relay.progress.emit(self.generation, value)
+        try:
+            self._relay.progress.emit(self.generation, value)
+        except RuntimeError:  # the worker was deleted with its window: no one sees it, so stop
+            self.stop.set()
 
 
 Work = Callable[[Task], object]
@@ -141,8 +144,8 @@ class Worker(QObject):
             self._handed = (task, work)
             self._wake.notify()
             if self._thread is None:
-                # one thread kept between requests: starting a thread waits until it
-                # runs, a frame's delay for the window on a busy machine. A daemon:
+                # one thread kept between requests: starting a thread waits until the
+                # new thread runs, time the window's frame would lose. A daemon:
                 # quitting never waits for a job nobody waits for (the window waits
                 # for the ones it needs to, in its closeEvent)
                 self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
@@ -167,7 +170,10 @@ class Worker(QObject):
             except BaseException as exc:  # noqa: BLE001 (reported in the window's thread; the next request still runs)
                 result = _Failure(exc)
             self._idle.set()
-            self._relay.done.emit(task.generation, result, time.perf_counter() - start)
+            try:
+                self._relay.done.emit(task.generation, result, time.perf_counter() - start)
+            except RuntimeError:  # the worker was deleted with its window meanwhile: no one to tell
+                return
             del task, work, result  # nothing of a request outlives it while the thread waits
 
     def _progress(self, generation: int, value) -> None:
