@@ -197,17 +197,16 @@ def test_a_result_is_applied_only_to_the_tuning_it_was_searched_from(window, qtb
 def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeypatch):
     """The phase after a miss (searching again without each target) obeys Stop: after
     the stop, only the best found is measured again, never another generation."""
-    import threading
-
     from sandbox.analysis import tune as tune_module
     from sandbox.analysis.tune import Target
-    from sandbox.ui import tune_panel
-    from sandbox.ui.tune_panel import _Job, _Signals
+    from sandbox.ui import tune_job
+    from sandbox.ui.tune_job import search_job
+    from sandbox.ui.worker import Worker
 
     preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
     # with the engine power alone free these pull against each other: a miss, then the binds phase
     targets = [Target("top_speed", 850.0, 10.0), Target("time_to_90pct", 1.5, 0.02)]
-    stop = threading.Event()
+    running = []  # the job's Task: its stop is what Stop sets
     count = {"searches": 0, "binds": 0, "after_stop": 0}
     real_search, real_compute = tune_module.search, tune_module.compute
 
@@ -218,6 +217,7 @@ def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeyp
     def counting_compute(model, params, hz):
         out = real_compute(model, params, hz)
         tunings = len(next(iter(out.values())))
+        stop = running[0].stop
         if stop.is_set():
             count["after_stop"] += tunings
         elif count["searches"] >= 2:  # the first search is over: this is what binds
@@ -227,14 +227,20 @@ def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeyp
         return out
 
     monkeypatch.setattr(tune_module, "search", counting_search)  # the searches of what binds
-    monkeypatch.setattr(tune_panel, "search", counting_search)  # the search itself
+    monkeypatch.setattr(tune_job, "search", counting_search)  # the search itself
     monkeypatch.setattr(tune_module, "compute", counting_compute)
-    signals = _Signals()
+    job = Worker()
     phases, results = [], []
-    signals.phase.connect(phases.append)
-    signals.finished.connect(results.append)
-    _Job(preset.model, dict(preset.tuning), targets, ["engine_power"], {}, 60, 1, stop, signals).run()
-    assert stop.is_set() and count["searches"] == 2  # stopped in the first search of the binds phase
+    job.progress.connect(lambda value: isinstance(value, str) and phases.append(value))
+    job.finished.connect(lambda done, _seconds: results.append(done[0]))
+
+    def work(task):
+        running.append(task)
+        return search_job(preset.model, dict(preset.tuning), targets, ["engine_power"], {}, 60, 1, task)
+
+    job.request(work)
+    job.settle()
+    assert running[0].stop.is_set() and count["searches"] == 2  # stopped in the first search of the binds phase
     assert count["after_stop"] <= 3, count
     assert phases and "Stop ends it" in phases[0]
     assert results and not results[0].hit
@@ -244,8 +250,6 @@ def test_closing_the_window_while_it_looks_for_what_binds_ends_the_job(window, q
     """Closing the window in the phase after a miss: the job has ended when the window
     has closed, and after the stop it asked for, at most the batch then being measured
     and the best found are measured (never another search)."""
-    from PySide6.QtCore import QThreadPool
-
     from sandbox.analysis import tune as tune_module
 
     window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
@@ -260,7 +264,7 @@ def test_closing_the_window_while_it_looks_for_what_binds_ends_the_job(window, q
 
     def counting_compute(*args):
         out = real_compute(*args)
-        if tune.stop_event.is_set():
+        if tune.job.task is not None and tune.job.task.stop.is_set():
             after_stop.append(len(next(iter(out.values()))))
         return out
 
@@ -270,5 +274,5 @@ def test_closing_the_window_while_it_looks_for_what_binds_ends_the_job(window, q
     # the tab says what it is doing (its text arrives from the worker as a queued signal)
     qtbot.waitUntil(lambda: bool(binds) and "what stands in the way" in tune.status.text(), timeout=300_000)
     window.close()
-    assert QThreadPool.globalInstance().activeThreadCount() == 0
+    assert not tune.job.running()
     assert len(after_stop) <= 2, after_stop

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from sandbox.files.presets import BUILTIN_DIR, user_dir
 from sandbox.physics.models import arcade
 from sandbox.ui import app as app_module
+from sandbox.ui import file_actions
 from sandbox.ui.app import DEFAULT_PX_PER_METRE, MainWindow
 from sandbox.ui.session import OPENING, settings
 
@@ -86,7 +87,7 @@ def test_an_unforeseen_error_of_the_system_while_saving_is_shown_not_lost(window
     def broken(preset, path):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(app_module, "save_preset", broken)
+    monkeypatch.setattr(file_actions, "save_preset", broken)
     assert not window.save_preset_to(tmp_path / "mine.json", name="mine")
     assert f"{tmp_path / 'mine.json'}: cannot write (Input/output error)" in window.last_error
     assert any("Input/output error" in text for text in message_boxes(window))
@@ -161,7 +162,7 @@ def test_damaged_settings_start_with_their_defaults_and_a_note(qtbot):
         "panel/sections/arcade",
     ):
         assert key in note
-    assert window._godot_choice() == (4, False)
+    assert window.godot.choice() == (4, False)
     assert "godot/version" in window.statusBar().currentMessage()
     for key in BAD:
         assert not settings().contains(key), key  # replaced: said once

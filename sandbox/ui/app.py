@@ -5,13 +5,12 @@ from __future__ import annotations
 import html
 import json
 import math
-import os
 import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -20,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QScrollArea,
     QSplitter,
@@ -29,23 +27,23 @@ from PySide6.QtWidgets import (
 )
 
 from ..analysis.curves import time_to_cover
-from ..errors import PresetError, UserError
-from ..files.disk import make_folder, png_complete, write_atomic, write_failure
-from ..files.godot import export_script, has_script, save_script
-from ..files.godot_import import load_script
-from ..files.godot_scene import save_scene
-from ..files.presets import BUILTIN_DIR, Preset, declared_preset, list_presets, load_preset, save_preset, user_dir
+from ..errors import UserError
+from ..files.disk import png_complete, write_atomic
+from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..files.traces import demo_drive
 from ..physics.models import MODELS
 from ..physics.params import Tuning
-from ..physics.sim import TICK_RATES, Simulation
+from ..physics.sim import Simulation
 from ..physics.state import Controls
 from .curves import ForceCurvePlot
+from .file_actions import FileActions
 from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
+from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
 from .input import DriveKeys
-from .live_plot_export import export_live_plots
+from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
+from .menus import Menus, add_action, shortcut_rows
 from .metrics_panel import MetricsPanel
 from .qt import collect_in_window_thread
 from .replay_bar import ReplayBar
@@ -63,7 +61,6 @@ from .view_overlays import Dashboard
 DEFAULT_PX_PER_METRE = 25.0
 TUNE_GHOST = "auto-tune: best so far"
 """The ghost the auto-tune's best tuning drives as while it searches."""
-PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 FRAME_MS = 8
 """Frame timer interval: frames every ~8 ms; physics runs whole 1/hz ticks in between."""
 CONTROLS_HELP = """<b>Driving</b><br>
@@ -105,12 +102,6 @@ class SetRate(QUndoCommand):
 
     def undo(self) -> None:
         self.window._apply_rate(self.old)
-
-
-def _mark(group: QActionGroup, value) -> None:
-    """Tick the action of `group` whose data is `value`."""
-    for action in group.actions():
-        action.setChecked(action.data() == value)
 
 
 DESCRIPTION_CHARS = 90
@@ -158,7 +149,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)
-        self._asking = self._quit_agreed = False  # see keep_or_drop_changes, quit_asking
+        self._quit_agreed = False  # see quit_asking
         self.undo.setUndoLimit(UNDO_LIMIT)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
@@ -263,8 +254,11 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.replay_bar.step_action.triggered.connect(self.step_replay)
         self.replay_bar.live_action.triggered.connect(self.stop_replay)
         self.replay_bar.scrubbed.connect(self.scrub)
-        self._build_menus()
-        _mark(self.rate_actions, hz)
+        self._hidden_docks: list = []  # the panels Tab hid, to bring back
+        self.files = FileActions(self)
+        self.godot = GodotActions(self, self.files)
+        self.menus = Menus(self, MENU_BAR)
+        self.sweep.finished.connect(self.menus.refresh)
         self.undo.indexChanged.connect(self._update_title)
 
         self._frame_times: list[float] = []  # seconds between drawn frames
@@ -280,7 +274,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         fit_to_screen(self, PREFERRED_SIZE)
         for dock in self.docks():
             dock.setMinimumSize(PANEL_MIN, PANEL_MIN_HEIGHT)
-        self._hidden_docks: list = []  # the panels Tab hid, to bring back
         # the side panels run the window's full height (their sliders and tables need it
         # most on a small screen); the plots sit under the car view
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -345,227 +338,12 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    # --- menus (menu_bar.py declares them, menus.py builds them) ------------------
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        action = QAction(text, menu)  # owned by the menu: menu.clear() deletes it
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
-    def _choices(self, menu, items, pick) -> QActionGroup:
-        """An exclusive group of checkable actions, one per (label, value, tip);
-        triggering one calls pick(value). `_mark` ticks the current value."""
-        group = QActionGroup(self)
-        for label, value, tip in items:
-            action = self._action(menu, label, lambda _=False, v=value: pick(v), None, tip)
-            action.setCheckable(True)
-            action.setData(value)
-            group.addAction(action)
-        return group
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        self.file_menu = file = bar.addMenu("&File")
-        self._action(file, "&Open preset…", self.open_preset_dialog, QKeySequence.StandardKey.Open)
-        self._action(
-            file,
-            "&Save preset",
-            self.save,
-            QKeySequence.StandardKey.Save,
-            "Save over the current preset (built-in presets are saved as a copy)",
-        )
-        self._action(file, "Save preset &as…", self.save_as_dialog, "Ctrl+Shift+S")
-        file.addSeparator()
-        self.import_menu = imports = file.addMenu("&Import")
-        self._action(
-            imports,
-            "&Godot script (.gd)…",
-            self.import_godot_dialog,
-            "Ctrl+I",
-            "Read the tuning of a Godot car script into the sliders (nothing in the file is run)",
-        )
-        self.export_menu = export = file.addMenu("&Export")
-        self._action(export, "Force curve as &PNG image…", lambda: self.export_curve_dialog(".png"), "Ctrl+E")
-        self._action(export, "Force curve as &SVG drawing…", lambda: self.export_curve_dialog(".svg"))
-        self._action(export, "Force curve as &CSV data…", lambda: self.export_curve_dialog(".csv"))
-        export.addSeparator()
-        for kind, suffix in (("PNG image", ".png"), ("SVG drawing", ".svg"), ("CSV data", ".csv")):
-            self._action(
-                export,
-                f"Live plots as {kind}…",
-                lambda _=False, s=suffix: self.export_plots_dialog(s),
-                None,
-                "Speed, slip angle and the model's channels over the last 10 s (ghosts too)",
-            )
-        export.addSeparator()
-        self.sweep_exports = [
-            self._action(export, "Sweep as CS&V data…", lambda: self.export_sweep_dialog(".csv")),
-            self._action(export, "Sweep plot as P&NG…", lambda: self.export_sweep_dialog(".png")),
-            self._action(export, "Sweep plot as S&VG…", lambda: self.export_sweep_dialog(".svg")),
-        ]
-        export.addSeparator()
-        self.godot_exports = [
-            self._action(
-                export,
-                "&Godot script or scene…",
-                self.export_godot_dialog,
-                "Ctrl+G",
-                "The car as a Godot 3 or 4 script, or a scene to open and play",
-            ),
-            self._action(
-                export,
-                "Copy Godot sc&ript",
-                self.copy_godot_script,
-                "Ctrl+Shift+C",
-                "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)",
-            ),
-            self._action(
-                export,
-                "&Update my script…",
-                self.update_script_dialog,
-                None,
-                "Write the tuning's values into your own Godot car script; nothing else in it changes",
-            ),
-        ]
-        self.sweep.finished.connect(self._update_exports)
-        self._update_exports()
-        file.addSeparator()
-        self._action(file, "&Quit", self.quit_asking, QKeySequence.StandardKey.Quit)
-
-        edit = bar.addMenu("&Edit")
-        undo = self.undo.createUndoAction(self, "&Undo")
-        undo.setShortcuts([QKeySequence("Ctrl+Z")])
-        redo = self.undo.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        edit.addAction(undo)
-        edit.addAction(redo)
-        edit.addSeparator()
-        self._action(edit, "Reset all &parameters", self.panel.reset_all, "Ctrl+Shift+R")
-
-        self.presets_menu = bar.addMenu("&Presets")
-        self.presets_menu.aboutToShow.connect(self._fill_presets_menu)
-        self._fill_presets_menu()
-
-        view = bar.addMenu("&View")
-        self.panel_action = self._action(
-            view,
-            "Show &panels\tTab",
-            self.toggle_panels,
-            None,
-            "Hide every panel to give the car the whole window; Tab again brings them back",
-        )
-        self.panel_action.setCheckable(True)
-        self.panel_action.setChecked(True)
-        self._action(
-            view,
-            "&Reset layout",
-            self.reset_layout,
-            None,
-            "Panels back to where and how large they start: the car view first",
-        )
-        view.addSeparator()
-        view.addAction(self.panel_dock.toggleViewAction())
-        view.addAction(self.plots_dock.toggleViewAction())
-        view.addAction(self.metrics_dock.toggleViewAction())
-        view.addAction(self.sweep_dock.toggleViewAction())
-        view.addAction(self.tune_dock.toggleViewAction())
-        view.addAction(self.sensitivity_dock.toggleViewAction())
-        view.addSeparator()
-        self._action(view, "Zoom &in", lambda: self.track.set_zoom(self.track.zoom * 1.25), "Ctrl+=")
-        self._action(view, "Zoom &out", lambda: self.track.set_zoom(self.track.zoom / 1.25), "Ctrl+-")
-        self._action(view, "&Actual size", lambda: self.track.set_zoom(1.0), "Ctrl+0")
-        scale = view.addMenu("&Pixels per metre (models in metres)")
-        self.scale_actions = self._choices(
-            scale, [(f"{v:g} px/m", v, "") for v in PX_PER_METRE_CHOICES], self.set_px_per_metre
-        )
-        _mark(self.scale_actions, self.px_per_metre)
-
-        self.model_menu = bar.addMenu("&Model")
-        models = [(m.TITLE, name, f"Drive the {m.TITLE} model (its first preset)") for name, m in MODELS.items()]
-        self.model_actions = self._choices(self.model_menu, models, self.switch_model)
-        _mark(self.model_actions, self.model.NAME)
-
-        traces = bar.addMenu("&Traces")
-        self.replay_bar.record_action.setShortcut(QKeySequence("Ctrl+R"))
-        traces.addAction(self.replay_bar.record_action)
-        self._action(
-            traces,
-            "&Save recording as…",
-            self.save_recording_dialog,
-            None,
-            "Write the last recording as a control trace CSV",
-        )
-        traces.addSeparator()
-        self.replay_bar.play_action.setShortcut(QKeySequence("F6"))
-        self.replay_bar.step_action.setShortcut(QKeySequence("F7"))
-        self.replay_bar.live_action.setShortcut(QKeySequence("F8"))
-        for action in (self.replay_bar.play_action, self.replay_bar.step_action, self.replay_bar.live_action):
-            traces.addAction(action)
-        traces.addSeparator()
-        self._action(traces, "&Open trace…", self.open_trace_dialog, None, "Replay a control trace CSV")
-        self.traces_menu = traces.addMenu("&Replay a test drive")
-        self.traces_menu.aboutToShow.connect(self._fill_traces_menu)
-        self._fill_traces_menu()
-
-        compare = bar.addMenu("C&ompare")
-        self._action(
-            compare,
-            "&Pin this tuning as a ghost",
-            self.pin_ghost,
-            "Ctrl+P",
-            f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})",
-        )
-        self.ghost_presets_menu = compare.addMenu("Add a ghost from &preset")
-        self.ghost_presets_menu.aboutToShow.connect(self._fill_ghost_menu)
-        self._action(compare, "&Remove the ghosts", self.remove_ghost, "Ctrl+Shift+P")
-
-        physics = bar.addMenu("P&hysics")
-        self.rate_actions = self._choices(physics, [(f"{hz} Hz", hz, "") for hz in TICK_RATES], self.set_rate)
-
-        car = bar.addMenu("&Car")
-        self._action(car, "&Reset car", self.reset_car, "R", "Put the car back at the origin, at rest")
-
-        help_ = bar.addMenu("&Help")
-        self._action(help_, "&Controls…", self.show_controls, QKeySequence.StandardKey.HelpContents)
+        return add_action(menu, text, slot, shortcut, tip)
 
     def _fill_presets_menu(self) -> None:
-        """This model's presets first (Ctrl+1…9), then other models', then yours."""
-        menu = self.presets_menu
-        menu.clear()
-        entries = list_presets()
-        here = [e for e in entries if e[2] and e[3] == self.model.NAME]
-        others = [e for e in entries if e[2] and e[3] != self.model.NAME]
-        mine = [e for e in entries if not e[2]]
-        sections = {0: f"Built-in · {self.model.TITLE}"}
-        if others:
-            sections[len(here)] = "Built-in · other models (switches the model)"
-        if mine:
-            sections[len(here) + len(others)] = "Yours"
-        for index, (path, name, _, model) in enumerate(here + others + mine):
-            if index in sections:
-                menu.addSection(sections[index])
-            number = index + 1
-            if model is not None and model != self.model.NAME:
-                name = f"{name} ({MODELS[model].TITLE})"
-            shortcut = f"Ctrl+{number}" if number <= 9 and index < len(here) else None
-            action = self._action(menu, name, lambda _=False, p=path: self.open_preset_file(p), shortcut, str(path))
-            action.setCheckable(True)
-            action.setChecked(self.preset.path is not None and path.resolve() == self.preset.path.resolve())
-        if not mine:
-            hint = menu.addAction(f"(your presets go to {user_dir()})")
-            hint.setEnabled(False)
-
-    def _fill_ghost_menu(self) -> None:
-        menu = self.ghost_presets_menu
-        menu.clear()
-        for path, name, _, model in list_presets():
-            if model is not None:
-                label = f"{name} ({MODELS[model].TITLE})"
-                self._action(menu, label, lambda _=False, p=path: self.ghost_from_file(p))
+        self.menus.fill_presets()
 
     # --- the frame loop ------------------------------------------------------
     def start_frames(self) -> None:
@@ -779,12 +557,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.panel.set_values(values, text)
         self.statusBar().showMessage(f"Loaded {text}", 5000)
 
-    def export_sweep(self, path) -> bool:
-        return self._attempt(lambda: self.sweep.export(path), f"Exported {path}")
-
-    def export_sweep_dialog(self, suffix: str) -> None:
-        self._export_dialog("sweep", suffix, self.export_sweep)
-
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
         ghosts = [(g.sim.model, dict(g.sim.params), g.sim.hz) for g in self.ghosts]
@@ -807,7 +579,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.track.set_hz(hz)
         self.plots.set_hz(hz)
         self.panel.show_rate(hz)
-        _mark(self.rate_actions, hz)
+        self.menus.refresh()
         self._on_tuning_changed()
         self._refresh_views()
 
@@ -832,8 +604,8 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         another model switches the model, which starts a new undo history: first an
         unsaved tuning is saved or given up (asked). False if the user kept it."""
         if preset.model is not self.model:
-            if not self.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
-                _mark(self.model_actions, self.model.NAME)  # the menu ticked the new model already
+            if not self.files.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
+                self.menus.refresh()  # the menu ticked the new model already
                 return False
             self._switch_to(preset)
         elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
@@ -871,16 +643,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 preset = None
         return self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
 
-    def _update_exports(self) -> None:
-        """Export items that can only fail are greyed out, with the reason as their tip."""
-        scripted = has_script(self.model)
-        for action in self.godot_exports:
-            action.setEnabled(scripted)
-        swept = self.sweep.grid is not None
-        for action in self.sweep_exports:
-            action.setEnabled(swept)
-            action.setStatusTip("" if swept else "Run a sweep first (the Sweep tab)")
-
     def _switch_to(self, preset: Preset) -> None:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
         (the old model's steps cannot apply to the new one's parameters)."""
@@ -896,11 +658,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         old.deleteLater()
         self.undo.clear()
         self._set_units()
-        self._update_exports()
         self.track.set_hz(preset.hz)
         self.plots.set_hz(preset.hz)
-        _mark(self.rate_actions, preset.hz)
-        _mark(self.model_actions, self.model.NAME)
+        self.menus.refresh()
         self._on_tuning_changed()
         self.reset_car()
         self.statusBar().showMessage(f"Model {self.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
@@ -909,215 +669,55 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.px_per_metre = value
         if self.remember:
             settings().setValue("view/px_per_metre", value)
-        _mark(self.scale_actions, value)
+        self.menus.refresh()
         self._set_units()
 
+    # --- files (file_actions.py, godot_actions.py) ------------------------------------
     def open_preset_file(self, path) -> bool:
-        """Load a preset file; on a bad file show why and change nothing."""
-        try:
-            preset = load_preset(path)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        return self.apply_preset(preset)
+        return self.files.open_preset_file(path)
 
     def preset_file_dialog(self) -> QFileDialog:
-        """The Open dialog: it starts where Save writes (your presets folder, once it has
-        a preset) and shows that folder and the built-in presets side by side."""
-        mine = user_dir()
-        has_mine = mine.is_dir() and any(mine.glob("*.json"))
-        dialog = QFileDialog(
-            self, "Open preset", str(mine if has_mine else BUILTIN_DIR), "Presets (*.json);;All files (*)"
-        )
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # the side bar below is Qt's own
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        places = [QUrl.fromLocalFile(str(folder)) for folder in (mine, BUILTIN_DIR) if folder.is_dir()]
-        dialog.setSidebarUrls(dialog.sidebarUrls() + places)
-        return dialog
-
-    def open_preset_dialog(self) -> None:
-        dialog = self.preset_file_dialog()
-        if dialog.exec() and dialog.selectedFiles():
-            self.open_preset_file(dialog.selectedFiles()[0])
+        return self.files.preset_file_dialog()
 
     def save(self) -> bool:
-        """Save over the current preset (a built-in one as a copy); True once saved."""
-        path = self.preset.path
-        if path is None or path.resolve().parent == BUILTIN_DIR:
-            return self.save_as_dialog()
-        return self.save_preset_to(path)
+        return self.files.save()
 
     def save_as_dialog(self) -> bool:
-        folder = user_dir()
-        try:
-            make_folder(folder, PresetError)
-        except PresetError as exc:  # say why, and let the user save somewhere else
-            self.show_error(f"{exc}. Choose another folder for your preset.", "Save preset as")
-            folder = next((p for p in folder.parents if p.is_dir() and os.access(p, os.W_OK)), Path.home())
-        stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.preset.name.lower()) or "preset"
-        path, _ = QFileDialog.getSaveFileName(self, "Save preset as", str(folder / f"{stem}.json"), "Presets (*.json)")
-        if path:
-            if not path.lower().endswith(".json"):
-                path += ".json"
-            return self.save_preset_to(path, name=Path(path).stem)
-        return False
+        return self.files.save_as_dialog()
 
     def save_preset_to(self, path, name: str | None = None) -> bool:
-        """Write the current tuning to `path` (atomically); it becomes the current preset."""
-        preset = self.current_preset()
-        if name is not None:
-            preset.name, preset.description = name, f"Based on {self.preset.name}."
-        try:
-            save_preset(preset, path)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        except OSError as exc:  # not foreseen by the preset files: still say which file and why
-            self.show_error(f"{path}: {write_failure(Path(path), exc)}; nothing was saved")
-            return False
-        self.preset = preset
-        self._on_tuning_changed()
-        if self.remember:
-            settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
-        self._fill_presets_menu()
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
-
-    def export_curve_dialog(self, suffix: str) -> None:
-        self._export_dialog("force_curve", suffix, self.export_curve)
-
-    def export_plots_dialog(self, suffix: str) -> None:
-        self._export_dialog("live_plots", suffix, self.export_plots)
+        return self.files.save_preset_to(path, name)
 
     def export_plots(self, path) -> bool:
-        return self._attempt(lambda: export_live_plots(self.plots, path), f"Exported {path}")
+        return self.files.export_plots(path)
 
     def export_curve(self, path) -> bool:
-        return self._attempt(lambda: self.curves.export(path), f"Exported {path}")
+        return self.files.export_curve(path)
 
-    def _export_dialog(self, stem: str, suffix: str, export) -> None:
-        """Ask where to write `stem`+`suffix` (last folder used), then `export(path)`."""
-        kind = suffix[1:].upper()
-        path = self._ask_save_path(
-            f"Export {stem.replace('_', ' ')} as {kind}", f"{stem}{suffix}", f"{kind} (*{suffix})", "export/last_dir"
-        )
-        if path:
-            export(path if path.lower().endswith(suffix) else path + suffix)
+    def export_sweep(self, path) -> bool:
+        return self.files.export_sweep(path)
 
     def _read(self, loader, path):
-        """`loader(path)`, or None after a dialog saying why the file was refused."""
-        try:
-            return loader(path)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return None
+        return self.files.read(loader, path)
 
     def _attempt(self, action, done: str) -> bool:
-        """Run `action`: a user mistake (UserError) becomes a dialog and False, success a
-        status message and True."""
-        try:
-            action()
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        self.statusBar().showMessage(done, 4000)
-        return True
-
-    def _ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
-        """Save dialog starting in the folder last used for `key`; None if cancelled."""
-        folder = self.setting(key, "") if self.remember else None
-        path, _ = QFileDialog.getSaveFileName(self, title, str(Path(str(folder or Path.home())) / name), pattern)
-        if path and self.remember:
-            settings().setValue(key, str(Path(path).parent))
-        return path or None
+        return self.files.attempt(action, done)
 
     def current_preset(self) -> Preset:
         """The tuning on screen as a preset (name and description of the loaded one)."""
         return Preset(self.model, self.tuning.copy(), self.preset.name, self.preset.description, self.sim.hz)
 
-    def _godot_choice(self) -> tuple[int, bool]:
-        """(Godot version, scene?) last chosen in the export dialog: Godot 4, a script."""
-        if not self.remember:
-            return 4, False
-        return self.setting("godot/version", 4, choices=(3, 4)), self.setting("godot/scene", False)
-
     def godot_export_dialog(self) -> GodotExportDialog:
-        """The export dialog for the tuning on screen (not yet shown)."""
-        godot, scene = self._godot_choice()
-
-        def ask_path(as_scene: bool) -> str | None:
-            name, pattern = ("car.tscn", "Godot scene (*.tscn)") if as_scene else ("car.gd", "GDScript (*.gd)")
-            return self._ask_save_path("Export to Godot", name, pattern, "godot/last_dir")
-
-        return GodotExportDialog(
-            self.current_preset(), self.px_per_metre, godot, scene, self, ask_path, self._godot_saved
-        )
-
-    def export_godot_dialog(self) -> None:
-        self.godot_export_dialog().exec()
-
-    def _godot_saved(self, dialog: GodotExportDialog, written: list[Path]) -> None:
-        if self.remember:
-            settings().setValue("godot/version", dialog.godot)
-            settings().setValue("godot/scene", dialog.scene)
-        self.statusBar().showMessage("Exported " + " and ".join(str(p) for p in written), 6000)
+        return self.godot.export_dialog()
 
     def export_godot(self, path, godot: int, scene: bool = False) -> bool:
-        """Write the Godot script (or the scene and its script) of the tuning on screen."""
-        save = save_scene if scene else save_script
-        return self._attempt(
-            lambda: save(self.current_preset(), path, godot, self.px_per_metre),
-            f"Exported Godot {godot} {'scene' if scene else 'script'} {path}",
-        )
-
-    def copy_godot_script(self) -> bool:
-        godot, _ = self._godot_choice()
-        try:
-            text = export_script(self.current_preset(), godot, self.px_per_metre)
-        except UserError as exc:
-            self.show_error(str(exc))
-            return False
-        QApplication.clipboard().setText(text)
-        self.statusBar().showMessage(f"Copied the Godot {godot} script of {self.model.TITLE} to the clipboard", 6000)
-        return True
-
-    def _ask_godot_script(self, title: str) -> str | None:
-        """Open dialog for a car script, in the folder of the last Godot export."""
-        folder = self.setting("godot/last_dir", "") if self.remember else None
-        path, _ = QFileDialog.getOpenFileName(self, title, str(folder or Path.home()), "GDScript (*.gd);;All files (*)")
-        return path or None
-
-    def import_godot_dialog(self) -> None:
-        path = self._ask_godot_script("Import Godot script")
-        if path:
-            self.import_godot(path)
-
-    def update_script_dialog(self) -> None:
-        path = self._ask_godot_script("Update my Godot script")
-        dialog = self.update_script(path) if path else None
-        if dialog is not None:
-            dialog.exec()
+        return self.godot.export(path, godot, scene)
 
     def update_script(self, path) -> UpdateScriptDialog | None:
-        """The dialog writing the tuning on screen into the car script at `path` (not yet
-        shown), or None after a message saying why the script is refused."""
-        dialog = self._read(lambda p: UpdateScriptDialog(self.current_preset(), p, self), path)
-        if dialog is not None:
-            dialog.accepted.connect(lambda: self.statusBar().showMessage(f"Updated {path}", 6000))
-        return dialog
+        return self.godot.update_script(path)
 
     def import_godot(self, path) -> bool:
-        """Apply the parameters a car.gd declares, as one undo step; list what was not used."""
-        result = self._read(lambda p: load_script(p, self.model), path)
-        if result is None:
-            return False
-        self.panel.set_values(result.values, f"Import {Path(path).name}")
-        self.statusBar().showMessage(f"Imported {len(result.values)} values from {path}", 6000)
-        if result.warnings:
-            self.show_error(
-                f"{path}: {len(result.values)} values imported.\n" + "\n".join(result.warnings), title="Import: notes"
-            )
-        return True
+        return self.godot.import_script(path)
 
     # --- view ------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
@@ -1170,7 +770,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 dock.show()
             self.panel_dock.raise_()
             self._hidden_docks = []
-        self.panel_action.setChecked(not shown)
+        self.menus.refresh()
         self.track.setFocus()
 
     def reset_layout(self) -> None:
@@ -1181,7 +781,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.panel_dock.raise_()
         self.plots_dock.raise_()
         self._hidden_docks = []
-        self.panel_action.setChecked(True)
+        self.menus.refresh()
         self._size_panels()
 
     def _size_panels(self) -> None:
@@ -1197,25 +797,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def help_text(self) -> str:
         """The driving keys, then every menu command that has a shortcut, read from the
         menus themselves (so the list is never out of date)."""
-        rows = []
-
-        def walk(owner, path: str) -> None:
-            # submenus found as the owner's child widgets: QAction.menu() would hand Python
-            # a wrapper that deletes the menu when it is collected (the menu then dies)
-            submenus = {
-                menu.menuAction(): menu
-                for menu in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)
-            }
-            for action in owner.actions():
-                label = action.text().replace("&", "")
-                if action in submenus:
-                    walk(submenus[action], f"{path}{label} → ")
-                elif not action.shortcut().isEmpty():
-                    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-                    rows.append(f"{keys} · {path}{label.rstrip('…')}")
-
-        walk(self.menuBar(), "")
-        return CONTROLS_HELP + "<br><br><b>Menu shortcuts</b><br>" + "<br>".join(rows)
+        return CONTROLS_HELP + "<br><br><b>Menu shortcuts</b><br>" + "<br>".join(shortcut_rows(self.menuBar()))
 
     def show_error(self, message: str, title: str = "car-sandbox") -> None:
         """A dialog that names the problem; non-blocking so the car keeps running."""
@@ -1239,38 +821,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 self.panel_dock.raise_()
                 self._size_panels()
 
-    def keep_or_drop_changes(self, what: str) -> bool:
-        """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
-        True to go on (saved, or given up), False to stay as it is."""
-        if not self.modified():
-            return True
-        if self._asking:  # a second Ctrl+C or Quit while the question is open
-            return False
-        buttons = QMessageBox.StandardButton
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Unsaved tuning",
-            f"{self.preset.name} has changes that are not saved.\n{what} loses them.",
-            buttons.Save | buttons.Discard | buttons.Cancel,
-            self,
-        )
-        box.setInformativeText("Save them as a preset first?")
-        box.setDefaultButton(buttons.Save)
-        self._asking = True
-        try:
-            answer = box.exec()
-        finally:
-            self._asking = False
-        if answer == buttons.Save:
-            return self.save()
-        if answer == buttons.Discard:  # given up: an autosave must not bring them back
-            self._show_preset(self.preset, self.preset.tuning, self.preset.hz)
-            return True
-        return False
-
     def quit_asking(self) -> None:
         """Quit (menu, Ctrl+Q, Ctrl+C in the terminal), asking first about unsaved work."""
-        if self.keep_or_drop_changes("Quitting"):
+        if self.files.keep_or_drop_changes("Quitting"):
             self._quit_agreed = True
             self.close()
 
@@ -1282,7 +835,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
 
     def closeEvent(self, event) -> None:
         if event.spontaneous() and not self._quit_agreed:  # the window's close button
-            if not self.keep_or_drop_changes("Closing the window"):
+            if not self.files.keep_or_drop_changes("Closing the window"):
                 event.ignore()
                 return
         self.timer.stop()

@@ -22,10 +22,10 @@ from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .curve_set import CurveSet
-from .latest_job import LatestJob
 from .plot_style import AXIS_WIDTH, CompactAxis, set_label, style_plot
 from .speed_markers import SpeedMarkers
 from .steady_view import SteadyViewBox, round_up
+from .worker import Worker
 
 COLOURS = {
     "engine": "#4caf50",
@@ -71,7 +71,7 @@ class ForceCurvePlot(pg.PlotWidget):
         # slider is dragged the axes and grid are then not redrawn every frame
         super().__init__(parent, viewBox=SteadyViewBox(), axisItems={"left": CompactAxis("left")})
         self.curve: ForceCurve | None = None
-        self.job = LatestJob(self)
+        self.job = Worker(self, "force curve")
         self.job.finished.connect(self._arrived)
         self.job.failed.connect(lambda why: self.setToolTip(f"could not compute the force curve ({why})"))
         self._wanted = None  # (model, params, hz, title) waiting for its turn to be computed
@@ -124,7 +124,7 @@ class ForceCurvePlot(pg.PlotWidget):
         if wanted is not None:
             self._asked_at = time.perf_counter()
             model, params, hz, title = wanted
-            self.job.request(lambda: (model, params, hz, title, force_curve(model, params, hz)))
+            self.job.request(lambda _task: (model, params, hz, title, force_curve(model, params, hz)))
 
     def _arrived(self, result, seconds: float) -> None:
         self._draw(result)

@@ -14,8 +14,8 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.metrics import compute, table
-from .latest_job import LatestJob
 from .palette import ghost_colour
+from .worker import Worker
 
 SLOW_MS = 150
 """The status says "computing…" when figures take longer than this."""
@@ -81,7 +81,7 @@ class MetricsPanel(QWidget):
         self.seconds = 0.0
         self._names: list[str] = []
         self._shape: tuple | None = None  # (row labels, ghost count) the table's items are made for
-        self.job = LatestJob(self)
+        self.job = Worker(self, "metrics")
         self.job.active = False  # until the panel's tab is shown (QDockWidget.visibilityChanged)
         self.job.finished.connect(self._show)
         self.job.failed.connect(lambda why: self._set_status(f"could not compute the metrics ({why})"))
@@ -123,7 +123,7 @@ class MetricsPanel(QWidget):
         self._names = list(names)
         if not self._slow.isActive():
             self._slow.start()  # "computing…" only if no figures come within SLOW_MS
-        self.job.request(lambda: _compute(car, ghosts))
+        self.job.request(lambda _task: _compute(car, ghosts))
 
     @property
     def active(self) -> bool:

@@ -7,9 +7,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtWidgets import QFileDialog
 
-from ..files.traces import BUILTIN_TRACES, TRACE_COLUMNS, list_traces, load_trace, save_trace, user_trace_dir
+from ..files.traces import TRACE_COLUMNS, list_traces, load_trace, save_trace
 from ..physics.sim import seek_states
 from ..physics.state import Controls, State
 
@@ -42,16 +41,6 @@ class ReplayMixin:
         self.replay_bar.record_action.setChecked(on)
         self.replay_bar.record_action.blockSignals(False)
 
-    def save_recording_dialog(self) -> None:
-        if self.last_recording is None or not len(self.last_recording):
-            self.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
-            return
-        folder = user_trace_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        path, _ = QFileDialog.getSaveFileName(self, "Save recording", str(folder / "drive.csv"), "Traces (*.csv)")
-        if path:
-            self.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
-
     def save_recording_to(self, path) -> bool:
         return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
 
@@ -61,13 +50,6 @@ class ReplayMixin:
         for path, builtin in list_traces():
             label = path.stem.replace("_", " ") + ("" if builtin else "  (yours)")
             self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
-
-    def open_trace_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)"
-        )
-        if path:
-            self.open_trace_file(path)
 
     def open_trace_file(self, path) -> bool:
         """Load a trace and replay it from rest with the current tuning."""

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from ..analysis.metrics import DECIMALS, METRICS, format_value, formula_top_speed, reference_speed, unit_of
 from ..analysis.sensitivity import SHARE, Sensitivity, sensitivity
 from ..physics.params import effective_params
-from .latest_job import LatestJob
+from .worker import Worker
 
 RISES, FALLS = QColor(79, 195, 247), QColor(255, 138, 101)
 """Cell colours: the metric rises (blue) or falls (orange) as the slider goes up."""
@@ -41,7 +41,7 @@ class SensitivityPanel(QWidget):
         self.model = None
         self._params: dict = {}
         self.formula = ""
-        self.job = LatestJob(self)
+        self.job = Worker(self, "sensitivity")
         self.job.active = False  # until the panel is shown
         self.job.finished.connect(self._show)
         self.job.failed.connect(lambda why: self.note.setText(f"could not compute ({why})"))
@@ -80,7 +80,7 @@ class SensitivityPanel(QWidget):
         """Recompute for a snapshot of the tuning (runs while the panel is shown)."""
         tuning = dict(tuning)
         self.job.request(
-            lambda: (
+            lambda _task: (
                 model,
                 tuning,
                 sensitivity(model, tuning, hz),

@@ -4,12 +4,11 @@ point or cell loads that tuning."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -35,9 +34,9 @@ from ..files.disk import write_text_atomic
 from ..physics.params import effective_params
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .curves import export_image
-from .latest_job import background
 from .palette import CAR
 from .plot_style import set_label, style_plot
+from .worker import Task, Worker
 
 PLOT_MIN_HEIGHT = 150
 """px: the result plot (curve or heatmap) never gets lower than this."""
@@ -45,25 +44,11 @@ CHUNK = 64
 """Tunings simulated per batch: progress and cancel happen between batches."""
 
 
-class _Signals(QObject):
-    progress = Signal(int, int)
-    finished = Signal(object, object)  # grid, metrics (or None when cancelled)
-
-
-class _Job(QRunnable):
-    def __init__(
-        self, model, base: dict, axes: list[Axis], grid: np.ndarray, hz: int, cancel: threading.Event, signals: _Signals
-    ):
-        super().__init__()
-        self.model, self.base, self.axes, self.grid, self.hz = model, base, axes, grid, hz
-        self.cancel, self.signals = cancel, signals
-
-    def run(self) -> None:
-        background()
-        done = sweep.run(
-            self.model, self.base, self.axes, self.hz, self.signals.progress.emit, self.cancel.is_set, CHUNK
-        )
-        self.signals.finished.emit(*(done if done is not None else (None, None)))
+def _sweep(model, base: dict, axes: list[Axis], hz: int, task: Task):
+    """(grid, metrics) of every tuning of the sweep, or (None, None) once cancelled
+    (on the worker's thread; progress as (done, total) after each chunk)."""
+    done = sweep.run(model, base, axes, hz, lambda *count: task.report(count), task.stop.is_set, CHUNK)
+    return done if done is not None else (None, None)
 
 
 def _narrow(combo: QComboBox) -> QComboBox:
@@ -134,12 +119,10 @@ class SweepPanel(QWidget):
         self.grid: np.ndarray | None = None
         self.values: dict | None = None
         self.axes: list[Axis] = []
-        self._cancel = threading.Event()
-        self._signals = _Signals(self)
-        self._signals.progress.connect(self._progress)
-        self._signals.finished.connect(self._done)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
+        self.job = Worker(self, "sweep")
+        self.job.progress.connect(lambda count: self._progress(*count))
+        self.job.finished.connect(lambda result, _seconds: self._done(*result))
+        self.job.failed.connect(self._failed)
 
         form = QGridLayout()
         form.setHorizontalSpacing(4)
@@ -160,7 +143,7 @@ class SweepPanel(QWidget):
         self.run_button.setToolTip("Simulate every tuning of the grid (on a worker thread; the car keeps driving)")
         self.run_button.clicked.connect(self.run)
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self._cancel.set)
+        self.cancel_button.clicked.connect(self.job.cancel)
         self.cancel_button.setEnabled(False)
         for button in (self.run_button, self.cancel_button):
             button.setMinimumWidth(56)  # the style's 80 px would make the panel wider than its dock
@@ -260,17 +243,17 @@ class SweepPanel(QWidget):
     def run(self) -> None:
         axes = [self.first.axis()] + ([self.second.axis()] if self.use_second.isChecked() else [])
         try:
-            grid = grid_of(axes)  # with the same checks as the command line's
+            grid_of(axes)  # with the same checks as the command line's
         except UserError as exc:
             self.note.setText(f"{exc}.")
             return
         self.axes = axes
-        self._cancel.clear()
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)
         self.progress.show()
-        self._pool.start(_Job(self.model, self.base, axes, grid, self.hz, self._cancel, self._signals))
+        model, base, hz = self.model, dict(self.base), self.hz
+        self.job.request(lambda task: _sweep(model, base, axes, hz, task))
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
@@ -286,6 +269,10 @@ class SweepPanel(QWidget):
             self.grid, self.values = grid, values
             self._plot()
         self.finished.emit()
+
+    def _failed(self, why: str) -> None:
+        self._done(None, None)
+        self.note.setText(f"The sweep could not be computed ({why}).")
 
     def _plot(self) -> None:
         if self.grid is None:
@@ -373,9 +360,10 @@ class SweepPanel(QWidget):
 
     def settle(self) -> None:
         """Block until a running sweep has finished and is drawn."""
-        self._pool.waitForDone()
+        self.job.settle()
         QApplication.processEvents()
 
     def wait(self) -> None:
-        self._cancel.set()
-        self._pool.waitForDone()
+        """Stop a running sweep and block until it has ended (closing the window)."""
+        self.job.cancel()
+        self.job.wait()

@@ -6,104 +6,33 @@ only ever applied to the tuning it was searched from."""
 
 from __future__ import annotations
 
-import copy
 import math
-import threading
+import time
 from typing import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QDoubleSpinBox,
+    QApplication,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSizePolicy,
     QSpinBox,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
-from ..analysis.tune import DEFAULT_TOLERANCE, Progress, Target, TuneResult, check_range, conflicts, search
+from ..analysis.tune import Progress, TuneResult
 from ..errors import UserError
 from ..physics.params import effective_params
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
-from .latest_job import background
 from .palette import CAR
 from .plot_style import style_plot
-
-SPIN_MAX = 1e7
-"""The largest target a box takes (far above any metric in either unit)."""
-SPIN_WIDTH = 84
-"""px: a number box (the names get the rest of the panel's width)."""
-
-
-class _Signals(QObject):
-    progress = Signal(object)  # a copy of the search's Progress
-    phase = Signal(str)  # what the job does now, when it is no longer the search
-    finished = Signal(object)  # TuneResult, or a UserError's text
-
-
-class _Job(QRunnable):
-    def __init__(
-        self,
-        model,
-        tuning: dict,
-        targets: list,
-        names: list,
-        ranges: dict,
-        hz: int,
-        seed: int,
-        stop: threading.Event,
-        signals: _Signals,
-    ):
-        super().__init__()
-        self.args = (model, tuning, targets, names, hz, seed, ranges)
-        self.stop, self.signals = stop, signals
-
-    def _report(self, progress: Progress) -> None:
-        self.signals.progress.emit(copy.deepcopy(progress))  # the search goes on changing its own
-
-    def run(self) -> None:
-        background()
-        model, tuning, targets, names, hz, seed, ranges = self.args
-        try:
-            result = search(model, tuning, targets, names, hz, seed, ranges, on_generation=self._report, stop=self.stop)
-            if not result.hit and not self.stop.is_set() and len(targets) > 1:  # which targets pull against each other
-                self.signals.phase.emit(
-                    "Not every target met: searching again without each target in turn, to "
-                    "find what stands in the way… (Stop ends it)"
-                )
-                result.binding += conflicts(model, tuning, targets, names, hz, seed, ranges, stop=self.stop)
-        except UserError as exc:
-            result = str(exc)
-        self.signals.finished.emit(result)
-
-
-def _fit_columns(table: QTableWidget) -> None:
-    """Rows in pairs: a name across the table, then its boxes indented under it (the
-    first column only indents); the last column takes the room left."""
-    header = table.horizontalHeader()
-    for column in range(table.columnCount() - 1):
-        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(table.columnCount() - 1, QHeaderView.ResizeMode.Stretch)
-    table.setColumnWidth(0, 16)
-
-
-def _spin(decimals: int, maximum: float = SPIN_MAX, minimum: float = 0.0) -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setButtonSymbols(QDoubleSpinBox.ButtonSymbols.NoButtons)  # narrow: the panel shares a side of the window
-    box.setMaximumWidth(SPIN_WIDTH)
-    box.setDecimals(decimals)
-    box.setRange(minimum, maximum)
-    box.setKeyboardTracking(False)
-    return box
+from .tune_job import outcome_text, search_job
+from .tune_tables import TuneTables
+from .worker import Worker
 
 
 class TunePanel(QWidget):
@@ -115,7 +44,6 @@ class TunePanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model, self.tuning, self.hz = None, {}, 60
-        self._meanings: tuple = ()
         self.now: Callable[[], tuple] | None = None
         """The window's (model, tuning) at this moment: what a result may be applied to."""
         self.undo_stack = None
@@ -124,30 +52,16 @@ class TunePanel(QWidget):
         self.trial: dict | None = None
         """The whole tuning while the result is being tried (None when not trying)."""
         self._trial_index = -1
-        self._own_tolerance: set[str] = set()  # metrics whose tolerance the user typed
         self._said_stale = False
-        self._following = False
         self.result: TuneResult | None = None
-        self.stop_event = threading.Event()
         self.running = False
-        self.signals = _Signals()
-        self.signals.progress.connect(self._show_progress)
-        self.signals.phase.connect(lambda text: self.running and self.status.setText(text))
-        self.signals.finished.connect(self._finished)
+        self.job = Worker(self, "auto-tune")
+        self.job.progress.connect(self._show_progress)
+        self.job.finished.connect(lambda done, _seconds: self._finished(*done))
+        self.job.failed.connect(lambda why: self._finished(f"The search could not go on ({why}).", False))
 
-        self.targets = QTableWidget(0, 4)
-        self.targets.setHorizontalHeaderLabels(["", "target", "±", "best now"])
-        self.targets.verticalHeader().hide()
-        _fit_columns(self.targets)
-        self.targets.setToolTip("Tick a metric to aim at it: its target value and tolerance, in the model's units")
-        self.params = QTableWidget(0, 3)
-        self.params.setHorizontalHeaderLabels(["", "search from", "to"])
-        self.params.verticalHeader().hide()
-        _fit_columns(self.params)
-        self.params.setToolTip(
-            "Ticked parameters are locked: they stay as they are; the others are searched "
-            "between from and to (the slider's range unless narrowed). Options never change."
-        )
+        self.tables = TuneTables()
+        self.targets, self.params = self.tables.targets, self.tables.params
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
@@ -186,8 +100,6 @@ class TunePanel(QWidget):
         self.plot.setLabel("left", "best error (log₁₀)")
         self.plot.setLabel("bottom", "generation")
         self.plot.setMinimumHeight(50)
-        for table in (self.targets, self.params):
-            table.setMinimumHeight(48)  # the panel must fit above the plots in a small window
         self.curve = self.plot.plot(pen=pg.mkPen(CAR, width=2))
 
         # two short rows, so the panel fits beside the car in a small window
@@ -221,91 +133,28 @@ class TunePanel(QWidget):
         """Show targets and parameters for `model` (kept when only values change)."""
         self.tuning, self.hz = dict(tuning), hz
         meanings = effective_params(model.PARAMS, tuning)
-        if model is self.model and meanings == self._meanings:
+        if model is self.model and meanings == self.tables.meanings:
             self._update_buttons()  # a result is usable only on the tuning it was searched from
             return
-        self.model, self._meanings = model, meanings
+        self.model = model
         self.stop()  # a search of the last model is of no use to this one (its result is dropped)
-        self.trial, self._own_tolerance = None, set()
+        self.trial = None
         self.changes.setText("")
-        for table in (self.targets, self.params):  # the last model's boxes go at once (not at the next idle turn)
-            for row in range(table.rowCount()):
-                for column in range(table.columnCount()):
-                    widget = table.cellWidget(row, column)
-                    if widget is not None:
-                        widget.hide()
-            table.setRowCount(0)
-        now = compute(model, dict(tuning), hz)
-        _, ref = reference_speed(model)
-        self.targets.setRowCount(2 * len(METRICS))
-        self.target_rows = {}
-        for row, (name, metric) in enumerate(METRICS.items()):
-            use = QCheckBox(metric.label.replace("100", ref))
-            use.setToolTip(metric.how.replace("100", ref))
-            value = float(now[name][0])
-            shown = value if math.isfinite(value) else 0.0
-            target, tolerance = _spin(DECIMALS[metric.kind]), _spin(DECIMALS[metric.kind] + 1)
-            unit = unit_of(metric.kind, model)
-            target.setSuffix(f" {unit}")
-            tolerance.setPrefix("± ")
-            target.setValue(shown)
-            tolerance.setMinimum(10.0 ** -(DECIMALS[metric.kind] + 1))
-            tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[metric.kind], tolerance.minimum()))
-            tolerance.setToolTip(
-                f"How far from the target still counts as met. It follows the target "
-                f"({DEFAULT_TOLERANCE[metric.kind]:.0%} of it) until you type your own."
-            )
-            target.valueChanged.connect(lambda value, name=name: self._follow_target(name, value))
-            tolerance.valueChanged.connect(lambda _, name=name: self._tolerance_typed(name))
-            # the name on a row of its own, across the table: the panel is narrow
-            self.targets.setSpan(2 * row, 0, 1, 4)
-            self.targets.setCellWidget(2 * row, 0, use)
-            self.targets.setCellWidget(2 * row + 1, 1, target)
-            self.targets.setCellWidget(2 * row + 1, 2, tolerance)
-            self.targets.setItem(2 * row + 1, 3, QTableWidgetItem("—"))
-            self.target_rows[name] = (use, target, tolerance)
-        sliders = [p for p in meanings if not p.is_bool]
-        self.params.setRowCount(2 * len(sliders))
-        self.param_rows = {}
-        for row, p in enumerate(sliders):
-            lock = QCheckBox(p.label)
-            lock.setToolTip(f"{p.name}: {p.help} Ticked: locked, the search leaves it as it is.")
-            low, high = _spin(p.decimals, p.max, p.min), _spin(p.decimals, p.max, p.min)
-            for box in (low, high):
-                box.setSingleStep(p.step)
-            low.setValue(p.min)
-            high.setValue(p.max)
-            self.params.setSpan(2 * row, 0, 1, 3)
-            self.params.setCellWidget(2 * row, 0, lock)
-            self.params.setCellWidget(2 * row + 1, 1, low)
-            self.params.setCellWidget(2 * row + 1, 2, high)
-            for box in (low, high):
-                box.setSuffix(f" {p.unit}" if p.unit else "")
-            self.param_rows[p.name] = (lock, low, high)
+        self.tables.fill(model, tuning, hz, meanings)
         self.result = None
         self._update_buttons()
 
-    def _follow_target(self, name: str, value: float) -> None:
-        """A new target brings its tolerance along (the default share of it), unless the
-        user typed a tolerance of their own."""
-        if name in self._own_tolerance:
-            return
-        _, _, spread = self.target_rows[name]
-        self._following = True
-        spread.setValue(max(abs(value) * DEFAULT_TOLERANCE[METRICS[name].kind], spread.minimum()))
-        self._following = False
+    @property
+    def target_rows(self) -> dict:
+        return self.tables.target_rows
 
-    def _tolerance_typed(self, name: str) -> None:
-        if not self._following:
-            self._own_tolerance.add(name)
+    @property
+    def param_rows(self) -> dict:
+        return self.tables.param_rows
 
     def set_target(self, metric: str, value: float, tolerance: float | None = None) -> None:
         """Tick `metric` with a target (and tolerance), as a user types them."""
-        use, target, spread = self.target_rows[metric]
-        use.setChecked(True)
-        target.setValue(value)
-        if tolerance is not None:
-            spread.setValue(tolerance)
+        self.tables.set_target(metric, value, tolerance)
 
     def example(self) -> bool:
         """Aim the first metric with a value at 10 % more, and run (for screenshots)."""
@@ -317,10 +166,6 @@ class TunePanel(QWidget):
 
     def settle(self, timeout_s: float = 120.0) -> None:
         """Process events until the search has ended and its result is shown."""
-        import time
-
-        from PySide6.QtWidgets import QApplication
-
         end = time.monotonic() + timeout_s
         while self.running and time.monotonic() < end:
             QApplication.processEvents()
@@ -328,34 +173,14 @@ class TunePanel(QWidget):
         QApplication.processEvents()
 
     def lock(self, names: list[str], locked: bool = True) -> None:
-        for name in names:
-            self.param_rows[name][0].setChecked(locked)
-
-    def chosen(self) -> tuple[list[Target], list[str], dict]:
-        """The ticked targets, the free parameters and their search ranges."""
-        targets = [
-            Target(name, target.value(), spread.value())
-            for name, (use, target, spread) in self.target_rows.items()
-            if use.isChecked()
-        ]
-        names = [name for name, (lock, _, _) in self.param_rows.items() if not lock.isChecked()]
-        declared = {p.name: p for p in self._meanings}
-        ranges = {}
-        for name in names:
-            _, low, high = self.param_rows[name]
-            ranges[name] = check_range(declared[name], low.value(), high.value())
-        if not targets:
-            raise UserError("Tick at least one metric to aim at")
-        if not names:
-            raise UserError("Every parameter is locked: unlock at least one for the search to move")
-        return targets, names, ranges
+        self.tables.lock(names, locked)
 
     # --- the search ---------------------------------------------------------------
     def run(self) -> bool:
         if self.running or self.model is None:
             return False
         try:
-            targets, names, ranges = self.chosen()
+            targets, names, ranges = self.tables.chosen()
         except UserError as exc:
             self.status.setText(str(exc))
             return False
@@ -365,25 +190,13 @@ class TunePanel(QWidget):
             return False
         self.result, self.running, self.trial = None, True, None
         self.searched_model, self.searched_from = model, tuning
-        self.searched_params = {p.name: p for p in self._meanings if p.name in names}
-        self.stop_event = threading.Event()
+        self.searched_params = {p.name: p for p in self.tables.meanings if p.name in names}
         self.curve.setData([], [])
         self.status.setText("Searching…")
         self.changes.setText("")
         self._update_buttons()
-        QThreadPool.globalInstance().start(
-            _Job(
-                self.model,
-                dict(tuning),
-                targets,
-                names,
-                ranges,
-                self.hz,
-                self.seed.value(),
-                self.stop_event,
-                self.signals,
-            )
-        )
+        model, hz, seed = self.model, self.hz, self.seed.value()
+        self.job.request(lambda task: search_job(model, dict(tuning), targets, names, ranges, hz, seed, task))
         return True
 
     def _current(self) -> tuple:
@@ -413,14 +226,18 @@ class TunePanel(QWidget):
         return ""
 
     def stop(self) -> None:
-        self.stop_event.set()
+        """End the search: it delivers the best found so far."""
+        self.job.cancel()
 
-    def wait(self, timeout_ms: int = 120_000) -> None:
+    def wait(self) -> None:
         """Block until the search ends (tests, closing the window)."""
-        QThreadPool.globalInstance().waitForDone(timeout_ms)
+        self.job.wait()
 
-    def _show_progress(self, progress: Progress) -> None:
+    def _show_progress(self, progress: Progress | str) -> None:
         if not self.running:
+            return
+        if isinstance(progress, str):  # the job is no longer the search: what it does now
+            self.status.setText(progress)
             return
         history = [math.log10(max(score, 1e-12)) for score in progress.history]
         self.curve.setData(range(1, len(history) + 1), history)
@@ -430,11 +247,11 @@ class TunePanel(QWidget):
             + (" · every target met" if progress.hit else "")
         )
         for name, value in progress.achieved.items():
-            self.targets.item(2 * list(METRICS).index(name) + 1, 3).setText(format_value(value))
+            self.tables.show_achieved(name, value)
         if progress.best:
             self.candidate.emit({**self.searched_from, **progress.best})
 
-    def _finished(self, result) -> None:
+    def _finished(self, result: TuneResult | str, stopped: bool) -> None:
         self.running = False
         self.candidate.emit(None)
         if self.searched_model is not self.model:
@@ -447,28 +264,9 @@ class TunePanel(QWidget):
             return
         self.result = result
         for target in result.targets:
-            self.targets.item(2 * list(METRICS).index(target.metric) + 1, 3).setText(
-                format_value(result.achieved[target.metric])
-            )
+            self.tables.show_achieved(target.metric, result.achieved[target.metric])
         changed = self.changed()
-        count = f"{len(changed)} parameter{'' if len(changed) == 1 else 's'} change{'s' if len(changed) == 1 else ''}"
-        if result.hit:
-            text = f"Every target met ({result.evaluations} tunings); {count}" + (" (below)." if changed else ".")
-        else:
-            unit = {t.metric: unit_of(METRICS[t.metric].kind, self.searched_model) for t in result.targets}
-            misses = "; ".join(
-                f"{metric} off by {format_value(miss)} {unit[metric]}"
-                if math.isfinite(miss)
-                else f"{metric} not measured (the manoeuvre never reaches its mark)"
-                for metric, miss in result.misses().items()
-            )
-            text = (
-                f"Not every target can be met: the closest tuning found misses {misses}."
-                + ("" if not result.binding else " What binds: " + "; ".join(result.binding) + ".")
-                + f" {count}"
-                + (" (below)." if changed else ".")
-            )
-        stopped = self.stop_event.is_set()
+        text = outcome_text(result, len(changed), self.searched_model)
         stale = self.stale()
         after = (
             f" But {stale}: this result is for the tuning it was searched from and cannot be applied to "

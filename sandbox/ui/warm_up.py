@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import html
 import json
-import threading
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QEventLoop, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 
 from .qt import after_first_paint, freeze_long_lived
+from .worker import Worker
 
 REST_AFTER_MS = 3000
 """ms after start-up before the rest of the physics is loaded or compiled."""
@@ -95,40 +95,21 @@ def show_splash(text: str = "Starting car-sandbox: loading the physics and the w
     return splash
 
 
-class _Relay(QObject):
-    finished = Signal(object)  # the error a step raised, or None
-
-
 def run_steps(splash: Splash, steps: Sequence[Step], heading: str = FIRST_START) -> None:
     """Run `steps` one after another on a worker thread, the splash saying which
     ("…\nArcade (Godot recipe), the car's tick, 1 of 2 …") before each starts; the event loop turns
     meanwhile, so the splash stays painted. A step's error is raised here."""
-    relay = _Relay()
+    # at the window's priority: nothing else runs yet, and the user waits for these
+    job = Worker(splash, "compile physics", below_window=False)
     loop = QEventLoop()
-    outcome: list[BaseException | None] = []
-
-    def finished(error) -> None:
-        outcome.append(error)
-        loop.quit()
-
-    relay.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
+    job.finished.connect(loop.quit)
+    job.failed.connect(loop.quit)
     for number, (what, call) in enumerate(steps, 1):
         splash.say(f"{heading}\n{what}, {number} of {len(steps)} …")
-
-        def work(call=call) -> None:
-            try:
-                call()
-            except BaseException as exc:  # noqa: BLE001 (raised again in the window's thread)
-                relay.finished.emit(exc)
-            else:
-                relay.finished.emit(None)
-
-        outcome.clear()
-        threading.Thread(target=work, name="compile physics", daemon=True).start()
-        if not outcome:
-            loop.exec()
-        if outcome[0] is not None:
-            raise outcome[0]
+        job.request(lambda _task, call=call: call())
+        loop.exec()  # until the step's end arrives (queued: never before this turns)
+        if job.error is not None:
+            raise job.error
 
 
 def start_model(preset=None):
@@ -187,10 +168,9 @@ def prepare_physics(app, window) -> None:
         after_first_paint(window.track, load_then_drive)
     # after the window is up: loading or compiling holds Python's lock, and the first
     # frames would wait on it
-    QTimer.singleShot(
-        REST_AFTER_MS,
-        lambda: threading.Thread(target=_warm_the_rest, args=(model,), name="compile physics", daemon=True).start(),
-    )
+    rest = Worker(window, "compile physics")
+    rest.failed.connect(lambda why: window.statusBar().showMessage(f"Could not prepare the physics ({why})", 10000))
+    QTimer.singleShot(REST_AFTER_MS, lambda: rest.request(lambda _task: _warm_the_rest(model)))
 
 
 def _warm_the_rest(first) -> None:

@@ -1,18 +1,19 @@
-"""The window's recompute worker: the newest request wins, every newer result is
-delivered, and a request that raises never stalls the ones after it."""
+"""The window's background worker: the newest request wins, every newer result is
+delivered, a request that raises never stalls the ones after it, a cancelled one
+stops, and progress reaches the window's thread."""
 
-from sandbox.ui.latest_job import LatestJob
+from sandbox.ui.worker import Worker
 
 
 def test_results_arrive_in_order_and_a_failure_does_not_stall_the_next(qtbot):
-    job = LatestJob()
+    job = Worker()
     got, failures = [], []
     job.finished.connect(lambda result, seconds: got.append(result))
     job.failed.connect(failures.append)
-    job.request(lambda: 1 / 0)
+    job.request(lambda _task: 1 / 0)
     job.settle()
     assert failures and "ZeroDivisionError" in failures[0] and got == []
-    job.request(lambda: "second")
+    job.request(lambda _task: "second")
     job.settle()
     assert got == ["second"]
 
@@ -20,16 +21,69 @@ def test_results_arrive_in_order_and_a_failure_does_not_stall_the_next(qtbot):
 def test_requests_waiting_behind_a_running_one_are_coalesced_to_the_newest(qtbot):
     import threading
 
-    job = LatestJob()
+    job = Worker()
     got = []
     job.finished.connect(lambda result, seconds: got.append(result))
     gate = threading.Event()
-    job.request(lambda: gate.wait(5) and "first")
+    job.request(lambda _task: gate.wait(5) and "first")
     for i in range(5):  # all arrive while the first computes: only the last of them runs
-        job.request(lambda i=i: f"waiting {i}")
+        job.request(lambda _task, i=i: f"waiting {i}")
     gate.set()
     job.settle()
     assert got == ["first", "waiting 4"] and job.shown == job.generation
+
+
+def test_cancel_stops_the_running_request_and_drops_the_waiting_one(qtbot):
+    import threading
+
+    job = Worker()
+    got, started = [], threading.Event()
+
+    def loop(task):  # runs until told to stop, as a sweep between its batches
+        started.set()
+        steps = 0
+        while not task.stop.wait(0.001):
+            steps += 1
+        return ("stopped", steps)
+
+    job.finished.connect(lambda result, seconds: got.append(result))
+    job.request(loop)
+    assert started.wait(30)
+    job.request(lambda _task: "never")  # waiting behind the running one
+    job.cancel()
+    job.settle()
+    assert len(got) == 1 and got[0][0] == "stopped" and not job.busy
+
+
+def test_progress_reaches_the_windows_thread_in_order(qtbot):
+    import threading
+
+    job = Worker()
+    seen = []
+    job.progress.connect(lambda value: seen.append((value, threading.current_thread() is threading.main_thread())))
+
+    def count(task):
+        for i in range(5):
+            task.report(i)
+        return "done"
+
+    job.request(count)
+    job.settle()
+    assert seen == [(i, True) for i in range(5)]
+
+
+def test_the_exception_a_request_raised_is_kept(qtbot):
+    job = Worker()
+    failures = []
+    job.failed.connect(failures.append)
+
+    def broken(_task):
+        raise RuntimeError("no compiler today")
+
+    job.request(broken)
+    job.settle()
+    assert failures == ["RuntimeError: no compiler today"]
+    assert isinstance(job.error, RuntimeError)
 
 
 def test_workers_run_below_the_windows_priority(qtbot):
@@ -38,15 +92,15 @@ def test_workers_run_below_the_windows_priority(qtbot):
 
     import pytest
 
-    from sandbox.ui.latest_job import BACKGROUND_NICENESS
+    from sandbox.ui.worker import BACKGROUND_NICENESS
 
     if not sys.platform.startswith("linux"):
         pytest.skip("per-thread priorities are a Linux feature")
-    job = LatestJob()
+    job = Worker()
     got = []
     job.finished.connect(lambda result, seconds: got.append(result))
     window_nice = os.getpriority(os.PRIO_PROCESS, 0)
-    job.request(lambda: os.getpriority(os.PRIO_PROCESS, 0))  # 0: the calling thread, on Linux
+    job.request(lambda _task: os.getpriority(os.PRIO_PROCESS, 0))  # 0: the calling thread, on Linux
     job.settle()
     assert got[0] >= max(window_nice, BACKGROUND_NICENESS)
     assert os.getpriority(os.PRIO_PROCESS, 0) == window_nice  # the window's thread is left alone
@@ -70,8 +124,8 @@ def test_the_cycle_collector_runs_in_the_windows_thread_only(window, qtbot):
 
     gc.callbacks.append(note)
     try:
-        job = LatestJob()
-        job.request(lambda: [[i] for i in range(200_000)] and None)  # enough to trigger many collections
+        job = Worker()
+        job.request(lambda _task: [[i] for i in range(200_000)] and None)  # enough to trigger many collections
         job.settle()
         collected_in = []
 
@@ -118,3 +172,31 @@ def test_objects_alive_after_start_up_are_left_out_of_full_collections(window, q
     assert not scanned()
     made_after = {"new": [1]}
     assert any(o is made_after for o in gc.get_objects())  # newer objects are still collected as usual
+
+
+def test_a_request_that_ends_after_its_window_was_deleted_ends_quietly(qtbot, monkeypatch):
+    """The physics compiled in the background can outlive the window (closed while it
+    loads): its end is told to no one, with no error in the worker's thread."""
+    import threading
+
+    from PySide6.QtCore import QObject
+    from shiboken6 import Shiboken
+
+    errors = []
+    monkeypatch.setattr(threading, "excepthook", errors.append)
+    owner = QObject()
+    job = Worker(owner)
+    gate, ended = threading.Event(), threading.Event()
+
+    def work(task):
+        gate.wait(30)
+        task.report("late progress")
+        return "late result"
+
+    job.request(work)
+    thread = job._thread
+    Shiboken.delete(owner)  # the window and its workers are gone
+    gate.set()
+    threading.Thread(target=lambda: (thread.join(60), ended.set())).start()
+    assert ended.wait(90)
+    assert errors == []

@@ -1,0 +1,246 @@
+"""The window's menu bar, left to right, as data (the entry types and the builder
+are in menus.py): every command's text, shortcut, handler, tips and when it is
+enabled or ticked, in the order the menus show them."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from ..files.godot import has_script
+from ..files.presets import list_presets, user_dir
+from ..physics.models import MODELS
+from ..physics.sim import TICK_RATES
+from .ghosts import MAX_GHOSTS
+from .menus import SEPARATOR, Choices, Command, Owned, Submenu, Window, add_action
+
+PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
+"""View → Pixels per metre: the scale of the models that work in metres."""
+
+
+def fill_presets(window: Window, menu: QMenu) -> None:
+    """This model's presets first (Ctrl+1…9), then other models', then yours."""
+    menu.clear()
+    model = window.model
+    entries = list_presets()
+    here = [e for e in entries if e[2] and e[3] == model.NAME]
+    others = [e for e in entries if e[2] and e[3] != model.NAME]
+    mine = [e for e in entries if not e[2]]
+    sections = {0: f"Built-in · {model.TITLE}"}
+    if others:
+        sections[len(here)] = "Built-in · other models (switches the model)"
+    if mine:
+        sections[len(here) + len(others)] = "Yours"
+    current = window.preset.path.resolve() if window.preset.path is not None else None
+    for index, (path, name, _, of) in enumerate(here + others + mine):
+        if index in sections:
+            menu.addSection(sections[index])
+        number = index + 1
+        if of is not None and of != model.NAME:
+            name = f"{name} ({MODELS[of].TITLE})"
+        shortcut = f"Ctrl+{number}" if number <= 9 and index < len(here) else None
+        action = add_action(menu, name, lambda _=False, p=path: window.open_preset_file(p), shortcut, str(path))
+        action.setCheckable(True)
+        action.setChecked(path.resolve() == current)
+    if not mine:
+        hint = menu.addAction(f"(your presets go to {user_dir()})")
+        hint.setEnabled(False)
+
+
+def fill_ghost_presets(window: Window, menu: QMenu) -> None:
+    """Every preset, each of its model, as a ghost to add."""
+    menu.clear()
+    for path, name, _, model in list_presets():
+        if model is not None:
+            add_action(menu, f"{name} ({MODELS[model].TITLE})", lambda _=False, p=path: window.ghost_from_file(p))
+
+
+def _zoom(window: Window, factor: float | None) -> None:
+    window.track.set_zoom(1.0 if factor is None else window.track.zoom * factor)
+
+
+_SWEEP_EXPORT = {
+    "enabled": lambda w: w.sweep.grid is not None,
+    "why_disabled": "Run a sweep first (the Sweep tab)",
+    "listed": "sweep_exports",
+}
+_GODOT = {"enabled": lambda w: has_script(w.model), "listed": "godot_exports"}
+_LIVE_PLOTS = "Speed, slip angle and the model's channels over the last 10 s (ghosts too)"
+_STD = QKeySequence.StandardKey
+
+FILE = Submenu(
+    "&File",
+    (
+        Command("&Open preset…", lambda w: w.files.open_preset_dialog(), _STD.Open),
+        Command(
+            "&Save preset",
+            lambda w: w.files.save(),
+            _STD.Save,
+            "Save over the current preset (built-in presets are saved as a copy)",
+        ),
+        Command("Save preset &as…", lambda w: w.files.save_as_dialog(), "Ctrl+Shift+S"),
+        SEPARATOR,
+        Submenu(
+            "&Import",
+            (
+                Command(
+                    "&Godot script (.gd)…",
+                    lambda w: w.godot.import_dialog(),
+                    "Ctrl+I",
+                    "Read the tuning of a Godot car script into the sliders (nothing in the file is run)",
+                ),
+            ),
+            name="import_menu",
+        ),
+        Submenu(
+            "&Export",
+            (
+                Command("Force curve as &PNG image…", lambda w: w.files.export_curve_dialog(".png"), "Ctrl+E"),
+                Command("Force curve as &SVG drawing…", lambda w: w.files.export_curve_dialog(".svg")),
+                Command("Force curve as &CSV data…", lambda w: w.files.export_curve_dialog(".csv")),
+                SEPARATOR,
+                Command("Live plots as PNG image…", lambda w: w.files.export_plots_dialog(".png"), tip=_LIVE_PLOTS),
+                Command("Live plots as SVG drawing…", lambda w: w.files.export_plots_dialog(".svg"), tip=_LIVE_PLOTS),
+                Command("Live plots as CSV data…", lambda w: w.files.export_plots_dialog(".csv"), tip=_LIVE_PLOTS),
+                SEPARATOR,
+                Command("Sweep as CS&V data…", lambda w: w.files.export_sweep_dialog(".csv"), **_SWEEP_EXPORT),
+                Command("Sweep plot as P&NG…", lambda w: w.files.export_sweep_dialog(".png"), **_SWEEP_EXPORT),
+                Command("Sweep plot as S&VG…", lambda w: w.files.export_sweep_dialog(".svg"), **_SWEEP_EXPORT),
+                SEPARATOR,
+                Command(
+                    "&Godot script or scene…",
+                    lambda w: w.godot.export_dialog().exec(),
+                    "Ctrl+G",
+                    "The car as a Godot 3 or 4 script, or a scene to open and play",
+                    **_GODOT,
+                ),
+                Command(
+                    "Copy Godot sc&ript",
+                    lambda w: w.godot.copy_script(),
+                    "Ctrl+Shift+C",
+                    "Put the car's Godot script on the clipboard (the version last exported, else Godot 4)",
+                    **_GODOT,
+                ),
+                Command(
+                    "&Update my script…",
+                    lambda w: w.godot.update_script_dialog(),
+                    tip="Write the tuning's values into your own Godot car script; nothing else in it changes",
+                    **_GODOT,
+                ),
+            ),
+            name="export_menu",
+        ),
+        SEPARATOR,
+        Command("&Quit", lambda w: w.quit_asking(), _STD.Quit),
+    ),
+    name="file_menu",
+)
+EDIT = Submenu(
+    "&Edit",
+    (
+        Owned(lambda w: w.undo.createUndoAction(w, "&Undo"), ("Ctrl+Z",)),
+        Owned(lambda w: w.undo.createRedoAction(w, "&Redo"), ("Ctrl+Shift+Z", "Ctrl+Y")),
+        SEPARATOR,
+        Command("Reset all &parameters", lambda w: w.panel.reset_all(), "Ctrl+Shift+R"),
+    ),
+)
+PRESETS = Submenu("&Presets", fill=fill_presets, name="presets_menu")
+VIEW = Submenu(
+    "&View",
+    (
+        Command(
+            "Show &panels\tTab",
+            lambda w: w.toggle_panels(),
+            tip="Hide every panel to give the car the whole window; Tab again brings them back",
+            checked=lambda w: not w._hidden_docks,
+            name="panel_action",
+        ),
+        Command(
+            "&Reset layout",
+            lambda w: w.reset_layout(),
+            tip="Panels back to where and how large they start: the car view first",
+        ),
+        SEPARATOR,
+        *(
+            Owned(lambda w, dock=dock: getattr(w, dock).toggleViewAction())
+            for dock in ("panel_dock", "plots_dock", "metrics_dock", "sweep_dock", "tune_dock", "sensitivity_dock")
+        ),
+        SEPARATOR,
+        Command("Zoom &in", lambda w: _zoom(w, 1.25), "Ctrl+="),
+        Command("Zoom &out", lambda w: _zoom(w, 1 / 1.25), "Ctrl+-"),
+        Command("&Actual size", lambda w: _zoom(w, None), "Ctrl+0"),
+        Submenu(
+            "&Pixels per metre (models in metres)",
+            (
+                Choices(
+                    lambda w: [(f"{v:g} px/m", v, "") for v in PX_PER_METRE_CHOICES],
+                    lambda w, v: w.set_px_per_metre(v),
+                    lambda w: w.px_per_metre,
+                    "scale_actions",
+                ),
+            ),
+        ),
+    ),
+)
+MODEL = Submenu(
+    "&Model",
+    (
+        Choices(
+            lambda w: [(m.TITLE, name, f"Drive the {m.TITLE} model (its first preset)") for name, m in MODELS.items()],
+            lambda w, name: w.switch_model(name),
+            lambda w: w.model.NAME,
+            "model_actions",
+        ),
+    ),
+    name="model_menu",
+)
+TRACES = Submenu(
+    "&Traces",
+    (
+        Owned(lambda w: w.replay_bar.record_action, ("Ctrl+R",)),
+        Command(
+            "&Save recording as…",
+            lambda w: w.files.save_recording_dialog(),
+            tip="Write the last recording as a control trace CSV",
+        ),
+        SEPARATOR,
+        Owned(lambda w: w.replay_bar.play_action, ("F6",)),
+        Owned(lambda w: w.replay_bar.step_action, ("F7",)),
+        Owned(lambda w: w.replay_bar.live_action, ("F8",)),
+        SEPARATOR,
+        Command("&Open trace…", lambda w: w.files.open_trace_dialog(), tip="Replay a control trace CSV"),
+        Submenu("&Replay a test drive", fill=lambda w, menu: w._fill_traces_menu(), name="traces_menu"),
+    ),
+)
+COMPARE = Submenu(
+    "C&ompare",
+    (
+        Command(
+            "&Pin this tuning as a ghost",
+            lambda w: w.pin_ghost(),
+            "Ctrl+P",
+            f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})",
+        ),
+        Submenu("Add a ghost from &preset", fill=fill_ghost_presets, name="ghost_presets_menu", filled_at_start=False),
+        Command("&Remove the ghosts", lambda w: w.remove_ghost(), "Ctrl+Shift+P"),
+    ),
+)
+PHYSICS = Submenu(
+    "P&hysics",
+    (
+        Choices(
+            lambda w: [(f"{hz} Hz", hz, "") for hz in TICK_RATES],
+            lambda w, hz: w.set_rate(hz),
+            lambda w: w.sim.hz,
+            "rate_actions",
+        ),
+    ),
+)
+CAR = Submenu(
+    "&Car",
+    (Command("&Reset car", lambda w: w.reset_car(), "R", "Put the car back at the origin, at rest"),),
+)
+HELP = Submenu("&Help", (Command("&Controls…", lambda w: w.show_controls(), _STD.HelpContents),))
+
+MENU_BAR = (FILE, EDIT, PRESETS, VIEW, MODEL, TRACES, COMPARE, PHYSICS, CAR, HELP)
+"""The window's menus, left to right."""

@@ -1,0 +1,172 @@
+"""The Tune tab's two tables: the metrics to aim at (target and tolerance, and the
+best value found so far) and the parameters (locked, or the range to search)."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QHeaderView, QTableWidget, QTableWidgetItem
+
+from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
+from ..analysis.tune import DEFAULT_TOLERANCE, Target, check_range
+from ..errors import UserError
+
+SPIN_MAX = 1e7
+"""The largest target a box takes (far above any metric in either unit)."""
+SPIN_WIDTH = 84
+"""px: a number box (the names get the rest of the panel's width)."""
+
+
+def _fit_columns(table: QTableWidget) -> None:
+    """Rows in pairs: a name across the table, then its boxes indented under it (the
+    first column only indents); the last column takes the room left."""
+    header = table.horizontalHeader()
+    for column in range(table.columnCount() - 1):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(table.columnCount() - 1, QHeaderView.ResizeMode.Stretch)
+    table.setColumnWidth(0, 16)
+
+
+def _spin(decimals: int, maximum: float = SPIN_MAX, minimum: float = 0.0) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setButtonSymbols(QDoubleSpinBox.ButtonSymbols.NoButtons)  # narrow: the panel shares a side of the window
+    box.setMaximumWidth(SPIN_WIDTH)
+    box.setDecimals(decimals)
+    box.setRange(minimum, maximum)
+    box.setKeyboardTracking(False)
+    return box
+
+
+class TuneTables:
+    """`targets` (metric → (use, target, tolerance) boxes in `target_rows`) and
+    `params` (name → (lock, from, to) in `param_rows`) for one model."""
+
+    def __init__(self):
+        self.meanings: tuple = ()
+        self.target_rows: dict = {}
+        self.param_rows: dict = {}
+        self._own_tolerance: set[str] = set()  # metrics whose tolerance the user typed
+        self._following = False
+        self.targets = QTableWidget(0, 4)
+        self.targets.setHorizontalHeaderLabels(["", "target", "±", "best now"])
+        self.targets.verticalHeader().hide()
+        _fit_columns(self.targets)
+        self.targets.setToolTip("Tick a metric to aim at it: its target value and tolerance, in the model's units")
+        self.params = QTableWidget(0, 3)
+        self.params.setHorizontalHeaderLabels(["", "search from", "to"])
+        self.params.verticalHeader().hide()
+        _fit_columns(self.params)
+        self.params.setToolTip(
+            "Ticked parameters are locked: they stay as they are; the others are searched "
+            "between from and to (the slider's range unless narrowed). Options never change."
+        )
+        for table in (self.targets, self.params):
+            table.setMinimumHeight(48)  # the panel must fit above the plots in a small window
+
+    def fill(self, model, tuning, hz: int, meanings: tuple) -> None:
+        """Rows for `model`: every metric (its value now as the target) and every slider
+        of the parameters `meanings` declares (its whole range)."""
+        self.meanings, self._own_tolerance = meanings, set()
+        for table in (self.targets, self.params):  # the last model's boxes go at once (not at the next idle turn)
+            for row in range(table.rowCount()):
+                for column in range(table.columnCount()):
+                    widget = table.cellWidget(row, column)
+                    if widget is not None:
+                        widget.hide()
+            table.setRowCount(0)
+        now = compute(model, dict(tuning), hz)
+        _, ref = reference_speed(model)
+        self.targets.setRowCount(2 * len(METRICS))
+        self.target_rows = {}
+        for row, (name, metric) in enumerate(METRICS.items()):
+            use = QCheckBox(metric.label.replace("100", ref))
+            use.setToolTip(metric.how.replace("100", ref))
+            value = float(now[name][0])
+            shown = value if math.isfinite(value) else 0.0
+            target, tolerance = _spin(DECIMALS[metric.kind]), _spin(DECIMALS[metric.kind] + 1)
+            unit = unit_of(metric.kind, model)
+            target.setSuffix(f" {unit}")
+            tolerance.setPrefix("± ")
+            target.setValue(shown)
+            tolerance.setMinimum(10.0 ** -(DECIMALS[metric.kind] + 1))
+            tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[metric.kind], tolerance.minimum()))
+            tolerance.setToolTip(
+                f"How far from the target still counts as met. It follows the target "
+                f"({DEFAULT_TOLERANCE[metric.kind]:.0%} of it) until you type your own."
+            )
+            target.valueChanged.connect(lambda value, name=name: self._follow_target(name, value))
+            tolerance.valueChanged.connect(lambda _, name=name: self._tolerance_typed(name))
+            # the name on a row of its own, across the table: the panel is narrow
+            self.targets.setSpan(2 * row, 0, 1, 4)
+            self.targets.setCellWidget(2 * row, 0, use)
+            self.targets.setCellWidget(2 * row + 1, 1, target)
+            self.targets.setCellWidget(2 * row + 1, 2, tolerance)
+            self.targets.setItem(2 * row + 1, 3, QTableWidgetItem("—"))
+            self.target_rows[name] = (use, target, tolerance)
+        sliders = [p for p in meanings if not p.is_bool]
+        self.params.setRowCount(2 * len(sliders))
+        self.param_rows = {}
+        for row, p in enumerate(sliders):
+            lock = QCheckBox(p.label)
+            lock.setToolTip(f"{p.name}: {p.help} Ticked: locked, the search leaves it as it is.")
+            low, high = _spin(p.decimals, p.max, p.min), _spin(p.decimals, p.max, p.min)
+            for box in (low, high):
+                box.setSingleStep(p.step)
+            low.setValue(p.min)
+            high.setValue(p.max)
+            self.params.setSpan(2 * row, 0, 1, 3)
+            self.params.setCellWidget(2 * row, 0, lock)
+            self.params.setCellWidget(2 * row + 1, 1, low)
+            self.params.setCellWidget(2 * row + 1, 2, high)
+            for box in (low, high):
+                box.setSuffix(f" {p.unit}" if p.unit else "")
+            self.param_rows[p.name] = (lock, low, high)
+
+    def _follow_target(self, name: str, value: float) -> None:
+        """A new target brings its tolerance along (the default share of it), unless the
+        user typed a tolerance of their own."""
+        if name in self._own_tolerance:
+            return
+        _, _, spread = self.target_rows[name]
+        self._following = True
+        spread.setValue(max(abs(value) * DEFAULT_TOLERANCE[METRICS[name].kind], spread.minimum()))
+        self._following = False
+
+    def _tolerance_typed(self, name: str) -> None:
+        if not self._following:
+            self._own_tolerance.add(name)
+
+    def set_target(self, metric: str, value: float, tolerance: float | None = None) -> None:
+        """Tick `metric` with a target (and tolerance), as a user types them."""
+        use, target, spread = self.target_rows[metric]
+        use.setChecked(True)
+        target.setValue(value)
+        if tolerance is not None:
+            spread.setValue(tolerance)
+
+    def lock(self, names: list[str], locked: bool = True) -> None:
+        for name in names:
+            self.param_rows[name][0].setChecked(locked)
+
+    def show_achieved(self, metric: str, value: float) -> None:
+        """The best value of `metric` found so far, in its row's last column."""
+        self.targets.item(2 * list(METRICS).index(metric) + 1, 3).setText(format_value(value))
+
+    def chosen(self) -> tuple[list[Target], list[str], dict]:
+        """The ticked targets, the free parameters and their search ranges."""
+        targets = [
+            Target(name, target.value(), spread.value())
+            for name, (use, target, spread) in self.target_rows.items()
+            if use.isChecked()
+        ]
+        names = [name for name, (lock, _, _) in self.param_rows.items() if not lock.isChecked()]
+        declared = {p.name: p for p in self.meanings}
+        ranges = {}
+        for name in names:
+            _, low, high = self.param_rows[name]
+            ranges[name] = check_range(declared[name], low.value(), high.value())
+        if not targets:
+            raise UserError("Tick at least one metric to aim at")
+        if not names:
+            raise UserError("Every parameter is locked: unlock at least one for the search to move")
+        return targets, names, ranges
