@@ -645,7 +645,7 @@ def test_recording_captures_every_ticks_controls(window, tmp_path):
     window.keys.held.clear()
     window.run_for(0.25)
     window.set_recording(False)
-    rows = window.last_recording
+    rows = window.drive.last_recording
     assert rows.shape == (30, 5)  # steer, throttle, brake, handbrake, shift
     assert rows[:15].tolist() == [[-1.0, 1.0, 0.0, 0.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0] * 5] * 15
     assert window.save_recording_to(tmp_path / "mine.csv")
@@ -673,7 +673,7 @@ def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_p
     live = window.sim.state
     gear = float(live.extra["gear"][0])
     window.set_recording(False)
-    rows = window.last_recording
+    rows = window.drive.last_recording
     assert rows[:, 3].sum() == 15 and rows[:, 4].tolist().count(1.0) == 2  # handbrake ticks, shifts
     assert gear == 3.0
     assert window.save_recording_to(tmp_path / "drift.csv")
@@ -706,9 +706,9 @@ def test_replay_is_bit_identical_to_simulate_at_any_speed_and_frame_rate(window,
     window.open_preset_file(BUILTIN_DIR / "drift.json")
     assert window.open_trace_file(BUILTIN_TRACES / "slalom.csv")
     window.replay_bar.speed.setCurrentIndex(window.replay_bar.speed.findData(speed))
-    length = len(window.replay)
+    length = len(window.drive.replay)
     i = 0
-    while window.replay_playing:
+    while window.drive.playing:
         window.run_for(frames[i % len(frames)])  # uneven frames, some with no tick at all
         i += 1
     assert window.sim.ticks == length == 840
@@ -726,19 +726,19 @@ def test_scrub_and_step_show_the_trace_at_a_tick(window):
     window.set_playing(False)
     expected = run_trace(window.model, window.tuning, load_trace(BUILTIN_TRACES / "hairpin.csv"))
     window.scrub(300)
-    assert window.replay_tick == 300 and window.sim.state.x[0] == expected[299, 1]
+    assert window.drive.replay_tick == 300 and window.sim.state.x[0] == expected[299, 1]
     window.step_replay()
-    assert window.replay_tick == 301 and window.sim.state.y[0] == expected[300, 2]
+    assert window.drive.replay_tick == 301 and window.sim.state.y[0] == expected[300, 2]
     assert "301/510" in window.replay_bar.position.text()
     window.stop_replay()
-    assert window.replay is None and window.sim.ticks == 0
+    assert window.drive.replay is None and window.sim.ticks == 0
 
 
 def test_a_bad_trace_is_refused_and_nothing_changes(window, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("steer,throttle,brake\n0,1,0\n0,2,0\n")
     assert not window.open_trace_file(bad)
-    assert window.replay is None and "line 3: throttle 2 is outside 0 … 1" in window.last_error
+    assert window.drive.replay is None and "line 3: throttle 2 is outside 0 … 1" in window.last_error
 
 
 def test_up_to_four_ghosts_each_with_its_own_readout(window):
@@ -891,7 +891,7 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
     """The three live plots take turns; one refreshed on an earlier frame still holds
     that frame's data, time and values together (not a later tick's values against
     older times), so what is drawn or exported is always a real sample."""
-    from sandbox.ui.app import REFRESH_TURNS
+    from sandbox.ui.drive_view import REFRESH_TURNS
 
     paused(window)
     window.pin_ghost()
@@ -1022,7 +1022,7 @@ def test_the_controls_help_leaves_every_menu_alive(window, qtbot):
 
 
 def test_a_ghosts_lead_in_time_is_never_nan():
-    from sandbox.ui.app import lead_text
+    from sandbox.session.ghosts import lead_text
 
     assert lead_text(0.0, 0.0) == ""  # both at rest, side by side
     assert lead_text(12.5, 0.0) == " (standing)"
@@ -1100,8 +1100,8 @@ def test_play_replays_a_recording_just_made_without_saving_it(window):
     window.set_recording(False)
     assert window.replay_bar.play_action.isEnabled()
     window.replay_bar.play_action.trigger()  # F6
-    assert window.replay is not None and window.replay_playing
-    window.scrub(len(window.last_recording))
+    assert window.drive.replay is not None and window.drive.playing
+    window.scrub(len(window.drive.last_recording))
     replayed = window.sim.state
     assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])
 
