@@ -44,7 +44,6 @@ from .input import DriveKeys
 from .live_plot_export import export_live_plots
 from .metrics_panel import MetricsPanel
 from .qt import collect_in_window_thread
-from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .sensitivity_panel import SensitivityPanel
@@ -226,16 +225,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, DriveViewMixin, QMainWin
         self.keys = DriveKeys(self)
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.toggle_panels)
-        self.replay_bar = ReplayBar(self)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.replay_bar)
-        self.replay_bar.record_action.toggled.connect(self.set_recording)
-        self.replay_bar.play_action.triggered.connect(lambda on: self.set_playing(on))
-        self.replay_bar.step_action.triggered.connect(self.step_replay)
-        self.replay_bar.live_action.triggered.connect(self.stop_replay)
-        self.replay_bar.scrubbed.connect(self.scrub)
-        self.replay_bar.speed.currentIndexChanged.connect(
-            lambda _: setattr(self.drive, "speed", self.replay_bar.speed.currentData())
-        )
+        self._add_replay_bar()
         self._build_menus()
         _mark(self.rate_actions, hz)
         self.undo.indexChanged.connect(self._update_title)

@@ -7,9 +7,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from ..files.traces import BUILTIN_TRACES, list_traces, load_trace, save_trace, user_trace_dir
+from .replay_bar import ReplayBar
 
 REPLAY_LIMIT = 500_000
 """ticks: the longest trace the window replays (2 h 19 min at 60 Hz): seeking re-runs
@@ -19,6 +21,17 @@ it, and each tick's state is kept while it does (about 100–250 MB at this leng
 
 class ReplayMixin:
     """Record (Ctrl+R), save, load, play, pause, step and scrub traces."""
+
+    def _add_replay_bar(self) -> None:
+        """The record and replay toolbar, wired to the drive session."""
+        bar = self.replay_bar = ReplayBar(self)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        bar.record_action.toggled.connect(self.set_recording)
+        bar.play_action.triggered.connect(lambda on: self.set_playing(on))
+        bar.step_action.triggered.connect(self.step_replay)
+        bar.live_action.triggered.connect(self.stop_replay)
+        bar.scrubbed.connect(self.scrub)
+        bar.speed.currentIndexChanged.connect(lambda _: setattr(self.drive, "speed", bar.speed.currentData()))
 
     def set_recording(self, on: bool) -> None:
         """Start (from a fresh start: a trace replays from rest at the origin) or stop."""
