@@ -11,8 +11,9 @@ import pytest
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.files.traces import BUILTIN_TRACES, demo_drive, load_trace, save_trace
 from sandbox.physics.models import MODELS, arcade
-from sandbox.physics.sim import MAX_CATCH_UP, run_trace
+from sandbox.physics.sim import run_trace
 from sandbox.physics.state import Controls
+from sandbox.session.clock import MAX_CATCH_UP
 from sandbox.session.drive import DriveSession
 from sandbox.session.ghosts import MAX_GHOSTS
 from sandbox.session.sources import HeldControls, TraceSource

@@ -3,7 +3,9 @@ never what a tick computes (the same controls give the same drive at any frame r
 
 from __future__ import annotations
 
-from ..physics.sim import MAX_CATCH_UP
+MAX_CATCH_UP = 0.25
+"""s: a frame longer than this runs only this much physics (the game slows, the
+physics stays the same) so one stall cannot trigger a burst of hundreds of ticks."""
 
 
 class FrameClock:

@@ -29,7 +29,7 @@ TESTS: dict[str, Callable[[State, float, float], bool]] = {
 def regime_text(model: ModuleType, tuning: Mapping[str, object], state: State) -> str:
     """The status line's regime of the car, `"traction slow · "`; "" for a model that
     declares none."""
-    regimes = getattr(model, "HUD", {}).get("regimes", ())
+    regimes = model.HUD["regimes"]
     if not regimes:
         return ""
     speed = float(state.speed[0])
@@ -43,7 +43,7 @@ def regime_text(model: ModuleType, tuning: Mapping[str, object], state: State) -
 def gauges(model: ModuleType, state: State) -> tuple[float | None, str | None]:
     """(rpm, gear as the dashboard writes it: "R" in reverse) where the model declares
     an engine's gauges, else (None, None)."""
-    slots = getattr(model, "HUD", {}).get("gauges", {})
+    slots = model.HUD["gauges"]
     if "rpm" not in slots or "gear" not in slots:
         return None, None
     number = int(state.channel(slots["gear"])[0])
