@@ -106,3 +106,18 @@ def test_status_line_says_nothing_of_frame_rate_before_it_is_measured(window):
     paused(window)
     window.run_for(1 / 60)
     assert "fps –" not in window.status.text() and "physics 60 Hz" in window.status.text()
+
+
+def test_the_status_line_and_dashboard_show_what_the_model_declares(window):
+    """The arcade's traction regime in the status line, the engine's rpm and gear on
+    the dynamic car's dashboard (the declarations: test_drive_readouts)."""
+    paused(window)
+    window.run_for(1 / 60)  # no key held: the car stays at rest
+    assert window.status.text().startswith("at rest · physics 60 Hz")
+    assert window.track.dashboard.rpm is None and window.track.dashboard.gear is None
+    window.open_preset_file(BUILTIN_DIR / "monster_corvette_c5.json")
+    paused(window).scripted_drive(1)
+    assert not window.status.text().startswith(("at rest", "traction"))  # the dynamic car declares no regimes
+    state = window.sim.state
+    assert window.track.dashboard.rpm == float(state.extra["rpm"][0]) > 0
+    assert window.track.dashboard.gear == str(int(state.extra["gear"][0]))
