@@ -38,7 +38,7 @@ class DriveSession:
         self.controls = Controls()  # the latest tick's (the dashboard shows them)
         self.px_per_metre = 25.0  # how a ghost in metres is compared with a car in px
         self.clock = FrameClock()
-        self.travelled, self._last_xy = 0.0, (0.0, 0.0)  # the car's path length since reset
+        self.travelled = 0.0  # the car's path length since reset
         self.recording: list | None = None  # controls of every tick while recording
         self.last_recording: np.ndarray | None = None
         self.replay: TraceSource | None = None
@@ -78,7 +78,7 @@ class DriveSession:
         """The car and every ghost at rest at the origin; odometers at 0; a replay at its start."""
         self.sim.reset()
         self.clock.reset()
-        self.travelled, self._last_xy = 0.0, (0.0, 0.0)
+        self.travelled = 0.0
         for ghost in self.ghosts:
             ghost.sim.reset()
             ghost.travelled = 0.0
@@ -94,15 +94,15 @@ class DriveSession:
             c = controls
             row = (c.steer, c.throttle, c.brake, c.handbrake, c.shift)
             self.recording.append(tuple(float(v) for v in row))
+        before = self.sim.state
         state = self.sim.tick(controls)
+        self.travelled += step_length(before, state)
         shadows = []
         for ghost in self.ghosts:
             before = ghost.sim.state
             after = ghost.sim.tick(controls)  # the same controls as the car's
             ghost.travelled += step_length(before, after)
             shadows.append((after, self.ghost_scale(ghost)))
-        self.travelled += math.hypot(float(state.x[0] - self._last_xy[0]), float(state.y[0] - self._last_xy[1]))
-        self._last_xy = (float(state.x[0]), float(state.y[0]))
         if self.distances is not None and self.replay_tick < self.distances.shape[1]:
             self.distances[:, self.replay_tick] = [self.travelled] + [g.travelled for g in self.ghosts]
         self.on_tick(state, shadows)
@@ -139,7 +139,6 @@ class DriveSession:
             steps = np.hypot(np.diff(states.x, prepend=x0), np.diff(states.y, prepend=y0))
             odometers.append(np.cumsum(np.concatenate([[0.0], steps]))[1:])  # added in tick order, as ticking does
         self.travelled += float(odometers[0][-1])
-        self._last_xy = (float(self.sim.state.x[0]), float(self.sim.state.y[0]))
         if replaying and self.distances is not None:
             start = self.replay_tick - len(rows)
             before = list(self.distances[:, start])
