@@ -22,6 +22,15 @@ it, and each tick's state is kept while it does (about 100–250 MB at this leng
 class ReplayMixin:
     """Record (Ctrl+R), save, load, play, pause, step and scrub traces."""
 
+    @property
+    def last_recording(self):
+        """The rows of the last recording (the drive session keeps them)."""
+        return self.drive.last_recording
+
+    @last_recording.setter
+    def last_recording(self, rows) -> None:
+        self.drive.last_recording = rows
+
     def _add_replay_bar(self) -> None:
         """The record and replay toolbar, wired to the drive session."""
         bar = self.replay_bar = ReplayBar(self)
@@ -52,7 +61,7 @@ class ReplayMixin:
         self.replay_bar.record_action.blockSignals(False)
 
     def save_recording_dialog(self) -> None:
-        if self.drive.last_recording is None or not len(self.drive.last_recording):
+        if self.last_recording is None or not len(self.last_recording):
             self.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
             return
         folder = user_trace_dir()
@@ -62,7 +71,7 @@ class ReplayMixin:
             self.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
 
     def save_recording_to(self, path) -> bool:
-        return self._attempt(lambda: save_trace(path, self.drive.last_recording), f"Saved {path}")
+        return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
 
     def _fill_traces_menu(self) -> None:
         menu = self.traces_menu
