@@ -1,15 +1,16 @@
 """Fixed-tick simulation runner shared by the window, the CLI and the tests.
 
 Physics advances in whole ticks of 1/hz seconds; wall-clock time only decides how
-many ticks run (accumulator), never what a tick computes, so the same controls give
-the same trajectory whatever the frame rate. Every tick is a model's compiled
-kernel, reached through the drivers in `kernels.py`.
+many ticks run (the drive session's frame clock, sandbox/session/clock.py), never
+what a tick computes, so the same controls give the same trajectory whatever the
+frame rate. Every tick is a model's compiled kernel, reached through the drivers in
+`kernels.py`.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Callable, Mapping
+from typing import Mapping
 
 import numpy as np
 
@@ -20,9 +21,6 @@ from .state import Controls, State, as_engine_controls, slip_angle
 DEFAULT_HZ = 60
 TICK_RATES = (30, 60, 120, 144, 240)
 """Hz offered in the window and allowed in presets (the CLI takes any 10-1000)."""
-MAX_CATCH_UP = 0.25
-"""s: a frame longer than this runs only this much physics (the game slows, the
-physics stays the same) so one stall cannot trigger a burst of hundreds of ticks."""
 PARALLEL_FROM = 512
 """cars: from this many a batch is spread over the cores (below, starting the
 threads costs more than it saves; `car-sandbox bench` measures both)."""
@@ -82,7 +80,6 @@ class Simulation:
         self.state = State.at_rest(self.n, self.model.STATE)
         self._packed_for = None
         self.ticks = 0
-        self._accumulator = 0.0
 
     def tick(self, controls: Controls) -> State:
         """Advance exactly one physics tick."""
@@ -94,29 +91,6 @@ class Simulation:
         self.state = step(self.model, self.state, controls, self.params, self.dt, self._packed)
         self.ticks += 1
         return self.state
-
-    def advance(
-        self,
-        elapsed: float,
-        controls_for_tick: Callable[[], Controls],
-        on_tick: Callable[[State], None] | None = None,
-        max_ticks: int | None = None,
-    ) -> int:
-        """Run as many whole ticks as `elapsed` wall seconds (plus leftovers) allow,
-        at most `max_ticks`. Returns the number of ticks run; the fraction of a tick
-        left over carries on (dropped when `max_ticks` stopped the run)."""
-        self._accumulator += min(elapsed, MAX_CATCH_UP)
-        ran = 0
-        while self._accumulator >= self.dt:
-            if max_ticks is not None and ran >= max_ticks:
-                self._accumulator = 0.0
-                break
-            self._accumulator -= self.dt
-            self.tick(controls_for_tick())
-            if on_tick is not None:
-                on_tick(self.state)
-            ran += 1
-        return ran
 
 
 TRAJECTORY_SLOTS = ("x", "y", "heading", "vx", "vy")

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import html
 import json
-import math
-import time
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
@@ -26,18 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..analysis.curves import time_to_cover
 from ..errors import UserError
 from ..files.disk import png_complete, write_atomic
 from ..files.presets import Preset, declared_preset, list_presets, load_preset
-from ..files.traces import demo_drive
 from ..physics.models import MODELS
-from ..physics.params import Tuning
-from ..physics.sim import Simulation
-from ..physics.state import Controls
+from ..session.drive import DriveSession
 from .curves import ForceCurvePlot
+from .drive_view import DriveViewMixin
 from .file_actions import FileActions
-from .ghosts import MAX_GHOSTS, Ghost, GhostMixin
+from .ghosts import GhostMixin
 from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
@@ -46,7 +40,6 @@ from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
 from .menus import Menus, add_action, shortcut_rows
 from .metrics_panel import MetricsPanel
 from .qt import collect_in_window_thread
-from .replay_bar import ReplayBar
 from .replay_control import ReplayMixin
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .sensitivity_panel import SensitivityPanel
@@ -56,13 +49,8 @@ from .telemetry import LivePlots
 from .track_view import TrackView
 from .tune_panel import TunePanel
 from .tuning_panel import TuningPanel
-from .view_overlays import Dashboard
 
 DEFAULT_PX_PER_METRE = 25.0
-TUNE_GHOST = "auto-tune: best so far"
-"""The ghost the auto-tune's best tuning drives as while it searches."""
-FRAME_MS = 8
-"""Frame timer interval: frames every ~8 ms; physics runs whole 1/hz ticks in between."""
 CONTROLS_HELP = """<b>Driving</b><br>
 W / ↑ accelerate · S / ↓ brake, then reverse · A / ← steer left · D / → steer right<br>
 Space handbrake · Q / E shift down / up (dynamic car, manual gearbox)<br>
@@ -117,19 +105,6 @@ UNDO_LIMIT = 1000
 TUNE_MIN_HEIGHT = 720
 """px: the Tune tab's least height (its tables two rows of boxes each beside a search's
 list of changes); a shorter window scrolls it."""
-REFRESH_TURNS = 3
-"""Drawn frames per redraw of each live plot (20 Hz at 60 Hz): a plot repaint costs
-more than the car view, so no frame repaints them all. Turn 0: the speed plot and the
-status line; 1: the slip plot; 2: the model's channels (the lightest plot), the force
-curve's speed marker and the replay bar. The car view is drawn every frame."""
-
-
-def lead_text(ahead: float, ghost_speed: float) -> str:
-    """A ghost's lead in time, ` (+0.42 s)`: the distance it is ahead along the road at
-    its speed; nothing while it stands still (no time to speak of, not `nan`)."""
-    if ghost_speed <= 1e-9:
-        return " (standing)" if ahead else ""
-    return f" ({ahead / ghost_speed:+.2f} s)"
 
 
 def _sections(text: str) -> dict[str, bool]:
@@ -140,7 +115,7 @@ def _sections(text: str) -> dict[str, bool]:
     return {str(k): bool(v) for k, v in opened.items()}
 
 
-class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
+class MainWindow(SessionMixin, ReplayMixin, GhostMixin, DriveViewMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
     def __init__(self, remember: bool = True):
@@ -161,17 +136,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         current = restored or self.preset
         self.tuning = current.tuning.copy()
         hz = current.hz
-        self.sim = Simulation(self.model, self.tuning, n=1, hz=hz)
-        self.ghosts: list[Ghost] = []  # compare cars, driven by the same controls
-        self._tick_controls = Controls()
-        self.travelled, self._last_xy = 0.0, (0.0, 0.0)  # the car's path length since reset
-        self.recording: list | None = None  # controls of every tick while recording
-        self.last_recording: np.ndarray | None = None
-        self.replay: np.ndarray | None = None  # rows of the trace being replayed
-        self.replay_name = ""
-        self.replay_tick = 0
-        self.distances: np.ndarray | None = None  # per replay tick: the car's and each ghost's odometer
-        self.replay_playing = False
+        self.drive = DriveSession(self.model, self.tuning, hz)  # what is driven; drawn here
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
@@ -181,6 +146,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
                 low=min(PX_PER_METRE_CHOICES),
                 high=max(PX_PER_METRE_CHOICES),
             )
+        self.drive.px_per_metre = self.px_per_metre
         self.body = self.model.body(self.tuning)
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)
@@ -246,14 +212,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
         self.keys = DriveKeys(self)
+        self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.toggle_panels)
-        self.replay_bar = ReplayBar(self)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.replay_bar)
-        self.replay_bar.record_action.toggled.connect(self.set_recording)
-        self.replay_bar.play_action.triggered.connect(lambda on: self.set_playing(on))
-        self.replay_bar.step_action.triggered.connect(self.step_replay)
-        self.replay_bar.live_action.triggered.connect(self.stop_replay)
-        self.replay_bar.scrubbed.connect(self.scrub)
+        self._add_replay_bar()
         self._hidden_docks: list = []  # the panels Tab hid, to bring back
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
@@ -261,11 +222,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.sweep.finished.connect(self.menus.refresh)
         self.undo.indexChanged.connect(self._update_title)
 
-        self._frame_times: list[float] = []  # seconds between drawn frames
-        self._since_drawn = 0.0
-        self._drawn = 0  # frames drawn with a new tick (the plots take turns, see REFRESH_TURNS)
-        self._fps = 0.0
-        self._last_frame = time.perf_counter()
+        self._watch_drive()
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.frame)
@@ -345,163 +302,10 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def _fill_presets_menu(self) -> None:
         self.menus.fill_presets()
 
-    # --- the frame loop ------------------------------------------------------
-    def start_frames(self) -> None:
-        """(Re)start the frame timer; the time before now is not driven."""
-        self._last_frame = time.perf_counter()
-        self.timer.start(FRAME_MS)
-
-    def frame(self) -> None:
-        """Timer callback: run the physics ticks that are due; redraw if any ran.
-
-        The timer fires faster than the tick rate so a tick is shown at most one
-        timer interval late; frames without a new tick would repeat the picture.
-        """
-        now = time.perf_counter()
-        elapsed = now - self._last_frame
-        self._last_frame = now
-        self.run_for(elapsed)
-
-    def run_for(self, elapsed: float) -> int:
-        """Physics for `elapsed` wall seconds (scaled, or frozen while paused, when
-        replaying), every tick through `_controls_for_tick`; redraw if a tick ran.
-        Returns the ticks run."""
-        self._since_drawn += elapsed
-        limit = None
-        if self.replay is not None:
-            elapsed = elapsed * self.replay_bar.speed.currentData() if self.replay_playing else 0.0
-            limit = len(self.replay) - self.replay_tick
-        ran = self.sim.advance(elapsed, self._controls_for_tick, self._on_tick, max_ticks=limit)
-        if self.replay is not None and self.replay_playing and self.replay_tick >= len(self.replay):
-            self.set_playing(False)
-        if ran:
-            self._frame_times.append(self._since_drawn)
-            self._since_drawn = 0.0
-            if len(self._frame_times) >= 30:
-                self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
-                self._frame_times.clear()
-            self._drawn += 1
-            self._refresh_views(self._drawn)
-        return ran
-
-    def _controls_for_tick(self) -> Controls:
-        """This tick's controls: the trace's row while replaying, else the keyboard's."""
-        if self.replay is not None:
-            self._tick_controls = Controls(*self.replay[self.replay_tick])
-            self.replay_tick += 1
-        else:
-            self._tick_controls = self.keys.controls()
-        if self.recording is not None:
-            c = self._tick_controls
-            self.recording.append(
-                (float(c.steer), float(c.throttle), float(c.brake), float(c.handbrake), float(c.shift))
-            )
-        return self._tick_controls
-
-    def _on_tick(self, state) -> None:
-        shadows = []
-        for ghost in self.ghosts:
-            before = ghost.sim.state
-            after = ghost.sim.tick(self._tick_controls)  # the same controls as the car's
-            ghost.travelled += math.hypot(float(after.x[0] - before.x[0]), float(after.y[0] - before.y[0]))
-            shadows.append((after, self.ghost_scale(ghost)))
-        self.travelled += math.hypot(float(state.x[0] - self._last_xy[0]), float(state.y[0] - self._last_xy[1]))
-        self._last_xy = (float(state.x[0]), float(state.y[0]))
-        if self.distances is not None and self.replay_tick < self.distances.shape[1]:
-            self.distances[:, self.replay_tick] = [self.travelled] + [g.travelled for g in self.ghosts]
-        self.track.record(state, self.body)
-        self.plots.record(self.sim.time, state, shadows)
-
-    def _refresh_views(self, frame: int | None = None) -> None:
-        """Show the latest state: the car view every frame; each live plot, the status
-        line, the force curve's speed marker and the replay bar on one frame in
-        REFRESH_TURNS (all of them when `frame` is None: a step, a scrub, a reset)."""
-
-        def due(turn: int) -> bool:
-            return frame is None or frame % REFRESH_TURNS == turn
-
-        state = self.sim.state
-        speed = float(state.speed[0])
-        slip = math.degrees(float(state.slip_angle[0]))
-        unit = self.model.LENGTH_UNIT
-        regime = ""
-        if "slip_speed" in self.tuning:  # the arcade's traction regimes
-            if bool(state.traction_fast[0]):
-                regime = f"traction FAST (drift, above {self.tuning['slip_speed']:g} {unit}/s) · "
-            elif speed == 0:
-                regime = "at rest · "
-            elif abs(slip) > 90:
-                regime = "reversing (speed clamp, no traction lerp) · "
-            else:
-                regime = "traction slow · "
-        if due(0):
-            self.status.setText(f"{regime}physics {self.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
-        self.track.hud_lines = [f"slip {slip:+.1f}°"]  # the speed is on the dashboard
-        self.track.ghost_lines = []
-        self.track.ghosts = []
-        for ghost in self.ghosts:
-            scale = self.ghost_scale(ghost)
-            g = ghost.sim.state
-            gap = math.hypot(float(g.x[0]) * scale - float(state.x[0]), float(g.y[0]) * scale - float(state.y[0]))
-            self.track.ghosts.append((g, ghost.body, scale, ghost.colour))
-            ahead = ghost.travelled * scale - self.travelled  # along the road, not as the crow flies
-            ghost_speed = float(g.speed[0]) * scale
-            self.track.ghost_lines.append(
-                f"ghost {ghost.name}: {ghost_speed:.0f} {unit}/s ({ghost_speed - speed:+.0f}), gap {gap:.1f} {unit}, "
-                f"travelled {ahead:+.1f} {unit}{lead_text(ahead, ghost_speed)}" + self._end_of_trace_text(ghost)
-            )
-        self.track.dashboard = self._dashboard(state, speed)
-        self.track.show_state(state, self.body)
-        self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
-        if due(2):  # with the channel plot, the lightest of the three
-            self.curves.set_speed(speed)
-            if self.replay is not None:
-                self.replay_bar.show_position(self.replay_name, self.replay_tick, len(self.replay), self.sim.hz)
-
-    def _dashboard(self, state, speed: float) -> Dashboard:
-        """The view's dashboard: speed, the engine's rpm and gear where the model has
-        them, and this tick's pedals and steering."""
-        c = self._tick_controls
-        rpm = gear = None
-        if "rpm" in state.extra and "gear" in state.extra:
-            rpm = float(state.extra["rpm"][0])
-            number = int(state.extra["gear"][0])
-            gear = "R" if number < 0 else str(number)
-        return Dashboard(speed, self.model.LENGTH_UNIT, float(c.throttle), float(c.brake), float(c.steer), rpm, gear)
-
-    def scripted_drive(self, seconds: float) -> None:
-        """Drive `controls.demo_drive` for `seconds` of physics time (one compiled run),
-        then redraw once."""
-        hz, done = self.sim.hz, self.sim.ticks
-        rows = [demo_drive((done + i) / hz) for i in range(round(seconds * hz))]
-        if rows:
-            self._drive_through(rows)
-        self._refresh_views()
-
-    def _end_of_trace_text(self, ghost) -> str:
-        """Once a replay has finished: how much earlier (−) or later the ghost reached the
-        point, along the road, where the car ended the trace."""
-        if self.replay is None or self.distances is None or self.replay_tick < len(self.replay):
-            return ""
-        row = self.distances[1 + self.ghosts.index(ghost)] * self.ghost_scale(ghost)
-        speed = float(ghost.sim.state.speed[0]) * self.ghost_scale(ghost)
-        reached = time_to_cover(row, float(self.distances[0, -1]), self.sim.dt, speed)
-        return f" · end of trace {reached - len(self.replay) * self.sim.dt:+.2f} s"
-
-    def reset_car(self) -> None:
-        self.sim.reset()
-        self.travelled, self._last_xy = 0.0, (0.0, 0.0)
-        for ghost in self.ghosts:
-            ghost.sim.reset()
-            ghost.travelled = 0.0
-        self.keys.release_all()
-        self.track.clear_trail()
-        self.plots.reset_data()
-        self.replay_tick = 0
-        # distance travelled after each tick of a replay: the car's, then each ghost's
-        self.distances = None if self.replay is None else np.zeros((1 + len(self.ghosts), len(self.replay) + 1))
-        self._refresh_views()
-        self._show_replay()
+    @property
+    def sim(self):
+        """The driven car's simulation."""
+        return self.drive.sim
 
     # --- tuning and presets --------------------------------------------------
     def _on_tuning_changed(self) -> None:
@@ -531,25 +335,6 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
     def _sync_tune(self) -> None:
         self.tune.set_model(self.model, self.tuning, self.sim.hz)
 
-    def _tune_ghost(self, tuning: dict | None) -> None:
-        """The auto-tune's best tuning so far drives as a ghost beside the car (updated in
-        place, so the car is reset once, when the ghost appears); gone when it ends."""
-        ghost = next((g for g in self.ghosts if g.name == TUNE_GHOST), None)
-        if tuning is None:
-            if ghost is not None:
-                self.ghosts.remove(ghost)
-                self.plots.set_ghost_names([g.name for g in self.ghosts])
-                self._request_metrics()
-                self._refresh_views()
-            return
-        if ghost is not None:
-            ghost.sim.params.update(tuning)
-            ghost.body = self.model.body(tuning)
-        elif len(self.ghosts) < MAX_GHOSTS and tuning.keys() == self.tuning.keys():
-            self.set_ghost(
-                Preset(self.model, Tuning(self.model.PARAMS, tuning), TUNE_GHOST, hz=self.sim.hz), TUNE_GHOST
-            )
-
     def _sync_sweep(self) -> None:
         self.sweep.set_model(self.model, self.tuning, self.sim.hz)
 
@@ -573,9 +358,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
             self.panel.show_rate(hz)
 
     def _apply_rate(self, hz: int) -> None:
-        self.sim.hz = hz
-        for ghost in self.ghosts:
-            ghost.sim.hz = hz
+        self.drive.set_hz(hz)
         self.track.set_hz(hz)
         self.plots.set_hz(hz)
         self.panel.show_rate(hz)
@@ -649,9 +432,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.model = preset.model
         self.preset = preset
         self.tuning = preset.tuning.copy()
-        self.sim = Simulation(self.model, self.tuning, n=1, hz=preset.hz)
-        for ghost in self.ghosts:
-            ghost.sim.hz = preset.hz
+        self.drive.set_car(self.model, self.tuning, preset.hz)
         old = self.panel
         self.panel = self._make_panel(preset.hz)
         self.panel_dock.setWidget(self.panel)
@@ -666,7 +447,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, QMainWindow):
         self.statusBar().showMessage(f"Model {self.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
 
     def set_px_per_metre(self, value: float) -> None:
-        self.px_per_metre = value
+        self.px_per_metre = self.drive.px_per_metre = value
         if self.remember:
             settings().setValue("view/px_per_metre", value)
         self.menus.refresh()

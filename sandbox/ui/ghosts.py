@@ -1,29 +1,24 @@
-"""Compare cars ("ghosts"): up to MAX_GHOSTS other tunings or models driven by the
-same controls as the car, for MainWindow (a mixin: it uses the window's attributes)."""
+"""Compare cars ("ghosts") in the window: the Compare menu's commands and the
+auto-tune's ghost, over the drive session's ghosts (sandbox/session/ghosts.py). A mixin
+for MainWindow."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..files.presets import Preset, load_preset
+from ..physics.params import Tuning
 from ..physics.sim import Simulation
+from ..session.ghosts import MAX_GHOSTS, Ghost
 
-MAX_GHOSTS = 4
-
-
-@dataclass
-class Ghost:
-    """A compare car: its own simulation, drawn translucent in colour `colour` (index)."""
-
-    sim: Simulation
-    body: dict
-    name: str
-    colour: int
-    travelled: float = 0.0
+TUNE_GHOST = "auto-tune: best so far"
+"""The ghost the auto-tune's best tuning drives as while it searches."""
 
 
 class GhostMixin:
-    """Adding, removing and scaling the window's ghosts (`self.ghosts`)."""
+    """Adding and removing the window's ghosts (`self.drive.ghosts`)."""
+
+    @property
+    def ghosts(self) -> list[Ghost]:
+        return self.drive.ghosts
 
     @property
     def ghost(self) -> Simulation | None:
@@ -35,11 +30,8 @@ class GhostMixin:
         if len(self.ghosts) >= MAX_GHOSTS:
             self.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
             return False
-        sim = Simulation(preset.model, preset.tuning.copy(), n=1, hz=self.sim.hz)
-        self.ghosts.append(Ghost(sim, preset.model.body(preset.tuning), name, len(self.ghosts)))
-        self.plots.set_ghost_names([g.name for g in self.ghosts])
-        self.reset_car()
-        self._request_metrics()
+        self.drive.add_ghost(preset.model, preset.tuning.copy(), name)
+        self._ghosts_changed()
         self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
         return True
 
@@ -51,18 +43,33 @@ class GhostMixin:
         return preset is not None and self.set_ghost(preset, preset.name)
 
     def remove_ghost(self) -> None:
-        self.ghosts.clear()
-        self.plots.set_ghost_names([])
-        self.track.ghosts = []
+        self.drive.remove_ghosts()
+        self._ghosts_changed()
+
+    def _ghosts_changed(self) -> None:
+        self.plots.set_ghost_names([g.name for g in self.ghosts])
         self.reset_car()
         self._request_metrics()
 
-    def _unit_scale(self, model) -> float:
-        """Screen px per unit of `model` at zoom 1."""
-        return 1.0 if model.LENGTH_UNIT == "px" else self.px_per_metre
+    def ghost_scale(self, ghost: Ghost | None = None) -> float:
+        """Factor from a ghost's length unit (default: the first's) to the car's."""
+        return self.drive.ghost_scale(ghost)
 
-    def ghost_scale(self, ghost: "Ghost | None" = None) -> float:
-        """Factor from a ghost's length unit (default: the first's) to the car's (px ↔ m
-        via px per metre)."""
-        ghost = ghost or (self.ghosts[0] if self.ghosts else None)
-        return self._unit_scale(ghost.sim.model) / self._unit_scale(self.model) if ghost else 1.0
+    def _tune_ghost(self, tuning: dict | None) -> None:
+        """The auto-tune's best tuning so far drives as a ghost beside the car (updated in
+        place, so the car is reset once, when the ghost appears); gone when it ends."""
+        ghost = next((g for g in self.ghosts if g.name == TUNE_GHOST), None)
+        if tuning is None:
+            if ghost is not None:
+                self.drive.drop_ghost(ghost)
+                self.plots.set_ghost_names([g.name for g in self.ghosts])
+                self._request_metrics()
+                self._refresh_views()
+            return
+        if ghost is not None:
+            ghost.sim.params.update(tuning)
+            ghost.body = self.model.body(tuning)
+        elif len(self.ghosts) < MAX_GHOSTS and tuning.keys() == self.tuning.keys():
+            self.set_ghost(
+                Preset(self.model, Tuning(self.model.PARAMS, tuning), TUNE_GHOST, hz=self.sim.hz), TUNE_GHOST
+            )

@@ -1,4 +1,5 @@
-"""Keyboard driving: which keys are held, read once per physics tick.
+"""Keyboard driving: which keys are held, read once per physics tick (the drive
+session's live control source).
 
 An application-wide event filter sees the driving keys whatever widget has focus,
 so clicking a slider never steals them. Auto-repeat events are ignored (a held key
@@ -65,6 +66,10 @@ class DriveKeys(QObject):
             float("handbrake" in actions),
             float(np_sign(shift)),
         )
+
+    def controls_for_tick(self, tick: int) -> Controls:
+        """The keyboard as the drive session's live control source (session.sources)."""
+        return self.controls()
 
     def detach(self) -> None:
         """Stop watching the application's events (the window is closing)."""

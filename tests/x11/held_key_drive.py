@@ -20,16 +20,16 @@ window.resize(1400, 860)
 window.show()
 window.activateWindow()
 steer: list[float] = []
-read = window._controls_for_tick
+read = window.keys.controls_for_tick
 
 
-def reading() -> object:
-    controls = read()
+def reading(tick: int) -> object:
+    controls = read(tick)
     steer.append(float(controls.steer))
     return controls
 
 
-window._controls_for_tick = reading
+window.keys.controls_for_tick = reading  # the drive session reads the keys through it
 seen = {"a_releases": 0, "tab_toggles": 0}
 window.keys.tab_pressed.connect(lambda: seen.__setitem__("tab_toggles", seen["tab_toggles"] + 1))
 

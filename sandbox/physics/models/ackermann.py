@@ -80,6 +80,11 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
+# What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
+# "regimes": the status line's regime, the first (test, text) whose test holds;
+# "gauges": the dashboard's engine gauges, gauge -> state slot
+HUD = {"regimes": (), "gauges": {}}
+
 STATE = Layout(
     (
         Slot("speed", "m/s"),

@@ -85,6 +85,18 @@ TELEMETRY = {
     "wheel angle": ("°", (("wheel_angle", "front wheels", DEGREES),)),
 }
 
+# What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
+# the recipe's two traction regimes (slow: steering lerp; fast: drift above slip_speed)
+HUD = {
+    "regimes": (
+        ("traction_fast", "traction FAST (drift, above {slip_speed:g} {unit}/s)"),
+        ("at_rest", "at rest"),
+        ("reversing", "reversing (speed clamp, no traction lerp)"),
+        ("always", "traction slow"),
+    ),
+    "gauges": {},
+}
+
 STATE = Layout((Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan)))
 S = STATE.index
 P = index_of(p.name for p in PARAMS)

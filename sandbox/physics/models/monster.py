@@ -162,6 +162,10 @@ TELEMETRY = {
     "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
 }
 
+# What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
+# the engine's rpm and gear on the dashboard
+HUD = {"regimes": (), "gauges": {"rpm": "rpm", "gear": "gear"}}
+
 
 STATE = Layout(
     (

@@ -1,0 +1,267 @@
+"""The drive session: the live car, its controls source, the ghosts, recording and
+replay, the odometers, and the frame clock; no window (sandbox.ui draws it)."""
+
+from __future__ import annotations
+
+import math
+from types import ModuleType
+from typing import Callable, Mapping
+
+import numpy as np
+
+from ..analysis.curves import time_to_cover
+from ..files.traces import TRACE_COLUMNS
+from ..physics.sim import Simulation, seek_states
+from ..physics.state import Controls, State
+from .clock import FrameClock
+from .ghosts import MAX_GHOSTS, Gap, Ghost, step_length
+from .sources import ControlSource, HeldControls, TraceSource
+
+Shadows = list[tuple[State, float]]
+"""Each ghost's state and its scale into the car's length unit."""
+
+
+class DriveSession:
+    """Everything driven: `sim` (the car), `live` (where its controls come from when no
+    trace is replayed), `ghosts` (driven with the car's controls, tick for tick), the
+    recording and the replay, the odometers and the frame clock.
+
+    A window observes it through three hooks: `on_reset()` after a reset,
+    `on_tick(state, shadows)` after each tick, and `on_run(car, runs, first)` after
+    `drive_through` ran many ticks at once (`car` and each of `runs`: the states after
+    each tick; `first`: the car's tick count before)."""
+
+    def __init__(self, model: ModuleType, tuning: Mapping[str, object], hz: int, live: ControlSource | None = None):
+        self.sim = Simulation(model, tuning, n=1, hz=hz)
+        self.live: ControlSource = live or HeldControls()
+        self.ghosts: list[Ghost] = []
+        self.controls = Controls()  # the latest tick's (the dashboard shows them)
+        self.px_per_metre = 25.0  # how a ghost in metres is compared with a car in px
+        self.clock = FrameClock()
+        self.travelled = 0.0  # the car's path length since reset
+        self.recording: list | None = None  # controls of every tick while recording
+        self.last_recording: np.ndarray | None = None
+        self.replay: TraceSource | None = None
+        self.playing = False
+        self.speed = 1.0  # replay speed: wall seconds × speed is played
+        self.distances: np.ndarray | None = None  # per replay tick: the car's and each ghost's odometer
+        self.on_reset: Callable[[], None] = lambda: None
+        self.on_tick: Callable[[State, Shadows], None] = lambda state, shadows: None
+        self.on_run: Callable[[State, list[State], int], None] = lambda car, runs, first: None
+
+    # --- the car -------------------------------------------------------------------
+    @property
+    def model(self) -> ModuleType:
+        return self.sim.model
+
+    @property
+    def state(self) -> State:
+        return self.sim.state
+
+    def set_car(self, model: ModuleType, tuning: Mapping[str, object], hz: int) -> None:
+        """Drive another model (or tuning object) from rest; the ghosts tick at `hz` too."""
+        self.sim = Simulation(model, tuning, n=1, hz=hz)
+        self.set_hz(hz)
+        self.reset()
+
+    def set_hz(self, hz: int) -> None:
+        """The tick rate of the car and every ghost (the drive goes on from where it is)."""
+        for sim in [self.sim] + [g.sim for g in self.ghosts]:
+            sim.hz = hz
+
+    @property
+    def source(self) -> ControlSource:
+        """Where the next tick's controls come from: the replayed trace, else the live source."""
+        return self.replay if self.replay is not None else self.live
+
+    def reset(self) -> None:
+        """The car and every ghost at rest at the origin; odometers at 0; a replay at its start."""
+        self.sim.reset()
+        self.clock.reset()
+        self.travelled = 0.0
+        for ghost in self.ghosts:
+            ghost.sim.reset()
+            ghost.travelled = 0.0
+        # distance travelled after each tick of a replay: the car's, then each ghost's
+        self.distances = None if self.replay is None else np.zeros((1 + len(self.ghosts), len(self.replay) + 1))
+        self.on_reset()
+
+    # --- ticks -----------------------------------------------------------------------
+    def tick(self) -> State:
+        """One tick of the car and every ghost, with the source's controls for it."""
+        controls = self.controls = self.source.controls_for_tick(self.sim.ticks)
+        if self.recording is not None:
+            c = controls
+            row = (c.steer, c.throttle, c.brake, c.handbrake, c.shift)
+            self.recording.append(tuple(float(v) for v in row))
+        before = self.sim.state
+        state = self.sim.tick(controls)
+        self.travelled += step_length(before, state)
+        shadows = []
+        for ghost in self.ghosts:
+            before = ghost.sim.state
+            after = ghost.sim.tick(controls)  # the same controls as the car's
+            ghost.travelled += step_length(before, after)
+            shadows.append((after, self.ghost_scale(ghost)))
+        if self.distances is not None and self.replay_tick < self.distances.shape[1]:
+            self.distances[:, self.replay_tick] = [self.travelled] + [g.travelled for g in self.ghosts]
+        self.on_tick(state, shadows)
+        return state
+
+    def run_for(self, elapsed: float) -> int:
+        """The ticks due after `elapsed` wall seconds (scaled by the replay speed, none
+        while a replay is paused, never past its end); a replay that reaches its end
+        stops playing. Returns the ticks run."""
+        limit = None
+        if self.replay is not None:
+            elapsed = elapsed * self.speed if self.playing else 0.0
+            limit = len(self.replay) - self.replay_tick
+        ran = self.clock.ticks_due(elapsed, self.sim.dt, limit)
+        for _ in range(ran):
+            self.tick()
+        if self.replay is not None and self.playing and self.replay_tick >= len(self.replay):
+            self.playing = False
+        return ran
+
+    def drive_through(self, rows, replaying: bool = False) -> None:
+        """The car and each ghost through the control `rows` from where they are, one
+        compiled call each; odometers, the recording and (`replaying`: rows that end at
+        the replay's tick) the replay's distances are left as if each tick had run."""
+        done = self.sim.ticks
+        rows = np.asarray(rows, dtype=np.float64)
+        sims = [self.sim] + [g.sim for g in self.ghosts]
+        runs = [seek_states(sim.model, sim.params, rows, sim.hz, start=sim.state) for sim in sims]
+        odometers = []
+        for sim, states in zip(sims, runs):
+            x0, y0 = float(sim.state.x[0]), float(sim.state.y[0])
+            sim.state = State.of(states.layout, states.data[-1:].copy())
+            sim.ticks += len(rows)
+            steps = np.hypot(np.diff(states.x, prepend=x0), np.diff(states.y, prepend=y0))
+            odometers.append(np.cumsum(np.concatenate([[0.0], steps]))[1:])  # added in tick order, as ticking does
+        self.travelled += float(odometers[0][-1])
+        if replaying and self.distances is not None:
+            start = self.replay_tick - len(rows)
+            before = list(self.distances[:, start])
+            self.distances[:, start + 1 : self.replay_tick + 1] = np.array(odometers) + np.array(before)[:, None]
+        for ghost, odometer in zip(self.ghosts, odometers[1:]):
+            ghost.travelled += float(odometer[-1])
+        self.controls = Controls(*rows[-1])
+        if self.recording is not None:
+            self.recording.extend(tuple(row) + (0.0,) * (len(TRACE_COLUMNS) - len(row)) for row in rows.tolist())
+        self.on_run(runs[0], runs[1:], done)
+
+    # --- ghosts ----------------------------------------------------------------------
+    def add_ghost(self, model: ModuleType, tuning: Mapping[str, object], name: str) -> Ghost:
+        """Drive `tuning` of `model` beside the car with the same controls; all restart
+        together. ValueError beyond MAX_GHOSTS."""
+        if len(self.ghosts) >= MAX_GHOSTS:
+            raise ValueError(f"at most {MAX_GHOSTS} ghosts")
+        ghost = Ghost(Simulation(model, tuning, n=1, hz=self.sim.hz), model.body(tuning), name, len(self.ghosts))
+        self.ghosts.append(ghost)
+        self.reset()
+        return ghost
+
+    def remove_ghosts(self) -> None:
+        self.ghosts.clear()
+        self.reset()
+
+    def drop_ghost(self, ghost: Ghost) -> None:
+        """Take one ghost away; the car and the others drive on undisturbed."""
+        index = self.ghosts.index(ghost)
+        del self.ghosts[index]
+        if self.distances is not None:
+            self.distances = np.delete(self.distances, 1 + index, axis=0)
+
+    def unit_scale(self, model: ModuleType) -> float:
+        """Screen px per unit of `model` at zoom 1."""
+        return 1.0 if model.LENGTH_UNIT == "px" else self.px_per_metre
+
+    def ghost_scale(self, ghost: Ghost | None = None) -> float:
+        """Factor from a ghost's length unit (default: the first's) to the car's (px ↔ m
+        via px per metre)."""
+        ghost = ghost or (self.ghosts[0] if self.ghosts else None)
+        return self.unit_scale(ghost.sim.model) / self.unit_scale(self.sim.model) if ghost else 1.0
+
+    def gaps(self) -> list[Gap]:
+        """Each ghost against the car, in the car's length unit."""
+        car = self.sim.state
+        x, y = float(car.x[0]), float(car.y[0])
+        out = []
+        for ghost in self.ghosts:
+            scale = self.ghost_scale(ghost)
+            g = ghost.sim.state
+            gap = math.hypot(float(g.x[0]) * scale - x, float(g.y[0]) * scale - y)
+            ahead = ghost.travelled * scale - self.travelled  # along the road, not as the crow flies
+            out.append(Gap(ghost, g, scale, float(g.speed[0]) * scale, gap, ahead, self.end_of_trace(ghost)))
+        return out
+
+    def end_of_trace(self, ghost: Ghost) -> float | None:
+        """Once a replay has finished: how much earlier (−) or later (s) the ghost reached
+        the point, along the road, where the car ended the trace; else None."""
+        if self.replay is None or self.distances is None or self.replay_tick < len(self.replay):
+            return None
+        scale = self.ghost_scale(ghost)
+        row = self.distances[1 + self.ghosts.index(ghost)] * scale
+        speed = float(ghost.sim.state.speed[0]) * scale
+        reached = time_to_cover(row, float(self.distances[0, -1]), self.sim.dt, speed)
+        return reached - len(self.replay) * self.sim.dt
+
+    # --- recording and replay --------------------------------------------------------
+    @property
+    def replay_tick(self) -> int:
+        """The replay's position: ticks run since its start (0 when none is loaded)."""
+        return self.sim.ticks if self.replay is not None else 0
+
+    def start_recording(self) -> None:
+        """Record from a fresh start (a trace replays from rest at the origin)."""
+        self.stop_replay()
+        self.reset()
+        self.recording = []
+
+    def stop_recording(self) -> np.ndarray | None:
+        """The rows recorded (steer, throttle, brake, handbrake, shift per tick), kept as
+        `last_recording`; None if nothing was being recorded."""
+        if self.recording is None:
+            return None
+        self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS))
+        self.recording = None
+        return self.last_recording
+
+    def play_trace(self, rows, name: str) -> None:
+        """Replay `rows` (steer, throttle, brake[, handbrake, shift] per tick) from rest, playing."""
+        self.stop_recording()
+        self.replay = TraceSource(rows, name)
+        self.seek(0)
+        self.set_playing(True)
+
+    def set_playing(self, on: bool) -> None:
+        """Play or pause the trace; Play with none loaded plays the last recording."""
+        if on and self.replay is None and self.last_recording is not None and len(self.last_recording):
+            self.play_trace(self.last_recording, "recording")
+            return
+        self.playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)
+
+    def step(self) -> bool:
+        """One tick of the trace (pauses); False at its end or with none loaded."""
+        if self.replay is None or self.replay_tick >= len(self.replay):
+            return False
+        self.set_playing(False)
+        self.tick()
+        return True
+
+    def seek(self, tick: int) -> None:
+        """The replay at `tick`: re-simulated from rest, so it is the same as playing
+        there; the car and each ghost in one compiled call each, whatever the tick."""
+        if self.replay is None:
+            return
+        tick = max(0, min(int(tick), len(self.replay)))
+        self.reset()
+        if tick:
+            self.drive_through(self.replay.rows[:tick], replaying=True)
+
+    def stop_replay(self) -> None:
+        """Back to the live source, from rest."""
+        if self.replay is None:
+            return
+        self.replay, self.playing = None, False
+        self.reset()
