@@ -23,34 +23,56 @@ from .models import MODELS
 ORDER = tuple(MODELS.values())
 """The models the drivers know, by number."""
 
-_MACHINE_CODE: dict = {}
+_BOUND: dict = {}
+_DRIVERS: dict = {}
 
 
 def call(driver, model: int, *args):
-    """driver(model, *args), straight into its compiled code for that model.
+    """driver(model, *args): the driver compiled for model number `model`.
 
     A driver takes the model number as a compile-time constant (`literally`); called
-    from Python with a plain int, numba retypes the call every time before it finds
-    that specialisation, about 10 ms a call. The first call compiles (or loads) it as
-    usual; later ones go to the machine code it left (about 1 µs)."""
-    key = (driver, model) + tuple(_kind(a) for a in args)
-    entry = _MACHINE_CODE.get(key)
+    from Python with a plain int, numba would retype the call every time before it
+    finds that specialisation (about 10 ms a call). So each (driver, model) gets its
+    own compiled entry, `bound`, holding the number as a constant: an ordinary
+    compiled function, cached on disk, called through numba's public dispatch."""
+    entry = _BOUND.get((driver, model))
     if entry is None:
-        result = driver(model, *args)
-        signature = (numba.types.literal(model),) + tuple(numba.typeof(a) for a in args)
-        if signature in driver.overloads:
-            _MACHINE_CODE[key] = driver.overloads[signature].entry_point
-        return result
-    return entry(model, *args)
+        entry = _BOUND[(driver, model)] = _bound(_name(driver), model)
+    return entry(*args)
 
 
-def _kind(value):
-    """What decides an argument's numba type, cheaply (numba.typeof costs ~30 µs an
-    array): an array's dtype, dimensions and layout flags, else the Python type."""
-    if isinstance(value, np.ndarray):
-        flags = value.flags
-        return value.dtype.num, value.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable, flags.aligned
-    return type(value)
+def _name(driver) -> str:
+    """The driver's name, under which the compiled code finds it (`through`)."""
+    name = f"{driver.py_func.__module__}.{driver.py_func.__qualname__}"
+    _DRIVERS[name] = driver
+    return name
+
+
+def _bound(name: str, number: int):
+    """A compiled entry calling driver `name` for model `number` (both constants of
+    its closure, which is what its place in the kernel cache is keyed on)."""
+
+    @kernel
+    def bound(*args):
+        return through(name, number, args)
+
+    return bound
+
+
+def through(name, model, args):
+    """The driver called `name` (see `call`) for model `model`, with the tuple `args`,
+    inside compiled code only."""
+    raise TypeError("kernels.through is called from compiled code; from Python use kernels.call")
+
+
+@overload(through)
+def _through_of(name, model, args):
+    if not isinstance(name, numba.types.StringLiteral):
+        return None
+    namespace = {"driver": _DRIVERS[name.literal_value]}
+    given = "".join(f"args[{k}], " for k in range(len(args)))  # no *args into a dispatcher here
+    exec(f"def call_driver(name, model, args):\n    return driver(model, {given})\n", namespace)
+    return namespace["call_driver"]
 
 
 def tick(model, s, c, p, dt):
@@ -72,30 +94,129 @@ def _tick_of(model, s, c, p, dt):
     return one_tick
 
 
-@kernel
-def _car_held(model, states, i, controls, params, which, dt, ticks):
-    """Car i for `ticks` ticks with its held controls (row i, or the one shared row)."""
-    c = controls[i] if controls.shape[0] > 1 else controls[0]
-    p = params[which[i]]
-    s = states[i]
-    for _ in range(ticks):
-        tick(model, s, c, p, dt)
+CHUNK = 256
+"""cars advanced together, tick after tick, by a batch of held controls (the innermost
+loop runs over them, so the compiler can vectorise it across cars)."""
+
+
+def cars_held(model, states, start, stop, controls, params, which, dt, ticks):
+    """Cars start..stop-1 for `ticks` ticks with their held controls, inside compiled code only."""
+    raise TypeError("kernels.cars_held is called from compiled code; from Python use sim.step")
+
+
+@overload(cars_held, jit_options=OPTIONS)
+def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks):
+    """A model whose tick is `held`, `advance` and `show` (the arcade, see its
+    docstring) runs a chunk of cars tick by tick: `held` once per car, then each tick
+    `advance` on every car of the chunk in the innermost loop, and `show` once at the
+    end. The chunk's state slots, held values and tunings sit in columns of local
+    arrays (no array views in the loop, `advance` inlined), so the compiler vectorises
+    the loop across cars: the same operations on each car, no reassociation, hence
+    each car's bits are those of its one-car `tick`. Any other model runs each car's
+    ticks in turn."""
+    if not isinstance(model, numba.types.IntegerLiteral):
+        return None
+    module = ORDER[model.literal_value]
+    if not hasattr(module, "advance"):
+        return _each_car(module.tick)
+    return _chunk_of_cars(module)
+
+
+def _each_car(one_tick):
+    def each_car(model, states, start, stop, controls, params, which, dt, ticks):
+        for i in range(start, stop):
+            c = controls[i] if controls.shape[0] > 1 else controls[0]
+            p = params[which[i]]
+            s = states[i]
+            for _ in range(ticks):
+                one_tick(s, c, p, dt)
+
+    return each_car
+
+
+def _chunk_of_cars(module):
+    held, show = module.held, module.show
+    moved = np.array([module.STATE.offset[name] for name in module.MOVED])
+    n_moved, n_held, n_params = len(moved), len(module.HELD), len(module.PARAMS)
+    step, held_values = _columns_code(module.advance, len(module.MOVES), n_moved, n_held, n_params)
+
+    def chunk_of_cars(model, states, start, stop, controls, params, which, dt, ticks):
+        if ticks <= 0:
+            return
+        m = stop - start
+        car = np.empty((n_moved, m))  # the chunk's state slots MOVED, a column per car
+        u = np.empty((n_held, m))  # their held values
+        p = np.empty((n_params, m))  # their tunings
+        for j in range(m):
+            i = start + j
+            c = controls[i] if controls.shape[0] > 1 else controls[0]
+            values = held(states[i], c, params[which[i]], dt)
+            for k in range(n_held):
+                u[k, j] = values[k]
+            for k in range(n_params):
+                p[k, j] = params[which[i], k]
+            for k in range(n_moved):
+                car[k, j] = states[i, moved[k]]
+        for _ in range(ticks):
+            for j in range(m):
+                step(car, u, p, j, dt)
+        for j in range(m):
+            i = start + j
+            for k in range(n_moved):
+                states[i, moved[k]] = car[k, j]
+            show(states[i], held_values(u, j))
+
+    return chunk_of_cars
+
+
+_UNCACHED = {key: value for key, value in OPTIONS.items() if key != "cache"}
+"""For what is compiled only inlined into a driver (the driver is cached with it)."""
+
+
+def _columns_code(advance, n_moves: int, n_moved: int, n_held: int, n_params: int):
+    """Two compiled functions, generated once per model and inlined where called:
+    step(car, u, p, j, dt), car j's column of `car` (its MOVED slots) advanced one
+    tick by the model's `advance`, with its columns of held values `u` and tuning `p`
+    read as tuples; and held_values(u, j), its held values as a tuple. Written out
+    column by column, with `advance` inlined, so the loop over cars holds no call and
+    no array view (a view keeps a reference count, a call stops the vectoriser)."""
+
+    def column(name, width):
+        return "(" + "".join(f"{name}[{k}, j], " for k in range(width)) + ")"
+
+    moves = "".join(f"car[{k}, j], " for k in range(n_moves))
+    source = "\n".join(
+        [
+            "def step(car, u, p, j, dt):",
+            f"    after = advance({moves}{column('u', n_held)}, {column('p', n_params)}, dt)",
+            *(f"    car[{k}, j] = after[{k}]" for k in range(n_moved)),
+            "def held_values(u, j):",
+            f"    return {column('u', n_held)}",
+        ]
+    )
+    namespace = {"advance": numba.njit(inline="always", **_UNCACHED)(advance.py_func)}
+    exec(source + "\n", namespace)
+    inline = numba.njit(inline="always", **_UNCACHED)
+    return inline(namespace["step"]), inline(namespace["held_values"])
 
 
 @kernel
 def run_held(model, states, controls, params, which, dt, ticks):
     """Every car of `states` (in place) for `ticks` ticks, controls held."""
     literally(model)
-    for i in range(states.shape[0]):
-        _car_held(model, states, i, controls, params, which, dt, ticks)
+    n = states.shape[0]
+    for start in range(0, n, CHUNK):
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks)
 
 
 @kernel(parallel=True)
 def run_held_parallel(model, states, controls, params, which, dt, ticks):
-    """`run_held` spread over the cores (each car runs alone: the same bits)."""
+    """`run_held` spread over the cores (chunks of cars; each car runs alone: the same bits)."""
     literally(model)
-    for i in prange(states.shape[0]):
-        _car_held(model, states, i, controls, params, which, dt, ticks)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks)
 
 
 @kernel
