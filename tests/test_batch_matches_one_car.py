@@ -41,3 +41,25 @@ def test_every_car_of_a_batch_has_its_one_car_bits(name, cars):
         tuning = {key: value[i] for key, value in tunings.items()}
         ticks = sim.seek_states(model, tuning, np.tile(rows[i], (TICKS, 1)), HZ, start=one)
         assert np.array_equal(ticks.data[-1], batch.data[i], equal_nan=True), (name, i)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+@pytest.mark.parametrize("cars", [300, sim.PARALLEL_FROM + 77])
+def test_every_car_through_a_trace_has_its_one_car_bits(name, cars):
+    """A sweep's batch: every car through the same control trace (a new row each tick),
+    each with its own tuning."""
+    model = MODELS[name]
+    tunings = random_tunings(model, seed=21, n=cars, edges=0.1)
+    rng = np.random.default_rng(22)
+    trace = np.column_stack(
+        [
+            np.repeat(rng.uniform(-1, 1, TICKS // 10), 10),
+            np.repeat(rng.uniform(0, 1, TICKS // 10), 10),
+            np.repeat(np.where(rng.random(TICKS // 10) < 0.3, 1.0, 0.0), 10),
+        ]
+    )
+    batch = sim.run_batch(model, tunings, cars, trace, TICKS, HZ)
+    for i in range(0, cars, 23):
+        tuning = {key: value[i] for key, value in tunings.items()}
+        ticks = sim.seek_states(model, tuning, trace, HZ)
+        assert np.array_equal(ticks.data[-1], batch.data[i], equal_nan=True), (name, i)

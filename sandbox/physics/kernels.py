@@ -13,10 +13,11 @@ out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
 from __future__ import annotations
 
 import numba
-import numpy as np
 from numba import literally, prange
 from numba.extending import overload
 
+from . import chunks
+from .chunks import CHUNK
 from .kernel import OPTIONS, kernel
 from .models import MODELS
 
@@ -94,11 +95,6 @@ def _tick_of(model, s, c, p, dt):
     return one_tick
 
 
-CHUNK = 256
-"""cars advanced together, tick after tick, by a batch of held controls (the innermost
-loop runs over them, so the compiler can vectorise it across cars)."""
-
-
 def cars_held(model, states, start, stop, controls, params, which, dt, ticks):
     """Cars start..stop-1 for `ticks` ticks with their held controls, inside compiled code only."""
     raise TypeError("kernels.cars_held is called from compiled code; from Python use sim.step")
@@ -106,23 +102,15 @@ def cars_held(model, states, start, stop, controls, params, which, dt, ticks):
 
 @overload(cars_held, jit_options=OPTIONS)
 def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks):
-    """A model whose tick is `held`, `advance` and `show` (the arcade, see its
-    docstring) runs a chunk of cars tick by tick: `held` once per car, then each tick
-    `advance` on every car of the chunk in the innermost loop, and `show` once at the
-    end. The chunk's state slots, held values and tunings sit in columns of local
-    arrays (no array views in the loop, `advance` inlined), so the compiler vectorises
-    the loop across cars: the same operations on each car, no reassociation, hence
-    each car's bits are those of its one-car `tick`. Any other model runs each car's
-    ticks in turn."""
+    """A model split the arcade's way runs its chunk tick by tick across the cars
+    (`chunks`); any other model runs each car's ticks in turn."""
     if not isinstance(model, numba.types.IntegerLiteral):
         return None
     module = ORDER[model.literal_value]
-    if not hasattr(module, "advance"):
-        return _each_car(module.tick)
-    return _chunk_of_cars(module)
+    if hasattr(module, "advance"):
+        return chunks.held_controls(module)
+    one_tick = module.tick
 
-
-def _each_car(one_tick):
     def each_car(model, states, start, stop, controls, params, which, dt, ticks):
         for i in range(start, stop):
             c = controls[i] if controls.shape[0] > 1 else controls[0]
@@ -134,70 +122,29 @@ def _each_car(one_tick):
     return each_car
 
 
-def _chunk_of_cars(module):
-    held, show = module.held, module.show
-    moved = np.array([module.STATE.offset[name] for name in module.MOVED])
-    n_moved, n_held, n_params = len(moved), len(module.HELD), len(module.PARAMS)
-    step, held_values = _columns_code(module.advance, len(module.MOVES), n_moved, n_held, n_params)
-
-    def chunk_of_cars(model, states, start, stop, controls, params, which, dt, ticks):
-        if ticks <= 0:
-            return
-        m = stop - start
-        car = np.empty((n_moved, m))  # the chunk's state slots MOVED, a column per car
-        u = np.empty((n_held, m))  # their held values
-        p = np.empty((n_params, m))  # their tunings
-        for j in range(m):
-            i = start + j
-            c = controls[i] if controls.shape[0] > 1 else controls[0]
-            values = held(states[i], c, params[which[i]], dt)
-            for k in range(n_held):
-                u[k, j] = values[k]
-            for k in range(n_params):
-                p[k, j] = params[which[i], k]
-            for k in range(n_moved):
-                car[k, j] = states[i, moved[k]]
-        for _ in range(ticks):
-            for j in range(m):
-                step(car, u, p, j, dt)
-        for j in range(m):
-            i = start + j
-            for k in range(n_moved):
-                states[i, moved[k]] = car[k, j]
-            show(states[i], held_values(u, j))
-
-    return chunk_of_cars
+def cars_trace(model, states, start, stop, trace, params, which, dt):
+    """Cars start..stop-1 through the control rows of `trace`, inside compiled code only."""
+    raise TypeError("kernels.cars_trace is called from compiled code; from Python use sim.run_batch")
 
 
-_UNCACHED = {key: value for key, value in OPTIONS.items() if key != "cache"}
-"""For what is compiled only inlined into a driver (the driver is cached with it)."""
+@overload(cars_trace, jit_options=OPTIONS)
+def _cars_trace_of(model, states, start, stop, trace, params, which, dt):
+    """As `cars_held`, the controls a row of `trace` per tick."""
+    if not isinstance(model, numba.types.IntegerLiteral):
+        return None
+    module = ORDER[model.literal_value]
+    if hasattr(module, "advance"):
+        return chunks.trace_controls(module)
+    one_tick = module.tick
 
+    def each_car(model, states, start, stop, trace, params, which, dt):
+        for i in range(start, stop):
+            s = states[i]
+            p = params[which[i]]
+            for t in range(trace.shape[0]):
+                one_tick(s, trace[t], p, dt)
 
-def _columns_code(advance, n_moves: int, n_moved: int, n_held: int, n_params: int):
-    """Two compiled functions, generated once per model and inlined where called:
-    step(car, u, p, j, dt), car j's column of `car` (its MOVED slots) advanced one
-    tick by the model's `advance`, with its columns of held values `u` and tuning `p`
-    read as tuples; and held_values(u, j), its held values as a tuple. Written out
-    column by column, with `advance` inlined, so the loop over cars holds no call and
-    no array view (a view keeps a reference count, a call stops the vectoriser)."""
-
-    def column(name, width):
-        return "(" + "".join(f"{name}[{k}, j], " for k in range(width)) + ")"
-
-    moves = "".join(f"car[{k}, j], " for k in range(n_moves))
-    source = "\n".join(
-        [
-            "def step(car, u, p, j, dt):",
-            f"    after = advance({moves}{column('u', n_held)}, {column('p', n_params)}, dt)",
-            *(f"    car[{k}, j] = after[{k}]" for k in range(n_moved)),
-            "def held_values(u, j):",
-            f"    return {column('u', n_held)}",
-        ]
-    )
-    namespace = {"advance": numba.njit(inline="always", **_UNCACHED)(advance.py_func)}
-    exec(source + "\n", namespace)
-    inline = numba.njit(inline="always", **_UNCACHED)
-    return inline(namespace["step"]), inline(namespace["held_values"])
+    return each_car
 
 
 @kernel
@@ -211,7 +158,8 @@ def run_held(model, states, controls, params, which, dt, ticks):
 
 @kernel(parallel=True)
 def run_held_parallel(model, states, controls, params, which, dt, ticks):
-    """`run_held` spread over the cores (chunks of cars; each car runs alone: the same bits)."""
+    """`run_held` spread over the cores, a chunk of cars at a time (each car runs
+    alone: the same bits)."""
     literally(model)
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
@@ -220,27 +168,22 @@ def run_held_parallel(model, states, controls, params, which, dt, ticks):
 
 
 @kernel
-def _car_trace(model, states, i, trace, params, which, dt):
-    s = states[i]
-    p = params[which[i]]
-    for t in range(trace.shape[0]):
-        tick(model, s, trace[t], p, dt)
-
-
-@kernel
 def run_trace_cars(model, states, trace, params, which, dt):
     """Every car of `states` (in place) through the same control trace (T, 5)."""
     literally(model)
-    for i in range(states.shape[0]):
-        _car_trace(model, states, i, trace, params, which, dt)
+    n = states.shape[0]
+    for start in range(0, n, CHUNK):
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt)
 
 
 @kernel(parallel=True)
 def run_trace_cars_parallel(model, states, trace, params, which, dt):
-    """`run_trace_cars` spread over the cores."""
+    """`run_trace_cars` spread over the cores, a chunk of cars at a time."""
     literally(model)
-    for i in prange(states.shape[0]):
-        _car_trace(model, states, i, trace, params, which, dt)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt)
 
 
 @kernel

@@ -24,9 +24,10 @@ The heading is kept as the recipe keeps it, the unit vector `transform.x` (state
 slots heading_x, heading_y); `rotation`, the angle in the state's `heading` slot, is
 written by `show` from it. What stays the same while the controls and the tuning are
 held (get_input's values, the sine and cosine of steer_direction, the lerp weights)
-is taken once by `held`: a batch driver takes it once per call and then runs only
-`advance` tick after tick (and `show` once at the end); `tick` is the three in a row,
-so each car of a batch gets the same bits as the one-car kernel.
+is taken by `held`: a batch driver takes it once per call when the controls are
+held (once per tick from a trace) and runs `advance` tick after tick across a chunk
+of cars, then `show` once at the end; `tick` is `settle`, `held`, `advance` and `show`
+in a row, so each car of a batch gets the same bits as the one-car kernel.
 
 Departures, each a named step after the text's step it changes:
 
@@ -149,13 +150,18 @@ def _lerp_weight(traction: float, p, dt: float) -> float:
 
 
 @kernel
-def held(s, c, p, dt: float) -> tuple[float, float, float, float, float, float]:
-    """What stays the same while controls `c` and tuning `p` are held, laid out by
-    HELD: get_input's values, the sine and cosine of steer_direction (for
-    velocity.rotated) and the lerp weights. A car placed by hand (transform.x still
-    NaN) gets its transform.x from its rotation here."""
+def settle(s):
+    """A car placed by hand (state row `s` whose transform.x is still NaN) gets its
+    transform.x from its rotation."""
     if math.isnan(s[S.heading_x]):
         s[S.heading_x], s[S.heading_y] = math.cos(s[S.heading]), math.sin(s[S.heading])
+
+
+@kernel
+def held(c, p, dt: float) -> tuple[float, float, float, float, float, float]:
+    """What stays the same while controls `c` and tuning `p` are held, laid out by
+    HELD: get_input's values, the sine and cosine of steer_direction (for
+    velocity.rotated) and the lerp weights."""
     steer_direction, push = get_input(c, p)
     weight_slow = _lerp_weight(p[P.traction_slow], p, dt)
     weight_fast = _lerp_weight(p[P.traction_fast], p, dt)
@@ -175,9 +181,9 @@ def _resistance(speed: float, p, inner_dt: float, dt: float) -> float:
 
 
 @kernel
-def apply_friction(vx: float, vy: float, push: float, p, dt: float) -> tuple[float, float, float]:
-    """The recipe's apply_friction(delta): (vx, vy) after the stop of a slow car, and
-    the resistance rate (1/s): acceleration += velocity * rate."""
+def apply_friction(vx: float, vy: float, push: float, p, dt: float) -> tuple[float, float, float, float]:
+    """The recipe's apply_friction(delta): (vx, vy) after the stop of a slow car, its
+    length, and the resistance rate (1/s): acceleration += velocity * rate."""
     speed = math.sqrt(vx * vx + vy * vy)
     if p[P.recipe_2020] != 0.0:  # departure (2020 text): below 5 px/s, pedals or not
         stop = speed < STOP_SPEED_2020
@@ -190,7 +196,7 @@ def apply_friction(vx: float, vy: float, push: float, p, dt: float) -> tuple[flo
         inner_dt = 1.0  # departure (2020 text): no delta
     elif p[P.rate_independent] != 0.0:
         inner_dt = REFERENCE_DT  # departure (rate_independent): the 60 Hz strength
-    return vx, vy, _resistance(speed, p, inner_dt, dt)
+    return vx, vy, speed, _resistance(speed, p, inner_dt, dt)
 
 
 @kernel
@@ -210,9 +216,10 @@ def _lerp(a: float, b: float, weight: float) -> float:
 
 
 @kernel
-def calculate_steering(x, y, hx, hy, vx, vy, u, p, dt):
+def calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt):
     """The recipe's calculate_steering(delta) (Part 5): (new_heading, velocity after
-    the traction lerp or the reverse clamp, whether it slid: the fast traction and d > 0)."""
+    the traction lerp or the reverse clamp, whether it slid: the fast traction and
+    d > 0). `speed` is velocity.length(), as apply_friction took it."""
     wheel_base = p[P.wheel_base]
     # 1. Find the wheel positions
     rear_x, rear_y = x - hx * wheel_base / 2.0, y - hy * wheel_base / 2.0  # position - transform.x * wheel_base / 2.0
@@ -224,7 +231,6 @@ def calculate_steering(x, y, hx, hy, vx, vy, u, p, dt):
     # 3. var new_heading = (front_wheel - rear_wheel).normalized()
     nhx, nhy = _normalized(front_x - rear_x, front_y - rear_y, hx, hy)
     # choose which traction value to use - at lower speeds, slip should be low
-    speed = math.sqrt(vx * vx + vy * vy)
     fast = speed > p[P.slip_speed]  # if velocity.length() > slip_speed: traction = traction_fast
     weight = u[HELD.weight_fast] if fast else u[HELD.weight_slow]  # traction * delta (guarded)
     d = nhx * vx + nhy * vy  # new_heading.dot(velocity.normalized()), the same sign
@@ -267,23 +273,15 @@ def advance(x, y, vx, vy, hx, hy, u, p, dt):
     tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid (else 0.0): MOVED."""
     push = u[HELD.push]
     ax, ay = hx * push, hy * push  # get_input(): acceleration = transform.x * engine_power (or braking)
-    vx, vy, rate = apply_friction(vx, vy, push, p, dt)
+    vx, vy, speed, rate = apply_friction(vx, vy, push, p, dt)
     ax, ay = ax + vx * rate, ay + vy * rate  # acceleration += drag_force + friction_force
     start_x, start_y = vx, vy
-    nhx, nhy, vx, vy, slid = calculate_steering(x, y, hx, hy, vx, vy, u, p, dt)
+    nhx, nhy, vx, vy, slid = calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt)
     if p[P.rate_independent] != 0.0 and p[P.recipe_2020] == 0.0:
         x, y, vx, vy = integrate_midpoint(x, y, start_x, start_y, rate, vx, vy, hx, hy, push, p, dt)
     else:
         x, y, vx, vy = integrate(x, y, vx, vy, ax, ay, dt)
     return x, y, vx, vy, nhx, nhy, 1.0 if slid else 0.0  # rotation = new_heading.angle(): kept as transform.x
-
-
-@kernel
-def advance_row(s, u, p, dt):
-    """`advance` on state row `s`, in place (`rotation` is left to `show`)."""
-    x, y, vx, vy, hx, hy, slid = advance(s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], u, p, dt)
-    s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y] = x, y, vx, vy, hx, hy
-    s[S.traction_fast] = slid
 
 
 @kernel
@@ -297,8 +295,10 @@ def show(s, u):
 @kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
-    u = held(s, c, p, dt)
-    advance_row(s, u, p, dt)
+    settle(s)
+    u = held(c, p, dt)
+    x, y, vx, vy, hx, hy, slid = advance(s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], u, p, dt)
+    s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], s[S.traction_fast] = x, y, vx, vy, hx, hy, slid
     show(s, u)
 
 
