@@ -3,7 +3,9 @@
 A model is picked by its number in `ORDER`, passed as a compile-time constant
 (`numba.literally`), so each driver is compiled once per model, with that model's
 tick inlined, and cached on disk like any other kernel. Python enters a driver
-once per batch, trace or manoeuvre, never once per tick.
+once per batch, trace or manoeuvre, never once per tick, through `call` (a compiled
+entry per driver and model). A model split the arcade's way (`chunks`) has its batch
+advanced a chunk of cars at a time, tick by tick, vectorised across the cars.
 
 Arrays (float64, C order): a car's state is a row laid out by its model's `STATE`;
 controls rows are (steer, throttle, brake, handbrake, shift); a tuning is a row laid
