@@ -132,7 +132,7 @@ def get_input(c, p) -> tuple[float, float]:
     push = 0.0  # acceleration = Vector2.ZERO
     if accelerate > 0:
         push = p[P.engine_power] * accelerate  # acceleration = transform.x * engine_power
-    if brake > 0:
+    if brake > 0:  # checked second: the brake wins
         push = p[P.braking] * brake  # acceleration = transform.x * braking
     return steer_direction, push
 
@@ -277,9 +277,9 @@ def advance(x, y, vx, vy, hx, hy, u, p, dt):
     ax, ay = ax + vx * rate, ay + vy * rate  # acceleration += drag_force + friction_force
     start_x, start_y = vx, vy
     nhx, nhy, vx, vy, slid = calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt)
-    if p[P.rate_independent] != 0.0 and p[P.recipe_2020] == 0.0:
+    if p[P.rate_independent] != 0.0 and p[P.recipe_2020] == 0.0:  # departure: its own step 4
         x, y, vx, vy = integrate_midpoint(x, y, start_x, start_y, rate, vx, vy, hx, hy, push, p, dt)
-    else:
+    else:  # velocity += acceleration * delta; move_and_slide()
         x, y, vx, vy = integrate(x, y, vx, vy, ax, ay, dt)
     return x, y, vx, vy, nhx, nhy, 1.0 if slid else 0.0  # rotation = new_heading.angle(): kept as transform.x
 
