@@ -5,7 +5,8 @@ Such a model (see models/arcade.py) declares, beside its `tick`:
 - `settle(s)`: what a car placed by hand needs once, on its state row;
 - `held(c, p, dt)`: a tuple (laid out by its `HELD`) of what stays the same while
   controls row `c` and tuning `p` are held;
-- `advance(*moves, u, p, dt)`: one tick, a function of floats: the state slots
+- `advance(*moves, u, p, dt)`: one tick, a function of floats (`@kernel(inline=True)`:
+  the loop over cars must hold no call): the state slots
   `MOVES`, the held values `u` and the tuning `p` (tuples) in; the slots `MOVED`
   (MOVES first) out;
 - `show(s, u)`: what is read from the state after the last tick (an angle drawn).
@@ -121,7 +122,7 @@ def _generated(module, n_moves: int, n_moved: int, n_held: int, n_params: int):
     step(car, u, p, j, dt): car j's column of `car` advanced one tick;
     held_values(u, j): car j's held values as a tuple.
     Written out column by column (a tuple of floats keeps no reference count, a view
-    does) and inlined where called, `advance` too: generated once per model."""
+    does) and inlined where called: generated once per model."""
 
     def column(name, width):
         return "(" + "".join(f"{name}[{k}, j], " for k in range(width)) + ")"
@@ -139,6 +140,6 @@ def _generated(module, n_moves: int, n_moved: int, n_held: int, n_params: int):
         ]
     )
     inline = numba.njit(inline="always", **_INLINED)
-    namespace = {"held": module.held, "advance": inline(module.advance.py_func)}
+    namespace = {"held": module.held, "advance": module.advance}  # both `@kernel(inline=True)`
     exec(source + "\n", namespace)
     return tuple(inline(namespace[name]) for name in ("held_of", "step", "held_values"))

@@ -149,7 +149,7 @@ def _lerp_weight(traction: float, p, dt: float) -> float:
     return min(traction * dt, 1.0)
 
 
-@kernel
+@kernel(inline=True)
 def settle(s):
     """A car placed by hand (state row `s` whose transform.x is still NaN) gets its
     transform.x from its rotation."""
@@ -157,7 +157,7 @@ def settle(s):
         s[S.heading_x], s[S.heading_y] = math.cos(s[S.heading]), math.sin(s[S.heading])
 
 
-@kernel
+@kernel(inline=True)
 def held(c, p, dt: float) -> tuple[float, float, float, float, float, float]:
     """What stays the same while controls `c` and tuning `p` are held, laid out by
     HELD: get_input's values, the sine and cosine of steer_direction (for
@@ -266,7 +266,7 @@ def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, push,
     return x + (start_x + vx) / 2 * dt, y + (start_y + vy) / 2 * dt, vx, vy
 
 
-@kernel
+@kernel(inline=True)
 def advance(x, y, vx, vy, hx, hy, u, p, dt):
     """One tick of `_physics_process(delta)` from position (x, y), velocity (vx, vy)
     and transform.x (hx, hy), with `u` what `held` took for the held controls and
@@ -284,7 +284,7 @@ def advance(x, y, vx, vy, hx, hy, u, p, dt):
     return x, y, vx, vy, nhx, nhy, 1.0 if slid else 0.0  # rotation = new_heading.angle(): kept as transform.x
 
 
-@kernel
+@kernel(inline=True)
 def show(s, u):
     """What is drawn and read back: rotation = new_heading.angle() in the `heading`
     slot, and the wheels' angle."""
