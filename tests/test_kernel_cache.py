@@ -86,9 +86,10 @@ def filled(tmp_path_factory):
 
 
 def driver_files(cache: Path, pattern: str) -> list[Path]:
-    """The cache files of the trace driver `simulate` runs (always loaded)."""
-    found = sorted(cache.rglob(f"kernels.record_trace-*{pattern}"))
-    assert found, f"no {pattern} of record_trace in {cache}"
+    """The cache files of the drivers' compiled entries (`kernels.call`): every run,
+    `simulate` too, loads its drivers through them."""
+    found = sorted(cache.rglob(f"kernels._bound.locals.bound-*{pattern}"))
+    assert found, f"no {pattern} of the drivers' entries in {cache}"
     return found
 
 

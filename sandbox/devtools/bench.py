@@ -43,7 +43,7 @@ REPLAY_MINUTES = 5.0
 BATCH_CARS = 100_000
 TARGETS = {
     "tick_ns": {"arcade": 100, "bicycle": 1000, "ackermann": 1000, "rigid_body": 1000, "monster": 1000},
-    "batch_car_ticks_per_s": {"arcade": 4e7, "bicycle": 2e7, "ackermann": 2e7, "rigid_body": 1e7, "monster": 1e7},
+    "batch_car_ticks_per_s": {"arcade": 4e7, "bicycle": 1.5e7, "ackermann": 1.5e7, "rigid_body": 8e6, "monster": 8e6},
     "metrics_ms": 16,
     "scaling_spread": 2.0,
     "sweep_s": 0.5,

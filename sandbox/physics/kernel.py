@@ -22,10 +22,14 @@ OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 """numba's options for every kernel (also the `jit_options` of an `overload`)."""
 
 
-def kernel(function=None, *, parallel: bool = False):
+def kernel(function=None, *, parallel: bool = False, inline: bool = False):
     """`@kernel` compiles a function of floats and arrays for one car (or a batch
-    loop: `@kernel(parallel=True)` spreads its `prange` over the cores)."""
+    loop: `@kernel(parallel=True)` spreads its `prange` over the cores).
+    `@kernel(inline=True)`: numba writes it into each caller (a step of a tick, so the
+    tick is one body again and a batch's loop over cars holds no call)."""
     options = dict(OPTIONS, parallel=True) if parallel else OPTIONS
+    if inline:
+        options = dict(options, inline="always")
     if function is None:
         return njit(**options)
     return njit(**options)(function)

@@ -3,7 +3,9 @@
 A model is picked by its number in `ORDER`, passed as a compile-time constant
 (`numba.literally`), so each driver is compiled once per model, with that model's
 tick inlined, and cached on disk like any other kernel. Python enters a driver
-once per batch, trace or manoeuvre, never once per tick.
+once per batch, trace or manoeuvre, never once per tick, through `call` (a compiled
+entry per driver and model). A model split the arcade's way (`chunks`) has its batch
+advanced a chunk of cars at a time, tick by tick, vectorised across the cars.
 
 Arrays (float64, C order): a car's state is a row laid out by its model's `STATE`;
 controls rows are (steer, throttle, brake, handbrake, shift); a tuning is a row laid
@@ -13,44 +15,67 @@ out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
 from __future__ import annotations
 
 import numba
-import numpy as np
 from numba import literally, prange
 from numba.extending import overload
 
+from . import chunks
+from .chunks import CHUNK
 from .kernel import OPTIONS, kernel
 from .models import MODELS
 
 ORDER = tuple(MODELS.values())
 """The models the drivers know, by number."""
 
-_MACHINE_CODE: dict = {}
+_BOUND: dict = {}
+_DRIVERS: dict = {}
 
 
 def call(driver, model: int, *args):
-    """driver(model, *args), straight into its compiled code for that model.
+    """driver(model, *args): the driver compiled for model number `model`.
 
     A driver takes the model number as a compile-time constant (`literally`); called
-    from Python with a plain int, numba retypes the call every time before it finds
-    that specialisation, about 10 ms a call. The first call compiles (or loads) it as
-    usual; later ones go to the machine code it left (about 1 µs)."""
-    key = (driver, model) + tuple(_kind(a) for a in args)
-    entry = _MACHINE_CODE.get(key)
+    from Python with a plain int, numba would retype the call every time before it
+    finds that specialisation (about 10 ms a call). So each (driver, model) gets its
+    own compiled entry, `bound`, holding the number as a constant: an ordinary
+    compiled function, cached on disk, called through numba's public dispatch."""
+    entry = _BOUND.get((driver, model))
     if entry is None:
-        result = driver(model, *args)
-        signature = (numba.types.literal(model),) + tuple(numba.typeof(a) for a in args)
-        if signature in driver.overloads:
-            _MACHINE_CODE[key] = driver.overloads[signature].entry_point
-        return result
-    return entry(model, *args)
+        entry = _BOUND[(driver, model)] = _bound(_name(driver), model)
+    return entry(*args)
 
 
-def _kind(value):
-    """What decides an argument's numba type, cheaply (numba.typeof costs ~30 µs an
-    array): an array's dtype, dimensions and layout flags, else the Python type."""
-    if isinstance(value, np.ndarray):
-        flags = value.flags
-        return value.dtype.num, value.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable, flags.aligned
-    return type(value)
+def _name(driver) -> str:
+    """The driver's name, under which the compiled code finds it (`through`)."""
+    name = f"{driver.py_func.__module__}.{driver.py_func.__qualname__}"
+    _DRIVERS[name] = driver
+    return name
+
+
+def _bound(name: str, number: int):
+    """A compiled entry calling driver `name` for model `number` (both constants of
+    its closure, which is what its place in the kernel cache is keyed on)."""
+
+    @kernel
+    def bound(*args):
+        return through(name, number, args)
+
+    return bound
+
+
+def through(name, model, args):
+    """The driver called `name` (see `call`) for model `model`, with the tuple `args`,
+    inside compiled code only."""
+    raise TypeError("kernels.through is called from compiled code; from Python use kernels.call")
+
+
+@overload(through)
+def _through_of(name, model, args):
+    if not isinstance(name, numba.types.StringLiteral):
+        return None
+    namespace = {"driver": _DRIVERS[name.literal_value]}
+    given = "".join(f"args[{k}], " for k in range(len(args)))  # no *args into a dispatcher here
+    exec(f"def call_driver(name, model, args):\n    return driver(model, {given})\n", namespace)
+    return namespace["call_driver"]
 
 
 def tick(model, s, c, p, dt):
@@ -72,54 +97,95 @@ def _tick_of(model, s, c, p, dt):
     return one_tick
 
 
-@kernel
-def _car_held(model, states, i, controls, params, which, dt, ticks):
-    """Car i for `ticks` ticks with its held controls (row i, or the one shared row)."""
-    c = controls[i] if controls.shape[0] > 1 else controls[0]
-    p = params[which[i]]
-    s = states[i]
-    for _ in range(ticks):
-        tick(model, s, c, p, dt)
+def cars_held(model, states, start, stop, controls, params, which, dt, ticks):
+    """Cars start..stop-1 for `ticks` ticks with their held controls, inside compiled code only."""
+    raise TypeError("kernels.cars_held is called from compiled code; from Python use sim.step")
+
+
+@overload(cars_held, jit_options=OPTIONS)
+def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks):
+    """A model split the arcade's way runs its chunk tick by tick across the cars
+    (`chunks`); any other model runs each car's ticks in turn."""
+    if not isinstance(model, numba.types.IntegerLiteral):
+        return None
+    module = ORDER[model.literal_value]
+    if hasattr(module, "advance"):
+        return chunks.held_controls(module)
+    one_tick = module.tick
+
+    def each_car(model, states, start, stop, controls, params, which, dt, ticks):
+        for i in range(start, stop):
+            c = controls[i] if controls.shape[0] > 1 else controls[0]
+            p = params[which[i]]
+            s = states[i]
+            for _ in range(ticks):
+                one_tick(s, c, p, dt)
+
+    return each_car
+
+
+def cars_trace(model, states, start, stop, trace, params, which, dt):
+    """Cars start..stop-1 through the control rows of `trace`, inside compiled code only."""
+    raise TypeError("kernels.cars_trace is called from compiled code; from Python use sim.run_batch")
+
+
+@overload(cars_trace, jit_options=OPTIONS)
+def _cars_trace_of(model, states, start, stop, trace, params, which, dt):
+    """As `cars_held`, the controls a row of `trace` per tick."""
+    if not isinstance(model, numba.types.IntegerLiteral):
+        return None
+    module = ORDER[model.literal_value]
+    if hasattr(module, "advance"):
+        return chunks.trace_controls(module)
+    one_tick = module.tick
+
+    def each_car(model, states, start, stop, trace, params, which, dt):
+        for i in range(start, stop):
+            s = states[i]
+            p = params[which[i]]
+            for t in range(trace.shape[0]):
+                one_tick(s, trace[t], p, dt)
+
+    return each_car
 
 
 @kernel
 def run_held(model, states, controls, params, which, dt, ticks):
     """Every car of `states` (in place) for `ticks` ticks, controls held."""
     literally(model)
-    for i in range(states.shape[0]):
-        _car_held(model, states, i, controls, params, which, dt, ticks)
+    n = states.shape[0]
+    for start in range(0, n, CHUNK):
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks)
 
 
 @kernel(parallel=True)
 def run_held_parallel(model, states, controls, params, which, dt, ticks):
-    """`run_held` spread over the cores (each car runs alone: the same bits)."""
+    """`run_held` spread over the cores, a chunk of cars at a time (each car runs
+    alone: the same bits)."""
     literally(model)
-    for i in prange(states.shape[0]):
-        _car_held(model, states, i, controls, params, which, dt, ticks)
-
-
-@kernel
-def _car_trace(model, states, i, trace, params, which, dt):
-    s = states[i]
-    p = params[which[i]]
-    for t in range(trace.shape[0]):
-        tick(model, s, trace[t], p, dt)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks)
 
 
 @kernel
 def run_trace_cars(model, states, trace, params, which, dt):
     """Every car of `states` (in place) through the same control trace (T, 5)."""
     literally(model)
-    for i in range(states.shape[0]):
-        _car_trace(model, states, i, trace, params, which, dt)
+    n = states.shape[0]
+    for start in range(0, n, CHUNK):
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt)
 
 
 @kernel(parallel=True)
 def run_trace_cars_parallel(model, states, trace, params, which, dt):
-    """`run_trace_cars` spread over the cores."""
+    """`run_trace_cars` spread over the cores, a chunk of cars at a time."""
     literally(model)
-    for i in prange(states.shape[0]):
-        _car_trace(model, states, i, trace, params, which, dt)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt)
 
 
 @kernel

@@ -3,17 +3,33 @@
 Units: px, s, rad inside (the `steering_angle` parameter is in degrees, as in the
 recipe). Integrator: the recipe's own semi-implicit Euler at a fixed tick `dt`.
 
-One tick, in the recipe's order (`_physics_process`):
- 1. get_input: steer angle = steer * steering_angle; acceleration = heading *
-    engine_power on throttle, overwritten by heading * braking on brake (brake wins).
- 2. apply_friction: with no acceleration and |v| < 50 px/s the car stops; then
-    acceleration += v * friction * dt + v * |v| * drag * dt. Quirk kept: these are
-    multiplied by dt here and again when integrated, so the feel depends on the tick.
- 3. calculate_steering: move a rear and a front wheel (wheel_base apart) by v*dt and
-    by v rotated by the steer angle; the new heading points rear -> front. Forward
-    (heading . v > 0): v = lerp(v, heading*|v|, traction*dt) with traction_fast above
-    slip_speed, else traction_slow. Backward: v = -heading * min(|v|, max_speed_reverse).
- 4. v += acceleration * dt; position += v * dt (move_and_slide without collisions).
+The tick is the recipe's `_physics_process`, one small function per function of the
+text, in its order (the recipe's line beside each line of code):
+ 1. `get_input`: steer_direction = turn * deg_to_rad(steering_angle); acceleration =
+    transform.x * engine_power on accelerate, overwritten by transform.x * braking on
+    brake.
+ 2. `apply_friction`: with no acceleration and |v| < 50 px/s the car stops; then
+    acceleration += v * friction * delta + v * |v| * drag * delta. Quirk kept: these
+    are multiplied by delta here and again in `velocity += acceleration * delta`, so
+    the feel depends on the tick.
+ 3. `calculate_steering`: a rear and a front wheel wheel_base apart move by v*delta
+    and by v.rotated(steer_direction)*delta; new_heading points rear -> front.
+    Forward (d > 0): v = lerp(v, new_heading*|v|, traction*delta) with traction_fast
+    above slip_speed, else traction_slow. Backward: v = -new_heading *
+    min(|v|, max_speed_reverse). rotation = new_heading.angle().
+ 4. `velocity += acceleration * delta`; `move_and_slide()`: position += v * delta
+    (no collisions).
+
+The heading is kept as the recipe keeps it, the unit vector `transform.x` (state
+slots heading_x, heading_y); `rotation`, the angle in the state's `heading` slot, is
+written by `show` from it. What stays the same while the controls and the tuning are
+held (get_input's values, the sine and cosine of steer_direction, the lerp weights)
+is taken by `held`: a batch driver takes it once per call when the controls are
+held (once per tick from a trace) and runs `advance` tick after tick across a chunk
+of cars, then `show` once at the end; `tick` is `settle`, `held`, `advance` and `show`
+in a row, so each car of a batch gets the same bits as the one-car kernel.
+
+Departures, each a named step after the text's step it changes:
 
 Option `recipe_2020` (default off: the recipe's Godot 4 text, the seed). On, the
 recipe's Godot 3 version (2020), as that text writes it: apply_friction() without
@@ -30,7 +46,8 @@ both scaled by the pedal's strength (a gamepad trigger). Presets written before 
 option existed load with it on: they drove that way.
 
 Option `rate_independent` (default off: the recipe as written). On, the tick rate
-stops changing the feel, calibrated so that at 60 Hz it drives like the recipe:
+stops changing the feel, calibrated so that at 60 Hz it drives like the recipe
+(`integrate_midpoint` in place of the recipe's step 4):
  - friction and drag are rates taken at the recipe's 60 Hz strength,
    v·(friction + drag·|v|)·(1/60) px/s², applied once per tick by the midpoint rule
    (the balance with the engine, hence the top speed, is the same at every rate);
@@ -40,12 +57,13 @@ stops changing the feel, calibrated so that at 60 Hz it drives like the recipe:
    when dt > 1/traction).
 
 Guards (never acting at the recipe's defaults): one tick of friction and drag removes
-at most the whole velocity; the traction lerp's weight is at most 1; no car goes
-faster than limits.SPEED_LIMIT_PX (20 000 px/s).
+at most the whole velocity; the traction lerp's weight is at most 1; a zero
+rear-to-front vector (Godot's normalized() gives zero, and rotation 0) keeps the
+heading; no car goes faster than limits.SPEED_LIMIT_PX (20 000 px/s).
 
 State after the common slots: the body's unit heading vector (`transform.x`, kept
 from the tick that set it, as Godot keeps the node's transform; NaN until the first
-tick, which then takes it from the heading).
+tick, which then takes it from the `heading` angle: a car placed by hand).
 """
 
 from __future__ import annotations
@@ -58,7 +76,7 @@ import numpy as np
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
 from .arcade_params import PARAMS
-from .geometry import DEGREES, RADIANS
+from .geometry import DEGREES, RADIANS, rotate
 from .limits import SPEED_LIMIT_PX, limit_speed
 
 NAME = "arcade"
@@ -100,27 +118,11 @@ HUD = {
 STATE = Layout((Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan)))
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-
-
-@kernel
-def _resistance(friction: float, drag: float, scale: float, speed: float, floor: float) -> float:
-    """friction·scale + drag·scale·|v|, never below `floor` (guard: no more than the
-    whole velocity in one tick). scale = the recipe's inner dt gives the resistance
-    rate (1/s, floor -1/dt); scale = dt·dt its share of the velocity in one tick
-    (floor -1)."""
-    return max(friction * scale + drag * scale * speed, floor)
-
-
-@kernel
-def _lerp_weight(traction: float, steady: bool, per_tick: bool, dt: float) -> float:
-    """The traction lerp's weight: traction·dt (guard: at most 1, no overshoot); with
-    `rate_independent` 1 - (1 - traction/60)^(60·dt); in the 2020 recipe traction
-    itself (a share per tick, at most 1)."""
-    if per_tick:
-        return min(traction, 1.0)
-    if steady:
-        return 1.0 - (1.0 - min(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
-    return min(traction * dt, 1.0)
+HELD = index_of(("steer_direction", "cos_steer", "sin_steer", "push", "weight_slow", "weight_fast"))
+"""What `held` takes once while the controls and the tuning are held (see `held`)."""
+MOVES = ("x", "y", "vx", "vy", "heading_x", "heading_y")
+"""The state slots `advance` takes, in its order; it returns them and then MOVED's last."""
+MOVED = MOVES + ("traction_fast",)
 
 
 @kernel
@@ -130,101 +132,186 @@ def _pressed(strength: float) -> float:
 
 
 @kernel
-def _friction_2020(friction: float, speed: float) -> float:
-    """The 2020 recipe's friction (1/s): tripled below SLOW_FRICTION_BELOW px/s."""
-    return friction * SLOW_FRICTION_FACTOR if speed < SLOW_FRICTION_BELOW else friction
+def get_input(c, p) -> tuple[float, float]:
+    """The recipe's get_input(): (steer_direction in rad, push in px/s²), the
+    acceleration being transform.x * push."""
+    turn, accelerate, brake = c[0], c[1], c[2]  # turn = Input.get_axis("steer_left", "steer_right")
+    if p[P.analog_pedals] == 0.0:  # Input.is_action_pressed: all or nothing
+        accelerate, brake = _pressed(accelerate), _pressed(brake)
+        if p[P.recipe_2020] != 0.0:  # departure (2020 text): the steering keys too
+            turn = _pressed(turn) - _pressed(-turn)
+    steer_direction = turn * (p[P.steering_angle] * RADIANS)  # turn * deg_to_rad(steering_angle)
+    push = 0.0  # acceleration = Vector2.ZERO
+    if accelerate > 0:
+        push = p[P.engine_power] * accelerate  # acceleration = transform.x * engine_power
+    if brake > 0:  # checked second: the brake wins
+        push = p[P.braking] * brake  # acceleration = transform.x * braking
+    return steer_direction, push
+
+
+@kernel
+def _lerp_weight(traction: float, p, dt: float) -> float:
+    """The traction lerp's weight: traction * delta (guard: at most 1, no overshoot);
+    with `rate_independent` 1 - (1 - traction/60)^(60·dt); in the 2020 recipe traction
+    itself (a share per tick, at most 1)."""
+    if p[P.recipe_2020] != 0.0:
+        return min(traction, 1.0)
+    if p[P.rate_independent] != 0.0:
+        return 1.0 - (1.0 - min(traction * REFERENCE_DT, 1.0)) ** (dt / REFERENCE_DT)
+    return min(traction * dt, 1.0)
+
+
+@kernel(inline=True)
+def settle(s):
+    """A car placed by hand (state row `s` whose transform.x is still NaN) gets its
+    transform.x from its rotation."""
+    if math.isnan(s[S.heading_x]):
+        s[S.heading_x], s[S.heading_y] = math.cos(s[S.heading]), math.sin(s[S.heading])
+
+
+@kernel(inline=True)
+def held(c, p, dt: float) -> tuple[float, float, float, float, float, float]:
+    """What stays the same while controls `c` and tuning `p` are held, laid out by
+    HELD: get_input's values, the sine and cosine of steer_direction (for
+    velocity.rotated) and the lerp weights."""
+    steer_direction, push = get_input(c, p)
+    weight_slow = _lerp_weight(p[P.traction_slow], p, dt)
+    weight_fast = _lerp_weight(p[P.traction_fast], p, dt)
+    return steer_direction, math.cos(steer_direction), math.sin(steer_direction), push, weight_slow, weight_fast
+
+
+@kernel
+def _resistance(speed: float, p, inner_dt: float, dt: float) -> float:
+    """friction * inner_dt + |v| * drag * inner_dt, the resistance rate (1/s) that
+    apply_friction adds to the acceleration as v * rate; never below -1/dt (guard: no
+    more than the whole velocity in one tick). The 2020 recipe triples the friction
+    below SLOW_FRICTION_BELOW px/s (and calls it with inner_dt 1)."""
+    friction = p[P.friction]
+    if p[P.recipe_2020] != 0.0 and speed < SLOW_FRICTION_BELOW:
+        friction *= SLOW_FRICTION_FACTOR  # friction_force *= 3
+    return max(friction * inner_dt + speed * p[P.drag] * inner_dt, -1.0 / dt)
+
+
+@kernel
+def apply_friction(vx: float, vy: float, push: float, p, dt: float) -> tuple[float, float, float, float]:
+    """The recipe's apply_friction(delta): (vx, vy) after the stop of a slow car, its
+    length, and the resistance rate (1/s): acceleration += velocity * rate."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    if p[P.recipe_2020] != 0.0:  # departure (2020 text): below 5 px/s, pedals or not
+        stop = speed < STOP_SPEED_2020
+    else:  # if acceleration == Vector2.ZERO and velocity.length() < 50
+        stop = push == 0.0 and speed < STOP_SPEED
+    if stop:
+        vx, vy, speed = 0.0, 0.0, 0.0  # velocity = Vector2.ZERO
+    inner_dt = dt  # friction_force = velocity * friction * delta; drag_force = ... * drag * delta
+    if p[P.recipe_2020] != 0.0:
+        inner_dt = 1.0  # departure (2020 text): no delta
+    elif p[P.rate_independent] != 0.0:
+        inner_dt = REFERENCE_DT  # departure (rate_independent): the 60 Hz strength
+    return vx, vy, speed, _resistance(speed, p, inner_dt, dt)
+
+
+@kernel
+def _normalized(x: float, y: float, keep_x: float, keep_y: float) -> tuple[float, float]:
+    """(x, y).normalized(); a zero vector gives (keep_x, keep_y) (guard: Godot's
+    zero, and a rotation of 0, would turn the car)."""
+    length = math.sqrt(x * x + y * y)
+    if length > 0:
+        return x / length, y / length
+    return keep_x, keep_y
+
+
+@kernel
+def _lerp(a: float, b: float, weight: float) -> float:
+    """Godot's lerp(a, b, weight) = a + (b - a) * weight."""
+    return a + (b - a) * weight
+
+
+@kernel
+def calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt):
+    """The recipe's calculate_steering(delta) (Part 5): (new_heading, velocity after
+    the traction lerp or the reverse clamp, whether it slid: the fast traction and
+    d > 0). `speed` is velocity.length(), as apply_friction took it."""
+    wheel_base = p[P.wheel_base]
+    # 1. Find the wheel positions
+    rear_x, rear_y = x - hx * wheel_base / 2.0, y - hy * wheel_base / 2.0  # position - transform.x * wheel_base / 2.0
+    front_x, front_y = x + hx * wheel_base / 2.0, y + hy * wheel_base / 2.0  # position + transform.x * wheel_base / 2.0
+    # 2. Move the wheels forward
+    rear_x, rear_y = rear_x + vx * dt, rear_y + vy * dt  # rear_wheel += velocity * delta
+    turned_x, turned_y = rotate(vx, vy, u[HELD.cos_steer], u[HELD.sin_steer])  # velocity.rotated(steer_direction)
+    front_x, front_y = front_x + turned_x * dt, front_y + turned_y * dt  # front_wheel += ... * delta
+    # 3. var new_heading = (front_wheel - rear_wheel).normalized()
+    nhx, nhy = _normalized(front_x - rear_x, front_y - rear_y, hx, hy)
+    # choose which traction value to use - at lower speeds, slip should be low
+    fast = speed > p[P.slip_speed]  # if velocity.length() > slip_speed: traction = traction_fast
+    weight = u[HELD.weight_fast] if fast else u[HELD.weight_slow]  # traction * delta (guarded)
+    d = nhx * vx + nhy * vy  # new_heading.dot(velocity.normalized()), the same sign
+    if d > 0:  # velocity = lerp(velocity, new_heading * velocity.length(), traction * delta)
+        vx, vy = _lerp(vx, nhx * speed, weight), _lerp(vy, nhy * speed, weight)
+    elif d < 0:  # velocity = -new_heading * min(velocity.length(), max_speed_reverse)
+        back = min(speed, p[P.max_speed_reverse])
+        vx, vy = -nhx * back, -nhy * back
+    return nhx, nhy, vx, vy, fast and d > 0
+
+
+@kernel
+def integrate(x, y, vx, vy, ax, ay, dt):
+    """The recipe's step 4: velocity += acceleration * delta, then move_and_slide()
+    moves by velocity * delta; (x, y, vx, vy) after the tick."""
+    vx, vy = vx + ax * dt, vy + ay * dt  # velocity += acceleration * delta
+    vx, vy = limit_speed(vx, vy, SPEED_LIMIT_PX)  # guard: zero friction and drag
+    return x + vx * dt, y + vy * dt, vx, vy  # move_and_slide()
+
+
+@kernel
+def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, push, p, dt):
+    """Departure (`rate_independent`) in place of step 4: the engine and the
+    resistance at the 60 Hz strength by the midpoint rule from the tick's start
+    velocity (start_x, start_y, after the stop; its resistance rate start_rate),
+    added to the steered velocity (vx, vy); the car moves by the mean of the start
+    and end velocities."""
+    mid_x = start_x + (hx * push + start_x * start_rate) * (dt / 2)
+    mid_y = start_y + (hy * push + start_y * start_rate) * (dt / 2)
+    mid_rate = _resistance(math.sqrt(mid_x * mid_x + mid_y * mid_y), p, REFERENCE_DT, dt)
+    vx, vy = vx + (hx * push + mid_x * mid_rate) * dt, vy + (hy * push + mid_y * mid_rate) * dt
+    vx, vy = limit_speed(vx, vy, SPEED_LIMIT_PX)  # guard: zero friction and drag
+    return x + (start_x + vx) / 2 * dt, y + (start_y + vy) / 2 * dt, vx, vy
+
+
+@kernel(inline=True)
+def advance(x, y, vx, vy, hx, hy, u, p, dt):
+    """One tick of `_physics_process(delta)` from position (x, y), velocity (vx, vy)
+    and transform.x (hx, hy), with `u` what `held` took for the held controls and
+    tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid (else 0.0): MOVED."""
+    push = u[HELD.push]
+    ax, ay = hx * push, hy * push  # get_input(): acceleration = transform.x * engine_power (or braking)
+    vx, vy, speed, rate = apply_friction(vx, vy, push, p, dt)
+    ax, ay = ax + vx * rate, ay + vy * rate  # acceleration += drag_force + friction_force
+    start_x, start_y = vx, vy
+    nhx, nhy, vx, vy, slid = calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt)
+    if p[P.rate_independent] != 0.0 and p[P.recipe_2020] == 0.0:  # departure: its own step 4
+        x, y, vx, vy = integrate_midpoint(x, y, start_x, start_y, rate, vx, vy, hx, hy, push, p, dt)
+    else:  # velocity += acceleration * delta; move_and_slide()
+        x, y, vx, vy = integrate(x, y, vx, vy, ax, ay, dt)
+    return x, y, vx, vy, nhx, nhy, 1.0 if slid else 0.0  # rotation = new_heading.angle(): kept as transform.x
+
+
+@kernel(inline=True)
+def show(s, u):
+    """What is drawn and read back: rotation = new_heading.angle() in the `heading`
+    slot, and the wheels' angle."""
+    s[S.heading] = math.atan2(s[S.heading_y], s[S.heading_x])  # Vector2.angle()
+    s[S.wheel_angle] = u[HELD.steer_direction]
 
 
 @kernel
 def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
-    hx, hy = s[S.heading_x], s[S.heading_y]
-    if math.isnan(hx):  # a car placed by hand: its transform from the rotation
-        hx, hy = math.cos(s[S.heading]), math.sin(s[S.heading])
-    vx, vy = s[S.vx], s[S.vy]
-    steer, throttle, brake = c[0], c[1], c[2]
-    recipe_2020 = p[P.recipe_2020] != 0.0
-    steady = p[P.rate_independent] != 0.0 and not recipe_2020
-
-    # 1. get_input: is_action_pressed pedals (and, in 2020, steering keys) unless analog;
-    # the brake overwrites the throttle
-    if p[P.analog_pedals] == 0.0:
-        throttle, brake = _pressed(throttle), _pressed(brake)
-        if recipe_2020:
-            steer = _pressed(steer) - _pressed(-steer)
-    steer_angle = steer * (p[P.steering_angle] * RADIANS)
-    push = p[P.engine_power] * throttle
-    if brake > 0:
-        push = p[P.braking] * brake
-
-    # 2. apply_friction: a slow car with no pedal stops, in 2020 any car below 5 px/s
-    # (the resistance is taken in 4.)
-    speed = math.sqrt(vx * vx + vy * vy)
-    if (speed < STOP_SPEED_2020) if recipe_2020 else (push == 0 and speed < STOP_SPEED):
-        vx, vy, speed = 0.0, 0.0, 0.0
-
-    # 3. calculate_steering: only the front wheel's step minus the rear's matters,
-    # wheel_base·heading + (v.rotated(steer) - v)·dt; cos - 1 as -sin²/(1 + cos),
-    # free of the cancellation of subtracting 1
-    sn = math.sin(steer_angle)
-    sn2 = sn * sn
-    cos_m1 = -sn2 / (1.0 + math.sqrt(1.0 - sn2))
-    cos_m1_dt, sin_dt = cos_m1 * dt, sn * dt
-    wheel_base = p[P.wheel_base]
-    dx = wheel_base * hx + vx * cos_m1_dt - vy * sin_dt
-    dy = wheel_base * hy + vx * sin_dt + vy * cos_m1_dt
-    length = math.sqrt(dx * dx + dy * dy)
-    nhx, nhy = hx, hy  # Godot's normalized() of a zero vector is zero: keep the heading then
-    if length > 0:
-        nhx, nhy = dx / length, dy / length
-    fast = speed > p[P.slip_speed]
-    weight = _lerp_weight(p[P.traction_fast] if fast else p[P.traction_slow], steady, recipe_2020, dt)
-    along = nhx * vx + nhy * vy  # same sign as heading . v.normalized()
-    back_speed = min(speed, p[P.max_speed_reverse])
-
-    # 4. integrate
-    if not steady:
-        if recipe_2020:  # friction and drag once, through velocity += acceleration * delta
-            rate = _resistance(_friction_2020(p[P.friction], speed), p[P.drag], dt, speed, -1.0)
-        else:  # the share taken this tick: the recipe's delta, and the integration's
-            rate = _resistance(p[P.friction], p[P.drag], dt * dt, speed, -1.0)
-        push_dt = push * dt
-        if along > 0:  # v·(1 - w + rate) + heading_new·|v|·w + heading·push·dt
-            keep, grip = 1.0 - weight + rate, speed * weight
-            new_x = vx * keep + nhx * grip + hx * push_dt
-            new_y = vy * keep + nhy * grip + hy * push_dt
-        elif along < 0:
-            new_x = vx * rate - nhx * back_speed + hx * push_dt
-            new_y = vy * rate - nhy * back_speed + hy * push_dt
-        else:  # neither way (v ⟂ heading): v unchanged by the lerp
-            new_x = vx * (1.0 + rate) + hx * push_dt
-            new_y = vy * (1.0 + rate) + hy * push_dt
-        step_x, step_y = new_x * dt, new_y * dt
-    else:  # the resistance by the midpoint rule at 60 Hz strength; move by the mean velocity
-        floor = -1.0 / dt
-        resist = _resistance(p[P.friction], p[P.drag], REFERENCE_DT, speed, floor)
-        mid_x = vx + (hx * push + vx * resist) * (dt / 2)
-        mid_y = vy + (hy * push + vy * resist) * (dt / 2)
-        mid_speed = math.sqrt(mid_x * mid_x + mid_y * mid_y)
-        mid_resist = _resistance(p[P.friction], p[P.drag], REFERENCE_DT, mid_speed, floor)
-        ax, ay = hx * push + mid_x * mid_resist, hy * push + mid_y * mid_resist
-        if along > 0:
-            lerp_x, lerp_y = vx + (nhx * speed - vx) * weight, vy + (nhy * speed - vy) * weight
-        elif along < 0:
-            lerp_x, lerp_y = -nhx * back_speed, -nhy * back_speed
-        else:
-            lerp_x, lerp_y = vx, vy
-        new_x, new_y = lerp_x + ax * dt, lerp_y + ay * dt
-        step_x, step_y = (vx + new_x) / 2 * dt, (vy + new_y) / 2 * dt
-    new_x, new_y = limit_speed(new_x, new_y, SPEED_LIMIT_PX)  # guard: zero friction and drag
-
-    s[S.x] += step_x
-    s[S.y] += step_y
-    s[S.heading] = math.atan2(nhy, nhx)
-    s[S.vx], s[S.vy] = new_x, new_y
-    s[S.wheel_angle] = steer_angle
-    s[S.traction_fast] = 1.0 if (along > 0 and fast) else 0.0
-    s[S.heading_x], s[S.heading_y] = nhx, nhy
+    settle(s)
+    u = held(c, p, dt)
+    x, y, vx, vy, hx, hy, slid = advance(s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], u, p, dt)
+    s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], s[S.traction_fast] = x, y, vx, vy, hx, hy, slid
+    show(s, u)
 
 
 def _inner_dt(p: Mapping[str, float], dt: float) -> float:

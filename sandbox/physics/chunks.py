@@ -1,0 +1,145 @@
+"""A chunk of cars advanced tick by tick, the cars in the innermost loop: the batch
+drivers' loops for a model whose tick is split the arcade's way.
+
+Such a model (see models/arcade.py) declares, beside its `tick`:
+- `settle(s)`: what a car placed by hand needs once, on its state row;
+- `held(c, p, dt)`: a tuple (laid out by its `HELD`) of what stays the same while
+  controls row `c` and tuning `p` are held;
+- `advance(*moves, u, p, dt)`: one tick, a function of floats (`@kernel(inline=True)`:
+  the loop over cars must hold no call): the state slots
+  `MOVES`, the held values `u` and the tuning `p` (tuples) in; the slots `MOVED`
+  (MOVES first) out;
+- `show(s, u)`: what is read from the state after the last tick (an angle drawn).
+`tick` must be settle, held, advance and show in a row. The chunk's slots, held values
+and tunings are copied into columns of local arrays, so the loop over cars holds no
+array view and no call (`advance` inlined): the compiler vectorises it across cars
+without reassociating anything, and each car gets the bits of its one-car `tick`.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .kernel import OPTIONS, kernel
+
+CHUNK = 256
+"""Cars advanced together (their columns stay in the core's cache)."""
+
+_INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
+"""For code compiled only inlined into a driver (cached with the driver)."""
+
+
+def held_controls(module):
+    """The loop of cars start..stop-1 for `ticks` ticks, controls held: `held` once
+    per car, then `advance` tick after tick across the chunk."""
+    moved, n_held, n_params, code = _code(module)
+    settle, show, held_of, step, held_values = module.settle, module.show, *code
+
+    def chunk(model, states, start, stop, controls, params, which, dt, ticks):
+        if ticks <= 0:
+            return
+        for i in range(start, stop):
+            settle(states[i])
+        car, u, p = _columns(states, start, stop, params, which, moved, n_held, n_params)
+        for j in range(stop - start):
+            i = start + j
+            c = controls[i] if controls.shape[0] > 1 else controls[0]
+            values = held_of((c[0], c[1], c[2], c[3], c[4]), p, j, dt)
+            for k in range(n_held):
+                u[k, j] = values[k]
+        for _ in range(ticks):
+            for j in range(stop - start):
+                step(car, u, p, j, dt)
+        _back(states, start, car, moved)
+        for j in range(stop - start):
+            show(states[start + j], held_values(u, j))
+
+    return chunk
+
+
+def trace_controls(module):
+    """The loop of cars start..stop-1 through the control rows of `trace`, one a
+    tick: each tick `held` for every car, then `advance` across the chunk."""
+    moved, n_held, n_params, code = _code(module)
+    settle, show, held_of, step, held_values = module.settle, module.show, *code
+
+    def chunk(model, states, start, stop, trace, params, which, dt):
+        if trace.shape[0] == 0:
+            return
+        for i in range(start, stop):
+            settle(states[i])
+        car, u, p = _columns(states, start, stop, params, which, moved, n_held, n_params)
+        for t in range(trace.shape[0]):
+            c = (trace[t, 0], trace[t, 1], trace[t, 2], trace[t, 3], trace[t, 4])
+            for j in range(stop - start):
+                values = held_of(c, p, j, dt)
+                for k in range(n_held):
+                    u[k, j] = values[k]
+            for j in range(stop - start):
+                step(car, u, p, j, dt)
+        _back(states, start, car, moved)
+        for j in range(stop - start):
+            show(states[start + j], held_values(u, j))
+
+    return chunk
+
+
+@kernel
+def _columns(states, start, stop, params, which, moved, n_held, n_params):
+    """Local columns of cars start..stop-1: their state slots `moved`, room for their
+    held values, their tunings."""
+    m = stop - start
+    car = np.empty((moved.shape[0], m))
+    u = np.empty((n_held, m))
+    p = np.empty((n_params, m))
+    for j in range(m):
+        i = start + j
+        for k in range(moved.shape[0]):
+            car[k, j] = states[i, moved[k]]
+        for k in range(n_params):
+            p[k, j] = params[which[i], k]
+    return car, u, p
+
+
+@kernel
+def _back(states, start, car, moved):
+    """The columns' state slots back into the cars' rows."""
+    for j in range(car.shape[1]):
+        for k in range(moved.shape[0]):
+            states[start + j, moved[k]] = car[k, j]
+
+
+def _code(module):
+    """(the MOVED slots' columns, len(HELD), len(PARAMS), the generated functions)."""
+    moved = np.array([module.STATE.offset[name] for name in module.MOVED])
+    n_held, n_params = len(module.HELD), len(module.PARAMS)
+    return moved, n_held, n_params, _generated(module, len(module.MOVES), len(moved), n_held, n_params)
+
+
+def _generated(module, n_moves: int, n_moved: int, n_held: int, n_params: int):
+    """held_of(c, p, j, dt): `held` for car j's tuning column of `p`;
+    step(car, u, p, j, dt): car j's column of `car` advanced one tick;
+    held_values(u, j): car j's held values as a tuple.
+    Written out column by column (a tuple of floats keeps no reference count, a view
+    does) and inlined where called: generated once per model."""
+
+    def column(name, width):
+        return "(" + "".join(f"{name}[{k}, j], " for k in range(width)) + ")"
+
+    moves = "".join(f"car[{k}, j], " for k in range(n_moves))
+    source = "\n".join(
+        [
+            "def held_of(c, p, j, dt):",
+            f"    return held(c, {column('p', n_params)}, dt)",
+            "def step(car, u, p, j, dt):",
+            f"    after = advance({moves}{column('u', n_held)}, {column('p', n_params)}, dt)",
+            *(f"    car[{k}, j] = after[{k}]" for k in range(n_moved)),
+            "def held_values(u, j):",
+            f"    return {column('u', n_held)}",
+        ]
+    )
+    inline = numba.njit(inline="always", **_INLINED)
+    namespace = {"held": module.held, "advance": module.advance}  # both `@kernel(inline=True)`
+    exec(source + "\n", namespace)
+    return tuple(inline(namespace[name]) for name in ("held_of", "step", "held_values"))
