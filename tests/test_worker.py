@@ -194,9 +194,29 @@ def test_a_request_that_ends_after_its_window_was_deleted_ends_quietly(qtbot, mo
         return "late result"
 
     job.request(work)
-    thread = job._thread
+    thread = job._line.thread
     Shiboken.delete(owner)  # the window and its workers are gone
     gate.set()
     threading.Thread(target=lambda: (thread.join(60), ended.set())).start()
     assert ended.wait(90)
     assert errors == []
+
+
+def test_the_thread_never_keeps_its_worker_alive(qtbot):
+    """A worker nobody keeps is freed at once, on the thread that dropped it: its
+    thread (waiting IDLE_S for the next request) holds nothing of it. A thread that
+    held it would free it on the thread when it ends, and a QObject destroyed there
+    can deadlock with the window's thread (seen: a window being built froze for good)."""
+    import gc
+    import weakref
+
+    job = Worker()
+    job.request(lambda _task: 1)
+    job.settle()
+    thread = job._line.thread
+    assert thread is not None and thread.is_alive()  # waiting for the next request
+    ref = weakref.ref(job)
+    del job
+    gc.collect()
+    assert ref() is None
+    assert thread.is_alive()

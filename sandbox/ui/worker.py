@@ -100,14 +100,10 @@ class Worker(QObject):
         self.error: BaseException | None = None  # what the last failed request raised
         self.task: Task | None = None  # the running request's
         self._pending: tuple[int, Work] | None = None
-        self._handed: tuple[Task, Work] | None = None  # to the thread, under _wake
-        self._wake = threading.Condition()
-        self._idle = threading.Event()  # no request on the thread
-        self._idle.set()
-        self._thread: threading.Thread | None = None
         self._relay = _Relay(self)
         self._relay.done.connect(self._done)
         self._relay.progress.connect(self._progress)
+        self._line = _Line(self._relay, name, below_window)
 
     @property
     def busy(self) -> bool:
@@ -116,7 +112,7 @@ class Worker(QObject):
 
     def running(self) -> bool:
         """A request is running on the thread (its result not yet on its way)."""
-        return not self._idle.is_set()
+        return not self._line.idle.is_set()
 
     def request(self, work: Work) -> None:
         self.generation += 1
@@ -139,42 +135,7 @@ class Worker(QObject):
         generation, work = self._pending
         self._pending = None
         self.task = task = Task(generation, self._relay)
-        self._idle.clear()
-        with self._wake:
-            self._handed = (task, work)
-            self._wake.notify()
-            if self._thread is None:
-                # one thread kept between requests: starting a thread waits until the
-                # new thread runs, time the window's frame would lose. A daemon:
-                # quitting never waits for a job nobody waits for (the window waits
-                # for the ones it needs to, in its closeEvent)
-                self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
-                self._thread.start()
-
-    def _serve(self) -> None:
-        """The worker thread: run what is handed to it, until idle for IDLE_S."""
-        if self.below_window:
-            background()
-        while True:
-            with self._wake:
-                if self._handed is None:
-                    self._wake.wait(IDLE_S)
-                if self._handed is None:  # idle for long: the next request starts a new thread
-                    self._thread = None
-                    return
-                task, work = self._handed
-                self._handed = None
-            start = time.perf_counter()
-            try:
-                result = work(task)
-            except BaseException as exc:  # noqa: BLE001 (reported in the window's thread; the next request still runs)
-                result = _Failure(exc)
-            self._idle.set()
-            try:
-                self._relay.done.emit(task.generation, result, time.perf_counter() - start)
-            except RuntimeError:  # the worker was deleted with its window meanwhile: no one to tell
-                return
-            del task, work, result  # nothing of a request outlives it while the thread waits
+        self._line.hand(task, work)
 
     def _progress(self, generation: int, value) -> None:
         if self.task is not None and generation == self.task.generation:
@@ -204,4 +165,60 @@ class Worker(QObject):
     def wait(self) -> None:
         """Block until the running request ends (shutdown); its result is then on its
         way to the window's thread."""
-        self._idle.wait()
+        self._line.idle.wait()
+
+
+class _Line:
+    """What a worker shares with its thread: plain Python, holding the worker's relay
+    (a child of the worker) but never the worker itself. A thread that held the worker
+    could drop its last reference (a worker nobody keeps, its thread ending after
+    IDLE_S): the worker would be destroyed on that thread, and a QObject destroyed
+    there waits for Python's lock while holding Qt's, which the window's thread,
+    holding Python's lock, may be waiting for: both stop for good."""
+
+    def __init__(self, relay: _Relay, name: str, below_window: bool):
+        self.relay, self.name, self.below_window = relay, name, below_window
+        self.handed: tuple[Task, Work] | None = None  # to the thread, under `wake`
+        self.wake = threading.Condition()
+        self.idle = threading.Event()  # no request on the thread
+        self.idle.set()
+        self.thread: threading.Thread | None = None
+
+    def hand(self, task: Task, work: Work) -> None:
+        """Give the thread its next request, starting the thread if there is none."""
+        self.idle.clear()
+        with self.wake:
+            self.handed = (task, work)
+            self.wake.notify()
+            if self.thread is None:
+                # one thread kept between requests: starting a thread waits until the
+                # new thread runs, time the window's frame would lose. A daemon:
+                # quitting never waits for a job nobody waits for (the window waits
+                # for the ones it needs to, in its closeEvent)
+                self.thread = threading.Thread(target=self.serve, name=self.name, daemon=True)
+                self.thread.start()
+
+    def serve(self) -> None:
+        """The worker thread: run what is handed to it, until idle for IDLE_S."""
+        if self.below_window:
+            background()
+        while True:
+            with self.wake:
+                if self.handed is None:
+                    self.wake.wait(IDLE_S)
+                if self.handed is None:  # idle for long: the next request starts a new thread
+                    self.thread = None
+                    return
+                task, work = self.handed
+                self.handed = None
+            start = time.perf_counter()
+            try:
+                result = work(task)
+            except BaseException as exc:  # noqa: BLE001 (reported in the window's thread; the next request still runs)
+                result = _Failure(exc)
+            self.idle.set()
+            try:
+                self.relay.done.emit(task.generation, result, time.perf_counter() - start)
+            except RuntimeError:  # the worker was deleted with its window meanwhile: no one to tell
+                return
+            del task, work, result  # nothing of a request outlives it while the thread waits

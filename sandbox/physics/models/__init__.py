@@ -7,6 +7,13 @@
 - force_curve(params, speeds, dt) -> dict of arrays, top_speed(params, dt) -> float
 - body(params) -> dict of drawing sizes (wheel_base, track, length, width)
 - TELEMETRY: plot channel groups, name -> (unit, ((state key, label, factor), ...))
+- HUD: what the status line and the dashboard show ({"regimes": ((test, text), ...),
+  "gauges": {"rpm": slot, "gear": slot}}, read by session/hud.py)
+- REFERENCE_POINT, TOP_SPEED_FORMULA, NO_TOP_SPEED: words for the metrics' tables
+
+Optionally, a tick split the arcade's way (settle, held, advance, show, with HELD,
+MOVES and MOVED), which the batch drivers advance a chunk of cars at a time
+(physics/chunks.py); `tick` is then those four in a row.
 
 From Python a batch of cars is stepped by the runner: `sim.step(model, state,
 controls, params, dt, ticks=1)`, `ticks` ticks with the controls held, in one
