@@ -50,7 +50,7 @@ def test_metrics_panel_follows_the_sliders_and_compares_with_the_ghost(window, q
     assert not window.metrics.active  # behind the tuning tab: nothing computed
     assert window.metrics.rows == []
     with qtbot.waitSignal(window.metrics.updated, timeout=10000):
-        window.metrics_dock.raise_()  # shown: computes the latest request
+        window.panels.metrics_dock.raise_()  # shown: computes the latest request
     top = window.metrics.rows[0]
     assert top["name"] == "top_speed" and top["value"] == pytest.approx(595.265, abs=0.01)
     window.pin_ghost()
@@ -136,7 +136,7 @@ def test_metrics_compare_only_like_with_like(window, qtbot):
     """An arcade car (px) against the Corvette (m): 0→100 px/s is not 0→100 km/h, and a
     speed in px/s is not one in m/s: no difference is printed, the cell says why."""
     with qtbot.waitSignal(window.metrics.updated, timeout=10000):
-        window.metrics_dock.raise_()
+        window.panels.metrics_dock.raise_()
     window.ghost_from_file(BUILTIN_DIR / "monster_corvette_c5.json")
     window.pin_ghost()  # and a ghost of the same model, in the same units
     window.metrics.settle()
@@ -149,7 +149,7 @@ def test_metrics_compare_only_like_with_like(window, qtbot):
 
 
 def test_metrics_follow_every_value_of_a_drag_before_the_release(window, qtbot):
-    window.metrics_dock.raise_()
+    window.panels.metrics_dock.raise_()
     slider = window.panel.sliders["engine_power"]
     slider.slider.setSliderDown(True)  # the mouse is held through the whole test
     for power in (1000, 1300, 1600):

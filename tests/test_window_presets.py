@@ -73,7 +73,7 @@ def test_last_preset_tuning_and_layout_are_restored(qtbot):
     first.show()
     assert first.open_preset_file(BUILTIN_DIR / "go_kart.json")
     first.panel.sliders["engine_power"].setValue(1700)
-    first.panel_dock.hide()
+    first.panels.panel_dock.hide()
     first.close()
     second = MainWindow()
     qtbot.addWidget(second)
@@ -81,12 +81,12 @@ def test_last_preset_tuning_and_layout_are_restored(qtbot):
     assert second.preset.name == "Go-kart"
     assert second.tuning["engine_power"] == 1700 and second.tuning["wheel_base"] == 40
     assert "*" in second.windowTitle()
-    assert not second.panel_dock.isVisible()
+    assert not second.panels.panel_dock.isVisible()
 
 
 def test_presets_menu_marks_the_active_preset(window):
     window.open_preset_file(BUILTIN_DIR / "heavy_truck.json")
-    window._fill_presets_menu()
+    window.menus.fill_presets()
     checked = [a.text() for a in window.presets_menu.actions() if a.isChecked()]
     assert checked == ["Heavy truck"]
 

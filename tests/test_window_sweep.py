@@ -16,7 +16,7 @@ def set_axis(row, name, low, high, count):
 
 
 def test_sweep_one_parameter_plots_the_metric_and_a_click_loads_the_point(window, qtbot):
-    window._sync_sweep()
+    window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "engine_power", 500, 2000, 4)
     sweep.metric.setCurrentIndex(sweep.metric.findData("top_speed"))
@@ -34,7 +34,7 @@ def test_sweep_one_parameter_plots_the_metric_and_a_click_loads_the_point(window
 
 
 def test_sweep_two_parameters_shows_a_heatmap_and_loads_a_cell(window, qtbot, tmp_path):
-    window._sync_sweep()
+    window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "traction_fast", 1, 5, 3)
     sweep.use_second.setChecked(True)
@@ -56,7 +56,7 @@ def test_sweep_two_parameters_shows_a_heatmap_and_loads_a_cell(window, qtbot, tm
 
 
 def test_a_long_sweep_can_be_cancelled(window, qtbot):
-    window._sync_sweep()
+    window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "drag", -0.5, -0.01, 200)
     with qtbot.waitSignal(sweep.finished, timeout=60000):

@@ -187,7 +187,7 @@ def recompute_frames(
         window.apply_preset(load_preset(BUILTIN_DIR / DEFAULT_PRESETS[model_name]))
         hz = window.sim.hz
         window.play_trace(scripted_trace(seconds + 60.0, hz), "bench")
-        window.metrics_dock.raise_()
+        window.panels.metrics_dock.raise_()
         app.processEvents()
         window.metrics.settle()
 
@@ -226,7 +226,7 @@ def recompute_frames(
         while job.shown != job.generation and latency < 10 * hz:
             frame(app, window, hz)
             latency += 1
-        window.sweep_dock.raise_()
+        window.panels.sweep_dock.raise_()
         window.sweep.use_second.setChecked(False)
         window.sweep.first.count.setValue(sweep_points)
         settle()

@@ -31,7 +31,7 @@ class FileActions:
         """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
         True to go on (saved, or given up), False to stay as it is."""
         window = self.window
-        if not window.modified():
+        if not window.switcher.modified():
             return True
         if self.asking:  # a second Ctrl+C or Quit while the question is open
             return False
@@ -53,7 +53,7 @@ class FileActions:
         if answer == buttons.Save:
             return self.save()
         if answer == buttons.Discard:  # given up: an autosave must not bring them back
-            window._show_preset(window.preset, window.preset.tuning, window.preset.hz)
+            window.switcher.drop_changes()
             return True
         return False
 

@@ -39,7 +39,7 @@ class GhostMixin:
         self.set_ghost(self.current_preset(), f"pinned {self.preset.name}")
 
     def ghost_from_file(self, path) -> bool:
-        preset = self._read(load_preset, path)
+        preset = self.files.read(load_preset, path)
         return preset is not None and self.set_ghost(preset, preset.name)
 
     def remove_ghost(self) -> None:

@@ -150,19 +150,19 @@ VIEW = Submenu(
     (
         Command(
             "Show &panels\tTab",
-            lambda w: w.toggle_panels(),
+            lambda w: w.panels.toggle(),
             tip="Hide every panel to give the car the whole window; Tab again brings them back",
-            checked=lambda w: not w._hidden_docks,
+            checked=lambda w: not w.panels.hidden,
             name="panel_action",
         ),
         Command(
             "&Reset layout",
-            lambda w: w.reset_layout(),
+            lambda w: w.panels.reset_layout(),
             tip="Panels back to where and how large they start: the car view first",
         ),
         SEPARATOR,
         *(
-            Owned(lambda w, dock=dock: getattr(w, dock).toggleViewAction())
+            Owned(lambda w, dock=dock: getattr(w.panels, dock).toggleViewAction())
             for dock in ("panel_dock", "plots_dock", "metrics_dock", "sweep_dock", "tune_dock", "sensitivity_dock")
         ),
         SEPARATOR,
@@ -187,7 +187,7 @@ MODEL = Submenu(
     (
         Choices(
             lambda w: [(m.TITLE, name, f"Drive the {m.TITLE} model (its first preset)") for name, m in MODELS.items()],
-            lambda w, name: w.switch_model(name),
+            lambda w, name: w.switcher.switch_model(name),
             lambda w: w.model.NAME,
             "model_actions",
         ),
@@ -230,7 +230,7 @@ PHYSICS = Submenu(
     (
         Choices(
             lambda w: [(f"{hz} Hz", hz, "") for hz in TICK_RATES],
-            lambda w, hz: w.set_rate(hz),
+            lambda w, hz: w.switcher.set_rate(hz),
             lambda w: w.sim.hz,
             "rate_actions",
         ),

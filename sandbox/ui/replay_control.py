@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from ..files.traces import list_traces, load_trace, save_trace
+from .menus import add_action
 from .replay_bar import ReplayBar
 
 REPLAY_LIMIT = 500_000
@@ -60,18 +61,18 @@ class ReplayMixin:
         self.replay_bar.record_action.blockSignals(False)
 
     def save_recording_to(self, path) -> bool:
-        return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
+        return self.files.attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
 
     def _fill_traces_menu(self) -> None:
         menu = self.traces_menu
         menu.clear()
         for path, builtin in list_traces():
             label = path.stem.replace("_", " ") + ("" if builtin else "  (yours)")
-            self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
+            add_action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
 
     def open_trace_file(self, path) -> bool:
         """Load a trace and replay it from rest with the current tuning."""
-        rows = self._read(lambda name: load_trace(name, REPLAY_LIMIT), path)
+        rows = self.files.read(lambda name: load_trace(name, REPLAY_LIMIT), path)
         if rows is None:
             return False
         self.play_trace(rows, Path(path).stem)
