@@ -36,7 +36,7 @@ def test_tune_run_apply_and_undo_equal_the_command_line(window, qtbot, tmp_path)
     qtbot.waitUntil(lambda: not tune.running, timeout=120_000)
     assert tune.result is not None and tune.result.hit
     assert any(g for g in seen if g) and seen[-1] is None  # the best so far drove as a ghost, gone at the end
-    assert all(g.name != "auto-tune: best so far" for g in window.ghosts)
+    assert all(g.name != "auto-tune: best so far" for g in window.drive.ghosts)
     found = dict(tune.result.tuning)
     # the command line, same preset, targets, free parameters and seed
     out = tmp_path / "tuned.json"

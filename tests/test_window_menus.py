@@ -65,7 +65,7 @@ def test_file_export_writes_the_live_plots_as_picture_and_figures(window, tmp_pa
     texts = [a.text() for a in window.export_menu.actions()]
     assert {"Live plots as PNG image…", "Live plots as SVG drawing…", "Live plots as CSV data…"} <= set(texts)
     paused(window)
-    window.pin_ghost()
+    window.compare.pin()
     window.keys.held |= {K.Key_W}
     window.run_for(0.25)
     window.run_for(0.25)

@@ -52,7 +52,7 @@ def test_model_telemetry_plots_the_chosen_channels(window):
 def test_switching_telemetry_group_keeps_the_ghosts_history(window):
     """Switching the model-telemetry group blanks that plot's history only."""
     paused(window)
-    window.pin_ghost()
+    window.compare.pin()
     window.scripted_drive(2)
     window.panels.channel_box.setCurrentText("wheel angle")
     window.plots.set_channels("wheel angle", "°", window.model.TELEMETRY["wheel angle"][1])
@@ -70,7 +70,7 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
     from sandbox.ui.drive_view import REFRESH_TURNS
 
     paused(window)
-    window.pin_ghost()
+    window.compare.pin()
     window.keys.held |= {K.Key_W}
     while window._drawn % REFRESH_TURNS != REFRESH_TURNS - 1:
         window.run_for(1 / 60)

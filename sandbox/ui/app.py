@@ -16,7 +16,7 @@ from ..files.presets import Preset
 from ..session.drive import DriveSession
 from .drive_view import DriveViewMixin
 from .file_actions import FileActions
-from .ghosts import GhostMixin
+from .ghosts import Compare
 from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
@@ -47,7 +47,7 @@ UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 
 
-class MainWindow(SessionMixin, ReplayMixin, GhostMixin, DriveViewMixin, QMainWindow):
+class MainWindow(SessionMixin, ReplayMixin, DriveViewMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
     def __init__(self, remember: bool = True):
@@ -83,6 +83,7 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, DriveViewMixin, QMainWin
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)
         self.switcher = PresetSwitcher(self)
+        self.compare = Compare(self)
         self.panels = Panels(self, hz)  # sets panel, plots, curves, sensitivity, metrics, sweep, tune
         self._shown_once = False
 
@@ -136,8 +137,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, DriveViewMixin, QMainWin
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
-        ghosts = [(g.sim.model, dict(g.sim.params), g.sim.hz) for g in self.ghosts]
-        self.metrics.request((self.model, dict(self.tuning), self.sim.hz), ghosts, [g.name for g in self.ghosts])
+        ghosts = self.drive.ghosts
+        runs = [(g.sim.model, dict(g.sim.params), g.sim.hz) for g in ghosts]
+        self.metrics.request((self.model, dict(self.tuning), self.sim.hz), runs, [g.name for g in ghosts])
 
     def _update_title(self) -> None:
         # a slot of the window, not of the switcher: Qt drops it with the window (the undo
@@ -152,6 +154,9 @@ class MainWindow(SessionMixin, ReplayMixin, GhostMixin, DriveViewMixin, QMainWin
 
     def switch_model(self, name: str) -> bool:
         return self.switcher.switch_model(name)
+
+    def set_ghost(self, preset: Preset, name: str) -> bool:
+        return self.compare.add(preset, name)
 
     def set_px_per_metre(self, value: float) -> None:
         self.px_per_metre = self.drive.px_per_metre = value

@@ -94,7 +94,7 @@ class DriveViewMixin:
         self.plots.record(
             np.arange(done - shown + 1, done + 1) / self.sim.hz,
             recent(car),
-            [(recent(states), self.ghost_scale(g)) for g, states in zip(self.ghosts, runs)],
+            [(recent(states), self.drive.ghost_scale(g)) for g, states in zip(self.drive.ghosts, runs)],
         )
 
     def _refresh_views(self, frame: int | None = None) -> None:

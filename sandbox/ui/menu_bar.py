@@ -52,7 +52,7 @@ def fill_ghost_presets(window: Window, menu: QMenu) -> None:
     menu.clear()
     for path, name, _, model in list_presets():
         if model is not None:
-            add_action(menu, f"{name} ({MODELS[model].TITLE})", lambda _=False, p=path: window.ghost_from_file(p))
+            add_action(menu, f"{name} ({MODELS[model].TITLE})", lambda _=False, p=path: window.compare.add_from_file(p))
 
 
 def _zoom(window: Window, factor: float | None) -> None:
@@ -217,12 +217,12 @@ COMPARE = Submenu(
     (
         Command(
             "&Pin this tuning as a ghost",
-            lambda w: w.pin_ghost(),
+            lambda w: w.compare.pin(),
             "Ctrl+P",
             f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})",
         ),
         Submenu("Add a ghost from &preset", fill=fill_ghost_presets, name="ghost_presets_menu", filled_at_start=False),
-        Command("&Remove the ghosts", lambda w: w.remove_ghost(), "Ctrl+Shift+P"),
+        Command("&Remove the ghosts", lambda w: w.compare.remove_all(), "Ctrl+Shift+P"),
     ),
 )
 PHYSICS = Submenu(

@@ -112,7 +112,7 @@ class Panels:
         w.tabifyDockWidget(self.sweep_dock, self.tune_dock)
         self.tune_dock.visibilityChanged.connect(lambda shown: shown and self.sync_tune())
         w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))
-        w.tune.candidate.connect(w._tune_ghost)
+        w.tune.candidate.connect(w.compare.follow_tune)
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self.window)
