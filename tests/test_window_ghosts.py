@@ -116,10 +116,10 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
     window.compare.add(defaults, "same")
     window.compare.add(strong, "strong")
     trace = load_trace(BUILTIN_TRACES / "drag_strip.csv")
-    assert window.open_trace_file(BUILTIN_TRACES / "drag_strip.csv")
-    window.scrub(len(trace) - 1)
+    assert window.replay.open_trace_file(BUILTIN_TRACES / "drag_strip.csv")
+    window.replay.scrub(len(trace) - 1)
     assert not any("end of trace" in line for line in window.track.ghost_lines)  # not before the end
-    window.step_replay()
+    window.replay.step()
     same, ahead = [line for line in window.track.ghost_lines if line.startswith("ghost ")]
     assert same.endswith("end of trace +0.00 s")
     figure = window.drive.gaps()[1].end_of_trace

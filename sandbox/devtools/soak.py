@@ -33,7 +33,7 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
             for minute in range(int(round(minutes))):
                 load_minute_preset(window, presets, minute)
                 hz = window.sim.hz
-                window.play_trace(scripted_trace(60.0, hz), "soak")
+                window.replay.play_trace(scripted_trace(60.0, hz), "soak")
                 costs: list[float] = []
                 for _ in range(60):
                     _move_a_slider(window, rng)

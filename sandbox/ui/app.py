@@ -26,7 +26,7 @@ from .menus import Menus, shortcut_rows
 from .panels import Panels
 from .preset_switcher import PresetSwitcher
 from .qt import collect_in_window_thread
-from .replay_control import ReplayMixin
+from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, settings
 from .track_view import TrackView
@@ -47,7 +47,7 @@ UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 
 
-class MainWindow(SessionMixin, ReplayMixin, DriveViewMixin, QMainWindow):
+class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
     def __init__(self, remember: bool = True):
@@ -92,7 +92,7 @@ class MainWindow(SessionMixin, ReplayMixin, DriveViewMixin, QMainWindow):
         self.keys = DriveKeys(self)
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
-        self._add_replay_bar()
+        self.replay = ReplayControl(self)  # the record and replay toolbar
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.menus = Menus(self, MENU_BAR)

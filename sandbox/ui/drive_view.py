@@ -43,8 +43,12 @@ class DriveViewMixin:
 
     def start_frames(self) -> None:
         """(Re)start the frame timer; the time before now is not driven."""
-        self._last_frame = time.perf_counter()
+        self.start_clock()
         self.timer.start(FRAME_MS)
+
+    def start_clock(self) -> None:
+        """The next frame drives the time from now on (not the time before)."""
+        self._last_frame = time.perf_counter()
 
     def frame(self) -> None:
         """Timer callback: run the physics ticks that are due; redraw if any ran.
@@ -64,8 +68,8 @@ class DriveViewMixin:
         playing = self.drive.playing
         ran = self.drive.run_for(elapsed)
         if playing and not self.drive.playing:  # the replay reached its end
-            self._last_frame = time.perf_counter()
-            self._show_replay()
+            self.start_clock()
+            self.replay.show()
         if ran:
             self._frame_times.append(self._since_drawn)
             self._since_drawn = 0.0
@@ -121,7 +125,7 @@ class DriveViewMixin:
             self.curves.set_speed(speed)
             replay = self.drive.replay
             if replay is not None:
-                self.replay_bar.show_position(replay.name, self.drive.replay_tick, len(replay), self.sim.hz)
+                self.replay.bar.show_position(replay.name, self.drive.replay_tick, len(replay), self.sim.hz)
 
     def _dashboard(self, state: State, speed: float) -> Dashboard:
         """The view's dashboard: speed, the engine's rpm and gear where the model
@@ -143,4 +147,4 @@ class DriveViewMixin:
         """The car and its ghosts back at the origin, at rest (a replay at its start)."""
         self.drive.reset()
         self._refresh_views()
-        self._show_replay()
+        self.replay.show()

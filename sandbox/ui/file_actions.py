@@ -165,7 +165,7 @@ class FileActions:
     # --- traces ------------------------------------------------------------------
     def save_recording_dialog(self) -> None:
         window = self.window
-        if window.last_recording is None or not len(window.last_recording):
+        if window.drive.last_recording is None or not len(window.drive.last_recording):
             window.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
             return
         folder = user_trace_dir()
@@ -176,14 +176,14 @@ class FileActions:
             folder = next((p for p in folder.parents if p.is_dir()), Path.home())
         path, _ = QFileDialog.getSaveFileName(window, "Save recording", str(folder / "drive.csv"), "Traces (*.csv)")
         if path:
-            window.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
+            window.replay.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
 
     def open_trace_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self.window, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)"
         )
         if path:
-            self.window.open_trace_file(path)
+            self.window.replay.open_trace_file(path)
 
     # --- exports -----------------------------------------------------------------
     def export_dialog(self, stem: str, suffix: str, export) -> None:

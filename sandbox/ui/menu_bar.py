@@ -197,19 +197,19 @@ MODEL = Submenu(
 TRACES = Submenu(
     "&Traces",
     (
-        Owned(lambda w: w.replay_bar.record_action, ("Ctrl+R",)),
+        Owned(lambda w: w.replay.bar.record_action, ("Ctrl+R",)),
         Command(
             "&Save recording as…",
             lambda w: w.files.save_recording_dialog(),
             tip="Write the last recording as a control trace CSV",
         ),
         SEPARATOR,
-        Owned(lambda w: w.replay_bar.play_action, ("F6",)),
-        Owned(lambda w: w.replay_bar.step_action, ("F7",)),
-        Owned(lambda w: w.replay_bar.live_action, ("F8",)),
+        Owned(lambda w: w.replay.bar.play_action, ("F6",)),
+        Owned(lambda w: w.replay.bar.step_action, ("F7",)),
+        Owned(lambda w: w.replay.bar.live_action, ("F8",)),
         SEPARATOR,
         Command("&Open trace…", lambda w: w.files.open_trace_dialog(), tip="Replay a control trace CSV"),
-        Submenu("&Replay a test drive", fill=lambda w, menu: w._fill_traces_menu(), name="traces_menu"),
+        Submenu("&Replay a test drive", fill=lambda w, menu: w.replay.fill_traces_menu(menu), name="traces_menu"),
     ),
 )
 COMPARE = Submenu(
