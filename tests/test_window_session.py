@@ -100,19 +100,19 @@ def test_an_autosave_that_cannot_be_written_is_said_until_it_works_again(qtbot, 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(blocker / "settings"))
     window = start(qtbot)
     window.panel.sliders["engine_power"].setValue(1500)
-    window.autosave()
+    window.memory.autosave()
     marker = window.findChild(type(window.status), "unsaved_marker")
     assert marker is not None and marker.isVisibleTo(window)
     message = window.statusBar().currentMessage()
     assert "cannot be autosaved" in message and f"{blocker} is a file, not a folder" in message
-    assert window._autosave_timer.isActive()  # it keeps trying
+    assert window.memory.timer.isActive()  # it keeps trying
     window.statusBar().clearMessage()
-    window.autosave()
+    window.memory.autosave()
     assert window.statusBar().currentMessage() == ""  # said once, the marker stays
     assert marker.isVisibleTo(window)
 
     blocker.unlink()  # the folder can be written again
-    window.autosave()
+    window.memory.autosave()
     assert not marker.isVisibleTo(window)
     assert "1500" in settings().value("preset/tuning")
 
@@ -124,7 +124,7 @@ def test_without_a_home_folder_the_autosave_says_why(qtbot, tmp_path, monkeypatc
     (tmp_path / "root").write_text("")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "root" / ".config"))
     window = start(qtbot)
-    window.autosave()
+    window.memory.autosave()
     assert "cannot be autosaved" in window.statusBar().currentMessage()
     assert "no home folder is set (HOME)" in window.statusBar().currentMessage()
 

@@ -28,7 +28,7 @@ from .preset_switcher import PresetSwitcher
 from .qt import collect_in_window_thread
 from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
-from .session import AUTOSAVE_MS, SHOWN_MS, SessionMixin, settings
+from .session import SHOWN_MS, SessionMemory, settings
 from .track_view import TrackView
 
 DEFAULT_PX_PER_METRE = 25.0
@@ -47,7 +47,7 @@ UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 
 
-class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
+class MainWindow(DriveViewMixin, QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
     def __init__(self, remember: bool = True):
@@ -58,12 +58,8 @@ class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
         self.undo = QUndoStack(self)
         self._quit_agreed = False  # see quit_asking
         self.undo.setUndoLimit(UNDO_LIMIT)
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setSingleShot(True)
-        self._autosave_timer.setInterval(AUTOSAVE_MS)
-        self._autosave_timer.timeout.connect(self.autosave)
-        self._startup_note = ""
-        self.preset, restored = self._initial_preset()
+        self.memory = SessionMemory(self)  # what is kept between runs
+        self.preset, restored = self.memory.initial_preset()
         self.model = self.preset.model
         current = restored or self.preset
         self.tuning = current.tuning.copy()
@@ -72,7 +68,7 @@ class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
-            self.px_per_metre = self.setting(
+            self.px_per_metre = self.memory.setting(
                 "view/px_per_metre",
                 float(DEFAULT_PX_PER_METRE),
                 low=min(PX_PER_METRE_CHOICES),
@@ -108,16 +104,17 @@ class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
         fit_to_screen(self, PREFERRED_SIZE)
         self.panels.lay_out()
         if remember:
-            self._restore_layout()
+            self.memory.restore_layout()
             fit_to_screen(self)  # a size saved on a larger screen
         self._on_tuning_changed()
         self.reset_car()
+        note = self.memory.note
         if restored is not None:
-            self._startup_note += f"Restored your tuning from last session (based on {self.preset.name}). "
-        if self._startup_note:
-            self.statusBar().showMessage(self._startup_note.strip(), 10000)
-        if "could not be shown" in self._startup_note:  # set aside: say it where it is seen
-            QTimer.singleShot(0, lambda: self.show_error(self._startup_note.strip(), "Last session set aside"))
+            note += f"Restored your tuning from last session (based on {self.preset.name}). "
+        if note:
+            self.statusBar().showMessage(note.strip(), 10000)
+        if "could not be shown" in note:  # set aside: say it where it is seen
+            QTimer.singleShot(0, lambda: self.show_error(note.strip(), "Last session set aside"))
         self.track.setFocus()
 
     # --- menus (menu_bar.py declares them, menus.py builds them) ------------------
@@ -132,7 +129,7 @@ class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
         self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
         self.switcher.update_title()
         self._request_metrics()
-        self._autosave_timer.start()
+        self.memory.timer.start()
         self.panels.tuning_changed()
 
     def _request_metrics(self) -> None:
@@ -235,7 +232,7 @@ class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
         super().showEvent(event)
         if not self._shown_once:  # tab order only takes effect once the window exists
             self._shown_once = True
-            QTimer.singleShot(SHOWN_MS, self._session_shown)
+            QTimer.singleShot(SHOWN_MS, self.memory.shown)
             if not (self.remember and settings().value("window/state") is not None):
                 self.panels.panel_dock.raise_()
                 self.panels.size_panels()
@@ -270,7 +267,7 @@ class MainWindow(SessionMixin, DriveViewMixin, QMainWindow):
             store.setValue("window/state", self.saveState())
             store.setValue("view/zoom", self.track.zoom)
             store.sync()
-            self.autosave()
-            self._session_shown()
+            self.memory.autosave()
+            self.memory.shown()
         self.keys.detach()
         super().closeEvent(event)

@@ -79,7 +79,7 @@ class FileActions:
 
     def folder(self, key: str) -> str:
         """The folder last used for `key` ("" when none, or the window remembers nothing)."""
-        return self.window.setting(key, "") if self.window.remember else ""
+        return self.window.memory.setting(key, "") if self.window.remember else ""
 
     def ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
         """Save dialog starting in the folder last used for `key`; None if cancelled."""

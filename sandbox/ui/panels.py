@@ -159,7 +159,7 @@ class Panels:
         w = self.window
         if not w.remember:
             return {}
-        return _sections(w.setting(f"panel/sections/{w.model.NAME}", "{}", check=_sections))
+        return _sections(w.memory.setting(f"panel/sections/{w.model.NAME}", "{}", check=_sections))
 
     def _remember_sections(self) -> None:
         w = self.window
