@@ -128,7 +128,7 @@ def test_the_ghost_readout_says_when_it_reached_the_end_of_the_trace(window):
 
 def test_the_ghost_readout_at_rest_says_no_nan(window, qtbot):
     window.compare.add(window.current_preset(), "twin")
-    window._refresh_views()
+    window.drive_view.refresh()
     assert window.track.ghost_lines and not any("nan" in line for line in window.track.ghost_lines)
 
 

@@ -72,10 +72,10 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
     paused(window)
     window.compare.pin()
     window.keys.held |= {K.Key_W}
-    while window._drawn % REFRESH_TURNS != REFRESH_TURNS - 1:
+    while window.drive_view.drawn % REFRESH_TURNS != REFRESH_TURNS - 1:
         window.run_for(1 / 60)
     window.run_for(1 / 60)  # this frame redraws the speed plot (turn 0)
-    assert window._drawn % REFRESH_TURNS == 0
+    assert window.drive_view.drawn % REFRESH_TURNS == 0
     speed_then = float(window.sim.state.speed[0])
     for _ in range(REFRESH_TURNS - 1):  # the slip and channel plots' turns; the car keeps accelerating
         window.run_for(1 / 60)

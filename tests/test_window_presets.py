@@ -130,7 +130,7 @@ def test_model_menu_switches_to_ackermann_and_drives_in_metres(window, qtbot):
     qtbot.keyRelease(window.track, K.Key_W)
     state = window.sim.state
     assert state.extra["beta"][0] > state.extra["alpha"][0] > 0  # inner wheel turned further
-    window._refresh_views()
+    window.drive_view.refresh()
     assert "m/s" in window.plots.readout.text()
     window.curves.settle()
     assert window.curves.getPlotItem().getAxis("bottom").labelUnits == "m/s"

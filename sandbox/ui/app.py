@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 from ..files.disk import png_complete, write_atomic
 from ..files.presets import Preset
 from ..session.drive import DriveSession
-from .drive_view import DriveViewMixin
+from .drive_view import DriveView
 from .file_actions import FileActions
 from .ghosts import Compare
 from .godot_actions import GodotActions
@@ -47,7 +47,7 @@ UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
 
 
-class MainWindow(DriveViewMixin, QMainWindow):
+class MainWindow(QMainWindow):
     """The sandbox window. `remember=False` neither reads nor writes QSettings."""
 
     def __init__(self, remember: bool = True):
@@ -95,11 +95,9 @@ class MainWindow(DriveViewMixin, QMainWindow):
         self.sweep.finished.connect(self.menus.refresh)
         self.undo.indexChanged.connect(self._update_title)
 
-        self._watch_drive()
-        self.timer = QTimer(self)
-        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self.timer.timeout.connect(self.frame)
-        self.start_frames()
+        self.drive_view = DriveView(self)  # the frame loop, drawing the drive session
+        self.timer = self.drive_view.timer  # the frame timer: stopped by the benchmarks and the screenshots
+        self.drive_view.start_frames()
 
         fit_to_screen(self, PREFERRED_SIZE)
         self.panels.lay_out()
@@ -107,7 +105,7 @@ class MainWindow(DriveViewMixin, QMainWindow):
             self.memory.restore_layout()
             fit_to_screen(self)  # a size saved on a larger screen
         self._on_tuning_changed()
-        self.reset_car()
+        self.drive_view.reset_car()
         note = self.memory.note
         if restored is not None:
             note += f"Restored your tuning from last session (based on {self.preset.name}). "
@@ -154,6 +152,12 @@ class MainWindow(DriveViewMixin, QMainWindow):
 
     def set_ghost(self, preset: Preset, name: str) -> bool:
         return self.compare.add(preset, name)
+
+    def run_for(self, elapsed: float) -> int:
+        return self.drive_view.run_for(elapsed)
+
+    def scripted_drive(self, seconds: float) -> None:
+        self.drive_view.scripted_drive(seconds)
 
     def set_px_per_metre(self, value: float) -> None:
         self.px_per_metre = self.drive.px_per_metre = value

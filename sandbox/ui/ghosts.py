@@ -52,7 +52,7 @@ class Compare:
     def _changed(self) -> None:
         w = self.window
         w.plots.set_ghost_names([g.name for g in w.drive.ghosts])
-        w.reset_car()
+        w.drive_view.reset_car()
         w._request_metrics()
 
     def follow_tune(self, tuning: dict | None) -> None:
@@ -66,7 +66,7 @@ class Compare:
                 w.drive.drop_ghost(ghost)
                 w.plots.set_ghost_names([g.name for g in w.drive.ghosts])
                 w._request_metrics()
-                w._refresh_views()
+                w.drive_view.refresh()
             return
         if ghost is not None:
             ghost.sim.params.update(tuning)

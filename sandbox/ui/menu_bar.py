@@ -238,7 +238,7 @@ PHYSICS = Submenu(
 )
 CAR = Submenu(
     "&Car",
-    (Command("&Reset car", lambda w: w.reset_car(), "R", "Put the car back at the origin, at rest"),),
+    (Command("&Reset car", lambda w: w.drive_view.reset_car(), "R", "Put the car back at the origin, at rest"),),
 )
 HELP = Submenu("&Help", (Command("&Controls…", lambda w: w.show_controls(), _STD.HelpContents),))
 

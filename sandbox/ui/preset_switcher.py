@@ -131,7 +131,7 @@ class PresetSwitcher:
         w.plots.set_hz(preset.hz)
         w.menus.refresh()
         w._on_tuning_changed()
-        w.reset_car()
+        w.drive_view.reset_car()
         w.statusBar().showMessage(f"Model {w.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
 
     def set_rate(self, hz: int) -> None:
@@ -150,7 +150,7 @@ class PresetSwitcher:
         w.panel.show_rate(hz)
         w.menus.refresh()
         w._on_tuning_changed()
-        w._refresh_views()
+        w.drive_view.refresh()
 
     def update_title(self) -> None:
         """The window's title and the tuning panel's heading: model, preset, a star for

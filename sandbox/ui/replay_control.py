@@ -38,7 +38,7 @@ class ReplayControl:
         w = self.window
         if on:
             w.drive.start_recording()
-            w.reset_car()
+            w.drive_view.reset_car()
             w.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
         else:
             rows = w.drive.stop_recording()
@@ -79,7 +79,7 @@ class ReplayControl:
     def set_playing(self, on: bool) -> None:
         """Play or pause the trace; Play with none loaded plays the recording just made."""
         self.window.drive.set_playing(on)
-        self.window.start_clock()  # the time paused is not driven
+        self.window.drive_view.start_clock()  # the time paused is not driven
         self._moved()
 
     def step(self) -> None:
@@ -101,7 +101,7 @@ class ReplayControl:
 
     def _moved(self) -> None:
         self.show()
-        self.window._refresh_views()
+        self.window.drive_view.refresh()
 
     def show(self) -> None:
         """The toolbar shows the trace loaded, whether it plays, and where it is."""

@@ -163,7 +163,7 @@ def prepare_physics(app, window) -> None:
 
         def load_then_drive() -> None:
             warm_up(model)
-            window.start_frames()
+            window.drive_view.start_frames()
 
         after_first_paint(window.track, load_then_drive)
     # after the window is up: loading or compiling holds Python's lock, and the first
