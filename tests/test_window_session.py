@@ -52,7 +52,7 @@ def test_save_as_with_a_data_folder_under_a_file_says_so_and_offers_another_fold
     monkeypatch.setenv("CAR_SANDBOX_HOME", str(blocker))
     opened = ask_for(monkeypatch)
     window.panel.sliders["engine_power"].setValue(1500)
-    window.save_as_dialog()
+    window.files.save_as_dialog()
     assert any(f"{blocker} is a file, not a folder" in text for text in message_boxes(window))
     assert opened and Path(opened[0]).parent.is_dir()  # the dialog still opens, somewhere it can save
     assert window.tuning["engine_power"] == 1500  # nothing lost
@@ -66,7 +66,7 @@ def test_save_as_without_permission_for_the_data_folder_says_so(window, monkeypa
 
     monkeypatch.setattr(Path, "mkdir", refused)
     ask_for(monkeypatch)
-    window.save_as_dialog()
+    window.files.save_as_dialog()
     assert any(
         f"cannot make the folder {user_dir()}: no permission to write in {tmp_path}" in text
         for text in message_boxes(window)
@@ -76,7 +76,7 @@ def test_save_as_without_permission_for_the_data_folder_says_so(window, monkeypa
 def test_saving_into_a_folder_under_a_file_names_the_file_not_a_missing_folder(window, tmp_path):
     (tmp_path / "data").write_text("")
     window.panel.sliders["engine_power"].setValue(1500)
-    assert not window.save_preset_to(tmp_path / "data" / "presets" / "mine.json", name="mine")
+    assert not window.files.save_preset_to(tmp_path / "data" / "presets" / "mine.json", name="mine")
     assert window.last_error and "does not exist" not in window.last_error
     assert f"{tmp_path / 'data'} is a file, not a folder" in window.last_error
     assert window.preset.path is None or window.preset.path.name != "mine.json"
@@ -88,7 +88,7 @@ def test_an_unforeseen_error_of_the_system_while_saving_is_shown_not_lost(window
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     monkeypatch.setattr(file_actions, "save_preset", broken)
-    assert not window.save_preset_to(tmp_path / "mine.json", name="mine")
+    assert not window.files.save_preset_to(tmp_path / "mine.json", name="mine")
     assert f"{tmp_path / 'mine.json'}: cannot write (Input/output error)" in window.last_error
     assert any("Input/output error" in text for text in message_boxes(window))
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -170,36 +169,12 @@ class MainWindow(QMainWindow):
     def open_preset_file(self, path) -> bool:
         return self.files.open_preset_file(path)
 
-    def preset_file_dialog(self) -> QFileDialog:
-        return self.files.preset_file_dialog()
-
-    def save(self) -> bool:
-        return self.files.save()
-
-    def save_as_dialog(self) -> bool:
-        return self.files.save_as_dialog()
-
-    def save_preset_to(self, path, name: str | None = None) -> bool:
-        return self.files.save_preset_to(path, name)
-
-    def export_plots(self, path) -> bool:
-        return self.files.export_plots(path)
-
-    def export_curve(self, path) -> bool:
-        return self.files.export_curve(path)
-
-    def export_sweep(self, path) -> bool:
-        return self.files.export_sweep(path)
-
     def current_preset(self) -> Preset:
         """The tuning on screen as a preset (name and description of the loaded one)."""
         return Preset(self.model, self.tuning.copy(), self.preset.name, self.preset.description, self.sim.hz)
 
     def godot_export_dialog(self) -> GodotExportDialog:
         return self.godot.export_dialog()
-
-    def export_godot(self, path, godot: int, scene: bool = False) -> bool:
-        return self.godot.export(path, godot, scene)
 
     def update_script(self, path) -> UpdateScriptDialog | None:
         return self.godot.update_script(path)
