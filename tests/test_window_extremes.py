@@ -40,7 +40,7 @@ def exercise(window, qtbot, tmp_path, label: str) -> None:
 
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_every_parameter_at_each_end_and_every_switch(window, qtbot, tmp_path, model):
-    window.timer.stop()  # the test drives the frames itself
+    window.drive_view.timer.stop()  # the test drives the frames itself
     window.switch_model(model)
     assert window.model.NAME == model
     exercise(window, qtbot, tmp_path, "defaults")

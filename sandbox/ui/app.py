@@ -233,7 +233,7 @@ class MainWindow(QMainWindow):
             if not self.files.keep_or_drop_changes("Closing the window"):
                 event.ignore()
                 return
-        self.timer.stop()
+        self.drive_view.timer.stop()
         self.metrics.wait()
         self.curves.job.wait()
         self.sweep.wait()

@@ -159,7 +159,7 @@ def prepare_physics(app, window) -> None:
 
     model = window.model
     if is_warm():
-        window.timer.stop()
+        window.drive_view.timer.stop()
 
         def load_then_drive() -> None:
             warm_up(model)
