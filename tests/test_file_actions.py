@@ -64,7 +64,7 @@ def test_a_recording_whose_folder_cannot_be_made_is_saved_elsewhere_after_saying
     blocker = private_user_data.parent / "blocker"
     blocker.write_text("a file where the traces folder's parent should be")
     monkeypatch.setattr("sandbox.ui.file_actions.user_trace_dir", lambda: blocker / "traces")
-    window.last_recording = np.zeros((30, 5))
+    window.drive.last_recording = np.zeros((30, 5))
     target = tmp_path / "drive.csv"
     opened = answering(monkeypatch, "getSaveFileName", [str(tmp_path / "drive")])
     window.files.save_recording_dialog()

@@ -61,7 +61,7 @@ def test_a_size_saved_on_a_larger_screen_is_brought_inside_a_small_one(qtbot, mo
 def small(window):
     window.resize(1024, 640)
     QApplication.processEvents()
-    window.reset_layout()
+    window.panels.reset_layout()
     QApplication.processEvents()
     return window
 

@@ -7,14 +7,14 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from sandbox.files.presets import BUILTIN_DIR, load_preset
-from sandbox.ui.app import PANEL_MIN
+from sandbox.ui.panels import PANEL_MIN
 
 
 @pytest.fixture
 def small(window, qtbot):
     window.resize(1024, 640)
     QApplication.processEvents()
-    window.reset_layout()
+    window.panels.reset_layout()
     QApplication.processEvents()
     return window
 
@@ -22,14 +22,14 @@ def small(window, qtbot):
 def test_the_car_view_gets_most_of_the_window(small):
     view = small.track
     assert view.width() >= 0.6 * small.width() and view.height() >= 0.5 * small.height()
-    assert small.panel_dock.width() >= PANEL_MIN
+    assert small.panels.panel_dock.width() >= PANEL_MIN
 
 
 def test_each_live_plot_and_the_force_curve_keep_a_usable_height(small):
     for plot in small.plots.plots:
         assert plot.getViewBox().height() >= 25, "a live plot squeezed flat"
     assert small.curves.getPlotItem().getViewBox().height() >= 60
-    assert small.plots_dock.height() >= 0.25 * small.height()  # about a third
+    assert small.panels.plots_dock.height() >= 0.25 * small.height()  # about a third
 
 
 def test_the_sweep_heatmap_is_at_least_150_px_tall(small, qtbot):
@@ -42,20 +42,20 @@ def test_the_sweep_heatmap_is_at_least_150_px_tall(small, qtbot):
 
 
 def test_tab_gives_the_car_view_the_whole_window_and_brings_the_panels_back(small, qtbot):
-    small.toggle_panels()
+    small.panels.toggle()
     QApplication.processEvents()
-    assert not any(dock.isVisible() for dock in small.docks())
+    assert not any(dock.isVisible() for dock in small.panels.docks())
     assert small.track.width() == small.width()
-    small.toggle_panels()
+    small.panels.toggle()
     QApplication.processEvents()
-    assert all(dock.isVisible() for dock in (small.panel_dock, small.plots_dock))
+    assert all(dock.isVisible() for dock in (small.panels.panel_dock, small.panels.plots_dock))
 
 
 def test_reset_layout_brings_back_a_closed_panel(small):
-    small.plots_dock.close()
-    small.reset_layout()
+    small.panels.plots_dock.close()
+    small.panels.reset_layout()
     QApplication.processEvents()
-    assert small.plots_dock.isVisible() and small.track.width() >= 0.6 * small.width()
+    assert small.panels.plots_dock.isVisible() and small.track.width() >= 0.6 * small.width()
 
 
 def _cut_labels(window) -> list[str]:

@@ -80,10 +80,10 @@ def test_reset_all_parameters_resets_the_panel_of_the_model_driven_now(window):
 
 def test_show_panels_is_ticked_as_the_panels_are(window):
     assert window.panel_action.isChecked()
-    window.toggle_panels()  # Tab
-    assert not window.panel_action.isChecked() and not window.panel_dock.isVisible()
+    window.panels.toggle()  # Tab
+    assert not window.panel_action.isChecked() and not window.panels.panel_dock.isVisible()
     window.panel_action.trigger()  # the menu entry brings them back
-    assert window.panel_action.isChecked() and window.panel_dock.isVisible()
+    assert window.panel_action.isChecked() and window.panels.panel_dock.isVisible()
 
 
 def test_the_pixels_per_metre_tick_follows_the_scale(window):

@@ -12,8 +12,8 @@ from sandbox.files.presets import BUILTIN_DIR  # noqa: E402
 
 
 def _show(window):
-    window.sensitivity_dock.raise_()
-    window.sensitivity_dock.show()
+    window.panels.sensitivity_dock.raise_()
+    window.panels.sensitivity_dock.show()
     window.sensitivity.settle()
     return window.sensitivity
 

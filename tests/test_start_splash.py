@@ -103,12 +103,12 @@ def test_the_tune_tab_is_not_opened_by_the_first_show(qtbot):
     window = MainWindow(remember=False)
     qtbot.addWidget(window)
     opened = []
-    for dock in window.docks():
+    for dock in window.panels.docks():
         name = dock.objectName()
         dock.visibilityChanged.connect(lambda visible, name=name: visible and opened.append(name))
     window.show()
     qtbot.waitExposed(window)
-    assert "tune_dock" not in opened and window.panel_dock.isVisible()
+    assert "tune_dock" not in opened and window.panels.panel_dock.isVisible()
 
 
 def test_the_first_start_compiles_the_model_the_window_will_open_on(monkeypatch):

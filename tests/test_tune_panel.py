@@ -16,8 +16,8 @@ FREE = ("engine_power", "drag", "braking", "steering_angle")
 
 def _aim(window, targets):
     window.show_tab("tuning")
-    window.tune_dock.raise_()
-    window._sync_tune()
+    window.panels.tune_dock.raise_()
+    window.panels.sync_tune()
     tune = window.tune
     for name, value, tolerance in targets:
         tune.set_target(name, value, tolerance)
@@ -36,7 +36,7 @@ def test_tune_run_apply_and_undo_equal_the_command_line(window, qtbot, tmp_path)
     qtbot.waitUntil(lambda: not tune.running, timeout=120_000)
     assert tune.result is not None and tune.result.hit
     assert any(g for g in seen if g) and seen[-1] is None  # the best so far drove as a ghost, gone at the end
-    assert all(g.name != "auto-tune: best so far" for g in window.ghosts)
+    assert all(g.name != "auto-tune: best so far" for g in window.drive.ghosts)
     found = dict(tune.result.tuning)
     # the command line, same preset, targets, free parameters and seed
     out = tmp_path / "tuned.json"
@@ -93,7 +93,7 @@ def test_discard_changes_nothing_and_stop_keeps_the_best_so_far(window, qtbot):
 
 def test_nothing_to_aim_at_is_said_plainly(window):
     window.open_preset_file(BUILTIN_DIR / "drift.json")
-    window._sync_tune()
+    window.panels.sync_tune()
     assert not window.tune.run()
     assert "Tick at least one metric" in window.tune.status.text()
     window.tune.set_target("top_speed", 500.0)
@@ -103,11 +103,11 @@ def test_nothing_to_aim_at_is_said_plainly(window):
 
 def test_the_tables_follow_the_model(window):
     window.switch_model("monster")
-    window._sync_tune()
+    window.panels.sync_tune()
     assert "differential" in window.tune.param_rows and "engine_power" not in window.tune.param_rows
     assert "manual_gears" not in window.tune.param_rows  # options never move
     window.switch_model("arcade")
-    window._sync_tune()
+    window.panels.sync_tune()
     assert "engine_power" in window.tune.param_rows
     assert window.tune.params.rowCount() == 2 * len([p for p in window.model.PARAMS if not p.is_bool])  # name, range
 
@@ -117,7 +117,7 @@ def test_a_model_switch_during_a_search_drops_its_result(window, qtbot):
     tune = _aim(window, [("top_speed", 3000.0, 10.0)])
     assert tune.run()
     window.switch_model("bicycle")
-    window._sync_tune()
+    window.panels.sync_tune()
     qtbot.waitUntil(lambda: not tune.running, timeout=60_000)
     assert tune.result is None and "model changed" in tune.status.text()
     assert not tune.apply() and window.model.NAME == "bicycle"
@@ -161,7 +161,7 @@ def test_the_result_shows_each_change_and_can_be_tried_before_apply(window, qtbo
 
 def test_the_tolerance_follows_a_new_target_until_one_is_typed(window):
     window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
-    window._sync_tune()
+    window.panels.sync_tune()
     _, target, spread = window.tune.target_rows["top_speed"]
     target.setValue(650.0)
     assert spread.value() == pytest.approx(13.0)  # the default 2 % of the new target, 650 px/s

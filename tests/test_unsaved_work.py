@@ -53,7 +53,7 @@ def test_save_writes_the_tuning_before_switching(window, tmp_path, monkeypatch):
     edit(window)
     values = dict(window.tuning)
     target = tmp_path / "mine.json"
-    monkeypatch.setattr(window.files, "save_as_dialog", lambda: window.save_preset_to(target, name="mine"))
+    monkeypatch.setattr(window.files, "save_as_dialog", lambda: window.files.save_preset_to(target, name="mine"))
     asked = []
     answer(Button.Save, asked)
     window.switch_model("monster")

@@ -32,15 +32,15 @@ def exercise(window, qtbot, tmp_path, label: str) -> None:
     QApplication.processEvents()
     image = window.grab()
     assert not image.isNull() and image.width() > 0, label
-    assert window.export_curve(tmp_path / "curve.png"), (label, window.last_error)
-    assert window.save_preset_to(tmp_path / "tuning.json"), (label, window.last_error)
+    assert window.files.export_curve(tmp_path / "curve.png"), (label, window.last_error)
+    assert window.files.save_preset_to(tmp_path / "tuning.json"), (label, window.last_error)
     assert dict(load_preset(tmp_path / "tuning.json").tuning) == dict(window.tuning), label
     assert all(math.isfinite(v) for v in (window.sim.state.x[0], window.sim.state.y[0])), label
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_every_parameter_at_each_end_and_every_switch(window, qtbot, tmp_path, model):
-    window.timer.stop()  # the test drives the frames itself
+    window.drive_view.timer.stop()  # the test drives the frames itself
     window.switch_model(model)
     assert window.model.NAME == model
     exercise(window, qtbot, tmp_path, "defaults")

@@ -15,7 +15,7 @@ def test_export_godot_scripts_then_import_restores_the_values(window, tmp_path):
     window.panel.sliders["drag"].setValue(-0.123)
     expected = dict(window.tuning)
     for godot in (3, 4):
-        assert window.export_godot(tmp_path / f"car{godot}.gd", godot)
+        assert window.godot.export(tmp_path / f"car{godot}.gd", godot)
     text4 = (tmp_path / "car4.gd").read_text()
     assert "extends CharacterBody2D" in text4 and "var drag: float = -0.123" in text4
     assert "extends KinematicBody2D" in (tmp_path / "car3.gd").read_text()
@@ -42,7 +42,7 @@ def test_every_model_exports_a_godot_script_and_scene_and_imports_it_back(window
     first = next(p for p in window.model.PARAMS if not p.is_bool)
     window.panel.sliders[first.name].setValue(first.min + 2 * first.step)
     expected = dict(window.tuning)
-    assert window.export_godot(tmp_path / "car.tscn", 3, scene=True)
+    assert window.godot.export(tmp_path / "car.tscn", 3, scene=True)
     assert (tmp_path / "car.gd").is_file() and 'path="car.gd"' in (tmp_path / "car.tscn").read_text()
     window.panel.reset_all()
     assert window.import_godot(tmp_path / "car.gd")
@@ -51,7 +51,7 @@ def test_every_model_exports_a_godot_script_and_scene_and_imports_it_back(window
 
 def test_a_godot_script_of_another_model_changes_nothing(window, tmp_path):
     window.switch_model("bicycle")
-    assert window.export_godot(tmp_path / "bicycle.gd", 4)
+    assert window.godot.export(tmp_path / "bicycle.gd", 4)
     window.switch_model("arcade")
     before, steps = dict(window.tuning), window.undo.count()
     assert not window.import_godot(tmp_path / "bicycle.gd")

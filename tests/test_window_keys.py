@@ -84,11 +84,11 @@ def test_clicking_a_slider_does_not_steal_the_driving_keys(window, qtbot):
 
 
 def test_tab_toggles_the_panel_and_r_resets_the_car(window, qtbot):
-    assert window.panel_dock.isVisible()
+    assert window.panels.panel_dock.isVisible()
     qtbot.keyClick(window.track, K.Key_Tab)
-    assert not window.panel_dock.isVisible()
+    assert not window.panels.panel_dock.isVisible()
     qtbot.keyClick(window.track, K.Key_Tab)
-    assert window.panel_dock.isVisible()
+    assert window.panels.panel_dock.isVisible()
     window.sim.state.x[:] = 500.0
     qtbot.keyClick(window.track, K.Key_R)
     assert window.sim.state.x[0] == 0 and window.track.trail.count == 0

@@ -34,14 +34,14 @@ def test_export_items_that_can_only_fail_are_greyed_out(window, qtbot):
 
 
 def test_exports_are_valid_files(window, tmp_path):
-    assert window.export_curve(tmp_path / "f.png")
-    assert window.export_curve(tmp_path / "f.svg")
-    assert window.export_curve(tmp_path / "f.csv")
+    assert window.files.export_curve(tmp_path / "f.png")
+    assert window.files.export_curve(tmp_path / "f.svg")
+    assert window.files.export_curve(tmp_path / "f.csv")
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert b"<svg" in (tmp_path / "f.svg").read_bytes()
     rows = (tmp_path / "f.csv").read_text().splitlines()
     assert rows[0] == "speed,engine,friction,drag,net" and len(rows) > 100
-    assert not window.export_curve(tmp_path / "f.bmp") and "bmp" in window.last_error
+    assert not window.files.export_curve(tmp_path / "f.bmp") and "bmp" in window.last_error
 
 
 def test_pyqtgraph_context_menu_export_works_on_the_curve(window, tmp_path):
@@ -65,11 +65,11 @@ def test_file_export_writes_the_live_plots_as_picture_and_figures(window, tmp_pa
     texts = [a.text() for a in window.export_menu.actions()]
     assert {"Live plots as PNG image…", "Live plots as SVG drawing…", "Live plots as CSV data…"} <= set(texts)
     paused(window)
-    window.pin_ghost()
+    window.compare.pin()
     window.keys.held |= {K.Key_W}
     window.run_for(0.25)
     window.run_for(0.25)
-    assert window.export_plots(tmp_path / "plots.csv")
+    assert window.files.export_plots(tmp_path / "plots.csv")
     rows = list(csv.reader((tmp_path / "plots.csv").open()))
     header, body = rows[0], rows[1:]
     assert header[:3] == ["time [s]", "speed [px/s]", "slip angle [deg]"]
@@ -77,9 +77,9 @@ def test_file_export_writes_the_live_plots_as_picture_and_figures(window, tmp_pa
     assert len(body) == 30  # 0.5 s at 60 Hz, one row a tick
     assert float(body[1][0]) - float(body[0][0]) == pytest.approx(1 / 60)
     assert float(body[-1][1]) == pytest.approx(float(window.sim.state.speed[0]))
-    assert window.export_plots(tmp_path / "plots.png") and png_complete((tmp_path / "plots.png").read_bytes())
-    assert window.export_plots(tmp_path / "plots.svg") and "<svg" in (tmp_path / "plots.svg").read_text()
-    assert not window.export_plots(tmp_path / "plots.txt")  # refused, naming the types it takes
+    assert window.files.export_plots(tmp_path / "plots.png") and png_complete((tmp_path / "plots.png").read_bytes())
+    assert window.files.export_plots(tmp_path / "plots.svg") and "<svg" in (tmp_path / "plots.svg").read_text()
+    assert not window.files.export_plots(tmp_path / "plots.txt")  # refused, naming the types it takes
     assert ".png, .svg or .csv" in window.last_error
 
 

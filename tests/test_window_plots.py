@@ -29,8 +29,9 @@ def test_plots_survive_hundreds_of_repaints(window, qtbot):
 
 def test_model_telemetry_plots_the_chosen_channels(window):
     window.open_preset_file(BUILTIN_DIR / "monster_corvette_c5.json")
-    assert [window.channel_box.itemText(i) for i in range(window.channel_box.count())] == list(window.model.TELEMETRY)
-    window.channel_box.setCurrentText("rpm and gear")
+    box = window.panels.channel_box
+    assert [box.itemText(i) for i in range(box.count())] == list(window.model.TELEMETRY)
+    window.panels.channel_box.setCurrentText("rpm and gear")
     paused(window).scripted_drive(3)
     rpm = window.plots.channel_curves[0].getData()[1]
     gear = window.plots.channel_curves[1].getData()[1]
@@ -38,7 +39,7 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     assert set(np.unique(gear)) <= {1000.0, 2000.0, 3000.0}  # gear × 1000
     # the axis names the unit; the group's name is in the box (a long one overlapped)
     assert window.plots.channel_unit == "rpm" and "[rpm]" in window.plots.sides[2].text
-    window.channel_box.setCurrentText("axle loads")
+    window.panels.channel_box.setCurrentText("axle loads")
     window.scripted_drive(1)
     front, rear = (c.getData()[1] for c in window.plots.channel_curves)
     finite = np.isfinite(front)
@@ -51,9 +52,9 @@ def test_model_telemetry_plots_the_chosen_channels(window):
 def test_switching_telemetry_group_keeps_the_ghosts_history(window):
     """Switching the model-telemetry group blanks that plot's history only."""
     paused(window)
-    window.pin_ghost()
+    window.compare.pin()
     window.scripted_drive(2)
-    window.channel_box.setCurrentText("wheel angle")
+    window.panels.channel_box.setCurrentText("wheel angle")
     window.plots.set_channels("wheel angle", "°", window.model.TELEMETRY["wheel angle"][1])
     window.scripted_drive(0.5)
     ghost_speed = window.plots.ghost_speed_curves[0].getData()[1]
@@ -69,12 +70,12 @@ def test_a_plot_drawn_a_frame_ago_keeps_what_it_showed(window):
     from sandbox.ui.drive_view import REFRESH_TURNS
 
     paused(window)
-    window.pin_ghost()
+    window.compare.pin()
     window.keys.held |= {K.Key_W}
-    while window._drawn % REFRESH_TURNS != REFRESH_TURNS - 1:
+    while window.drive_view.drawn % REFRESH_TURNS != REFRESH_TURNS - 1:
         window.run_for(1 / 60)
     window.run_for(1 / 60)  # this frame redraws the speed plot (turn 0)
-    assert window._drawn % REFRESH_TURNS == 0
+    assert window.drive_view.drawn % REFRESH_TURNS == 0
     speed_then = float(window.sim.state.speed[0])
     for _ in range(REFRESH_TURNS - 1):  # the slip and channel plots' turns; the car keeps accelerating
         window.run_for(1 / 60)

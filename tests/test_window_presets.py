@@ -21,7 +21,7 @@ def test_save_then_load_restores_the_tuning_exactly(window, tmp_path):
         window.panel.sliders[name].setValue(value)
     saved = dict(window.tuning)
     path = tmp_path / "mine.json"
-    assert window.save_preset_to(path, name="mine")
+    assert window.files.save_preset_to(path, name="mine")
     assert "mine" in window.windowTitle() and "*" not in window.windowTitle()
     window.panel.reset_all()
     assert dict(window.tuning) != saved
@@ -73,7 +73,7 @@ def test_last_preset_tuning_and_layout_are_restored(qtbot):
     first.show()
     assert first.open_preset_file(BUILTIN_DIR / "go_kart.json")
     first.panel.sliders["engine_power"].setValue(1700)
-    first.panel_dock.hide()
+    first.panels.panel_dock.hide()
     first.close()
     second = MainWindow()
     qtbot.addWidget(second)
@@ -81,12 +81,12 @@ def test_last_preset_tuning_and_layout_are_restored(qtbot):
     assert second.preset.name == "Go-kart"
     assert second.tuning["engine_power"] == 1700 and second.tuning["wheel_base"] == 40
     assert "*" in second.windowTitle()
-    assert not second.panel_dock.isVisible()
+    assert not second.panels.panel_dock.isVisible()
 
 
 def test_presets_menu_marks_the_active_preset(window):
     window.open_preset_file(BUILTIN_DIR / "heavy_truck.json")
-    window._fill_presets_menu()
+    window.menus.fill_presets()
     checked = [a.text() for a in window.presets_menu.actions() if a.isChecked()]
     assert checked == ["Heavy truck"]
 
@@ -107,7 +107,7 @@ def test_a_broken_last_preset_is_reported_at_start(qtbot, tmp_path):
 def test_presets_carry_their_tick_rate(window, tmp_path):
     pick_rate(window, 144)
     path = tmp_path / "fast.json"
-    assert window.save_preset_to(path, name="fast")
+    assert window.files.save_preset_to(path, name="fast")
     assert json.loads(path.read_text())["hz"] == 144
     window.open_preset_file(BUILTIN_DIR / "drift.json")
     assert window.sim.hz == 60
@@ -130,7 +130,7 @@ def test_model_menu_switches_to_ackermann_and_drives_in_metres(window, qtbot):
     qtbot.keyRelease(window.track, K.Key_W)
     state = window.sim.state
     assert state.extra["beta"][0] > state.extra["alpha"][0] > 0  # inner wheel turned further
-    window._refresh_views()
+    window.drive_view.refresh()
     assert "m/s" in window.plots.readout.text()
     window.curves.settle()
     assert window.curves.getPlotItem().getAxis("bottom").labelUnits == "m/s"
@@ -166,7 +166,7 @@ def test_save_and_load_a_bicycle_preset(window, tmp_path):
     window.switch_model("bicycle")
     window.panel.sliders["wheel_base"].setValue(3.1)
     window.panel.switches["keep_wheel_base"].setChecked(True)
-    assert window.save_preset_to(tmp_path / "b.json", name="b")
+    assert window.files.save_preset_to(tmp_path / "b.json", name="b")
     saved = dict(window.tuning)
     window.switch_model("arcade")
     assert window.open_preset_file(tmp_path / "b.json")
@@ -238,13 +238,13 @@ def test_open_starts_where_save_writes_and_shows_both_preset_folders(window, tmp
     from sandbox.files.presets import user_dir
 
     places = lambda dialog: {Path(url.toLocalFile()).resolve() for url in dialog.sidebarUrls()}  # noqa: E731
-    first = window.preset_file_dialog()  # nothing of yours yet: the built-in presets
+    first = window.files.preset_file_dialog()  # nothing of yours yet: the built-in presets
     assert Path(first.directory().absolutePath()).resolve() == BUILTIN_DIR.resolve()
     first.deleteLater()
     user_dir().mkdir(parents=True)
-    assert window.save_preset_to(user_dir() / "mine.json", name="mine")
+    assert window.files.save_preset_to(user_dir() / "mine.json", name="mine")
     window.apply_preset(load_preset(BUILTIN_DIR / "drift.json"))  # on a built-in preset again
-    dialog = window.preset_file_dialog()
+    dialog = window.files.preset_file_dialog()
     assert Path(dialog.directory().absolutePath()).resolve() == user_dir().resolve()  # where Save wrote
     assert {user_dir().resolve(), BUILTIN_DIR.resolve()} <= places(dialog)
     dialog.deleteLater()

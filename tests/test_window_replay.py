@@ -12,16 +12,16 @@ K = Qt.Key
 
 def test_recording_captures_every_ticks_controls(window, tmp_path):
     paused(window)
-    window.set_recording(True)
+    window.replay.set_recording(True)
     window.keys.held |= {K.Key_W, K.Key_A}
     window.run_for(0.25)
     window.keys.held.clear()
     window.run_for(0.25)
-    window.set_recording(False)
+    window.replay.set_recording(False)
     rows = window.drive.last_recording
     assert rows.shape == (30, 5)  # steer, throttle, brake, handbrake, shift
     assert rows[:15].tolist() == [[-1.0, 1.0, 0.0, 0.0, 0.0]] * 15 and rows[15:].tolist() == [[0.0] * 5] * 15
-    assert window.save_recording_to(tmp_path / "mine.csv")
+    assert window.replay.save_recording_to(tmp_path / "mine.csv")
     from sandbox.files.traces import load_trace
 
     # pedals only: the three-column file every earlier version reads
@@ -35,7 +35,7 @@ def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_p
     paused(window)
     window.apply_preset(load_preset(BUILTIN_DIR / "monster_drift_manual.json"))
     assert window.tuning["manual_gears"]
-    window.set_recording(True)
+    window.replay.set_recording(True)
     window.keys.held |= {K.Key_W}
     window.run_for(0.25)
     for key in (K.Key_E, K.Key_E):  # two shifts up
@@ -45,15 +45,15 @@ def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_p
     window.run_for(0.25)
     live = window.sim.state
     gear = float(live.extra["gear"][0])
-    window.set_recording(False)
+    window.replay.set_recording(False)
     rows = window.drive.last_recording
     assert rows[:, 3].sum() == 15 and rows[:, 4].tolist().count(1.0) == 2  # handbrake ticks, shifts
     assert gear == 3.0
-    assert window.save_recording_to(tmp_path / "drift.csv")
+    assert window.replay.save_recording_to(tmp_path / "drift.csv")
     assert (tmp_path / "drift.csv").read_text().splitlines()[0] == "steer,throttle,brake,handbrake,shift"
     window.keys.held.clear()
-    assert window.open_trace_file(tmp_path / "drift.csv")
-    window.scrub(len(rows))
+    assert window.replay.open_trace_file(tmp_path / "drift.csv")
+    window.replay.scrub(len(rows))
     replayed = window.sim.state
     assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])
     assert float(replayed.extra["gear"][0]) == gear
@@ -68,15 +68,15 @@ def test_the_speed_box_sets_the_replay_speed_and_the_frames_play_the_trace_to_it
 
     paused(window)
     window.open_preset_file(BUILTIN_DIR / "drift.json")
-    assert window.open_trace_file(BUILTIN_TRACES / "slalom.csv")
-    window.replay_bar.speed.setCurrentIndex(window.replay_bar.speed.findData(4.0))
+    assert window.replay.open_trace_file(BUILTIN_TRACES / "slalom.csv")
+    window.replay.bar.speed.setCurrentIndex(window.replay.bar.speed.findData(4.0))
     assert window.drive.speed == 4.0
     assert window.run_for(0.05) == 12  # 0.2 s of the trace at 4×
     while window.drive.playing:
         window.run_for(0.031)
     assert window.sim.ticks == len(window.drive.replay) == 840
-    assert window.replay_bar.play_action.text() == "Play"  # paused at the end
-    assert "840/840" in window.replay_bar.position.text()
+    assert window.replay.bar.play_action.text() == "Play"  # paused at the end
+    assert "840/840" in window.replay.bar.position.text()
     expected = run_trace(window.model, window.tuning, load_trace(BUILTIN_TRACES / "slalom.csv"))[-1]
     s = window.sim.state
     assert (s.x[0], s.y[0], s.heading[0], s.vx[0], s.vy[0]) == tuple(expected[1:6])
@@ -87,31 +87,31 @@ def test_scrub_and_step_show_the_trace_at_a_tick(window):
     from sandbox.physics.sim import run_trace
 
     paused(window)
-    window.open_trace_file(BUILTIN_TRACES / "hairpin.csv")
-    window.set_playing(False)
+    window.replay.open_trace_file(BUILTIN_TRACES / "hairpin.csv")
+    window.replay.set_playing(False)
     expected = run_trace(window.model, window.tuning, load_trace(BUILTIN_TRACES / "hairpin.csv"))
-    window.scrub(300)
+    window.replay.scrub(300)
     assert window.drive.replay_tick == 300 and window.sim.state.x[0] == expected[299, 1]
-    window.step_replay()
+    window.replay.step()
     assert window.drive.replay_tick == 301 and window.sim.state.y[0] == expected[300, 2]
-    assert "301/510" in window.replay_bar.position.text()
-    window.stop_replay()
+    assert "301/510" in window.replay.bar.position.text()
+    window.replay.stop()
     assert window.drive.replay is None and window.sim.ticks == 0
 
 
 def test_a_bad_trace_is_refused_and_nothing_changes(window, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("steer,throttle,brake\n0,1,0\n0,2,0\n")
-    assert not window.open_trace_file(bad)
+    assert not window.replay.open_trace_file(bad)
     assert window.drive.replay is None and "line 3: throttle 2 is outside 0 … 1" in window.last_error
 
 
 def test_the_play_button_shows_the_standard_pause_icon_while_playing(window):
     from PySide6.QtWidgets import QStyle
 
-    bar = window.replay_bar
+    bar = window.replay.bar
     assert bar.play_action.text() == "Play" and not bar.play_action.icon().isNull()
-    window.play_trace(np.zeros((600, 5)), "still")
+    window.replay.play_trace(np.zeros((600, 5)), "still")
     pause = window.style().standardIcon(QStyle.StandardPixmap.SP_MediaPause)
     assert bar.play_action.text() == "Pause"
     assert bar.play_action.icon().pixmap(16).toImage() == pause.pixmap(16).toImage()
@@ -121,17 +121,17 @@ def test_play_replays_a_recording_just_made_without_saving_it(window):
     """Record, stop, Play: the recording replays from rest and ends where the drive did
     (the same controls, the same physics), with no save and open in between."""
     paused(window)
-    assert not window.replay_bar.play_action.isEnabled()  # nothing to play yet
-    window.set_recording(True)
+    assert not window.replay.bar.play_action.isEnabled()  # nothing to play yet
+    window.replay.set_recording(True)
     window.keys.held |= {K.Key_W, K.Key_A}
     window.run_for(0.25)
     window.run_for(0.25)
     live = window.sim.state
     window.keys.held.clear()
-    window.set_recording(False)
-    assert window.replay_bar.play_action.isEnabled()
-    window.replay_bar.play_action.trigger()  # F6
+    window.replay.set_recording(False)
+    assert window.replay.bar.play_action.isEnabled()
+    window.replay.bar.play_action.trigger()  # F6
     assert window.drive.replay is not None and window.drive.playing
-    window.scrub(len(window.drive.last_recording))
+    window.replay.scrub(len(window.drive.last_recording))
     replayed = window.sim.state
     assert (replayed.x[0], replayed.y[0], replayed.heading[0]) == (live.x[0], live.y[0], live.heading[0])

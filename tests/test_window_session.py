@@ -52,7 +52,7 @@ def test_save_as_with_a_data_folder_under_a_file_says_so_and_offers_another_fold
     monkeypatch.setenv("CAR_SANDBOX_HOME", str(blocker))
     opened = ask_for(monkeypatch)
     window.panel.sliders["engine_power"].setValue(1500)
-    window.save_as_dialog()
+    window.files.save_as_dialog()
     assert any(f"{blocker} is a file, not a folder" in text for text in message_boxes(window))
     assert opened and Path(opened[0]).parent.is_dir()  # the dialog still opens, somewhere it can save
     assert window.tuning["engine_power"] == 1500  # nothing lost
@@ -66,7 +66,7 @@ def test_save_as_without_permission_for_the_data_folder_says_so(window, monkeypa
 
     monkeypatch.setattr(Path, "mkdir", refused)
     ask_for(monkeypatch)
-    window.save_as_dialog()
+    window.files.save_as_dialog()
     assert any(
         f"cannot make the folder {user_dir()}: no permission to write in {tmp_path}" in text
         for text in message_boxes(window)
@@ -76,7 +76,7 @@ def test_save_as_without_permission_for_the_data_folder_says_so(window, monkeypa
 def test_saving_into_a_folder_under_a_file_names_the_file_not_a_missing_folder(window, tmp_path):
     (tmp_path / "data").write_text("")
     window.panel.sliders["engine_power"].setValue(1500)
-    assert not window.save_preset_to(tmp_path / "data" / "presets" / "mine.json", name="mine")
+    assert not window.files.save_preset_to(tmp_path / "data" / "presets" / "mine.json", name="mine")
     assert window.last_error and "does not exist" not in window.last_error
     assert f"{tmp_path / 'data'} is a file, not a folder" in window.last_error
     assert window.preset.path is None or window.preset.path.name != "mine.json"
@@ -88,7 +88,7 @@ def test_an_unforeseen_error_of_the_system_while_saving_is_shown_not_lost(window
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     monkeypatch.setattr(file_actions, "save_preset", broken)
-    assert not window.save_preset_to(tmp_path / "mine.json", name="mine")
+    assert not window.files.save_preset_to(tmp_path / "mine.json", name="mine")
     assert f"{tmp_path / 'mine.json'}: cannot write (Input/output error)" in window.last_error
     assert any("Input/output error" in text for text in message_boxes(window))
 
@@ -100,19 +100,19 @@ def test_an_autosave_that_cannot_be_written_is_said_until_it_works_again(qtbot, 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(blocker / "settings"))
     window = start(qtbot)
     window.panel.sliders["engine_power"].setValue(1500)
-    window.autosave()
+    window.memory.autosave()
     marker = window.findChild(type(window.status), "unsaved_marker")
     assert marker is not None and marker.isVisibleTo(window)
     message = window.statusBar().currentMessage()
     assert "cannot be autosaved" in message and f"{blocker} is a file, not a folder" in message
-    assert window._autosave_timer.isActive()  # it keeps trying
+    assert window.memory.timer.isActive()  # it keeps trying
     window.statusBar().clearMessage()
-    window.autosave()
+    window.memory.autosave()
     assert window.statusBar().currentMessage() == ""  # said once, the marker stays
     assert marker.isVisibleTo(window)
 
     blocker.unlink()  # the folder can be written again
-    window.autosave()
+    window.memory.autosave()
     assert not marker.isVisibleTo(window)
     assert "1500" in settings().value("preset/tuning")
 
@@ -124,7 +124,7 @@ def test_without_a_home_folder_the_autosave_says_why(qtbot, tmp_path, monkeypatc
     (tmp_path / "root").write_text("")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "root" / ".config"))
     window = start(qtbot)
-    window.autosave()
+    window.memory.autosave()
     assert "cannot be autosaved" in window.statusBar().currentMessage()
     assert "no home folder is set (HOME)" in window.statusBar().currentMessage()
 

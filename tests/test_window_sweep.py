@@ -16,7 +16,7 @@ def set_axis(row, name, low, high, count):
 
 
 def test_sweep_one_parameter_plots_the_metric_and_a_click_loads_the_point(window, qtbot):
-    window._sync_sweep()
+    window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "engine_power", 500, 2000, 4)
     sweep.metric.setCurrentIndex(sweep.metric.findData("top_speed"))
@@ -34,7 +34,7 @@ def test_sweep_one_parameter_plots_the_metric_and_a_click_loads_the_point(window
 
 
 def test_sweep_two_parameters_shows_a_heatmap_and_loads_a_cell(window, qtbot, tmp_path):
-    window._sync_sweep()
+    window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "traction_fast", 1, 5, 3)
     sweep.use_second.setChecked(True)
@@ -48,15 +48,15 @@ def test_sweep_two_parameters_shows_a_heatmap_and_loads_a_cell(window, qtbot, tm
     window.undo.undo()  # both values came back in one step
     assert (window.tuning["traction_fast"], window.tuning["slip_speed"]) == (2.5, 400)
     for suffix in (".csv", ".png", ".svg"):
-        assert window.export_sweep(tmp_path / f"s{suffix}")
+        assert window.files.export_sweep(tmp_path / f"s{suffix}")
     lines = (tmp_path / "s.csv").read_text().splitlines()
     assert lines[0].startswith("traction_fast,slip_speed,top_speed") and len(lines) == 10
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
-    assert not window.export_sweep(tmp_path / "s.txt") and "use .csv, .png or .svg" in window.last_error
+    assert not window.files.export_sweep(tmp_path / "s.txt") and "use .csv, .png or .svg" in window.last_error
 
 
 def test_a_long_sweep_can_be_cancelled(window, qtbot):
-    window._sync_sweep()
+    window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "drag", -0.5, -0.01, 200)
     with qtbot.waitSignal(sweep.finished, timeout=60000):

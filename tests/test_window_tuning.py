@@ -73,7 +73,7 @@ def test_tick_rate_selector_changes_physics_curve_and_status(window):
     top = (-55 + math.sqrt(55**2 + 4 * 0.06 * 900 * 120)) / 0.12
     assert window.curves.top_marker.value() == pytest.approx(top)
     assert "120 Hz" in window.curves.getPlotItem().titleLabel.text
-    window._refresh_views()
+    window.drive_view.refresh()
     assert "physics 120 Hz" in window.status.text()
     assert [a.data() for a in window.rate_actions.actions() if a.isChecked()] == [120]
     assert "*" in window.windowTitle()

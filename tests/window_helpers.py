@@ -6,8 +6,8 @@ from PySide6.QtGui import QKeyEvent
 
 def paused(w):
     """Stop the frame timer and reset, so a test counts exactly the ticks it runs."""
-    w.timer.stop()
-    w.reset_car()
+    w.drive_view.timer.stop()
+    w.drive_view.reset_car()
     return w
 
 

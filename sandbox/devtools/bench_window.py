@@ -102,7 +102,7 @@ def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghos
         for name in GHOST_PRESETS[:ghosts]:
             window.set_ghost(load_preset(BUILTIN_DIR / name), name)
         hz = window.sim.hz
-        window.play_trace(scripted_trace(seconds, hz), "bench")
+        window.replay.play_trace(scripted_trace(seconds, hz), "bench")
         app.processEvents()
         frames = round(seconds * hz)
         costs, odd_frames, marks = [], 0, {}
@@ -186,8 +186,8 @@ def recompute_frames(
     with offscreen_window(size) as (app, window):
         window.apply_preset(load_preset(BUILTIN_DIR / DEFAULT_PRESETS[model_name]))
         hz = window.sim.hz
-        window.play_trace(scripted_trace(seconds + 60.0, hz), "bench")
-        window.metrics_dock.raise_()
+        window.replay.play_trace(scripted_trace(seconds + 60.0, hz), "bench")
+        window.panels.metrics_dock.raise_()
         app.processEvents()
         window.metrics.settle()
 
@@ -226,7 +226,7 @@ def recompute_frames(
         while job.shown != job.generation and latency < 10 * hz:
             frame(app, window, hz)
             latency += 1
-        window.sweep_dock.raise_()
+        window.panels.sweep_dock.raise_()
         window.sweep.use_second.setChecked(False)
         window.sweep.first.count.setValue(sweep_points)
         settle()

@@ -4,7 +4,8 @@ Scripted driving (`controls.demo_drive`, looped) for MINUTES of physics time, fr
 by frame as fast as the machine allows (one tick of wall time per frame, as in the
 benchmark); every simulated second one slider moves to a random value through the
 slider widget itself (an undo step, like a user's drag), every simulated minute the
-next built-in preset loads (all five models take turns). Reports, per simulated
+next built-in preset loads (all five models take turns; the moved sliders are given
+up without the unsaved-work question, which nobody would answer offscreen). Reports, per simulated
 minute, the frame times, resident memory and Python's allocated blocks, and counts
 exceptions (any reaching sys.excepthook, i.e. Qt slots, and any from the loop).
 """
@@ -21,7 +22,7 @@ from .bench_window import frame, frame_stats, offscreen_window, rss_mb, scripted
 
 def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
     rng = random.Random(seed)
-    presets = [path for path, _, builtin, _ in list_presets() if builtin]
+    presets = builtin_presets()
     errors: list[str] = []
     hook = sys.excepthook
     sys.excepthook = lambda kind, value, tb: errors.append("".join(traceback.format_exception(kind, value, tb)))
@@ -30,9 +31,9 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
     try:
         with offscreen_window() as (app, window):
             for minute in range(int(round(minutes))):
-                window.apply_preset(load_preset(presets[minute % len(presets)]))
+                load_minute_preset(window, presets, minute)
                 hz = window.sim.hz
-                window.play_trace(scripted_trace(60.0, hz), "soak")
+                window.replay.play_trace(scripted_trace(60.0, hz), "soak")
                 costs: list[float] = []
                 for _ in range(60):
                     _move_a_slider(window, rng)
@@ -67,6 +68,18 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
         "rss_growth_mb": last["rss_mb"] - first["rss_mb"],
         "python_blocks_growth": last["python_blocks"] - first["python_blocks"],
     }
+
+
+def builtin_presets() -> list:
+    """The built-in presets' paths, in the order the minutes load them."""
+    return [path for path, _, builtin, _ in list_presets() if builtin]
+
+
+def load_minute_preset(window, presets: list, minute: int) -> None:
+    """Minute `minute`'s preset (the presets in turn). The run owns its window: the
+    sliders it moved are given up on purpose, never asked about (the question would
+    wait offscreen for an answer that never comes)."""
+    window.switcher.apply_preset(load_preset(presets[minute % len(presets)]), drop_changes=True)
 
 
 def _move_a_slider(window, rng: random.Random) -> None:

@@ -1,7 +1,7 @@
 """The window's frame loop and its drawing of the drive session: the frame timer runs
 the ticks the session says are due, the session's hooks feed the car view and the live
 plots, and each drawn frame shows the HUD, the ghosts' readouts and the status line.
-A mixin for MainWindow (it uses the window's views)."""
+An object the window owns (it draws into the window's views)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import math
 import time
 
 import numpy as np
+from PySide6.QtCore import Qt, QTimer
 
 from ..files.traces import demo_drive
 from ..physics.state import State
@@ -27,24 +28,32 @@ FPS_FRAMES = 30
 """Drawn frames the frame rate in the status line is averaged over."""
 
 
-class DriveViewMixin:
-    """Frames, and what the window draws of `self.drive` after each."""
+class DriveView:
+    """Frames of `window` (a MainWindow, which owns this), and what it draws of
+    `window.drive` after each."""
 
-    def _watch_drive(self) -> None:
-        """Connect the session's hooks to the views; the frame counters start."""
-        self.drive.on_reset = self._drive_reset
-        self.drive.on_tick = self._drive_ticked
-        self.drive.on_run = self._drive_ran
+    def __init__(self, window):
+        self.window = w = window
+        w.drive.on_reset = self._drive_reset
+        w.drive.on_tick = self._drive_ticked
+        w.drive.on_run = self._drive_ran
         self._frame_times: list[float] = []  # seconds between drawn frames
         self._since_drawn = 0.0
-        self._drawn = 0  # frames drawn with a new tick (the plots take turns, see REFRESH_TURNS)
+        self.drawn = 0  # frames drawn with a new tick (the plots take turns, see REFRESH_TURNS)
         self._fps = 0.0
         self._last_frame = time.perf_counter()
+        self.timer = QTimer(w)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.timeout.connect(self.frame)
 
     def start_frames(self) -> None:
         """(Re)start the frame timer; the time before now is not driven."""
-        self._last_frame = time.perf_counter()
+        self.start_clock()
         self.timer.start(FRAME_MS)
+
+    def start_clock(self) -> None:
+        """The next frame drives the time from now on (not the time before)."""
+        self._last_frame = time.perf_counter()
 
     def frame(self) -> None:
         """Timer callback: run the physics ticks that are due; redraw if any ran.
@@ -60,44 +69,48 @@ class DriveViewMixin:
     def run_for(self, elapsed: float) -> int:
         """Physics for `elapsed` wall seconds (as the session counts them: scaled, or
         frozen while paused, when replaying); redraw if a tick ran. Returns the ticks run."""
+        drive = self.window.drive
         self._since_drawn += elapsed
-        playing = self.drive.playing
-        ran = self.drive.run_for(elapsed)
-        if playing and not self.drive.playing:  # the replay reached its end
-            self._last_frame = time.perf_counter()
-            self._show_replay()
+        playing = drive.playing
+        ran = drive.run_for(elapsed)
+        if playing and not drive.playing:  # the replay reached its end
+            self.start_clock()
+            self.window.replay.show()
         if ran:
             self._frame_times.append(self._since_drawn)
             self._since_drawn = 0.0
             if len(self._frame_times) >= FPS_FRAMES:
                 self._fps = len(self._frame_times) / max(sum(self._frame_times), 1e-9)
                 self._frame_times.clear()
-            self._drawn += 1
-            self._refresh_views(self._drawn)
+            self.drawn += 1
+            self.refresh(self.drawn)
         return ran
 
     def _drive_reset(self) -> None:
-        self.keys.release_all()
-        self.track.clear_trail()
-        self.plots.reset_data()
+        w = self.window
+        w.keys.release_all()
+        w.track.clear_trail()
+        w.plots.reset_data()
 
     def _drive_ticked(self, state: State, shadows) -> None:
-        self.track.record(state, self.body)
-        self.plots.record(self.sim.time, state, shadows)
+        w = self.window
+        w.track.record(state, w.body)
+        w.plots.record(w.sim.time, state, shadows)
 
     def _drive_ran(self, car: State, runs: list[State], first: int) -> None:
         """The trail and the plots' window as if each tick of a run had been drawn."""
-        keep = self.plots.buffer.capacity
+        w = self.window
+        keep = w.plots.buffer.capacity
         recent = lambda s: State.of(s.layout, s.data[-keep:])  # noqa: E731
-        self.track.record(State.of(car.layout, car.data[-self.track.trail.capacity :]), self.body)
+        w.track.record(State.of(car.layout, car.data[-w.track.trail.capacity :]), w.body)
         shown, done = len(recent(car)), first + len(car)
-        self.plots.record(
-            np.arange(done - shown + 1, done + 1) / self.sim.hz,
+        w.plots.record(
+            np.arange(done - shown + 1, done + 1) / w.sim.hz,
             recent(car),
-            [(recent(states), self.ghost_scale(g)) for g, states in zip(self.ghosts, runs)],
+            [(recent(states), w.drive.ghost_scale(g)) for g, states in zip(w.drive.ghosts, runs)],
         )
 
-    def _refresh_views(self, frame: int | None = None) -> None:
+    def refresh(self, frame: int | None = None) -> None:
         """Show the latest state: the car view every frame; each live plot, the status
         line, the force curve's speed marker and the replay bar on one frame in
         REFRESH_TURNS (all of them when `frame` is None: a step, a scrub, a reset)."""
@@ -105,42 +118,45 @@ class DriveViewMixin:
         def due(turn: int) -> bool:
             return frame is None or frame % REFRESH_TURNS == turn
 
-        state = self.sim.state
+        w = self.window
+        state = w.sim.state
         speed = float(state.speed[0])
         if due(0):
-            regime = regime_text(self.model, self.tuning, state)
-            self.status.setText(f"{regime}physics {self.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
-        self.track.hud_lines = [f"slip {math.degrees(float(state.slip_angle[0])):+.1f}°"]  # speed: on the dashboard
-        gaps = self.drive.gaps()
-        self.track.ghosts = [(g.state, g.ghost.body, g.scale, g.ghost.colour) for g in gaps]
-        self.track.ghost_lines = [gap_line(g, speed, self.model.LENGTH_UNIT) for g in gaps]
-        self.track.dashboard = self._dashboard(state, speed)
-        self.track.show_state(state, self.body)
-        self.plots.refresh(self.sim.time, None if frame is None else frame % REFRESH_TURNS)
+            regime = regime_text(w.model, w.tuning, state)
+            w.status.setText(f"{regime}physics {w.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
+        w.track.hud_lines = [f"slip {math.degrees(float(state.slip_angle[0])):+.1f}°"]  # speed: on the dashboard
+        gaps = w.drive.gaps()
+        w.track.ghosts = [(g.state, g.ghost.body, g.scale, g.ghost.colour) for g in gaps]
+        w.track.ghost_lines = [gap_line(g, speed, w.model.LENGTH_UNIT) for g in gaps]
+        w.track.dashboard = self._dashboard(state, speed)
+        w.track.show_state(state, w.body)
+        w.plots.refresh(w.sim.time, None if frame is None else frame % REFRESH_TURNS)
         if due(2):  # with the channel plot, the lightest of the three
-            self.curves.set_speed(speed)
-            replay = self.drive.replay
+            w.curves.set_speed(speed)
+            replay = w.drive.replay
             if replay is not None:
-                self.replay_bar.show_position(replay.name, self.drive.replay_tick, len(replay), self.sim.hz)
+                w.replay.bar.show_position(replay.name, w.drive.replay_tick, len(replay), w.sim.hz)
 
     def _dashboard(self, state: State, speed: float) -> Dashboard:
         """The view's dashboard: speed, the engine's rpm and gear where the model
         declares them, and this tick's pedals and steering."""
-        c = self.drive.controls
-        rpm, gear = gauges(self.model, state)
-        return Dashboard(speed, self.model.LENGTH_UNIT, float(c.throttle), float(c.brake), float(c.steer), rpm, gear)
+        w = self.window
+        c = w.drive.controls
+        rpm, gear = gauges(w.model, state)
+        return Dashboard(speed, w.model.LENGTH_UNIT, float(c.throttle), float(c.brake), float(c.steer), rpm, gear)
 
     def scripted_drive(self, seconds: float) -> None:
         """Drive `controls.demo_drive` for `seconds` of physics time (one compiled run),
         then redraw once."""
-        hz, done = self.sim.hz, self.sim.ticks
+        sim = self.window.sim
+        hz, done = sim.hz, sim.ticks
         rows = [demo_drive((done + i) / hz) for i in range(round(seconds * hz))]
         if rows:
-            self.drive.drive_through(rows)
-        self._refresh_views()
+            self.window.drive.drive_through(rows)
+        self.refresh()
 
     def reset_car(self) -> None:
         """The car and its ghosts back at the origin, at rest (a replay at its start)."""
-        self.drive.reset()
-        self._refresh_views()
-        self._show_replay()
+        self.window.drive.reset()
+        self.refresh()
+        self.window.replay.show()

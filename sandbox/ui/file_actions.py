@@ -31,7 +31,7 @@ class FileActions:
         """Before `what` would lose an unsaved tuning for good: Save, Discard or Cancel.
         True to go on (saved, or given up), False to stay as it is."""
         window = self.window
-        if not window.modified():
+        if not window.switcher.modified():
             return True
         if self.asking:  # a second Ctrl+C or Quit while the question is open
             return False
@@ -53,7 +53,7 @@ class FileActions:
         if answer == buttons.Save:
             return self.save()
         if answer == buttons.Discard:  # given up: an autosave must not bring them back
-            window._show_preset(window.preset, window.preset.tuning, window.preset.hz)
+            window.switcher.drop_changes()
             return True
         return False
 
@@ -79,7 +79,7 @@ class FileActions:
 
     def folder(self, key: str) -> str:
         """The folder last used for `key` ("" when none, or the window remembers nothing)."""
-        return self.window.setting(key, "") if self.window.remember else ""
+        return self.window.memory.setting(key, "") if self.window.remember else ""
 
     def ask_save_path(self, title: str, name: str, pattern: str, key: str) -> str | None:
         """Save dialog starting in the folder last used for `key`; None if cancelled."""
@@ -165,7 +165,7 @@ class FileActions:
     # --- traces ------------------------------------------------------------------
     def save_recording_dialog(self) -> None:
         window = self.window
-        if window.last_recording is None or not len(window.last_recording):
+        if window.drive.last_recording is None or not len(window.drive.last_recording):
             window.show_error("Nothing recorded yet: Traces → Record (Ctrl+R), drive, and stop again")
             return
         folder = user_trace_dir()
@@ -176,14 +176,14 @@ class FileActions:
             folder = next((p for p in folder.parents if p.is_dir()), Path.home())
         path, _ = QFileDialog.getSaveFileName(window, "Save recording", str(folder / "drive.csv"), "Traces (*.csv)")
         if path:
-            window.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
+            window.replay.save_recording_to(path if path.lower().endswith(".csv") else path + ".csv")
 
     def open_trace_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self.window, "Replay trace", str(BUILTIN_TRACES), "Traces (*.csv);;All files (*)"
         )
         if path:
-            self.window.open_trace_file(path)
+            self.window.replay.open_trace_file(path)
 
     # --- exports -----------------------------------------------------------------
     def export_dialog(self, stem: str, suffix: str, export) -> None:

@@ -1,75 +1,75 @@
 """Compare cars ("ghosts") in the window: the Compare menu's commands and the
-auto-tune's ghost, over the drive session's ghosts (sandbox/session/ghosts.py). A mixin
-for MainWindow."""
+auto-tune's ghost, over the drive session's ghosts (sandbox/session/ghosts.py)."""
 
 from __future__ import annotations
 
 from ..files.presets import Preset, load_preset
 from ..physics.params import Tuning
 from ..physics.sim import Simulation
-from ..session.ghosts import MAX_GHOSTS, Ghost
+from ..session.ghosts import MAX_GHOSTS
 
 TUNE_GHOST = "auto-tune: best so far"
 """The ghost the auto-tune's best tuning drives as while it searches."""
 
 
-class GhostMixin:
-    """Adding and removing the window's ghosts (`self.drive.ghosts`)."""
+class Compare:
+    """Adding and removing the ghosts of `window` (a MainWindow, which owns this) in
+    its drive session (`window.drive.ghosts`)."""
+
+    def __init__(self, window):
+        self.window = window
 
     @property
-    def ghosts(self) -> list[Ghost]:
-        return self.drive.ghosts
-
-    @property
-    def ghost(self) -> Simulation | None:
+    def first(self) -> Simulation | None:
         """The first ghost's simulation (the one the metrics panel compares with)."""
-        return self.ghosts[0].sim if self.ghosts else None
+        ghosts = self.window.drive.ghosts
+        return ghosts[0].sim if ghosts else None
 
-    def set_ghost(self, preset: Preset, name: str) -> bool:
+    def add(self, preset: Preset, name: str) -> bool:
         """Drive `preset` beside the car with the same controls; all restart together."""
-        if len(self.ghosts) >= MAX_GHOSTS:
-            self.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
+        w = self.window
+        if len(w.drive.ghosts) >= MAX_GHOSTS:
+            w.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
             return False
-        self.drive.add_ghost(preset.model, preset.tuning.copy(), name)
-        self._ghosts_changed()
-        self.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
+        w.drive.add_ghost(preset.model, preset.tuning.copy(), name)
+        self._changed()
+        w.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
         return True
 
-    def pin_ghost(self) -> None:
-        self.set_ghost(self.current_preset(), f"pinned {self.preset.name}")
+    def pin(self) -> None:
+        """The tuning on screen as a ghost."""
+        w = self.window
+        self.add(w.current_preset(), f"pinned {w.preset.name}")
 
-    def ghost_from_file(self, path) -> bool:
-        preset = self._read(load_preset, path)
-        return preset is not None and self.set_ghost(preset, preset.name)
+    def add_from_file(self, path) -> bool:
+        preset = self.window.files.read(load_preset, path)
+        return preset is not None and self.add(preset, preset.name)
 
-    def remove_ghost(self) -> None:
-        self.drive.remove_ghosts()
-        self._ghosts_changed()
+    def remove_all(self) -> None:
+        self.window.drive.remove_ghosts()
+        self._changed()
 
-    def _ghosts_changed(self) -> None:
-        self.plots.set_ghost_names([g.name for g in self.ghosts])
-        self.reset_car()
-        self._request_metrics()
+    def _changed(self) -> None:
+        w = self.window
+        w.plots.set_ghost_names([g.name for g in w.drive.ghosts])
+        w.drive_view.reset_car()
+        w._request_metrics()
 
-    def ghost_scale(self, ghost: Ghost | None = None) -> float:
-        """Factor from a ghost's length unit (default: the first's) to the car's."""
-        return self.drive.ghost_scale(ghost)
-
-    def _tune_ghost(self, tuning: dict | None) -> None:
+    def follow_tune(self, tuning: dict | None) -> None:
         """The auto-tune's best tuning so far drives as a ghost beside the car (updated in
         place, so the car is reset once, when the ghost appears); gone when it ends."""
-        ghost = next((g for g in self.ghosts if g.name == TUNE_GHOST), None)
+        w = self.window
+        ghosts = w.drive.ghosts
+        ghost = next((g for g in ghosts if g.name == TUNE_GHOST), None)
         if tuning is None:
             if ghost is not None:
-                self.drive.drop_ghost(ghost)
-                self.plots.set_ghost_names([g.name for g in self.ghosts])
-                self._request_metrics()
-                self._refresh_views()
+                w.drive.drop_ghost(ghost)
+                w.plots.set_ghost_names([g.name for g in w.drive.ghosts])
+                w._request_metrics()
+                w.drive_view.refresh()
             return
         if ghost is not None:
             ghost.sim.params.update(tuning)
-            ghost.body = self.model.body(tuning)
-        elif len(self.ghosts) < MAX_GHOSTS and tuning.keys() == self.tuning.keys():
-            self.set_ghost(
-                Preset(self.model, Tuning(self.model.PARAMS, tuning), TUNE_GHOST, hz=self.sim.hz), TUNE_GHOST
-            )
+            ghost.body = w.model.body(tuning)
+        elif len(ghosts) < MAX_GHOSTS and tuning.keys() == w.tuning.keys():
+            self.add(Preset(w.model, Tuning(w.model.PARAMS, tuning), TUNE_GHOST, hz=w.sim.hz), TUNE_GHOST)

@@ -27,7 +27,9 @@ class GodotActions:
         """(Godot version, scene?) last chosen in the export dialog: Godot 4, a script."""
         if not self.window.remember:
             return 4, False
-        return self.window.setting("godot/version", 4, choices=(3, 4)), self.window.setting("godot/scene", False)
+        return self.window.memory.setting("godot/version", 4, choices=(3, 4)), self.window.memory.setting(
+            "godot/scene", False
+        )
 
     def export_dialog(self) -> GodotExportDialog:
         """The export dialog for the tuning on screen (not yet shown)."""

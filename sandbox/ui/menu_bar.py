@@ -52,7 +52,7 @@ def fill_ghost_presets(window: Window, menu: QMenu) -> None:
     menu.clear()
     for path, name, _, model in list_presets():
         if model is not None:
-            add_action(menu, f"{name} ({MODELS[model].TITLE})", lambda _=False, p=path: window.ghost_from_file(p))
+            add_action(menu, f"{name} ({MODELS[model].TITLE})", lambda _=False, p=path: window.compare.add_from_file(p))
 
 
 def _zoom(window: Window, factor: float | None) -> None:
@@ -150,19 +150,19 @@ VIEW = Submenu(
     (
         Command(
             "Show &panels\tTab",
-            lambda w: w.toggle_panels(),
+            lambda w: w.panels.toggle(),
             tip="Hide every panel to give the car the whole window; Tab again brings them back",
-            checked=lambda w: not w._hidden_docks,
+            checked=lambda w: not w.panels.hidden,
             name="panel_action",
         ),
         Command(
             "&Reset layout",
-            lambda w: w.reset_layout(),
+            lambda w: w.panels.reset_layout(),
             tip="Panels back to where and how large they start: the car view first",
         ),
         SEPARATOR,
         *(
-            Owned(lambda w, dock=dock: getattr(w, dock).toggleViewAction())
+            Owned(lambda w, dock=dock: getattr(w.panels, dock).toggleViewAction())
             for dock in ("panel_dock", "plots_dock", "metrics_dock", "sweep_dock", "tune_dock", "sensitivity_dock")
         ),
         SEPARATOR,
@@ -187,7 +187,7 @@ MODEL = Submenu(
     (
         Choices(
             lambda w: [(m.TITLE, name, f"Drive the {m.TITLE} model (its first preset)") for name, m in MODELS.items()],
-            lambda w, name: w.switch_model(name),
+            lambda w, name: w.switcher.switch_model(name),
             lambda w: w.model.NAME,
             "model_actions",
         ),
@@ -197,19 +197,19 @@ MODEL = Submenu(
 TRACES = Submenu(
     "&Traces",
     (
-        Owned(lambda w: w.replay_bar.record_action, ("Ctrl+R",)),
+        Owned(lambda w: w.replay.bar.record_action, ("Ctrl+R",)),
         Command(
             "&Save recording as…",
             lambda w: w.files.save_recording_dialog(),
             tip="Write the last recording as a control trace CSV",
         ),
         SEPARATOR,
-        Owned(lambda w: w.replay_bar.play_action, ("F6",)),
-        Owned(lambda w: w.replay_bar.step_action, ("F7",)),
-        Owned(lambda w: w.replay_bar.live_action, ("F8",)),
+        Owned(lambda w: w.replay.bar.play_action, ("F6",)),
+        Owned(lambda w: w.replay.bar.step_action, ("F7",)),
+        Owned(lambda w: w.replay.bar.live_action, ("F8",)),
         SEPARATOR,
         Command("&Open trace…", lambda w: w.files.open_trace_dialog(), tip="Replay a control trace CSV"),
-        Submenu("&Replay a test drive", fill=lambda w, menu: w._fill_traces_menu(), name="traces_menu"),
+        Submenu("&Replay a test drive", fill=lambda w, menu: w.replay.fill_traces_menu(menu), name="traces_menu"),
     ),
 )
 COMPARE = Submenu(
@@ -217,12 +217,12 @@ COMPARE = Submenu(
     (
         Command(
             "&Pin this tuning as a ghost",
-            lambda w: w.pin_ghost(),
+            lambda w: w.compare.pin(),
             "Ctrl+P",
             f"A car with these values, driven by the same controls, drawn translucent (up to {MAX_GHOSTS})",
         ),
         Submenu("Add a ghost from &preset", fill=fill_ghost_presets, name="ghost_presets_menu", filled_at_start=False),
-        Command("&Remove the ghosts", lambda w: w.remove_ghost(), "Ctrl+Shift+P"),
+        Command("&Remove the ghosts", lambda w: w.compare.remove_all(), "Ctrl+Shift+P"),
     ),
 )
 PHYSICS = Submenu(
@@ -230,7 +230,7 @@ PHYSICS = Submenu(
     (
         Choices(
             lambda w: [(f"{hz} Hz", hz, "") for hz in TICK_RATES],
-            lambda w, hz: w.set_rate(hz),
+            lambda w, hz: w.switcher.set_rate(hz),
             lambda w: w.sim.hz,
             "rate_actions",
         ),
@@ -238,7 +238,7 @@ PHYSICS = Submenu(
 )
 CAR = Submenu(
     "&Car",
-    (Command("&Reset car", lambda w: w.reset_car(), "R", "Put the car back at the origin, at rest"),),
+    (Command("&Reset car", lambda w: w.drive_view.reset_car(), "R", "Put the car back at the origin, at rest"),),
 )
 HELP = Submenu("&Help", (Command("&Controls…", lambda w: w.show_controls(), _STD.HelpContents),))
 

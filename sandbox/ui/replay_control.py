@@ -1,15 +1,15 @@
 """Recording the controls of every tick and replaying control traces in the window:
 the toolbar's and the Traces menu's commands over the drive session's recording and
-replay (sandbox/session/drive.py). A mixin for MainWindow."""
+replay (sandbox/session/drive.py)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 
 from ..files.traces import list_traces, load_trace, save_trace
+from .menus import add_action
 from .replay_bar import ReplayBar
 
 REPLAY_LIMIT = 500_000
@@ -18,60 +18,53 @@ it, and each tick's state is kept while it does (about 100–250 MB at this leng
 `car-sandbox simulate` takes any trace the file limit allows, a chunk at a time."""
 
 
-class ReplayMixin:
-    """Record (Ctrl+R), save, load, play, pause, step and scrub traces."""
+class ReplayControl:
+    """Record (Ctrl+R), save, load, play, pause, step and scrub traces in `window` (a
+    MainWindow, which owns this), with its record and replay toolbar (`bar`)."""
 
-    @property
-    def last_recording(self):
-        """The rows of the last recording (the drive session keeps them)."""
-        return self.drive.last_recording
-
-    @last_recording.setter
-    def last_recording(self, rows) -> None:
-        self.drive.last_recording = rows
-
-    def _add_replay_bar(self) -> None:
-        """The record and replay toolbar, wired to the drive session."""
-        bar = self.replay_bar = ReplayBar(self)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+    def __init__(self, window):
+        self.window = w = window
+        bar = self.bar = ReplayBar(w)
+        w.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         bar.record_action.toggled.connect(self.set_recording)
         bar.play_action.triggered.connect(lambda on: self.set_playing(on))
-        bar.step_action.triggered.connect(self.step_replay)
-        bar.live_action.triggered.connect(self.stop_replay)
+        bar.step_action.triggered.connect(self.step)
+        bar.live_action.triggered.connect(self.stop)
         bar.scrubbed.connect(self.scrub)
-        bar.speed.currentIndexChanged.connect(lambda _: setattr(self.drive, "speed", bar.speed.currentData()))
+        bar.speed.currentIndexChanged.connect(lambda _: setattr(w.drive, "speed", bar.speed.currentData()))
 
     def set_recording(self, on: bool) -> None:
         """Start (from a fresh start: a trace replays from rest at the origin) or stop."""
+        w = self.window
         if on:
-            self.drive.start_recording()
-            self.reset_car()
-            self.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
+            w.drive.start_recording()
+            w.drive_view.reset_car()
+            w.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
         else:
-            rows = self.drive.stop_recording()
+            rows = w.drive.stop_recording()
             if rows is not None:
-                self.statusBar().showMessage(
+                w.statusBar().showMessage(
                     f"Recorded {len(rows)} ticks: Play (F6) replays it, Traces → Save recording as… keeps it",
                     8000,
                 )
-                self._show_replay()
-        self.replay_bar.record_action.blockSignals(True)
-        self.replay_bar.record_action.setChecked(on)
-        self.replay_bar.record_action.blockSignals(False)
+                self.show()
+        self.bar.record_action.blockSignals(True)
+        self.bar.record_action.setChecked(on)
+        self.bar.record_action.blockSignals(False)
 
     def save_recording_to(self, path) -> bool:
-        return self._attempt(lambda: save_trace(path, self.last_recording), f"Saved {path}")
+        w = self.window
+        return w.files.attempt(lambda: save_trace(path, w.drive.last_recording), f"Saved {path}")
 
-    def _fill_traces_menu(self) -> None:
-        menu = self.traces_menu
+    def fill_traces_menu(self, menu) -> None:
         menu.clear()
         for path, builtin in list_traces():
             label = path.stem.replace("_", " ") + ("" if builtin else "  (yours)")
-            self._action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
+            add_action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
 
     def open_trace_file(self, path) -> bool:
         """Load a trace and replay it from rest with the current tuning."""
-        rows = self._read(lambda name: load_trace(name, REPLAY_LIMIT), path)
+        rows = self.window.files.read(lambda name: load_trace(name, REPLAY_LIMIT), path)
         if rows is None:
             return False
         self.play_trace(rows, Path(path).stem)
@@ -80,42 +73,41 @@ class ReplayMixin:
     def play_trace(self, rows, name: str) -> None:
         """Replay `rows` (steer, throttle, brake per tick) from rest, playing."""
         self.set_recording(False)
-        self.drive.play_trace(rows, name)
+        self.window.drive.play_trace(rows, name)
         self.set_playing(True)
 
     def set_playing(self, on: bool) -> None:
         """Play or pause the trace; Play with none loaded plays the recording just made."""
-        self.drive.set_playing(on)
-        self._last_frame = time.perf_counter()
-        self._replay_moved()
+        self.window.drive.set_playing(on)
+        self.window.drive_view.start_clock()  # the time paused is not driven
+        self._moved()
 
-    def step_replay(self) -> None:
+    def step(self) -> None:
         """One tick of the trace (pauses)."""
-        if self.drive.step():
-            self._show_replay()
-            self._refresh_views()
+        if self.window.drive.step():
+            self._moved()
 
     def scrub(self, tick: int) -> None:
         """Show the replay at `tick` (re-simulated from rest: the same as playing there)."""
-        if self.drive.replay is not None:
-            self.drive.seek(tick)
-            self._replay_moved()
+        if self.window.drive.replay is not None:
+            self.window.drive.seek(tick)
+            self._moved()
 
-    def stop_replay(self) -> None:
+    def stop(self) -> None:
         """Back to the keyboard."""
-        if self.drive.replay is not None:
-            self.drive.stop_replay()
-            self._replay_moved()
+        if self.window.drive.replay is not None:
+            self.window.drive.stop_replay()
+            self._moved()
 
-    def _replay_moved(self) -> None:
-        self._show_replay()
-        self._refresh_views()
+    def _moved(self) -> None:
+        self.show()
+        self.window.drive_view.refresh()
 
-    def _show_replay(self) -> None:
-        replay, drive = self.drive.replay, self.drive
+    def show(self) -> None:
+        """The toolbar shows the trace loaded, whether it plays, and where it is."""
+        drive = self.window.drive
+        replay = drive.replay
         recorded = drive.last_recording is not None and len(drive.last_recording) > 0
-        self.replay_bar.show_trace(
-            replay.name if replay is not None else None, len(replay or ()), drive.playing, recorded
-        )
+        self.bar.show_trace(replay.name if replay is not None else None, len(replay or ()), drive.playing, recorded)
         if replay is not None:
-            self.replay_bar.show_position(replay.name, drive.replay_tick, len(replay), self.sim.hz)
+            self.bar.show_position(replay.name, drive.replay_tick, len(replay), drive.sim.hz)

@@ -1,6 +1,5 @@
 """What the window remembers between runs (QSettings): the last preset, unsaved values,
-tick rate, layout and zoom; autosaved so a crash loses at most AUTOSAVE_MS. A mixin for
-MainWindow.
+tick rate, layout and zoom; autosaved so a crash loses at most AUTOSAVE_MS.
 
 A session that cannot be shown must not lock the user out: while the window opens a
 session, "session/opening" is set, and cleared once the window has been on screen for
@@ -19,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QTimer
 from PySide6.QtWidgets import QLabel
 
 from ..errors import UserError, shown
@@ -151,10 +150,24 @@ def _accepted_by(restore):
     return check
 
 
-class SessionMixin:
-    """Start from the last session, keep the layout, and autosave."""
+class SessionMemory:
+    """What `window` (a MainWindow, which owns this) keeps between runs: start from the
+    last session, keep the layout, and autosave. `note`: what the start has to say
+    (set aside, restored, damaged settings), shown once the window is up."""
 
-    def _initial_preset(self) -> tuple[Preset, Preset | None]:
+    def __init__(self, window):
+        self.window = window
+        self.remember = window.remember
+        self.note = ""
+        self._layout_restored = False
+        self._notes_shown: str | None = None
+        self._unsaved_marker: QLabel | None = None
+        self.timer = QTimer(window)  # the autosave, debounced
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(AUTOSAVE_MS)
+        self.timer.timeout.connect(self.autosave)
+
+    def initial_preset(self) -> tuple[Preset, Preset | None]:
         """The last preset used (or the recipe's defaults) and, if the last session
         ended with unsaved changes, those values and tick rate. Marks the session as
         opening (see the module's docstring)."""
@@ -162,7 +175,7 @@ class SessionMixin:
             return default_preset(), None
         store = settings()
         if store.value(OPENING):
-            self._startup_note += set_aside_session("the sandbox stopped while opening it") + " "
+            self.note += set_aside_session("the sandbox stopped while opening it") + " "
         store.setValue(OPENING, 1)
         store.sync()
         preset = default_preset()
@@ -173,7 +186,7 @@ class SessionMixin:
                 preset = load_preset(last)
             except UserError as exc:
                 gone = True
-                self._startup_note = f"Could not reopen the last preset ({exc}); using {preset.name}. "
+                self.note = f"Could not reopen the last preset ({exc}); using {preset.name}. "
         restored = None
         text = checked_setting("preset/tuning", "")
         if text:
@@ -181,13 +194,13 @@ class SessionMixin:
                 fixes: list[str] = []
                 saved = parse_preset(text, "last session's tuning", fixes)
                 if fixes:
-                    self._startup_note += (
+                    self.note += (
                         "Some of last session's values were damaged and are back to their "
                         f"defaults: {'; '.join(fixes)}. "
                     )
                 if gone and saved.model is not preset.model:  # the file is gone, its tuning is not
                     preset = declared_preset(saved.model, saved.name)
-                    self._startup_note = (
+                    self.note = (
                         "Could not reopen the last preset file; its tuning comes back from "
                         "the autosave (save it again to keep it). "
                     )
@@ -195,10 +208,10 @@ class SessionMixin:
                 if saved.model is preset.model and differs:
                     restored = saved
             except UserError as exc:
-                self._startup_note += f"Could not restore {exc}; starting from {preset.name}. "
+                self.note += f"Could not restore {exc}; starting from {preset.name}. "
         return preset, restored
 
-    def _session_shown(self) -> None:
+    def shown(self) -> None:
         """The session is on screen (or the window closes normally): it can be shown."""
         if self.remember:
             store = settings()
@@ -208,21 +221,22 @@ class SessionMixin:
     def setting(self, key: str, default, **limits):
         """`checked_setting`, its note (if the value was bad) said in the status bar."""
         value = checked_setting(key, default, **limits)
-        if getattr(self, "_layout_restored", False) and _notes:
-            shown_now = self.statusBar().currentMessage()
-            earlier = shown_now + " " if shown_now == getattr(self, "_notes_shown", None) else ""
+        if self._layout_restored and _notes:
+            shown_now = self.window.statusBar().currentMessage()
+            earlier = shown_now + " " if shown_now == self._notes_shown else ""
             self._notes_shown = earlier + take_setting_notes()  # notes read together are said together
-            self.statusBar().showMessage(self._notes_shown, 10000)
+            self.window.statusBar().showMessage(self._notes_shown, 10000)
         return value
 
-    def _restore_layout(self) -> None:
-        self.setting("window/geometry", QByteArray(), check=_accepted_by(self.restoreGeometry))
-        self.setting("window/state", QByteArray(), check=_accepted_by(self.restoreState))
+    def restore_layout(self) -> None:
+        self.setting("window/geometry", QByteArray(), check=_accepted_by(self.window.restoreGeometry))
+        self.setting("window/state", QByteArray(), check=_accepted_by(self.window.restoreState))
         low, high = ZOOM_RANGE
-        self.track.set_zoom(self.setting("view/zoom", float(self.track.zoom), low=low, high=high))
+        track = self.window.track
+        track.set_zoom(self.setting("view/zoom", float(track.zoom), low=low, high=high))
         notes = take_setting_notes()
         if notes:
-            self._startup_note += notes + " "
+            self.note += notes + " "
         self._layout_restored = True
 
     def autosave(self) -> None:
@@ -231,9 +245,10 @@ class SessionMixin:
         if not self.remember:
             return
         store = settings()
-        if self.preset.path is not None:
-            store.setValue("preset/last_path", str(Path(self.preset.path).resolve()))
-        store.setValue("preset/tuning", dump_preset(self.current_preset()))
+        preset = self.window.preset
+        if preset.path is not None:
+            store.setValue("preset/last_path", str(Path(preset.path).resolve()))
+        store.setValue("preset/tuning", dump_preset(self.window.current_preset()))
         store.sync()
         self._say_if_not_saved(store)
 
@@ -241,17 +256,17 @@ class SessionMixin:
         """When the session cannot be written (a folder that cannot be written, no home
         folder, a full disk), say so once in the status bar and keep a marker in it until
         a later autosave works; keep trying meanwhile."""
-        marker = getattr(self, "_unsaved_marker", None)
+        marker = self._unsaved_marker
         if store.status() == QSettings.Status.NoError:
-            self._autosave_timer.setInterval(AUTOSAVE_MS)
+            self.timer.setInterval(AUTOSAVE_MS)
             if marker is not None and not marker.isHidden():
                 marker.hide()
-                self.statusBar().showMessage(f"Autosaving again to {store.fileName()}", 5000)
+                self.window.statusBar().showMessage(f"Autosaving again to {store.fileName()}", 5000)
             return
         if marker is None:
             marker = self._unsaved_marker = QLabel("⚠ Not autosaved")
             marker.setObjectName("unsaved_marker")
-            self.statusBar().addPermanentWidget(marker)
+            self.window.statusBar().addPermanentWidget(marker)
             marker.hide()
         reason = folder_problem(Path(store.fileName()).parent) or "the disk may be full, or the file is not writable"
         if os.name == "posix" and not os.environ.get("HOME"):  # Qt then keeps its settings under /
@@ -263,5 +278,5 @@ class SessionMixin:
         marker.setToolTip(text)
         if marker.isHidden():
             marker.show()
-            self.statusBar().showMessage(text, 15000)
-        self._autosave_timer.start(AUTOSAVE_RETRY_MS)
+            self.window.statusBar().showMessage(text, 15000)
+        self.timer.start(AUTOSAVE_RETRY_MS)

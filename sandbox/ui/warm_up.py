@@ -159,11 +159,11 @@ def prepare_physics(app, window) -> None:
 
     model = window.model
     if is_warm():
-        window.timer.stop()
+        window.drive_view.timer.stop()
 
         def load_then_drive() -> None:
             warm_up(model)
-            window.start_frames()
+            window.drive_view.start_frames()
 
         after_first_paint(window.track, load_then_drive)
     # after the window is up: loading or compiling holds Python's lock, and the first

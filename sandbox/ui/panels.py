@@ -1,0 +1,292 @@
+"""The window's panels and their docks: the tuning panel, the live plots and force
+curve, What changes what, Metrics, Sweep and Tune; where they sit, their starting
+sizes, Tab hiding them all, View → Reset layout, and which tuning sections were left
+open (remembered per model)."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .curves import ForceCurvePlot
+from .metrics_panel import MetricsPanel
+from .sensitivity_panel import SensitivityPanel
+from .session import settings
+from .sweep_panel import SweepPanel
+from .telemetry import LivePlots
+from .tune_panel import TunePanel
+from .tuning_panel import TuningPanel
+
+PANEL_MIN = 280
+"""px: the narrowest a panel can be made (the side panels' width, the plots' width)."""
+PANEL_MIN_HEIGHT = 150
+"""px: the lowest a panel can be made."""
+PANEL_WIDTH = 330
+"""px: the side panels' starting width."""
+TUNE_MIN_HEIGHT = 720
+"""px: the Tune tab's least height (its tables two rows of boxes each beside a search's
+list of changes); a shorter window scrolls it."""
+_Area = Qt.DockWidgetArea
+
+
+def _sections(text: str) -> dict[str, bool]:
+    """Open (true) and closed panel sections, from their JSON text; ValueError if it is not that."""
+    opened = json.loads(text)
+    if not isinstance(opened, dict):
+        raise ValueError("not an object of sections")
+    return {str(k): bool(v) for k, v in opened.items()}
+
+
+class Panels:
+    """The docks of `window` (a MainWindow, which owns this) and the panels in them.
+    The window keeps its own references to the panels it drives (`window.panel`,
+    `plots`, `curves`, `metrics`, `sweep`, `tune`, `sensitivity`)."""
+
+    def __init__(self, window, hz: int):
+        self.window = w = window
+        self.hidden: list[QDockWidget] = []  # the panels Tab hid, to bring back
+        w.panel = self.tuning_panel(hz)
+        self.panel_dock = self._dock("Tuning", "tuning_dock", w.panel, _Area.RightDockWidgetArea)
+
+        w.plots = LivePlots(hz, w.model.LENGTH_UNIT)
+        self.channel_box = QComboBox()
+        self.channel_box.setObjectName("telemetry_channels")
+        self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.channel_box.setToolTip("What the third plot shows: the model's own telemetry")
+        self.channel_box.currentTextChanged.connect(self._show_channels)
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        row = QHBoxLayout()
+        row.addWidget(w.plots.readout, 1)
+        row.addWidget(self.channel_box)
+        column.addLayout(row)
+        column.addWidget(w.plots, 1)
+        self.set_units()
+        w.curves = ForceCurvePlot()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(w.curves)
+        split.setSizes([600, 500])
+        self.plots_dock = self._dock("Plots", "plots_dock", split, _Area.BottomDockWidgetArea)
+        w.sensitivity = SensitivityPanel()
+        self.sensitivity_dock = self._dock(
+            "What changes what", "sensitivity_dock", w.sensitivity, _Area.BottomDockWidgetArea
+        )
+        w.tabifyDockWidget(self.plots_dock, self.sensitivity_dock)
+        self.plots_dock.raise_()
+        self.sensitivity_dock.visibilityChanged.connect(self._sensitivity_shown)
+        w.sensitivity.open_sweep.connect(self.open_sweep_of)
+
+        w.metrics = MetricsPanel()
+        self.metrics_dock = self._dock("Metrics", "metrics_dock", w.metrics, _Area.RightDockWidgetArea)
+        self.metrics_dock.visibilityChanged.connect(w.metrics.set_active)
+        w.tabifyDockWidget(self.panel_dock, self.metrics_dock)
+        w.sweep = SweepPanel()
+        w.sweep.load_point.connect(self._load_sweep_point)
+        self.sweep_dock = self._dock("Sweep", "sweep_dock", w.sweep, _Area.RightDockWidgetArea)
+        w.tabifyDockWidget(self.metrics_dock, self.sweep_dock)
+        self.sweep_dock.visibilityChanged.connect(lambda shown: shown and self.sync_sweep())
+        w.tune = TunePanel()
+        w.tune.now = lambda: (w.model, w.tuning)  # a result is applied only to the tuning it was searched from
+        w.tune.undo_stack = w.undo  # Back takes a trial's step off it
+        # on a small screen the Tune tab scrolls rather than squeezing its tables below a row
+        w.tune.setMinimumHeight(TUNE_MIN_HEIGHT)
+        tune_scroll = QScrollArea()
+        tune_scroll.setWidgetResizable(True)
+        tune_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        tune_scroll.setWidget(w.tune)
+        self.tune_dock = self._dock("Tune", "tune_dock", tune_scroll, _Area.RightDockWidgetArea)
+        w.tabifyDockWidget(self.sweep_dock, self.tune_dock)
+        self.tune_dock.visibilityChanged.connect(lambda shown: shown and self.sync_tune())
+        w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))
+        w.tune.candidate.connect(w.compare.follow_tune)
+
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self.window)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.window.addDockWidget(area, dock)
+        return dock
+
+    def lay_out(self) -> None:
+        """The docks' least sizes and places, before the first show; keeps that layout
+        for Reset layout."""
+        w = self.window
+        for dock in self.docks():
+            dock.setMinimumSize(PANEL_MIN, PANEL_MIN_HEIGHT)
+        # the side panels run the window's full height (their sliders and tables need it
+        # most on a small screen); the plots sit under the car view
+        w.setCorner(Qt.Corner.BottomRightCorner, _Area.RightDockWidgetArea)
+        # the Tuning tab in front before the first show: the last tab added (Tune) would
+        # show first and compute the metrics in the window's thread (a first start compiles them)
+        self.panel_dock.raise_()
+        self._default_layout = w.saveState()
+        self.size_panels()
+
+    # --- the tuning panel (replaced when the model changes) -------------------------
+    def tuning_panel(self, hz: int) -> TuningPanel:
+        """A tuning panel for the window's model and tuning, its sections as last left."""
+        w = self.window
+        panel = TuningPanel(w.tuning, w.undo, self._sections_opened())
+        panel.section_toggled.connect(self._remember_sections)
+        panel.tuning_changed.connect(w._on_tuning_changed)
+        panel.edit_finished.connect(w.track.setFocus)
+        panel.rate_requested.connect(lambda rate: w.switcher.set_rate(rate))
+        panel.show_rate(hz)
+        return panel
+
+    def replace_tuning_panel(self, hz: int) -> None:
+        old = self.window.panel
+        self.window.panel = self.tuning_panel(hz)
+        self.panel_dock.setWidget(self.window.panel)
+        old.deleteLater()
+
+    def _sections_opened(self) -> dict[str, bool]:
+        """The tuning panel's open and closed sections of this model, as last left."""
+        w = self.window
+        if not w.remember:
+            return {}
+        return _sections(w.memory.setting(f"panel/sections/{w.model.NAME}", "{}", check=_sections))
+
+    def _remember_sections(self) -> None:
+        w = self.window
+        if w.remember and hasattr(w, "panel"):
+            settings().setValue(f"panel/sections/{w.model.NAME}", json.dumps(w.panel.opened()))
+
+    # --- what the panels show --------------------------------------------------------
+    def set_units(self) -> None:
+        """Units, scale and telemetry channels of the current model."""
+        w = self.window
+        unit = w.model.LENGTH_UNIT
+        w.track.set_units(unit, 1.0 if unit == "px" else w.px_per_metre)
+        w.plots.set_units(unit)
+        self.channel_box.blockSignals(True)
+        self.channel_box.clear()
+        self.channel_box.addItems(list(w.model.TELEMETRY))
+        self.channel_box.blockSignals(False)
+        self._show_channels(self.channel_box.currentText())
+
+    def _show_channels(self, group: str) -> None:
+        model = self.window.model
+        if group in model.TELEMETRY:
+            unit, channels = model.TELEMETRY[group]
+            self.window.plots.set_channels(group, unit, channels)
+
+    def tuning_changed(self) -> None:
+        """The panels that follow the tuning, told it changed."""
+        w = self.window
+        self.sync_sweep()
+        if self.tune_dock.isVisible():
+            self.sync_tune()
+        w.sensitivity.request(w.model, w.tuning, w.sim.hz)
+
+    def _sensitivity_shown(self, shown: bool) -> None:
+        w = self.window
+        w.sensitivity.set_active(shown)
+        if shown:
+            w.sensitivity.request(w.model, w.tuning, w.sim.hz)
+
+    def open_sweep_of(self, name: str, metric: str) -> None:
+        """Sweep `metric` over `name`'s range in the Sweep tab (a Sensitivity cell)."""
+        self.sync_sweep()
+        self.sweep_dock.raise_()
+        self.window.sweep.sweep_one(name, metric)
+
+    def sync_tune(self) -> None:
+        w = self.window
+        w.tune.set_model(w.model, w.tuning, w.sim.hz)
+
+    def sync_sweep(self) -> None:
+        w = self.window
+        w.sweep.set_model(w.model, w.tuning, w.sim.hz)
+
+    def _load_sweep_point(self, values: dict, text: str) -> None:
+        self.window.panel.set_values(values, text)
+        self.window.statusBar().showMessage(f"Loaded {text}", 5000)
+
+    # --- layout ----------------------------------------------------------------------
+    def show_tab(self, name: str) -> None:
+        """Bring the panel's tab `name` (tuning, metrics, sweep, tune; sensitivity, below) to the front
+        and wait for what it shows: the metrics computed, a sweep of the first two
+        parameters run, or an auto-tune of the first metric with a value to 10 % more
+        (for screenshots)."""
+        w = self.window
+        dock = {
+            "tuning": self.panel_dock,
+            "metrics": self.metrics_dock,
+            "sweep": self.sweep_dock,
+            "tune": self.tune_dock,
+            "sensitivity": self.sensitivity_dock,
+        }[name]
+        dock.raise_()
+        QApplication.processEvents()
+        if name == "metrics":
+            w.metrics.settle()
+        elif name == "sweep":
+            w.sweep.use_second.setChecked(True)
+            w.sweep.run()
+            w.sweep.settle()
+        elif name == "sensitivity":
+            w.sensitivity.settle()
+        elif name == "tune":
+            self.sync_tune()
+            w.tune.example()
+            w.tune.settle()
+
+    def docks(self) -> list[QDockWidget]:
+        return [
+            self.panel_dock,
+            self.metrics_dock,
+            self.sweep_dock,
+            self.tune_dock,
+            self.plots_dock,
+            self.sensitivity_dock,
+        ]
+
+    def toggle(self) -> None:
+        """Tab: hide every panel (the car gets the whole window), or bring back the ones
+        hidden that way."""
+        shown = [dock for dock in self.docks() if dock.isVisible()]
+        if shown:
+            self.hidden = [dock for dock in self.docks() if not dock.isHidden()]
+            for dock in self.hidden:
+                dock.hide()
+        else:
+            for dock in self.hidden or self.docks():
+                dock.show()
+            self.panel_dock.raise_()
+            self.hidden = []
+        self.window.menus.refresh()
+        self.window.track.setFocus()
+
+    def reset_layout(self) -> None:
+        """Every panel back to its starting place and size."""
+        self.window.restoreState(self._default_layout)
+        for dock in self.docks():
+            dock.show()
+        self.panel_dock.raise_()
+        self.plots_dock.raise_()
+        self.hidden = []
+        self.window.menus.refresh()
+        self.size_panels()
+
+    def size_panels(self) -> None:
+        """The starting sizes: the side panels PANEL_WIDTH wide or a quarter of a wider
+        window (longer sliders), the plots a third of the window's height; the car view
+        takes the rest."""
+        w = self.window
+        w.resizeDocks([self.panel_dock], [max(PANEL_WIDTH, w.width() // 4)], Qt.Orientation.Horizontal)
+        w.resizeDocks([self.plots_dock], [max(PANEL_MIN_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
