@@ -140,7 +140,8 @@ from .monster_drivetrain import (
     wheel_spin,
     wheel_turning,
 )
-from .monster_params import GEAR_NAMES, PARAMS, TORQUE_RPM, P
+from .monster_drivetrain_params import GEAR_NAMES, TORQUE_RPM
+from .monster_params import PARAMS, P
 from .monster_tyres import LOW_SPEED, MAGIC_C, MAGIC_E, MAGIC_PEAK, lateral_force, slip_angles, slip_divisor, slip_ratio
 
 NAME = "monster"

@@ -16,7 +16,8 @@ from ..params import param_rows
 from . import monster_body as car_body
 from . import monster_drivetrain as drivetrain
 from . import monster_tyres as tyres
-from .monster_params import GEAR_NAMES, PARAMS, P
+from .monster_drivetrain_params import GEAR_NAMES
+from .monster_params import PARAMS, P
 
 TOP_SPEED_GRID = np.linspace(0.0, 150.0, 3001)
 """m/s: the speeds `top_speed` looks for the first where the car no longer speeds up."""

@@ -14,7 +14,8 @@ import math
 
 from ..kernel import kernel
 from .geometry import sign
-from .monster_params import TORQUE_RPM, P
+from .monster_drivetrain_params import TORQUE_RPM
+from .monster_params import P
 from .monster_tyres import implicit_traction, peak_slip_ratio, slip_divisor, traction_ratio
 
 STOP = 0.3
