@@ -189,6 +189,17 @@ def run_trace_cars_parallel(model, states, trace, params, which, dt):
 
 
 @kernel
+def run_one(model, s, c, p, dt, ticks):
+    """One car (row `s`, in place) for `ticks` ticks with controls row `c` held, tick
+    after tick: the live car's step. The same bits as a batch gives the car, and far
+    quicker to compile than the batch drivers, which a window's first frame on a first
+    start would otherwise wait for."""
+    literally(model)
+    for _ in range(ticks):
+        tick(model, s, c, p, dt)
+
+
+@kernel
 def record_trace(model, s, trace, p, dt, columns, out):
     """One car (row `s`, in place) through `trace`; out[t] = the state's `columns`
     after tick t (out has len(trace) rows, or fewer: the run stops there)."""

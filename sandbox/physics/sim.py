@@ -52,6 +52,17 @@ def step(
     after = after.copy() if after is state else after
     n = len(after)
     rows, which = packed or tuning_rows(model, params, n)
+    if n == 1:  # the live car: its own tick, tick after tick (kernels.run_one)
+        kernels.call(
+            kernels.run_one,
+            model_number(model),
+            after.data[0],
+            controls.rows(1)[0],
+            rows[which[0]],
+            float(dt),
+            int(ticks),
+        )
+        return after
     run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
     kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), int(ticks))
     return after
