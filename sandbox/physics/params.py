@@ -203,7 +203,7 @@ def groups(params: Iterable[Param]) -> dict[str, list[Param]]:
 class Tuning(dict):
     """Parameter values of one model, always complete and within range.
 
-    A plain `dict` of name -> float so it can be passed straight to `model.step`.
+    A plain `dict` of name -> float so it can be passed straight to `sim.step`.
     A value is checked against its parameter as it applies under the tuning's own
     switches (`param`); turning a switch that gives other parameters another meaning
     sets those to the default they have with it.
