@@ -83,12 +83,17 @@ def tick_ns(model, ticks: int = 2_000_000) -> float:
     return best / ticks * 1e9
 
 
+def _slalom_repeated(ticks: int) -> np.ndarray:
+    """The built-in slalom's control rows, repeated to `ticks` rows."""
+    trace = load_trace(BUILTIN_TRACES / SWEEP_TRACE)
+    return np.resize(trace, (ticks, trace.shape[1]))
+
+
 def trace_tick_ns(model, ticks: int = 1_000_000) -> float:
     """Nanoseconds per tick of one car whose controls are read anew every tick (the
     slalom, repeated): the path of a replay's seek, a recording and the metrics,
     where nothing of a tick's controls is kept for the next. Best of 3."""
-    trace = load_trace(BUILTIN_TRACES / SWEEP_TRACE)
-    long_trace = np.resize(trace, (ticks, trace.shape[1]))
+    long_trace = _slalom_repeated(ticks)
     tuning = _preset(model.NAME).tuning
     record(model, tuning, long_trace[:10], 60, ("x",))  # compile or load first
     best = float("inf")
@@ -163,9 +168,7 @@ def seek_ms(repeats: int = 5) -> dict:
     """Milliseconds to compute the state at the end of a REPLAY_MINUTES recording (the
     window's seek re-simulates from rest in one compiled call), worst model, best of
     `repeats` each."""
-    trace = load_trace(BUILTIN_TRACES / SWEEP_TRACE)
-    ticks = round(REPLAY_MINUTES * 60 * 60)
-    long_trace = np.resize(trace, (ticks, trace.shape[1]))
+    long_trace = _slalom_repeated(round(REPLAY_MINUTES * 60 * 60))
     out = {}
     for name, model in MODELS.items():
         tuning = _preset(name).tuning

@@ -28,10 +28,11 @@ class Compare:
     def add(self, preset: Preset, name: str) -> bool:
         """Drive `preset` beside the car with the same controls; all restart together."""
         w = self.window
-        if len(w.drive.ghosts) >= MAX_GHOSTS:
+        try:
+            w.drive.add_ghost(preset.model, preset.tuning.copy(), name)
+        except ValueError:  # the session holds at most MAX_GHOSTS
             w.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
             return False
-        w.drive.add_ghost(preset.model, preset.tuning.copy(), name)
         self._changed()
         w.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
         return True
