@@ -2,7 +2,7 @@
 
 The batch drivers advance chunks of cars tick by tick (the arcade's innermost loop
 runs across cars, vectorised by the compiler); the one-car path is the model's `tick`
-called once per tick (a replay's seek). With the same operations in the same order
+called once per tick (a replay's seek, and the live car's step). With the same operations in the same order
 and no reassociation, every car's state must match bit for bit: different tunings
 (random, inside the declared ranges, switches included) and different held controls,
 on one core and spread over both."""
@@ -41,6 +41,8 @@ def test_every_car_of_a_batch_has_its_one_car_bits(name, cars):
         tuning = {key: value[i] for key, value in tunings.items()}
         ticks = sim.seek_states(model, tuning, np.tile(rows[i], (TICKS, 1)), HZ, start=one)
         assert np.array_equal(ticks.data[-1], batch.data[i], equal_nan=True), (name, i)
+        live = sim.step(model, one, Controls(*rows[i]), tuning, 1 / HZ, ticks=TICKS)  # the live car's own driver
+        assert np.array_equal(live.data[0], batch.data[i], equal_nan=True), (name, i)
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
