@@ -1,5 +1,5 @@
 """File → Export of the live plots (speed, slip angle, the model's channels, and each
-ghost's): the picture as PNG or SVG through pyqtgraph's exporters, the last
+ghost's and the linked game car's): the picture as PNG or SVG through pyqtgraph's exporters, the last
 WINDOW_SECONDS of figures as CSV. Written whole or not at all (disk.write_atomic)."""
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ def live_plots_csv(plots: LivePlots) -> str:
     for i, ghost in enumerate(plots.ghost_names):
         names[f"ghost{i}_speed"] = f"{ghost}: speed [{unit}]"
         names[f"ghost{i}_slip"] = f"{ghost}: slip angle [deg]"
+    if plots.game_name:
+        names["game_speed"] = f"game {plots.game_name}: speed [{unit}]"
+        names["game_slip"] = f"game {plots.game_name}: slip angle [deg]"
     columns = [COLUMNS.index(name) for name in COLUMNS if name in names]
     data = plots.buffer.view()[columns].T  # the buffer keeps a row per column
     out = io.StringIO()

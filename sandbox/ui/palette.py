@@ -7,6 +7,8 @@ CAR = "#4fc3f7"
 """The car's curves and readouts (its body is drawn in a deeper blue)."""
 GHOSTS = ("#f48fb1", "#ffe082", "#80cbc4", "#b39ddb")
 """Ghost 1, 2, 3, 4: pink, amber, teal, lavender."""
+GAME = "#ff5252"
+"""The car in the linked Godot game (red): its body in the view, its curves and readout."""
 CHANNELS = ("#aed581", "#ff8a65")
 """The model's own telemetry channels (first, second)."""
 

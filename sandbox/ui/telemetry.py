@@ -13,19 +13,25 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
-from .palette import CAR, CHANNELS, GHOSTS
+from .palette import CAR, CHANNELS, GAME, GHOSTS
 from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
 from .ring_buffer import RingBuffer
 from .steady_view import SteadyViewBox
 
 WINDOW_SECONDS = 10.0
 MAX_GHOSTS = 4
-COLUMNS = ("t", "speed", "slip", "channel_a", "channel_b") + tuple(
-    f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip")
+COLUMNS = (
+    ("t", "speed", "slip", "channel_a", "channel_b")
+    + tuple(f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip"))
+    + ("game_speed", "game_slip")
 )
-PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each ghost's
-    (COLUMNS.index("speed"),) + tuple(COLUMNS.index(f"ghost{i}_speed") for i in range(MAX_GHOSTS)),
-    (COLUMNS.index("slip"),) + tuple(COLUMNS.index(f"ghost{i}_slip") for i in range(MAX_GHOSTS)),
+PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each ghost's, then the game's
+    (COLUMNS.index("speed"),)
+    + tuple(COLUMNS.index(f"ghost{i}_speed") for i in range(MAX_GHOSTS))
+    + (COLUMNS.index("game_speed"),),
+    (COLUMNS.index("slip"),)
+    + tuple(COLUMNS.index(f"ghost{i}_slip") for i in range(MAX_GHOSTS))
+    + (COLUMNS.index("game_slip"),),
     (COLUMNS.index("channel_a"), COLUMNS.index("channel_b")),
 )
 SIDE_WIDTH = 62
@@ -83,6 +89,8 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.channels: tuple = ()
         self.channel_unit = ""
         self.ghost_names: list[str] = []
+        self.game_name = ""  # the linked game's, while its car is shown
+        self.game = (math.nan, math.nan)  # the game car's newest speed and slip angle (°), recorded each tick
         for plot in self.plots:
             style_plot(plot)
             plot.setMouseEnabled(x=False, y=True)
@@ -110,6 +118,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
         dashed = [pg.mkPen(c, width=1, style=Qt.PenStyle.DashLine) for c in GHOSTS]
         self.ghost_speed_curves = [self._curve(None, pen) for pen in dashed]
         self.ghost_slip_curves = [self._curve(None, pen) for pen in dashed]
+        self.game_speed_curve, self.game_slip_curve = (self._curve(None, pg.mkPen(GAME, width=1)) for _ in range(2))
         self.speed_curve = self._curve(self.speed_plot, pg.mkPen(CAR, width=1))
         self.slip_curve = self._curve(self.slip_plot, pg.mkPen(CAR, width=1))
         zero = self.slip_plot.addLine(y=0, pen=pg.mkPen("#555"))
@@ -131,7 +140,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.readout.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # text changes never relayout
         self.readout.setToolTip(
             "Values of every curve at the time under the mouse (now, when the mouse "
-            "is elsewhere). Solid: your car; dashed: the ghosts."
+            "is elsewhere). Solid: your car (and, red, the linked game's car); dashed: the ghosts."
         )
         self._now = 0.0
         self._refreshes = 0
@@ -156,6 +165,14 @@ class LivePlots(pg.GraphicsLayoutWidget):
         """The ghosts' names, in order, for the readout."""
         self.ghost_names = list(names)
         self.show_readout()
+
+    def set_game(self, name: str, speed: float = math.nan, slip_deg: float = math.nan) -> None:
+        """The linked game's car from now on: its name ("" when none) and its newest speed
+        (this car's units/s) and slip angle (°), recorded with each tick of this car."""
+        if name != self.game_name:
+            self.game_name = name
+            self.show_readout()
+        self.game = (speed, slip_deg)
 
     def _label_sides(self) -> None:
         self.sides[0].setText(_side("speed", f"{self.length_unit}/s"))
@@ -184,7 +201,8 @@ class LivePlots(pg.GraphicsLayoutWidget):
     def record(self, t, state, ghosts=()) -> None:
         """Add the states after one or more ticks (times `t`, one row of `state` each),
         and each ghost's speed (times its scale into this car's units) and slip angle:
-        `ghosts` is ((state, scale), ...), the same rows."""
+        `ghosts` is ((state, scale), ...), the same rows; the game car's newest values
+        (`set_game`) with each row."""
         blank = np.full(len(state), np.nan)
         values = [state.channel(key) * factor for key, _, factor in self.channels]
         values += [blank] * (2 - len(values))
@@ -195,6 +213,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
                 shadows += [g.speed * scale, np.degrees(g.slip_angle)]
             else:
                 shadows += [blank, blank]
+        shadows += [np.full(len(state), value) for value in self.game]
         times = np.broadcast_to(np.asarray(t, dtype=np.float64), (len(state),))
         self.buffer.extend(np.column_stack([times, state.speed, np.degrees(state.slip_angle), *values, *shadows]))
 
@@ -234,11 +253,12 @@ class LivePlots(pg.GraphicsLayoutWidget):
                     (self.slip_plot, self.slip_curve, self.ghost_slip_curves),
                 )[index]
                 car.setData(ago, values[0])
-                self._refresh_ghosts(ago, values[1:], plot_item, ghosts)
+                game = (self.game_speed_curve, self.game_slip_curve)[index]
+                self._refresh_ghosts(ago, values[1:], plot_item, [*ghosts, game])
 
     def _refresh_ghosts(self, ago, rows, plot, curves) -> None:
-        """Each ghost's curve on `plot` (row i for ghost i); a curve joins the plot while
-        its ghost has data and leaves it after."""
+        """Each ghost's curve on `plot` (row i for ghost i; the game car's last); a curve
+        joins the plot while its ghost has data and leaves it after."""
         for values, curve in zip(rows, curves):
             shown = curve.scene() is not None
             if np.isfinite(values[-1:]).any():
@@ -288,7 +308,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
 
     def show_readout(self) -> None:
         """Every curve's value at the cursor (or now), in the curve's colour: this car
-        solid, each ghost dashed, then the model's channels."""
+        solid, each ghost dashed, the linked game's car, then the model's channels."""
         ago = self.cursor_ago
         row = self.values_at(ago or 0.0)
         when = "now" if ago is None else f"{ago:+.2f} s"
@@ -310,6 +330,11 @@ class LivePlots(pg.GraphicsLayoutWidget):
             parts.append(
                 f"<span style='color:{GHOSTS[i]}'>┅ {html.escape(name)} "
                 f"{number(at(f'ghost{i}_speed'), 1)} {unit} · {number(at(f'ghost{i}_slip'), 1)}°</span>"
+            )
+        if self.game_name:
+            parts.append(
+                f"<span style='color:{GAME}'>━ game {html.escape(self.game_name)} "
+                f"{number(at('game_speed'), 1)} {unit} · {number(at('game_slip'), 1)}°</span>"
             )
         for (_, label, _), colour, column in zip(self.channels, CHANNELS, ("channel_a", "channel_b")):
             parts.append(

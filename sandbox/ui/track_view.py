@@ -17,7 +17,8 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
-from .palette import ghost_colour
+from .game_car import GameCar
+from .palette import GAME, ghost_colour
 from .plot_style import opaque
 from .ring_buffer import RingBuffer
 from .view_overlays import Dashboard, paint_dashboard, paint_edge_pointer, plate_rect
@@ -88,6 +89,7 @@ class TrackView(QWidget):
         self.hud_lines: list[str] = []
         self.ghost_lines: list[str] = []  # one readout line per ghost, drawn in its colour
         self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
+        self.game: GameCar | None = None  # the linked game's car, from its telemetry
         self.dashboard: Dashboard | None = None
         self.set_hz(hz)
 
@@ -178,6 +180,9 @@ class TrackView(QWidget):
         self._paint_trail(p)
         for ghost in self.ghosts:
             self._paint_ghost(p, *ghost)
+        if self.game is not None:
+            g = self.game
+            self._paint_outline(p, g.x, g.y, g.heading, g.body["length"], g.body["width"], QColor(GAME))
         if self.state is not None:
             self._paint_axes(p)
             self._paint_car(p)
@@ -195,9 +200,11 @@ class TrackView(QWidget):
         return not plate_rect(self.height()).intersects(car)
 
     def _paint_pointers(self, p: QPainter, cx: float, cy: float) -> None:
-        """An arrow at the edge, in its colour, for each ghost out of the view."""
-        for state, _, scale, colour in self.ghosts:
-            gx, gy = float(state.x[0]) * scale, float(state.y[0]) * scale
+        """An arrow at the edge, in its colour, for each ghost (and the game's car) out of the view."""
+        spots = [(float(s.x[0]) * scale, float(s.y[0]) * scale, ghost_colour(c)) for s, _, scale, c in self.ghosts]
+        if self.game is not None:
+            spots.append((self.game.x, self.game.y, GAME))
+        for gx, gy, colour in spots:
             sx, sy = self.width() / 2 + (gx - cx) * self.scale, self.height() / 2 + (gy - cy) * self.scale
             gap = math.hypot(gx - cx, gy - cy)
             paint_edge_pointer(
@@ -206,7 +213,7 @@ class TrackView(QWidget):
                 self.height(),
                 sx,
                 sy,
-                QColor(ghost_colour(colour)),
+                QColor(colour),
                 f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}",
             )
 
@@ -337,11 +344,13 @@ class TrackView(QWidget):
         (A few translucent shapes per frame; the fast-paint rule is about long lines.)"""
         x, y = float(state.x[0]) * scale, float(state.y[0]) * scale
         h = float(state.display_heading[0])
-        length, width = body["length"] * scale, body["width"] * scale
+        self._paint_outline(p, x, y, h, body["length"] * scale, body["width"] * scale, QColor(ghost_colour(colour)))
+
+    def _paint_outline(self, p: QPainter, x: float, y: float, h: float, length: float, width: float, tint) -> None:
+        """A translucent body `length` × `width` at (x, y) pointing `h` (rad), with its heading line."""
         p.save()
         p.translate(x, y)
         p.rotate(math.degrees(h))
-        tint = QColor(ghost_colour(colour))
         p.setPen(_cosmetic(tint, 1.5))
         tint.setAlpha(90)
         p.setBrush(tint)
@@ -370,18 +379,20 @@ class TrackView(QWidget):
         )
 
     def _paint_hud(self, p: QPainter) -> None:
-        """Text lines at the top left: the car's, each ghost's in its colour after a
-        swatch, then the zoom and the arrows' legend."""
+        """Text lines at the top left: the car's, each ghost's (and the game car's) in
+        its colour after a swatch, then the zoom and the arrows' legend."""
         per_unit = "" if self.unit == "px" else f" · {self.unit_scale:g} px/{self.unit}"
         lines = [(text, None) for text in self.hud_lines]
-        lines += [(text, i) for i, text in enumerate(self.ghost_lines)]
+        lines += [(text, ghost_colour(i)) for i, text in enumerate(self.ghost_lines)]
+        if self.game is not None:
+            lines.append((self.game.line, GAME))
         lines.append((f"zoom {self.zoom:.2f}×{per_unit}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
         metrics = p.fontMetrics()
         for i, (text, ghost) in enumerate(lines):
             baseline = 10 + metrics.ascent() + i * metrics.height()
             x = 10
             if ghost is not None:
-                colour = QColor(ghost_colour(ghost))
+                colour = QColor(ghost)
                 p.fillRect(QRectF(x, baseline - metrics.ascent() + 2, 10, 10), colour)
                 p.setPen(colour)
                 x += 16
