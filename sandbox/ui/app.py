@@ -20,6 +20,7 @@ from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
 from .input import DriveKeys
+from .link_control import LinkControl
 from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
 from .menus import Menus, shortcut_rows
 from .panels import Panels
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self.replay = ReplayControl(self)  # the record and replay toolbar
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
+        self.link = LinkControl(self)  # the live link to the game, in the Link panel
         self.menus = Menus(self, MENU_BAR)
         self.sweep.finished.connect(self.menus.refresh)
         self.undo.indexChanged.connect(self._update_title)
@@ -128,6 +130,7 @@ class MainWindow(QMainWindow):
         self._request_metrics()
         self.memory.timer.start()
         self.panels.tuning_changed()
+        self.link.tuning_changed()
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
@@ -234,6 +237,7 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.drive_view.timer.stop()
+        self.link.close()
         self.metrics.wait()
         self.curves.job.wait()
         self.sweep.wait()

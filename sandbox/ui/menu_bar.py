@@ -163,7 +163,15 @@ VIEW = Submenu(
         SEPARATOR,
         *(
             Owned(lambda w, dock=dock: getattr(w.panels, dock).toggleViewAction())
-            for dock in ("panel_dock", "plots_dock", "metrics_dock", "sweep_dock", "tune_dock", "sensitivity_dock")
+            for dock in (
+                "panel_dock",
+                "plots_dock",
+                "metrics_dock",
+                "sweep_dock",
+                "tune_dock",
+                "link_dock",
+                "sensitivity_dock",
+            )
         ),
         SEPARATOR,
         Command("Zoom &in", lambda w: _zoom(w, 1.25), "Ctrl+="),
@@ -225,6 +233,52 @@ COMPARE = Submenu(
         Command("&Remove the ghosts", lambda w: w.compare.remove_all(), "Ctrl+Shift+P"),
     ),
 )
+_LINKED = {"enabled": lambda w: w.link.game is not None, "why_disabled": "No game is linked: Listen, then run the game"}
+LINK = Submenu(
+    "&Link",
+    (
+        Command(
+            "&Listen for the game",
+            lambda w: w.link.toggle(),
+            "Ctrl+L",
+            "Listen for the running Godot game (its link node); again to stop and close the port",
+            checked=lambda w: w.link.listening,
+            name="link_listen_action",
+        ),
+        Command(
+            "&Copy token",
+            lambda w: w.link.copy_token(),
+            tip="Put this session's token on the clipboard, for the link node's token property",
+            enabled=lambda w: w.link.listening,
+            why_disabled="Listen first: each session has its own token",
+        ),
+        SEPARATOR,
+        Command(
+            "&Pull from game",
+            lambda w: w.link.pull(),
+            tip="Take the game's values into the sliders (one undo step)",
+            **_LINKED,
+        ),
+        Command(
+            "&Send all values to game",
+            lambda w: w.link.send_all(),
+            tip="Send every value of this tuning to the game now",
+            enabled=lambda w: w.link.sending,
+            why_disabled="No game of this model is linked (the Link panel says why)",
+        ),
+        Command(
+            "&Record game drive",
+            lambda w: w.link.set_recording(not w.link.recording),
+            "Ctrl+Shift+L",
+            "Record the game's controls and its car's pose every tick; again to stop and save it as a trace",
+            enabled=lambda w: w.link.listening,
+            why_disabled="Listen for the game first",
+            checked=lambda w: w.link.recording,
+        ),
+        SEPARATOR,
+        Owned(lambda w: w.panels.link_dock.toggleViewAction()),
+    ),
+)
 PHYSICS = Submenu(
     "P&hysics",
     (
@@ -242,5 +296,5 @@ CAR = Submenu(
 )
 HELP = Submenu("&Help", (Command("&Controls…", lambda w: w.show_controls(), _STD.HelpContents),))
 
-MENU_BAR = (FILE, EDIT, PRESETS, VIEW, MODEL, TRACES, COMPARE, PHYSICS, CAR, HELP)
+MENU_BAR = (FILE, EDIT, PRESETS, VIEW, MODEL, TRACES, COMPARE, LINK, PHYSICS, CAR, HELP)
 """The window's menus, left to right."""

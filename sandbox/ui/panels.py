@@ -1,5 +1,5 @@
 """The window's panels and their docks: the tuning panel, the live plots and force
-curve, What changes what, Metrics, Sweep and Tune; where they sit, their starting
+curve, What changes what, Metrics, Sweep, Tune and Link; where they sit, their starting
 sizes, Tab hiding them all, View → Reset layout, and which tuning sections were left
 open (remembered per model)."""
 
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from .curves import ForceCurvePlot
+from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
 from .sensitivity_panel import SensitivityPanel
 from .session import settings
@@ -51,7 +52,7 @@ def _sections(text: str) -> dict[str, bool]:
 class Panels:
     """The docks of `window` (a MainWindow, which owns this) and the panels in them.
     The window keeps its own references to the panels it drives (`window.panel`,
-    `plots`, `curves`, `metrics`, `sweep`, `tune`, `sensitivity`)."""
+    `plots`, `curves`, `metrics`, `sweep`, `tune`, `sensitivity`, `link_panel`)."""
 
     def __init__(self, window, hz: int):
         self.window = w = window
@@ -113,6 +114,9 @@ class Panels:
         self.tune_dock.visibilityChanged.connect(lambda shown: shown and self.sync_tune())
         w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))
         w.tune.candidate.connect(w.compare.follow_tune)
+        w.link_panel = LinkPanel()
+        self.link_dock = self._dock("Link", "link_dock", w.link_panel, _Area.RightDockWidgetArea)
+        w.tabifyDockWidget(self.tune_dock, self.link_dock)
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self.window)
@@ -219,7 +223,7 @@ class Panels:
 
     # --- layout ----------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
-        """Bring the panel's tab `name` (tuning, metrics, sweep, tune; sensitivity, below) to the front
+        """Bring the panel's tab `name` (tuning, metrics, sweep, tune, link; sensitivity, below) to the front
         and wait for what it shows: the metrics computed, a sweep of the first two
         parameters run, or an auto-tune of the first metric with a value to 10 % more
         (for screenshots)."""
@@ -230,6 +234,7 @@ class Panels:
             "sweep": self.sweep_dock,
             "tune": self.tune_dock,
             "sensitivity": self.sensitivity_dock,
+            "link": self.link_dock,
         }[name]
         dock.raise_()
         QApplication.processEvents()
@@ -252,6 +257,7 @@ class Panels:
             self.metrics_dock,
             self.sweep_dock,
             self.tune_dock,
+            self.link_dock,
             self.plots_dock,
             self.sensitivity_dock,
         ]

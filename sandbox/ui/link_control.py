@@ -1,0 +1,431 @@
+"""The live link in the window: listening for the running Godot game (the link's own
+end is sandbox/link), polled from a timer at the frame rate (never waiting on the
+network); each change of a tuning value sent to the game as it happens; the game's
+car drawn and plotted from its newest telemetry; Pull from game as one undo step;
+recording the game's drive. The Link panel (link_panel.py) shows it all."""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from ..errors import UserError
+from ..files.disk import make_folder
+from ..files.traces import user_trace_dir
+from ..link.protocol import DEFAULT_PORT
+from ..link.server import LinkServer
+from ..physics.models import MODELS
+from .game_car import STALE_S, game_body, game_car
+from .link_panel import DEFAULT_ADDRESS
+from .session import settings
+from .worker import Worker
+
+POLL_MS = 16
+"""ms between looks at what the game sent (the frame rate of a 60 Hz screen)."""
+STATUS_S = 0.25
+"""s between updates of the panel's figures (text laid out four times a second is
+as fast as anyone reads it)."""
+PULL_TIMEOUT_S = 2.0
+"""s the game has to answer Pull from game (on a worker thread: the window goes on)."""
+
+
+def is_loopback(address: str) -> bool:
+    """Whether `address` reaches this computer only; ValueError if it is no address."""
+    if address.strip().lower() == "localhost":
+        return True
+    return ipaddress.ip_address(address.strip()).is_loopback
+
+
+def _game_key(game) -> tuple:
+    """What tells one linked game from another (a new hello after a restart is a new game)."""
+    return (game.game, game.godot, game.model, game.hz, game.units, game.address)
+
+
+class LinkControl:
+    """The link of `window` (a MainWindow, which owns this) and its Link panel."""
+
+    def __init__(self, window):
+        self.window = w = window
+        self.panel = p = w.link_panel
+        self.server: LinkServer | None = None
+        self.game = None  # the linked game's GameInfo
+        self.sent: dict = {}  # the values the game has (or was sent) as far as the window knows
+        self.accepted: tuple | None = None  # (game key, model name) the user chose to send to despite the models
+        self.pulling = False
+        self.recording = False
+        self.not_taken: list[str] = []  # the last pull's values the sliders could not take
+        self.car = None  # the game's car (GameCar) as last drawn
+        self._body = (None, None)  # (game key, model name) -> the game car's body
+        self._status_at = -math.inf
+        self.timer = QTimer(w)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self.poll)
+        self.pull_job = Worker(w, "pull from game", below_window=False)
+        self.pull_job.finished.connect(lambda values, _: self.apply_pulled(values))
+        self.pull_job.failed.connect(self._pull_failed)
+        port, address = DEFAULT_PORT, DEFAULT_ADDRESS
+        if w.remember:
+            port = w.memory.setting("link/port", DEFAULT_PORT, low=0, high=65535)
+            address = w.memory.setting("link/address", DEFAULT_ADDRESS, check=is_loopback)
+        p.port.setValue(port)
+        p.address.setText(address)
+        self._address = address
+        p.port.valueChanged.connect(self._port_changed)
+        p.address.editingFinished.connect(self._address_changed)
+        p.listen_button.clicked.connect(self.toggle)
+        p.copy_button.clicked.connect(self.copy_token)
+        p.pull_button.clicked.connect(self.pull)
+        p.send_button.clicked.connect(self.send_all)
+        p.record_button.clicked.connect(lambda on: self.set_recording(on))
+        p.switch_button.clicked.connect(self.switch_to_game_model)
+        p.accept_button.clicked.connect(self.accept_game)
+
+    # --- settings ----------------------------------------------------------------------
+    def _port_changed(self, port: int) -> None:
+        if self.window.remember:
+            settings().setValue("link/port", port)
+
+    def _address_changed(self) -> None:
+        """A new address to listen on: refused if it is no address; asked about if the
+        game link would become reachable from other machines."""
+        w, text = self.window, self.panel.address.text().strip()
+        if text == self._address:
+            return
+        try:
+            loopback = is_loopback(text)
+        except ValueError:
+            w.show_error(f"“{text[:60]}” is not an IP address; the link keeps listening on {self._address}")
+            self.panel.address.setText(self._address)
+            return
+        if not loopback:
+            answer = QMessageBox.question(
+                w,
+                "Listen on another address",
+                f"Listening on {text} makes the game link reachable from other machines on your network: "
+                "anyone who has the token can then change your game's values.\nListen there?",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self.panel.address.setText(self._address)
+                return
+        self._address = text
+        if w.remember:
+            settings().setValue("link/address", text)
+
+    # --- listen and stop -------------------------------------------------------------------
+    @property
+    def listening(self) -> bool:
+        return self.server is not None
+
+    def toggle(self) -> None:
+        if self.listening:
+            self.stop()
+        else:
+            self.listen()
+
+    def listen(self) -> bool:
+        """Listen on the panel's address and port; a port that cannot be bound is a
+        message, and nothing else changes."""
+        w = self.window
+        if self.server is not None:
+            return True
+        self._address_changed()
+        server = LinkServer(port=self.panel.port.value(), host=self._address)
+        try:
+            server.start()
+        except UserError as exc:
+            w.show_error(str(exc), "Link")
+            self._show_listening()
+            return False
+        self.server = server
+        self.game, self.accepted, self.not_taken = None, None, []
+        self._status_at = -math.inf
+        self.timer.start()
+        self._show_listening()
+        self.poll()
+        host, port = server.status().address
+        w.statusBar().showMessage(f"Listening for the game on {host}:{port}, token {server.token}", 8000)
+        return True
+
+    def stop(self) -> None:
+        """Stop listening: the socket is closed (a recording under way is saved first, if wanted)."""
+        if self.server is None:
+            return
+        if self.recording:
+            self.set_recording(False)
+            if self.recording:  # not saved where asked: given up
+                self.recording = False
+        self.server.stop()
+        self.server = None
+        self.timer.stop()
+        self.game = None
+        self._forget_car()
+        self._show_listening()
+        self.panel.show_game(None)
+        self.panel.show_refused({})
+        self._show_note()
+        self.window.statusBar().showMessage("Stopped listening for the game", 4000)
+
+    def close(self) -> None:
+        """The window closes: stop at once, asking nothing."""
+        self.timer.stop()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    def copy_token(self) -> None:
+        if self.server is not None:
+            QApplication.clipboard().setText(self.server.token)
+            self.window.statusBar().showMessage("Token copied: paste it into the link node's token property", 4000)
+
+    def _show_listening(self) -> None:
+        s = self.server
+        if s is None:
+            self.panel.show_listening(None, "", None)
+        else:
+            self.panel.show_listening(s.status().address, s.token, s.warning)
+        self.panel.record_button.setChecked(self.recording)
+        self.window.menus.refresh()
+
+    # --- what arrives -------------------------------------------------------------------
+    def poll(self) -> None:
+        """Take what the game sent since the last look (never waits): the game's car
+        from the newest telemetry; the panel's figures a few times a second."""
+        s = self.server
+        if s is None:
+            return
+        telemetry = s.take()
+        now = time.perf_counter()
+        if now - self._status_at >= STATUS_S or (telemetry and self.game is None):
+            self._status_at = now
+            self._show_status(s.status())
+        newest = telemetry[-1] if telemetry else s.latest()
+        if newest is None or now - newest.received > STALE_S or self.game is None:
+            self._forget_car()
+            return
+        if not telemetry:
+            return
+        w = self.window
+        unit = w.model.LENGTH_UNIT
+        per_unit = {"px": 1.0, "m": w.drive.px_per_metre}  # screen px per unit at zoom 1
+        scale = per_unit.get(self.game.units, per_unit[unit]) / per_unit[unit]
+        self.car = game_car(newest, scale, self._game_body(), unit, self.game.game or "game")
+        w.track.game = self.car
+        w.plots.set_game(self.game.game or "game", self.car.speed, self.car.slip_deg)
+        w.track.update()
+
+    def _game_body(self) -> dict:
+        w = self.window
+        key = (_game_key(self.game), w.model.NAME, w.tuning.get("wheel_base"))
+        if self._body[0] != key:
+            self._body = (key, game_body(self.game.model, self.game.params, w.model, w.tuning))
+        return self._body[1]
+
+    def _forget_car(self) -> None:
+        w = self.window
+        if self.car is not None or w.track.game is not None:
+            self.car = None
+            w.track.game = None
+            w.track.update()
+        w.plots.set_game("")
+
+    def _show_status(self, status) -> None:
+        game = status.game
+        if (game is None) != (self.game is None) or (game is not None and _game_key(game) != _game_key(self.game)):
+            self.game = game
+            self.sent = dict(self.window.tuning)  # what changes from now on is sent
+            self._show_note()
+            self.window.menus.refresh()
+            if game is not None:
+                self.window.statusBar().showMessage(f"Linked with {game.game or 'the game'} (Godot {game.godot})", 6000)
+        self.panel.show_game(status)
+        self.panel.show_refused(dict(status.refused), self.not_taken)
+
+    # --- the model ----------------------------------------------------------------------
+    @property
+    def sending(self) -> bool:
+        """Whether tuning changes go to the game: it drives the window's model, or the
+        user chose to send to it anyway."""
+        g, name = self.game, self.window.model.NAME
+        return g is not None and (g.model == name or self.accepted == (_game_key(g), name))
+
+    def _show_note(self) -> None:
+        w, g, p = self.window, self.game, self.panel
+        title = w.model.TITLE
+        if self.server is None:
+            p.show_note("Not listening.")
+        elif g is None:
+            p.show_note("Waiting for the game: paste the token into the link node's token property and run the game.")
+        elif self.sending:
+            p.show_note("Linked: every change of a value is sent to the game as you make it.")
+        elif not g.model:
+            p.show_note(
+                "The game's car script does not say which model it is: nothing is sent until you choose.",
+                accept=f"Send to it as the {title}",
+            )
+        elif g.model in MODELS:
+            p.show_note(
+                f"The game drives the {MODELS[g.model].TITLE} model, this window the {title}: "
+                "nothing is sent until you choose.",
+                switch_to=f"Switch the window to the {MODELS[g.model].TITLE}",
+                accept="Send to it anyway",
+            )
+        else:
+            p.show_note(
+                f"The game names a model the sandbox does not know (“{g.model[:40]}”): "
+                "nothing is sent until you choose.",
+                accept=f"Send to it as the {title}",
+            )
+        p.show_sending(self.sending)
+        w.menus.refresh()
+
+    def switch_to_game_model(self) -> None:
+        if self.game is not None and self.game.model in MODELS:
+            self.window.switch_model(self.game.model)
+
+    def accept_game(self) -> None:
+        """Send to the game although its model is not the window's (the user chose)."""
+        if self.game is not None:
+            self.accepted = (_game_key(self.game), self.window.model.NAME)
+            self.sent = dict(self.window.tuning)
+            self._show_note()
+
+    # --- sending ------------------------------------------------------------------------
+    def _mapped(self, values: dict) -> dict:
+        """Those of `values` the game's link node maps to its script (all when it names none)."""
+        g = self.game
+        if not g.params:
+            return dict(values)
+        return {k: v for k, v in values.items() if k in g.params and k not in g.missing}
+
+    def tuning_changed(self) -> None:
+        """A tuning value changed (a slider, a typed value, undo or redo, a preset): the
+        changed values go to the game now (the link sends at most one message a tick
+        of the game, the newest values). After a model switch nothing is sent: the new
+        model's values are what changes are counted from."""
+        w = self.window
+        if self.server is None or self.game is None:
+            return
+        if self.sent.keys() != w.tuning.keys():  # another model: start counting afresh
+            self.sent = dict(w.tuning)
+            self._show_note()
+            return
+        if not self.sending:
+            return
+        changed = self._mapped({k: v for k, v in w.tuning.items() if self.sent.get(k) != v})
+        if changed:
+            self.server.send_set(changed)
+            self.sent.update(changed)
+
+    def send_all(self) -> None:
+        """Every value of the tuning to the game now."""
+        if self.server is not None and self.sending:
+            values = self._mapped(dict(self.window.tuning))
+            self.server.send_set(values)
+            self.sent.update(values)
+            self.window.statusBar().showMessage(f"Sent {len(values)} values to the game", 4000)
+
+    # --- pull from game ----------------------------------------------------------------
+    def pull(self) -> None:
+        """Ask the game for its values (on a worker thread); they arrive in `apply_pulled`."""
+        w, s = self.window, self.server
+        if s is None or self.game is None:
+            w.show_error("No game is linked: Listen, then run the game with the token", "Pull from game")
+            return
+        if self.game.model in MODELS and self.game.model != w.model.NAME:
+            w.show_error(
+                f"The game drives the {MODELS[self.game.model].TITLE} model: switch the window to it first",
+                "Pull from game",
+            )
+            return
+        self.pulling = True
+        self.panel.pull_button.setEnabled(False)
+        self.pull_job.request(lambda task: s.request_values(PULL_TIMEOUT_S))
+
+    def _pull_failed(self, why: str) -> None:
+        self.pulling = False
+        self.panel.pull_button.setEnabled(self.game is not None)
+        self.window.show_error(f"Could not pull the game's values ({why})", "Pull from game")
+
+    def apply_pulled(self, values) -> None:
+        """The game's `values` into the sliders as one undo step; names the model lacks
+        and values the sliders cannot take are listed, never clamped."""
+        w = self.window
+        self.pulling = False
+        self.panel.pull_button.setEnabled(self.game is not None)
+        if values is None:
+            w.show_error(f"The game did not answer within {PULL_TIMEOUT_S:g} s; nothing changed", "Pull from game")
+            return
+        trial, taken, problems = w.tuning.copy(), {}, []
+        params = w.tuning.params
+        for name in sorted(values, key=lambda n: not (n in params and params[n].is_bool)):  # switches first
+            if name not in params:
+                problems.append(f"{name}: the {w.model.TITLE} has no such parameter")
+                continue
+            try:
+                trial.set(name, values[name])
+            except ValueError as exc:
+                problems.append(f"{name}: {exc}")
+                continue
+            taken[name] = trial[name]
+        self.not_taken = problems
+        self.sent.update(taken)  # the game has them: nothing to send back
+        if taken:
+            w.panel.set_values(taken, f"Pull {len(taken)} values from {self.game.game if self.game else 'the game'}")
+        self.panel.show_refused({} if self.server is None else dict(self.server.status().refused), problems)
+        text = f"Took {len(taken)} values from the game"
+        if problems:
+            w.show_error(
+                text + f"; {len(problems)} could not be taken (nothing was clamped):\n" + "\n".join(problems),
+                "Pull from game",
+            )
+        else:
+            w.statusBar().showMessage(text + " (one undo step)", 6000)
+
+    # --- recording -----------------------------------------------------------------------
+    def set_recording(self, on: bool) -> None:
+        """Start recording the game's drive, or stop and save it where the user says."""
+        if on and self.server is not None and not self.recording:
+            self.server.start_recording()
+            self.recording = True
+            self.panel.recorded.setText("Recording the game's drive…")
+            self.window.statusBar().showMessage("Recording the game's drive: Ctrl+Shift+L again to stop", 5000)
+        elif not on and self.recording:
+            folder = user_trace_dir()
+            try:
+                make_folder(folder)
+            except UserError:
+                folder = Path.home()
+            name = time.strftime("game_drive_%Y%m%d_%H%M%S.csv")
+            path, _ = QFileDialog.getSaveFileName(
+                self.window, "Save the game's drive", str(folder / name), "Trace CSV (*.csv)"
+            )
+            if path:
+                self.stop_recording_to(path)
+            else:
+                self.window.statusBar().showMessage("Still recording the game's drive (not saved)", 5000)
+        self._show_listening()
+
+    def stop_recording_to(self, path) -> bool:
+        """Stop recording and write the drive to `path` (a trace with the pose per tick)."""
+        w = self.window
+        if self.server is None or not self.recording:
+            return False
+        self.recording = False  # the link ends its recording whether or not the file can be written
+        try:
+            summary = self.server.stop_recording(path)
+        except UserError as exc:
+            w.show_error(str(exc), "Record game drive")
+            self.panel.recorded.setText(f"Not saved: {exc}")
+            self._show_listening()
+            return False
+        text = f"Recorded {summary.rows} rows, {summary.seconds:.2f} s, {summary.lost_ticks} lost ticks: {summary.path}"
+        self.panel.recorded.setText(text)
+        self.panel.recorded.setToolTip("The last recording of the game's drive: rows (ticks), seconds, lost ticks")
+        self._show_listening()
+        w.statusBar().showMessage(text, 8000)
+        return True

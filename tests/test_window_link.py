@@ -1,0 +1,199 @@
+"""The real window, offscreen, driven with pytest-qt, linked to a game: the real link
+server on 127.0.0.1 (any free port) and a thread that speaks the protocol as the game
+does (window_game_peer.py). The Link panel, values sent as they change, refusals,
+the game's car drawn and plotted, Pull from game as one undo step, recording, a flood
+of garbage, and Stop closing the port."""
+
+import csv
+import math
+import socket
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from sandbox.ui.palette import GAME
+from sandbox.ui.track_view import GROUND_RGB
+from window_game_peer import GAME as GAME_NAME
+from window_game_peer import GamePeer
+
+WAIT_MS = 10000
+"""ms a test waits for the link before it fails (never a figure the test checks)."""
+
+
+@pytest.fixture
+def linked(window, qtbot):
+    """The window listening on a free port and a game peer linked to it."""
+    window.link_panel.port.setValue(0)  # any free port
+    window.link_panel.listen_button.click()
+    assert window.link.listening
+    server = window.link.server
+    peer = GamePeer(server.port, server.token, dict(window.tuning))
+    peer.start()
+    qtbot.waitUntil(lambda: window.link.game is not None, timeout=WAIT_MS)
+    yield window, peer
+    peer.stop()
+    assert peer.errors == []  # everything the sandbox sent kept to the protocol
+
+
+def test_listen_shows_the_token_and_the_linked_game(linked):
+    window, peer = linked
+    panel = window.link_panel
+    assert panel.token.text() == window.link.server.token and len(panel.token.text()) == 8
+    assert panel.state.text() == f"Listening on 127.0.0.1:{window.link.server.port} (UDP)"
+    assert panel.game.text() == GAME_NAME
+    assert panel.godot.text() == "3.5.3"
+    assert panel.model.text() == "arcade"
+    assert panel.hz.text() == "60 Hz"
+    assert "sent to the game" in panel.note.text()
+    assert window.link_listen_action.isChecked()  # Link → Listen for the game is ticked
+    window.link.copy_token()
+    assert QApplication.clipboard().text() == window.link.server.token
+
+
+def test_a_slider_change_reaches_the_game_as_a_set(linked, qtbot):
+    window, peer = linked
+    window.panel.sliders["engine_power"].setValue(1200)
+    qtbot.waitUntil(lambda: peer.params["engine_power"] == 1200, timeout=WAIT_MS)
+    assert peer.sets[-1]["params"] == {"engine_power": 1200.0}  # only what changed
+    window.undo.undo()  # undo is a change too
+    qtbot.waitUntil(lambda: peer.params["engine_power"] == 900, timeout=WAIT_MS)
+
+
+def test_a_refused_value_is_shown_with_the_games_reason(linked, qtbot):
+    window, peer = linked
+    peer.limits["drag"] = (-0.5, 0.0)
+    window.panel.sliders["drag"].setValue(-0.8)
+    label = window.link_panel.refused
+    qtbot.waitUntil(lambda: "drag" in label.text(), timeout=WAIT_MS)
+    assert label.text() == "The game refused drag: -0.8 is outside -0.5 … 0"
+    assert peer.params["drag"] == -0.06  # the game kept its own
+
+
+def test_a_game_of_another_model_gets_nothing_until_the_user_chooses(window, qtbot):
+    window.link_panel.port.setValue(0)
+    assert window.link.listen()
+    peer = GamePeer(window.link.server.port, window.link.server.token, {"mass": 1500.0}, model="monster")
+    peer.start()
+    try:
+        qtbot.waitUntil(lambda: window.link.game is not None, timeout=WAIT_MS)
+        panel = window.link_panel
+        assert "nothing is sent until you choose" in panel.note.text()
+        assert not panel.switch_button.isHidden() and not panel.accept_button.isHidden()
+        window.panel.sliders["engine_power"].setValue(1500)
+        window.link.poll()
+        assert window.link.sending is False and peer.sets == []
+    finally:
+        peer.stop()
+
+
+def test_the_game_car_is_drawn_at_the_telemetrys_pose_and_plotted(linked, qtbot):
+    window, peer = linked
+    window.drive_view.timer.stop()
+    window.drive_view.reset_car()  # the sandbox car at rest at the origin: the camera there
+    peer.pose = (130.0, 70.0, 0.0, 300.0, 40.0)
+    qtbot.waitUntil(lambda: window.track.game is not None and window.track.game.x == 130.0, timeout=WAIT_MS)
+    game = window.track.game
+    assert (game.x, game.y, game.heading) == (130.0, 70.0, 0.0)
+    assert game.speed == pytest.approx(math.hypot(300, 40))
+    # heading 0 points along +x; moving 40 px/s to +y (down) is to the car's right: positive slip
+    assert game.slip_deg == pytest.approx(math.degrees(math.atan2(40, 300)))
+    # the body: translucent red over the ground, inside the car's outline (not on a grid line)
+    image = window.track.grab().toImage()
+    ratio = image.devicePixelRatio()
+    cx, cy = window.track.width() / 2, window.track.height() / 2
+    zoom = window.track.zoom
+    pixel = image.pixelColor(round((cx + 125 * zoom) * ratio), round((cy + 76 * zoom) * ratio))
+    tint, alpha = QColor(GAME), 90 / 255
+    expected = [g * (1 - alpha) + c * alpha for g, c in zip(GROUND_RGB, (tint.red(), tint.green(), tint.blue()))]
+    assert [pixel.red(), pixel.green(), pixel.blue()] == pytest.approx(expected, abs=4)
+    # its channels beside the car's in the plots, with a legend entry
+    window.scripted_drive(0.5)
+    speed = window.plots.game_speed_curve.getData()[1]
+    slip = window.plots.game_slip_curve.getData()[1]
+    assert speed[-1] == pytest.approx(math.hypot(300, 40))
+    assert slip[-1] == pytest.approx(math.degrees(math.atan2(40, 300)))
+    assert f"game {GAME_NAME}" in window.plots.readout.text()
+
+
+def test_pull_from_game_is_one_undo_step_and_lists_what_it_cannot_take(linked, qtbot):
+    window, peer = linked
+    before = dict(window.tuning)
+    peer.params.update({"engine_power": 1230.0, "steering_angle": 22.5, "drag": -7.0, "rocket_boost": 3.0})
+    steps = window.undo.count()
+    window.link_panel.pull_button.click()
+    qtbot.waitUntil(lambda: not window.link.pulling, timeout=WAIT_MS)
+    assert window.tuning["engine_power"] == 1230 and window.tuning["steering_angle"] == 22.5
+    assert window.panel.sliders["engine_power"].value() == 1230
+    assert window.tuning["drag"] == before["drag"]  # outside -1 … 0: not clamped, not taken
+    assert window.undo.count() == steps + 1
+    assert "rocket_boost" in window.last_error and "drag" in window.last_error
+    assert "Not taken from the game: drag" in window.link_panel.refused.text()
+    for box in window.findChildren(QMessageBox):  # the message listing them, read and closed
+        box.accept()
+    window.activateWindow()  # as the desktop does when the message closes
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert dict(window.tuning) == before
+
+
+def test_recording_writes_the_games_telemetry_rows(linked, qtbot, tmp_path):
+    window, peer = linked
+    peer.pose = (12.5, -4.0, 0.3, 50.0, 5.0)
+    window.link.set_recording(True)
+    assert window.link.recording and window.link_panel.record_button.isChecked()
+    start = peer.tick
+    qtbot.waitUntil(lambda: peer.tick >= start + 30, timeout=WAIT_MS)
+    path = tmp_path / "game_drive.csv"
+    assert window.link.stop_recording_to(path)
+    assert not window.link.recording
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) >= 25
+    for row in rows:
+        sent = peer.sent[round(float(row["t"]) * 60)]
+        assert float(row["x"]) == sent["x"] and float(row["y"]) == sent["y"]
+        assert float(row["heading"]) == sent["heading"]
+        assert float(row["steer"]) == 0.25 and float(row["throttle"]) == 1
+    assert f"{len(rows)} rows" in window.link_panel.recorded.text()
+
+
+def test_a_flood_of_garbage_leaves_the_window_running(linked, qtbot):
+    window, peer = linked
+    window.drive_view.start_frames()
+    for i in range(3000):
+        peer.send_raw(b"\xff not json" if i % 3 else b'{"v":1,"type":"hello","token":"wrong"}')
+    for _ in range(20):
+        peer.send_raw(b"{" * 65000)  # near the largest datagram UDP carries, and no JSON
+    drawn = window.drive_view.drawn
+    qtbot.waitUntil(lambda: window.drive_view.drawn > drawn + 10, timeout=WAIT_MS)  # frames still advance
+    qtbot.waitUntil(lambda: "not JSON" in window.link_panel.dropped.text(), timeout=WAIT_MS)
+    status = window.link.server.status()
+    assert sum(status.dropped.values()) >= 1
+    assert "token" in window.link_panel.dropped.toolTip() or "token" in status.dropped
+
+
+def test_stop_closes_the_port(window, qtbot):
+    window.link_panel.port.setValue(0)
+    assert window.link.listen()
+    port = window.link.server.port
+    window.link_panel.listen_button.click()
+    assert not window.link.listening and window.link_panel.listen_button.text() == "Listen"
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.bind(("127.0.0.1", port))  # free again
+    finally:
+        probe.close()
+
+
+def test_a_port_that_cannot_be_bound_is_a_message_and_nothing_changes(window):
+    taken = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    taken.bind(("127.0.0.1", 0))
+    try:
+        window.link_panel.port.setValue(taken.getsockname()[1])
+        assert not window.link.listen()
+        assert not window.link.listening and window.link_panel.state.text() == "Not listening"
+        assert str(taken.getsockname()[1]) in window.last_error
+    finally:
+        taken.close()

@@ -1,0 +1,147 @@
+"""A stand-in for the game's link node in the window's tests: a thread that speaks the
+protocol of docs/link.md from the game's side, written from the document (not from the
+sandbox's code): hello until welcomed, telemetry at `hz`, ack for each set (refusing
+what `limits` says is out of range), values for get, pong for ping. It keeps what it
+was sent and the telemetry it sent, for the tests to compare."""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import threading
+import time
+
+GAME = "Peer Test Game"
+
+
+class GamePeer(threading.Thread):
+    """The game: `params` its values (the sandbox's names), `limits` name -> (low, high)
+    it accepts, `pose` (x, y, heading, vx, vy) sent every tick."""
+
+    def __init__(self, port: int, token: str, params: dict, model: str = "arcade", hz: float = 60.0):
+        super().__init__(daemon=True)
+        self.address = ("127.0.0.1", port)
+        self.token = token
+        self.params = dict(params)
+        self.model = model
+        self.hz = hz
+        self.limits: dict[str, tuple[float, float]] = {}
+        self.pose = (0.0, 0.0, 0.0, 0.0, 0.0)
+        self.missing: list[str] = []
+        self.sets: list[dict] = []  # every set received, in order
+        self.errors: list[bytes] = []  # messages from the sandbox that break the protocol
+        self.sent: dict[int, dict] = {}  # tick -> the telemetry sent for it
+        self.welcomed = threading.Event()
+        self.applied = 0
+        self.tick = 0
+        self._pending: list[dict] = []  # sets to apply at the start of the next tick
+        self._lock = threading.Lock()
+        self._halt = threading.Event()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.0)
+
+    def send(self, message: dict) -> None:
+        data = json.dumps({"v": 1, "token": self.token, **message}).encode()
+        self.sock.sendto(data, self.address)
+
+    def send_raw(self, data: bytes) -> None:
+        self.sock.sendto(data, self.address)
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(2.0)
+        self.sock.close()
+
+    def _hello(self) -> None:
+        self.send(
+            {
+                "type": "hello",
+                "game": GAME,
+                "godot": "3.5.3",
+                "model": self.model,
+                "format": 3,
+                "hz": self.hz,
+                "units": "px",
+                "params": self.params,
+                "missing": self.missing,
+            }
+        )
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data, _ = self.sock.recvfrom(70000)
+            except (BlockingIOError, OSError):
+                return
+            try:
+                message = json.loads(data)
+            except ValueError:
+                message = None
+            if not isinstance(message, dict) or message.get("v") != 1 or message.get("token") != self.token:
+                self.errors.append(data[:200])  # the sandbox broke the protocol: the test says so
+                continue
+            kind = message["type"]
+            if kind == "welcome":
+                self.welcomed.set()
+            elif kind == "set":
+                with self._lock:
+                    self.sets.append(message)
+                    self._pending.append(message)
+            elif kind == "get":
+                with self._lock:
+                    self.send({"type": "values", "seq": message["seq"], "params": dict(self.params)})
+            elif kind == "ping":
+                self.send({"type": "pong", "seq": message["seq"]})
+
+    def _apply(self) -> None:
+        """The sets received, at the start of a physics tick: applied or refused, then ack."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+            for message in pending:
+                applied, refused = {}, {}
+                for name, value in message["params"].items():
+                    low, high = self.limits.get(name, (-math.inf, math.inf))
+                    if name not in self.params:
+                        refused[name] = "not a parameter of this car"
+                    elif not low <= value <= high:
+                        refused[name] = f"{value:g} is outside {low:g} … {high:g}"
+                    else:
+                        applied[name] = self.params[name] = value
+                self.applied = message["seq"]
+                self.send(
+                    {"type": "ack", "seq": message["seq"], "tick": self.tick, "applied": applied, "refused": refused}
+                )
+
+    def run(self) -> None:
+        next_hello = 0.0
+        while not self._halt.is_set():
+            now = time.monotonic()
+            self._read()
+            if not self.welcomed.is_set():
+                if now >= next_hello:
+                    self._hello()
+                    next_hello = now + 0.2
+                time.sleep(0.01)
+                continue
+            self._apply()
+            self.tick += 1
+            x, y, heading, vx, vy = self.pose
+            telemetry = {
+                "type": "telemetry",
+                "tick": self.tick,
+                "t": self.tick / self.hz,
+                "x": x,
+                "y": y,
+                "heading": heading,
+                "vx": vx,
+                "vy": vy,
+                "controls": {"steer": 0.25, "throttle": 1, "brake": 0, "handbrake": 0, "shift": 0},
+                "state": {},
+                "applied": self.applied,
+                "cost_us": 12,
+            }
+            self.sent[self.tick] = telemetry
+            self.send(telemetry)
+            time.sleep(1.0 / self.hz)
