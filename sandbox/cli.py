@@ -18,6 +18,7 @@ from .commands import (
     curves,
     godot_export,
     godot_import,
+    link,
     metrics,
     params,
     rates,
@@ -91,6 +92,7 @@ COMMANDS = {
     "metrics": metrics.run,
     "sweep": sweep.run,
     "soak": reports.soak,
+    "link": link.run,
 }
 
 
@@ -270,6 +272,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minutes", type=whole_minutes, default=30.0, help="simulated minutes (default 30)")
     shared(p, "--out", required=False, help="JSON file for the figures (default: soak.json in the user cache folder)")
 
+    p = sub.add_parser(
+        "link",
+        help="listen for your running Godot game (its link node), send it values, record its drive",
+    )
+    p.add_argument(
+        "--port", type=link.port_number, default=47620, help="UDP port to listen on (default 47620; 0: any free one)"
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1, this computer only; another one is reachable from "
+        "other computers)",
+    )
+    p.add_argument("--token", type=link.link_token, help="the token the game's link node has (default: a new one)")
+    p.add_argument(
+        "--set",
+        type=link.set_value,
+        nargs="+",
+        action="extend",
+        metavar="NAME=VALUE",
+        help="values to send to the game, checked against the model's ranges first (true/false for an option)",
+    )
+    p.add_argument(
+        "--record",
+        dest="out",
+        type=output_path,
+        metavar="OUT_CSV",
+        help="record the game's drive for --seconds to this recording (CSV: controls and pose per tick)",
+    )
+    p.add_argument("--seconds", type=link.linked_seconds, help="how long to stay linked (and record, with --record)")
+    p.add_argument(
+        "--wait",
+        type=link.wait_seconds,
+        default=30.0,
+        help="seconds to wait for the game's hello before giving up (default 30)",
+    )
+    shared(p, "--json", help="print everything as one JSON object (the address and token go to stderr)")
+
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     shared(p, "--preset")
     shared(p, "--out", help="PNG file to write")
@@ -342,7 +382,7 @@ def _main(argv: list[str] | None) -> int:
             args.out = reports.report_path(f"{args.command}.json")
         find_presets(args)
         check_outputs(args)
-        if args.command in ("bench", "soak"):  # they print their own progress
+        if args.command in ("bench", "soak", "link"):  # they print their own progress
             code = COMMANDS[args.command](args)
         else:
             with Watchdog(args.command):

@@ -1,0 +1,166 @@
+"""The link's messages (docs/link.md, version 1): one JSON object per UDP datagram,
+UTF-8, at most MAX_BYTES bytes, each with the version `v`, its `type` and the
+session's `token`. `decode` checks every field of every message type (numbers finite,
+whole numbers whole) and names what is wrong; `encode` checks the same before sending."""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+
+from ..errors import UserError
+
+VERSION = 1
+DEFAULT_PORT = 47620
+MAX_BYTES = 65536
+"""bytes: a longer datagram is dropped unread."""
+
+FROM_GAME = ("hello", "telemetry", "ack", "values", "pong", "bye")
+FROM_SANDBOX = ("welcome", "set", "get", "ping")
+CONTROLS = ("steer", "throttle", "brake", "handbrake", "shift")
+"""The controls of a tick, in the order of a trace's columns."""
+POSE = ("t", "x", "y", "heading", "vx", "vy")
+
+
+class LinkError(UserError):
+    """The link cannot do what was asked (the port is taken, nothing arrived)."""
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol. `reason` is the kind (what the drops are
+    counted under): "oversized", "not JSON", "not an object", "version", "token",
+    "unknown type", "bad field"; the message says which field and why."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+def new_token() -> str:
+    """A session's token: 8 lowercase hex characters, from the OS's random source."""
+    return secrets.token_hex(4)
+
+
+def _bad(field: str, why: str) -> ProtocolError:
+    return ProtocolError("bad field", f"{field} {why}")
+
+
+def _number(message: dict, field: str, where: str, low: float = -math.inf) -> float:
+    value = message.get(field)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _bad(f"{where}.{field}", "is not a number" if field in message else "is missing")
+    if not math.isfinite(value) or value < low:
+        raise _bad(f"{where}.{field}", "is not a finite number" if not math.isfinite(value) else f"is below {low:g}")
+    return float(value)
+
+
+def _whole(message: dict, field: str, where: str, none: bool = False) -> int | None:
+    value = message.get(field)
+    if none and value is None:
+        return None
+    number = _number(message, field, where, 0.0)  # a float 7.0 is 7: Godot's JSON has only floats
+    if number != int(number):
+        raise _bad(f"{where}.{field}", "is not a whole number")
+    return int(number)
+
+
+def _text(message: dict, field: str, where: str) -> str:
+    value = message.get(field)
+    if not isinstance(value, str):
+        raise _bad(f"{where}.{field}", "is not text" if field in message else "is missing")
+    return value
+
+
+def _object(message: dict, field: str, where: str, optional: bool = False) -> dict:
+    value = message.get(field, {} if optional else None)
+    if not isinstance(value, dict):
+        raise _bad(f"{where}.{field}", "is not an object" if field in message else "is missing")
+    return value
+
+
+def _values(message: dict, field: str, where: str) -> dict[str, float | bool]:
+    """An object of parameter values: each a finite number, or true/false (an option)."""
+    values = _object(message, field, where)
+    for name, value in values.items():
+        if not isinstance(value, bool):
+            _number(values, name, f"{where}.{field}")
+    return {name: value if isinstance(value, bool) else float(value) for name, value in values.items()}
+
+
+def _numbers(message: dict, field: str, where: str, names=None, optional: bool = False) -> dict[str, float]:
+    values = _object(message, field, where, optional)
+    return {name: _number(values, name, f"{where}.{field}") for name in (values if names is None else names)}
+
+
+def _check(message: dict) -> dict:
+    """The message with its fields checked and normalised (whole numbers as int,
+    numbers as float); ProtocolError names the first bad field."""
+    kind = message["type"]
+    out = dict(message)
+    if kind == "hello":
+        for field in ("game", "godot", "model", "units"):
+            out[field] = _text(message, field, kind)
+        out["format"] = _whole(message, "format", kind, none=True)
+        out["hz"] = _number(message, "hz", kind, 1.0)
+        out["params"] = _values(message, "params", kind)
+        missing = message.get("missing", [])
+        if not isinstance(missing, list) or not all(isinstance(name, str) for name in missing):
+            raise _bad("hello.missing", "is not a list of names")
+        out["missing"] = list(missing)
+    elif kind == "telemetry":
+        out["tick"] = _whole(message, "tick", kind)
+        out.update({field: _number(message, field, kind) for field in POSE})
+        out["controls"] = _numbers(message, "controls", kind, CONTROLS)
+        out["state"] = _numbers(message, "state", kind, optional=True)
+        out["applied"] = _whole(message, "applied", kind)
+        out["cost_us"] = _number(message, "cost_us", kind, 0.0)
+    elif kind == "ack":
+        out["seq"], out["tick"] = _whole(message, "seq", kind), _whole(message, "tick", kind)
+        out["applied"] = _values(message, "applied", kind)
+        refused = _object(message, "refused", kind)
+        out["refused"] = {name: _text(refused, name, "ack.refused") for name in refused}
+    elif kind in ("values", "set"):
+        out["seq"] = _whole(message, "seq", kind)
+        out["params"] = _values(message, "params", kind)
+    elif kind in ("pong", "get", "ping"):
+        out["seq"] = _whole(message, "seq", kind)
+    elif kind == "welcome":
+        out["sandbox"] = _text(message, "sandbox", kind)
+    return out
+
+
+def encode(message: dict) -> bytes:
+    """The datagram of `message` (its `v` added): compact JSON in UTF-8. ValueError
+    (a ProtocolError) when a field is bad or the datagram would be over MAX_BYTES."""
+    message = {"v": VERSION, **message}
+    if message.get("type") not in FROM_GAME + FROM_SANDBOX:
+        raise ProtocolError("unknown type", repr(message.get("type")))
+    _check(message)
+    data = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    if len(data) > MAX_BYTES:
+        raise ProtocolError("oversized", f"{len(data):,d} bytes is over {MAX_BYTES:,d}")
+    return data
+
+
+def decode(data: bytes, token: str) -> dict:
+    """The message in datagram `data`, checked (see `_check`); ProtocolError names
+    what is wrong: the size first, then the JSON, the version, the token, the type and
+    the fields. Nothing in it is ever run."""
+    if len(data) > MAX_BYTES:
+        raise ProtocolError("oversized", f"{len(data):,d} bytes is over {MAX_BYTES:,d}")
+    try:
+        message = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ProtocolError("not JSON") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("not an object", type(message).__name__)
+    version = message.get("v")
+    if isinstance(version, bool) or version != VERSION:
+        raise ProtocolError("version", f"version {str(version)[:20]}, expected {VERSION}")
+    given = message.get("token")
+    if not isinstance(given, str) or not secrets.compare_digest(given.encode("utf-8", "replace"), token.encode()):
+        raise ProtocolError("token")
+    if message.get("type") not in FROM_GAME + FROM_SANDBOX:
+        raise ProtocolError("unknown type", str(message.get("type"))[:40])
+    return _check(message)

@@ -1,0 +1,130 @@
+"""The link's socket: one UDP socket on one daemon thread, drained in rounds so that a
+peer that floods cannot stall anyone. A round reads at most ROUND datagrams; only the
+newest KEEP of them (and no more than PARSE_BYTES) are handed on, the rest are counted
+unread; after a full round the thread sleeps a moment, giving the interpreter to the
+caller's thread (the window's frame loop) before the next."""
+
+from __future__ import annotations
+
+import errno
+import select
+import socket
+import threading
+import time
+from collections import Counter, deque
+from typing import Callable
+
+from .protocol import MAX_BYTES, LinkError
+
+ROUND = 1024
+"""datagrams read from the socket at most before they are handled."""
+KEEP = 256
+"""the newest datagrams of a round that are handed on; the older ones are counted, unread."""
+PARSE_BYTES = 2_000_000
+"""bytes of a round handed on at most (KEEP datagrams of 64 KB would hold the thread ~10 ms)."""
+POLL_S = 0.05
+"""s the thread waits for a datagram before it runs its idle work and looks at stop()."""
+RECEIVE_BUFFER = 4 * 1024 * 1024
+"""bytes of the socket's receive buffer: a burst of telemetry waits there, not lost."""
+
+Datagram = tuple[bytes, tuple[str, int]]
+
+
+class Receiver:
+    """Binds `host`:`port` (0: any free port) and, on its thread, calls
+    `on_round(datagrams, unread)` with the newest datagrams of each round (oldest first)
+    and the number left unread, and `on_idle()` after each round or POLL_S without one."""
+
+    def __init__(
+        self, host: str, port: int, on_round: Callable[[list[Datagram], int], None], on_idle: Callable[[], None]
+    ):
+        self.host, self.port = host, port
+        self._on_round, self._on_idle = on_round, on_idle
+        self._stopping = threading.Event()
+        self._sock: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self.address: tuple[str, int] = (host, port)
+        self.failures: Counter[str] = Counter()  # "not handled": a bug met on the thread, counted, not raised
+
+    def start(self) -> None:
+        """Bind and start the thread; LinkError names the address and why not."""
+        if self._thread is not None:
+            return
+        where = f"{self.host} port {self.port}"
+        if not 0 <= self.port <= 65535:
+            raise LinkError(f"cannot listen on {where}: a port is 0 … 65535")
+        try:
+            family, _, _, _, address = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_DGRAM)[0]
+            sock = socket.socket(family, socket.SOCK_DGRAM)
+        except OSError as exc:
+            raise LinkError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+            sock.bind(address)
+            sock.setblocking(False)
+        except OSError as exc:
+            sock.close()
+            taken = " (another program, or another sandbox, listens there: choose another port)"
+            taken *= exc.errno == errno.EADDRINUSE
+            raise LinkError(f"cannot listen on {where}: {exc.strerror or exc}{taken}") from None
+        self._sock, self.address = sock, sock.getsockname()[:2]
+        self._thread = threading.Thread(target=self._run, name="link", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """End the thread (within about POLL_S) and close the socket. Idempotent."""
+        self._stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive() and not self._stopping.is_set()
+
+    def send(self, data: bytes, address: tuple[str, int]) -> None:
+        """Send one datagram; OSError when it cannot go (the socket closed, the buffer full)."""
+        if self._sock is None:
+            raise OSError("not listening")
+        self._sock.sendto(data, address)
+
+    def _run(self) -> None:
+        sock, buffer = self._sock, bytearray(MAX_BYTES + 1)  # one byte more: an oversized datagram shows
+        try:
+            while not self._stopping.is_set():
+                try:
+                    readable = bool(select.select([sock], [], [], POLL_S)[0])
+                except (OSError, ValueError):
+                    break
+                try:
+                    full = self._round(sock, buffer) if readable else False
+                    self._on_idle()
+                except Exception:  # noqa: BLE001 (nothing may end the link's thread)
+                    self.failures["not handled"] += 1
+                    full = False
+                if full:
+                    time.sleep(0.001)  # a flood: the caller's thread gets the interpreter first
+        finally:
+            sock.close()
+
+    def _round(self, sock: socket.socket, buffer: bytearray) -> bool:
+        """Read up to ROUND datagrams, hand on the newest; True when the round was full."""
+        kept: deque[Datagram] = deque(maxlen=KEEP)
+        view, count = memoryview(buffer), 0
+        for _ in range(ROUND):
+            try:
+                size, address = sock.recvfrom_into(buffer)
+            except ConnectionRefusedError:  # an earlier send's "port unreachable", reported here
+                continue
+            except OSError:  # nothing more waiting (or the socket is gone)
+                break
+            count += 1
+            kept.append((bytes(view[:size]), address[:2]))
+        budget, chosen = PARSE_BYTES, []
+        for datagram in reversed(kept):
+            budget -= len(datagram[0])
+            if budget < 0:
+                break
+            chosen.append(datagram)
+        chosen.reverse()
+        self._on_round(chosen, count - len(chosen))
+        return count == ROUND

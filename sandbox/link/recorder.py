@@ -1,0 +1,53 @@
+"""Recordings of the game's drive: the telemetry of each tick as a trace file with the
+car's pose added (docs/link.md, Recordings): the five controls, then
+`t,x,y,heading,vx,vy`, then the state variables the game sent in every tick, by name
+in alphabetical order. Ticks that never arrived are left out and counted, never filled
+in."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..csv_rows import format_rows
+from ..files.disk import write_text_atomic
+from .game import RecordingSummary, Telemetry
+from .protocol import CONTROLS, POSE, LinkError
+
+POSE_COLUMNS = POSE
+"""t (s), x and y (the model's units), heading (rad), vx and vy (units/s)."""
+
+
+def state_columns(rows: list[Telemetry]) -> tuple[str, ...]:
+    """The state variables every row has, alphabetically (a variable missing from some
+    ticks has no value to write there)."""
+    common = set(rows[0].state)
+    for row in rows[1:]:
+        common &= row.state.keys()
+    return tuple(sorted(common))
+
+
+def recording_table(rows: list[Telemetry]) -> tuple[tuple[str, ...], np.ndarray]:
+    """(columns, one row per telemetry) of a recording."""
+    states = state_columns(rows)
+    table = np.array(
+        [(*row.controls, row.t, row.x, row.y, row.heading, row.vx, row.vy, *(row.state[s] for s in states))
+         for row in rows],
+        dtype=np.float64,
+    ).reshape(len(rows), len(CONTROLS) + len(POSE_COLUMNS) + len(states))  # fmt: skip
+    return CONTROLS + POSE_COLUMNS + states, table
+
+
+def write_recording(
+    path: str | os.PathLike, rows: list[Telemetry], lost_ticks: int, hz: float | None
+) -> RecordingSummary:
+    """Write `rows` to `path` atomically; LinkError (nothing written) when there are none.
+    The seconds spanned are (last tick - first tick + 1) / hz, else from `t`."""
+    if not rows:
+        raise LinkError("no telemetry arrived from the game while recording: nothing written")
+    columns, table = recording_table(rows)
+    write_text_atomic(path, format_rows(columns, table), LinkError)
+    span = (rows[-1].tick - rows[0].tick + 1) / hz if hz else rows[-1].t - rows[0].t
+    return RecordingSummary(rows=len(rows), seconds=span, lost_ticks=lost_ticks, columns=columns, path=Path(path))

@@ -1,0 +1,302 @@
+"""The sandbox's end of the link (docs/link.md): it takes the game's messages on the
+socket's thread (receiver.py), keeps the telemetry in a bounded queue (newest kept),
+pings the game once a second, and sends the values set, at most one `set` per physics
+tick of the game, again until acknowledged. Bad input is counted by reason, never
+raised on the link's thread."""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import threading
+import time
+from collections import Counter, OrderedDict, deque
+from typing import Callable
+
+from .. import __version__
+from . import recorder
+from .game import GameInfo, LinkStatus, RecordingSummary, Telemetry
+from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, decode, encode, new_token
+from .receiver import Datagram, Receiver
+
+__all__ = ["GameInfo", "LinkServer", "LinkStatus", "RecordingSummary", "Telemetry"]
+
+PING_S = 1.0
+RESEND_TICKS = 3
+"""game ticks without an ack after which the newest values are sent again."""
+RECORD_ROWS = 1_000_000
+"""ticks a recording keeps at most (over an hour at 240 Hz); later ones are counted, not kept."""
+
+
+class LinkServer:
+    """Listens on `host`:`port` (port 0: any free one) for one game with `token`; see
+    docs/link.md for the messages. Every method may be called from any thread."""
+
+    def __init__(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", token: str | None = None, queue: int = 4096):
+        self.host = host
+        self.token = new_token() if token is None else token
+        self.warning = None if _loopback(host) else (
+            f"listening on {host}: other computers that can reach this address can talk to the link "
+            "(each message still needs the token)"
+        )  # fmt: skip
+        self.on_ack: Callable[[dict], None] | None = None
+        self._cond = threading.Condition()
+        self._stopping = threading.Event()
+        self._receiver = Receiver(host, port, self._round, self._timers)
+        self._queue: deque[Telemetry] = deque(maxlen=max(1, queue))
+        self._dropped: Counter[str] = Counter()
+        self._tally: deque[tuple[float, int]] = deque()  # (time, accepted messages) per round
+        self._received = self._lost = self._last_applied = self._ticks = 0
+        self._game: GameInfo | None = None
+        self._latest: Telemetry | None = None
+        self._last_tick: int | None = None
+        self._rtt_ms: float | None = None
+        self._values: dict[str, float | bool] = {}
+        self._refused: dict[str, str] = {}
+        self._seq = 0
+        self._pending: dict[str, float | bool] = {}
+        self._pending_seq = 0
+        self._in_flight: tuple[int, dict, int] | None = None  # (seq, values, tick count when sent)
+        self._slot = True  # a set may go out before the next telemetry
+        self._acks: OrderedDict[int, dict] = OrderedDict()
+        self._answers: OrderedDict[int, dict] = OrderedDict()
+        self._pings: OrderedDict[int, float] = OrderedDict()
+        self._last_ping = -math.inf
+        self._recording: list[Telemetry] | None = None
+        self._recording_lost = 0
+
+    # -- the socket's life -------------------------------------------------------
+    def start(self) -> None:
+        """Bind and start the link's thread; LinkError names the address and why not."""
+        self._receiver.start()
+
+    def stop(self) -> None:
+        """Stop listening; the thread ends within about 0.05 s. Idempotent."""
+        self._stopping.set()
+        self._receiver.stop()
+        with self._cond:
+            self._cond.notify_all()
+
+    @property
+    def port(self) -> int:
+        return self._receiver.address[1]
+
+    def _round(self, datagrams: list[Datagram], unread: int) -> None:
+        """Handle one round of datagrams (on the link's thread)."""
+        now, accepted = time.perf_counter(), 0
+        for data, address in datagrams:
+            try:
+                message = decode(data, self.token)
+            except ProtocolError as exc:
+                with self._cond:
+                    self._dropped[exc.reason] += 1
+                continue
+            accepted += self._take(message, address, now)
+        with self._cond:
+            if unread:
+                self._dropped["flood"] += unread
+            self._tally.append((now, accepted))
+            while self._tally and self._tally[0][0] < now - 1.0:
+                self._tally.popleft()
+
+    # -- the messages ---------------------------------------------------------------
+    def _take(self, message: dict, address: tuple[str, int], now: float) -> int:
+        """Handle one decoded message; 1 when accepted, 0 when dropped (counted)."""
+        kind, hook = message["type"], None
+        with self._cond:
+            try:
+                if kind not in FROM_GAME:
+                    self._dropped["unexpected type"] += 1
+                    return 0
+                if kind != "hello" and (self._game is None or address != self._game.address):
+                    self._dropped["not the game"] += 1
+                    return 0
+                self._received += 1
+                getattr(self, f"_on_{kind}")(message, address, now)
+                hook = self.on_ack if kind == "ack" else None
+                self._cond.notify_all()
+            except Exception:  # noqa: BLE001 (a bug here must not end the link: counted)
+                self._dropped["not handled"] += 1
+                return 0
+        if hook is not None:
+            try:
+                hook(message)
+            except Exception:  # noqa: BLE001
+                with self._cond:
+                    self._dropped["not handled"] += 1
+        return 1
+
+    def _on_hello(self, message: dict, address, now: float) -> None:
+        self._game = GameInfo.of(message, address)  # a restarted game says hello again: it replaces the old
+        self._values = dict(self._game.params)
+        self._last_tick, self._slot = None, True
+        self._send({"type": "welcome", "sandbox": __version__})
+        self._flush()
+
+    def _on_telemetry(self, message: dict, address, now: float) -> None:
+        telemetry = Telemetry.of(message, now)
+        gap = 0 if self._last_tick is None else telemetry.tick - self._last_tick - 1
+        if gap < 0:  # older than one already taken (reordered): the path must not step back
+            self._dropped["out of order"] += 1
+            return
+        self._lost += gap
+        self._last_tick, self._latest = telemetry.tick, telemetry
+        if len(self._queue) == self._queue.maxlen:
+            self._dropped["queue full"] += 1
+        self._queue.append(telemetry)
+        if self._recording is not None and len(self._recording) >= RECORD_ROWS:
+            self._dropped["recording full"] += 1
+        elif self._recording is not None:
+            self._recording_lost += gap if self._recording else 0
+            self._recording.append(telemetry)
+        self._ticks, self._slot = self._ticks + 1, True  # the game's tick is the clock of the sets
+        self._flush()
+
+    def _on_ack(self, message: dict, address, now: float) -> None:
+        seq = message["seq"]
+        if self._in_flight is not None and seq >= self._in_flight[0]:
+            self._in_flight = None
+        _bounded(self._acks, seq, message)
+        self._values.update(message["applied"])
+        if message["refused"]:
+            self._refused = dict(message["refused"])
+        self._last_applied = max(self._last_applied, seq)
+
+    def _on_values(self, message: dict, address, now: float) -> None:
+        self._values.update(message["params"])
+        _bounded(self._answers, message["seq"], message["params"])
+
+    def _on_pong(self, message: dict, address, now: float) -> None:
+        sent = self._pings.pop(message["seq"], None)
+        if sent is not None:
+            self._rtt_ms = (now - sent) * 1000.0
+
+    def _on_bye(self, message: dict, address, now: float) -> None:
+        self._game = None
+
+    def _send(self, message: dict) -> None:
+        """Send to the game (lock held); a failed send is counted, not raised."""
+        try:
+            self._receiver.send(encode({**message, "token": self.token}), self._game.address)
+        except (OSError, ValueError, AttributeError):
+            self._dropped["not sent"] += 1
+
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _flush(self) -> None:
+        """Send the pending values, or the unacknowledged ones again after RESEND_TICKS,
+        when this tick's slot is still free (lock held)."""
+        if self._game is None or not self._slot:
+            return
+        if self._pending:
+            values = {**(self._in_flight[1] if self._in_flight else {}), **self._pending}
+            self._in_flight, self._pending = (self._pending_seq, values, self._ticks), {}
+        elif self._in_flight is None or self._ticks - self._in_flight[2] < RESEND_TICKS:
+            return
+        seq, values, _ = self._in_flight
+        self._in_flight, self._slot = (seq, values, self._ticks), False
+        self._send({"type": "set", "seq": seq, "params": values})
+
+    def _timers(self) -> None:
+        now = time.perf_counter()
+        with self._cond:
+            if self._game is not None and now - self._last_ping >= PING_S:
+                self._last_ping = now
+                seq = self._next_seq()
+                _bounded(self._pings, seq, now)
+                self._send({"type": "ping", "seq": seq})
+
+    # -- the caller's side ------------------------------------------------------------
+    def status(self) -> LinkStatus:
+        with self._cond:
+            now = time.perf_counter()
+            per_second = sum(count for when, count in self._tally if when >= now - 1.0)
+            return LinkStatus(
+                listening=self._receiver.alive, address=self._receiver.address, token=self.token, game=self._game,
+                messages_per_second=float(per_second),
+                received=self._received, dropped=dict(self._dropped + self._receiver.failures),
+                lost_ticks=self._lost, rtt_ms=self._rtt_ms,
+                values=dict(self._values), refused=dict(self._refused), last_applied=self._last_applied,
+            )  # fmt: skip
+
+    def take(self) -> list[Telemetry]:
+        """Every telemetry since the last call, oldest first."""
+        with self._cond:
+            taken = list(self._queue)
+            self._queue.clear()
+            return taken
+
+    def latest(self) -> Telemetry | None:
+        return self._latest
+
+    def wait_for_game(self, timeout: float) -> GameInfo | None:
+        """The game, once its hello arrived; None after `timeout` s without one."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._game is not None or self._stopping.is_set(), timeout)
+            return self._game
+
+    def send_set(self, values: dict[str, float | bool]) -> int:
+        """Merge `values` into those waiting to be sent; returns the seq they go out
+        under. ValueError for a value that is neither a finite number nor true/false."""
+        for name, value in values.items():
+            if not isinstance(value, bool) and not (isinstance(value, (int, float)) and math.isfinite(value)):
+                raise ValueError(f"{name}: {value!r} is not a finite number or true/false")
+        with self._cond:
+            if not self._pending:
+                self._pending_seq = self._next_seq()
+            self._pending.update({n: v if isinstance(v, bool) else float(v) for n, v in values.items()})
+            self._flush()
+            return self._pending_seq
+
+    def wait_applied(self, seq: int, timeout: float) -> dict | None:
+        """The game's ack of the set `seq` (or of a later one, which carried its values
+        too): {"seq", "tick", "applied", "refused"}; None after `timeout` s."""
+
+        def found() -> dict | None:
+            later = [ack for number, ack in self._acks.items() if number >= seq]
+            return min(later, key=lambda ack: ack["seq"]) if later else None
+
+        with self._cond:
+            ack = self._cond.wait_for(lambda: found() or self._stopping.is_set(), timeout)
+            return dict(ack) if isinstance(ack, dict) else None
+
+    def request_values(self, timeout: float) -> dict[str, float | bool] | None:
+        """The game's current values (a get, answered by values); None when there is
+        no game or no answer within `timeout` s."""
+        with self._cond:
+            if self._game is None:
+                return None
+            seq = self._next_seq()
+            self._send({"type": "get", "seq": seq})
+            self._cond.wait_for(lambda: seq in self._answers or self._stopping.is_set(), timeout)
+            answer = self._answers.get(seq)
+            return dict(answer) if answer is not None else None
+
+    def start_recording(self) -> None:
+        """Keep every telemetry from now on for stop_recording."""
+        with self._cond:
+            self._recording, self._recording_lost = [], 0
+
+    def stop_recording(self, path) -> RecordingSummary:
+        """Write the telemetry since start_recording to `path` (docs/link.md's
+        recording format, atomically); LinkError when none arrived (nothing written)."""
+        with self._cond:
+            rows, lost, self._recording = self._recording or [], self._recording_lost, None
+            hz = self._game.hz if self._game is not None else None
+        return recorder.write_recording(path, rows, lost, hz)
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _bounded(table: OrderedDict, key, value, size: int = 64) -> None:
+    """Keep the newest `size` entries only (answers nobody waits for must not pile up)."""
+    table[key] = value
+    while len(table) > size:
+        table.popitem(last=False)

@@ -1,0 +1,327 @@
+"""The sandbox's end of the link against a peer that plays the game by the protocol
+(tests/link_peer.py): everything on 127.0.0.1, on ports the system chooses, every
+socket closed and every thread stopped after each test."""
+
+from __future__ import annotations
+
+import csv
+import math
+import socket
+import threading
+
+import pytest
+
+from link_peer import Peer, wait_until
+from sandbox.link.protocol import MAX_BYTES, LinkError
+from sandbox.link.server import LinkServer
+
+TOKEN = "5eed0123"
+
+
+@pytest.fixture
+def server():
+    link = LinkServer(port=0, token=TOKEN)
+    link.start()
+    yield link
+    link.stop()
+    assert not link.status().listening
+    assert not any(t.name == "link" and t.is_alive() for t in threading.enumerate())
+
+
+@pytest.fixture
+def peer(server):
+    game = Peer(server.port, TOKEN)
+    yield game
+    game.close()
+
+
+@pytest.fixture
+def linked(server, peer):
+    """A server with the peer's hello taken."""
+    peer.hello()
+    assert server.wait_for_game(20) is not None
+    return server
+
+
+def taken(server: LinkServer, count: int) -> list:
+    """Wait until `count` telemetries arrived; returns them."""
+    got: list = []
+    wait_until(lambda: got.extend(server.take()) or len(got) >= count, f"{count} telemetry")
+    return got
+
+
+def test_a_hello_with_the_token_is_welcomed_and_describes_the_game(server, peer):
+    peer.hello()
+    game = server.wait_for_game(20)
+    assert (game.game, game.godot, game.model, game.format, game.hz, game.units) == (
+        "Test Game", "3.2.3", "arcade", 3, 60.0, "px"
+    )  # fmt: skip
+    assert game.params == {"engine_power": 800.0, "drag": -0.001} and game.missing == ("slip_speed",)
+    assert game.address == peer.sock.getsockname()
+    welcome = peer.wait_for("welcome")[0]
+    assert welcome["token"] == TOKEN and welcome["sandbox"]
+    status = server.status()
+    assert status.listening and status.address == ("127.0.0.1", server.port) and status.token == TOKEN
+    assert status.values == game.params and status.received >= 1  # the hello (and maybe a pong)
+
+
+def test_a_hello_with_another_token_is_ignored_and_counted(server, peer):
+    peer.token = "ffffffff"
+    peer.hello()
+    peer.token = TOKEN
+    peer.hello(game="The Real Game")
+    assert server.wait_for_game(20).game == "The Real Game"
+    assert server.status().dropped == {"token": 1}
+    assert len(peer.wait_for("welcome")) == 1
+
+
+def test_bad_datagrams_are_counted_by_reason_and_the_game_still_served(linked, peer):
+    bad = [
+        (b"\x00\xffgarbage", "not JSON"),
+        (b"[1, 2, 3]", "not an object"),
+        (peer.raw({"type": "telemetry", "tick": 1}) .replace(b'"v": 1', b'"v": 2'), "version"),
+        (peer.raw({"type": "reboot"}), "unknown type"),
+        (peer.raw({"type": "pong", "seq": math.nan}), "bad field"),
+        (peer.raw({"type": "ack", "seq": 1, "tick": 1, "applied": {"drag": math.inf}, "refused": {}}), "bad field"),
+        (peer.raw({"type": "set", "seq": 1, "params": {}}), "unexpected type"),  # the sandbox's own message
+    ]  # fmt: skip
+    for data, _ in bad:
+        peer.send_raw(data)
+    peer.send_raw(b"{" * 65507)  # the largest datagram UDP carries: not JSON either
+    tick = peer.telemetry()
+    assert [t.tick for t in taken(linked, 1)] == [tick]
+    expected: dict[str, int] = {}
+    for _, reason in bad + [(b"", "not JSON")]:
+        expected[reason] = expected.get(reason, 0) + 1
+    assert linked.status().dropped == expected
+    assert linked.status().values["engine_power"] == 800.0  # the NaN and inf changed nothing
+
+
+def test_a_datagram_over_64_kb_cannot_reach_the_link_and_the_limit_is_checked_where_it_could():
+    """No 1 MB datagram reaches the link at all: the system refuses to send UDP over
+    65 507 bytes on IPv4. The link's own limit (65 536) is checked on whatever is read."""
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        with pytest.raises(OSError):
+            sender.sendto(b"x" * 1_000_000, ("127.0.0.1", 9))
+    finally:
+        sender.close()
+    assert MAX_BYTES == 65536
+
+
+def test_a_flood_does_not_stall_the_caller_and_the_game_gets_through_afterwards(linked, peer):
+    """100 000 datagrams from a peer thread, as fast as it can send them (about a
+    second), while this thread keeps polling like the window's frame loop."""
+    flood_done = threading.Event()
+    sent = [0]
+
+    def flood() -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        garbage, wrong_token = b"not json at all", peer.raw({"type": "pong", "seq": 1}).replace(TOKEN.encode(), b"x")
+        try:
+            for i in range(100_000):
+                try:
+                    sock.sendto(garbage if i % 2 else wrong_token, ("127.0.0.1", linked.port))
+                    sent[0] += 1
+                except OSError:  # the system's buffer full: the flood goes on
+                    pass
+        finally:
+            sock.close()
+            flood_done.set()
+
+    flooder = threading.Thread(target=flood, name="flood")
+    flooder.start()
+    polls, counts = 0, []
+    while not flood_done.is_set():
+        linked.take()
+        counts.append(sum(linked.status().dropped.values()))
+        polls += 1
+    flooder.join()
+    assert polls > 0 and sent[0] > 0
+    assert counts == sorted(counts)  # the count only grows
+    tick = peer.telemetry()  # the game after the flood
+    assert tick in [t.tick for t in taken(linked, 1)]
+    dropped = linked.status().dropped
+    assert set(dropped) <= {"not JSON", "token", "flood"} and sum(dropped.values()) > 0
+    assert sum(dropped.values()) <= sent[0]  # what the system lost on the way is not counted twice
+
+
+def test_telemetry_arrives_in_order_with_the_controls_and_state(linked, peer):
+    for _ in range(5):
+        peer.telemetry()
+    got = taken(linked, 5)
+    assert [t.tick for t in got] == [1, 2, 3, 4, 5]
+    assert got[2].x == 6.0 and got[2].controls == (0.5, 1.0, 0.0, 0.0, 0.0) and got[2].state == {"omega": 0.25}
+    assert linked.latest() == got[-1] and linked.take() == []
+    assert linked.status().lost_ticks == 0
+
+
+def test_gaps_in_the_tick_numbers_are_counted_as_lost_ticks(linked, peer):
+    for tick in (1, 2, 3, 7, 8, 12):
+        peer.telemetry(tick)
+    taken(linked, 6)
+    assert linked.status().lost_ticks == 3 + 3  # 4, 5, 6 and 9, 10, 11
+
+
+def test_the_queue_keeps_the_newest_and_counts_what_it_let_go():
+    link = LinkServer(port=0, token=TOKEN, queue=4)
+    link.start()
+    try:
+        game = Peer(link.port, TOKEN)
+        try:
+            game.hello()
+            link.wait_for_game(20)
+            for _ in range(10):
+                game.telemetry()
+            wait_until(lambda: link.latest() is not None and link.latest().tick == 10, "tick 10")
+            assert [t.tick for t in link.take()] == [7, 8, 9, 10]
+            assert link.status().dropped == {"queue full": 6}
+        finally:
+            game.close()
+    finally:
+        link.stop()
+
+
+def test_many_sets_between_two_ticks_go_out_as_one_with_the_newest_values(linked, peer):
+    peer.acks = False
+    peer.telemetry()
+    taken(linked, 1)
+    first = linked.send_set({"engine_power": 900})  # the tick's slot is free: sent at once
+    peer.wait_for("set")
+    seqs = {linked.send_set({"engine_power": 900 + k}) for k in range(1, 101)}
+    assert len(seqs) == 1 and first not in seqs
+    second = linked.send_set({"drag": -0.002})
+    assert seqs == {second}
+    peer.telemetry()  # the next tick: one set with everything unacknowledged, the newest values
+    sets = peer.wait_for("set", 2)
+    assert [(s["seq"], s["params"]) for s in sets] == [
+        (first, {"engine_power": 900.0}),
+        (second, {"engine_power": 1000.0, "drag": -0.002}),
+    ]
+    peer.acks = True
+    peer.send({"type": "ack", "seq": second, "tick": 3, "applied": sets[1]["params"], "refused": {}})
+    assert linked.wait_applied(first, 20)["seq"] == second  # the later set carried the first one's values
+    peer.telemetry()
+    third = linked.send_set({"drag": -0.003})
+    sets = peer.wait_for("set", 3)
+    assert [s["seq"] for s in sets] == [first, second, third]  # nothing in between: no resend after the ack
+    assert linked.wait_applied(third, 20)["applied"] == {"drag": -0.003}
+    assert linked.status().values == {"engine_power": 1000.0, "drag": -0.003}
+    assert linked.status().last_applied == third
+
+
+def test_a_set_that_is_lost_is_sent_again_until_acknowledged(linked, peer):
+    peer.acks = False
+    seq = linked.send_set({"engine_power": 950})
+    peer.wait_for("set")
+    wait_until(lambda: peer.telemetry() and len(peer.of_type("set")) >= 3, "the set sent twice more")
+    assert {(s["seq"], s["params"]["engine_power"]) for s in peer.of_type("set")} == {(seq, 950.0)}
+    peer.send({"type": "ack", "seq": seq, "tick": peer.tick, "applied": {"engine_power": 950.0}, "refused": {}})
+    assert linked.wait_applied(seq, 20)["applied"] == {"engine_power": 950.0}
+    assert linked.request_values(20) is not None  # its get marks the moment the ack was taken
+    resent_until_get = len(peer.of_type("set"))
+    for _ in range(10):
+        peer.telemetry()
+    taken(linked, peer.tick)
+    peer.acks = True
+    final = linked.send_set({"drag": -0.004})
+    sets = peer.wait_for("set", resent_until_get + 1)
+    assert [s["seq"] for s in sets[resent_until_get:]] == [final]
+
+
+def test_refusals_of_the_game_are_kept_until_the_next_refusal(linked, peer):
+    peer.acks = False
+    seq = linked.send_set({"drag": -5})
+    peer.wait_for("set")
+    peer.send({"type": "ack", "seq": seq, "tick": 1, "applied": {}, "refused": {"drag": "-5 is outside -0.01 … 0"}})
+    ack = linked.wait_applied(seq, 20)
+    assert ack["refused"] == {"drag": "-5 is outside -0.01 … 0"}
+    assert linked.status().refused == ack["refused"] and linked.status().values["drag"] == -0.001
+
+
+def test_the_games_values_on_request(linked, peer):
+    peer.values["engine_power"] = 1234.5
+    assert linked.request_values(20) == {"engine_power": 1234.5, "drag": -0.001}
+    assert linked.status().values["engine_power"] == 1234.5
+
+
+def test_a_ping_measures_the_round_trip(linked, peer):
+    rtt = wait_until(lambda: linked.status().rtt_ms, "a pong")
+    assert rtt > 0 and peer.of_type("ping")
+
+
+def test_a_restarted_game_replaces_the_old_one(linked, peer):
+    restarted = Peer(linked.port, TOKEN, {"engine_power": 700.0})
+    try:
+        restarted.hello(game="Restarted")
+        wait_until(lambda: linked.status().game.game == "Restarted", "the second hello")
+        assert linked.status().values == {"engine_power": 700.0}
+        peer.telemetry(50)  # the old game's address is no longer the game
+        wait_until(lambda: linked.status().dropped.get("not the game"), "the old game's telemetry dropped")
+        restarted.telemetry(1)
+        assert [t.tick for t in taken(linked, 1)] == [1]
+        assert set(linked.status().dropped) == {"not the game"}
+    finally:
+        restarted.close()
+
+
+def test_bye_forgets_the_game(linked, peer):
+    peer.send({"type": "bye"})
+    wait_until(lambda: linked.status().game is None, "the game gone")
+
+
+def test_a_hook_that_fails_is_counted_and_the_link_goes_on(linked, peer):
+    linked.on_ack = lambda ack: 1 / 0
+    seq = linked.send_set({"engine_power": 901})
+    assert linked.wait_applied(seq, 20) is not None
+    wait_until(lambda: linked.status().dropped.get("not handled") == 1, "the hook's failure counted")
+    peer.telemetry()
+    assert taken(linked, 1)
+
+
+def test_a_recording_holds_one_row_per_tick_with_the_pose_and_the_lost_ticks(linked, peer, tmp_path):
+    peer.telemetry(1)
+    taken(linked, 1)
+    linked.start_recording()
+    for tick in (2, 3, 4, 6):
+        peer.telemetry(tick, state={"omega": 0.1 * tick, "rpm": 1000.0 + tick})
+    taken(linked, 4)
+    summary = linked.stop_recording(tmp_path / "drive.csv")
+    assert (summary.rows, summary.lost_ticks) == (4, 1)
+    assert summary.seconds == pytest.approx((6 - 2 + 1) / 60)
+    with open(summary.path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == "steer,throttle,brake,handbrake,shift,t,x,y,heading,vx,vy,omega,rpm".split(",")
+    assert [float(r[rows[0].index("t")]) * 60 for r in rows[1:]] == pytest.approx([2, 3, 4, 6])
+    assert [float(r[rows[0].index("x")]) for r in rows[1:]] == [4.0, 6.0, 8.0, 12.0]  # the peer's x = 2 tick
+    assert [float(r[rows[0].index("rpm")]) for r in rows[1:]] == [1002.0, 1003.0, 1004.0, 1006.0]
+    assert all(r[:5] == ["0.5", "1.0", "0.0", "0.0", "0.0"] for r in rows[1:])
+
+
+def test_a_recording_without_telemetry_writes_nothing(linked, tmp_path):
+    linked.start_recording()
+    with pytest.raises(LinkError, match="nothing written"):
+        linked.stop_recording(tmp_path / "empty.csv")
+    assert not (tmp_path / "empty.csv").exists()
+
+
+def test_a_taken_port_is_refused_with_the_address_named():
+    holder = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    holder.bind(("127.0.0.1", 0))
+    try:
+        port = holder.getsockname()[1]
+        with pytest.raises(LinkError, match=f"127.0.0.1 port {port}.*choose another port"):
+            LinkServer(port=port).start()
+    finally:
+        holder.close()
+
+
+def test_listening_beyond_this_computer_says_so():
+    assert LinkServer(host="127.0.0.1").warning is None
+    assert "other computers" in LinkServer(host="0.0.0.0").warning
+
+
+def test_stop_is_prompt_and_may_be_called_twice(server):
+    server.stop()
+    server.stop()
+    assert not server.status().listening
