@@ -54,7 +54,8 @@ func _ready():
 		if not PARAMS[key][0] in _car:
 			_missing.append(key)
 	for key in STATE:
-		if key in _car:
+		# a number (an array of them, such as a heading history, is not reported)
+		if key in _car and (_is_number(_car.get(key)) or typeof(_car.get(key)) == TYPE_BOOL):
 			_state.append(key)
 	if "heading" in _car:
 		_heading = "heading"
@@ -75,6 +76,9 @@ func _exit_tree():
 
 func _physics_process(_delta):
 	var start = OS.get_ticks_usec()
+	if not is_instance_valid(_car):
+		set_physics_process(false)
+		return
 	if _welcomed and _tick > 0:
 		_send_telemetry()
 	_receive()
@@ -125,7 +129,7 @@ func _handle(message):
 			print("car-sandbox link: linked to the sandbox on %s port %d" % [host, port])
 		_welcomed = true
 		return
-	if not kind in ["set", "get", "ping"]:
+	if not (kind in ["set", "get", "ping"]):
 		_warn("a message of an unknown type was dropped")
 		return
 	var seq = message.get("seq")
@@ -162,20 +166,21 @@ func _apply(seq, params):
 
 func _refusal(key, value):
 	# why a value cannot be set ("" when it can): nothing is clamped
+	var reason = ""
 	if not PARAMS.has(key):
-		return "not a parameter this node sets"
-	if key in _missing:
-		return "the car's script has no variable %s" % PARAMS[key][0]
-	var row = PARAMS[key]
-	if row[3]:
-		return "" if typeof(value) == TYPE_BOOL else "not true or false"
-	if not _is_number(value):
-		return "not a number"
-	if not _is_finite_number(value):
-		return "not a finite number"
-	if value < row[1] or value > row[2]:
-		return "%s is outside %s … %s" % [value, row[1], row[2]]
-	return ""
+		reason = "not a parameter this node sets"
+	elif key in _missing:
+		reason = "the car's script has no variable %s" % PARAMS[key][0]
+	elif PARAMS[key][3]:
+		if typeof(value) != TYPE_BOOL:
+			reason = "not true or false"
+	elif not _is_number(value):
+		reason = "not a number"
+	elif not _is_finite_number(value):
+		reason = "not a finite number"
+	elif value < PARAMS[key][1] or value > PARAMS[key][2]:
+		reason = "%s is outside %s … %s" % [value, PARAMS[key][1], PARAMS[key][2]]
+	return reason
 
 
 func _values():
