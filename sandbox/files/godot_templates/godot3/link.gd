@@ -1,0 +1,314 @@
+# The live link to car-sandbox, Godot 3: add this node as a child of your car (or point
+# car_path at it), run the game, and the sandbox sees the car and tunes it while it drives.
+# JSON over UDP on this computer; what it sends and takes is written in the sandbox's
+# docs/link.md. It never runs what it receives: it only sets the car's variables named
+# below, to numbers within their ranges.
+{{HEADER}}
+extends Node
+
+const PROTOCOL = 1
+const MAX_BYTES = 65536  # a longer datagram is dropped unread
+const MESSAGES_PER_TICK = 64  # the rest wait for the next tick: a flood costs a tick little
+const WARNINGS_PER_SECOND = 5  # a flood of bad messages does not flood the log
+# the node's physics step runs before the car's (0 by default), so a value set now is
+# used in this very tick, and the controls it reads are the ones the car reads
+const PRIORITY = -1000
+{{TABLES}}
+
+# the sandbox's UDP port on this computer
+export var port = 47620
+# the sandbox's address
+export var host = "127.0.0.1"
+# the token the sandbox prints when it listens
+export var token = ""
+# the car (the node's parent by default)
+export(NodePath) var car_path = NodePath("..")
+
+var _peer = PacketPeerUDP.new()
+var _car = null
+var _welcomed = false
+var _hello_at = 0  # µs of the last hello
+var _tick = 0  # physics ticks begun since the node started
+var _controls = {}  # the controls the car reads in the tick under way
+var _applied = 0  # the seq of the last set applied
+var _cost_us = 0  # what the node cost the game in the tick under way
+var _missing = []  # parameters of the table the car lacks
+var _state = []  # the state variables the car has
+var _heading = "rotation"
+var _has_scale = false
+var _has_velocity = false
+var _warn_since = 0  # ms: the start of the warnings' second
+var _warned = 0
+var _quiet = 0
+
+
+func _ready():
+	process_priority = PRIORITY
+	_car = get_node_or_null(car_path)
+	if not (_car is Node2D):
+		_warn("no 2D car at car_path %s: the link is off" % car_path)
+		set_physics_process(false)
+		return
+	_missing = MISSING.duplicate()
+	for key in PARAMS:
+		if not PARAMS[key][0] in _car:
+			_missing.append(key)
+	for key in STATE:
+		# a number (an array of them, such as a heading history, is not reported)
+		if key in _car and (_is_number(_car.get(key)) or typeof(_car.get(key)) == TYPE_BOOL):
+			_state.append(key)
+	if "heading" in _car:
+		_heading = "heading"
+	_has_scale = "pixels_per_metre" in _car
+	_has_velocity = "velocity" in _car
+	if _peer.connect_to_host(host, port) != OK:
+		_warn("cannot reach %s port %d: the link is off" % [host, port])
+		set_physics_process(false)
+		return
+	_hello_at = OS.get_ticks_usec() - 1000000
+
+
+func _exit_tree():
+	if _peer.is_connected_to_host():
+		_send({"type": "bye"})
+		_peer.close()
+
+
+func _physics_process(_delta):
+	var start = OS.get_ticks_usec()
+	if not is_instance_valid(_car):
+		set_physics_process(false)
+		return
+	if _welcomed and _tick > 0:
+		_send_telemetry()
+	_receive()
+	if not _welcomed and start - _hello_at >= 1000000:
+		_hello_at = start
+		_send_hello()
+	_controls = _read_controls()
+	_tick += 1
+	_cost_us = OS.get_ticks_usec() - start
+
+
+func _receive():
+	var handled = 0
+	while handled < MESSAGES_PER_TICK and _peer.get_available_packet_count() > 0:
+		handled += 1
+		var packet = _peer.get_packet()
+		if _peer.get_packet_error() != OK:
+			continue
+		if packet.size() > MAX_BYTES:
+			_warn("a message of %d bytes was dropped (at most %d)" % [packet.size(), MAX_BYTES])
+			continue
+		var text = packet.get_string_from_utf8()
+		# validate_json first: parse_json (and JSON.parse) would print an error of its own
+		# for every bad message
+		if validate_json(text) != "":
+			_warn("a message that is not JSON was dropped")
+			continue
+		_handle(parse_json(text))
+
+
+func _handle(message):
+	if typeof(message) != TYPE_DICTIONARY:
+		_warn("a message that is not a JSON object was dropped")
+		return
+	var version = message.get("v")
+	if not _is_number(version) or version != PROTOCOL:
+		_warn("a message of another protocol version was dropped (this node speaks %d)" % PROTOCOL)
+		return
+	var given = message.get("token")
+	if typeof(given) != TYPE_STRING or given != token:
+		_warn("a message with another token was dropped (is the node's token the sandbox's?)")
+		return
+	var kind = message.get("type")
+	if typeof(kind) != TYPE_STRING:
+		kind = ""
+	if kind == "welcome":
+		if not _welcomed:
+			print("car-sandbox link: linked to the sandbox on %s port %d" % [host, port])
+		_welcomed = true
+		return
+	if not (kind in ["set", "get", "ping"]):
+		_warn("a message of an unknown type was dropped")
+		return
+	var seq = message.get("seq")
+	if not _is_finite_number(seq):
+		_warn("a %s message without a seq number was dropped" % kind)
+		return
+	seq = int(seq)
+	if kind == "ping":
+		_send({"type": "pong", "seq": seq})
+	elif kind == "get":
+		_send({"type": "values", "seq": seq, "params": _values()})
+	elif typeof(message.get("params")) != TYPE_DICTIONARY:
+		_warn("a set message without params was dropped")
+	else:
+		_apply(seq, message["params"])
+
+
+func _apply(seq, params):
+	# each value on its own: one refused leaves the rest applied
+	var applied = {}
+	var refused = {}
+	for key in params:
+		var value = params[key]
+		var reason = _refusal(key, value)
+		if reason != "":
+			refused[key] = reason
+			_warn("%s refused: %s" % [_shown(key), reason])
+			continue
+		_car.set(PARAMS[key][0], value)
+		applied[key] = value
+	_applied = seq
+	_send({"type": "ack", "seq": seq, "tick": _tick + 1, "applied": applied, "refused": refused})
+
+
+func _refusal(key, value):
+	# why a value cannot be set ("" when it can): nothing is clamped
+	var reason = ""
+	if not PARAMS.has(key):
+		reason = "not a parameter this node sets"
+	elif key in _missing:
+		reason = "the car's script has no variable %s" % PARAMS[key][0]
+	elif PARAMS[key][3]:
+		if typeof(value) != TYPE_BOOL:
+			reason = "not true or false"
+	elif not _is_number(value):
+		reason = "not a number"
+	elif not _is_finite_number(value):
+		reason = "not a finite number"
+	elif value < PARAMS[key][1] or value > PARAMS[key][2]:
+		reason = "%s is outside %s … %s" % [value, PARAMS[key][1], PARAMS[key][2]]
+	return reason
+
+
+func _values():
+	var values = {}
+	for key in PARAMS:
+		if not key in _missing:
+			values[key] = _plain(_car.get(PARAMS[key][0]))
+	return values
+
+
+func _send_hello():
+	var version = Engine.get_version_info()
+	var model = ""
+	var format = null
+	var script = _car.get_script()
+	if script != null:
+		var constants = script.get_script_constant_map()
+		if typeof(constants.get("SANDBOX_MODEL")) == TYPE_STRING:
+			model = constants["SANDBOX_MODEL"]
+		if _is_number(constants.get("SANDBOX_FORMAT")):
+			format = constants["SANDBOX_FORMAT"]
+	var message = {
+		"type": "hello",
+		"game": str(ProjectSettings.get_setting("application/config/name")),
+		"godot": "%d.%d.%d" % [version["major"], version["minor"], version["patch"]],
+		"model": model,
+		"format": format,
+		"hz": Engine.iterations_per_second,
+		"units": "m" if _has_scale else "px",
+		"params": _values(),
+		"missing": _missing,
+	}
+	_send(message)
+
+
+func _send_telemetry():
+	var scale = 1.0
+	if _has_scale:
+		scale = _car.pixels_per_metre
+	var velocity = Vector2.ZERO
+	if _has_velocity and typeof(_car.velocity) == TYPE_VECTOR2:
+		velocity = _car.velocity / scale
+	var position = _car.position / scale
+	var state = {}
+	for key in _state:
+		state[key] = _plain(_car.get(key))
+	var hz = Engine.iterations_per_second
+	var message = {
+		"type": "telemetry",
+		"tick": _tick,
+		"t": float(_tick) / hz,
+		"x": _plain(position.x),
+		"y": _plain(position.y),
+		"heading": _plain(_car.get(_heading)),
+		"vx": _plain(velocity.x),
+		"vy": _plain(velocity.y),
+		"controls": _controls,
+		"state": state,
+		"applied": _applied,
+		"cost_us": _cost_us,
+	}
+	_send(message)
+
+
+func _read_controls():
+	var shift = 0
+	if _just_pressed("shift_up"):
+		shift = 1
+	elif _just_pressed("shift_down"):
+		shift = -1
+	return {
+		"steer": _strength("steer_right") - _strength("steer_left"),
+		"throttle": _strength("accelerate"),
+		"brake": _strength("brake"),
+		"handbrake": _strength("handbrake"),
+		"shift": shift,
+	}
+
+
+func _strength(control):
+	var action = ACTIONS[control]
+	return Input.get_action_strength(action) if InputMap.has_action(action) else 0.0
+
+
+func _just_pressed(control):
+	var action = ACTIONS[control]
+	return InputMap.has_action(action) and Input.is_action_just_pressed(action)
+
+
+func _send(message):
+	message["v"] = PROTOCOL
+	message["token"] = token
+	_peer.put_packet(JSON.print(message).to_utf8())
+
+
+func _plain(value):
+	# a value as JSON takes it: a number that is not finite (NaN until a car's first tick,
+	# say) is null, and anything but a number or true/false is null too
+	if typeof(value) == TYPE_BOOL or typeof(value) == TYPE_INT:
+		return value
+	if typeof(value) == TYPE_REAL and not is_nan(value) and not is_inf(value):
+		return value
+	return null
+
+
+func _is_number(value):
+	return typeof(value) == TYPE_INT or typeof(value) == TYPE_REAL
+
+
+func _is_finite_number(value):
+	return _is_number(value) and not is_nan(value) and not is_inf(value)
+
+
+func _shown(key):
+	# a name as a warning shows it: at most 40 characters
+	return key if key.length() <= 40 else key.substr(0, 40) + "…"
+
+
+func _warn(text):
+	var now = OS.get_ticks_msec()
+	if now - _warn_since >= 1000:
+		if _quiet > 0:
+			push_warning("car-sandbox link: %d more warnings in a second were not shown" % _quiet)
+		_warn_since = now
+		_warned = 0
+		_quiet = 0
+	if _warned < WARNINGS_PER_SECOND:
+		_warned += 1
+		push_warning("car-sandbox link: " + text)
+	else:
+		_quiet += 1

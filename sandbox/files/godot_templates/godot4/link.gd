@@ -1,0 +1,320 @@
+# The live link to car-sandbox, Godot 4 (4.2 or later runs it first in each physics tick):
+# add this node as a child of your car (or point car_path at it), run the game, and the
+# sandbox sees the car and tunes it while it drives. JSON over UDP on this computer; what
+# it sends and takes is written in the sandbox's docs/link.md. It never runs what it
+# receives: it only sets the car's variables named below, to numbers within their ranges.
+{{HEADER}}
+extends Node
+
+const PROTOCOL: int = 1
+const MAX_BYTES: int = 65536  # a longer datagram is dropped unread
+const MESSAGES_PER_TICK: int = 64  # the rest wait for the next tick: a flood costs a tick little
+const WARNINGS_PER_SECOND: int = 5  # a flood of bad messages does not flood the log
+# the node's physics step runs before the car's (0 by default), so a value set now is
+# used in this very tick, and the controls it reads are the ones the car reads
+const PRIORITY: int = -1000
+{{TABLES}}
+
+## The sandbox's UDP port on this computer
+@export var port: int = 47620
+## The sandbox's address
+@export var host: String = "127.0.0.1"
+## The token the sandbox prints when it listens
+@export var token: String = ""
+## The car (the node's parent by default)
+@export var car_path: NodePath = NodePath("..")
+
+var _peer := PacketPeerUDP.new()
+var _json := JSON.new()
+var _car: Node2D = null
+var _welcomed := false
+var _hello_at: int = 0  # µs of the last hello
+var _tick: int = 0  # physics ticks begun since the node started
+var _controls := {}  # the controls the car reads in the tick under way
+var _applied: int = 0  # the seq of the last set applied
+var _cost_us: int = 0  # what the node cost the game in the tick under way
+var _missing: Array = []  # parameters of the table the car lacks
+var _state := {}  # the model's state slot: the car's variable of it (the sandbox's own
+# scripts keep their state in variables named with a leading _)
+var _heading := "rotation"
+var _has_scale := false
+var _warn_since: int = 0  # ms: the start of the warnings' second
+var _warned: int = 0
+var _quiet: int = 0
+
+
+func _ready() -> void:
+	# Godot 4.2 runs physics steps by process_physics_priority; before it, by process_priority
+	if "process_physics_priority" in self:
+		set("process_physics_priority", PRIORITY)
+	else:
+		process_priority = PRIORITY
+	var found := get_node_or_null(car_path)
+	if not (found is Node2D):
+		_warn("no 2D car at car_path %s: the link is off" % car_path)
+		set_physics_process(false)
+		return
+	_car = found as Node2D
+	_missing = MISSING.duplicate()
+	for key in PARAMS:
+		if not PARAMS[key][0] in _car:
+			_missing.append(key)
+	for key in STATE:
+		for variable in [key, "_" + key]:
+			# a number (an array of them, such as a heading history, is not reported)
+			var value: Variant = _car.get(variable) if variable in _car else null
+			if not _state.has(key) and (_is_number(value) or typeof(value) == TYPE_BOOL):
+				_state[key] = variable
+	for variable in ["heading", "_heading"]:
+		if variable in _car:
+			_heading = variable
+			break
+	_has_scale = "pixels_per_metre" in _car
+	if _peer.connect_to_host(host, port) != OK:
+		_warn("cannot reach %s port %d: the link is off" % [host, port])
+		set_physics_process(false)
+		return
+	_hello_at = Time.get_ticks_usec() - 1000000
+
+
+func _exit_tree() -> void:
+	if _peer.is_socket_connected():
+		_send({"type": "bye"})
+		_peer.close()
+
+
+func _physics_process(_delta: float) -> void:
+	var start := Time.get_ticks_usec()
+	if not is_instance_valid(_car):
+		set_physics_process(false)
+		return
+	if _welcomed and _tick > 0:
+		_send_telemetry()
+	_receive()
+	if not _welcomed and start - _hello_at >= 1000000:
+		_hello_at = start
+		_send_hello()
+	_controls = _read_controls()
+	_tick += 1
+	_cost_us = Time.get_ticks_usec() - start
+
+
+func _receive() -> void:
+	var handled := 0
+	while handled < MESSAGES_PER_TICK and _peer.get_available_packet_count() > 0:
+		handled += 1
+		var packet := _peer.get_packet()
+		if _peer.get_packet_error() != OK:
+			continue
+		if packet.size() > MAX_BYTES:
+			_warn("a message of %d bytes was dropped (at most %d)" % [packet.size(), MAX_BYTES])
+			continue
+		# a JSON object of our own: JSON.parse_string would print an error of its own for
+		# every bad message
+		if _json.parse(packet.get_string_from_utf8()) != OK:
+			_warn("a message that is not JSON was dropped")
+			continue
+		_handle(_json.data)
+
+
+func _handle(message: Variant) -> void:
+	if typeof(message) != TYPE_DICTIONARY:
+		_warn("a message that is not a JSON object was dropped")
+		return
+	var version: Variant = message.get("v")
+	if not _is_number(version) or version != PROTOCOL:
+		_warn("a message of another protocol version was dropped (this node speaks %d)" % PROTOCOL)
+		return
+	var given: Variant = message.get("token")
+	if typeof(given) != TYPE_STRING or given != token:
+		_warn("a message with another token was dropped (is the node's token the sandbox's?)")
+		return
+	var kind: Variant = message.get("type")
+	if typeof(kind) != TYPE_STRING:
+		kind = ""
+	if kind == "welcome":
+		if not _welcomed:
+			print("car-sandbox link: linked to the sandbox on %s port %d" % [host, port])
+		_welcomed = true
+		return
+	if not (kind in ["set", "get", "ping"]):
+		_warn("a message of an unknown type was dropped")
+		return
+	var seq: Variant = message.get("seq")
+	if not _is_finite_number(seq):
+		_warn("a %s message without a seq number was dropped" % kind)
+		return
+	if kind == "ping":
+		_send({"type": "pong", "seq": int(seq)})
+	elif kind == "get":
+		_send({"type": "values", "seq": int(seq), "params": _values()})
+	elif typeof(message.get("params")) != TYPE_DICTIONARY:
+		_warn("a set message without params was dropped")
+	else:
+		_apply(int(seq), message["params"])
+
+
+func _apply(seq: int, params: Dictionary) -> void:
+	# each value on its own: one refused leaves the rest applied
+	var applied := {}
+	var refused := {}
+	for key in params:
+		var value: Variant = params[key]
+		var reason := _refusal(key, value)
+		if reason != "":
+			refused[key] = reason
+			_warn("%s refused: %s" % [_shown(key), reason])
+			continue
+		_car.set(PARAMS[key][0], value)
+		applied[key] = value
+	_applied = seq
+	_send({"type": "ack", "seq": seq, "tick": _tick + 1, "applied": applied, "refused": refused})
+
+
+func _refusal(key: String, value: Variant) -> String:
+	# why a value cannot be set ("" when it can): nothing is clamped
+	var reason := ""
+	if not PARAMS.has(key):
+		reason = "not a parameter this node sets"
+	elif key in _missing:
+		reason = "the car's script has no variable %s" % PARAMS[key][0]
+	elif PARAMS[key][3]:
+		if typeof(value) != TYPE_BOOL:
+			reason = "not true or false"
+	elif not _is_number(value):
+		reason = "not a number"
+	elif not _is_finite_number(value):
+		reason = "not a finite number"
+	elif value < PARAMS[key][1] or value > PARAMS[key][2]:
+		reason = "%s is outside %s … %s" % [value, PARAMS[key][1], PARAMS[key][2]]
+	return reason
+
+
+func _values() -> Dictionary:
+	var values := {}
+	for key in PARAMS:
+		if not key in _missing:
+			values[key] = _plain(_car.get(PARAMS[key][0]))
+	return values
+
+
+func _send_hello() -> void:
+	var version := Engine.get_version_info()
+	var model := ""
+	var format: Variant = null
+	var script: Script = _car.get_script()
+	if script != null:
+		var constants := script.get_script_constant_map()
+		if typeof(constants.get("SANDBOX_MODEL")) == TYPE_STRING:
+			model = constants["SANDBOX_MODEL"]
+		if _is_number(constants.get("SANDBOX_FORMAT")):
+			format = constants["SANDBOX_FORMAT"]
+	var message := {
+		"type": "hello",
+		"game": str(ProjectSettings.get_setting("application/config/name")),
+		"godot": "%d.%d.%d" % [version["major"], version["minor"], version["patch"]],
+		"model": model,
+		"format": format,
+		"hz": Engine.physics_ticks_per_second,
+		"units": "m" if _has_scale else "px",
+		"params": _values(),
+		"missing": _missing,
+	}
+	_send(message)
+
+
+func _send_telemetry() -> void:
+	var scale := 1.0
+	if _has_scale:
+		scale = _car.get("pixels_per_metre")
+	var velocity := Vector2.ZERO
+	if typeof(_car.get("velocity")) == TYPE_VECTOR2:
+		velocity = _car.get("velocity") / scale
+	var at := _car.position / scale
+	var state := {}
+	for key in _state:
+		state[key] = _plain(_car.get(_state[key]))
+	var message := {
+		"type": "telemetry",
+		"tick": _tick,
+		"t": float(_tick) / Engine.physics_ticks_per_second,
+		"x": _plain(at.x),
+		"y": _plain(at.y),
+		"heading": _plain(_car.get(_heading)),
+		"vx": _plain(velocity.x),
+		"vy": _plain(velocity.y),
+		"controls": _controls,
+		"state": state,
+		"applied": _applied,
+		"cost_us": _cost_us,
+	}
+	_send(message)
+
+
+func _read_controls() -> Dictionary:
+	var shift := 0
+	if _just_pressed("shift_up"):
+		shift = 1
+	elif _just_pressed("shift_down"):
+		shift = -1
+	return {
+		"steer": _strength("steer_right") - _strength("steer_left"),
+		"throttle": _strength("accelerate"),
+		"brake": _strength("brake"),
+		"handbrake": _strength("handbrake"),
+		"shift": shift,
+	}
+
+
+func _strength(control: String) -> float:
+	var action: String = ACTIONS[control]
+	return Input.get_action_strength(action) if InputMap.has_action(action) else 0.0
+
+
+func _just_pressed(control: String) -> bool:
+	var action: String = ACTIONS[control]
+	return InputMap.has_action(action) and Input.is_action_just_pressed(action)
+
+
+func _send(message: Dictionary) -> void:
+	message["v"] = PROTOCOL
+	message["token"] = token
+	_peer.put_packet(JSON.stringify(message).to_utf8_buffer())
+
+
+func _plain(value: Variant) -> Variant:
+	# a value as JSON takes it: a number that is not finite (NaN until a car's first tick,
+	# say) is null, and anything but a number or true/false is null too
+	if typeof(value) == TYPE_BOOL or typeof(value) == TYPE_INT:
+		return value
+	if typeof(value) == TYPE_FLOAT and is_finite(value):
+		return value
+	return null
+
+
+func _is_number(value: Variant) -> bool:
+	return typeof(value) == TYPE_INT or typeof(value) == TYPE_FLOAT
+
+
+func _is_finite_number(value: Variant) -> bool:
+	return _is_number(value) and is_finite(value)
+
+
+func _shown(key: String) -> String:
+	# a name as a warning shows it: at most 40 characters
+	return key if key.length() <= 40 else key.substr(0, 40) + "…"
+
+
+func _warn(text: String) -> void:
+	var now := Time.get_ticks_msec()
+	if now - _warn_since >= 1000:
+		if _quiet > 0:
+			push_warning("car-sandbox link: %d more warnings in a second were not shown" % _quiet)
+		_warn_since = now
+		_warned = 0
+		_quiet = 0
+	if _warned < WARNINGS_PER_SECOND:
+		_warned += 1
+		push_warning("car-sandbox link: " + text)
+	else:
+		_quiet += 1
