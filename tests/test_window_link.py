@@ -8,11 +8,17 @@ import csv
 import math
 import socket
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from conftest import ENGINE_REASON
+from sandbox.devtools.link_game import start_link_game
+from sandbox.devtools.oracle import godot_binary
+from sandbox.files.godot_link import export_link_node
+from sandbox.physics.models import arcade
 from sandbox.ui.palette import GAME
 from sandbox.ui.track_view import GROUND_RGB
 from window_game_peer import GAME as GAME_NAME
@@ -197,3 +203,28 @@ def test_a_port_that_cannot_be_bound_is_a_message_and_nothing_changes(window):
         assert str(taken.getsockname()[1]) in window.last_error
     finally:
         taken.close()
+
+
+@pytest.mark.skipif(godot_binary() is None, reason=ENGINE_REASON)
+def test_a_slider_move_is_acknowledged_by_the_godot_engine(window, qtbot):
+    """The window linked with the real game: the recipe car in Godot 3 with the
+    exported link node; a slider moved in the window is applied by the engine."""
+    window.link_panel.port.setValue(0)
+    assert window.link.listen()
+    server = window.link.server
+    node = export_link_node(arcade, 3)
+    idle = np.zeros((60 * 60, 5))  # a minute of nothing pressed, in real time: the game quits after it
+    with start_link_game(node, server.port, idle, token=server.token, fixed_fps=False, timeout=60) as game:
+        qtbot.waitUntil(lambda: window.link.game is not None or not game.running(), timeout=30000)
+        assert window.link.game is not None, game.log()
+        # the oracle's recipe car script does not say its model: nothing is sent until the user chooses
+        assert not window.link.sending and "does not say which model" in window.link_panel.note.text()
+        window.link_panel.accept_button.click()  # "Send to it as the Arcade …"
+        assert window.link.sending
+        window.panel.sliders["engine_power"].setValue(1230)
+        seq = window.link.last_seq
+        qtbot.waitUntil(lambda: server.status().last_applied >= seq or not game.running(), timeout=30000)
+        status = server.status()
+        assert status.last_applied >= seq, game.log()
+        assert status.values["engine_power"] == 1230 and "engine_power" not in status.refused
+        qtbot.waitUntil(lambda: window.track.game is not None, timeout=30000)  # its car drawn from its telemetry

@@ -56,6 +56,7 @@ class LinkControl:
         self.game = None  # the linked game's GameInfo
         self.sent: dict = {}  # the values the game has (or was sent) as far as the window knows
         self.accepted: tuple | None = None  # (game key, model name) the user chose to send to despite the models
+        self.last_seq = 0  # the seq the newest values sent go out under
         self.pulling = False
         self.recording = False
         self.not_taken: list[str] = []  # the last pull's values the sliders could not take
@@ -318,14 +319,14 @@ class LinkControl:
             return
         changed = self._mapped({k: v for k, v in w.tuning.items() if self.sent.get(k) != v})
         if changed:
-            self.server.send_set(changed)
+            self.last_seq = self.server.send_set(changed)
             self.sent.update(changed)
 
     def send_all(self) -> None:
         """Every value of the tuning to the game now."""
         if self.server is not None and self.sending:
             values = self._mapped(dict(self.window.tuning))
-            self.server.send_set(values)
+            self.last_seq = self.server.send_set(values)
             self.sent.update(values)
             self.window.statusBar().showMessage(f"Sent {len(values)} values to the game", 4000)
 
