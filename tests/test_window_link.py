@@ -15,10 +15,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from conftest import ENGINE_REASON
+from dialogs import answer
 from sandbox.devtools.link_game import start_link_game
 from sandbox.devtools.oracle import godot_binary
 from sandbox.files.godot_link import export_link_node
 from sandbox.physics.models import arcade
+from sandbox.ui.app import MainWindow
 from sandbox.ui.palette import GAME
 from sandbox.ui.track_view import GROUND_RGB
 from window_game_peer import GAME as GAME_NAME
@@ -90,6 +92,14 @@ def test_a_game_of_another_model_gets_nothing_until_the_user_chooses(window, qtb
         window.panel.sliders["engine_power"].setValue(1500)
         window.link.poll()
         assert window.link.sending is False and peer.sets == []
+        asked: list[str] = []
+        answer(QMessageBox.StandardButton.Discard, asked)  # the engine power moved above is given up
+        window.link_panel.switch_button.click()  # "Switch the window to the …"
+        assert "not saved" in asked[0]
+        assert window.model.NAME == "monster" and window.link.sending
+        window.panel.sliders["mass"].setValue(1720)
+        qtbot.waitUntil(lambda: peer.params["mass"] == 1720, timeout=WAIT_MS)
+        assert [m["params"] for m in peer.sets] == [{"mass": 1720.0}]  # the switch itself sent nothing
     finally:
         peer.stop()
 
@@ -228,3 +238,27 @@ def test_a_slider_move_is_acknowledged_by_the_godot_engine(window, qtbot):
         assert status.last_applied >= seq, game.log()
         assert status.values["engine_power"] == 1230 and "engine_power" not in status.refused
         qtbot.waitUntil(lambda: window.track.game is not None, timeout=30000)  # its car drawn from its telemetry
+
+
+def test_the_address_and_port_are_kept_and_another_address_is_asked_about(qtbot):
+    first = MainWindow(remember=True)
+    qtbot.addWidget(first)
+    panel = first.link_panel
+    panel.port.setValue(47999)
+    asked: list[str] = []
+    answer(QMessageBox.StandardButton.No, asked)
+    panel.address.setText("0.0.0.0")
+    panel.address.editingFinished.emit()
+    assert "reachable from other machines" in asked[0]
+    assert panel.address.text() == "127.0.0.1"  # kept as it was
+    panel.address.setText("not an address")
+    panel.address.editingFinished.emit()
+    assert panel.address.text() == "127.0.0.1" and "not an IP address" in first.last_error
+    answer(QMessageBox.StandardButton.Yes, asked)
+    panel.address.setText("0.0.0.0")
+    panel.address.editingFinished.emit()
+    assert len(asked) == 2 and panel.address.text() == "0.0.0.0"
+    first.close()  # a normal close: the next start opens this session
+    second = MainWindow(remember=True)
+    qtbot.addWidget(second)
+    assert second.link_panel.port.value() == 47999 and second.link_panel.address.text() == "0.0.0.0"
