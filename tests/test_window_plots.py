@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from sandbox.files.presets import BUILTIN_DIR
+from sandbox.physics.state import Controls
+from sandbox.session.sources import HeldControls
 from window_helpers import paused, speed_trace
 
 K = Qt.Key
@@ -122,3 +124,18 @@ def test_the_status_line_and_dashboard_show_what_the_model_declares(window):
     state = window.sim.state
     assert window.track.dashboard.rpm == float(state.extra["rpm"][0]) > 0
     assert window.track.dashboard.gear == str(int(state.extra["gear"][0]))
+
+
+@pytest.mark.parametrize("resets", [0, 1, 2])
+def test_the_readout_follows_the_car_whatever_redraws_came_before(window, resets):
+    """The readout is laid out on every other turn of the speed plot: a whole redraw
+    (a reset) in between must not shift it off its turn for good."""
+    paused(window)
+    for _ in range(resets):
+        window.drive_view.refresh()  # a whole redraw, as a step or a scrub does
+    window.drive.live = HeldControls(Controls(0, 1, 0))  # full throttle: the speed changes every tick
+    shown = set()
+    for _ in range(60):
+        window.run_for(1 / 60)
+        shown.add(window.plots.readout.text())
+    assert len(shown) >= 60 // (2 * 3)  # a new text every other speed-plot turn (every sixth frame)

@@ -230,10 +230,13 @@ class LivePlots(pg.GraphicsLayoutWidget):
         data = self.buffer.view()
         n = data.shape[1]
         self._now = now
-        self._refreshes += 1
         # the readout's rich text costs about a millisecond to lay out: ten times a
-        # second is as fast as anyone reads it (and at once while hovering, see _hover)
-        if plot is None or (plot == 0 and self._refreshes % (2 * len(PLOT_COLUMNS)) == 0):
+        # second is as fast as anyone reads it (and at once while hovering, see _hover).
+        # Counted in the speed plot's turns only: a count of every refresh met the speed
+        # plot's turn on a multiple of six never, after a whole redraw (a reset) shifted it
+        if plot == 0:
+            self._refreshes += 1
+        if plot is None or (plot == 0 and self._refreshes % 2 == 0):
             self.show_readout()
         for index in (0, 1, 2) if plot is None else (plot,):
             columns = PLOT_COLUMNS[index]
