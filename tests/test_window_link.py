@@ -77,6 +77,9 @@ def test_a_refused_value_is_shown_with_the_games_reason(linked, qtbot):
     qtbot.waitUntil(lambda: "drag" in label.text(), timeout=WAIT_MS)
     assert label.text() == "The game refused drag: -0.8 is outside -0.5 … 0"
     assert peer.params["drag"] == -0.06  # the game kept its own
+    window.panel.sliders["drag"].setValue(-0.3)  # a value it takes: the refusal is over
+    qtbot.waitUntil(lambda: peer.params["drag"] == -0.3, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: label.text() == "", timeout=WAIT_MS)
 
 
 def test_a_game_of_another_model_gets_nothing_until_the_user_chooses(window, qtbot):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
+from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
@@ -60,6 +61,8 @@ class LinkControl:
         self.pulling = False
         self.recording = False
         self.not_taken: list[str] = []  # the last pull's values the sliders could not take
+        self.refused: dict[str, str] = {}  # name -> the game's reason, until a later value of it is applied
+        self._acks: deque = deque(maxlen=256)  # acks handed over by the link's thread, taken in `poll`
         self.car = None  # the game's car (GameCar) as last drawn
         self._body = (None, None)  # (game key, model name) -> the game car's body
         self._status_at = -math.inf
@@ -142,8 +145,10 @@ class LinkControl:
             w.show_error(str(exc), "Link")
             self._show_listening()
             return False
+        server.on_ack = self._acks.append  # on the link's thread: a deque's append is safe there
         self.server = server
-        self.game, self.accepted, self.not_taken = None, None, []
+        self.game, self.accepted, self.not_taken, self.refused = None, None, [], {}
+        self._acks.clear()
         self._status_at = -math.inf
         self.timer.start()
         self._show_listening()
@@ -200,6 +205,7 @@ class LinkControl:
         if s is None:
             return
         telemetry = s.take()
+        self._take_acks()
         now = time.perf_counter()
         if now - self._status_at >= STATUS_S or (telemetry and self.game is None):
             self._status_at = now
@@ -244,7 +250,21 @@ class LinkControl:
             if game is not None:
                 self.window.statusBar().showMessage(f"Linked with {game.game or 'the game'} (Godot {game.godot})", 6000)
         self.panel.show_game(status)
-        self.panel.show_refused(dict(status.refused), self.not_taken)
+        self.panel.show_refused(self.refused, self.not_taken)
+
+    def _take_acks(self) -> None:
+        """The game's acks since the last look: a refused value is listed until a later
+        value of the same name is applied."""
+        changed = False
+        while self._acks:
+            ack = self._acks.popleft()
+            for name in ack.get("applied", {}):
+                changed |= self.refused.pop(name, None) is not None
+            for name, reason in ack.get("refused", {}).items():
+                self.refused[name] = str(reason)
+                changed = True
+        if changed:
+            self.panel.show_refused(self.refused, self.not_taken)
 
     # --- the model ----------------------------------------------------------------------
     @property
@@ -377,7 +397,7 @@ class LinkControl:
         self.sent.update(taken)  # the game has them: nothing to send back
         if taken:
             w.panel.set_values(taken, f"Pull {len(taken)} values from {self.game.game if self.game else 'the game'}")
-        self.panel.show_refused({} if self.server is None else dict(self.server.status().refused), problems)
+        self.panel.show_refused(self.refused, problems)
         text = f"Took {len(taken)} values from the game"
         if problems:
             w.show_error(
