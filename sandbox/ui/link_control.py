@@ -6,43 +6,31 @@ recording the game's drive. The Link panel (link_panel.py) shows it all."""
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ..errors import UserError
 from ..files.disk import make_folder
 from ..files.traces import user_trace_dir
-from ..link.protocol import DEFAULT_PORT
 from ..link.server import LinkServer
 from ..physics.models import MODELS
 from .game_car import STALE_S, game_body, game_car
-from .link_panel import DEFAULT_ADDRESS
-from .session import settings
-from .worker import Worker
+from .link_pull import PullFromGame
+from .link_settings import LinkSettings
 
 POLL_MS = 16
 """ms between looks at what the game sent (the frame rate of a 60 Hz screen)."""
 STATUS_S = 0.25
 """s between updates of the panel's figures (text laid out four times a second is
 as fast as anyone reads it)."""
-PULL_TIMEOUT_S = 2.0
-"""s the game has to answer Pull from game (on a worker thread: the window goes on)."""
 
 
-def is_loopback(address: str) -> bool:
-    """Whether `address` reaches this computer only; ValueError if it is no address."""
-    if address.strip().lower() == "localhost":
-        return True
-    return ipaddress.ip_address(address.strip()).is_loopback
-
-
-def _game_key(game) -> tuple:
+def game_key(game) -> tuple:
     """What tells one linked game from another (a new hello after a restart is a new game)."""
     return (game.game, game.godot, game.model, game.hz, game.units, game.address)
 
@@ -58,7 +46,6 @@ class LinkControl:
         self.sent: dict = {}  # the values the game has (or was sent) as far as the window knows
         self.accepted: tuple | None = None  # (game key, model name) the user chose to send to despite the models
         self.last_seq = 0  # the seq the newest values sent go out under
-        self.pulling = False
         self.recording = False
         self.not_taken: list[str] = []  # the last pull's values the sliders could not take
         self.refused: dict[str, str] = {}  # name -> the game's reason, until a later value of it is applied
@@ -69,18 +56,8 @@ class LinkControl:
         self.timer = QTimer(w)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
-        self.pull_job = Worker(w, "pull from game", below_window=False)
-        self.pull_job.finished.connect(lambda values, _: self.apply_pulled(values))
-        self.pull_job.failed.connect(self._pull_failed)
-        port, address = DEFAULT_PORT, DEFAULT_ADDRESS
-        if w.remember:
-            port = w.memory.setting("link/port", DEFAULT_PORT, low=0, high=65535)
-            address = w.memory.setting("link/address", DEFAULT_ADDRESS, check=is_loopback)
-        p.port.setValue(port)
-        p.address.setText(address)
-        self._address = address
-        p.port.valueChanged.connect(self._port_changed)
-        p.address.editingFinished.connect(self._address_changed)
+        self.settings = LinkSettings(w)  # the address and port, kept between runs
+        self.puller = PullFromGame(self)
         p.listen_button.clicked.connect(self.toggle)
         p.copy_button.clicked.connect(self.copy_token)
         p.pull_button.clicked.connect(self.pull)
@@ -88,37 +65,6 @@ class LinkControl:
         p.record_button.clicked.connect(lambda on: self.set_recording(on))
         p.switch_button.clicked.connect(self.switch_to_game_model)
         p.accept_button.clicked.connect(self.accept_game)
-
-    # --- settings ----------------------------------------------------------------------
-    def _port_changed(self, port: int) -> None:
-        if self.window.remember:
-            settings().setValue("link/port", port)
-
-    def _address_changed(self) -> None:
-        """A new address to listen on: refused if it is no address; asked about if the
-        game link would become reachable from other machines."""
-        w, text = self.window, self.panel.address.text().strip()
-        if text == self._address:
-            return
-        try:
-            loopback = is_loopback(text)
-        except ValueError:
-            w.show_error(f"“{text[:60]}” is not an IP address; the link keeps listening on {self._address}")
-            self.panel.address.setText(self._address)
-            return
-        if not loopback:
-            answer = QMessageBox.question(
-                w,
-                "Listen on another address",
-                f"Listening on {text} makes the game link reachable from other machines on your network: "
-                "anyone who has the token can then change your game's values.\nListen there?",
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                self.panel.address.setText(self._address)
-                return
-        self._address = text
-        if w.remember:
-            settings().setValue("link/address", text)
 
     # --- listen and stop -------------------------------------------------------------------
     @property
@@ -137,8 +83,8 @@ class LinkControl:
         w = self.window
         if self.server is not None:
             return True
-        self._address_changed()
-        server = LinkServer(port=self.panel.port.value(), host=self._address)
+        self.settings.address_changed()
+        server = LinkServer(port=self.panel.port.value(), host=self.settings.address)
         try:
             server.start()
         except UserError as exc:
@@ -227,7 +173,7 @@ class LinkControl:
 
     def _game_body(self) -> dict:
         w = self.window
-        key = (_game_key(self.game), w.model.NAME, w.tuning.get("wheel_base"))
+        key = (game_key(self.game), w.model.NAME, w.tuning.get("wheel_base"))
         if self._body[0] != key:
             self._body = (key, game_body(self.game.model, self.game.params, w.model, w.tuning))
         return self._body[1]
@@ -242,7 +188,7 @@ class LinkControl:
 
     def _show_status(self, status) -> None:
         game = status.game
-        if (game is None) != (self.game is None) or (game is not None and _game_key(game) != _game_key(self.game)):
+        if (game is None) != (self.game is None) or (game is not None and game_key(game) != game_key(self.game)):
             self.game = game
             self.sent = dict(self.window.tuning)  # what changes from now on is sent
             self._show_note()
@@ -272,7 +218,7 @@ class LinkControl:
         """Whether tuning changes go to the game: it drives the window's model, or the
         user chose to send to it anyway."""
         g, name = self.game, self.window.model.NAME
-        return g is not None and (g.model == name or self.accepted == (_game_key(g), name))
+        return g is not None and (g.model == name or self.accepted == (game_key(g), name))
 
     def _show_note(self) -> None:
         w, g, p = self.window, self.game, self.panel
@@ -311,7 +257,7 @@ class LinkControl:
     def accept_game(self) -> None:
         """Send to the game although its model is not the window's (the user chose)."""
         if self.game is not None:
-            self.accepted = (_game_key(self.game), self.window.model.NAME)
+            self.accepted = (game_key(self.game), self.window.model.NAME)
             self.sent = dict(self.window.tuning)
             self._show_note()
 
@@ -350,62 +296,14 @@ class LinkControl:
             self.sent.update(values)
             self.window.statusBar().showMessage(f"Sent {len(values)} values to the game", 4000)
 
-    # --- pull from game ----------------------------------------------------------------
+    # --- pull from game (link_pull.py) -------------------------------------------------
     def pull(self) -> None:
-        """Ask the game for its values (on a worker thread); they arrive in `apply_pulled`."""
-        w, s = self.window, self.server
-        if s is None or self.game is None:
-            w.show_error("No game is linked: Listen, then run the game with the token", "Pull from game")
-            return
-        if self.game.model in MODELS and self.game.model != w.model.NAME:
-            w.show_error(
-                f"The game drives the {MODELS[self.game.model].TITLE} model: switch the window to it first",
-                "Pull from game",
-            )
-            return
-        self.pulling = True
-        self.panel.pull_button.setEnabled(False)
-        self.pull_job.request(lambda task: s.request_values(PULL_TIMEOUT_S))
+        self.puller.pull()
 
-    def _pull_failed(self, why: str) -> None:
-        self.pulling = False
-        self.panel.pull_button.setEnabled(self.game is not None)
-        self.window.show_error(f"Could not pull the game's values ({why})", "Pull from game")
-
-    def apply_pulled(self, values) -> None:
-        """The game's `values` into the sliders as one undo step; names the model lacks
-        and values the sliders cannot take are listed, never clamped."""
-        w = self.window
-        self.pulling = False
-        self.panel.pull_button.setEnabled(self.game is not None)
-        if values is None:
-            w.show_error(f"The game did not answer within {PULL_TIMEOUT_S:g} s; nothing changed", "Pull from game")
-            return
-        trial, taken, problems = w.tuning.copy(), {}, []
-        params = w.tuning.params
-        for name in sorted(values, key=lambda n: not (n in params and params[n].is_bool)):  # switches first
-            if name not in params:
-                problems.append(f"{name}: the {w.model.TITLE} has no such parameter")
-                continue
-            try:
-                trial.set(name, values[name])
-            except ValueError as exc:
-                problems.append(f"{name}: {exc}")
-                continue
-            taken[name] = trial[name]
-        self.not_taken = problems
-        self.sent.update(taken)  # the game has them: nothing to send back
-        if taken:
-            w.panel.set_values(taken, f"Pull {len(taken)} values from {self.game.game if self.game else 'the game'}")
-        self.panel.show_refused(self.refused, problems)
-        text = f"Took {len(taken)} values from the game"
-        if problems:
-            w.show_error(
-                text + f"; {len(problems)} could not be taken (nothing was clamped):\n" + "\n".join(problems),
-                "Pull from game",
-            )
-        else:
-            w.statusBar().showMessage(text + " (one undo step)", 6000)
+    @property
+    def pulling(self) -> bool:
+        """A pull from the game is under way."""
+        return self.puller.pulling
 
     # --- recording -----------------------------------------------------------------------
     def set_recording(self, on: bool) -> None:
