@@ -2,7 +2,8 @@
 end is sandbox/link), polled from a timer at the frame rate (never waiting on the
 network); each change of a tuning value sent to the game as it happens; the game's
 car drawn and plotted from its newest telemetry; Pull from game as one undo step;
-recording the game's drive. The Link panel (link_panel.py) shows it all."""
+recording the game's drive. The Link panel (link_panel.py) shows it all; its address and
+port are in link_settings.py, Pull from game in link_pull.py."""
 
 from __future__ import annotations
 
