@@ -163,6 +163,21 @@ def test_gaps_in_the_tick_numbers_are_counted_as_lost_ticks(linked, peer):
     assert linked.status().lost_ticks == 3 + 3  # 4, 5, 6 and 9, 10, 11
 
 
+def test_a_tick_older_than_one_taken_is_dropped_so_the_path_never_steps_back(linked, peer):
+    for tick in (5, 3, 6):
+        peer.telemetry(tick)
+    assert [t.tick for t in taken(linked, 2)] == [5, 6]
+    assert linked.status().dropped == {"out of order": 1} and linked.status().lost_ticks == 0
+
+
+def test_values_set_before_the_game_said_hello_go_out_when_it_does(server, peer):
+    seq = server.send_set({"engine_power": 1500})
+    peer.hello()
+    sent = peer.wait_for("set")[0]
+    assert (sent["seq"], sent["params"]) == (seq, {"engine_power": 1500.0})
+    assert server.wait_applied(seq, 20)["applied"] == {"engine_power": 1500.0}
+
+
 def test_the_queue_keeps_the_newest_and_counts_what_it_let_go():
     link = LinkServer(port=0, token=TOKEN, queue=4)
     link.start()
