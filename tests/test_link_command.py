@@ -122,7 +122,7 @@ def test_the_text_says_the_same_for_people(running):
     "setting, message",
     [
         ("engine_pwr=900", "the arcade model has no such parameter (did you mean engine_power?)"),
-        ("engine_power=99999", "99999.0 is outside the allowed range 0 … 4000"),
+        ("engine_power=99999", "99999 is outside the allowed range 0 … 4000"),
         ("rate_independent=1", "is not true or false"),
         ("slip_speed=300", "the game's car script has no variable for it"),
         ("braking=-400", "the game's link node maps no such parameter"),

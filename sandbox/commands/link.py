@@ -27,8 +27,10 @@ def set_value(text: str) -> tuple[str, float | bool]:
         raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not NAME=VALUE (e.g. engine_power=900)")
     if value.lower() in ("true", "false"):
         return name, value.lower() == "true"
+    from ..files.json_text import GivenNumber
+
     try:
-        number = float(value)
+        number = GivenNumber(value)  # messages quote it as given: -5, not -5.0
     except ValueError:
         raise argparse.ArgumentTypeError(f"{name}: {shown(repr(value))} is not a number (nor true/false)") from None
     if not math.isfinite(number):
