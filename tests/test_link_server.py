@@ -227,6 +227,12 @@ def test_many_sets_between_two_ticks_go_out_as_one_with_the_newest_values(linked
     assert linked.status().last_applied == third
 
 
+@pytest.mark.parametrize("values", [{}, {"drag": math.nan}, {"drag": math.inf}, {"drag": "fast"}])
+def test_send_set_refuses_what_the_protocol_cannot_carry(linked, values):
+    with pytest.raises(ValueError):
+        linked.send_set(values)
+
+
 def test_a_set_that_is_lost_is_sent_again_until_acknowledged(linked, peer):
     peer.acks = False
     seq = linked.send_set({"engine_power": 950})

@@ -239,7 +239,9 @@ class LinkServer:
 
     def send_set(self, values: dict[str, float | bool]) -> int:
         """Merge `values` into those waiting to be sent; returns the seq they go out
-        under. ValueError for a value that is neither a finite number nor true/false."""
+        under. ValueError for no values, or one neither a finite number nor true/false."""
+        if not values:
+            raise ValueError("no values to send")
         for name, value in values.items():
             if not isinstance(value, bool) and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name}: {value!r} is not a finite number or true/false")
