@@ -339,6 +339,12 @@ def test_a_taken_port_is_refused_with_the_address_named():
         holder.close()
 
 
+@pytest.mark.parametrize("token", ["", "a b", "x" * 65, "tok\u00e9n"])
+def test_a_token_that_is_empty_or_odd_is_refused(token):
+    with pytest.raises(LinkError, match="is not 1 … 64 letters"):
+        LinkServer(port=0, token=token)
+
+
 def test_listening_beyond_this_computer_says_so():
     assert LinkServer(host="127.0.0.1").warning is None
     assert "other computers" in LinkServer(host="0.0.0.0").warning

@@ -8,7 +8,6 @@ import argparse
 import difflib
 import json
 import math
-import re
 import sys
 import time
 
@@ -43,11 +42,12 @@ def port_number(text: str) -> int:
 
 
 def link_token(text: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", text):
-        raise argparse.ArgumentTypeError(
-            f"token {shown(repr(text))} is not 1 … 64 letters, digits, '-' or '_' (leave it out for a new one)"
-        )
-    return text
+    from ..link.protocol import LinkError, check_token
+
+    try:
+        return check_token(text)
+    except LinkError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (leave it out for a new one)") from None
 
 
 def wait_seconds(text: str) -> float:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import secrets
 
-from ..errors import UserError
+from ..errors import UserError, shown
 
 VERSION = 1
 DEFAULT_PORT = 47620
@@ -35,6 +36,18 @@ class ProtocolError(ValueError):
     def __init__(self, reason: str, detail: str = ""):
         super().__init__(f"{reason}: {detail}" if detail else reason)
         self.reason = reason
+
+
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A token given by the user: 1 … 64 letters, digits, '-' or '_' (never empty: the link
+node's token is empty until the user pastes one in)."""
+
+
+def check_token(token: str) -> str:
+    """`token`, or LinkError saying what a token is."""
+    if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+        raise LinkError(f"token {shown(repr(token))} is not 1 … 64 letters, digits, '-' or '_'")
+    return token
 
 
 def new_token() -> str:

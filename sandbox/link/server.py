@@ -16,7 +16,7 @@ from typing import Callable
 from .. import __version__
 from . import recorder
 from .game import GameInfo, LinkStatus, RecordingSummary, Telemetry
-from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, decode, encode, new_token
+from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, check_token, decode, encode, new_token
 from .receiver import Datagram, Receiver
 
 __all__ = ["GameInfo", "LinkServer", "LinkStatus", "RecordingSummary", "Telemetry"]
@@ -34,7 +34,7 @@ class LinkServer:
 
     def __init__(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", token: str | None = None, queue: int = 4096):
         self.host = host
-        self.token = new_token() if token is None else token
+        self.token = new_token() if token is None else check_token(token)
         self.warning = None if _loopback(host) else (
             f"listening on {host}: other computers that can reach this address can talk to the link "
             "(each message still needs the token)"
