@@ -11,8 +11,9 @@ import threading
 
 import pytest
 
+import sandbox.link.server as server_module
 from link_peer import Peer, wait_until
-from sandbox.link.protocol import MAX_BYTES, LinkError
+from sandbox.link.protocol import CONTROLS, MAX_BYTES, LinkError, encode
 from sandbox.link.server import LinkServer
 
 TOKEN = "5eed0123"
@@ -354,3 +355,24 @@ def test_stop_is_prompt_and_may_be_called_twice(server):
     server.stop()
     server.stop()
     assert not server.status().listening
+
+
+def test_messages_per_second_counts_the_last_second_only(monkeypatch):
+    """The link's clock stands still here (a fake perf_counter), so the count is exact."""
+    clock = [100.0]
+    monkeypatch.setattr(server_module.time, "perf_counter", lambda: clock[0])
+    link = LinkServer(port=0, token=TOKEN)  # not started: the rounds are handed in as the thread would
+    game = ("127.0.0.1", 5555)
+    hello = {"type": "hello", "token": TOKEN, "game": "g", "godot": "3.2.3", "model": "", "format": None}
+    hello.update(hz=60, units="px", params={}, missing=[])
+    telemetry = {"type": "telemetry", "token": TOKEN, "t": 0.0, "x": 0.0, "y": 0.0, "heading": 0.0, "vx": 0.0}
+    telemetry.update(vy=0.0, applied=0, cost_us=1.0, controls=dict.fromkeys(CONTROLS, 0.0))
+    link._round([(encode(hello), game)] + [(encode({**telemetry, "tick": k}), game) for k in range(30)], 0)
+    clock[0] = 100.5
+    link._round([(encode({**telemetry, "tick": 30}), game), (b"junk", game)], 5)
+    assert link.status().messages_per_second == 32.0  # the hello and 31 telemetry; junk and flood are drops
+    clock[0] = 101.2
+    assert link.status().messages_per_second == 1.0  # the first round is over a second old
+    clock[0] = 102.0
+    assert link.status().messages_per_second == 0.0
+    assert link.status().received == 32 and link.status().dropped["flood"] == 5
