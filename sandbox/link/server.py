@@ -239,13 +239,14 @@ class LinkServer:
 
     def send_set(self, values: dict[str, float | bool]) -> int:
         """Merge `values` into those waiting to be sent; returns the seq they go out
-        under. ValueError for no values, or one neither a finite number nor true/false."""
-        if not values:
-            raise ValueError("no values to send")
+        under (no values: nothing is sent, and the newest seq already handed out is
+        returned). ValueError for a value neither a finite number nor true/false."""
         for name, value in values.items():
             if not isinstance(value, bool) and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name}: {value!r} is not a finite number or true/false")
         with self._cond:
+            if not values:
+                return self._pending_seq  # the newest seq handed out for values, sent or not (0: none yet)
             if not self._pending:
                 self._pending_seq = self._next_seq()
             self._pending.update({n: v if isinstance(v, bool) else float(v) for n, v in values.items()})
