@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -122,7 +123,7 @@ def test_the_text_says_the_same_for_people(running):
     "setting, message",
     [
         ("engine_pwr=900", "the arcade model has no such parameter (did you mean engine_power?)"),
-        ("engine_power=99999", "99999.0 is outside the allowed range 0 … 4000"),
+        ("engine_power=99999", "99999 is outside the allowed range 0 … 4000"),
         ("rate_independent=1", "is not true or false"),
         ("slip_speed=300", "the game's car script has no variable for it"),
         ("braking=-400", "the game's link node maps no such parameter"),
@@ -218,3 +219,21 @@ def test_ctrl_c_ends_it_cleanly_while_waiting_for_the_game(running):
     command.process.send_signal(signal.SIGINT)
     code, _, err = command.finish()
     assert code == 130 and "stopped (SIGINT)" in err
+
+
+def test_an_address_it_cannot_listen_on_is_named():
+    holder = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    holder.bind(("127.0.0.1", 0))
+    try:
+        port = str(holder.getsockname()[1])
+        for argv, message in (
+            (["--port", port], f"cannot listen on 127.0.0.1 port {port}: Address already in use"),
+            (["--host", "192.0.2.1", "--port", "0"], "cannot listen on 192.0.2.1 port 0"),  # no computer's address
+        ):
+            done = subprocess.run(
+                [sys.executable, "-m", "sandbox", "link", *argv], capture_output=True, text=True, timeout=60,
+                env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            )  # fmt: skip
+            assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+    finally:
+        holder.close()

@@ -144,3 +144,13 @@ def test_a_datagram_at_the_limit_is_taken():
     data = encode({**message, "game": "g" * filler})
     assert len(data) == MAX_BYTES
     assert decode(data, TOKEN)["game"] == "g" * filler
+
+
+def test_a_value_the_game_cannot_give_is_null_and_left_out():
+    """docs/link.md: null stands for a number the game cannot give; in params and state
+    it is left out (true/false in the state is 1/0), in the pose it drops the message."""
+    state = {"omega": 0.5, "drifting": True, "rpm": None}
+    assert decode(raw({**TELEMETRY, "state": state}), TOKEN)["state"] == {"omega": 0.5, "drifting": 1.0}
+    values = decode(raw({"type": "values", "token": TOKEN, "seq": 1, "params": {"mu": None, "abs": False}}), TOKEN)
+    assert values["params"] == {"abs": False}
+    assert reason_of(raw({**TELEMETRY, "x": None})) == "bad field"

@@ -11,8 +11,9 @@ import threading
 
 import pytest
 
+import sandbox.link.server as server_module
 from link_peer import Peer, wait_until
-from sandbox.link.protocol import MAX_BYTES, LinkError
+from sandbox.link.protocol import CONTROLS, MAX_BYTES, LinkError, encode
 from sandbox.link.server import LinkServer
 
 TOKEN = "5eed0123"
@@ -139,8 +140,10 @@ def test_a_flood_does_not_stall_the_caller_and_the_game_gets_through_afterwards(
     flooder.join()
     assert polls > 0 and sent[0] > 0
     assert counts == sorted(counts)  # the count only grows
-    tick = peer.telemetry()  # the game after the flood
-    assert tick in [t.tick for t in taken(linked, 1)]
+    # the game after the flood, a tick at a time as a game sends them (a datagram sent while
+    # the system's buffer was still full of the flood is lost before the link sees it)
+    got = wait_until(lambda: peer.telemetry() and linked.take(), "the game's telemetry after the flood")
+    assert got[-1].x == 2.0 * got[-1].tick
     dropped = linked.status().dropped
     assert set(dropped) <= {"not JSON", "token", "flood"} and sum(dropped.values()) > 0
     assert sum(dropped.values()) <= sent[0]  # what the system lost on the way is not counted twice
@@ -161,6 +164,21 @@ def test_gaps_in_the_tick_numbers_are_counted_as_lost_ticks(linked, peer):
         peer.telemetry(tick)
     taken(linked, 6)
     assert linked.status().lost_ticks == 3 + 3  # 4, 5, 6 and 9, 10, 11
+
+
+def test_a_tick_older_than_one_taken_is_dropped_so_the_path_never_steps_back(linked, peer):
+    for tick in (5, 3, 6):
+        peer.telemetry(tick)
+    assert [t.tick for t in taken(linked, 2)] == [5, 6]
+    assert linked.status().dropped == {"out of order": 1} and linked.status().lost_ticks == 0
+
+
+def test_values_set_before_the_game_said_hello_go_out_when_it_does(server, peer):
+    seq = server.send_set({"engine_power": 1500})
+    peer.hello()
+    sent = peer.wait_for("set")[0]
+    assert (sent["seq"], sent["params"]) == (seq, {"engine_power": 1500.0})
+    assert server.wait_applied(seq, 20)["applied"] == {"engine_power": 1500.0}
 
 
 def test_the_queue_keeps_the_newest_and_counts_what_it_let_go():
@@ -208,6 +226,22 @@ def test_many_sets_between_two_ticks_go_out_as_one_with_the_newest_values(linked
     assert linked.wait_applied(third, 20)["applied"] == {"drag": -0.003}
     assert linked.status().values == {"engine_power": 1000.0, "drag": -0.003}
     assert linked.status().last_applied == third
+
+
+@pytest.mark.parametrize("values", [{"drag": math.nan}, {"drag": math.inf}, {"drag": "fast"}])
+def test_send_set_refuses_what_the_protocol_cannot_carry(linked, values):
+    with pytest.raises(ValueError):
+        linked.send_set(values)
+
+
+def test_an_empty_set_sends_nothing_and_names_the_newest_seq(linked, peer):
+    assert linked.send_set({}) == 0
+    seq = linked.send_set({"drag": -0.002})
+    assert linked.send_set({}) == seq
+    linked.wait_applied(seq, 20)
+    peer.telemetry()
+    final = linked.send_set({"drag": -0.003})
+    assert [s["seq"] for s in peer.wait_for("set", 2)] == [seq, final]
 
 
 def test_a_set_that_is_lost_is_sent_again_until_acknowledged(linked, peer):
@@ -316,6 +350,12 @@ def test_a_taken_port_is_refused_with_the_address_named():
         holder.close()
 
 
+@pytest.mark.parametrize("token", ["", "a b", "x" * 65, "tok\u00e9n"])
+def test_a_token_that_is_empty_or_odd_is_refused(token):
+    with pytest.raises(LinkError, match="is not 1 … 64 letters"):
+        LinkServer(port=0, token=token)
+
+
 def test_listening_beyond_this_computer_says_so():
     assert LinkServer(host="127.0.0.1").warning is None
     assert "other computers" in LinkServer(host="0.0.0.0").warning
@@ -325,3 +365,24 @@ def test_stop_is_prompt_and_may_be_called_twice(server):
     server.stop()
     server.stop()
     assert not server.status().listening
+
+
+def test_messages_per_second_counts_the_last_second_only(monkeypatch):
+    """The link's clock stands still here (a fake perf_counter), so the count is exact."""
+    clock = [100.0]
+    monkeypatch.setattr(server_module.time, "perf_counter", lambda: clock[0])
+    link = LinkServer(port=0, token=TOKEN)  # not started: the rounds are handed in as the thread would
+    game = ("127.0.0.1", 5555)
+    hello = {"type": "hello", "token": TOKEN, "game": "g", "godot": "3.2.3", "model": "", "format": None}
+    hello.update(hz=60, units="px", params={}, missing=[])
+    telemetry = {"type": "telemetry", "token": TOKEN, "t": 0.0, "x": 0.0, "y": 0.0, "heading": 0.0, "vx": 0.0}
+    telemetry.update(vy=0.0, applied=0, cost_us=1.0, controls=dict.fromkeys(CONTROLS, 0.0))
+    link._round([(encode(hello), game)] + [(encode({**telemetry, "tick": k}), game) for k in range(30)], 0)
+    clock[0] = 100.5
+    link._round([(encode({**telemetry, "tick": 30}), game), (b"junk", game)], 5)
+    assert link.status().messages_per_second == 32.0  # the hello and 31 telemetry; junk and flood are drops
+    clock[0] = 101.2
+    assert link.status().messages_per_second == 1.0  # the first round is over a second old
+    clock[0] = 102.0
+    assert link.status().messages_per_second == 0.0
+    assert link.status().received == 32 and link.status().dropped["flood"] == 5

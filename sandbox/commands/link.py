@@ -8,7 +8,6 @@ import argparse
 import difflib
 import json
 import math
-import re
 import sys
 import time
 
@@ -27,8 +26,10 @@ def set_value(text: str) -> tuple[str, float | bool]:
         raise argparse.ArgumentTypeError(f"{shown(repr(text))} is not NAME=VALUE (e.g. engine_power=900)")
     if value.lower() in ("true", "false"):
         return name, value.lower() == "true"
+    from ..files.json_text import GivenNumber
+
     try:
-        number = float(value)
+        number = GivenNumber(value)  # messages quote it as given: -5, not -5.0
     except ValueError:
         raise argparse.ArgumentTypeError(f"{name}: {shown(repr(value))} is not a number (nor true/false)") from None
     if not math.isfinite(number):
@@ -41,11 +42,12 @@ def port_number(text: str) -> int:
 
 
 def link_token(text: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", text):
-        raise argparse.ArgumentTypeError(
-            f"token {shown(repr(text))} is not 1 … 64 letters, digits, '-' or '_' (leave it out for a new one)"
-        )
-    return text
+    from ..link.protocol import LinkError, check_token
+
+    try:
+        return check_token(text)
+    except LinkError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (leave it out for a new one)") from None
 
 
 def wait_seconds(text: str) -> float:

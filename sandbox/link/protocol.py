@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import secrets
 
-from ..errors import UserError
+from ..errors import UserError, shown
 
 VERSION = 1
 DEFAULT_PORT = 47620
@@ -35,6 +36,18 @@ class ProtocolError(ValueError):
     def __init__(self, reason: str, detail: str = ""):
         super().__init__(f"{reason}: {detail}" if detail else reason)
         self.reason = reason
+
+
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A token given by the user: 1 … 64 letters, digits, '-' or '_' (never empty: the link
+node's token is empty until the user pastes one in)."""
+
+
+def check_token(token: str) -> str:
+    """`token`, or LinkError saying what a token is."""
+    if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+        raise LinkError(f"token {shown(repr(token))} is not 1 … 64 letters, digits, '-' or '_'")
+    return token
 
 
 def new_token() -> str:
@@ -80,17 +93,25 @@ def _object(message: dict, field: str, where: str, optional: bool = False) -> di
 
 
 def _values(message: dict, field: str, where: str) -> dict[str, float | bool]:
-    """An object of parameter values: each a finite number, or true/false (an option)."""
-    values = _object(message, field, where)
+    """An object of parameter values: each a finite number, or true/false (an option);
+    null (a value the game cannot give as a number) is left out."""
+    values = {name: value for name, value in _object(message, field, where).items() if value is not None}
     for name, value in values.items():
         if not isinstance(value, bool):
             _number(values, name, f"{where}.{field}")
     return {name: value if isinstance(value, bool) else float(value) for name, value in values.items()}
 
 
-def _numbers(message: dict, field: str, where: str, names=None, optional: bool = False) -> dict[str, float]:
-    values = _object(message, field, where, optional)
-    return {name: _number(values, name, f"{where}.{field}") for name in (values if names is None else names)}
+def _numbers(message: dict, field: str, where: str, names) -> dict[str, float]:
+    values = _object(message, field, where)
+    return {name: _number(values, name, f"{where}.{field}") for name in names}
+
+
+def _state(message: dict, where: str) -> dict[str, float]:
+    """The car's state variables: finite numbers, true/false as 1/0; null left out."""
+    given = _object(message, "state", where, optional=True)
+    values = {name: float(v) if isinstance(v, bool) else v for name, v in given.items() if v is not None}
+    return {name: _number(values, name, f"{where}.state") for name in values}
 
 
 def _check(message: dict) -> dict:
@@ -112,7 +133,7 @@ def _check(message: dict) -> dict:
         out["tick"] = _whole(message, "tick", kind)
         out.update({field: _number(message, field, kind) for field in POSE})
         out["controls"] = _numbers(message, "controls", kind, CONTROLS)
-        out["state"] = _numbers(message, "state", kind, optional=True)
+        out["state"] = _state(message, kind)
         out["applied"] = _whole(message, "applied", kind)
         out["cost_us"] = _number(message, "cost_us", kind, 0.0)
     elif kind == "ack":

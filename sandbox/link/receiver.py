@@ -20,7 +20,7 @@ ROUND = 1024
 """datagrams read from the socket at most before they are handled."""
 KEEP = 256
 """the newest datagrams of a round that are handed on; the older ones are counted, unread."""
-PARSE_BYTES = 2_000_000
+PARSE_BYTES = 1_000_000
 """bytes of a round handed on at most (KEEP datagrams of 64 KB would hold the thread ~10 ms)."""
 POLL_S = 0.05
 """s the thread waits for a datagram before it runs its idle work and looks at stop()."""
@@ -107,7 +107,8 @@ class Receiver:
             sock.close()
 
     def _round(self, sock: socket.socket, buffer: bytearray) -> bool:
-        """Read up to ROUND datagrams, hand on the newest; True when the round was full."""
+        """Read up to ROUND datagrams, hand on the newest; True when the round was full
+        (more may be waiting) or some were left unread."""
         kept: deque[Datagram] = deque(maxlen=KEEP)
         view, count = memoryview(buffer), 0
         for _ in range(ROUND):
@@ -127,4 +128,4 @@ class Receiver:
             chosen.append(datagram)
         chosen.reverse()
         self._on_round(chosen, count - len(chosen))
-        return count == ROUND
+        return count == ROUND or count > len(chosen)

@@ -16,7 +16,7 @@ from typing import Callable
 from .. import __version__
 from . import recorder
 from .game import GameInfo, LinkStatus, RecordingSummary, Telemetry
-from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, decode, encode, new_token
+from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, check_token, decode, encode, new_token
 from .receiver import Datagram, Receiver
 
 __all__ = ["GameInfo", "LinkServer", "LinkStatus", "RecordingSummary", "Telemetry"]
@@ -34,7 +34,7 @@ class LinkServer:
 
     def __init__(self, port: int = DEFAULT_PORT, host: str = "127.0.0.1", token: str | None = None, queue: int = 4096):
         self.host = host
-        self.token = new_token() if token is None else token
+        self.token = new_token() if token is None else check_token(token)
         self.warning = None if _loopback(host) else (
             f"listening on {host}: other computers that can reach this address can talk to the link "
             "(each message still needs the token)"
@@ -239,11 +239,14 @@ class LinkServer:
 
     def send_set(self, values: dict[str, float | bool]) -> int:
         """Merge `values` into those waiting to be sent; returns the seq they go out
-        under. ValueError for a value that is neither a finite number nor true/false."""
+        under (no values: nothing is sent, and the newest seq already handed out is
+        returned). ValueError for a value neither a finite number nor true/false."""
         for name, value in values.items():
             if not isinstance(value, bool) and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name}: {value!r} is not a finite number or true/false")
         with self._cond:
+            if not values:
+                return self._pending_seq  # the newest seq handed out for values, sent or not (0: none yet)
             if not self._pending:
                 self._pending_seq = self._next_seq()
             self._pending.update({n: v if isinstance(v, bool) else float(v) for n, v in values.items()})
