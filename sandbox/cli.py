@@ -131,15 +131,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "export-godot",
         help="write a preset's car as a Godot script (car.gd), or a scene with it, "
-        "or write its values into your own script",
+        "or write its values into your own script, or write the link node for your game",
     )
-    shared(p, "--preset", help=f"{PRESET_HELP} (any model)")
+    shared(
+        p,
+        "--preset",
+        required=False,
+        help=f"{PRESET_HELP} (any model); needed but with --link --for-script",
+    )
     where = p.add_mutually_exclusive_group(required=True)
     shared(
         where,
         "--out",
         required=False,
-        help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it)",
+        help="car.gd to write; with --scene, car.tscn (its script car.gd is written beside it); "
+        "with --link, the link node's .gd",
     )
     where.add_argument(
         "--into",
@@ -163,6 +169,25 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="PX",
         help="px/m of the exported pixels_per_metre (models in metres; default 25)",
+    )
+    p.add_argument(
+        "--link",
+        action="store_true",
+        help="write the link node: add it to your game as a child of the car, and the sandbox can "
+        "show and tune the car while the game runs (`car-sandbox link`); made for the preset's "
+        "exported script, or with --for-script for your own",
+    )
+    p.add_argument(
+        "--for-script",
+        type=Path,
+        metavar="SCRIPT",
+        help="with --link: your own car script, read as import-godot reads it (nothing in it is run); "
+        "the node sets the parameters it declares, under its variables' names",
+    )
+    p.add_argument(
+        "--with-link",
+        action="store_true",
+        help="with --scene: the link node too, a child of the car (written beside the scene as NAME_link.gd)",
     )
 
     p = sub.add_parser(

@@ -18,6 +18,14 @@ def run(args) -> None:
         for flag, given in (("--no-backup", args.no_backup), ("--diff", args.diff), ("--dry-run", args.dry_run))
         if given
     ]
+    if args.link:
+        return _export_link(args)
+    if args.for_script is not None:
+        raise UserError("--for-script: only with --link (the link node made for your own script)")
+    if args.with_link and not args.scene:
+        raise UserError("--with-link: only with --scene (the link node in the exported scene)")
+    if args.preset is None:
+        raise UserError("--preset: which preset's car to export (a preset file, or a built-in preset's name)")
     if args.into is not None:
         return _export_into(args)
     if into_only:
@@ -30,11 +38,67 @@ def run(args) -> None:
     if args.scene:
         if args.out.suffix.lower() != ".tscn":
             raise UserError(f"--out {shown(str(args.out))}: a scene's file name ends in .tscn")
-        scene, script = save_scene(preset, args.out, args.godot, scale)
+        scene, script, *link = save_scene(preset, args.out, args.godot, scale, with_link=args.with_link)
         print(f"wrote {printable(scene)} and its script {printable(script)} (Godot {args.godot}, {preset.model.TITLE})")
+        if link:
+            print(f"wrote {printable(link[0])}, the link node, a child of the car in the scene: {LINK_TOKEN_NOTE}")
         return
     save_script(preset, args.out, args.godot, scale)
     print(f"wrote {printable(args.out)} (Godot {args.godot}, {preset.model.TITLE})")
+
+
+LINK_TOKEN_NOTE = "set its token to the one the sandbox prints when it listens (car-sandbox link)"
+
+
+def _export_link(args) -> None:
+    """export-godot --link: the link node for the preset's exported script, or for the
+    user's own (--for-script)."""
+    from ..files.disk import read_text
+    from ..files.godot import SCRIPT_LIMIT, GodotError
+    from ..files.godot_link import export_link_node, link_table, save_link_node
+    from ..files.presets import load_preset
+
+    ignored = [
+        flag
+        for flag, given in (
+            ("--into", args.into is not None),
+            ("--scene", args.scene),
+            ("--with-link", args.with_link),
+            ("--pixels-per-metre", args.pixels_per_metre is not None),
+            ("--no-backup", args.no_backup),
+            ("--diff", args.diff),
+            ("--dry-run", args.dry_run),
+        )
+        if given
+    ]
+    if ignored:
+        also = " (a scene with the node: --scene --with-link)" if args.scene or args.with_link else ""
+        raise UserError(f"{', '.join(ignored)}: not with --link, which writes the link node only{also}")
+    if args.preset is None and args.for_script is None:
+        raise UserError(
+            "--link: which car is the node for? --preset (the car the sandbox exports of it) or "
+            "--for-script (your own car script)"
+        )
+    godot = args.godot or 4
+    preset = load_preset(args.preset) if args.preset is not None else None
+    model = preset.model if preset else None
+    if args.for_script is not None:
+        text = read_text(args.for_script, SCRIPT_LIMIT, GodotError)
+        source = printable(args.for_script)
+        table = link_table(model, None, text, source)
+        node = export_link_node(model, godot, text, source)
+        made_for = f"your script {source}"
+    else:
+        table = link_table(model, preset.tuning)
+        node = export_link_node(model, godot, tuning=preset.tuning)
+        made_for = f"the exported script of preset {preset.name!r}"
+    if args.out.suffix.lower() != ".gd":
+        raise UserError(f"--out {shown(str(args.out))}: the link node is a script, its file name ends in .gd")
+    save_link_node(args.out, node)
+    print(f"wrote {printable(args.out)}, the link node for {made_for} (Godot {godot}, {table.model.TITLE})")
+    print(f"add it to your game as a child of the car, and {LINK_TOKEN_NOTE}")
+    if table.missing:
+        print("not in the script, so the node leaves them out: " + ", ".join(table.missing))
 
 
 def _export_into(args) -> None:

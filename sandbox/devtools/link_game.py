@@ -37,6 +37,7 @@ class LinkGame:
         self.process = process
         self._folder = folder
         self._log = log
+        self._kept = ""
 
     def running(self) -> bool:
         return self.process.poll() is None
@@ -46,11 +47,11 @@ class LinkGame:
         return self.process.wait(timeout=timeout)
 
     def log(self) -> str:
-        """What the game printed so far (stdout and stderr)."""
+        """What the game printed so far (stdout and stderr; after `stop`, all it printed)."""
         try:
             return self._log.read_text(encoding="utf-8", errors="replace")
         except OSError:
-            return ""
+            return self._kept
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -60,6 +61,7 @@ class LinkGame:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
+        self._kept = self.log()
         self._folder.cleanup()
 
     def __enter__(self) -> "LinkGame":

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .disk import check_target, write_atomic, write_text_atomic
 from .godot import DEFAULT_PX_PER_METRE, DIALECTS, GodotError, export_script
+from .godot_link import export_link_node
 from .presets import Preset
 
 BODY_COLOUR = (0.16, 0.47, 0.71)
@@ -77,20 +78,27 @@ def _string(text: str) -> str:
 
 
 def export_scene(
-    preset: Preset, godot: int, script_name: str = "car.gd", px_per_metre: float = DEFAULT_PX_PER_METRE
+    preset: Preset,
+    godot: int,
+    script_name: str = "car.gd",
+    px_per_metre: float = DEFAULT_PX_PER_METRE,
+    link_name: str | None = None,
 ) -> str:
-    """The scene's text; `script_name` is the script's file name beside it."""
+    """The scene's text; `script_name` is the script's file name beside it, and
+    `link_name`, when given, the link node's (godot_link.py), a child of the car."""
     if godot not in DIALECTS:
         raise GodotError(f"Godot version {godot!r} is not one of {tuple(sorted(DIALECTS))}")
     shapes = car_outline(preset, px_per_metre)
     (x0, y0), _, (x1, y1), _ = shapes["Body"]
     body_type = DIALECTS[godot]["BODY"]
+    steps = 3 if link_name is None else 4
     if godot == 4:
         script, shape = 'ExtResource("1_script")', 'SubResource("RectangleShape2D_body")'
         head = [
-            "[gd_scene load_steps=3 format=3]",
+            f"[gd_scene load_steps={steps} format=3]",
             "",
             f'[ext_resource type="Script" path="{_string(script_name)}" id="1_script"]',
+            *([] if link_name is None else [f'[ext_resource type="Script" path="{_string(link_name)}" id="2_link"]']),
             "",
             '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
             f"size = {_vector(x1 - x0, y1 - y0, godot)}",
@@ -99,12 +107,14 @@ def export_scene(
         # no motion_mode here: the script makes the body float (top-down) wherever it is attached
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', ""]
+        link = 'ExtResource("2_link")'
     else:
         script, shape = "ExtResource( 1 )", "SubResource( 1 )"
         head = [
-            "[gd_scene load_steps=3 format=2]",
+            f"[gd_scene load_steps={steps} format=2]",
             "",
             f'[ext_resource path="{_string(script_name)}" type="Script" id=1]',
+            *([] if link_name is None else [f'[ext_resource path="{_string(link_name)}" type="Script" id=2]']),
             "",
             '[sub_resource type="RectangleShape2D" id=1]',
             f"extents = {_vector((x1 - x0) / 2, (y1 - y0) / 2, godot)}",
@@ -112,6 +122,7 @@ def export_scene(
         ]
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', "current = true", ""]
+        link = "ExtResource( 2 )"
     nodes = ['[node name="CollisionShape2D" type="CollisionShape2D" parent="."]', f"shape = {shape}", ""]
     for name, points in shapes.items():
         colour = BODY_COLOUR if name == "Body" else CABIN_COLOUR if name == "Cabin" else WHEEL_COLOUR
@@ -121,6 +132,8 @@ def export_scene(
             f"polygon = {_points(points, godot)}",
             "",
         ]
+    if link_name is not None:  # the link node: the car is its parent, its car_path's default
+        camera += ['[node name="SandboxLink" type="Node" parent="."]', f"script = {link}", ""]
     return "\n".join(head + root + nodes + camera)
 
 
@@ -141,19 +154,34 @@ def _keep_a_copy(path: Path, new_text: str) -> None:
         write_atomic(path.with_name(path.name + ".bak"), write, GodotError, check=lambda written: written == old)
 
 
+def link_path(scene: Path) -> Path:
+    """Where a scene's link node is written: beside it, `<scene name>_link.gd`."""
+    return scene.with_name(scene.stem + "_link.gd")
+
+
 def save_scene(
-    preset: Preset, path: str | os.PathLike, godot: int, px_per_metre: float = DEFAULT_PX_PER_METRE
-) -> tuple[Path, Path]:
+    preset: Preset,
+    path: str | os.PathLike,
+    godot: int,
+    px_per_metre: float = DEFAULT_PX_PER_METRE,
+    with_link: bool = False,
+) -> tuple[Path, ...]:
     """Write the scene at `path` (a .tscn) and its script beside it (the same name,
-    .gd); returns both paths. The script first, so a scene never names a missing one. A
-    different script already there (your own car.gd, say) is kept as `<name>.gd.bak`."""
+    .gd), and with `with_link` the link node as a child of the car (its script
+    `<name>_link.gd` beside them); returns the paths written, the scene first. The
+    scripts first, so a scene never names a missing one. A different script already
+    there (your own car.gd, say) is kept as `<name>.gd.bak`."""
     scene = Path(path)
     script = scene.with_suffix(".gd")
-    for target in (script, scene):  # both writable before either is written: never a script alone
+    link = link_path(scene) if with_link else None
+    scripts = {script: export_script(preset, godot, px_per_metre)}
+    if link is not None:
+        scripts[link] = export_link_node(preset.model, godot, tuning=preset.tuning)
+    for target in (*scripts, scene):  # all writable before any is written: never a script alone
         check_target(target, (), GodotError)
-    script_text = export_script(preset, godot, px_per_metre)
-    scene_text = export_scene(preset, godot, script.name, px_per_metre)
-    _keep_a_copy(script, script_text)
-    write_text_atomic(script, script_text, GodotError)
+    scene_text = export_scene(preset, godot, script.name, px_per_metre, link.name if link else None)
+    for target, text in scripts.items():
+        _keep_a_copy(target, text)
+        write_text_atomic(target, text, GodotError)
     write_text_atomic(scene, scene_text, GodotError)
-    return scene, script
+    return (scene, *scripts)

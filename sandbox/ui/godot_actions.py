@@ -1,5 +1,6 @@
 """The window's Godot file work: export the car as a script or scene, copy the script,
-import a car script's values, and write the tuning into the user's own script."""
+import a car script's values, write the tuning into the user's own script, and export
+the link node for the user's game."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from ..errors import UserError
 from ..files.godot import export_script, save_script
 from ..files.godot_import import load_script
+from ..files.godot_link import export_link_node, save_link_node
 from ..files.godot_scene import save_scene
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog
@@ -57,6 +59,28 @@ class GodotActions:
         return self.files.attempt(
             lambda: save(window.current_preset(), path, godot, window.px_per_metre),
             f"Exported Godot {godot} {'scene' if scene else 'script'} {path}",
+        )
+
+    def export_link_dialog(self) -> None:
+        """Save dialog for the link node; its file type picks the Godot version (the
+        version last exported first)."""
+        godot, _ = self.choice()
+        types = {f"Godot {v} link node (*.gd)": v for v in (godot, 7 - godot)}
+        folder = self.files.folder("godot/last_dir") or str(Path.home())
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window, "Export Godot link node", str(Path(folder) / "sandbox_link.gd"), ";;".join(types)
+        )
+        if path:
+            if self.window.remember:
+                settings().setValue("godot/last_dir", str(Path(path).parent))
+            self.export_link(path, types.get(chosen, godot))
+
+    def export_link(self, path, godot: int) -> bool:
+        """Write the link node for the car on screen's exported script (Godot `godot`)."""
+        preset = self.window.current_preset()
+        return self.files.attempt(
+            lambda: save_link_node(path, export_link_node(preset.model, godot, tuning=preset.tuning)),
+            f"Exported the Godot {godot} link node {path}: add it to your game as a child of the car",
         )
 
     def copy_script(self) -> bool:

@@ -122,6 +122,13 @@ FILE = Submenu(
                     **_GODOT,
                 ),
                 Command(
+                    "Godot &link node…",
+                    lambda w: w.godot.export_link_dialog(),
+                    tip="A node for your game, a child of the car: the sandbox shows and tunes the car "
+                    "while the game runs",
+                    **_GODOT,
+                ),
+                Command(
                     "&Update my script…",
                     lambda w: w.godot.update_script_dialog(),
                     tip="Write the tuning's values into your own Godot car script; nothing else in it changes",

@@ -8,7 +8,7 @@ extends Node
 
 const PROTOCOL: int = 1
 const MAX_BYTES: int = 65536  # a longer datagram is dropped unread
-const MESSAGES_PER_TICK: int = 64  # the rest wait for the next tick: a flood costs a tick little
+const MESSAGES_PER_TICK: int = 64  # read in a tick at most: a flood costs a tick little
 const WARNINGS_PER_SECOND: int = 5  # a flood of bad messages does not flood the log
 # the node's physics step runs before the car's (0 by default), so a value set now is
 # used in this very tick, and the controls it reads are the ones the car reads
@@ -91,6 +91,7 @@ func _physics_process(_delta: float) -> void:
 	if _welcomed and _tick > 0:
 		_send_telemetry()
 	_receive()
+	_flush_warnings()
 	if not _welcomed and start - _hello_at >= 1000000:
 		_hello_at = start
 		_send_hello()
@@ -100,21 +101,30 @@ func _physics_process(_delta: float) -> void:
 
 
 func _receive() -> void:
+	# every datagram waiting is taken (Godot's own buffer, full, would warn for each one it
+	# drops); at most MESSAGES_PER_TICK are read, the rest dropped unread
 	var handled := 0
-	while handled < MESSAGES_PER_TICK and _peer.get_available_packet_count() > 0:
-		handled += 1
+	var dropped := 0
+	while _peer.get_available_packet_count() > 0:
 		var packet := _peer.get_packet()
 		if _peer.get_packet_error() != OK:
 			continue
+		if handled >= MESSAGES_PER_TICK:
+			dropped += 1
+			continue
+		handled += 1
 		if packet.size() > MAX_BYTES:
 			_warn("a message of %d bytes was dropped (at most %d)" % [packet.size(), MAX_BYTES])
 			continue
-		# a JSON object of our own: JSON.parse_string would print an error of its own for
-		# every bad message
-		if _json.parse(packet.get_string_from_utf8()) != OK:
+		# read as ASCII: every name the node compares is, and Godot prints an error of its
+		# own for every datagram that is not UTF-8; a JSON object of our own: JSON.parse_string
+		# would print one for every message that is not JSON
+		if _json.parse(packet.get_string_from_ascii()) != OK:
 			_warn("a message that is not JSON was dropped")
 			continue
 		_handle(_json.data)
+	if dropped > 0:
+		_warn("%d messages over %d in a tick were dropped unread" % [dropped, MESSAGES_PER_TICK])
 
 
 func _handle(message: Variant) -> void:
@@ -306,15 +316,21 @@ func _shown(key: String) -> String:
 
 
 func _warn(text: String) -> void:
-	var now := Time.get_ticks_msec()
-	if now - _warn_since >= 1000:
-		if _quiet > 0:
-			push_warning("car-sandbox link: %d more warnings in a second were not shown" % _quiet)
-		_warn_since = now
-		_warned = 0
-		_quiet = 0
+	_flush_warnings()
 	if _warned < WARNINGS_PER_SECOND:
 		_warned += 1
 		push_warning("car-sandbox link: " + text)
 	else:
 		_quiet += 1
+
+
+func _flush_warnings() -> void:
+	# once a second: how many warnings were held back in it
+	var now := Time.get_ticks_msec()
+	if now - _warn_since < 1000:
+		return
+	if _quiet > 0:
+		push_warning("car-sandbox link: %d more warnings in a second were not shown" % _quiet)
+	_warn_since = now
+	_warned = 0
+	_quiet = 0

@@ -1,0 +1,224 @@
+"""The link node's export: its table of the car's parameters, both Godot versions'
+syntax (Godot 3 parsed by the engine, Godot 4 by gdtoolkit as the other Godot 4 scripts
+are), the command line, the scene with the node, and File → Export in the window. The
+node at work in the engine: test_link_engine.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sandbox.cli import main
+from sandbox.devtools.export_drives import drive
+from sandbox.devtools.oracle import PROJECT, compare, godot_binary, run_oracle
+from sandbox.files.godot import LINE_WIDTH, export_script, variable_name
+from sandbox.files.godot_link import export_link_node, link_table
+from sandbox.files.godot_scene import export_scene, save_scene
+from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.traces import save_trace
+from sandbox.physics.models import MODELS
+
+GDLINTRC = Path(__file__).resolve().parents[1] / "gdlintrc"
+RECIPE = (PROJECT / "recipe_car.gd").read_text(encoding="utf-8")
+PRESETS = {}
+"""The first built-in preset of each model."""
+for _path in sorted(BUILTIN_DIR.glob("*.json")):
+    PRESETS.setdefault(load_preset(_path).model.NAME, load_preset(_path))
+needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
+
+
+def _gdlint(text: str) -> list:
+    import yaml
+    from gdtoolkit.linter import DEFAULT_CONFIG, lint_code
+
+    return lint_code(text, {**DEFAULT_CONFIG, **yaml.safe_load(GDLINTRC.read_text(encoding="utf-8"))})
+
+
+def _table(text: str) -> dict[str, list]:
+    """The node's PARAMS constant, read back: {parameter: [variable, min, max, option]}."""
+    block = re.search(r"^const PARAMS(?:: Dictionary)? = \{(.*?)^\}", text, re.S | re.M)
+    rows = re.findall(r'^\t"(\w+)": \["(\w+)", ([-\d.e]+), ([-\d.e]+), (true|false)\],$', block.group(1), re.M)
+    return {name: [var, float(low), float(high), option == "true"] for name, var, low, high, option in rows}
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_the_table_names_each_exported_variable_with_its_slider_range(model):
+    preset = PRESETS[model]
+    script = export_script(preset, 3)
+    table = _table(export_link_node(preset.model, 3, tuning=preset.tuning))
+    declared = {
+        var: (low, high)
+        for low, high, var in re.findall(
+            r"^export\((?:float, ([-\d.e]+), ([-\d.e]+), [-\d.e]+|bool)\) var (\w+)", script, re.M
+        )
+    }
+    declared.pop("pixels_per_metre", None)
+    assert sorted(row[0] for row in table.values()) == sorted(declared)  # every one, and only those
+    for name, (var, low, high, option) in table.items():
+        assert var == variable_name(name)
+        if option:
+            assert declared[var] == ("", "")
+        else:
+            assert (low, high) == (float(declared[var][0]), float(declared[var][1]))
+    if model == "monster":  # a parameter whose name GDScript reserves keeps its variable
+        assert table["abs"][0] == "anti_lock_brakes"
+
+
+def test_for_the_recipes_own_script_the_table_has_what_it_declares_and_lists_the_rest():
+    text = RECIPE.replace("var steer_direction = 0.0", "var steer_direction").replace("var drag = -0.06\n", "")
+    text = text.replace("var engine_power = 900", "var engine_power: float = 900.0")
+    table = link_table(None, None, text, "car.gd")
+    node = export_link_node(None, 3, text, "car.gd")
+    assert table.model is MODELS["arcade"]
+    assert (
+        set(_table(node))
+        == set(table.rows)
+        == {
+            "wheel_base",
+            "steering_angle",
+            "engine_power",
+            "friction",
+            "braking",
+            "max_speed_reverse",
+            "slip_speed",
+            "traction_fast",
+            "traction_slow",
+        }
+    )
+    assert sorted(table.missing) == ["analog_pedals", "drag", "rate_independent"]
+    assert re.search(r'^const MISSING = \["drag", "rate_independent", "analog_pedals"\]$', node, re.M)
+
+
+def test_a_script_name_is_shown_in_a_comment_never_made_code():
+    node = export_link_node(None, 3, RECIPE, 'car.gd\nfunc _ready():\n\tOS.execute("rm", ["-rf", "/"])\n# {{TABLES}}')
+    header = node.split("\nextends Node\n")[0]
+    assert all(line.startswith("#") for line in header.split("\n"))
+    assert "OS.execute" in header and node.count("const PARAMS") == 1
+
+
+@pytest.mark.parametrize("model", sorted(MODELS) + ["recipe"])
+def test_every_godot4_node_is_as_gdformat_writes_it_and_lint_clean(model):
+    """No Godot 4 binary can run here: gdtoolkit's parser, formatter and linter stand in
+    for it, as for every exported Godot 4 script."""
+    from gdtoolkit.formatter import format_code
+    from gdtoolkit.parser import parser
+
+    if model == "recipe":
+        text = export_link_node(None, 4, RECIPE, "car.gd")
+    else:
+        text = export_link_node(PRESETS[model].model, 4, tuning=PRESETS[model].tuning)
+    parser.parse(text)  # raises on a syntax error
+    assert format_code(text, max_line_length=LINE_WIDTH) == text  # gdformat --check
+    assert _gdlint(text) == []
+    assert "process_physics_priority" in text and "PacketPeerUDP" in text and "JSON.stringify" in text
+
+
+@needs_godot
+@pytest.mark.parametrize("model", sorted(MODELS) + ["recipe"])
+def test_every_godot3_node_parses_in_the_engine(model, tmp_path):
+    if model == "recipe":
+        text = export_link_node(None, 3, RECIPE, "car.gd")
+    else:
+        text = export_link_node(PRESETS[model].model, 3, tuning=PRESETS[model].tuning)
+    (tmp_path / "link.gd").write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and "Parse Error" not in result.stderr, result.stderr[-500:]
+
+
+def test_the_godot3_check_can_fail(tmp_path):
+    if godot_binary() is None:
+        pytest.skip("godot3-server is not installed")
+    text = export_link_node(MODELS["arcade"], 3).replace("func _receive():", "func _receive()")
+    (tmp_path / "link.gd").write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode != 0
+
+
+def test_the_command_writes_the_node_for_a_preset_or_for_your_script(tmp_path, capsys):
+    out = tmp_path / "sandbox_link.gd"
+    assert main(["export-godot", "--link", "--preset", "drift", "--godot", "3", "--out", str(out)]) == 0
+    assert "extends Node" in out.read_text() and "export var token" in out.read_text()
+    assert "child of the car" in capsys.readouterr().out
+    script = tmp_path / "car.gd"
+    script.write_text(RECIPE, encoding="utf-8")
+    assert main(["export-godot", "--link", "--for-script", str(script), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "@export var token" in out.read_text() and "rate_independent, analog_pedals" in said
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--link", "--out", "x.gd"], "--preset"),
+        (["--link", "--preset", "drift", "--scene", "--out", "x.gd"], "--scene --with-link"),
+        (["--link", "--preset", "drift", "--out", "x.tscn"], "ends in .gd"),
+        (["--preset", "drift", "--for-script", "car.gd", "--out", "x.gd"], "only with --link"),
+        (["--preset", "drift", "--with-link", "--out", "x.gd"], "only with --scene"),
+        (["--out", "x.gd"], "--preset"),
+    ],
+)
+def test_the_command_refuses_what_does_not_go_together(args, says, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["export-godot", *args]) == 2
+    assert says in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.parametrize("godot", (3, 4))
+def test_a_scene_with_the_link_has_the_node_as_a_child_of_the_car(godot, tmp_path):
+    preset = PRESETS["monster"]
+    written = save_scene(preset, tmp_path / "corvette.tscn", godot, with_link=True)
+    assert [p.name for p in written] == ["corvette.tscn", "corvette.gd", "corvette_link.gd"]
+    scene = written[0].read_text()
+    assert scene.startswith("[gd_scene load_steps=4 ")
+    node = scene.split('[node name="SandboxLink" type="Node" parent="."]\n')[1].split("\n")[0]
+    assert node in ('script = ExtResource("2_link")', "script = ExtResource( 2 )")
+    assert 'path="corvette_link.gd"' in scene
+    assert written[2].read_text() == export_link_node(preset.model, godot, tuning=preset.tuning)
+    assert save_scene(preset, tmp_path / "plain.tscn", godot)[0].read_text().count("SandboxLink") == 0
+
+
+@needs_godot
+def test_the_link_node_in_a_scene_leaves_the_drive_as_it_was(tmp_path):
+    """The scene with the node drives the same trajectory, tick for tick, as without it
+    (the node says hello, and no sandbox answers)."""
+    preset = PRESETS["arcade"]
+    listening = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    listening.bind(("127.0.0.1", 0))
+    trace = tmp_path / "trace.csv"
+    save_trace(trace, drive("slalom_reverse", 60)[:600])
+    runs = []
+    for link in (None, "car_link.gd"):
+        scene = {"car.tscn": export_scene(preset, 3, "car.gd", link_name=link), "car.gd": export_script(preset, 3)}
+        if link:
+            port = listening.getsockname()[1]
+            scene[link] = export_link_node(preset.model, 3, tuning=preset.tuning).replace(
+                "export var port = 47620", f"export var port = {port}"
+            )
+        runs.append(run_oracle(trace, scene=scene, car_adds_actions=True))
+    assert compare(runs[0], runs[1]) == {"position_px": 0.0, "heading_rad": 0.0}
+    listening.settimeout(5)
+    hello = json.loads(listening.recv(70000))  # the node ran in the scene, on the car
+    listening.close()
+    assert hello["type"] == "hello" and hello["model"] == "arcade" and hello["params"]["wheel_base"] == 70
+
+
+def test_file_export_godot_link_node_writes_the_node_of_the_car_on_screen(window, tmp_path):
+    window.switch_model("monster")
+    action = next(a for a in window.godot_exports if a.text().replace("&", "") == "Godot link node…")
+    assert action.isEnabled()
+    assert window.godot.export_link(tmp_path / "sandbox_link.gd", 3)
+    text = (tmp_path / "sandbox_link.gd").read_text()
+    preset = window.current_preset()
+    assert text == export_link_node(preset.model, 3, tuning=preset.tuning)
+    assert "Exported the Godot 3 link node" in window.statusBar().currentMessage()
+    assert not window.godot.export_link(tmp_path / "no such folder" / "link.gd", 4)
