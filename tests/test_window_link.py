@@ -7,18 +7,20 @@ of garbage, and Stop closing the port."""
 import csv
 import math
 import socket
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from conftest import ENGINE_REASON
 from dialogs import answer
 from sandbox.devtools.link_game import start_link_game
 from sandbox.devtools.oracle import godot_binary
 from sandbox.files.godot_link import export_link_node
+from sandbox.files.traces import user_trace_dir
 from sandbox.physics.models import arcade
 from sandbox.ui.app import MainWindow
 from sandbox.ui.palette import GAME
@@ -265,3 +267,21 @@ def test_the_address_and_port_are_kept_and_another_address_is_asked_about(qtbot)
     second = MainWindow(remember=True)
     qtbot.addWidget(second)
     assert second.link_panel.port.value() == 47999 and second.link_panel.address.text() == "0.0.0.0"
+
+
+def test_stop_while_recording_asks_where_to_save_it_first(linked, qtbot, tmp_path, monkeypatch):
+    window, peer = linked
+    asked = []
+
+    def dialog(parent, title, start, pattern):
+        asked.append(start)
+        return str(tmp_path / "kept.csv"), pattern
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(dialog))
+    window.link_record_action.trigger()  # Link → Record game drive (Ctrl+Shift+L)
+    start = peer.tick
+    qtbot.waitUntil(lambda: peer.tick >= start + 10, timeout=WAIT_MS)
+    window.link_panel.listen_button.click()  # Stop
+    assert Path(asked[0]).parent == user_trace_dir()  # the user trace folder to start with
+    assert (tmp_path / "kept.csv").is_file() and not window.link.listening
+    assert "rows" in window.link_panel.recorded.text()

@@ -108,10 +108,13 @@ class LinkControl:
         """Stop listening: the socket is closed (a recording under way is saved first, if wanted)."""
         if self.server is None:
             return
+        said = "Stopped listening for the game"
         if self.recording:
             self.set_recording(False)
-            if self.recording:  # not saved where asked: given up
+            if self.recording:  # no file chosen: the drive is given up with the link
                 self.recording = False
+                said += "; the game's drive recorded was not saved"
+                self.panel.recorded.setText("The game's drive recorded was not saved.")
         self.server.stop()
         self.server = None
         self.timer.stop()
@@ -121,7 +124,7 @@ class LinkControl:
         self.panel.show_game(None)
         self.panel.show_refused({})
         self._show_note()
-        self.window.statusBar().showMessage("Stopped listening for the game", 4000)
+        self.window.statusBar().showMessage(said, 6000)
 
     def close(self) -> None:
         """The window closes: stop at once, asking nothing."""

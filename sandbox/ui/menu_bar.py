@@ -281,6 +281,7 @@ LINK = Submenu(
             enabled=lambda w: w.link.listening,
             why_disabled="Listen for the game first",
             checked=lambda w: w.link.recording,
+            name="link_record_action",
         ),
         SEPARATOR,
         Owned(lambda w: w.panels.link_dock.toggleViewAction()),
