@@ -234,7 +234,7 @@ def test_a_slider_move_is_acknowledged_by_the_godot_engine(window, qtbot):
         assert window.link.game is not None, game.log()
         # the oracle's recipe car script does not say its model: nothing is sent until the user chooses
         assert not window.link.sending and "does not say which model" in window.link_panel.note.text()
-        window.link_panel.accept_button.click()  # "Send to it as the Arcade …"
+        window.link_panel.accept_button.click()  # "Send to the game anyway"
         assert window.link.sending
         window.panel.sliders["engine_power"].setValue(1230)
         seq = window.link.last_seq

@@ -236,20 +236,20 @@ class LinkControl:
         elif not g.model:
             p.show_note(
                 "The game's car script does not say which model it is: nothing is sent until you choose.",
-                accept=f"Send to it as the {title}",
+                accept=f"Send the {title}'s values to the game (its script does not say its model)",
             )
         elif g.model in MODELS:
             p.show_note(
                 f"The game drives the {MODELS[g.model].TITLE} model, this window the {title}: "
                 "nothing is sent until you choose.",
-                switch_to=f"Switch the window to the {MODELS[g.model].TITLE}",
-                accept="Send to it anyway",
+                switch_to=f"Switch the window to the {MODELS[g.model].TITLE} (asks first about an unsaved tuning)",
+                accept=f"Send the {title}'s values to a game of the {MODELS[g.model].TITLE}",
             )
         else:
             p.show_note(
                 f"The game names a model the sandbox does not know (“{g.model[:40]}”): "
                 "nothing is sent until you choose.",
-                accept=f"Send to it as the {title}",
+                accept=f"Send the {title}'s values to the game",
             )
         p.show_sending(self.sending)
         w.menus.refresh()

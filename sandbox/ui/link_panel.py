@@ -111,8 +111,8 @@ class LinkPanel(QWidget):
 
         self.note = _label("Whether slider changes are sent to the game", "link_note")
         self.note.setText("Not listening.")
-        self.switch_button = _button("Switch the window to its model", "", "link_switch_model")
-        self.accept_button = _button("Send to it anyway", "", "link_accept")
+        self.switch_button = _button("Switch the window to the game's model", "", "link_switch_model")
+        self.accept_button = _button("Send to the game anyway", "", "link_accept")
         self.refused = _label("Values the game refused, each with the game's reason", "link_refused")
         self.refused.setStyleSheet("color: #c62828")
         self.pull_button = _button(
@@ -153,7 +153,7 @@ class LinkPanel(QWidget):
             ("Script lacks", self.missing),
         ):
             facts.addRow(text, label)
-        choose = QHBoxLayout()
+        choose = QVBoxLayout()  # one a line: their texts name a model, and the panel may be narrow
         choose.addWidget(self.switch_button)
         choose.addWidget(self.accept_button)
         self.switch_button.hide()
@@ -233,12 +233,11 @@ class LinkPanel(QWidget):
 
     def show_note(self, text: str, switch_to: str = "", accept: str = "") -> None:
         """What happens to slider changes; `switch_to`/`accept`: the choice buttons'
-        texts (hidden when empty)."""
+        tooltips (hidden when empty)."""
         self.note.setText(text)
-        for button, label in ((self.switch_button, switch_to), (self.accept_button, accept)):
-            button.setText(label)
-            button.setToolTip(label)
-            button.setVisible(bool(label))
+        for button, tip in ((self.switch_button, switch_to), (self.accept_button, accept)):
+            button.setToolTip(tip)
+            button.setVisible(bool(tip))
 
     def show_refused(self, refused: dict[str, str], not_taken: list[str] = ()) -> None:
         """Values the game refused (name: its reason), and values pulled from the game
