@@ -285,3 +285,21 @@ def test_stop_while_recording_asks_where_to_save_it_first(linked, qtbot, tmp_pat
     assert Path(asked[0]).parent == user_trace_dir()  # the user trace folder to start with
     assert (tmp_path / "kept.csv").is_file() and not window.link.listening
     assert "rows" in window.link_panel.recorded.text()
+
+
+def test_a_game_in_metres_is_drawn_and_plotted_in_the_windows_pixels(window, qtbot):
+    """A game of a model in metres beside the arcade (px): 25 px a metre (View → Pixels per metre)."""
+    window.link_panel.port.setValue(0)
+    assert window.link.listen()
+    peer = GamePeer(window.link.server.port, window.link.server.token, {"mass": 1500.0}, model="monster")
+    peer.pose = (2.0, -1.0, math.pi / 2, 0.0, 12.0)  # pointing down (+y), moving straight ahead at 12 m/s
+    peer.start()
+    try:
+        qtbot.waitUntil(lambda: window.track.game is not None, timeout=WAIT_MS)
+        game = window.track.game
+        assert window.px_per_metre == 25.0
+        assert (game.x, game.y) == (50.0, -25.0) and game.speed == pytest.approx(300.0)
+        assert game.slip_deg == pytest.approx(0.0, abs=1e-9)
+        assert game.line.startswith(f"game {GAME_NAME}: 300 px/s")
+    finally:
+        peer.stop()

@@ -26,6 +26,7 @@ class GamePeer(threading.Thread):
         self.params = dict(params)
         self.model = model
         self.hz = hz
+        self.units = "m" if model in ("bicycle", "ackermann", "rigid_body", "monster") else "px"
         self.limits: dict[str, tuple[float, float]] = {}
         self.pose = (0.0, 0.0, 0.0, 0.0, 0.0)
         self.missing: list[str] = []
@@ -63,7 +64,7 @@ class GamePeer(threading.Thread):
                 "model": self.model,
                 "format": 3,
                 "hz": self.hz,
-                "units": "px",
+                "units": self.units,
                 "params": self.params,
                 "missing": self.missing,
             }
