@@ -21,7 +21,8 @@ from sandbox.devtools.link_game import start_link_game
 from sandbox.devtools.oracle import godot_binary
 from sandbox.files.godot_link import export_link_node
 from sandbox.files.traces import user_trace_dir
-from sandbox.physics.models import arcade
+from sandbox.physics.models import arcade, monster
+from sandbox.physics.params import Tuning
 from sandbox.ui.app import MainWindow
 from sandbox.ui.palette import GAME
 from sandbox.ui.track_view import GROUND_RGB
@@ -301,5 +302,7 @@ def test_a_game_in_metres_is_drawn_and_plotted_in_the_windows_pixels(window, qtb
         assert (game.x, game.y) == (50.0, -25.0) and game.speed == pytest.approx(300.0)
         assert game.slip_deg == pytest.approx(0.0, abs=1e-9)
         assert game.line.startswith(f"game {GAME_NAME}: 300 px/s")
+        metres = monster.body(Tuning(monster.PARAMS))  # the Corvette's size, in m
+        assert game.body["length"] == pytest.approx(metres["length"] * 25.0)
     finally:
         peer.stop()

@@ -33,10 +33,13 @@ class GameCar:
     line: str
 
 
-def game_body(name: str, params: Mapping[str, object], model: ModuleType, tuning: Mapping[str, object]) -> dict:
-    """Drawing sizes of the game's car, in its own units: of the game's model with the
-    values the game sent where that model takes them; the window's car's own when the
-    game names no model the sandbox knows."""
+def game_body(
+    name: str, params: Mapping[str, object], model: ModuleType, tuning: Mapping[str, object], scale: float
+) -> dict:
+    """Drawing sizes of the game's car in the view's units: of the game's model with the
+    values the game sent where that model takes them (times `scale`, the game's unit in
+    the view's); the window's car's own when the game drives the window's model or
+    names none the sandbox knows."""
     other = MODELS.get(name)
     if other is None or other is model:
         return model.body(tuning)
@@ -46,14 +49,14 @@ def game_body(name: str, params: Mapping[str, object], model: ModuleType, tuning
             values.set(key, value)
         except (KeyError, ValueError):  # a value the sliders would refuse: the default's size
             continue
-    return other.body(values)
+    return {key: size * scale for key, size in other.body(values).items()}
 
 
 def game_car(t, scale: float, body: dict, unit: str, name: str) -> GameCar:
     """The car of telemetry `t` (x, y, heading, vx, vy in the game's units) in the
-    view's units: lengths times `scale`; `unit` is the view's length unit."""
+    view's units: lengths times `scale`; `body` is in the view's units already, `unit`
+    is the view's length unit."""
     speed = math.hypot(t.vx, t.vy) * scale
     slip = math.degrees(float(slip_angle(t.heading, t.vx, t.vy)))
     line = f"game {name}: {speed:.0f} {unit}/s · slip {slip:+.1f}° · tick {t.tick}"
-    sized = {key: value * scale for key, value in body.items()}
-    return GameCar(t.x * scale, t.y * scale, t.heading, sized, speed, slip, line)
+    return GameCar(t.x * scale, t.y * scale, t.heading, body, speed, slip, line)

@@ -52,7 +52,7 @@ class LinkControl:
         self.refused: dict[str, str] = {}  # name -> the game's reason, until a later value of it is applied
         self._acks: deque = deque(maxlen=256)  # acks handed over by the link's thread, taken in `poll`
         self.car = None  # the game's car (GameCar) as last drawn
-        self._body = (None, None)  # (game key, model name) -> the game car's body
+        self._body = (None, None)  # (what it was made for, the game car's body in the view's units)
         self._status_at = -math.inf
         self.timer = QTimer(w)
         self.timer.setInterval(POLL_MS)
@@ -170,16 +170,16 @@ class LinkControl:
         unit = w.model.LENGTH_UNIT
         per_unit = {"px": 1.0, "m": w.drive.px_per_metre}  # screen px per unit at zoom 1
         scale = per_unit.get(self.game.units, per_unit[unit]) / per_unit[unit]
-        self.car = game_car(newest, scale, self._game_body(), unit, self.game.game or "game")
+        self.car = game_car(newest, scale, self._game_body(scale), unit, self.game.game or "game")
         w.track.game = self.car
         w.plots.set_game(self.game.game or "game", self.car.speed, self.car.slip_deg)
         w.track.update()
 
-    def _game_body(self) -> dict:
+    def _game_body(self, scale: float) -> dict:
         w = self.window
-        key = (game_key(self.game), w.model.NAME, w.tuning.get("wheel_base"))
+        key = (game_key(self.game), w.model.NAME, dict(w.tuning), scale)
         if self._body[0] != key:
-            self._body = (key, game_body(self.game.model, self.game.params, w.model, w.tuning))
+            self._body = (key, game_body(self.game.model, self.game.params, w.model, w.tuning, scale))
         return self._body[1]
 
     def _forget_car(self) -> None:
