@@ -317,8 +317,8 @@ def test_a_recording_holds_one_row_per_tick_with_the_pose_and_the_lost_ticks(lin
     peer.telemetry(1)
     taken(linked, 1)
     linked.start_recording()
-    for tick in (2, 3, 4, 6):
-        peer.telemetry(tick, state={"omega": 0.1 * tick, "rpm": 1000.0 + tick})
+    for tick in (2, 3, 4, 6):  # t as a game may round it: the recording's is tick / hz, exact
+        peer.telemetry(tick, t=round(tick / 60, 2), state={"omega": 0.1 * tick, "rpm": 1000.0 + tick})
     taken(linked, 4)
     summary = linked.stop_recording(tmp_path / "drive.csv")
     assert (summary.rows, summary.lost_ticks) == (4, 1)
@@ -326,7 +326,7 @@ def test_a_recording_holds_one_row_per_tick_with_the_pose_and_the_lost_ticks(lin
     with open(summary.path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     assert rows[0] == "steer,throttle,brake,handbrake,shift,t,x,y,heading,vx,vy,omega,rpm".split(",")
-    assert [float(r[rows[0].index("t")]) * 60 for r in rows[1:]] == pytest.approx([2, 3, 4, 6])
+    assert [float(r[rows[0].index("t")]) for r in rows[1:]] == [2 / 60, 3 / 60, 4 / 60, 6 / 60]
     assert [float(r[rows[0].index("x")]) for r in rows[1:]] == [4.0, 6.0, 8.0, 12.0]  # the peer's x = 2 tick
     assert [float(r[rows[0].index("rpm")]) for r in rows[1:]] == [1002.0, 1003.0, 1004.0, 1006.0]
     assert all(r[:5] == ["0.5", "1.0", "0.0", "0.0", "0.0"] for r in rows[1:])

@@ -29,11 +29,13 @@ def state_columns(rows: list[Telemetry]) -> tuple[str, ...]:
     return tuple(sorted(common))
 
 
-def recording_table(rows: list[Telemetry]) -> tuple[tuple[str, ...], np.ndarray]:
-    """(columns, one row per telemetry) of a recording."""
+def recording_table(rows: list[Telemetry], hz: float | None = None) -> tuple[tuple[str, ...], np.ndarray]:
+    """(columns, one row per telemetry) of a recording; t = tick / hz (docs/link.md) when
+    the tick rate is known, exact where the game's text of t is rounded."""
     states = state_columns(rows)
     table = np.array(
-        [(*row.controls, row.t, row.x, row.y, row.heading, row.vx, row.vy, *(row.state[s] for s in states))
+        [(*row.controls, row.tick / hz if hz else row.t, row.x, row.y, row.heading, row.vx, row.vy,
+          *(row.state[s] for s in states))
          for row in rows],
         dtype=np.float64,
     ).reshape(len(rows), len(CONTROLS) + len(POSE_COLUMNS) + len(states))  # fmt: skip
@@ -47,7 +49,7 @@ def write_recording(
     The seconds spanned are (last tick - first tick + 1) / hz, else from `t`."""
     if not rows:
         raise LinkError("no telemetry arrived from the game while recording: nothing written")
-    columns, table = recording_table(rows)
+    columns, table = recording_table(rows, hz)
     write_text_atomic(path, format_rows(columns, table), LinkError)
     span = (rows[-1].tick - rows[0].tick + 1) / hz if hz else rows[-1].t - rows[0].t
     return RecordingSummary(rows=len(rows), seconds=span, lost_ticks=lost_ticks, columns=columns, path=Path(path))
