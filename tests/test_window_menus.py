@@ -15,7 +15,7 @@ def test_file_menu_has_import_and_export_submenus(window):
     in_file = window.file_menu.actions()
     assert window.export_menu.menuAction() in in_file and window.import_menu.menuAction() in in_file
     exports = [a.text().replace("&", "") for a in window.export_menu.actions() if a.text()]
-    assert [t for t in exports if "Godot" in t] == ["Godot script or scene…", "Copy Godot script"]
+    assert [t for t in exports if "Godot" in t] == ["Godot script or scene…", "Copy Godot script", "Godot link node…"]
     assert sum("Force curve" in t for t in exports) == 3
     assert [a.text().replace("&", "") for a in window.import_menu.actions()] == ["Godot script (.gd)…"]
 
