@@ -339,6 +339,33 @@ def test_a_recording_without_telemetry_writes_nothing(linked, tmp_path):
     assert not (tmp_path / "empty.csv").exists()
 
 
+def test_a_recording_that_cannot_be_written_goes_on_and_saves_elsewhere(linked, peer, tmp_path):
+    linked.start_recording()
+    for tick in (1, 2, 3):
+        peer.telemetry(tick)
+    taken(linked, 3)
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("", encoding="utf-8")
+    with pytest.raises(LinkError):
+        linked.stop_recording(blocked / "drive.csv")
+    assert linked.recording  # the drive is kept for another place
+    peer.telemetry(4)
+    taken(linked, 1)
+    summary = linked.stop_recording(tmp_path / "drive.csv")
+    assert summary.rows == 4 and not linked.recording
+
+
+def test_a_discarded_recording_writes_nothing(linked, peer, tmp_path):
+    linked.start_recording()
+    peer.telemetry(1)
+    taken(linked, 1)
+    linked.discard_recording()
+    assert not linked.recording
+    with pytest.raises(LinkError, match="nothing written"):
+        linked.stop_recording(tmp_path / "drive.csv")
+    assert not (tmp_path / "drive.csv").exists()
+
+
 def test_a_taken_port_is_refused_with_the_address_named():
     holder = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     holder.bind(("127.0.0.1", 0))

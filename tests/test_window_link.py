@@ -270,9 +270,9 @@ def test_the_address_and_port_are_kept_and_another_address_is_asked_about(qtbot)
     assert second.link_panel.port.value() == 47999 and second.link_panel.address.text() == "0.0.0.0"
 
 
-def test_stop_while_recording_asks_where_to_save_it_first(linked, qtbot, tmp_path, monkeypatch):
+def test_stop_while_recording_asks_to_save_it_first(linked, qtbot, tmp_path, monkeypatch):
     window, peer = linked
-    asked = []
+    asked, questions = [], []
 
     def dialog(parent, title, start, pattern):
         asked.append(start)
@@ -282,10 +282,39 @@ def test_stop_while_recording_asks_where_to_save_it_first(linked, qtbot, tmp_pat
     window.link_record_action.trigger()  # Link → Record game drive (Ctrl+Shift+L)
     start = peer.tick
     qtbot.waitUntil(lambda: peer.tick >= start + 10, timeout=WAIT_MS)
+    answer(QMessageBox.StandardButton.Save, questions)
     window.link_panel.listen_button.click()  # Stop
+    assert questions and "not saved" in questions[0]
     assert Path(asked[0]).parent == user_trace_dir()  # the user trace folder to start with
     assert (tmp_path / "kept.csv").is_file() and not window.link.listening
     assert "rows" in window.link_panel.recorded.text()
+
+
+def test_cancel_keeps_recording_and_linked(linked, qtbot):
+    window, peer = linked
+    window.link_record_action.trigger()
+    questions = []
+    answer(QMessageBox.StandardButton.Cancel, questions)
+    window.link_panel.listen_button.click()  # Stop, then Cancel
+    assert questions and window.link.listening and window.link.recording and window.link.server.recording
+    answer(QMessageBox.StandardButton.Cancel, questions)
+    window.quit_asking()  # Quit, then Cancel: still open, still recording
+    assert len(questions) == 2 and window.isVisible() and window.link.recording
+
+
+def test_a_drive_that_cannot_be_written_is_still_recorded(linked, qtbot, tmp_path):
+    window, peer = linked
+    window.link_record_action.trigger()
+    start = peer.tick
+    qtbot.waitUntil(lambda: peer.tick >= start + 5, timeout=WAIT_MS)
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("", encoding="utf-8")
+    errors = []
+    window.show_error = lambda text, *rest: errors.append(text)
+    assert not window.link.stop_recording_to(blocked / "drive.csv")
+    assert errors and "Still recording" in errors[0] and window.link.recording
+    assert window.link.stop_recording_to(tmp_path / "drive.csv")
+    assert (tmp_path / "drive.csv").is_file() and not window.link.recording
 
 
 def test_a_game_in_metres_is_drawn_and_plotted_in_the_windows_pixels(window, qtbot):

@@ -284,11 +284,25 @@ class LinkServer:
 
     def stop_recording(self, path) -> RecordingSummary:
         """Write the telemetry since start_recording to `path` (docs/link.md's
-        recording format, atomically); LinkError when none arrived (nothing written)."""
+        recording format, atomically) and end the recording; LinkError when none arrived
+        or the file cannot be written: then nothing is written and the recording goes on,
+        so the drive can still be saved elsewhere."""
         with self._cond:
-            rows, lost, self._recording = self._recording or [], self._recording_lost, None
+            rows, lost = list(self._recording or []), self._recording_lost
             hz = self._game.hz if self._game is not None else None
-        return recorder.write_recording(path, rows, lost, hz)
+        summary = recorder.write_recording(path, rows, lost, hz)
+        self.discard_recording()
+        return summary
+
+    def discard_recording(self) -> None:
+        """End the recording without writing it."""
+        with self._cond:
+            self._recording, self._recording_lost = None, 0
+
+    @property
+    def recording(self) -> bool:
+        with self._cond:
+            return self._recording is not None
 
 
 def _loopback(host: str) -> bool:

@@ -221,7 +221,7 @@ class MainWindow(QMainWindow):
 
     def quit_asking(self) -> None:
         """Quit (menu, Ctrl+Q, Ctrl+C in the terminal), asking first about unsaved work."""
-        if self.files.keep_or_drop_changes("Quitting"):
+        if self.files.keep_or_drop_changes("Quitting") and self.link.keep_or_drop_recording("Quitting"):
             self._quit_agreed = True
             self.close()
 
@@ -233,7 +233,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         if event.spontaneous() and not self._quit_agreed:  # the window's close button
-            if not self.files.keep_or_drop_changes("Closing the window"):
+            if not (
+                self.files.keep_or_drop_changes("Closing the window")
+                and self.link.keep_or_drop_recording("Closing the window")
+            ):
                 event.ignore()
                 return
         self.drive_view.timer.stop()

@@ -13,7 +13,7 @@ from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from ..errors import UserError
 from ..files.disk import make_folder
@@ -108,13 +108,9 @@ class LinkControl:
         """Stop listening: the socket is closed (a recording under way is saved first, if wanted)."""
         if self.server is None:
             return
+        if not self.keep_or_drop_recording("Stopping the link"):
+            return
         said = "Stopped listening for the game"
-        if self.recording:
-            self.set_recording(False)
-            if self.recording:  # no file chosen: the drive is given up with the link
-                self.recording = False
-                said += "; the game's drive recorded was not saved"
-                self.panel.recorded.setText("The game's drive recorded was not saved.")
         self.server.stop()
         self.server = None
         self.timer.stop()
@@ -333,19 +329,46 @@ class LinkControl:
                 self.window.statusBar().showMessage("Still recording the game's drive (not saved)", 5000)
         self._show_listening()
 
+    def keep_or_drop_recording(self, what: str) -> bool:
+        """Before `what` would end a recording of the game's drive: Save, Discard or
+        Cancel. True to go on (saved, or given up), False to stay as it is."""
+        if not self.recording:
+            return True
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Recording the game's drive",
+            f"The game's drive is being recorded and is not saved.\n{what} ends the recording.",
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            self.window,
+        )
+        box.setInformativeText("Save the drive first?")
+        box.setDefaultButton(buttons.Save)
+        answer = box.exec()
+        if answer == buttons.Save:
+            self.set_recording(False)
+            return not self.recording
+        if answer == buttons.Discard:
+            self.server.discard_recording()
+            self.recording = False
+            self.panel.recorded.setText("The game's drive recorded was not saved.")
+            self._show_listening()
+            return True
+        return False
+
     def stop_recording_to(self, path) -> bool:
         """Stop recording and write the drive to `path` (a trace with the pose per tick)."""
         w = self.window
         if self.server is None or not self.recording:
             return False
-        self.recording = False  # the link ends its recording whether or not the file can be written
         try:
             summary = self.server.stop_recording(path)
-        except UserError as exc:
-            w.show_error(str(exc), "Record game drive")
-            self.panel.recorded.setText(f"Not saved: {exc}")
+        except UserError as exc:  # the link keeps recording: the drive can still be saved elsewhere
+            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
+            self.panel.recorded.setText(f"Not saved (still recording): {exc}")
             self._show_listening()
             return False
+        self.recording = False
         text = f"Recorded {summary.rows} rows, {summary.seconds:.2f} s, {summary.lost_ticks} lost ticks: {summary.path}"
         self.panel.recorded.setText(text)
         self.panel.recorded.setToolTip("The last recording of the game's drive: rows (ticks), seconds, lost ticks")
