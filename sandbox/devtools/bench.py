@@ -25,7 +25,7 @@ from ..physics.models import MODELS
 from ..physics.params import Tuning
 from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
-from . import bench_inputs, bench_tune
+from . import bench_inputs, bench_link, bench_tune
 from .bench_baseline import tick as baseline_tick
 
 DEFAULT_PRESETS = {
@@ -57,6 +57,9 @@ TARGETS = {
     "metrics_latency_frames": 2,
     "tune_s": {"arcade": 2, "bicycle": 15, "ackermann": 15, "rigid_body": 15, "monster": 15},
     "sensitivity_ms": 250,
+    "link_slider_to_game_ms": "one game tick + 2",
+    "link_telemetry_lost": 0,
+    "link_node_cost_us": 100,
 }
 
 
@@ -251,6 +254,8 @@ def run(quick: bool = False) -> dict:
     figures["recompute"] = recompute
     figures["recompute_frame_p99_ms"] = {name: r["frame_p99_ms"] for name, r in recompute.items()}
     figures["recompute_max_gap_ms"] = {name: r["max_gap_ms"] for name, r in recompute.items()}
+    _step("the live link to the game (Godot 3, in real time: about a minute)")
+    figures["link"] = bench_link.run(quick)
     if not quick:  # minutes: the largest inputs accepted
         _step("the largest sweep, trace and Godot script accepted (a few minutes)")
         figures["inputs"] = bench_inputs.run()
@@ -382,6 +387,8 @@ def report(f: dict) -> str:
             t["metrics_latency_frames"],
             True,
         )
+    if "link" in f:
+        lines += bench_link.report(f["link"])
     if "inputs" in f:
         lines += bench_inputs.report(f["inputs"])
     lines.append(

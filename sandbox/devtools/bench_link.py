@@ -1,0 +1,141 @@
+"""The live link's figures, measured against the real game: the recipe's car in Godot 3
+(headless, in real time) with the exported link node, and the sandbox's listening end.
+
+- slider to game: from `send_set` to the game's `ack`, which the node sends when it has
+  applied the value, at the start of the physics tick that uses it (the ack's own trip
+  back over loopback is included, so the figure is an upper bound);
+- telemetry at 240 Hz: ticks the game ran against telemetry received, none may be lost;
+- the node's own cost per tick, as it measures it (`cost_us` in its telemetry).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from ..files.godot_link import export_link_node
+from ..link.server import LinkServer
+from ..physics.models import arcade
+from .link_game import start_link_game
+from .oracle import godot_binary
+
+LATENCY_SLACK_MS = 2.0
+"""The target: one physics tick of the game plus this, on loopback (p50 and p99)."""
+NODE_COST_TARGET_US = 100.0
+
+
+def _game(server: LinkServer, hz: int, seconds: float):
+    """The recipe car driving circles (throttle, a little steer) in real time at `hz`."""
+    drive = np.zeros((int(seconds * hz), 5))
+    drive[:, 0], drive[:, 1] = 0.3, 1.0
+    return start_link_game(
+        export_link_node(arcade, 3), server.port, drive, token=server.token, hz=hz, fixed_fps=False,
+        timeout=seconds + 30,
+    )  # fmt: skip
+
+
+def slider_to_game(moves: int = 300, hz: int = 60) -> dict:
+    """ms from a value handed to the link to the game's acknowledgement of using it,
+    `moves` times at random moments of the game's tick."""
+    server = LinkServer(port=0)
+    server.start()
+    try:
+        with _game(server, hz, moves * 3.0 / hz + 10) as game:
+            if server.wait_for_game(30) is None:
+                raise RuntimeError(f"the game did not say hello:\n{game.log()}")
+            rng = random.Random(1)
+            latencies = []
+            for k in range(moves):
+                time.sleep(rng.uniform(0.0, 1.5 / hz))  # a move at any moment of the tick
+                start = time.perf_counter()
+                seq = server.send_set({"engine_power": 700.0 + (k % 2) * 100.0})
+                ack = server.wait_applied(seq, 5.0)
+                if ack is None:
+                    raise RuntimeError(f"no acknowledgement of move {k}:\n{game.log()}")
+                latencies.append((time.perf_counter() - start) * 1000.0)
+    finally:
+        server.stop()
+    tick_ms = 1000.0 / hz
+    return {
+        "hz": hz,
+        "moves": moves,
+        "p50_ms": float(np.percentile(latencies, 50)),
+        "p99_ms": float(np.percentile(latencies, 99)),
+        "max_ms": float(np.max(latencies)),
+        "target_ms": tick_ms + LATENCY_SLACK_MS,
+    }
+
+
+def telemetry_stream(seconds: float = 60.0, hz: int = 240) -> dict:
+    """Every tick's telemetry for `seconds` of a game at `hz`: ticks run, received, lost,
+    dropped; the node's cost per tick."""
+    server = LinkServer(port=0)
+    server.start()
+    received: list = []
+    try:
+        with _game(server, hz, seconds + 2.0) as game:
+            if server.wait_for_game(30) is None:
+                raise RuntimeError(f"the game did not say hello:\n{game.log()}")
+            server.take()
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end and game.running():
+                time.sleep(0.05)
+                received += server.take()
+            received += server.take()
+            status = server.status()
+    finally:
+        server.stop()
+    ticks = [t.tick for t in received]
+    ran = ticks[-1] - ticks[0] + 1 if ticks else 0
+    costs = np.array([t.cost_us for t in received]) if received else np.zeros(1)
+    return {
+        "hz": hz,
+        "seconds": ran / hz,
+        "ticks_run": ran,
+        "received": len(received),
+        "lost": ran - len(set(ticks)),
+        "dropped": dict(status.dropped),
+        "node_cost_mean_us": float(costs.mean()),
+        "node_cost_p99_us": float(np.percentile(costs, 99)),
+        "node_cost_max_us": float(costs.max()),
+    }
+
+
+def run(quick: bool = False) -> dict:
+    """Both figures, or a note when no Godot 3 binary is installed."""
+    if godot_binary() is None:
+        return {"skipped": "no Godot 3 binary (install the Debian package godot3-server)"}
+    return {
+        "latency": slider_to_game(60 if quick else 300),
+        "telemetry": telemetry_stream(10.0 if quick else 60.0),
+    }
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "NOT MET"
+
+
+def report(f: dict) -> list[str]:
+    if "skipped" in f:
+        return [f"live link to the game: not measured ({f['skipped']})"]
+    lat, tel = f["latency"], f["telemetry"]
+    target = lat["target_ms"]
+    lost_ok = tel["lost"] == 0 and tel["received"] == tel["ticks_run"]
+    return [
+        f"live link, a value sent to the game (Godot 3, {lat['hz']} Hz, real time, {lat['moves']} moves) until the "
+        f"game acknowledges using it: p50 {lat['p50_ms']:.1f} ms, p99 {lat['p99_ms']:.1f} ms, max "
+        f"{lat['max_ms']:.1f} ms  target ≤ one tick + {LATENCY_SLACK_MS:g} ms = {target:.1f} ms: "
+        f"{_verdict(lat['p50_ms'] <= target and lat['p99_ms'] <= target)}",
+        f"live link, telemetry at {tel['hz']} Hz for {tel['seconds']:.1f} s: {tel['received']:,d} of "
+        f"{tel['ticks_run']:,d} ticks received, {tel['lost']} lost, dropped {tel['dropped'] or 'none'}  "
+        f"target none lost: {_verdict(lost_ok)}",
+        f"  the link node's cost in the game per tick: mean {tel['node_cost_mean_us']:.0f} µs, p99 "
+        f"{tel['node_cost_p99_us']:.0f} µs, max {tel['node_cost_max_us']:.0f} µs  target < "
+        f"{NODE_COST_TARGET_US:g} µs: {_verdict(tel['node_cost_p99_us'] < NODE_COST_TARGET_US)}",
+    ]
+
+
+if __name__ == "__main__":
+    print("\n".join(report(run(quick=True))))

@@ -1,0 +1,49 @@
+"""The live link's figures in `car-sandbox bench`: the report's verdicts, and the
+measurement itself against the real game (its times are printed, never asserted)."""
+
+import pytest
+
+from conftest import ENGINE_REASON
+from sandbox.devtools import bench_link
+from sandbox.devtools.oracle import godot_binary
+
+
+def figures(p99_ms: float, lost: int) -> dict:
+    return {
+        "latency": {
+            "hz": 60,
+            "moves": 300,
+            "p50_ms": 9.0,
+            "p99_ms": p99_ms,
+            "max_ms": 30.0,
+            "target_ms": 1000 / 60 + 2,
+        },
+        "telemetry": {
+            "hz": 240,
+            "seconds": 60.0,
+            "ticks_run": 14400,
+            "received": 14400 - lost,
+            "lost": lost,
+            "dropped": {},
+            "node_cost_mean_us": 30.0,
+            "node_cost_p99_us": 60.0,
+            "node_cost_max_us": 400.0,
+        },
+    }
+
+
+def test_the_report_holds_each_figure_to_its_target():
+    met = "\n".join(bench_link.report(figures(p99_ms=18.0, lost=0)))
+    assert "target ≤ one tick + 2 ms = 18.7 ms: met" in met and "0 lost" in met and "target none lost: met" in met
+    missed = "\n".join(bench_link.report(figures(p99_ms=19.0, lost=3)))
+    assert "18.7 ms: NOT MET" in missed and "target none lost: NOT MET" in missed
+    assert "not measured (no Godot" in bench_link.report({"skipped": "no Godot 3 binary"})[0]
+
+
+@pytest.mark.skipif(godot_binary() is None, reason=ENGINE_REASON)
+def test_every_value_sent_is_acknowledged_by_the_game_and_every_tick_arrives():
+    latency = bench_link.slider_to_game(moves=5)
+    assert latency["moves"] == 5 and 0 < latency["p50_ms"] <= latency["max_ms"]
+    stream = bench_link.telemetry_stream(seconds=2.0, hz=240)
+    assert stream["ticks_run"] >= 240 and stream["received"] == stream["ticks_run"] and stream["lost"] == 0
+    print(f"\nlink: {latency}\n{stream}")
