@@ -112,6 +112,8 @@ def fit(
     if len(drive) < segment + 2:
         raise UserError(f"the recording is shorter than one segment ({segment} ticks): give a shorter --segment")
     objective = Objective(model, drive, hz, start, segment, heading_weight)
+    if not names:  # nothing to move: how the start tuning drives it
+        return summary(objective, start, [])
     params = {p.name: p for p in effective_params(model.PARAMS, start)}
     space = Space(model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
     budget = max_evaluations or EVALUATIONS_PER_PARAMETER * len(names)

@@ -60,9 +60,11 @@ def run(args) -> int:
         preset = start if start is not None and start.model is model else None
         preset = preset or load_preset(BUILTIN_DIR / f"{REFERENCE_PRESETS[model.NAME]}.json")
         declared = {p.name for p in model.PARAMS}
-        free = [n for n in args.free if n in declared] if args.free and args.model == "all" else args.free
-        lock = [n for n in args.lock if n in declared] if args.lock and args.model == "all" else args.lock
-        names = free_names(model, free or None, lock)
+        if args.model == "all" and args.free:  # each model fits those of the names it has (none: as it is)
+            names = [p.name for p in model.PARAMS if p.name in args.free and not p.is_bool]
+        else:
+            lock = [n for n in args.lock if n in declared] if args.lock and args.model == "all" else args.lock
+            names = free_names(model, args.free, lock)
         progress = Progress(f"fitting the {model.TITLE}")
         try:
             result = fit(
