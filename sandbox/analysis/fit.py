@@ -131,8 +131,8 @@ def fit(
     values, uncertainty = search.uncertainties(best, moving)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
-    result.uncertainty = uncertainty
     result.undetermined = [names[j] for j in np.flatnonzero(flat)]
+    result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
     result.evaluations = search.evaluations
     result.history = search.history
     return result

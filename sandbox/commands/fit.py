@@ -36,14 +36,19 @@ def run(args) -> int:
 
     recording = load_recording(args.trace, args.hz)
     start = load_preset(args.preset) if args.preset is not None else None
-    units = args.units or _units_of(recording)
     if args.model == "all":
+        units = args.units or _units_of(recording)
         models = [m for m in MODELS.values() if m.LENGTH_UNIT == units]
     else:
         try:
             models = [get_model(args.model)]
         except KeyError as exc:
             raise UserError(f"--model: {exc.args[0]}") from None
+        units = models[0].LENGTH_UNIT
+        if args.units is not None and args.units != units:
+            raise UserError(
+                f"--units {args.units}: the {models[0].TITLE} model is in {units}; give a recording in {units}"
+            )
         if start is not None and start.model is not models[0]:
             raise UserError(
                 f"--preset {printable(args.preset)} is a preset of the {start.model.TITLE} model, not of the "
@@ -173,7 +178,8 @@ def _as_text(results, best, recording, units: str) -> list[str]:
     ]
     for r in results:
         share = r.rms_position / r.path_per_segment if r.path_per_segment > 0 else math.inf
-        lines.append(f"{r.model.TITLE}: {r.verdict.upper()} fit ({r.evaluations} tunings tried)")
+        tried = f"{r.evaluations} tunings tried" if r.names else "as its preset is: nothing of it is free"
+        lines.append(f"{r.model.TITLE}: {r.verdict.upper()} fit ({tried})")
         lines.append(
             f"  residual: RMS position {_number(r.rms_position)} {units}, worst {_number(r.max_position)} {units}, "
             f"RMS heading {_number(r.rms_heading)}° ({100 * share:.2g} % of the {_number(r.path_per_segment)} "
