@@ -11,12 +11,14 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     reported (a drive that never reverses says nothing of the reverse limit);
  3. a Levenberg–Marquardt polish (`polish`) on the residual vector (dx, dy, w·dheading
     per tick), its Jacobian by forward differences as one batch;
- 4. uncertainties (`uncertainties`): from the objective's curvature (Gauss–Newton,
+ 4. uncertainties (fit_uncertainty.py): from the objective's curvature (Gauss–Newton,
     the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
-    within a segment), σ² the residual's variance; a parameter the differences do not
-    see (a threshold, e.g. the slip speed: the score steps as a recorded speed crosses
-    it) by a profile scan instead, to where the score rises by σ², its value the middle
-    of that interval.
+    within a segment), σ² the residual's variance, and for a noisy recording at least
+    the spread of refits to recordings of the fitted car with noise of the size found
+    (a parametric bootstrap: noisy anchors pull the values too); a parameter the
+    differences do not see (a threshold, e.g. the slip speed: the score steps as a
+    recorded speed crosses it) by a profile scan instead, to where the score rises by
+    σ², its value the middle of that interval.
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".

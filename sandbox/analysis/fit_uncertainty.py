@@ -1,15 +1,28 @@
 """How sure a fit is of each value (fit.py): from the score's curvature at the minimum,
-or, for a parameter the differences do not see (a threshold), from a profile scan."""
+or, for a parameter the differences do not see (a threshold), from a profile scan;
+for a noisy recording at least the spread of refits to noisy recordings of the fitted
+car (`bootstrap`)."""
 
 from __future__ import annotations
 
 import math
+from typing import Mapping
 
 import numpy as np
 
-from .fit_objective import Objective
+from ..physics.sim import record
+from ..physics.state import State
+from .fit_objective import Objective, RecordedDrive
 from .fit_search import PROFILE, STEP, Search
 from .tune_space import Space
+
+REPLICATES = 6
+"""Noisy recordings of the fitted car refitted to measure the noise's effect."""
+BOOTSTRAP_ROUNDS = 20
+"""Polishing rounds of each refit."""
+NOISELESS = 1e-9
+"""A recording whose noise is below this (rad, or this share of its largest
+coordinate) has none: float rounding."""
 
 
 def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[dict, dict]:
@@ -39,8 +52,76 @@ def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[di
         x, widths = profiles(search, x, unseen, ssr + max(variance, 1e-30))
         for j in unseen:
             uncertainty[names[j]] = widths[j]
+    if len(seen):
+        for name, spread in bootstrap(search, x, seen).items():
+            uncertainty[name] = max(uncertainty[name], spread)
     search._tell(1.0)
     return _values(space, x), uncertainty
+
+
+def noise_of(objective: Objective, tuning: Mapping[str, object]) -> tuple[float, float]:
+    """(σ of x and of y, σ of the heading): the recording's own noise, from each
+    segment's first tick, whose error is the anchor's noise less the next pose's
+    (variance 2σ² an axis), one tick of the model's own error aside."""
+    values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
+    _, errors = objective.run(values, errors=True)
+    first = errors[0, :: objective.segment]
+    return math.sqrt(np.mean(first[:, :2] ** 2) / 2), math.sqrt(np.mean(first[:, 2] ** 2) / 2)
+
+
+def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDrive:
+    """The recording's controls driven by `tuning`'s car without a break, from the
+    first anchor's state: a drive whose tuning is known exactly."""
+    model, drive, a = objective.model, objective.drive, objective.first
+    layout = model.STATE
+    state = State.at_rest(1, layout)
+    row = state.data[0]
+    row[layout.offset["x"]], row[layout.offset["y"]], row[layout.offset["heading"]] = objective.pose[a]
+    row[layout.offset["vx"]], row[layout.offset["vy"]] = objective.velocity[a]
+    for column, value in zip(objective.columns, objective.values[a]):
+        row[column] = value
+    if objective.heading_vector[0] >= 0:
+        row[objective.heading_vector] = np.cos(objective.pose[a, 2]), np.sin(objective.pose[a, 2])
+    held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
+    names = ("x", "y", "heading", "vx", "vy") + tuple(held)
+    run = record(model, tuning, objective.controls[a + 1 :], objective.hz, names, start=state)
+    rows = np.vstack([np.repeat(row[[layout.offset[n] for n in names]][None, :], a + 1, axis=0), run])
+    if a > 0:  # a pose before the anchor that gives its velocity by the pose differences
+        rows[:a, :2] = rows[a, :2] - rows[a, 3:5] / objective.hz
+    states = {name: rows[:, 5 + k] for k, name in enumerate(held)}
+    return RecordedDrive(drive.controls, rows[:, :3], rows[:, 3:5] if drive.velocity is not None else None, states)
+
+
+def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) -> dict[str, float]:
+    """name -> the RMS deviation of the values of `moving` refitted (a Levenberg–Marquardt
+    polish from x) to REPLICATES recordings of the fitted car with noise of the size
+    the recording has (`noise_of`) on every pose: their spread, and the pull that noisy
+    anchors give (a parametric bootstrap). Empty for a recording without noise."""
+    objective, space = search.objective, search.space
+    tuning = {**objective.base, **_values(space, x)}
+    sigma_xy, sigma_heading = noise_of(objective, tuning)
+    scale = max(float(np.max(np.abs(objective.pose[:, :2]))), 1.0)
+    if not (sigma_xy > NOISELESS * scale or sigma_heading > NOISELESS):
+        return {}
+    truth = synthetic(objective, tuning)
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(REPLICATES):
+        if search._stopped():
+            break
+        noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
+        drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states)
+        replica = Objective(objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight)
+        refit = Search(replica, space, None, 0, search.stop)
+        found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
+        search.evaluations += refit.evaluations
+    if not found:
+        return {}
+    values = space.exact(np.array(found))
+    centre = _values(space, x)
+    return {
+        space.names[j]: float(np.sqrt(np.mean((values[space.names[j]] - centre[space.names[j]]) ** 2))) for j in moving
+    }
 
 
 def profiles(search: Search, x: np.ndarray, which: np.ndarray, threshold: float) -> tuple[np.ndarray, dict]:
