@@ -60,6 +60,19 @@ def test_the_objective_is_zero_at_the_recordings_own_tuning_and_only_there(name,
     assert score[1] > 1e-6
 
 
+def test_with_the_arcades_rate_independent_step_the_pose_alone_gives_the_velocity_exactly():
+    """That step moves the car by the mean of the tick's start and end velocities: the
+    anchors' velocity is 2·Δposition/dt less the car's own before the tick."""
+    model = MODELS["arcade"]
+    tuning = Tuning(model.PARAMS)
+    tuning.set("rate_independent", True)
+    recording = drive_recording(model, dict(tuning), arcade_drive(6.0), 60, velocity=False)
+    objective = Objective(model, recording, 60, dict(tuning), segment=45)
+    score = objective.scores({"drag": np.array([tuning["drag"], tuning["drag"] * 1.01])})
+    assert score[0] <= (1e-12 * np.max(np.abs(recording.pose[:, :2]))) ** 2 * objective.ticks
+    assert score[1] > 1e-6
+
+
 def test_the_arcade_gives_back_ten_hidden_values_and_says_the_reverse_limit_is_not_shown():
     """30 s of throttle, brakes, coasting and steering both ways, slow and fast (above
     and below the slip speed), never reversing: the reverse limit is never used."""
