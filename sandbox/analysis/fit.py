@@ -1,0 +1,172 @@
+"""Fit: the tuning whose car drives a recorded drive, with how sure each value is.
+
+The objective (fit_objective.py) replays the recording's controls and re-anchors the
+car to the recorded state every `segment` ticks (multiple shooting), scoring
+Σ (dx² + dy²) + w²·Σ dheading² (w: length units per radian). The search:
+ 1. the auto-tune's CMA-ES (evolution.py) over the free parameters' slider coordinates
+    (tune_space.Space), the values between the sliders' steps, each generation one
+    compiled batch, from the start tuning;
+ 2. the parameters the recording cannot determine, those whose every value across
+    their range scores the same (`flat`), go back to their start value and are
+    reported (a drive that never reverses says nothing of the reverse limit);
+ 3. a Levenberg–Marquardt polish (`polish`) on the residual vector (dx, dy, w·dheading
+    per tick), its Jacobian by forward differences as one batch;
+ 4. uncertainties (fit_uncertainty.py): from the objective's curvature (Gauss–Newton,
+    the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
+    within a segment), σ² the residual's variance, and for a noisy recording at least
+    the spread of refits to recordings of the fitted car with noise of the size found
+    (a parametric bootstrap: noisy anchors pull the values too); a parameter the
+    differences do not see (a threshold, e.g. the slip speed: the score steps as a
+    recorded speed crosses it) by a profile scan instead, to where the score rises by
+    σ², its value the middle of that interval.
+Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
+the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
+"cannot explain" when the RMS position error is larger than that distance; else "poor".
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Callable, Mapping
+
+import numpy as np
+
+from ..errors import UserError
+from ..physics.params import effective_params
+from .fit_objective import Objective, RecordedDrive
+from .fit_search import EVALUATIONS_PER_PARAMETER, Search
+from .fit_uncertainty import uncertainties
+from .tune_space import Space
+
+GOOD_SHARE = 0.01
+"""RMS position error, as a share of the distance driven per segment, up to which a fit is good."""
+GOOD_DEGREES = 1.0
+"""RMS heading error (°) up to which a fit is good."""
+
+
+@dataclass
+class FitResult:
+    """A fit's outcome. Values in the model's units; positions in its length unit,
+    headings in degrees."""
+
+    model: ModuleType
+    tuning: dict
+    names: list[str]
+    params: dict[str, float]
+    uncertainty: dict[str, float]
+    undetermined: list[str]
+    rms_position: float
+    max_position: float
+    rms_heading: float
+    path_per_segment: float
+    verdict: str
+    evaluations: int
+    ticks: int
+    segment: int
+    heading_weight: float
+    score: float = math.inf
+    """Mean score per tick (length²): the comparison between models."""
+    history: list = field(default_factory=list)
+
+
+def fit(
+    model: ModuleType,
+    drive: RecordedDrive,
+    start: Mapping[str, object],
+    names: list[str],
+    hz: float,
+    segment: int | None = None,
+    heading_weight: float | None = None,
+    seed: int = 1,
+    max_evaluations: int | None = None,
+    on_progress: Callable[[float], None] | None = None,
+    stop: threading.Event | None = None,
+) -> FitResult:
+    """The values of `names` with which `model`'s car drives `drive` (recorded at `hz`
+    Hz), the others as in `start`; `segment` ticks between anchors (default one
+    second's). Reproducible for a given `seed`."""
+    segment = int(segment or round(hz))
+    if segment < 1:
+        raise UserError("the segment must be at least one tick long")
+    if len(drive) < segment + 2:
+        raise UserError(f"the recording is shorter than one segment ({segment} ticks): give a shorter --segment")
+    objective = Objective(model, drive, hz, start, segment, heading_weight)
+    if not names:  # nothing to move: how the start tuning drives it
+        return summary(objective, start, [])
+    params = {p.name: p for p in effective_params(model.PARAMS, start)}
+    space = Space(model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
+    budget = max_evaluations or EVALUATIONS_PER_PARAMETER * len(names)
+    search = Search(objective, space, on_progress, budget, stop)
+    x0 = space.coordinates(start)
+    best = search.evolve(x0, seed)
+    everything = np.arange(len(names))
+    seen_nowhere = search.flat(best)
+    best = search.polish(best, everything)
+    best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
+    flat = search.flat(best)
+    best[flat] = x0[flat]
+    moving = np.flatnonzero(~flat)
+    best = search.polish(best, moving)
+    values, uncertainty = uncertainties(search, best, moving)
+    tuning = {**dict(start), **values}
+    result = summary(objective, tuning, names)
+    result.undetermined = [names[j] for j in np.flatnonzero(flat)]
+    result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
+    result.evaluations = search.evaluations
+    result.history = search.history
+    return result
+
+
+def summary(objective: Objective, tuning: Mapping[str, object], names: list[str]) -> FitResult:
+    """The residual of `tuning` on the objective's recording, and its verdict (no
+    uncertainties: those come from the search)."""
+    sums, errors = _run_one(objective, tuning)
+    dx, dy, dh = errors[0, :, 0], errors[0, :, 1], errors[0, :, 2]
+    distance = np.hypot(dx, dy)
+    ticks = max(objective.ticks, 1)
+    rms_position = float(math.sqrt(np.sum(distance**2) / ticks))
+    path = path_per_segment(objective)
+    score = float((sums[0, 0] + objective.heading_weight**2 * sums[0, 1]) / ticks)
+    return FitResult(
+        model=objective.model,
+        tuning=dict(tuning),
+        names=list(names),
+        params={name: float(tuning[name]) for name in names},
+        uncertainty={},
+        undetermined=[],
+        rms_position=rms_position,
+        max_position=float(np.max(distance)) if len(distance) else 0.0,
+        rms_heading=float(math.degrees(math.sqrt(np.sum(dh**2) / ticks))),
+        path_per_segment=path,
+        verdict=verdict_of(rms_position, float(math.degrees(math.sqrt(np.sum(dh**2) / ticks))), path),
+        evaluations=0,
+        ticks=objective.ticks,
+        segment=objective.segment,
+        heading_weight=objective.heading_weight,
+        score=score if math.isfinite(score) else math.inf,
+    )
+
+
+def _run_one(objective: Objective, tuning: Mapping[str, object]):
+    values = {name: np.array([float(value)]) for name, value in tuning.items() if not isinstance(value, bool)}
+    return objective.run(values, errors=True)
+
+
+def path_per_segment(objective: Objective) -> float:
+    """The mean distance (length units) the recorded car drives in a segment."""
+    pose = objective.pose
+    steps = np.hypot(*np.diff(pose[:, :2], axis=0).T)[objective.scored]
+    segments = max(math.ceil(len(steps) / objective.segment), 1)
+    return float(np.sum(steps) / segments)
+
+
+def verdict_of(rms_position: float, rms_heading_degrees: float, path: float) -> str:
+    """good / poor / cannot explain (see the module's text)."""
+    if not math.isfinite(rms_position) or rms_position > path:
+        return "cannot explain"
+    if rms_position <= GOOD_SHARE * path and rms_heading_degrees <= GOOD_DEGREES:
+        return "good"
+    return "poor"
