@@ -124,9 +124,12 @@ def test_the_hello_lists_the_values_the_game_holds_and_its_tick_rate(sandbox):
     scene, preset = arcade_scene()
     hidden = {"engine_power": 1234.0, "drag": -0.0432, "traction_slow": 7.5}
     node = export_link_node(preset.model, 3, tuning=preset.tuning)
-    with start_link_game(node, sandbox.port, drive(240), TOKEN, scene=scene, params=hidden, fixed_fps=False) as game:
+    with start_link_game(node, sandbox.port, drive(90), TOKEN, scene=scene, params=hidden, fixed_fps=False) as game:
         hello = sandbox.until(lambda m: m["type"] == "hello")
-        game.stop()
+        last = sandbox.until(lambda m: m["type"] == "bye")  # the game quits after its trace
+        assert game.wait(30) == 0
+    assert {m["type"] for m in sandbox.messages} == {"hello", "bye"}  # not welcomed: no telemetry
+    assert last["v"] == 1 and last["token"] == TOKEN
     assert hello["hz"] == HZ and hello["units"] == "px" and hello["missing"] == []
     assert hello["model"] == "arcade" and isinstance(hello["format"], int) and hello["godot"].startswith("3.")
     exported = {k: v for k, v in preset.tuning.items() if k != "recipe_2020"}
@@ -157,6 +160,21 @@ def test_a_set_is_used_from_the_tick_its_ack_names(sandbox):
         assert gap(step_arcade(telemetry[k - 1], telemetry[k], mixed), telemetry[k]) > 10 * FLOAT32_GAP
     # and the tick before still ran on the old values
     assert gap(step_arcade(telemetry[k - 2], telemetry[k - 1], old), telemetry[k - 1]) < FLOAT32_GAP
+
+
+def test_variables_the_running_car_lacks_are_listed_and_refused(sandbox):
+    """A node made for the exported arcade script on the recipe's own car, which has no
+    rate_independent nor analog_pedals: found out when the node starts."""
+    node = export_link_node(arcade, 3)
+    with start_link_game(node, sandbox.port, drive(600), TOKEN, fixed_fps=False) as game:
+        hello = sandbox.welcome()
+        sandbox.send("set", seq=1, params={"analog_pedals": True, "engine_power": 1000})
+        ack = sandbox.until(lambda m: m["type"] == "ack")
+        game.stop()
+    assert sorted(hello["missing"]) == ["analog_pedals", "rate_independent"]
+    assert "analog_pedals" not in hello["params"] and hello["params"]["engine_power"] == 900
+    assert ack["applied"] == {"engine_power": 1000}
+    assert ack["refused"] == {"analog_pedals": "the car's script has no variable analog_pedals"}
 
 
 def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
