@@ -29,7 +29,14 @@ var _car = null
 var _welcomed = false
 var _hello_at = 0  # µs of the last hello
 var _tick = 0  # physics ticks begun since the node started
-var _controls = {}  # the controls the car reads in the tick under way
+# the controls the car reads in the tick under way: steer, throttle, brake, handbrake, shift
+var _controls = [0.0, 0.0, 0.0, 0.0, 0]
+# JSON takes most of the node's time: the controls' text is made again only when they
+# change, and the end every message shares (version and token) when the token does
+var _controls_sent = []
+var _controls_text = ""
+var _tail_token = ""
+var _tail = ""
 var _applied = 0  # the seq of the last set applied
 var _cost_us = 0  # what the node cost the game in the tick under way
 var _missing = []  # parameters of the table the car lacks
@@ -247,12 +254,21 @@ func _send_telemetry():
 		"heading": _plain(_car.get(_heading)),
 		"vx": _plain(velocity.x),
 		"vy": _plain(velocity.y),
-		"controls": _controls,
 		"state": state,
 		"applied": _applied,
 		"cost_us": _cost_us,
 	}
-	_send(message)
+	if _controls != _controls_sent:
+		_controls_sent = _controls
+		var named = {
+			"steer": _controls[0],
+			"throttle": _controls[1],
+			"brake": _controls[2],
+			"handbrake": _controls[3],
+			"shift": _controls[4],
+		}
+		_controls_text = ',"controls":' + JSON.print(named)
+	_send(message, _controls_text)
 
 
 func _read_controls():
@@ -261,13 +277,8 @@ func _read_controls():
 		shift = 1
 	elif _just_pressed("shift_down"):
 		shift = -1
-	return {
-		"steer": _strength("steer_right") - _strength("steer_left"),
-		"throttle": _strength("accelerate"),
-		"brake": _strength("brake"),
-		"handbrake": _strength("handbrake"),
-		"shift": shift,
-	}
+	var steer = _strength("steer_right") - _strength("steer_left")
+	return [steer, _strength("accelerate"), _strength("brake"), _strength("handbrake"), shift]
 
 
 func _strength(control):
@@ -280,10 +291,13 @@ func _just_pressed(control):
 	return InputMap.has_action(action) and Input.is_action_just_pressed(action)
 
 
-func _send(message):
-	message["v"] = PROTOCOL
-	message["token"] = token
-	_peer.put_packet(JSON.print(message).to_utf8())
+func _send(message, more = ""):
+	# the message's JSON, `more` (members already written as JSON) and the shared end
+	if _tail == "" or _tail_token != token:
+		_tail_token = token
+		_tail = ',"v":%d,"token":%s}' % [PROTOCOL, JSON.print(token)]
+	var text = JSON.print(message)
+	_peer.put_packet((text.substr(0, text.length() - 1) + more + _tail).to_utf8())
 
 
 func _plain(value):
