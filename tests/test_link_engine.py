@@ -270,7 +270,7 @@ def test_the_recipes_own_script_shape_is_linked_and_tuned_live(sandbox):
         k = ack["tick"]
         sandbox.until(lambda m: m["type"] == "telemetry" and m["tick"] >= k + 1)
         g.stop()
-    assert hello["model"] == "" and hello["format"] is None and hello["units"] == "px"
+    assert hello["model"] == "arcade" and hello["format"] is None and hello["units"] == "px"  # read as
     assert hello["params"] == {**RECIPE_VALUES, **hidden}
     assert sorted(hello["missing"]) == ["analog_pedals", "rate_independent"]
     assert ack["applied"] == {"engine_power": 1500, "wheel_base": 100} and ack["refused"] == {}

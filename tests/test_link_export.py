@@ -222,3 +222,17 @@ def test_file_export_godot_link_node_writes_the_node_of_the_car_on_screen(window
     assert text == export_link_node(preset.model, 3, tuning=preset.tuning)
     assert "Exported the Godot 3 link node" in window.statusBar().currentMessage()
     assert not window.godot.export_link(tmp_path / "no such folder" / "link.gd", 4)
+
+
+@pytest.mark.parametrize("godot", (3, 4))
+def test_the_node_never_runs_what_it_receives(godot):
+    """What a message holds is only compared, and set on the car's variables the table
+    names: nothing in the node turns text into code, calls a method by a name, or loads."""
+    text = export_link_node(MODELS["monster"], godot)
+    code = "\n".join(line.split("#")[0] for line in text.split("\n"))
+    forbidden = ("str2var", "bytes2var", "str_to_var", "bytes_to_var", "Expression", "call(", "callv", "load(")
+    for word in forbidden + ("execute", "set_script", "get_node("):
+        assert word not in code, word
+    sets = re.findall(r"\.set\((.*)\)", code)
+    assert sets == ["PARAMS[key][0], value"]  # the one place a value reaches the car
+    assert "var reason = _refusal(key, value)" in code or "var reason := _refusal(key, value)" in code

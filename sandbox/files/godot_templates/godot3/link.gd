@@ -210,7 +210,7 @@ func _values():
 
 func _send_hello():
 	var version = Engine.get_version_info()
-	var model = ""
+	var model = MODEL
 	var format = null
 	var script = _car.get_script()
 	if script != null:

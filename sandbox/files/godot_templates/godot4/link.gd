@@ -217,7 +217,7 @@ func _values() -> Dictionary:
 
 func _send_hello() -> void:
 	var version := Engine.get_version_info()
-	var model := ""
+	var model := MODEL
 	var format: Variant = null
 	var script: Script = _car.get_script()
 	if script != null:
