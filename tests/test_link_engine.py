@@ -177,6 +177,21 @@ def test_variables_the_running_car_lacks_are_listed_and_refused(sandbox):
     assert ack["refused"] == {"analog_pedals": "the car's script has no variable analog_pedals"}
 
 
+def test_a_node_in_the_tree_before_its_car_finds_it_when_it_comes(sandbox):
+    """As an autoload: the node starts before the scene with the car, and waits for it."""
+    scene, preset = arcade_scene()
+    node = export_link_node(preset.model, 3, tuning=preset.tuning)
+    trace = drive(120)
+    with start_link_game(node, sandbox.port, trace, TOKEN, scene=scene, fixed_fps=False, link_before_car=True) as game:
+        hello = sandbox.welcome()
+        first = sandbox.until(lambda m: m["type"] == "telemetry")
+        sandbox.until(lambda m: m["type"] == "bye")
+        assert game.wait(30) == 0
+    assert hello["model"] == "arcade" and hello["params"]["engine_power"] == 900 and hello["missing"] == []
+    assert "no 2D car at car_path ../Car yet" in game.log()
+    assert first["vx"] > 0 and first["controls"]["throttle"] == 1  # the car it found, driving
+
+
 def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
     scene, preset = arcade_scene()
     node = export_link_node(preset.model, 3, tuning=preset.tuning)

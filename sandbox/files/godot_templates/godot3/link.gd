@@ -51,28 +51,35 @@ var _quiet = 0
 
 func _ready():
 	process_priority = PRIORITY
-	_car = get_node_or_null(car_path)
-	if not (_car is Node2D):
-		_warn("no 2D car at car_path %s: the link is off" % car_path)
-		set_physics_process(false)
-		return
-	_missing = MISSING.duplicate()
-	for key in PARAMS:
-		if not PARAMS[key][0] in _car:
-			_missing.append(key)
-	for key in STATE:
-		# a number (an array of them, such as a heading history, is not reported)
-		if key in _car and (_is_number(_car.get(key)) or typeof(_car.get(key)) == TYPE_BOOL):
-			_state.append(key)
-	if "heading" in _car:
-		_heading = "heading"
-	_has_scale = "pixels_per_metre" in _car
-	_has_velocity = "velocity" in _car
 	if _peer.connect_to_host(host, port) != OK:
 		_warn("cannot reach %s port %d: the link is off" % [host, port])
 		set_physics_process(false)
 		return
 	_hello_at = OS.get_ticks_usec() - 1000000
+	if not _attach():
+		_warn("no 2D car at car_path %s yet: the link waits for one" % car_path)
+
+
+func _attach():
+	# the car at car_path, and which of the table's variables it has; false while there is
+	# none (an autoload starts before the scene with the car; a new level brings a new car)
+	var found = get_node_or_null(car_path)
+	if not (found is Node2D):
+		return false
+	_car = found
+	_missing = MISSING.duplicate()
+	for key in PARAMS:
+		if not PARAMS[key][0] in _car:
+			_missing.append(key)
+	_state = []
+	for key in STATE:
+		# a number (an array of them, such as a heading history, is not reported)
+		if key in _car and (_is_number(_car.get(key)) or typeof(_car.get(key)) == TYPE_BOOL):
+			_state.append(key)
+	_heading = "heading" if "heading" in _car else "rotation"
+	_has_scale = "pixels_per_metre" in _car
+	_has_velocity = "velocity" in _car
+	return true
 
 
 func _exit_tree():
@@ -83,8 +90,7 @@ func _exit_tree():
 
 func _physics_process(_delta):
 	var start = OS.get_ticks_usec()
-	if not is_instance_valid(_car):
-		set_physics_process(false)
+	if not is_instance_valid(_car) and not _attach():
 		return
 	if _welcomed and _tick > 0:
 		_send_telemetry()
@@ -235,7 +241,7 @@ func _send_hello():
 
 func _send_telemetry():
 	var scale = 1.0
-	if _has_scale:
+	if _has_scale and _is_finite_number(_car.pixels_per_metre) and _car.pixels_per_metre > 0:
 		scale = _car.pixels_per_metre
 	var velocity = Vector2.ZERO
 	if _has_velocity and typeof(_car.velocity) == TYPE_VECTOR2:

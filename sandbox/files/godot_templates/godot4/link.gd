@@ -56,32 +56,40 @@ func _ready() -> void:
 		set("process_physics_priority", PRIORITY)
 	else:
 		process_priority = PRIORITY
-	var found := get_node_or_null(car_path)
-	if not (found is Node2D):
-		_warn("no 2D car at car_path %s: the link is off" % car_path)
+	if _peer.connect_to_host(host, port) != OK:
+		_warn("cannot reach %s port %d: the link is off" % [host, port])
 		set_physics_process(false)
 		return
+	_hello_at = Time.get_ticks_usec() - 1000000
+	if not _attach():
+		_warn("no 2D car at car_path %s yet: the link waits for one" % car_path)
+
+
+func _attach() -> bool:
+	# the car at car_path, and which of the table's variables it has; false while there is
+	# none (an autoload starts before the scene with the car; a new level brings a new car)
+	var found := get_node_or_null(car_path)
+	if not (found is Node2D):
+		return false
 	_car = found as Node2D
 	_missing = MISSING.duplicate()
 	for key in PARAMS:
 		if not PARAMS[key][0] in _car:
 			_missing.append(key)
+	_state = {}
 	for key in STATE:
 		for variable in [key, "_" + key]:
 			# a number (an array of them, such as a heading history, is not reported)
 			var value: Variant = _car.get(variable) if variable in _car else null
 			if not _state.has(key) and (_is_number(value) or typeof(value) == TYPE_BOOL):
 				_state[key] = variable
+	_heading = "rotation"
 	for variable in ["heading", "_heading"]:
 		if variable in _car:
 			_heading = variable
 			break
 	_has_scale = "pixels_per_metre" in _car
-	if _peer.connect_to_host(host, port) != OK:
-		_warn("cannot reach %s port %d: the link is off" % [host, port])
-		set_physics_process(false)
-		return
-	_hello_at = Time.get_ticks_usec() - 1000000
+	return true
 
 
 func _exit_tree() -> void:
@@ -92,8 +100,7 @@ func _exit_tree() -> void:
 
 func _physics_process(_delta: float) -> void:
 	var start := Time.get_ticks_usec()
-	if not is_instance_valid(_car):
-		set_physics_process(false)
+	if not is_instance_valid(_car) and not _attach():
 		return
 	if _welcomed and _tick > 0:
 		_send_telemetry()
@@ -242,8 +249,9 @@ func _send_hello() -> void:
 
 func _send_telemetry() -> void:
 	var scale := 1.0
-	if _has_scale:
-		scale = _car.get("pixels_per_metre")
+	var pixels_per_metre: Variant = _car.get("pixels_per_metre")
+	if _has_scale and _is_finite_number(pixels_per_metre) and pixels_per_metre > 0:
+		scale = pixels_per_metre
 	var velocity := Vector2.ZERO
 	if typeof(_car.get("velocity")) == TYPE_VECTOR2:
 		velocity = _car.get("velocity") / scale
