@@ -236,3 +236,19 @@ def test_the_node_never_runs_what_it_receives(godot):
     sets = re.findall(r"\.set\((.*)\)", code)
     assert sets == ["PARAMS[key][0], value"]  # the one place a value reaches the car
     assert "var reason = _refusal(key, value)" in code or "var reason := _refusal(key, value)" in code
+
+
+def test_the_two_versions_of_the_node_do_the_same_things():
+    """The Godot 4 node cannot run here: it has the Godot 3 node's constants, exported
+    properties and functions, by the same names (the Godot 3 one runs in the engine)."""
+
+    def names(text: str, kind: str) -> list[str]:
+        return re.findall(rf"^(?:@export )?{kind} (\w+)", text, re.M)
+
+    three = export_link_node(MODELS["monster"], 3)
+    four = export_link_node(MODELS["monster"], 4)
+    for kind in ("const", "func"):
+        assert names(three, kind) == names(four, kind), kind
+    exported = re.findall(r"^export(?:\(\w+\))? var (\w+)", three, re.M)
+    assert exported == re.findall(r"^@export var (\w+)", four, re.M) == ["port", "host", "token", "car_path"]
+    assert _table(three) == _table(four)

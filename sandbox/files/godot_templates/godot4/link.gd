@@ -1,8 +1,8 @@
-# The live link to car-sandbox, Godot 4 (4.2 or later runs it first in each physics tick):
-# add this node as a child of your car (or point car_path at it), run the game, and the
-# sandbox sees the car and tunes it while it drives. JSON over UDP on this computer; what
-# it sends and takes is written in the sandbox's docs/link.md. It never runs what it
-# receives: it only sets the car's variables named below, to numbers within their ranges.
+# The live link to car-sandbox, Godot 4: add this node as a child of your car (or point
+# car_path at it), run the game, and the sandbox sees the car and tunes it while it drives.
+# JSON over UDP on this computer; what it sends and takes is written in the sandbox's
+# docs/link.md. It never runs what it receives: it only sets the car's variables named
+# below, to numbers within their ranges.
 {{HEADER}}
 extends Node
 
@@ -51,7 +51,7 @@ var _quiet: int = 0
 
 
 func _ready() -> void:
-	# Godot 4.2 runs physics steps by process_physics_priority; before it, by process_priority
+	# Godot 4.1 runs physics steps by process_physics_priority; 4.0 by process_priority
 	if "process_physics_priority" in self:
 		set("process_physics_priority", PRIORITY)
 	else:
