@@ -337,6 +337,8 @@ def test_the_corvette_reports_metres_and_its_state_and_takes_a_set(sandbox):
         out = sim.step(monster, state, Controls(c["steer"], c["throttle"], c["brake"]), values, 1.0 / HZ)
         return max(abs(float(getattr(out, key)[0]) - after[key]) for key in ("x", "y", "heading", "vx", "vy"))
 
+    # m, m/s, rad: the node's pose is the engine's 32-bit position and velocity, six
+    # decimals (measured 9e-6 with the new mass; 0.03 with the old)
     old = {**preset.tuning, **hello["params"]}
     assert step({**old, "mass": 2600.0}) < 1e-4
     assert step(old) > 10 * step({**old, "mass": 2600.0})
