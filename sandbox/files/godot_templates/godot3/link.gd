@@ -83,9 +83,11 @@ func _attach():
 
 
 func _exit_tree():
+	# bye; back in the tree (moved to another parent, say) it says hello again
 	if _peer.is_connected_to_host():
 		_send({"type": "bye"})
-		_peer.close()
+	_welcomed = false
+	_hello_at = OS.get_ticks_usec() - 1000000
 
 
 func _physics_process(_delta):

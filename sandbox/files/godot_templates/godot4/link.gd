@@ -93,9 +93,11 @@ func _attach() -> bool:
 
 
 func _exit_tree() -> void:
+	# bye; back in the tree (moved to another parent, say) it says hello again
 	if _peer.is_socket_connected():
 		_send({"type": "bye"})
-		_peer.close()
+	_welcomed = false
+	_hello_at = Time.get_ticks_usec() - 1000000
 
 
 func _physics_process(_delta: float) -> void:
