@@ -127,7 +127,11 @@ def test_every_godot3_node_parses_in_the_engine(model, tmp_path):
         text = export_link_node(PRESETS[model].model, 3, tuning=PRESETS[model].tuning)
     (tmp_path / "link.gd").write_text(text, encoding="utf-8")
     result = subprocess.run(
-        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")], capture_output=True, text=True, timeout=60
+        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,  # a script without a project: Godot writes its logs/ where it runs
     )
     assert result.returncode == 0 and "Parse Error" not in result.stderr, result.stderr[-500:]
 
@@ -138,7 +142,11 @@ def test_the_godot3_check_can_fail(tmp_path):
     text = export_link_node(MODELS["arcade"], 3).replace("func _receive():", "func _receive()")
     (tmp_path / "link.gd").write_text(text, encoding="utf-8")
     result = subprocess.run(
-        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")], capture_output=True, text=True, timeout=60
+        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,  # a script without a project: Godot writes its logs/ where it runs
     )
     assert result.returncode != 0
 
