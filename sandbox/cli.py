@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         p,
         "--preset",
         required=False,
-        help=f"{PRESET_HELP} (any model); needed but with --link --for-script",
+        help=f"{PRESET_HELP} (any model); not needed for --link --for-script",
     )
     where = p.add_mutually_exclusive_group(required=True)
     shared(

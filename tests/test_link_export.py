@@ -127,7 +127,11 @@ def test_every_godot3_node_parses_in_the_engine(model, tmp_path):
         text = export_link_node(PRESETS[model].model, 3, tuning=PRESETS[model].tuning)
     (tmp_path / "link.gd").write_text(text, encoding="utf-8")
     result = subprocess.run(
-        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")], capture_output=True, text=True, timeout=60
+        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,  # a script without a project: Godot writes its logs/ where it runs
     )
     assert result.returncode == 0 and "Parse Error" not in result.stderr, result.stderr[-500:]
 
@@ -138,7 +142,11 @@ def test_the_godot3_check_can_fail(tmp_path):
     text = export_link_node(MODELS["arcade"], 3).replace("func _receive():", "func _receive()")
     (tmp_path / "link.gd").write_text(text, encoding="utf-8")
     result = subprocess.run(
-        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")], capture_output=True, text=True, timeout=60
+        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,  # a script without a project: Godot writes its logs/ where it runs
     )
     assert result.returncode != 0
 
@@ -222,3 +230,33 @@ def test_file_export_godot_link_node_writes_the_node_of_the_car_on_screen(window
     assert text == export_link_node(preset.model, 3, tuning=preset.tuning)
     assert "Exported the Godot 3 link node" in window.statusBar().currentMessage()
     assert not window.godot.export_link(tmp_path / "no such folder" / "link.gd", 4)
+
+
+@pytest.mark.parametrize("godot", (3, 4))
+def test_the_node_never_runs_what_it_receives(godot):
+    """What a message holds is only compared, and set on the car's variables the table
+    names: nothing in the node turns text into code, calls a method by a name, or loads."""
+    text = export_link_node(MODELS["monster"], godot)
+    code = "\n".join(line.split("#")[0] for line in text.split("\n"))
+    forbidden = ("str2var", "bytes2var", "str_to_var", "bytes_to_var", "Expression", "call(", "callv", "load(")
+    for word in forbidden + ("execute", "set_script", "get_node("):
+        assert word not in code, word
+    sets = re.findall(r"\.set\((.*)\)", code)
+    assert sets == ["PARAMS[key][0], value"]  # the one place a value reaches the car
+    assert "var reason = _refusal(key, value)" in code or "var reason := _refusal(key, value)" in code
+
+
+def test_the_two_versions_of_the_node_do_the_same_things():
+    """The Godot 4 node cannot run here: it has the Godot 3 node's constants, exported
+    properties and functions, by the same names (the Godot 3 one runs in the engine)."""
+
+    def names(text: str, kind: str) -> list[str]:
+        return re.findall(rf"^(?:@export )?{kind} (\w+)", text, re.M)
+
+    three = export_link_node(MODELS["monster"], 3)
+    four = export_link_node(MODELS["monster"], 4)
+    for kind in ("const", "func"):
+        assert names(three, kind) == names(four, kind), kind
+    exported = re.findall(r"^export(?:\(\w+\))? var (\w+)", three, re.M)
+    assert exported == re.findall(r"^@export var (\w+)", four, re.M) == ["port", "host", "token", "car_path"]
+    assert _table(three) == _table(four)

@@ -83,6 +83,7 @@ def start_link_game(
     fixed_fps: bool = True,
     timeout: float = 60.0,
     car_adds_actions: bool = False,
+    link_before_car: bool = False,
 ) -> LinkGame:
     """Start the game: the link node (`link_node`, its GDScript) talks to 127.0.0.1
     `port` with `token`; the car is `scene` (files name -> text, the first a .tscn),
@@ -90,7 +91,9 @@ def start_link_game(
     car; `params` are set on the car before it starts. `trace`: rows of steer,
     throttle, brake[, handbrake, shift], one per tick at `hz`. `fixed_fps`: every
     main-loop iteration one physics tick, as fast as the machine goes; else in real
-    time. The game quits after its trace, or after `timeout` seconds of wall-clock time."""
+    time. The game quits after its trace, or after `timeout` seconds of wall-clock time.
+    `link_before_car`: the node is not the car's child but enters the tree before it (as
+    an autoload does) and finds it by its path."""
     binary = godot_binary()
     if binary is None:
         raise OracleError("no Godot 3 binary found (install the Debian package godot3-server)")
@@ -124,6 +127,7 @@ def start_link_game(
             "LINK_PARAMS": ";".join(f"{k}={_literal(v)}" for k, v in (params or {}).items()),
             "LINK_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
             "LINK_TIMEOUT": repr(float(timeout)),
+            "LINK_BEFORE_CAR": "1" if link_before_car else "",
         }
         command = [binary, "--path", str(project)] + (["--fixed-fps", str(int(hz))] if fixed_fps else [])
         log = Path(folder.name) / "game.log"

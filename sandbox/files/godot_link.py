@@ -99,14 +99,19 @@ def _string(text: str) -> str:
 
 
 def _tables(table: LinkTable, godot: int) -> str:
-    """The constants the node's template leaves to the export: PARAMS, MISSING, STATE
-    and ACTIONS, one entry a line (as gdformat writes a long literal)."""
+    """The constants the node's template leaves to the export: MODEL, PARAMS, MISSING,
+    STATE and ACTIONS, one entry a line (as gdformat writes a long literal)."""
     typed = {"dict": ": Dictionary", "array": ": Array"} if godot == 4 else {"dict": "", "array": ""}
+    string = ": String" if godot == 4 else ""
     rows = [
         f"\t{_string(name)}: [{_string(var)}, {_float(low)}, {_float(high)}, {gdscript_literal(option)}],"
         for name, (var, low, high, option) in table.rows.items()
     ]
-    lines = ["# the sandbox's parameter: [the car's variable, min, max, an on/off option]"]
+    lines = [
+        "# the model the node is made for (the hello's, where the car's script does not name one)",
+        f"const MODEL{string} = {_string(table.model.NAME)}",
+        "# the sandbox's parameter: [the car's variable, min, max, an on/off option]",
+    ]
     lines += [f"const PARAMS{typed['dict']} = {{", *rows, "}"] if rows else [f"const PARAMS{typed['dict']} = {{}}"]
     lines += ["# the parameters the car's script does not declare", *_list("MISSING", table.missing, typed["array"])]
     lines += ["# the model's state, reported where the car has a variable of its name"]

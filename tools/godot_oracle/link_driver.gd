@@ -9,7 +9,8 @@
 # default res://recipe_car.gd), LINK_SCENE (a car scene to instance instead),
 # LINK_PARAMS (name=value;... set on the car before it starts), LINK_CAR_ADDS_ACTIONS
 # (set: the car script adds the input actions), LINK_TIMEOUT (s of wall-clock time
-# after which the game quits whatever is left of the trace).
+# after which the game quits whatever is left of the trace), LINK_BEFORE_CAR (set: the
+# link node is the car's sibling, in the tree before it, as an autoload would be).
 extends Node
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
@@ -47,8 +48,15 @@ func _ready():
 	link.name = "SandboxLink"
 	link.port = int(_env("LINK_PORT", "47620"))
 	link.token = _env("LINK_TOKEN", "")
-	car.add_child(link)
-	add_child(car)
+	if _env("LINK_BEFORE_CAR", "") != "":
+		# as an autoload is: in the tree before the car, which it finds by its path
+		car.name = "Car"
+		link.car_path = NodePath("../Car")
+		add_child(link)
+		add_child(car)
+	else:
+		car.add_child(link)
+		add_child(car)
 
 
 func _physics_process(_delta):

@@ -29,7 +29,14 @@ var _car = null
 var _welcomed = false
 var _hello_at = 0  # µs of the last hello
 var _tick = 0  # physics ticks begun since the node started
-var _controls = {}  # the controls the car reads in the tick under way
+# the controls the car reads in the tick under way: steer, throttle, brake, handbrake, shift
+var _controls = [0.0, 0.0, 0.0, 0.0, 0]
+# JSON takes most of the node's time: the controls' text is made again only when they
+# change, and the end every message shares (version and token) when the token does
+var _controls_sent = []
+var _controls_text = ""
+var _tail_token = ""
+var _tail = ""
 var _applied = 0  # the seq of the last set applied
 var _cost_us = 0  # what the node cost the game in the tick under way
 var _missing = []  # parameters of the table the car lacks
@@ -44,40 +51,48 @@ var _quiet = 0
 
 func _ready():
 	process_priority = PRIORITY
-	_car = get_node_or_null(car_path)
-	if not (_car is Node2D):
-		_warn("no 2D car at car_path %s: the link is off" % car_path)
-		set_physics_process(false)
-		return
-	_missing = MISSING.duplicate()
-	for key in PARAMS:
-		if not PARAMS[key][0] in _car:
-			_missing.append(key)
-	for key in STATE:
-		# a number (an array of them, such as a heading history, is not reported)
-		if key in _car and (_is_number(_car.get(key)) or typeof(_car.get(key)) == TYPE_BOOL):
-			_state.append(key)
-	if "heading" in _car:
-		_heading = "heading"
-	_has_scale = "pixels_per_metre" in _car
-	_has_velocity = "velocity" in _car
 	if _peer.connect_to_host(host, port) != OK:
 		_warn("cannot reach %s port %d: the link is off" % [host, port])
 		set_physics_process(false)
 		return
 	_hello_at = OS.get_ticks_usec() - 1000000
+	if not _attach():
+		_warn("no 2D car at car_path %s yet: the link waits for one" % car_path)
+
+
+func _attach():
+	# the car at car_path, and which of the table's variables it has; false while there is
+	# none (an autoload starts before the scene with the car; a new level brings a new car)
+	var found = get_node_or_null(car_path)
+	if not (found is Node2D):
+		return false
+	_car = found
+	_missing = MISSING.duplicate()
+	for key in PARAMS:
+		if not PARAMS[key][0] in _car:
+			_missing.append(key)
+	_state = []
+	for key in STATE:
+		# a number (an array of them, such as a heading history, is not reported)
+		if key in _car and (_is_number(_car.get(key)) or typeof(_car.get(key)) == TYPE_BOOL):
+			_state.append(key)
+	_heading = "heading" if "heading" in _car else "rotation"
+	_has_scale = "pixels_per_metre" in _car
+	_has_velocity = "velocity" in _car
+	return true
 
 
 func _exit_tree():
+	# bye; back in the tree (moved to another parent, say) it says hello again
 	if _peer.is_connected_to_host():
 		_send({"type": "bye"})
-		_peer.close()
+	_welcomed = false
+	_hello_at = OS.get_ticks_usec() - 1000000
 
 
 func _physics_process(_delta):
 	var start = OS.get_ticks_usec()
-	if not is_instance_valid(_car):
-		set_physics_process(false)
+	if not is_instance_valid(_car) and not _attach():
 		return
 	if _welcomed and _tick > 0:
 		_send_telemetry()
@@ -203,7 +218,7 @@ func _values():
 
 func _send_hello():
 	var version = Engine.get_version_info()
-	var model = ""
+	var model = MODEL
 	var format = null
 	var script = _car.get_script()
 	if script != null:
@@ -228,7 +243,7 @@ func _send_hello():
 
 func _send_telemetry():
 	var scale = 1.0
-	if _has_scale:
+	if _has_scale and _is_finite_number(_car.pixels_per_metre) and _car.pixels_per_metre > 0:
 		scale = _car.pixels_per_metre
 	var velocity = Vector2.ZERO
 	if _has_velocity and typeof(_car.velocity) == TYPE_VECTOR2:
@@ -247,12 +262,21 @@ func _send_telemetry():
 		"heading": _plain(_car.get(_heading)),
 		"vx": _plain(velocity.x),
 		"vy": _plain(velocity.y),
-		"controls": _controls,
 		"state": state,
 		"applied": _applied,
 		"cost_us": _cost_us,
 	}
-	_send(message)
+	if _controls != _controls_sent:
+		_controls_sent = _controls
+		var named = {
+			"steer": _controls[0],
+			"throttle": _controls[1],
+			"brake": _controls[2],
+			"handbrake": _controls[3],
+			"shift": _controls[4],
+		}
+		_controls_text = ',"controls":' + JSON.print(named)
+	_send(message, _controls_text)
 
 
 func _read_controls():
@@ -261,13 +285,8 @@ func _read_controls():
 		shift = 1
 	elif _just_pressed("shift_down"):
 		shift = -1
-	return {
-		"steer": _strength("steer_right") - _strength("steer_left"),
-		"throttle": _strength("accelerate"),
-		"brake": _strength("brake"),
-		"handbrake": _strength("handbrake"),
-		"shift": shift,
-	}
+	var steer = _strength("steer_right") - _strength("steer_left")
+	return [steer, _strength("accelerate"), _strength("brake"), _strength("handbrake"), shift]
 
 
 func _strength(control):
@@ -280,10 +299,13 @@ func _just_pressed(control):
 	return InputMap.has_action(action) and Input.is_action_just_pressed(action)
 
 
-func _send(message):
-	message["v"] = PROTOCOL
-	message["token"] = token
-	_peer.put_packet(JSON.print(message).to_utf8())
+func _send(message, more = ""):
+	# the message's JSON, `more` (members already written as JSON) and the shared end
+	if _tail == "" or _tail_token != token:
+		_tail_token = token
+		_tail = ',"v":%d,"token":%s}' % [PROTOCOL, JSON.print(token)]
+	var text = JSON.print(message)
+	_peer.put_packet((text.substr(0, text.length() - 1) + more + _tail).to_utf8())
 
 
 func _plain(value):

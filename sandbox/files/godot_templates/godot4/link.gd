@@ -1,8 +1,8 @@
-# The live link to car-sandbox, Godot 4 (4.2 or later runs it first in each physics tick):
-# add this node as a child of your car (or point car_path at it), run the game, and the
-# sandbox sees the car and tunes it while it drives. JSON over UDP on this computer; what
-# it sends and takes is written in the sandbox's docs/link.md. It never runs what it
-# receives: it only sets the car's variables named below, to numbers within their ranges.
+# The live link to car-sandbox, Godot 4: add this node as a child of your car (or point
+# car_path at it), run the game, and the sandbox sees the car and tunes it while it drives.
+# JSON over UDP on this computer; what it sends and takes is written in the sandbox's
+# docs/link.md. It never runs what it receives: it only sets the car's variables named
+# below, to numbers within their ranges.
 {{HEADER}}
 extends Node
 
@@ -30,7 +30,14 @@ var _car: Node2D = null
 var _welcomed := false
 var _hello_at: int = 0  # µs of the last hello
 var _tick: int = 0  # physics ticks begun since the node started
-var _controls := {}  # the controls the car reads in the tick under way
+# the controls the car reads in the tick under way: steer, throttle, brake, handbrake, shift
+var _controls: Array = [0.0, 0.0, 0.0, 0.0, 0]
+# JSON takes most of the node's time: the controls' text is made again only when they
+# change, and the end every message shares (version and token) when the token does
+var _controls_sent: Array = []
+var _controls_text := ""
+var _tail_token := ""
+var _tail := ""
 var _applied: int = 0  # the seq of the last set applied
 var _cost_us: int = 0  # what the node cost the game in the tick under way
 var _missing: Array = []  # parameters of the table the car lacks
@@ -44,49 +51,58 @@ var _quiet: int = 0
 
 
 func _ready() -> void:
-	# Godot 4.2 runs physics steps by process_physics_priority; before it, by process_priority
+	# Godot 4.1 runs physics steps by process_physics_priority; 4.0 by process_priority
 	if "process_physics_priority" in self:
 		set("process_physics_priority", PRIORITY)
 	else:
 		process_priority = PRIORITY
-	var found := get_node_or_null(car_path)
-	if not (found is Node2D):
-		_warn("no 2D car at car_path %s: the link is off" % car_path)
+	if _peer.connect_to_host(host, port) != OK:
+		_warn("cannot reach %s port %d: the link is off" % [host, port])
 		set_physics_process(false)
 		return
+	_hello_at = Time.get_ticks_usec() - 1000000
+	if not _attach():
+		_warn("no 2D car at car_path %s yet: the link waits for one" % car_path)
+
+
+func _attach() -> bool:
+	# the car at car_path, and which of the table's variables it has; false while there is
+	# none (an autoload starts before the scene with the car; a new level brings a new car)
+	var found := get_node_or_null(car_path)
+	if not (found is Node2D):
+		return false
 	_car = found as Node2D
 	_missing = MISSING.duplicate()
 	for key in PARAMS:
 		if not PARAMS[key][0] in _car:
 			_missing.append(key)
+	_state = {}
 	for key in STATE:
 		for variable in [key, "_" + key]:
 			# a number (an array of them, such as a heading history, is not reported)
 			var value: Variant = _car.get(variable) if variable in _car else null
 			if not _state.has(key) and (_is_number(value) or typeof(value) == TYPE_BOOL):
 				_state[key] = variable
+	_heading = "rotation"
 	for variable in ["heading", "_heading"]:
 		if variable in _car:
 			_heading = variable
 			break
 	_has_scale = "pixels_per_metre" in _car
-	if _peer.connect_to_host(host, port) != OK:
-		_warn("cannot reach %s port %d: the link is off" % [host, port])
-		set_physics_process(false)
-		return
-	_hello_at = Time.get_ticks_usec() - 1000000
+	return true
 
 
 func _exit_tree() -> void:
+	# bye; back in the tree (moved to another parent, say) it says hello again
 	if _peer.is_socket_connected():
 		_send({"type": "bye"})
-		_peer.close()
+	_welcomed = false
+	_hello_at = Time.get_ticks_usec() - 1000000
 
 
 func _physics_process(_delta: float) -> void:
 	var start := Time.get_ticks_usec()
-	if not is_instance_valid(_car):
-		set_physics_process(false)
+	if not is_instance_valid(_car) and not _attach():
 		return
 	if _welcomed and _tick > 0:
 		_send_telemetry()
@@ -210,7 +226,7 @@ func _values() -> Dictionary:
 
 func _send_hello() -> void:
 	var version := Engine.get_version_info()
-	var model := ""
+	var model := MODEL
 	var format: Variant = null
 	var script: Script = _car.get_script()
 	if script != null:
@@ -235,8 +251,9 @@ func _send_hello() -> void:
 
 func _send_telemetry() -> void:
 	var scale := 1.0
-	if _has_scale:
-		scale = _car.get("pixels_per_metre")
+	var pixels_per_metre: Variant = _car.get("pixels_per_metre")
+	if _has_scale and _is_finite_number(pixels_per_metre) and pixels_per_metre > 0:
+		scale = pixels_per_metre
 	var velocity := Vector2.ZERO
 	if typeof(_car.get("velocity")) == TYPE_VECTOR2:
 		velocity = _car.get("velocity") / scale
@@ -253,27 +270,31 @@ func _send_telemetry() -> void:
 		"heading": _plain(_car.get(_heading)),
 		"vx": _plain(velocity.x),
 		"vy": _plain(velocity.y),
-		"controls": _controls,
 		"state": state,
 		"applied": _applied,
 		"cost_us": _cost_us,
 	}
-	_send(message)
+	if _controls != _controls_sent:
+		_controls_sent = _controls
+		var named = {
+			"steer": _controls[0],
+			"throttle": _controls[1],
+			"brake": _controls[2],
+			"handbrake": _controls[3],
+			"shift": _controls[4],
+		}
+		_controls_text = ',"controls":' + JSON.stringify(named)
+	_send(message, _controls_text)
 
 
-func _read_controls() -> Dictionary:
+func _read_controls() -> Array:
 	var shift := 0
 	if _just_pressed("shift_up"):
 		shift = 1
 	elif _just_pressed("shift_down"):
 		shift = -1
-	return {
-		"steer": _strength("steer_right") - _strength("steer_left"),
-		"throttle": _strength("accelerate"),
-		"brake": _strength("brake"),
-		"handbrake": _strength("handbrake"),
-		"shift": shift,
-	}
+	var steer := _strength("steer_right") - _strength("steer_left")
+	return [steer, _strength("accelerate"), _strength("brake"), _strength("handbrake"), shift]
 
 
 func _strength(control: String) -> float:
@@ -286,10 +307,13 @@ func _just_pressed(control: String) -> bool:
 	return InputMap.has_action(action) and Input.is_action_just_pressed(action)
 
 
-func _send(message: Dictionary) -> void:
-	message["v"] = PROTOCOL
-	message["token"] = token
-	_peer.put_packet(JSON.stringify(message).to_utf8_buffer())
+func _send(message: Dictionary, more: String = "") -> void:
+	# the message's JSON, `more` (members already written as JSON) and the shared end
+	if _tail == "" or _tail_token != token:
+		_tail_token = token
+		_tail = ',"v":%d,"token":%s}' % [PROTOCOL, JSON.stringify(token)]
+	var text := JSON.stringify(message)
+	_peer.put_packet((text.substr(0, text.length() - 1) + more + _tail).to_utf8_buffer())
 
 
 func _plain(value: Variant) -> Variant:
