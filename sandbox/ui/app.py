@@ -25,6 +25,7 @@ from .menus import Menus, shortcut_rows
 from .panels import Panels
 from .preset_switcher import PresetSwitcher
 from .qt import collect_in_window_thread
+from .recording_control import RecordingControl
 from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .session import SHOWN_MS, SessionMemory, settings
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
         self.replay = ReplayControl(self)  # the record and replay toolbar
+        self.recordings = RecordingControl(self)  # a game recording replayed, its divergence
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.menus = Menus(self, MENU_BAR)
@@ -128,6 +130,8 @@ class MainWindow(QMainWindow):
         self._request_metrics()
         self.memory.timer.start()
         self.panels.tuning_changed()
+        if hasattr(self, "recordings"):  # not while the window is being built
+            self.recordings.tuning_changed()
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""

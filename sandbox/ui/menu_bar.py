@@ -80,6 +80,11 @@ FILE = Submenu(
         ),
         Command("Save preset &as…", lambda w: w.files.save_as_dialog(), "Ctrl+Shift+S"),
         SEPARATOR,
+        Command(
+            "Open &game recording…",
+            lambda w: w.recordings.open_dialog(),
+            tip="Replay a drive recorded in your game through the sandbox car, with its path and the distance between them",
+        ),
         Submenu(
             "&Import",
             (

@@ -70,10 +70,11 @@ class ReplayControl:
         self.play_trace(rows, Path(path).stem)
         return True
 
-    def play_trace(self, rows, name: str) -> None:
-        """Replay `rows` (steer, throttle, brake per tick) from rest, playing."""
+    def play_trace(self, rows, name: str, start=None) -> None:
+        """Replay `rows` (steer, throttle, brake per tick) from rest (or from `start`, a
+        state: a game recording's first), playing."""
         self.set_recording(False)
-        self.window.drive.play_trace(rows, name)
+        self.window.drive.play_trace(rows, name, start)
         self.set_playing(True)
 
     def set_playing(self, on: bool) -> None:

@@ -89,6 +89,7 @@ class TrackView(QWidget):
         self.ghost_lines: list[str] = []  # one readout line per ghost, drawn in its colour
         self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
         self.dashboard: Dashboard | None = None
+        self.world_overlays: list = []  # objects with paint(painter, view), in world coordinates (a recording)
         self.set_hz(hz)
 
     def set_hz(self, hz: int) -> None:
@@ -176,6 +177,8 @@ class TrackView(QWidget):
         p.translate(-cx, -cy)
         self._paint_origin(p)
         self._paint_trail(p)
+        for overlay in self.world_overlays:
+            overlay.paint(p, self)
         for ghost in self.ghosts:
             self._paint_ghost(p, *ghost)
         if self.state is not None:

@@ -1,0 +1,125 @@
+"""A drive recorded in a game, replayed through the sandbox car: where the replay
+starts, and how far the sandbox car is from the recorded pose at each tick.
+
+Row i of a recording is the car after the game's tick i, driven by row i's controls.
+The replay starts from row 0's recorded state (its pose, and its velocity and state
+columns where the recording has them; every other slot at its default), and its tick
+k drives row k's controls, so after k ticks it is compared with row k: the distance
+at tick 0 is 0 by construction."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Mapping
+
+import numpy as np
+
+from ..physics.sim import record
+from ..physics.state import State
+
+POSE = ("x", "y", "heading")
+
+
+@dataclass
+class RecordedDrive:
+    """A recording as the window replays it: `controls` (rows 1…n−1, one a replay
+    tick), `start` (row 0's state, in `model`'s state layout) and the recorded
+    path `x`, `y`, `heading` (rows 0…n−1), at `hz` ticks per second."""
+
+    name: str
+    controls: np.ndarray
+    start: State
+    x: np.ndarray
+    y: np.ndarray
+    heading: np.ndarray
+    hz: float
+    anchored: tuple[str, ...]  # the state slots row 0 gave the start (the others: defaults)
+
+    @property
+    def ticks(self) -> int:
+        """Replay ticks (one fewer than the recording's rows)."""
+        return len(self.controls)
+
+    @property
+    def times(self) -> np.ndarray:
+        """s since the recording's first row, per row (tick)."""
+        return np.arange(len(self.x)) / self.hz
+
+
+def start_state(model: ModuleType, recording) -> tuple[State, tuple[str, ...]]:
+    """Row 0 of `recording` as a state of `model`: pose, velocity and each state column
+    the model has; the slots set, in order."""
+    state = State.at_rest(1, model.STATE)
+    given = {"x": recording.x, "y": recording.y, "heading": recording.heading}
+    for name in ("vx", "vy"):
+        column = getattr(recording, name, None)
+        if column is not None:
+            given[name] = column
+    given.update(getattr(recording, "state", None) or {})
+    anchored = []
+    for name, column in given.items():
+        if name in model.STATE.offset and model.STATE.slot[name].size == 1:
+            state.data[0, model.STATE.offset[name]] = float(np.asarray(column)[0])
+            anchored.append(name)
+    return state, tuple(anchored)
+
+
+def recorded_drive(model: ModuleType, recording, name: str) -> RecordedDrive:
+    """`recording` (files.recordings.Recording) ready to replay with `model`."""
+    start, anchored = start_state(model, recording)
+    controls = np.asarray(recording.controls, dtype=np.float64)
+    return RecordedDrive(
+        name,
+        controls[1:],
+        start,
+        np.asarray(recording.x, dtype=np.float64),
+        np.asarray(recording.y, dtype=np.float64),
+        np.asarray(recording.heading, dtype=np.float64),
+        float(recording.hz),
+        anchored,
+    )
+
+
+@dataclass
+class Divergence:
+    """Per tick 0…n−1: the distance (the model's length unit) between the sandbox car
+    and the recorded car, and the sandbox car's position; the worst tick."""
+
+    distance: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+
+    @property
+    def worst(self) -> int:
+        return int(np.argmax(self.distance)) if len(self.distance) else 0
+
+    @property
+    def rms(self) -> float:
+        return float(np.sqrt(np.mean(self.distance**2))) if len(self.distance) else 0.0
+
+
+def divergence(model: ModuleType, tuning: Mapping[str, object], hz: float, drive: RecordedDrive) -> Divergence:
+    """The sandbox car (`model`, `tuning`, at `hz`) driven through the recording from its
+    start, tick by tick in one compiled call (the same numbers as the window's replay),
+    against the recorded path: hypot(Δx, Δy) per tick."""
+    x0, y0 = float(drive.start.x[0]), float(drive.start.y[0])
+    if drive.ticks:
+        moved = record(model, tuning, drive.controls, hz, ("x", "y"), start=drive.start)
+        x, y = np.concatenate([[x0], moved[:, 0]]), np.concatenate([[y0], moved[:, 1]])
+    else:
+        x, y = np.array([x0]), np.array([y0])
+    return Divergence(np.hypot(x - drive.x, y - drive.y), x, y)
+
+
+def summary(div: Divergence, drive: RecordedDrive, unit: str) -> str:
+    """One line for people: the worst distance, where, and the RMS."""
+    i = div.worst
+    worst = float(div.distance[i]) if len(div.distance) else 0.0
+    if not math.isfinite(worst):
+        return f"The sandbox car left the recording's path (distance not finite at {i / drive.hz:.2f} s)."
+    return (
+        f"Worst {worst:.3g} {unit} at {i / drive.hz:.2f} s (tick {i}); RMS {div.rms:.3g} {unit} "
+        f"over {drive.ticks / drive.hz:.2f} s"
+    )

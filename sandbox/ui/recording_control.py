@@ -1,0 +1,184 @@
+"""Replaying a drive recorded in a game: its controls through the sandbox car (a trace
+replay that starts where the recording starts), its own path and car drawn in the
+view, and the divergence plot (how far the sandbox car is from the recorded one, per
+tick) in a dock beside the plots: "does the sandbox drive like my game?"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
+
+from ..files.recordings import load_recording
+from ..files.traces import user_trace_dir
+from ..physics.sim import TICK_RATES
+from ..session.recorded import Divergence, RecordedDrive, divergence, recorded_drive, summary
+from .divergence_plot import DivergencePlot
+from .recording_overlay import RecordingOverlay
+
+FOLLOW_MS = 100
+"""ms between moves of the divergence plot's line to the replay's tick."""
+
+
+class RecordingControl:
+    """The game recording replayed in `window` (a MainWindow, which owns this):
+    `recording` (as loaded), `drive` (as replayed with the window's model), `result`
+    (its divergence for the window's tuning)."""
+
+    def __init__(self, window):
+        self.window = w = window
+        self.recording = None
+        self.path: Path | None = None
+        self.drive: RecordedDrive | None = None
+        self.result: Divergence | None = None
+        self.overlay: RecordingOverlay | None = None
+        self._source = None  # the replay's TraceSource while it is this recording's
+        self.plot = DivergencePlot()
+        self.plot.seek.connect(self.seek_time)
+        self.dock = QDockWidget("Recording", w)
+        self.dock.setObjectName("recording_dock")
+        self.dock.setWidget(self.plot)
+        w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
+        w.tabifyDockWidget(w.panels.plots_dock, self.dock)
+        self.dock.hide()  # until a recording is opened
+        self.timer = QTimer(w)
+        self.timer.timeout.connect(self.follow)
+
+    # --- opening ----------------------------------------------------------------
+    def open_dialog(self) -> None:
+        folder = user_trace_dir()
+        path, _ = QFileDialog.getOpenFileName(
+            self.window,
+            "Open game recording",
+            str(folder if folder.is_dir() else Path.home()),
+            "Recordings (*.csv);;All files (*)",
+        )
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path, hz: float | None = None) -> bool:
+        """Load a recording and replay it with the window's tuning; a bad file: the
+        loader's message in a dialog, and nothing changes. A recording at another tick
+        rate than the window's: asked first (switch the rate, replay anyway, or not)."""
+        w = self.window
+        recording = w.files.read(lambda name: load_recording(name, hz), path)
+        if recording is None:
+            return False
+        if not self._rate_agreed(recording, Path(path).name):
+            return False
+        self.recording, self.path = recording, Path(path)
+        self.drive = recorded_drive(w.model, recording, Path(path).stem)
+        w.replay.play_trace(self.drive.controls, self.drive.name, self.drive.start)
+        self._source = w.drive.replay
+        self.overlay = RecordingOverlay(self.drive.x, self.drive.y, self.drive.heading, self.replay_tick)
+        w.track.world_overlays = [o for o in w.track.world_overlays if not isinstance(o, RecordingOverlay)]
+        w.track.world_overlays.append(self.overlay)
+        self.dock.show()
+        self.dock.raise_()
+        self.refresh()
+        self.timer.start(FOLLOW_MS)
+        w.menus.refresh()
+        units = getattr(recording, "units", None)
+        if units and units != w.model.LENGTH_UNIT:
+            w.show_error(
+                f"{Path(path).name} is in {units}, the {w.model.TITLE} model in {w.model.LENGTH_UNIT}: "
+                "its path and the distances mean nothing until both are in the same unit "
+                "(record the game with the model's unit, or drive a model in its unit).",
+                "Recording in other units",
+            )
+        return True
+
+    def _rate_agreed(self, recording, name: str) -> bool:
+        """The recording's tick rate is the window's, or the user chose: switch the
+        window to it (one undo step), replay at the window's rate anyway, or cancel."""
+        w = self.window
+        hz, mine = float(recording.hz), w.sim.hz
+        if abs(hz - mine) < 1e-6:
+            return True
+        buttons = QMessageBox.StandardButton
+        can_switch = any(abs(hz - rate) < 1e-6 for rate in TICK_RATES)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Another tick rate",
+            f"{name} was recorded at {hz:g} Hz; the sandbox ticks at {mine} Hz.\n"
+            f"Replayed at {mine} Hz, each recorded tick's controls last 1/{mine} s instead of 1/{hz:g} s, "
+            "so the sandbox car parts from the recording for that reason alone. Nothing is resampled.",
+            (buttons.Yes if can_switch else buttons.NoButton) | buttons.No | buttons.Cancel,
+            w,
+        )
+        if can_switch:
+            box.button(buttons.Yes).setText(f"Switch to {hz:g} Hz")
+            box.setDefaultButton(buttons.Yes)
+        else:
+            box.setInformativeText(f"The window ticks at {', '.join(map(str, TICK_RATES))} Hz only.")
+        box.button(buttons.No).setText(f"Replay at {mine} Hz anyway")
+        answer = box.exec()
+        if answer == buttons.Yes:
+            w.switcher.set_rate(int(round(hz)))
+            return True
+        return answer == buttons.No
+
+    # --- following the window -----------------------------------------------------
+    @property
+    def replaying(self) -> bool:
+        """The window replays this recording now (not another trace, not live driving)."""
+        return self.drive is not None and self._source is not None and self.window.drive.replay is self._source
+
+    def replay_tick(self) -> int | None:
+        """The replay's tick while this recording is replayed, else None (nothing drawn)."""
+        return self.window.drive.replay_tick if self.replaying else None
+
+    def tuning_changed(self) -> None:
+        """The divergence for the tuning (and model, and tick rate) on screen now."""
+        w = self.window
+        if self.recording is None or self.drive is None:
+            return
+        if self.drive.start.layout is not w.model.STATE:  # the model changed: its start again
+            self.drive = recorded_drive(w.model, self.recording, self.drive.name)
+            if self.replaying:
+                self._source.start = self.drive.start
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Compute the divergence and show it."""
+        w = self.window
+        drive = self.drive
+        if drive is None:
+            return
+        self.result = divergence(w.model, w.tuning, w.sim.hz, drive)
+        unit = w.model.LENGTH_UNIT
+        text = f"<b>{drive.name}</b>: {summary(self.result, drive, unit)}"
+        if abs(drive.hz - w.sim.hz) > 1e-6:
+            text += f" · <b>recorded at {drive.hz:g} Hz, replayed at {w.sim.hz} Hz</b>"
+        missing = [name for name in ("vx", "vy") if name not in drive.anchored]
+        if missing:
+            text += " · the recording has no velocity: the sandbox car starts from rest at its first pose"
+        self.plot.show_divergence(drive.times, self.result.distance, unit, text)
+        self.follow()
+
+    def follow(self) -> None:
+        """The plot's line at the replay's tick (and the view redrawn with the overlay)."""
+        tick = self.replay_tick()
+        if tick is None:
+            if self.drive is not None and self._source is not None and self.window.drive.replay is not self._source:
+                self.close()
+            return
+        self.plot.show_time(tick / self.drive.hz)
+
+    def seek_time(self, seconds: float) -> None:
+        """The replay at `seconds` into the recording (a click on the plot)."""
+        if not self.replaying:
+            return
+        tick = max(0, min(round(seconds * self.drive.hz), self.drive.ticks))
+        self.window.replay.scrub(tick)
+        self.follow()
+
+    def close(self) -> None:
+        """The recording is no longer replayed (another trace, or driving live): its
+        drawing leaves the view; the plot keeps the last divergence."""
+        w = self.window
+        self._source = None
+        self.timer.stop()
+        w.track.world_overlays = [o for o in w.track.world_overlays if o is not self.overlay]
+        w.track.update()
