@@ -1,6 +1,6 @@
 """Auto-tune: the tuning nearest the current one whose metrics hit given targets.
 
-The search is CMA-ES (the `cma` package) over the free parameters' slider positions,
+The search is CMA-ES (the `cma` package, set up in evolution.py) over the free parameters' slider positions,
 each generation one compiled batch of `metrics.compute`. A tuning scores its travel
 from the start (`travel`: each slider counted by the share of its travel it moved)
 plus a miss weighing far more than any move, so among tunings that hit the nearest
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import threading
-import warnings
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Callable, Mapping
@@ -27,6 +26,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..physics.params import effective_params
+from .evolution import ask, strategy
 from .metrics import METRICS, compute, format_value, unit_of
 from .tune_space import (  # noqa: F401 (the tune's importers read these from here)
     DEFAULT_TOLERANCE,
@@ -37,9 +37,6 @@ from .tune_space import (  # noqa: F401 (the tune's importers read these from he
     parse_range,
     parse_target,
 )
-
-# cma offers plots through matplotlib, which the sandbox neither uses nor installs
-warnings.filterwarnings("ignore", message="Could not import matplotlib", module="cma")
 
 MISSED = 1e6
 """The weight of a target whose metric could not be measured (NaN, or none): more than
@@ -144,8 +141,6 @@ def search(
 ) -> TuneResult:
     """The tuning nearest `tuning` whose metrics hit `targets`, moving only `names`;
     the closest found when none does. Reproducible for a given `seed`."""
-    import cma
-
     if not targets:
         raise UserError("no target given: name at least one metric and its value")
     params = {p.name: p for p in effective_params(model.PARAMS, tuning)}
@@ -159,19 +154,8 @@ def search(
     seeds = np.random.default_rng(seed)
     for restart in range(MAX_RESTARTS + 1):
         progress.restarts = restart
-        options = {
-            "bounds": [0.0, 1.0],
-            "seed": int(seeds.integers(1, 2**31 - 1)),
-            "verbose": -9,
-            "tolfun": 1e-9,
-            "tolx": 1e-6,
-        }
-        if population is not None:
-            options["popsize"] = population
-        # every run starts at the current tuning: near first, then wider (the nearest hit is the goal);
-        # one free parameter: CMA-ES needs two dimensions, so a second one rides along unused
-        x0 = list(start) if len(start) > 1 else [start[0], 0.5]
-        es = cma.CMAEvolutionStrategy(x0, min(SIGMA0 * 2**restart, 0.5), options)
+        # every run starts at the current tuning: near first, then wider (the nearest hit is the goal)
+        es = strategy(start, min(SIGMA0 * 2**restart, 0.5), int(seeds.integers(1, 2**31 - 1)), population)
         population = 2 * es.popsize
         since_hit = None
         while not es.stop():
@@ -179,8 +163,7 @@ def search(
                 break
             if progress.evaluations >= max_evaluations:
                 break
-            asked = np.array(es.ask())
-            coordinates = asked[:, : len(start)]
+            asked, coordinates = ask(es, len(start))
             values, achieved = _evaluate(model, tuning, space, coordinates, hz)
             positions = space.positions(coordinates)
             distances = travel(positions, start_positions)

@@ -157,6 +157,11 @@ class Space:
         positions = self.positions(np.atleast_2d(coordinates))
         return {p.name: np.array([p.from_slider(s) for s in positions[:, j]]) for j, p in enumerate(self.params)}
 
+    def exact(self, coordinates: np.ndarray) -> dict[str, np.ndarray]:
+        """name -> values (k,) between the steps (`Param.value_at`: a fit's values)."""
+        positions = self.positions(np.atleast_2d(coordinates))
+        return {p.name: np.array([p.value_at(s) for s in positions[:, j]]) for j, p in enumerate(self.params)}
+
 
 def free_names(model: ModuleType, free: list[str] | None = None, lock: list[str] | None = None) -> list[str]:
     """The parameters the search may move: `free`, or every slider but those in `lock`

@@ -2,7 +2,9 @@
 or, when the handbrake or the gears were used, `steer,throttle,brake,handbrake,shift`.
 
 Both load as rows of all five controls (a three-column file has no handbrake and no
-shifts: zeros), so traces written before the dynamic car keep loading unchanged."""
+shifts: zeros), so traces written before the dynamic car keep loading unchanged. A
+recording (the same controls with the car's pose per tick, files/recordings.py) loads
+as a trace too: its controls."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import numpy as np
 from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
+from .recording_columns import POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
 TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
@@ -63,9 +66,23 @@ def _header(line: str, source: str) -> tuple[str, ...]:
     twice = sorted({h for h in header if header.count(h) > 1})
     if twice:
         raise TraceError(f"{source} line 1: column {shown(repr(twice[0]))} given twice; expected {expected}")
+    if is_recording(header):
+        unknown = [(k, h) for k, h in enumerate(header, start=1) if h not in RECORDING_COLUMNS]
+        if unknown:
+            k, name = unknown[0]
+            raise TraceError(
+                f"{source} line 1 column {k}: {shown(repr(name))} is not a column of a recording "
+                f"(known: {', '.join(RECORDING_COLUMNS)})"
+            )
+        return header
     if header not in (PEDAL_COLUMNS, TRACE_COLUMNS):
         raise TraceError(f"{source} line 1: header is {shown(repr(line.strip()))}, expected {expected}")
     return header
+
+
+def is_recording(header: tuple[str, ...]) -> bool:
+    """Whether a header is a recording's: the pedals' columns and a pose column or `t`."""
+    return set(PEDAL_COLUMNS) <= set(header) and bool(set(header) & set(POSE_COLUMNS + (TIME_COLUMN,)))
 
 
 def _rows_one_by_one(lines: list[str], first: int, header: tuple[str, ...], source: str) -> np.ndarray:
@@ -81,13 +98,15 @@ def _rows_one_by_one(lines: list[str], first: int, header: tuple[str, ...], sour
             raise TraceError(f"{source} line {number}: {len(cells)} values, expected {width} ({','.join(header)})")
         row = []
         for name, cell in zip(header, cells):
-            lo, hi = TRACE_RANGES[name]
+            lo, hi = TRACE_RANGES.get(name, (-math.inf, math.inf))
             try:
                 value = float(cell)
             except ValueError:
                 raise TraceError(
                     f"{source} line {number}: {name} {shown(repr(cell.strip()))} is not a number"
                 ) from None
+            if not math.isfinite(value) and name not in TRACE_RANGES:
+                raise TraceError(f"{source} line {number}: {name} {shown(cell.strip())} is not a finite number")
             if not math.isfinite(value) or not lo <= value <= hi:
                 raise TraceError(f"{source} line {number}: {name} {shown(cell.strip())} is outside {lo:g} … {hi:g}")
             row.append(value)
@@ -95,23 +114,35 @@ def _rows_one_by_one(lines: list[str], first: int, header: tuple[str, ...], sour
     return np.array(rows, dtype=np.float64).reshape(len(rows), width)
 
 
-def _rows(lines: list[str], first: int, header: tuple[str, ...], source: str) -> np.ndarray:
-    """(k, 5) rows of `lines`: numpy's parser when every line is good (about 30 times
-    faster), else the cell-by-cell reading that names the bad line."""
+def table_rows(lines: list[str], first: int, header: tuple[str, ...], source: str) -> np.ndarray:
+    """(k, len(header)) rows of `lines`, every value a finite number (a control within
+    its range): numpy's parser when every line is good (about 30 times faster), else
+    the cell-by-cell reading that names the bad line."""
     width = len(header)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "empty input": judged below
             rows = np.loadtxt(lines, delimiter=",", comments=None, dtype=np.float64, ndmin=2)
-        lows = np.array([TRACE_RANGES[name][0] for name in header])
-        highs = np.array([TRACE_RANGES[name][1] for name in header])
-        good = rows.shape[1] == width and bool(np.all((rows >= lows) & (rows <= highs)))
+        lows, highs = np.array([TRACE_RANGES.get(name, (-np.inf, np.inf)) for name in header]).reshape(-1, 2).T
+        good = rows.shape[1] == width and bool(np.all((rows >= lows) & (rows <= highs) & np.isfinite(rows)))
     except ValueError:
         good = False
     if not good or len(rows) != sum(1 for line in lines if line.strip()):
         rows = _rows_one_by_one(lines, first, header, source)
-    padded = np.zeros((len(rows), len(TRACE_COLUMNS)))
-    padded[:, :width] = rows
+    return rows
+
+
+def _rows(lines: list[str], first: int, header: tuple[str, ...], source: str) -> np.ndarray:
+    """(k, 5) control rows of `lines` (a recording's controls columns)."""
+    return controls_of(table_rows(lines, first, header, source), header)
+
+
+def controls_of(table: np.ndarray, header: tuple[str, ...]) -> np.ndarray:
+    """The (k, 5) controls of rows laid out by `header`: a column it lacks is zero."""
+    padded = np.zeros((len(table), len(TRACE_COLUMNS)))
+    for j, name in enumerate(TRACE_COLUMNS):
+        if name in header:
+            padded[:, j] = table[:, header.index(name)]
     return padded
 
 

@@ -184,8 +184,19 @@ class Param:
         floor, start = self._log_scale()
         if position < start / 2:
             return self.min
+        return self.snap(self.value_at(position))
+
+    def value_at(self, position: float) -> float:
+        """The value at slider `position` (0…1), between the steps (a fit's values are
+        the game's, on no step): `to_slider` inverted."""
+        position = min(1.0, max(0.0, position))
+        if not self.log:
+            return self.min + position * (self.max - self.min)
+        floor, start = self._log_scale()
+        if position < start / 2:
+            return self.min
         share = max(position - start, 0.0) / (1.0 - start)
-        return self.snap(floor * (self.max / floor) ** share)
+        return floor * (self.max / floor) ** share
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -1,0 +1,131 @@
+"""The fit's objective: how far a tuning's car strays from a recorded drive, as one
+compiled batch of tunings (physics/shooting.py, multiple shooting).
+
+Units: positions in the model's length unit, headings in rad. A tuning's score is
+Σ (dx² + dy²) + w²·Σ dheading² over every tick scored, w the heading weight in
+length units per radian: by default half the car's drawn length (a heading error of
+1 rad counts as the sideways move of the car's nose about its centre).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Mapping
+
+import numpy as np
+
+from ..physics import kernels, shooting
+from ..physics.sim import model_number, tuning_rows
+from ..physics.state import as_engine_controls
+
+PARALLEL_TICKS = 20_000
+"""candidate-ticks: from this many a batch is spread over the cores."""
+
+
+@dataclass
+class RecordedDrive:
+    """A drive as the fit reads it: controls (n, 5) in Controls order, the pose (n, 3)
+    x, y, heading after each tick, the velocity (n, 2) or None, and model state values
+    by name ((n,) each)."""
+
+    controls: np.ndarray
+    pose: np.ndarray
+    velocity: np.ndarray | None = None
+    states: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.pose)
+
+
+def heading_weight_of(model: ModuleType, tuning: Mapping[str, object]) -> float:
+    """Length units per radian: half the car's drawn length under `tuning`."""
+    return float(model.body(tuning)["length"]) / 2.0
+
+
+class Objective:
+    """`model`'s car replaying `drive` at `hz` Hz, re-anchored every `segment` ticks,
+    under `base` with the values a batch gives (name -> (k,) arrays)."""
+
+    def __init__(
+        self,
+        model: ModuleType,
+        drive: RecordedDrive,
+        hz: float,
+        base: Mapping[str, object],
+        segment: int,
+        heading_weight: float | None = None,
+    ):
+        self.model, self.drive, self.hz, self.base = model, drive, float(hz), dict(base)
+        self.segment = int(segment)
+        self.heading_weight = heading_weight_of(model, base) if heading_weight is None else float(heading_weight)
+        dt = 1.0 / self.hz
+        self.controls = as_engine_controls(drive.controls)
+        self.pose = np.ascontiguousarray(drive.pose, dtype=np.float64)
+        layout = model.STATE
+        self.velocity = (
+            shooting.velocities(self.pose, dt) if drive.velocity is None else np.ascontiguousarray(drive.velocity)
+        )
+        self.first = 1 if drive.velocity is None else 0
+        self.integrator = shooting.integrator_of(model, base) if drive.velocity is None else shooting.END_VELOCITY
+        held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
+        self.columns = np.array([layout.offset[name] for name in held], dtype=np.int64)
+        self.values = np.ascontiguousarray(
+            np.column_stack([drive.states[n] for n in held]) if held else np.zeros((len(drive), 0))
+        )
+        self.heading_vector = np.array(
+            [layout.offset.get("heading_x", -1), layout.offset.get("heading_y", -1)], dtype=np.int64
+        )
+        self.start = layout.rest(1)[0]
+        self.scored = np.arange(self.first + 1, len(drive)) - 1
+        """The rows of the per-tick errors that are scored (row t − 1 is tick t)."""
+
+    @property
+    def ticks(self) -> int:
+        """Ticks scored."""
+        return len(self.scored)
+
+    def run(self, values: Mapping[str, np.ndarray], errors: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+        """(sums (k, 2): Σ position error² and Σ heading error² per tuning; with
+        `errors`, the per-tick errors (k, ticks, 3): dx, dy, dheading), NaN for a tuning
+        whose car left the numbers."""
+        k = max((len(np.atleast_1d(v)) for v in values.values()), default=1)
+        rows, which = tuning_rows(self.model, {**self.base, **values}, k)
+        params = np.ascontiguousarray(rows[which])
+        n = len(self.drive)
+        sums = np.zeros((k, 2))
+        out = np.zeros((k, n - 1 if errors else 0, 3))
+        parallel = k > 1 and k * n >= PARALLEL_TICKS
+        run = shooting.shoot_parallel if parallel else shooting.shoot
+        kernels.call(
+            run,
+            model_number(self.model),
+            self.start,
+            self.controls,
+            self.pose,
+            self.velocity,
+            self.columns,
+            self.values,
+            self.heading_vector,
+            params,
+            1.0 / self.hz,
+            self.first,
+            self.segment,
+            self.integrator,
+            sums,
+            out,
+        )
+        return sums, (out[:, self.scored] if errors else None)
+
+    def scores(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+        """(k,) Σ (dx² + dy²) + w²·Σ dheading² per tuning; inf where it is not a number."""
+        sums, _ = self.run(values)
+        score = sums[:, 0] + self.heading_weight**2 * sums[:, 1]
+        return np.where(np.isfinite(score), score, np.inf)
+
+    def residuals(self, values: Mapping[str, np.ndarray]) -> np.ndarray:
+        """(k, 3·ticks) each tuning's errors (dx, dy, w·dheading) tick after tick: the
+        score is the sum of their squares."""
+        _, errors = self.run(values, errors=True)
+        errors[:, :, 2] *= self.heading_weight
+        return errors.reshape(len(errors), -1)

@@ -1,0 +1,28 @@
+"""The columns of a recording (a trace with the car's pose per tick): the names it may
+hold (see docs/link.md, "Recordings")."""
+
+from __future__ import annotations
+
+from ..physics.models import MODELS
+
+CONTROL_COLUMNS = ("steer", "throttle", "brake", "handbrake", "shift")
+"""The five controls of a tick, in `Controls` order (handbrake and shift optional)."""
+POSE_COLUMNS = ("x", "y", "heading")
+"""The car's pose after the tick: the model's length unit, rad."""
+TIME_COLUMN = "t"
+VELOCITY_COLUMNS = ("vx", "vy")
+IGNORED_COLUMNS = ("slip_angle",)
+"""Read and not used: `simulate`'s trajectory columns that are no state of any model."""
+STATE_COLUMNS = tuple(
+    sorted(
+        {
+            slot.name
+            for model in MODELS.values()
+            for slot in model.STATE.slots
+            if slot.size == 1 and slot.name not in POSE_COLUMNS + VELOCITY_COLUMNS
+        }
+    )
+)
+"""A model's own state values a recording may hold (`omega`, `rpm`, `gear`, `speed`, …):
+any single-valued slot of any model's state."""
+RECORDING_COLUMNS = CONTROL_COLUMNS + (TIME_COLUMN,) + POSE_COLUMNS + VELOCITY_COLUMNS + STATE_COLUMNS + IGNORED_COLUMNS

@@ -1,0 +1,192 @@
+"""Recordings: a trace file with the car's pose added per tick (docs/link.md,
+"Recordings"), the drive a fit explains.
+
+    steer,throttle,brake,handbrake,shift,t,x,y,heading[,vx,vy][,state columns…]
+
+Row k: the controls the car read in tick k and its pose after that tick; x, y in the
+model's length unit (px or m), heading in rad, t in s (optional: the tick rate is then
+given), vx, vy in length units/s and any of a model's state values (omega, rpm, gear,
+…) optional. Columns may come in any order; handbrake and shift may be left out.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Mapping
+
+import numpy as np
+
+from ..analysis.fit_objective import RecordedDrive
+from ..csv_rows import format_rows
+from ..errors import TraceError, printable
+from ..physics.sim import record
+from .disk import read_text, write_text_atomic
+from .recording_columns import (
+    CONTROL_COLUMNS,
+    POSE_COLUMNS,
+    STATE_COLUMNS,
+    TIME_COLUMN,
+    VELOCITY_COLUMNS,
+)
+from .traces import TRACE_LIMIT, _header, _lines, controls_of, table_rows
+
+SHORTEST_S = 2.0
+"""s: a shorter recording is refused (too little to tell a tuning by)."""
+EVEN = 0.1
+"""Share of a tick by which t's steps may differ from their median (t written rounded)."""
+HZ_AGREE = 0.005
+"""Share by which the tick rate of t's steps and the one given may differ."""
+HZ_RANGE = (10.0, 1000.0)
+
+
+@dataclass
+class Recording(RecordedDrive):
+    """A recording's columns: controls (n, 5), pose (n, 3), velocity (n, 2) or None,
+    state values by name; its tick rate (Hz), t (n,) or None, and where it came from."""
+
+    hz: float = 60.0
+    t: np.ndarray | None = None
+    source: str = "<recording>"
+    columns: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def seconds(self) -> float:
+        """s spanned from the first row to the last."""
+        return (len(self) - 1) / self.hz
+
+
+def parse_recording(text: str, source: str = "<recording>", hz: float | None = None) -> Recording:
+    """A recording's text as a Recording; TraceError names the source, and the line and
+    column where one is at fault."""
+    lines = _lines(text)
+    header = _header(lines[0] if lines else "", source)
+    missing = [name for name in POSE_COLUMNS if name not in header]
+    if missing:
+        what = "no pose columns" if len(missing) == len(POSE_COLUMNS) else f"no {', '.join(missing)} column"
+        raise TraceError(
+            f"{source} line 1: {what} ({', '.join(POSE_COLUMNS)}): a trace of controls only says nothing "
+            "of where the car went; a fit needs its pose per tick (the recording format: "
+            f"{','.join(CONTROL_COLUMNS)},{TIME_COLUMN},{','.join(POSE_COLUMNS)}[,vx,vy])"
+        )
+    if ("vx" in header) != ("vy" in header):
+        raise TraceError(f"{source} line 1: vx and vy come together (one is given without the other)")
+    table = table_rows(lines[1:], 2, header, source)
+    if not len(table):
+        raise TraceError(f"{source}: no rows after the header")
+
+    def column(name: str) -> np.ndarray:
+        return table[:, header.index(name)]
+
+    t = column(TIME_COLUMN) if TIME_COLUMN in header else None
+    rate = _tick_rate(t, hz, source, header)
+    recording = Recording(
+        controls=controls_of(table, header),
+        pose=np.column_stack([column(name) for name in POSE_COLUMNS]),
+        velocity=np.column_stack([column(name) for name in VELOCITY_COLUMNS]) if "vx" in header else None,
+        states={name: column(name) for name in header if name in STATE_COLUMNS},
+        hz=rate,
+        t=t,
+        source=source,
+        columns=header,
+    )
+    if recording.seconds < SHORTEST_S:
+        raise TraceError(
+            f"{source}: {recording.seconds:.2f} s of driving ({len(recording)} ticks at {rate:g} Hz); "
+            f"a fit needs at least {SHORTEST_S:g} s"
+        )
+    return recording
+
+
+def _tick_rate(t: np.ndarray | None, hz: float | None, source: str, header: tuple[str, ...]) -> float:
+    """The tick rate (Hz) of the recording: from t's steps, which must be even, and
+    agree with `hz` when both are given."""
+    if t is None:
+        if hz is None:
+            raise TraceError(f"{source}: no t column, so the tick rate is unknown: give it (--hz)")
+        return float(hz)
+    if len(t) < 2:
+        return float(hz) if hz is not None else HZ_RANGE[0]  # too short anyway: refused by its length
+    steps = np.diff(t)
+    step = float(np.median(steps))
+    column = header.index(TIME_COLUMN) + 1
+    if not step > 0:
+        raise TraceError(f"{source} column {column}: t does not increase from row to row")
+    uneven = np.flatnonzero(np.abs(steps - step) > EVEN * step)
+    if len(uneven):
+        k = int(uneven[0])
+        raise TraceError(
+            f"{source} line {k + 3} column {column}: t goes from {t[k]:g} to {t[k + 1]:g} s, a step of "
+            f"{steps[k]:g} s where the others are {step:g} s: the ticks are uneven (one missing or repeated?)"
+        )
+    rate = 1.0 / step
+    if abs(rate - round(rate)) <= 1e-3 * rate:
+        rate = float(round(rate))
+    if not HZ_RANGE[0] <= rate <= HZ_RANGE[1]:
+        raise TraceError(
+            f"{source} column {column}: t steps by {step:g} s ({rate:g} Hz), outside the tick rates "
+            f"{HZ_RANGE[0]:g} … {HZ_RANGE[1]:g} Hz (is t in seconds?)"
+        )
+    if hz is not None and abs(rate - hz) > HZ_AGREE * hz:
+        raise TraceError(
+            f"{source} column {column}: t steps by {step:g} s, a tick rate of {rate:g} Hz, but --hz {hz:g} "
+            "was given: which is it?"
+        )
+    return rate
+
+
+def load_recording(path: str | os.PathLike, hz: float | None = None) -> Recording:
+    """A recording file (see the module's text); `hz` the tick rate when it has no t,
+    checked against t's steps when it has."""
+    return parse_recording(read_text(path, TRACE_LIMIT, TraceError), printable(path), hz)
+
+
+def save_recording(path: str | os.PathLike, recording: Recording) -> None:
+    """Write `recording` atomically: the five controls, t (n/hz from 0 when it has
+    none), the pose, the velocity when it has one, its state values."""
+    n = len(recording)
+    t = recording.t if recording.t is not None else np.arange(n) / recording.hz
+    columns = list(CONTROL_COLUMNS) + [TIME_COLUMN] + list(POSE_COLUMNS)
+    parts = [recording.controls, t[:, None], recording.pose]
+    if recording.velocity is not None:
+        columns += list(VELOCITY_COLUMNS)
+        parts.append(recording.velocity)
+    for name in STATE_COLUMNS:
+        if name in recording.states:
+            columns.append(name)
+            parts.append(np.asarray(recording.states[name])[:, None])
+    write_text_atomic(path, format_rows(tuple(columns), np.hstack(parts)), TraceError)
+
+
+def drive_recording(
+    model: ModuleType,
+    tuning: Mapping[str, object],
+    controls: np.ndarray,
+    hz: float,
+    velocity: bool = True,
+    states: tuple[str, ...] = (),
+    source: str = "sandbox drive",
+) -> Recording:
+    """A recording of the sandbox's own car under `tuning` driving `controls` (n, 5)
+    from rest at the origin: a first row of the car at rest with no controls (as it
+    stood before the drive), then one row per tick of the drive."""
+    given = np.asarray(controls, dtype=np.float64)
+    controls = np.zeros((len(given), len(CONTROL_COLUMNS)))
+    controls[:, : given.shape[1]] = given
+    names = POSE_COLUMNS + (VELOCITY_COLUMNS if velocity else ()) + tuple(states)
+    rows = np.vstack([np.zeros((1, len(names))), record(model, tuning, controls, hz, names)])
+    rows[0, : len(POSE_COLUMNS) + 2 * velocity] = 0.0
+    rest = model.STATE.rest(1)[0]
+    for j, name in enumerate(states):
+        rows[0, len(names) - len(states) + j] = rest[model.STATE.offset[name]]
+    n = len(rows)
+    return Recording(
+        controls=np.vstack([np.zeros((1, len(CONTROL_COLUMNS))), controls]),
+        pose=rows[:, :3],
+        velocity=rows[:, 3:5] if velocity else None,
+        states={name: rows[:, len(names) - len(states) + j] for j, name in enumerate(states)},
+        hz=float(hz),
+        t=np.arange(n) / hz,
+        source=source,
+    )

@@ -1,0 +1,169 @@
+"""Multiple shooting: a batch of tunings replaying a recorded drive, each car put back
+on the recorded path every `segment` ticks; the compiled driver of the fit's objective.
+
+A recording's row k holds the controls the car read in tick k and its pose after that
+tick. Each candidate tuning starts at row 0 and, every `segment` rows (at row a), is
+re-anchored to the recording: x, y and heading from row a; vx, vy from the recording
+or, when it has none, from the pose differences as the model's integrator moves the
+car (`velocities`); the state values the recording holds (`columns`); the body's unit
+heading vector, where the model keeps one, from the heading; every other slot (wheel
+spin, gear, speed, …) carried over from the car's own run (at rest at the first
+anchor, which is row 1 when the velocities come from the pose differences: row 0 has no
+row before it). Then it drives rows a+1 … a+segment with their controls through the model's
+own kernel, and each tick's pose is compared with the recorded one.
+
+Python enters once per batch (`kernels.call(shoot, …)`), never once per tick.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import literally, prange
+
+from .kernel import kernel
+from .kernels import tick
+from .state import GENERIC
+
+C = GENERIC.index
+"""The common slots' columns (x, y, heading, vx, vy), the same in every model's layout."""
+END_VELOCITY, MIDPOINT = 0, 1
+"""How a model's integrator moves the car in a tick, position += velocity·dt with the
+velocity at the tick's end (every model as its source writes it), or with the mean of
+the tick's start and end velocities (the arcade's `rate_independent`)."""
+
+
+def velocities(pose: np.ndarray, dt: float) -> np.ndarray:
+    """(n, 2) velocities after each tick from the positions, position += velocity·dt
+    (END_VELOCITY): v_k = (p_k − p_{k−1})/dt; row 0, with no row before it, has none
+    (NaN): a recording without velocities is first anchored at row 1."""
+    out = np.full((len(pose), 2), np.nan)
+    out[1:] = np.diff(pose[:, :2], axis=0) / dt
+    return out
+
+
+@kernel
+def wrapped(angle: float) -> float:
+    """`angle` (rad) brought into [−π, π)."""
+    return angle - 2.0 * math.pi * math.floor((angle + math.pi) / (2.0 * math.pi))
+
+
+@kernel
+def _anchor(s, a, pose, velocity, columns, values, heading_vector, integrator, before_x, before_y, dt):
+    """Car row `s` put on recording row `a` (in place). With MIDPOINT and derived
+    velocities, v_a = 2·(p_a − p_{a−1})/dt − v_{a−1}, v_{a−1} the car's own velocity
+    before its last tick (before_x, before_y)."""
+    s[C.x], s[C.y], s[C.heading] = pose[a, 0], pose[a, 1], pose[a, 2]
+    if integrator == MIDPOINT and a > 0:
+        s[C.vx] = 2.0 * (pose[a, 0] - pose[a - 1, 0]) / dt - before_x
+        s[C.vy] = 2.0 * (pose[a, 1] - pose[a - 1, 1]) / dt - before_y
+    else:
+        s[C.vx], s[C.vy] = velocity[a, 0], velocity[a, 1]
+    for j in range(columns.shape[0]):
+        s[columns[j]] = values[a, j]
+    if heading_vector[0] >= 0:
+        s[heading_vector[0]], s[heading_vector[1]] = math.cos(pose[a, 2]), math.sin(pose[a, 2])
+
+
+@kernel
+def _one(
+    model,
+    start,
+    controls,
+    pose,
+    velocity,
+    columns,
+    values,
+    heading_vector,
+    p,
+    dt,
+    first,
+    segment,
+    integrator,
+    sums,
+    out,
+):
+    """One candidate (tuning row `p`) through the whole recording: sums[0] = Σ position
+    error² (length²), sums[1] = Σ heading error² (rad², wrapped); out[t − 1] = (dx, dy,
+    dheading) of row t when `out` has rows."""
+    literally(model)
+    s = start.copy()
+    n = pose.shape[0]
+    sums[0], sums[1] = 0.0, 0.0
+    before_x, before_y = 0.0, 0.0
+    for a in range(first, n - 1, segment):
+        _anchor(s, a, pose, velocity, columns, values, heading_vector, integrator, before_x, before_y, dt)
+        for t in range(a + 1, min(a + segment, n - 1) + 1):
+            before_x, before_y = s[C.vx], s[C.vy]
+            tick(model, s, controls[t], p, dt)
+            dx, dy = s[C.x] - pose[t, 0], s[C.y] - pose[t, 1]
+            dh = wrapped(s[C.heading] - pose[t, 2])
+            sums[0] += dx * dx + dy * dy
+            sums[1] += dh * dh
+            if out.shape[0] > 0:
+                out[t - 1, 0], out[t - 1, 1], out[t - 1, 2] = dx, dy, dh
+
+
+@kernel
+def shoot(
+    model,
+    start,
+    controls,
+    pose,
+    velocity,
+    columns,
+    values,
+    heading_vector,
+    params,
+    dt,
+    first,
+    segment,
+    integrator,
+    sums,
+    out,
+):
+    """Every tuning row of `params` through the recording (see the module's text), first
+    anchored at row `first`: sums (k, 2), and out (k, n − 1, 3) the per-tick errors
+    when it has rows (else (k, 0, 3)); rows up to `first` are left as they are."""
+    literally(model)
+    for i in range(params.shape[0]):
+        _one(
+            model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, first, segment,
+            integrator, sums[i], out[i],
+        )  # fmt: skip
+
+
+@kernel(parallel=True)
+def shoot_parallel(
+    model,
+    start,
+    controls,
+    pose,
+    velocity,
+    columns,
+    values,
+    heading_vector,
+    params,
+    dt,
+    first,
+    segment,
+    integrator,
+    sums,
+    out,
+):
+    """`shoot` spread over the cores, one tuning at a time (each runs alone: the same bits)."""
+    literally(model)
+    for i in prange(params.shape[0]):
+        _one(
+            model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, first, segment,
+            integrator, sums[i], out[i],
+        )  # fmt: skip
+
+
+def integrator_of(model, tuning) -> int:
+    """How `model` under `tuning` moves the car in a tick: MIDPOINT for the arcade's
+    `rate_independent` (not with the 2020 recipe, which has no such form), else END_VELOCITY."""
+    if tuning.get("rate_independent", False) and not tuning.get("recipe_2020", False):
+        return MIDPOINT
+    return END_VELOCITY
