@@ -104,7 +104,6 @@ def test_the_view_draws_the_recorded_path_and_a_click_on_the_plot_seeks_there(wi
     qtbot.mouseClick(plot.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     tick = window.drive.replay_tick
     assert abs(tick - 2.0 * window.sim.hz) <= 2  # within a pixel's worth of time
-    assert window.drive.playing is False or tick > 0
 
 
 def test_a_bad_recording_says_why_and_changes_nothing(window, tmp_path):
@@ -138,3 +137,21 @@ def test_a_recording_at_another_tick_rate_asks_and_can_switch_the_window_to_it(w
     window.undo.undo()  # the rate was one undo step
     assert window.sim.hz == 60
     assert "recorded at 120 Hz, replayed at 60 Hz" in window.recordings.plot.summary.text()
+
+
+def test_a_recording_in_the_other_length_unit_is_said_plainly(window, tmp_path):
+    """The arcade works in px; the same drive written in metres (25 px a metre) is 25
+    times shorter than the sandbox car's, and the window says so, converting nothing."""
+    paused(window)
+    controls = slalom()
+    write_recording(tmp_path / "px.csv", window.model, window.tuning, controls, window.sim.hz, state_columns=False)
+    lines = (tmp_path / "px.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    table = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+    for name in ("x", "y"):
+        table[:, header.index(name)] /= 25.0
+    (tmp_path / "metres.csv").write_text(format_rows(tuple(header), table))
+    assert window.recordings.open_file(tmp_path / "metres.csv")
+    note = window.recordings.units_note
+    assert "is the recording in m?" in note and "converts nothing" in note
+    assert note in window.recordings.plot.summary.text()

@@ -16,6 +16,7 @@ from typing import Mapping
 
 import numpy as np
 
+from ..files.recordings import Recording
 from ..physics.sim import record
 from ..physics.state import State
 
@@ -23,7 +24,7 @@ POSE = ("x", "y", "heading")
 
 
 @dataclass
-class RecordedDrive:
+class ReplayedRecording:
     """A recording as the window replays it: `controls` (rows 1…n−1, one a replay
     tick), `start` (row 0's state, in `model`'s state layout) and the recorded
     path `x`, `y`, `heading` (rows 0…n−1), at `hz` ticks per second."""
@@ -48,16 +49,15 @@ class RecordedDrive:
         return np.arange(len(self.x)) / self.hz
 
 
-def start_state(model: ModuleType, recording) -> tuple[State, tuple[str, ...]]:
+def start_state(model: ModuleType, recording: Recording) -> tuple[State, tuple[str, ...]]:
     """Row 0 of `recording` as a state of `model`: pose, velocity and each state column
     the model has; the slots set, in order."""
     state = State.at_rest(1, model.STATE)
-    given = {"x": recording.x, "y": recording.y, "heading": recording.heading}
-    for name in ("vx", "vy"):
-        column = getattr(recording, name, None)
-        if column is not None:
-            given[name] = column
-    given.update(getattr(recording, "state", None) or {})
+    pose = np.asarray(recording.pose, dtype=np.float64)
+    given = {"x": pose[:, 0], "y": pose[:, 1], "heading": pose[:, 2]}
+    if recording.velocity is not None:
+        given["vx"], given["vy"] = recording.velocity[:, 0], recording.velocity[:, 1]
+    given.update(recording.states)
     anchored = []
     for name, column in given.items():
         if name in model.STATE.offset and model.STATE.slot[name].size == 1:
@@ -66,19 +66,13 @@ def start_state(model: ModuleType, recording) -> tuple[State, tuple[str, ...]]:
     return state, tuple(anchored)
 
 
-def recorded_drive(model: ModuleType, recording, name: str) -> RecordedDrive:
-    """`recording` (files.recordings.Recording) ready to replay with `model`."""
+def recorded_drive(model: ModuleType, recording: Recording, name: str) -> ReplayedRecording:
+    """`recording` ready to replay with `model`."""
     start, anchored = start_state(model, recording)
     controls = np.asarray(recording.controls, dtype=np.float64)
-    return RecordedDrive(
-        name,
-        controls[1:],
-        start,
-        np.asarray(recording.x, dtype=np.float64),
-        np.asarray(recording.y, dtype=np.float64),
-        np.asarray(recording.heading, dtype=np.float64),
-        float(recording.hz),
-        anchored,
+    pose = np.asarray(recording.pose, dtype=np.float64)
+    return ReplayedRecording(
+        name, controls[1:], start, pose[:, 0], pose[:, 1], pose[:, 2], float(recording.hz), anchored
     )
 
 
@@ -100,7 +94,7 @@ class Divergence:
         return float(np.sqrt(np.mean(self.distance**2))) if len(self.distance) else 0.0
 
 
-def divergence(model: ModuleType, tuning: Mapping[str, object], hz: float, drive: RecordedDrive) -> Divergence:
+def divergence(model: ModuleType, tuning: Mapping[str, object], hz: float, drive: ReplayedRecording) -> Divergence:
     """The sandbox car (`model`, `tuning`, at `hz`) driven through the recording from its
     start, tick by tick in one compiled call (the same numbers as the window's replay),
     against the recorded path: hypot(Δx, Δy) per tick."""
@@ -113,7 +107,7 @@ def divergence(model: ModuleType, tuning: Mapping[str, object], hz: float, drive
     return Divergence(np.hypot(x - drive.x, y - drive.y), x, y)
 
 
-def summary(div: Divergence, drive: RecordedDrive, unit: str) -> str:
+def summary(div: Divergence, drive: ReplayedRecording, unit: str) -> str:
     """One line for people: the worst distance, where, and the RMS."""
     i = div.worst
     worst = float(div.distance[i]) if len(div.distance) else 0.0
@@ -122,4 +116,26 @@ def summary(div: Divergence, drive: RecordedDrive, unit: str) -> str:
     return (
         f"Worst {worst:.3g} {unit} at {i / drive.hz:.2f} s (tick {i}); RMS {div.rms:.3g} {unit} "
         f"over {drive.ticks / drive.hz:.2f} s"
+    )
+
+
+UNIT_HINT = 4.0
+"""A recorded path this many times longer (or shorter) than the sandbox car's, over the
+same controls, is most likely in the other length unit (px against m)."""
+
+
+def units_note(unit: str, drive: ReplayedRecording, div: Divergence) -> str:
+    """What to say when the recorded car went much further or less far than the sandbox
+    car: the recording is likely in the other unit (nothing is converted)."""
+    recorded = float(np.nansum(np.hypot(np.diff(drive.x), np.diff(drive.y))))
+    sandbox = float(np.nansum(np.hypot(np.diff(div.x), np.diff(div.y))))
+    if not (recorded > 0 and sandbox > 0):
+        return ""
+    ratio = recorded / sandbox
+    if 1 / UNIT_HINT <= ratio <= UNIT_HINT:
+        return ""
+    other = "px" if unit == "m" else "m"
+    return (
+        f"The recorded car went {ratio:.3g}× as far as the sandbox car: is the recording in {other}? "
+        f"The sandbox reads it in {unit}, the model's unit, and converts nothing."
     )

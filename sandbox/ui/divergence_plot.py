@@ -23,7 +23,9 @@ class DivergencePlot(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.summary = QLabel("Open a game recording (File → Open game recording…) to see where the sandbox parts from it.")
+        self.summary = QLabel(
+            "Open a game recording (File → Open game recording…) to see where the sandbox parts from it"
+        )
         self.summary.setObjectName("divergence_summary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)

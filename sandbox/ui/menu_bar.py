@@ -83,7 +83,7 @@ FILE = Submenu(
         Command(
             "Open &game recording…",
             lambda w: w.recordings.open_dialog(),
-            tip="Replay a drive recorded in your game through the sandbox car, with its path and the distance between them",
+            tip="Replay a drive recorded in your game through the sandbox car: its path, and how far apart they get",
         ),
         Submenu(
             "&Import",

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
 from ..files.recordings import load_recording
-from ..files.traces import user_trace_dir
+from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
-from ..session.recorded import Divergence, RecordedDrive, divergence, recorded_drive, summary
+from ..session.recorded import Divergence, ReplayedRecording, divergence, recorded_drive, summary, units_note
 from .divergence_plot import DivergencePlot
 from .recording_overlay import RecordingOverlay
 
@@ -30,8 +30,9 @@ class RecordingControl:
         self.window = w = window
         self.recording = None
         self.path: Path | None = None
-        self.drive: RecordedDrive | None = None
+        self.drive: ReplayedRecording | None = None
         self.result: Divergence | None = None
+        self.units_note = ""
         self.overlay: RecordingOverlay | None = None
         self._source = None  # the replay's TraceSource while it is this recording's
         self.plot = DivergencePlot()
@@ -57,6 +58,16 @@ class RecordingControl:
         if path:
             self.open_file(path)
 
+    @staticmethod
+    def is_recording(path) -> bool:
+        """Whether the file's header is a recording's (a trace with the car's pose)."""
+        try:
+            with open(path, encoding="utf-8-sig") as f:
+                line = f.readline(4096)
+        except (OSError, UnicodeDecodeError):
+            return False  # the trace reader says what is wrong with it
+        return is_recording(tuple(h.strip() for h in line.split(",")))
+
     def open_file(self, path, hz: float | None = None) -> bool:
         """Load a recording and replay it with the window's tuning; a bad file: the
         loader's message in a dialog, and nothing changes. A recording at another tick
@@ -79,14 +90,7 @@ class RecordingControl:
         self.refresh()
         self.timer.start(FOLLOW_MS)
         w.menus.refresh()
-        units = getattr(recording, "units", None)
-        if units and units != w.model.LENGTH_UNIT:
-            w.show_error(
-                f"{Path(path).name} is in {units}, the {w.model.TITLE} model in {w.model.LENGTH_UNIT}: "
-                "its path and the distances mean nothing until both are in the same unit "
-                "(record the game with the model's unit, or drive a model in its unit).",
-                "Recording in other units",
-            )
+        w.statusBar().showMessage(self.units_note or f"Replaying the recording {Path(path).name}", 10000)
         return True
 
     def _rate_agreed(self, recording, name: str) -> bool:
@@ -151,6 +155,9 @@ class RecordingControl:
         text = f"<b>{drive.name}</b>: {summary(self.result, drive, unit)}"
         if abs(drive.hz - w.sim.hz) > 1e-6:
             text += f" · <b>recorded at {drive.hz:g} Hz, replayed at {w.sim.hz} Hz</b>"
+        self.units_note = units_note(unit, drive, self.result)
+        if self.units_note:
+            text += f" · <b>{self.units_note}</b>"
         missing = [name for name in ("vx", "vy") if name not in drive.anchored]
         if missing:
             text += " · the recording has no velocity: the sandbox car starts from rest at its first pose"

@@ -63,7 +63,10 @@ class ReplayControl:
             add_action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
 
     def open_trace_file(self, path) -> bool:
-        """Load a trace and replay it from rest with the current tuning."""
+        """Load a trace and replay it from rest with the current tuning (a game recording:
+        from where it starts, its path and divergence shown)."""
+        if self.window.recordings.is_recording(path):
+            return self.window.recordings.open_file(path)
         rows = self.window.files.read(lambda name: load_trace(name, REPLAY_LIMIT), path)
         if rows is None:
             return False
