@@ -85,6 +85,11 @@ FILE = Submenu(
             lambda w: w.recordings.open_dialog(),
             tip="Replay a drive recorded in your game through the sandbox car: its path, and how far apart they get",
         ),
+        Command(
+            "&Fit to game recording…",
+            lambda w: w.recordings.fit_dialog(),
+            tip="Find the tuning (and the model) that drives a recording from your game",
+        ),
         Submenu(
             "&Import",
             (

@@ -10,11 +10,12 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
 
-from ..files.recordings import load_recording
+from ..files.recordings import Recording, load_recording
 from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
 from ..session.recorded import Divergence, ReplayedRecording, divergence, recorded_drive, summary, units_note
 from .divergence_plot import DivergencePlot
+from .fit_dialog import FitDialog
 from .recording_overlay import RecordingOverlay
 
 FOLLOW_MS = 100
@@ -45,6 +46,7 @@ class RecordingControl:
         self.dock.hide()  # until a recording is opened
         self.timer = QTimer(w)
         self.timer.timeout.connect(self.follow)
+        self.fit: FitDialog | None = None
 
     # --- opening ----------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -74,12 +76,16 @@ class RecordingControl:
         rate than the window's: asked first (switch the rate, replay anyway, or not)."""
         w = self.window
         recording = w.files.read(lambda name: load_recording(name, hz), path)
-        if recording is None:
+        return recording is not None and self.play(recording, Path(path))
+
+    def play(self, recording: Recording, path: Path) -> bool:
+        """Replay `recording` (loaded from `path`) from its start, playing; False if the
+        user cancelled at the tick-rate question."""
+        w = self.window
+        if not self._rate_agreed(recording, path.name):
             return False
-        if not self._rate_agreed(recording, Path(path).name):
-            return False
-        self.recording, self.path = recording, Path(path)
-        self.drive = recorded_drive(w.model, recording, Path(path).stem)
+        self.recording, self.path = recording, path
+        self.drive = recorded_drive(w.model, recording, path.stem)
         w.replay.play_trace(self.drive.controls, self.drive.name, self.drive.start)
         self._source = w.drive.replay
         self.overlay = RecordingOverlay(self.drive.x, self.drive.y, self.drive.heading, self.replay_tick)
@@ -90,7 +96,7 @@ class RecordingControl:
         self.refresh()
         self.timer.start(FOLLOW_MS)
         w.menus.refresh()
-        w.statusBar().showMessage(self.units_note or f"Replaying the recording {Path(path).name}", 10000)
+        w.statusBar().showMessage(self.units_note or f"Replaying the recording {path.name}", 10000)
         return True
 
     def _rate_agreed(self, recording, name: str) -> bool:
@@ -122,6 +128,17 @@ class RecordingControl:
             w.switcher.set_rate(int(round(hz)))
             return True
         return answer == buttons.No
+
+    def fit_dialog(self) -> FitDialog:
+        """The Fit dialog, shown (the one open, or a new one for the model driven now)."""
+        if self.fit is None or not self.fit.isVisible() or self.fit.model_box.itemData(0) != self.window.model.NAME:
+            if self.fit is not None:
+                self.fit.close()
+                self.fit.deleteLater()
+            self.fit = FitDialog(self.window)
+        self.fit.show()
+        self.fit.raise_()
+        return self.fit
 
     # --- following the window -----------------------------------------------------
     @property
