@@ -92,3 +92,40 @@ def test_a_bad_recording_chosen_in_the_dialog_says_why_and_keeps_the_one_it_had(
     assert not dialog.open_file(tmp_path / "controls.csv")
     assert "no pose columns" in window.last_error
     assert dialog.recording is window.recordings.recording
+
+
+def test_a_fit_of_another_model_switches_the_model_after_the_unsaved_work_question(window, tmp_path, qtbot):
+    """A drive of the kinematic bicycle (its first preset, acceleration 20 % up) fitted
+    with the bicycle from the arcade's window: Apply offers the switch, asks about the
+    arcade's unsaved change as every model switch does, and drives the fitted bicycle."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from dialogs import answer
+    from sandbox.physics.models import MODELS
+    from sandbox.ui.fit_dialog import first_preset
+
+    paused(window)
+    bicycle = MODELS["bicycle"]
+    hidden = dict(first_preset(bicycle).tuning)
+    hidden["acceleration"] *= 1.2
+    recording = drive_recording(bicycle, hidden, arcade_drive(8.0, window.sim.hz), window.sim.hz)
+    save_recording(tmp_path / "bicycle.csv", recording)
+    assert window.recordings.open_file(tmp_path / "bicycle.csv")
+    window.panel.set_values({"drag": -0.05}, "a change of the user's")  # unsaved work
+    dialog = window.recordings.fit_dialog()
+    dialog.model_box.setCurrentIndex(dialog.model_box.findData("bicycle"))
+    fit_only(dialog, {"acceleration"})
+    assert dialog.run()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=FIT_WAIT_MS)
+    result = dialog.chosen
+    assert result.model is bicycle
+    assert abs(result.params["acceleration"] - hidden["acceleration"]) <= max(
+        3 * result.uncertainty["acceleration"], 1e-6 * hidden["acceleration"]
+    )
+    assert [g.sim.model for g in window.drive.ghosts if g.name.startswith("fit: ")] == [bicycle]
+    assert dialog.apply_button.text().replace("&", "") == "Switch to Kinematic bicycle (blog, 2010) and apply"
+    asked = []
+    answer(QMessageBox.StandardButton.Discard, asked)
+    assert dialog.apply()
+    assert asked and "not saved" in asked[0]
+    assert window.model is bicycle and window.tuning["acceleration"] == result.params["acceleration"]

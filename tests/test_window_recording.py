@@ -52,6 +52,21 @@ def test_a_recording_of_the_window_s_own_car_replays_on_its_path_at_every_tick(w
         car = window.sim.state
         assert abs(float(car.x[0]) - states[tick, 0]) < 1e-9 and abs(float(car.y[0]) - states[tick, 1]) < 1e-9
     assert window.recordings.dock.isVisible()
+    window.panel.set_values({"engine_power": 1.1 * window.tuning["engine_power"]}, "more power")
+    assert float(window.recordings.result.distance[-1]) > 10.0  # another tuning: computed again, apart
+    window.undo.undo()
+    assert float(np.max(window.recordings.result.distance)) < 1e-9
+
+
+def test_opening_a_recording_as_a_trace_replays_it_as_a_recording(window, tmp_path):
+    """Traces → Open trace… takes a recording too: it is replayed from where it
+    starts, with its path and the divergence, not from rest at the origin."""
+    paused(window)
+    write_recording(tmp_path / "drive.csv", window.model, window.tuning, slalom(), window.sim.hz)
+    assert window.replay.open_trace_file(tmp_path / "drive.csv")
+    assert window.recordings.replaying and window.recordings.overlay in window.track.world_overlays
+    window.replay.stop()  # back to the keyboard: the recording leaves the view
+    assert window.track.world_overlays == [] and not window.recordings.replaying
 
 
 def test_with_another_tuning_the_distance_grows_and_the_worst_point_is_named(window, tmp_path):

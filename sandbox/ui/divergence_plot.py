@@ -39,9 +39,11 @@ class DivergencePlot(QWidget):
         self.plot.addItem(self.curve)
         self.worst = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(RECORDING), pen=pg.mkPen("#ffffff"))
         self.plot.addItem(self.worst)
-        self.worst_label = pg.TextItem(color=RECORDING, anchor=(0.5, 1.2))
+        self.worst_label = pg.TextItem(color=RECORDING, anchor=(0.0, -0.2))
         self.plot.addItem(self.worst_label)
-        self.now = pg.InfiniteLine(angle=90, pen=pg.mkPen(CAR, width=1))
+        self.now = pg.InfiniteLine(
+            angle=90, pen=pg.mkPen(CAR, width=1), label="", labelOpts={"position": 0.9, "color": CAR}
+        )
         self.plot.addItem(self.now, ignoreBounds=True)
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         layout = QVBoxLayout(self)
@@ -60,6 +62,10 @@ class DivergencePlot(QWidget):
             i = int(np.nanargmax(distance))
             self.worst.setData([self.times[i]], [distance[i]])
             self.worst_label.setText(f"worst {distance[i]:.3g} {unit} at {self.times[i]:.2f} s (tick {i})")
+            # the text under the point (the curve's top) on the side with room: left of a
+            # point in the plot's right half
+            right = self.times[i] > (self.times[0] + self.times[-1]) / 2
+            self.worst_label.setAnchor((1.0, -0.2) if right else (0.0, -0.2))
             self.worst_label.setPos(self.times[i], distance[i])
         self.plot.getPlotItem().enableAutoRange()
 
@@ -69,8 +75,10 @@ class DivergencePlot(QWidget):
         self.worst.setData([], [])
         self.worst_label.setText("")
 
-    def show_time(self, seconds: float) -> None:
+    def show_time(self, seconds: float, text: str = "") -> None:
+        """The replay's line at `seconds`, labelled `text` (the distance there)."""
         self.now.setValue(seconds)
+        self.now.label.setFormat(text)
 
     def _clicked(self, event) -> None:
         box = self.plot.getViewBox()

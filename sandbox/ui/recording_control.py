@@ -182,13 +182,17 @@ class RecordingControl:
         self.follow()
 
     def follow(self) -> None:
-        """The plot's line at the replay's tick (and the view redrawn with the overlay)."""
+        """The plot's line at the replay's tick; once the window replays something else
+        (or drives live), the recording leaves the view."""
         tick = self.replay_tick()
         if tick is None:
             if self.drive is not None and self._source is not None and self.window.drive.replay is not self._source:
                 self.close()
             return
-        self.plot.show_time(tick / self.drive.hz)
+        text = ""
+        if self.result is not None and tick < len(self.result.distance):
+            text = f"now {self.result.distance[tick]:.3g} {self.window.model.LENGTH_UNIT}"
+        self.plot.show_time(tick / self.drive.hz, text)
 
     def seek_time(self, seconds: float) -> None:
         """The replay at `seconds` into the recording (a click on the plot)."""

@@ -106,6 +106,7 @@ class ReplayControl:
     def _moved(self) -> None:
         self.show()
         self.window.drive_view.refresh()
+        self.window.recordings.follow()  # a game recording's divergence plot: its line at the tick
 
     def show(self) -> None:
         """The toolbar shows the trace loaded, whether it plays, and where it is."""
