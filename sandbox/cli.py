@@ -16,6 +16,7 @@ from pathlib import Path
 from . import __version__
 from .commands import (
     curves,
+    fit,
     godot_export,
     godot_import,
     metrics,
@@ -31,11 +32,13 @@ from .commands import (
 )
 from .commands.arguments import (
     ZOOMS,
+    heading_weight,
     output_path,
     param_names,
     px_per_metre,
     seconds,
     seed_number,
+    segment_ticks,
     tick_rate,
     whole_minutes,
     zoom,
@@ -87,6 +90,7 @@ COMMANDS = {
     "export-godot": godot_export.run,
     "import-godot": godot_import.run,
     "tune": tune.run,
+    "fit": fit.run,
     "sensitivity": sensitivity.run,
     "metrics": metrics.run,
     "sweep": sweep.run,
@@ -213,6 +217,53 @@ def build_parser() -> argparse.ArgumentParser:
     shared(p, "--hz")
     shared(p, "--out", required=False, help="preset JSON file to write the tuning found to")
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
+    shared(p, "--json")
+
+    p = sub.add_parser(
+        "fit",
+        help="find the tuning of a model that drives a recorded drive (a trace with the car's pose per tick)",
+    )
+    p.add_argument(
+        "--trace",
+        type=Path,
+        required=True,
+        help="the recording: CSV with the controls, t, x, y, heading[, vx, vy, state columns] per tick",
+    )
+    p.add_argument(
+        "--model",
+        required=True,
+        metavar="MODEL|all",
+        help="the model fitted, or all: every model in the recording's units (the best is named)",
+    )
+    shared(
+        p,
+        "--preset",
+        required=False,
+        help=f"{PRESET_HELP}: the start, and the values kept (default: the model's reference preset)",
+    )
+    moved = p.add_mutually_exclusive_group()
+    moved.add_argument("--free", type=param_names, help="only these parameters are fitted (comma-separated)")
+    moved.add_argument("--lock", type=param_names, help="every slider is fitted but these (comma-separated)")
+    shared(p, "--hz", help="the recording's tick rate in Hz (needed without a t column; checked against it)")
+    p.add_argument(
+        "--segment",
+        type=segment_ticks,
+        help="ticks between the moments the car is put back on the recording (default: one second's)",
+    )
+    p.add_argument(
+        "--heading-weight",
+        type=heading_weight,
+        help="length units (px or m) a heading error of 1 rad weighs as (default: half the car's length)",
+    )
+    p.add_argument(
+        "--units",
+        choices=("px", "m"),
+        help="the recording's length unit (default: m when the car never goes faster than 150 units/s, else px)",
+    )
+    p.add_argument(
+        "--seed", type=seed_number, default=1, help="the search's random seed: the same seed, the same result"
+    )
+    shared(p, "--out", required=False, help="preset JSON file to write the best fit to")
     shared(p, "--json")
 
     p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")

@@ -38,9 +38,9 @@ from .evolution import ask, strategy
 from .fit_objective import Objective, RecordedDrive
 from .tune_space import Space
 
-GOOD_SHARE = 0.02
+GOOD_SHARE = 0.01
 """RMS position error, as a share of the distance driven per segment, up to which a fit is good."""
-GOOD_DEGREES = 2.0
+GOOD_DEGREES = 1.0
 """RMS heading error (°) up to which a fit is good."""
 SIGMA0 = 0.3
 """Starting step of the search, in slider coordinates (0 … 1 a parameter)."""
@@ -112,22 +112,27 @@ def fit(
     if len(drive) < segment + 2:
         raise UserError(f"the recording is shorter than one segment ({segment} ticks): give a shorter --segment")
     objective = Objective(model, drive, hz, start, segment, heading_weight)
+    if not names:  # nothing to move: how the start tuning drives it
+        return summary(objective, start, [])
     params = {p.name: p for p in effective_params(model.PARAMS, start)}
     space = Space(model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
     budget = max_evaluations or EVALUATIONS_PER_PARAMETER * len(names)
     search = _Search(objective, space, on_progress, budget, stop)
     x0 = space.coordinates(start)
     best = search.evolve(x0, seed)
+    everything = np.arange(len(names))
+    seen_nowhere = search.flat(best)
+    best = search.polish(best, everything)
+    best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
     flat = search.flat(best)
     best[flat] = x0[flat]
     moving = np.flatnonzero(~flat)
     best = search.polish(best, moving)
-    best = search.thresholds(best, moving)
     values, uncertainty = search.uncertainties(best, moving)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
-    result.uncertainty = uncertainty
     result.undetermined = [names[j] for j in np.flatnonzero(flat)]
+    result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
     result.evaluations = search.evaluations
     result.history = search.history
     return result
@@ -265,17 +270,19 @@ class _Search:
         J = self.jacobian(x, moving, r)
         return moving[~(np.any(J != 0, axis=0) & np.all(np.isfinite(J), axis=0))]
 
-    def thresholds(self, x: np.ndarray, moving: np.ndarray) -> np.ndarray:
-        """x with the parameters the differences do not see searched, each in turn: at
-        COARSE values across its range, the others polished a few rounds at each, then
-        again at COARSE values between the best one's neighbours, and so on down to
-        LEVELS finer grids; the best kept, then every parameter polished again."""
-        unseen = self.unseen(x, moving)
+    def thresholds(self, x: np.ndarray, moving: np.ndarray, flat: np.ndarray) -> np.ndarray:
+        """x with the parameters the differences do not see searched (but not those of
+        `flat`, which change nothing across their range here), each in turn: at COARSE
+        values across its range, the others polished a few rounds at each (a value
+        another one hid, e.g. a grip only used above the slip speed, comes back), then
+        at COARSE values between the best one's neighbours, and so on down to LEVELS
+        finer grids; the best kept, then every parameter polished again."""
+        unseen = np.setdiff1d(self.unseen(x, moving), flat)
         if not len(unseen):
             return x
-        smooth = np.setdiff1d(moving, unseen)
         current = float(self.scores(x)[0])
         for j in unseen:
+            others = moving[moving != j]
             low, high = 0.0, 1.0
             for _ in range(LEVELS):
                 grid = np.linspace(low, high, COARSE)
@@ -284,13 +291,13 @@ class _Search:
                         return x
                     there = x.copy()
                     there[j] = value
-                    there = self.polish(there, smooth, COARSE_ROUNDS)
+                    there = self.polish(there, others, COARSE_ROUNDS)
                     score = float(self.scores(there)[0])
                     if score < current:
                         x, current = there, score
                 spacing = grid[1] - grid[0]
                 low, high = max(x[j] - spacing, 0.0), min(x[j] + spacing, 1.0)
-        return self.polish(x, smooth)
+        return self.polish(x, moving)
 
     def polish(self, x: np.ndarray, moving: np.ndarray, rounds: int = 0) -> np.ndarray:
         """Levenberg–Marquardt from x over the coordinates `moving`, within 0 … 1: each

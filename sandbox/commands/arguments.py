@@ -36,6 +36,14 @@ def tick_rate(text: str) -> int:
     return int(number_in(text, "tick rate", *HZ_RANGE, " Hz", whole=True))
 
 
+def segment_ticks(text: str) -> int:
+    return int(number_in(text, "segment", 1, 1_000_000, " ticks", whole=True))
+
+
+def heading_weight(text: str) -> float:
+    return number_in(text, "heading weight", 1e-6, 1e6, " length units per radian")
+
+
 def whole_minutes(text: str) -> float:
     return number_in(text, "duration", 1, 600, " minutes", whole=True)
 

@@ -9,12 +9,13 @@ from pathlib import Path
 
 def command_files(args) -> tuple[list[Path], list[Path]]:
     """(every file a command writes, every file it reads), from its arguments."""
-    reads = [getattr(args, name, None) for name in ("preset", "controls", "script")] + list(getattr(args, "ghost", []))
+    named = ("preset", "controls", "script", "trace")
+    reads = [getattr(args, name, None) for name in named] + list(getattr(args, "ghost", []))
     writes = [getattr(args, "out", None)]
     if writes[0] is not None and getattr(args, "scene", False):  # a scene's script beside it, the old one kept
         script = Path(writes[0]).with_suffix(".gd")
         writes += [script] + ([script.with_name(script.name + ".bak")] if os.path.lexists(script) else [])
-    if writes[0] is not None and args.command in ("import-godot", "tune"):  # a preset kept as .bak first
+    if writes[0] is not None and args.command in ("import-godot", "tune", "fit"):  # a preset kept as .bak first
         from ..files.presets import backup_path
 
         writes.append(backup_path(Path(writes[0])))

@@ -25,7 +25,7 @@ from ..physics.models import MODELS
 from ..physics.params import Tuning
 from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
-from . import bench_inputs, bench_tune
+from . import bench_fit, bench_inputs, bench_tune
 from .bench_baseline import tick as baseline_tick
 
 DEFAULT_PRESETS = {
@@ -57,6 +57,7 @@ TARGETS = {
     "metrics_latency_frames": 2,
     "tune_s": {"arcade": 2, "bicycle": 15, "ackermann": 15, "rigid_body": 15, "monster": 15},
     "sensitivity_ms": 250,
+    "fit_s": {"arcade": 10, "monster": 60},
 }
 
 
@@ -244,6 +245,9 @@ def run(quick: bool = False) -> dict:
     figures["tune"] = bench_tune.tune_seconds()
     figures["tune_s"] = {name: r["seconds"] for name, r in figures["tune"].items()}
     figures["sensitivity_ms"] = bench_tune.sensitivity_ms(3 if quick else 5)
+    _step("the fit of a recorded drive")
+    figures["fit"] = bench_fit.fit_seconds()
+    figures["fit_s"] = {name: r["seconds"] for name, r in figures["fit"].items()}
     _step("the window's frames")
     figures["frame"] = frame_costs(6.0 if quick else 60.0)
     _step("the window's frames while it recomputes (a slider dragged, a sweep running)")
@@ -347,6 +351,22 @@ def report(f: dict) -> str:
             1,
             t["sensitivity_ms"],
             True,
+        )
+    if "fit" in f:
+        lines += _per_model(
+            "fit of a 30-s recording at 60 Hz (arcade: 10 free values, Corvette: 8), s:",
+            f["fit_s"],
+            "s",
+            1,
+            t["fit_s"],
+            True,
+        )
+        lines.append(
+            "  worst error of a fitted value: "
+            + ", ".join(
+                f"{k} {r['worst_error_percent']:.2g} % ({r['evaluations']} tunings, {r['verdict']})"
+                for k, r in f["fit"].items()
+            )
         )
     w = f["frame"]
     lines.append(

@@ -1,0 +1,200 @@
+"""`fit`: the tuning of a model (or of every model in the recording's units) that drives
+a recorded drive, printed or as JSON, and the best written as a preset with `--out`."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from ..errors import UserError, printable
+
+REFERENCE_PRESETS = {
+    "arcade": "recipe_defaults",
+    "bicycle": "bicycle_blog",
+    "ackermann": "ackermann_van",
+    "rigid_body": "rigid_body_seed",
+    "monster": "monster_corvette_c5",
+}
+"""The preset a fit of each model starts from when none is given: its source's own numbers."""
+METRE_SPEEDS_UP_TO = 150.0
+"""units/s: a recording whose fastest tick is slower is taken to be in metres (540 km/h),
+a faster one in pixels, when --units does not say."""
+
+
+def run(args) -> int:
+    from dataclasses import replace
+
+    from ..analysis.fit import fit
+    from ..analysis.tune_space import free_names
+    from ..files.presets import BUILTIN_DIR, load_preset, save_preset
+    from ..files.recordings import load_recording
+    from ..physics.models import MODELS, get_model
+    from ..physics.sim import TICK_RATES
+    from .progress import Progress
+
+    recording = load_recording(args.trace, args.hz)
+    start = load_preset(args.preset) if args.preset is not None else None
+    if args.model == "all":
+        units = args.units or _units_of(recording)
+        models = [m for m in MODELS.values() if m.LENGTH_UNIT == units]
+    else:
+        try:
+            models = [get_model(args.model)]
+        except KeyError as exc:
+            raise UserError(f"--model: {exc.args[0]}") from None
+        units = models[0].LENGTH_UNIT
+        if args.units is not None and args.units != units:
+            raise UserError(
+                f"--units {args.units}: the {models[0].TITLE} model is in {units}; give a recording in {units}"
+            )
+        if start is not None and start.model is not models[0]:
+            raise UserError(
+                f"--preset {printable(args.preset)} is a preset of the {start.model.TITLE} model, not of the "
+                f"{models[0].TITLE}: give one of the model fitted"
+            )
+    if args.segment is not None and args.segment > len(recording) - 2:
+        raise UserError(
+            f"--segment {args.segment} ticks is longer than the recording ({len(recording)} ticks): give a shorter one"
+        )
+    if not _path_length(recording) > 0:
+        raise UserError(f"{recording.source}: the car never moves in the recording: there is nothing to fit")
+    results, presets = [], {}
+    for model in models:
+        preset = start if start is not None and start.model is model else None
+        preset = preset or load_preset(BUILTIN_DIR / f"{REFERENCE_PRESETS[model.NAME]}.json")
+        declared = {p.name for p in model.PARAMS}
+        if args.model == "all" and args.free:  # each model fits those of the names it has (none: as it is)
+            names = [p.name for p in model.PARAMS if p.name in args.free and not p.is_bool]
+        else:
+            lock = [n for n in args.lock if n in declared] if args.lock and args.model == "all" else args.lock
+            names = free_names(model, args.free, lock)
+        progress = Progress(f"fitting the {model.TITLE}")
+        try:
+            result = fit(
+                model,
+                recording,
+                dict(preset.tuning),
+                names,
+                recording.hz,
+                segment=args.segment,
+                heading_weight=args.heading_weight,
+                seed=args.seed,
+                on_progress=progress,
+            )
+        finally:
+            progress.close()
+        results.append(result)
+        presets[model.NAME] = preset
+    explained = [r for r in results if r.verdict != "cannot explain"]
+    if not explained:
+        raise UserError(_cannot_explain(recording, results, units))
+    best = min(explained, key=lambda r: r.score)
+    if args.out:
+        preset = presets[best.model.NAME]
+        tuning = preset.tuning.copy()
+        for name in best.names:
+            tuning.set(name, best.params[name])
+        hz = int(recording.hz) if recording.hz in TICK_RATES else preset.hz  # a preset's rate is an offered one
+        description = (
+            f"Fitted by car-sandbox fit to {recording.source} from {preset.name!r}, moving "
+            f"{', '.join(n for n in best.names if n not in best.undetermined)}: RMS position error "
+            f"{best.rms_position:.3g} {units}, {best.verdict}."
+        )
+        fitted = replace(preset, tuning=tuning, name=f"{preset.name} (fitted)", description=description, hz=hz)
+        save_preset(fitted, args.out)
+    if args.json:
+        print(json.dumps(_as_json(results, best, recording, units), indent=2))
+    else:
+        print("\n".join(_as_text(results, best, recording, units)))
+        if args.out:
+            print(f"wrote {printable(args.out)} (the {best.model.TITLE}'s fit)")
+    return 0 if best.verdict == "good" else 1
+
+
+def _units_of(recording) -> str:
+    """px or m, from the recording's fastest tick (METRE_SPEEDS_UP_TO)."""
+    speeds = np.hypot(*np.diff(recording.pose[:, :2], axis=0).T) * recording.hz
+    return "m" if float(np.max(speeds, initial=0.0)) <= METRE_SPEEDS_UP_TO else "px"
+
+
+def _path_length(recording) -> float:
+    return float(np.sum(np.hypot(*np.diff(recording.pose[:, :2], axis=0).T)))
+
+
+def _cannot_explain(recording, results, units: str) -> str:
+    lines = [f"{recording.source}: no model explains this drive at all (nothing written):"]
+    for r in results:
+        lines.append(
+            f"  the {r.model.TITLE}: its RMS position error, {_number(r.rms_position)} {units}, is larger than the "
+            f"{_number(r.path_per_segment)} {units} the car drives per segment"
+        )
+    lines.append(
+        "  a recording of another kind of car, in other units (--units), at another tick rate (--hz), "
+        "or with walls or code of the game's own in it?"
+    )
+    return "\n".join(lines)
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}" if math.isfinite(value) else "infinite"
+
+
+def _finite(value: float):
+    return value if math.isfinite(value) else None  # JSON has no NaN or inf: null
+
+
+def _as_json(results, best, recording, units: str) -> dict:
+    return {
+        "fits": [
+            {
+                "model": r.model.NAME,
+                "rms_position": _finite(r.rms_position),
+                "max_position": _finite(r.max_position),
+                "rms_heading": _finite(r.rms_heading),
+                "params": r.params,
+                "uncertainty": {name: _finite(value) for name, value in r.uncertainty.items()},
+                "undetermined": r.undetermined,
+                "verdict": r.verdict,
+                "units": {"position": units, "heading": "°"},
+                "path_per_segment": r.path_per_segment,
+                "evaluations": r.evaluations,
+            }
+            for r in results
+        ],
+        "best": best.model.NAME,
+        "hz": recording.hz,
+        "seconds": recording.seconds,
+        "segment": best.segment,
+    }
+
+
+def _as_text(results, best, recording, units: str) -> list[str]:
+    lines = [
+        f"{recording.source}: {recording.seconds:.1f} s at {recording.hz:g} Hz ({len(recording)} rows), "
+        f"positions in {units}; the car put back on the recording every {best.segment} ticks "
+        f"({best.segment / recording.hz:.2f} s)"
+    ]
+    for r in results:
+        share = r.rms_position / r.path_per_segment if r.path_per_segment > 0 else math.inf
+        tried = f"{r.evaluations} tunings tried" if r.names else "as its preset is: nothing of it is free"
+        lines.append(f"{r.model.TITLE}: {r.verdict.upper()} fit ({tried})")
+        lines.append(
+            f"  residual: RMS position {_number(r.rms_position)} {units}, worst {_number(r.max_position)} {units}, "
+            f"RMS heading {_number(r.rms_heading)}° ({100 * share:.2g} % of the {_number(r.path_per_segment)} "
+            f"{units} driven per segment)"
+        )
+        params = {p.name: p for p in r.model.PARAMS}
+        for name in r.names:
+            p = params[name].under(r.tuning)
+            unit = f" {p.unit}" if p.unit else ""
+            if name in r.undetermined:
+                lines.append(
+                    f"  {name:20s} {r.params[name]:.6g}{unit}: undetermined (the drive does not show it; "
+                    "kept at the start value)"
+                )
+            else:
+                lines.append(f"  {name:20s} {r.params[name]:.6g} ± {r.uncertainty[name]:.2g}{unit}")
+    lines.append(f"best: {best.model.NAME} ({best.model.TITLE}), {best.verdict}")
+    return lines

@@ -1,0 +1,123 @@
+"""The fit: recordings made by the sandbox's own models under tunings the fit is not
+told (the independent reason: the values that made the recording) come back; what a
+drive cannot show is reported undetermined; a model that cannot drive like the car is
+reported poor. The objective itself is exactly zero at the recording's own tuning."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sandbox.analysis.fit import fit
+from sandbox.analysis.fit_objective import Objective, RecordedDrive
+from sandbox.analysis.tune_space import free_names
+from sandbox.devtools.fit_drives import arcade_drive, corvette_drive
+from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.recordings import drive_recording
+from sandbox.physics.models import MODELS
+from sandbox.physics.params import Tuning
+
+ARCADE_HIDDEN = {
+    "wheel_base": 82.0,
+    "steering_angle": 17.3,
+    "engine_power": 1037.0,
+    "friction": -47.3,
+    "drag": -0.0713,
+    "braking": -612.0,
+    "slip_speed": 353.0,
+    "traction_fast": 3.17,
+    "traction_slow": 8.43,
+}
+"""The arcade's hidden values: every slider but the reverse limit off the recipe's defaults."""
+CORVETTE_HIDDEN = {"c_drag": 0.4768, "mu": 0.93, "cornering_front": 5.35, "yaw_inertia": 2250.0}
+
+
+def _corvette():
+    return load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
+
+
+def _assert_recovered(result, hidden, share=0.01):
+    for name, value in hidden.items():
+        error = abs(result.params[name] - value)
+        assert error <= max(share * abs(value), result.uncertainty[name]), (
+            f"{name}: {result.params[name]} for {value} (± {result.uncertainty[name]})"
+        )
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("velocity", [True, False], ids=["velocity recorded", "pose only"])
+def test_the_objective_is_zero_at_the_recordings_own_tuning_and_only_there(name, velocity):
+    model = MODELS[name]
+    tuning = dict(Tuning(model.PARAMS))
+    controls = arcade_drive(4.0)
+    recording = drive_recording(model, tuning, controls, 60, velocity=velocity)
+    objective = Objective(model, recording, 60, tuning, segment=30)
+    first = model.PARAMS[0]
+    values = np.array([tuning[first.name], tuning[first.name] * 1.01])
+    score = objective.scores({first.name: values})
+    typical = np.max(np.abs(recording.pose[:, :2]))
+    assert score[0] <= (1e-12 * typical) ** 2 * objective.ticks  # float rounding only
+    assert score[1] > 1e-6
+
+
+def test_the_arcade_gives_back_ten_hidden_values_and_says_the_reverse_limit_is_not_shown():
+    """30 s of throttle, brakes, coasting and steering both ways, slow and fast (above
+    and below the slip speed), never reversing: the reverse limit is never used."""
+    model = MODELS["arcade"]
+    start = dict(Tuning(model.PARAMS))
+    hidden = dict(start, **ARCADE_HIDDEN)
+    recording = drive_recording(model, hidden, arcade_drive(30.0), 60, velocity=False)
+    speeds = np.hypot(*np.diff(recording.pose[:, :2], axis=0).T) * 60
+    assert speeds.max() > 1.3 * hidden["slip_speed"] and np.mean(speeds < hidden["slip_speed"]) > 0.3
+    result = fit(model, recording, start, free_names(model), 60)
+    assert len(result.names) == 10
+    _assert_recovered(result, ARCADE_HIDDEN)
+    assert result.undetermined == ["max_speed_reverse"]
+    assert result.params["max_speed_reverse"] == start["max_speed_reverse"]
+    assert result.verdict == "good" and result.rms_position < 1e-6
+
+
+@pytest.fixture(scope="module")
+def corvette_recording():
+    preset = _corvette()
+    return drive_recording(preset.model, dict(preset.tuning, **CORVETTE_HIDDEN), corvette_drive(20.0), 60)
+
+
+def test_the_corvette_gives_back_four_hidden_values(corvette_recording):
+    preset = _corvette()
+    result = fit(preset.model, corvette_recording, dict(preset.tuning), list(CORVETTE_HIDDEN), 60)
+    _assert_recovered(result, CORVETTE_HIDDEN)
+    assert result.verdict == "good" and not result.undetermined
+
+
+def test_the_bicycle_is_a_poor_fit_of_the_corvette(corvette_recording):
+    """The kinematic bicycle has no tyres to slide on: however tuned, it cannot follow a
+    car that slides (the Corvette's rear slip angles reach tens of degrees here)."""
+    model = MODELS["bicycle"]
+    start = dict(load_preset(BUILTIN_DIR / "bicycle_blog.json").tuning)
+    names = ["wheel_base", "max_steer", "max_speed", "acceleration", "braking", "coast"]
+    result = fit(model, corvette_recording, start, names, 60)
+    assert result.verdict == "poor"
+    assert result.rms_position > 0.01 * result.path_per_segment
+
+
+def test_pose_noise_of_a_known_size_leaves_the_values_within_their_uncertainty():
+    """Position noise of 0.3 px and heading noise of 0.002 rad (σ) on every tick: the
+    values come back within three reported standard deviations, and the residual is
+    the noise's size."""
+    model = MODELS["arcade"]
+    start = dict(Tuning(model.PARAMS))
+    hidden = dict(start, **ARCADE_HIDDEN)
+    recording = drive_recording(model, hidden, arcade_drive(20.0), 60)
+    rng = np.random.default_rng(7)
+    noisy = recording.pose + rng.normal(0.0, 1.0, recording.pose.shape) * [0.3, 0.3, 0.002]
+    drive = RecordedDrive(recording.controls, noisy, recording.velocity)
+    names = ["engine_power", "friction", "drag", "braking", "traction_fast", "traction_slow"]
+    result = fit(model, drive, start, names, 60)
+    for name in names:
+        error = abs(result.params[name] - hidden[name])
+        assert 0 < result.uncertainty[name] and error <= 3 * result.uncertainty[name], (
+            f"{name}: {result.params[name]} for {hidden[name]} (± {result.uncertainty[name]})"
+        )
+    assert 0.3 * np.sqrt(2) / 2 < result.rms_position < 0.3 * np.sqrt(2) * 3
+    assert result.verdict == "good"
