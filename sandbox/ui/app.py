@@ -243,6 +243,7 @@ class MainWindow(QMainWindow):
         self.sweep.wait()
         self.tune.stop()
         self.tune.wait()
+        self.recordings.shutdown()
         self.sensitivity.job.wait()
         if self.remember:
             store = settings()

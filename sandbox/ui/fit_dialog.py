@@ -148,7 +148,7 @@ class FitDialog(QDialog):
         for name, model in MODELS.items():
             if model is not w.model:
                 self.model_box.addItem(model.TITLE, name)
-        self.model_box.addItem("All models (which fits best?)", ALL)
+        self.model_box.addItem(f"All models in {w.model.LENGTH_UNIT} (which fits best?)", ALL)
         if w.recordings.recording is not None:
             self.set_recording(w.recordings.recording, w.recordings.path)
         else:
@@ -178,7 +178,9 @@ class FitDialog(QDialog):
 
     def chosen_models(self) -> list:
         name = self.model_box.currentData()
-        return list(MODELS.values()) if name == ALL else [MODELS[name]]
+        if name == ALL:  # a recording is in one unit: the models in another cannot drive it
+            return [m for m in MODELS.values() if m.LENGTH_UNIT == self.window.model.LENGTH_UNIT]
+        return [MODELS[name]]
 
     def start_of(self, model) -> dict:
         """The window's tuning for its model; another model's first preset."""
@@ -277,6 +279,12 @@ class FitDialog(QDialog):
         )
         if len(fits) > 1 and best is not None:
             html = f"<p><b>Best: {best.model.TITLE}</b> (the least error per tick).</p>" + html
+        elif fits and best is None:
+            html = (
+                "<p><b>No model explains this drive</b>: each one's position error is larger than the distance "
+                "driven per segment. A recording of another kind of car, in other units, at another tick rate, "
+                "or of a car that hit walls?</p>" + html
+            )
         self.report.setHtml(html)
         self.progress.setValue(1000)
         stopped, self._cancelled = self._cancelled, False

@@ -50,8 +50,9 @@ def fit_job(runs: list[FitRun], recording: Recording, segment: int | None, task:
 
 
 def best_of(results: list) -> FitResult | None:
-    """The fit with the least error per tick (FitResult.score), None if none ran."""
-    fits = [r for r in results if isinstance(r, FitResult) and math.isfinite(r.score)]
+    """The fit with the least error per tick (FitResult.score) among those that explain
+    the drive at all; None if none does."""
+    fits = [r for r in results if isinstance(r, FitResult) and math.isfinite(r.score) and r.verdict != "cannot explain"]
     return min(fits, key=lambda r: r.score) if fits else None
 
 

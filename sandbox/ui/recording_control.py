@@ -140,6 +140,13 @@ class RecordingControl:
         self.fit.raise_()
         return self.fit
 
+    def shutdown(self) -> None:
+        """The window closes: a fit still running stops (its best so far is dropped)."""
+        self.timer.stop()
+        if self.fit is not None:
+            self.fit.job.cancel()
+            self.fit.job.wait()
+
     # --- following the window -----------------------------------------------------
     @property
     def replaying(self) -> bool:
