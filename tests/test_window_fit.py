@@ -81,6 +81,9 @@ def test_cancel_stops_the_fit_with_the_best_so_far_and_applying_nothing_found_ch
     qtbot.waitUntil(lambda: not dialog.running, timeout=FIT_WAIT_MS)
     assert dialog.status.text().startswith("Stopped: the best so far.")
     assert dict(window.tuning) == before and window.undo.count() == steps
+    assert [g for g in window.drive.ghosts if g.name.startswith("fit: ")]  # the best so far drives
+    dialog.close()  # and goes with the dialog
+    assert not [g for g in window.drive.ghosts if g.name.startswith("fit: ")]
 
 
 def test_a_bad_recording_chosen_in_the_dialog_says_why_and_keeps_the_one_it_had(window, tmp_path):

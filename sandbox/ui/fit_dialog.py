@@ -380,7 +380,8 @@ class FitDialog(QDialog):
         else:
             self.apply_button.setText("&Apply")
 
-    def closeEvent(self, event) -> None:
+    def done(self, result: int) -> None:
+        """Closed (Close, Esc, the title bar's button): the fit stops, its ghost goes."""
         self.job.cancel()
         self._remove_ghost()
-        super().closeEvent(event)
+        super().done(result)

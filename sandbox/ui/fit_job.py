@@ -27,10 +27,11 @@ class FitRun:
 
 def fit_job(runs: list[FitRun], recording: Recording, segment: int | None, task: Task) -> list:
     """Each run's FitResult (or a UserError's text), in order; progress 0…1 over all of
-    them; `task.stop` ends the running fit with its best so far and skips the rest."""
+    them; `task.stop` ends the running fit with its best so far (the first one's: its
+    start, if stopped before it began) and skips the rest."""
     out = []
     for i, run in enumerate(runs):
-        if task.stop.is_set():
+        if i and task.stop.is_set():
             break
         try:
             result = fit(
