@@ -170,3 +170,21 @@ def test_a_recording_in_the_other_length_unit_is_said_plainly(window, tmp_path):
     note = window.recordings.units_note
     assert "is the recording in m?" in note and "converts nothing" in note
     assert note in window.recordings.plot.summary.text()
+
+
+def test_a_recording_without_velocities_starts_moving_as_its_first_two_poses_say(window, tmp_path):
+    """The arcade moves a car by its velocity at the tick's end (position += velocity·dt),
+    so the velocity its first two recorded positions give is the one it had: started
+    there, the window's own car stays on the recorded path but for rounding."""
+    paused(window)
+    controls = slalom()
+    states = write_recording(tmp_path / "pose.csv", window.model, window.tuning, controls, window.sim.hz, False)
+    assert window.recordings.open_file(tmp_path / "pose.csv")
+    drive = window.recordings.drive
+    assert drive.first == 1 and drive.ticks == len(controls) - 2
+    assert float(np.max(window.recordings.result.distance)) < 1e-6  # px
+    assert np.ptp(states[:, 0]) > 100
+    assert "no velocity in the recording" in window.recordings.plot.summary.text()
+    window.replay.scrub(drive.ticks)
+    car = window.sim.state
+    assert np.hypot(float(car.x[0]) - states[-1, 0], float(car.y[0]) - states[-1, 1]) < 1e-6

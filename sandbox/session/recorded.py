@@ -5,7 +5,9 @@ Row i of a recording is the car after the game's tick i, driven by row i's contr
 The replay starts from row 0's recorded state (its pose, and its velocity and state
 columns where the recording has them; every other slot at its default), and its tick
 k drives row k's controls, so after k ticks it is compared with row k: the distance
-at tick 0 is 0 by construction."""
+at tick 0 is 0 by construction. A recording without velocities starts at row 1
+instead, with the velocity its first two positions give (v = (p₁ − p₀)·hz, as the fit
+anchors it: physics/shooting.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Mapping
 import numpy as np
 
 from ..files.recordings import Recording
+from ..physics.shooting import velocities
 from ..physics.sim import record
 from ..physics.state import State
 
@@ -25,9 +28,10 @@ POSE = ("x", "y", "heading")
 
 @dataclass
 class ReplayedRecording:
-    """A recording as the window replays it: `controls` (rows 1…n−1, one a replay
-    tick), `start` (row 0's state, in `model`'s state layout) and the recorded
-    path `x`, `y`, `heading` (rows 0…n−1), at `hz` ticks per second."""
+    """A recording as the window replays it, from row `first` (0, or 1 without
+    velocities): `controls` (rows first+1…n−1, one a replay tick), `start` (row
+    first's state, in the model's state layout) and the recorded path `x`, `y`,
+    `heading` (rows first…n−1: replay tick k is row first + k), at `hz` ticks per second."""
 
     name: str
     controls: np.ndarray
@@ -36,43 +40,54 @@ class ReplayedRecording:
     y: np.ndarray
     heading: np.ndarray
     hz: float
-    anchored: tuple[str, ...]  # the state slots row 0 gave the start (the others: defaults)
+    anchored: tuple[str, ...]  # the state slots the recording gave the start (the others: defaults)
+    first: int = 0
 
     @property
     def ticks(self) -> int:
-        """Replay ticks (one fewer than the recording's rows)."""
+        """Replay ticks."""
         return len(self.controls)
 
     @property
+    def rows(self) -> np.ndarray:
+        """The recording's row (its tick) of each replay tick 0…ticks."""
+        return np.arange(len(self.x)) + self.first
+
+    @property
     def times(self) -> np.ndarray:
-        """s since the recording's first row, per row (tick)."""
-        return np.arange(len(self.x)) / self.hz
+        """s since the recording's first row, per replay tick 0…ticks."""
+        return self.rows / self.hz
 
 
-def start_state(model: ModuleType, recording: Recording) -> tuple[State, tuple[str, ...]]:
-    """Row 0 of `recording` as a state of `model`: pose, velocity and each state column
-    the model has; the slots set, in order."""
+def start_state(model: ModuleType, recording: Recording, row: int = 0) -> tuple[State, tuple[str, ...]]:
+    """Row `row` of `recording` as a state of `model`: pose, velocity (recorded, or
+    from the positions of the row and the one before) and each state column the
+    model has; the slots set, in order."""
     state = State.at_rest(1, model.STATE)
     pose = np.asarray(recording.pose, dtype=np.float64)
     given = {"x": pose[:, 0], "y": pose[:, 1], "heading": pose[:, 2]}
-    if recording.velocity is not None:
-        given["vx"], given["vy"] = recording.velocity[:, 0], recording.velocity[:, 1]
+    velocity = recording.velocity
+    if velocity is None and row > 0:
+        velocity = velocities(pose, 1.0 / recording.hz)
+    if velocity is not None:
+        given["vx"], given["vy"] = velocity[:, 0], velocity[:, 1]
     given.update(recording.states)
     anchored = []
     for name, column in given.items():
         if name in model.STATE.offset and model.STATE.slot[name].size == 1:
-            state.data[0, model.STATE.offset[name]] = float(np.asarray(column)[0])
+            state.data[0, model.STATE.offset[name]] = float(np.asarray(column)[row])
             anchored.append(name)
     return state, tuple(anchored)
 
 
 def recorded_drive(model: ModuleType, recording: Recording, name: str) -> ReplayedRecording:
     """`recording` ready to replay with `model`."""
-    start, anchored = start_state(model, recording)
+    first = 0 if recording.velocity is not None else 1
+    start, anchored = start_state(model, recording, first)
     controls = np.asarray(recording.controls, dtype=np.float64)
-    pose = np.asarray(recording.pose, dtype=np.float64)
+    pose = np.asarray(recording.pose, dtype=np.float64)[first:]
     return ReplayedRecording(
-        name, controls[1:], start, pose[:, 0], pose[:, 1], pose[:, 2], float(recording.hz), anchored
+        name, controls[first + 1 :], start, pose[:, 0], pose[:, 1], pose[:, 2], float(recording.hz), anchored, first
     )
 
 
@@ -111,10 +126,11 @@ def summary(div: Divergence, drive: ReplayedRecording, unit: str) -> str:
     """One line for people: the worst distance, where, and the RMS."""
     i = div.worst
     worst = float(div.distance[i]) if len(div.distance) else 0.0
+    when, row = float(drive.times[i]), int(drive.rows[i])
     if not math.isfinite(worst):
-        return f"The sandbox car left the recording's path (distance not finite at {i / drive.hz:.2f} s)."
+        return f"The sandbox car left the recording's path (distance not finite at {when:.2f} s)."
     return (
-        f"Worst {worst:.3g} {unit} at {i / drive.hz:.2f} s (tick {i}); RMS {div.rms:.3g} {unit} "
+        f"Worst {worst:.3g} {unit} at {when:.2f} s (tick {row}); RMS {div.rms:.3g} {unit} "
         f"over {drive.ticks / drive.hz:.2f} s"
     )
 

@@ -52,8 +52,9 @@ class DivergencePlot(QWidget):
         layout.addWidget(self.plot, 1)
         self.times = np.empty(0)
 
-    def show_divergence(self, times: np.ndarray, distance: np.ndarray, unit: str, summary: str) -> None:
-        """`distance[i]` at `times[i]` (s), in `unit`; the worst point marked."""
+    def show_divergence(self, times: np.ndarray, distance: np.ndarray, unit: str, summary: str, ticks=None) -> None:
+        """`distance[i]` at `times[i]` (s), the recording's tick `ticks[i]` (default i),
+        in `unit`; the worst point marked."""
         self.times = np.asarray(times, dtype=np.float64)
         self.curve.setData(self.times, distance)
         self.plot.setLabel("left", f"distance [{unit}]")
@@ -61,7 +62,8 @@ class DivergencePlot(QWidget):
         if len(distance):
             i = int(np.nanargmax(distance))
             self.worst.setData([self.times[i]], [distance[i]])
-            self.worst_label.setText(f"worst {distance[i]:.3g} {unit} at {self.times[i]:.2f} s (tick {i})")
+            tick = i if ticks is None else int(ticks[i])
+            self.worst_label.setText(f"worst {distance[i]:.3g} {unit} at {self.times[i]:.2f} s (tick {tick})")
             # the text under the point (the curve's top) on the side with room: left of a
             # point in the plot's right half
             right = self.times[i] > (self.times[0] + self.times[-1]) / 2

@@ -17,6 +17,7 @@ from ..session.recorded import Divergence, ReplayedRecording, divergence, record
 from .divergence_plot import DivergencePlot
 from .fit_dialog import FitDialog
 from .recording_overlay import RecordingOverlay
+from .replay_control import REPLAY_LIMIT
 
 FOLLOW_MS = 100
 """ms between moves of the divergence plot's line to the replay's tick."""
@@ -82,6 +83,12 @@ class RecordingControl:
         """Replay `recording` (loaded from `path`) from its start, playing; False if the
         user cancelled at the tick-rate question."""
         w = self.window
+        if len(recording) > REPLAY_LIMIT:
+            w.show_error(
+                f"{path.name}: {len(recording):,d} ticks is more than the {REPLAY_LIMIT:,d} the window replays; "
+                "fit it with `car-sandbox fit` instead"
+            )
+            return False
         if not self._rate_agreed(recording, path.name):
             return False
         self.recording, self.path = recording, path
@@ -182,10 +189,12 @@ class RecordingControl:
         self.units_note = units_note(unit, drive, self.result)
         if self.units_note:
             text += f" · <b>{self.units_note}</b>"
-        missing = [name for name in ("vx", "vy") if name not in drive.anchored]
-        if missing:
-            text += " · the recording has no velocity: the sandbox car starts from rest at its first pose"
-        self.plot.show_divergence(drive.times, self.result.distance, unit, text)
+        if drive.first:
+            text += (
+                " · no velocity in the recording: the sandbox car starts at its second tick, "
+                "moving as its first two poses say"
+            )
+        self.plot.show_divergence(drive.times, self.result.distance, unit, text, drive.rows)
         self.follow()
 
     def follow(self) -> None:
@@ -199,13 +208,13 @@ class RecordingControl:
         text = ""
         if self.result is not None and tick < len(self.result.distance):
             text = f"now {self.result.distance[tick]:.3g} {self.window.model.LENGTH_UNIT}"
-        self.plot.show_time(tick / self.drive.hz, text)
+        self.plot.show_time((tick + self.drive.first) / self.drive.hz, text)
 
     def seek_time(self, seconds: float) -> None:
         """The replay at `seconds` into the recording (a click on the plot)."""
         if not self.replaying:
             return
-        tick = max(0, min(round(seconds * self.drive.hz), self.drive.ticks))
+        tick = max(0, min(round(seconds * self.drive.hz) - self.drive.first, self.drive.ticks))
         self.window.replay.scrub(tick)
         self.follow()
 

@@ -18,6 +18,9 @@ RECORDING = "#ff7043"
 """The recording's colour (its path, its car, its divergence curve): deep orange, apart
 from the car's blue and the ghosts' colours."""
 
+PATH_POINTS = 20_000
+"""The most points of the recorded path drawn (every k-th tick of a longer recording)."""
+
 
 class RecordingOverlay:
     """The recorded path `x`, `y` (model units, one point a tick) and the recorded
@@ -27,7 +30,13 @@ class RecordingOverlay:
     def __init__(self, x: np.ndarray, y: np.ndarray, heading: np.ndarray, tick_of: Callable[[], int | None]):
         self.x, self.y, self.heading = (np.asarray(a, dtype=np.float64) for a in (x, y, heading))
         self.tick_of = tick_of
-        self._path = pg.arrayToQPath(self.x, self.y, connect="finite")  # built once: the path never changes
+        # built once (the path never changes), of at most PATH_POINTS points: an hour's
+        # recording stroked whole each frame would cost the frame rate, for no more to see
+        stride = max(1, len(self.x) // PATH_POINTS)
+        xs, ys = self.x[::stride], self.y[::stride]
+        if stride > 1:
+            xs, ys = np.append(xs, self.x[-1]), np.append(ys, self.y[-1])
+        self._path = pg.arrayToQPath(xs, ys, connect="finite")
 
     def paint(self, p: QPainter, view) -> None:
         tick = self.tick_of()
