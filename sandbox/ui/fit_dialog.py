@@ -313,12 +313,15 @@ class FitDialog(QDialog):
         return f"{GHOST_PREFIX}{result.model.TITLE}"
 
     def _remove_ghost(self) -> None:
+        """The fit's ghost leaves; the car and the other ghosts drive on undisturbed."""
         w = self.window
         ghosts = [g for g in w.drive.ghosts if g.name.startswith(GHOST_PREFIX)]
         for ghost in ghosts:
             w.drive.drop_ghost(ghost)
         if ghosts:
-            w.compare._changed()
+            w.plots.set_ghost_names([g.name for g in w.drive.ghosts])
+            w._request_metrics()
+            w.drive_view.refresh()
 
     def _show_ghost(self) -> None:
         """The chosen fit drives as a ghost over the recording (replayed from its start),
@@ -363,6 +366,8 @@ class FitDialog(QDialog):
             self._remove_ghost()
             if changed:
                 w.panel.set_values(changed, f"Fit to {name}")
+            if w.recordings.replaying:  # the car where the fitted tuning has it at this tick, not the old one
+                w.replay.scrub(w.drive.replay_tick)
         self.status.setText(f"Applied the {result.model.TITLE} fit (Ctrl+Z undoes it).")
         self._update_buttons()
         return True

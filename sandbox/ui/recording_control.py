@@ -45,6 +45,7 @@ class RecordingControl:
         w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         w.tabifyDockWidget(w.panels.plots_dock, self.dock)
         self.dock.hide()  # until a recording is opened
+        w.panels.plots_dock.raise_()  # the Plots stay the tab in front
         self.timer = QTimer(w)
         self.timer.timeout.connect(self.follow)
         self.fit: FitDialog | None = None
