@@ -189,7 +189,9 @@ class FitDialog(QDialog):
 
     def _model_chosen(self) -> None:
         """The parameter checkboxes of the model chosen (all models: every slider free)."""
-        for check in self.checks.values():
+        for check in self.checks.values():  # gone now, not at the next idle turn
+            check.hide()
+            self.params_grid.removeWidget(check)
             check.deleteLater()
         self.checks = {}
         w = self.window
