@@ -60,6 +60,19 @@ def test_the_objective_is_zero_at_the_recordings_own_tuning_and_only_there(name,
     assert score[1] > 1e-6
 
 
+def test_with_the_arcades_rate_independent_step_the_pose_alone_gives_the_velocity_exactly():
+    """That step moves the car by the mean of the tick's start and end velocities: the
+    anchors' velocity is 2·Δposition/dt less the car's own before the tick."""
+    model = MODELS["arcade"]
+    tuning = Tuning(model.PARAMS)
+    tuning.set("rate_independent", True)
+    recording = drive_recording(model, dict(tuning), arcade_drive(6.0), 60, velocity=False)
+    objective = Objective(model, recording, 60, dict(tuning), segment=45)
+    score = objective.scores({"drag": np.array([tuning["drag"], tuning["drag"] * 1.01])})
+    assert score[0] <= (1e-12 * np.max(np.abs(recording.pose[:, :2]))) ** 2 * objective.ticks
+    assert score[1] > 1e-6
+
+
 def test_the_arcade_gives_back_ten_hidden_values_and_says_the_reverse_limit_is_not_shown():
     """30 s of throttle, brakes, coasting and steering both ways, slow and fast (above
     and below the slip speed), never reversing: the reverse limit is never used."""
@@ -102,17 +115,20 @@ def test_the_bicycle_is_a_poor_fit_of_the_corvette(corvette_recording):
 
 
 def test_pose_noise_of_a_known_size_leaves_the_values_within_their_uncertainty():
-    """Position noise of 0.3 px and heading noise of 0.002 rad (σ) on every tick: the
-    values come back within three reported standard deviations, and the residual is
-    the noise's size."""
+    """Position noise of 0.3 px and heading noise of 0.002 rad (σ) on every pose (the
+    velocity recorded as it was): the six values fitted (the others told) come back
+    within three reported standard deviations (the uncertainty is one standard
+    deviation: six values all within one would happen about one time in ten), and the
+    residual is of the noise's size."""
     model = MODELS["arcade"]
-    start = dict(Tuning(model.PARAMS))
-    hidden = dict(start, **ARCADE_HIDDEN)
+    defaults = dict(Tuning(model.PARAMS))
+    hidden = dict(defaults, **ARCADE_HIDDEN)
     recording = drive_recording(model, hidden, arcade_drive(20.0), 60)
     rng = np.random.default_rng(7)
     noisy = recording.pose + rng.normal(0.0, 1.0, recording.pose.shape) * [0.3, 0.3, 0.002]
     drive = RecordedDrive(recording.controls, noisy, recording.velocity)
     names = ["engine_power", "friction", "drag", "braking", "traction_fast", "traction_slow"]
+    start = dict(hidden, **{name: defaults[name] for name in names})
     result = fit(model, drive, start, names, 60)
     for name in names:
         error = abs(result.params[name] - hidden[name])

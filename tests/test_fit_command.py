@@ -15,6 +15,7 @@ from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.files.recordings import Recording, drive_recording, save_recording
 from sandbox.physics.models import MODELS
 from sandbox.physics.params import Tuning
+from sandbox.physics.sim import run_trace
 
 HIDDEN = {"engine_power": 1037.0, "traction_slow": 8.43}
 """Values the command is not told (the arcade's defaults otherwise)."""
@@ -55,6 +56,9 @@ def test_json_says_each_fitted_value_its_uncertainty_and_the_best_model(arcade_c
     assert only["rms_position"] < 1e-6 and only["max_position"] >= only["rms_position"]
     written = load_preset(out)
     assert written.model is MODELS["arcade"] and written.tuning["engine_power"] == pytest.approx(1037.0, rel=1e-6)
+    recorded = np.loadtxt(arcade_csv, delimiter=",", skiprows=1)
+    replayed = run_trace(written.model, written.tuning, recorded[1:, :5], written.hz)  # from the row at rest
+    assert np.max(np.hypot(*(replayed[:, 1:3] - recorded[1:, 6:8]).T)) < 1.0  # px, the whole drive unanchored
 
 
 def test_the_text_names_every_number_with_its_unit(arcade_csv, capsys):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sandbox.cli import main
 from sandbox.errors import TraceError
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.files.recordings import drive_recording, load_recording, save_recording
 from sandbox.files.traces import load_trace, trace_chunks
 from sandbox.physics.models import MODELS
@@ -68,6 +70,18 @@ def test_a_recording_replays_wherever_a_trace_is_taken(tmp_path):
     assert np.array_equal(load_trace(path), recording.controls)
     chunks = list(trace_chunks(path, rows_per_chunk=50))
     assert np.array_equal(np.vstack([rows for rows, _ in chunks]), recording.controls)
+
+
+def test_simulate_replays_a_recordings_controls(tmp_path):
+    """simulate takes a recording as its controls: from rest, the first row (no controls)
+    leaves the car at rest, then each tick's pose is the recorded one."""
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    recording = drive_recording(preset.model, preset.tuning, _drive(), 60)
+    path, out = tmp_path / "drive.csv", tmp_path / "trajectory.csv"
+    save_recording(path, recording)
+    assert main(["simulate", "--preset", str(preset.path), "--controls", str(path), "--out", str(out)]) == 0
+    replayed = np.loadtxt(out, delimiter=",", skiprows=1)
+    assert np.array_equal(replayed[:, 1:4], recording.pose)
 
 
 def test_columns_come_in_any_order_and_the_pedals_alone_are_enough(tmp_path):

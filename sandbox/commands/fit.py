@@ -157,7 +157,11 @@ def _as_json(results, best, recording, units: str) -> dict:
                 "uncertainty": {name: _finite(value) for name, value in r.uncertainty.items()},
                 "undetermined": r.undetermined,
                 "verdict": r.verdict,
-                "units": {"position": units, "heading": "°"},
+                "units": {
+                    "position": units,
+                    "heading": "°",
+                    "params": {p.name: p.under(r.tuning).unit for p in r.model.PARAMS if p.name in r.params},
+                },
                 "path_per_segment": r.path_per_segment,
                 "evaluations": r.evaluations,
             }

@@ -176,7 +176,6 @@ def drive_recording(
     controls[:, : given.shape[1]] = given
     names = POSE_COLUMNS + (VELOCITY_COLUMNS if velocity else ()) + tuple(states)
     rows = np.vstack([np.zeros((1, len(names))), record(model, tuning, controls, hz, names)])
-    rows[0, : len(POSE_COLUMNS) + 2 * velocity] = 0.0
     rest = model.STATE.rest(1)[0]
     for j, name in enumerate(states):
         rows[0, len(names) - len(states) + j] = rest[model.STATE.offset[name]]

@@ -1,0 +1,181 @@
+"""How sure a fit is of each value (fit.py): from the score's curvature at the minimum,
+or, for a parameter the differences do not see (a threshold), from a profile scan;
+for a noisy recording at least the spread of refits to noisy recordings of the fitted
+car (`bootstrap`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+import numpy as np
+
+from ..physics.sim import record
+from ..physics.state import State
+from .fit_objective import Objective, RecordedDrive
+from .fit_search import PROFILE, STEP, Search
+from .tune_space import Space
+
+REPLICATES = 6
+"""Noisy recordings of the fitted car refitted to measure the noise's effect."""
+BOOTSTRAP_ROUNDS = 20
+"""Polishing rounds of each refit."""
+NOISELESS = 1e-9
+"""A recording whose noise is below this (rad, or this share of its largest
+coordinate) has none: float rounding."""
+
+
+def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[dict, dict]:
+    """(the values at x, each moving parameter's one-sigma uncertainty in its own
+    units; 0 for those that do not move). A parameter the differences do not see is
+    set to the middle of its profile interval."""
+    space, names = search.space, search.space.names
+    x = x.copy()
+    uncertainty = {name: 0.0 for name in names}
+    if not len(moving):
+        return _values(space, x), uncertainty
+    r = search.residuals(x)[0]
+    m = len(r)
+    J = search.jacobian(x, moving, r)
+    finite = np.all(np.isfinite(J), axis=0)
+    seen = moving[np.any(J != 0, axis=0) & finite]
+    unseen = moving[~(np.any(J != 0, axis=0) & finite)]
+    ssr = float(r @ r)
+    variance = ssr / max(m - len(moving), 1)
+    if len(seen):
+        Js = J[:, np.isin(moving, seen)]
+        covariance = _covariance(Js, r, variance, search.objective)
+        for j, column in zip(seen, range(len(seen))):
+            sigma = math.sqrt(max(covariance[column, column], 0.0))
+            uncertainty[names[j]] = sigma * _slope(space, x, j)
+    if len(unseen):
+        x, widths = profiles(search, x, unseen, ssr + max(variance, 1e-30))
+        for j in unseen:
+            uncertainty[names[j]] = widths[j]
+    if len(seen):
+        for name, spread in bootstrap(search, x, seen).items():
+            uncertainty[name] = max(uncertainty[name], spread)
+    search._tell(1.0)
+    return _values(space, x), uncertainty
+
+
+def noise_of(objective: Objective, tuning: Mapping[str, object]) -> tuple[float, float]:
+    """(σ of x and of y, σ of the heading): the recording's own noise, from each
+    segment's first tick, whose error is the anchor's noise less the next pose's
+    (variance 2σ² an axis), one tick of the model's own error aside."""
+    values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
+    _, errors = objective.run(values, errors=True)
+    first = errors[0, :: objective.segment]
+    return math.sqrt(np.mean(first[:, :2] ** 2) / 2), math.sqrt(np.mean(first[:, 2] ** 2) / 2)
+
+
+def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDrive:
+    """The recording's controls driven by `tuning`'s car without a break, from the
+    first anchor's state: a drive whose tuning is known exactly."""
+    model, drive, a = objective.model, objective.drive, objective.first
+    layout = model.STATE
+    state = State.at_rest(1, layout)
+    row = state.data[0]
+    row[layout.offset["x"]], row[layout.offset["y"]], row[layout.offset["heading"]] = objective.pose[a]
+    row[layout.offset["vx"]], row[layout.offset["vy"]] = objective.velocity[a]
+    for column, value in zip(objective.columns, objective.values[a]):
+        row[column] = value
+    if objective.heading_vector[0] >= 0:
+        row[objective.heading_vector] = np.cos(objective.pose[a, 2]), np.sin(objective.pose[a, 2])
+    held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
+    names = ("x", "y", "heading", "vx", "vy") + tuple(held)
+    run = record(model, tuning, objective.controls[a + 1 :], objective.hz, names, start=state)
+    rows = np.vstack([np.repeat(row[[layout.offset[n] for n in names]][None, :], a + 1, axis=0), run])
+    if a > 0:  # a pose before the anchor that gives its velocity by the pose differences
+        rows[:a, :2] = rows[a, :2] - rows[a, 3:5] / objective.hz
+    states = {name: rows[:, 5 + k] for k, name in enumerate(held)}
+    return RecordedDrive(drive.controls, rows[:, :3], rows[:, 3:5] if drive.velocity is not None else None, states)
+
+
+def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) -> dict[str, float]:
+    """name -> the RMS deviation of the values of `moving` refitted (a Levenberg–Marquardt
+    polish from x) to REPLICATES recordings of the fitted car with noise of the size
+    the recording has (`noise_of`) on every pose: their spread, and the pull that noisy
+    anchors give (a parametric bootstrap). Empty for a recording without noise."""
+    objective, space = search.objective, search.space
+    tuning = {**objective.base, **_values(space, x)}
+    sigma_xy, sigma_heading = noise_of(objective, tuning)
+    scale = max(float(np.max(np.abs(objective.pose[:, :2]))), 1.0)
+    if not (sigma_xy > NOISELESS * scale or sigma_heading > NOISELESS):
+        return {}
+    truth = synthetic(objective, tuning)
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(REPLICATES):
+        if search._stopped():
+            break
+        noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
+        drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states)
+        replica = Objective(objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight)
+        refit = Search(replica, space, None, 0, search.stop)
+        found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
+        search.evaluations += refit.evaluations
+    if not found:
+        return {}
+    values = space.exact(np.array(found))
+    centre = _values(space, x)
+    return {
+        space.names[j]: float(np.sqrt(np.mean((values[space.names[j]] - centre[space.names[j]]) ** 2))) for j in moving
+    }
+
+
+def profiles(search: Search, x: np.ndarray, which: np.ndarray, threshold: float) -> tuple[np.ndarray, dict]:
+    """Each parameter of `which` scanned alone either way from x (offsets PROFILE),
+    as one batch: set to the middle of the interval whose score stays within
+    `threshold`, its half-width (the parameter's units) returned."""
+    offsets = np.concatenate([-PROFILE[::-1], PROFILE])
+    candidates = np.repeat(x[None, :], len(which) * len(offsets), axis=0)
+    for i, j in enumerate(which):
+        rows = slice(i * len(offsets), (i + 1) * len(offsets))
+        candidates[rows, j] = np.clip(x[j] + offsets, 0.0, 1.0)
+    inside = (search.scores(candidates) <= threshold).reshape(len(which), len(offsets))
+    x, widths, centre = x.copy(), {}, len(PROFILE)
+    for i, j in enumerate(which):
+        low = high = x[j]
+        for k in range(centre - 1, -1, -1):  # downwards while inside
+            if not inside[i, k]:
+                break
+            low = candidates[i * len(offsets) + k, j]
+        for k in range(centre, len(offsets)):
+            if not inside[i, k]:
+                break
+            high = candidates[i * len(offsets) + k, j]
+        values = search.space.exact(np.array([[*x[:j], low, *x[j + 1 :]], [*x[:j], high, *x[j + 1 :]]]))
+        name = search.space.names[j]
+        widths[j] = float(abs(values[name][1] - values[name][0]) / 2)
+        x[j] = (low + high) / 2
+    return x, widths
+
+
+def _values(space: Space, x: np.ndarray) -> dict[str, float]:
+    return {name: float(v[0]) for name, v in space.exact(x).items()}
+
+
+def _slope(space: Space, x: np.ndarray, j: int) -> float:
+    """d value / d coordinate of parameter j at x (its units per coordinate)."""
+    h = STEP if x[j] + STEP <= 1 else -STEP
+    there = x.copy()
+    there[j] += h
+    name = space.names[j]
+    return abs(float(space.exact(there)[name][0] - space.exact(x)[name][0]) / h)
+
+
+def _covariance(J: np.ndarray, r: np.ndarray, variance: float, objective: Objective) -> np.ndarray:
+    """The coordinates' covariance at a least-squares minimum: the larger (on the
+    diagonal) of σ²(JᵀJ)⁻¹ and the sandwich (JᵀJ)⁻¹·Σ_s g_s g_sᵀ·(JᵀJ)⁻¹ over the
+    segments s (g_s = J_sᵀ r_s: a segment's errors are not independent of each other)."""
+    bread = np.linalg.pinv(J.T @ J)
+    plain = variance * bread
+    per_tick = len(r) // max(objective.ticks, 1)
+    segment_of = (np.arange(len(r)) // per_tick) // objective.segment
+    segments = int(segment_of.max()) + 1 if len(r) else 1
+    gradients = np.zeros((segments, J.shape[1]))
+    np.add.at(gradients, segment_of, J * r[:, None])
+    meat = gradients.T @ gradients * (segments / max(segments - 1, 1))
+    sandwich = bread @ meat @ bread
+    return np.where(np.diag(sandwich)[:, None] > np.diag(plain)[:, None], sandwich, plain)
