@@ -129,9 +129,9 @@ class MainWindow(QMainWindow):
         self.switcher.update_title()
         self._request_metrics()
         self.memory.timer.start()
-        self.panels.tuning_changed()
         if hasattr(self, "recordings"):  # not while the window is being built
             self.recordings.tuning_changed()
+        self.panels.tuning_changed()
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
