@@ -220,6 +220,8 @@ TRACES = Submenu(
         SEPARATOR,
         Command("&Open trace…", lambda w: w.files.open_trace_dialog(), tip="Replay a control trace CSV"),
         Submenu("&Replay a test drive", fill=lambda w, menu: w.replay.fill_traces_menu(menu), name="traces_menu"),
+        SEPARATOR,
+        Owned(lambda w: w.recordings.dock.toggleViewAction()),  # the game recording's divergence tab
     ),
 )
 COMPARE = Submenu(

@@ -44,6 +44,7 @@ class RecordingControl:
         self.dock.setWidget(self.plot)
         w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         w.tabifyDockWidget(w.panels.plots_dock, self.dock)
+        self.dock.toggleViewAction().setText("Game recording's &divergence")  # Traces menu: show or hide the tab
         self.dock.hide()  # until a recording is opened
         w.panels.plots_dock.raise_()  # the Plots stay the tab in front
         self.timer = QTimer(w)
