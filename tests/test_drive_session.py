@@ -243,3 +243,27 @@ def test_a_rate_change_reaches_the_ghosts():
     drive.set_hz(120)
     assert drive.sim.dt == drive.ghosts[0].sim.dt == 1 / 120
     assert drive.run_for(0.1 + 1e-9) == 12 and drive.ghosts[0].sim.ticks == 12
+
+
+def test_a_replay_with_a_start_puts_the_car_and_each_ghost_there_in_its_own_unit():
+    """A game recording starts where the game's car was: the car (px) and a ghost in
+    metres start there, the ghost's position and velocity divided by 25 px a metre;
+    seeking back to tick 0 puts them there again, and a trace without a start from rest."""
+    from sandbox.physics.state import State
+
+    s = session()
+    s.px_per_metre = 25.0
+    bicycle = load_preset(BUILTIN_DIR / "bicycle_blog.json")
+    s.add_ghost(bicycle.model, bicycle.tuning.copy(), "bicycle")
+    start = State.at_rest(1, arcade.STATE)
+    start.x[0], start.y[0], start.heading[0], start.vx[0], start.vy[0] = 250.0, -100.0, 0.5, 50.0, 25.0
+    s.play_trace(load_trace(BUILTIN_TRACES / "slalom.csv"), "game", start)
+    car, ghost = s.sim.state, s.ghosts[0].sim.state
+    assert (car.x[0], car.y[0], car.heading[0], car.vx[0], car.vy[0]) == (250.0, -100.0, 0.5, 50.0, 25.0)
+    assert (ghost.x[0], ghost.y[0], ghost.heading[0], ghost.vx[0], ghost.vy[0]) == (10.0, -4.0, 0.5, 2.0, 1.0)
+    s.seek(100)
+    assert s.sim.state.x[0] != 250.0
+    s.seek(0)
+    assert s.sim.state.x[0] == 250.0 and s.ghosts[0].sim.state.x[0] == 10.0
+    s.play_trace(load_trace(BUILTIN_TRACES / "slalom.csv"), "slalom")
+    assert (s.sim.state.x[0], s.ghosts[0].sim.state.x[0]) == (0.0, 0.0)

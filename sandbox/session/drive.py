@@ -75,16 +75,31 @@ class DriveSession:
         return self.replay if self.replay is not None else self.live
 
     def reset(self) -> None:
-        """The car and every ghost at rest at the origin; odometers at 0; a replay at its start."""
+        """The car and every ghost at rest at the origin (a replay with a start: at its
+        start); odometers at 0; a replay at its start."""
         self.sim.reset()
         self.clock.reset()
         self.travelled = 0.0
+        self._put_at_start(self.sim, 1.0)
         for ghost in self.ghosts:
             ghost.sim.reset()
             ghost.travelled = 0.0
+            self._put_at_start(ghost.sim, self.ghost_scale(ghost))
         # distance travelled after each tick of a replay: the car's, then each ghost's
         self.distances = None if self.replay is None else np.zeros((1 + len(self.ghosts), len(self.replay) + 1))
         self.on_reset()
+
+    def _put_at_start(self, sim: Simulation, scale: float) -> None:
+        """A replay that starts elsewhere than at rest at the origin (a recording from a
+        game starts where the game's car was): `sim`'s car there, its position and
+        velocity divided by `scale` (its length unit into the car's)."""
+        start = self.replay.start if self.replay is not None else None
+        if start is None:
+            return
+        state = start.bound(sim.model.STATE).copy()
+        for name in ("x", "y", "vx", "vy"):
+            state.data[:, state.layout.offset[name]] /= scale
+        sim.state = state
 
     # --- ticks -----------------------------------------------------------------------
     def tick(self) -> State:
@@ -227,10 +242,11 @@ class DriveSession:
         self.recording = None
         return self.last_recording
 
-    def play_trace(self, rows, name: str) -> None:
-        """Replay `rows` (steer, throttle, brake[, handbrake, shift] per tick) from rest, playing."""
+    def play_trace(self, rows, name: str, start: State | None = None) -> None:
+        """Replay `rows` (steer, throttle, brake[, handbrake, shift] per tick) from rest
+        at the origin, or from `start` (a state in the car's model units), playing."""
         self.stop_recording()
-        self.replay = TraceSource(rows, name)
+        self.replay = TraceSource(rows, name, start)
         self.seek(0)
         self.set_playing(True)
 

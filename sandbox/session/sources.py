@@ -8,7 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..physics.state import Controls
+from ..physics.state import Controls, State
 
 
 class ControlSource(Protocol):
@@ -32,11 +32,12 @@ class HeldControls:
 
 class TraceSource:
     """A control trace: rows of steer, throttle, brake[, handbrake, shift], one per
-    tick from rest; tick i reads row i."""
+    tick from `start` (None: from rest at the origin); tick i reads row i."""
 
-    def __init__(self, rows, name: str):
+    def __init__(self, rows, name: str, start: State | None = None):
         self.rows = np.asarray(rows, dtype=np.float64)
         self.name = name
+        self.start = start
 
     def __len__(self) -> int:
         return len(self.rows)

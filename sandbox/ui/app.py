@@ -26,6 +26,7 @@ from .menus import Menus, shortcut_rows
 from .panels import Panels
 from .preset_switcher import PresetSwitcher
 from .qt import collect_in_window_thread
+from .recording_control import RecordingControl
 from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .session import SHOWN_MS, SessionMemory, settings
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
         self.replay = ReplayControl(self)  # the record and replay toolbar
+        self.recordings = RecordingControl(self)  # a game recording replayed, its divergence
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.link = LinkControl(self)  # the live link to the game, in the Link panel
@@ -129,6 +131,8 @@ class MainWindow(QMainWindow):
         self.switcher.update_title()
         self._request_metrics()
         self.memory.timer.start()
+        if hasattr(self, "recordings"):  # not while the window is being built
+            self.recordings.tuning_changed()
         self.panels.tuning_changed()
         self.link.tuning_changed()
 
@@ -246,6 +250,7 @@ class MainWindow(QMainWindow):
         self.sweep.wait()
         self.tune.stop()
         self.tune.wait()
+        self.recordings.shutdown()
         self.sensitivity.job.wait()
         if self.remember:
             store = settings()

@@ -80,6 +80,16 @@ FILE = Submenu(
         ),
         Command("Save preset &as…", lambda w: w.files.save_as_dialog(), "Ctrl+Shift+S"),
         SEPARATOR,
+        Command(
+            "Open &game recording…",
+            lambda w: w.recordings.open_dialog(),
+            tip="Replay a drive recorded in your game through the sandbox car: its path, and how far apart they get",
+        ),
+        Command(
+            "&Fit to game recording…",
+            lambda w: w.recordings.fit_dialog(),
+            tip="Find the tuning (and the model) that drives a recording from your game",
+        ),
         Submenu(
             "&Import",
             (
@@ -225,6 +235,8 @@ TRACES = Submenu(
         SEPARATOR,
         Command("&Open trace…", lambda w: w.files.open_trace_dialog(), tip="Replay a control trace CSV"),
         Submenu("&Replay a test drive", fill=lambda w, menu: w.replay.fill_traces_menu(menu), name="traces_menu"),
+        SEPARATOR,
+        Owned(lambda w: w.recordings.dock.toggleViewAction()),  # the game recording's divergence tab
     ),
 )
 COMPARE = Submenu(

@@ -63,17 +63,21 @@ class ReplayControl:
             add_action(menu, label, lambda _=False, p=path: self.open_trace_file(p), None, str(path))
 
     def open_trace_file(self, path) -> bool:
-        """Load a trace and replay it from rest with the current tuning."""
+        """Load a trace and replay it from rest with the current tuning (a game recording:
+        from where it starts, its path and divergence shown)."""
+        if self.window.recordings.is_recording(path):
+            return self.window.recordings.open_file(path)
         rows = self.window.files.read(lambda name: load_trace(name, REPLAY_LIMIT), path)
         if rows is None:
             return False
         self.play_trace(rows, Path(path).stem)
         return True
 
-    def play_trace(self, rows, name: str) -> None:
-        """Replay `rows` (steer, throttle, brake per tick) from rest, playing."""
+    def play_trace(self, rows, name: str, start=None) -> None:
+        """Replay `rows` (steer, throttle, brake per tick) from rest (or from `start`, a
+        state: a game recording's first), playing."""
         self.set_recording(False)
-        self.window.drive.play_trace(rows, name)
+        self.window.drive.play_trace(rows, name, start)
         self.set_playing(True)
 
     def set_playing(self, on: bool) -> None:
@@ -102,6 +106,7 @@ class ReplayControl:
     def _moved(self) -> None:
         self.show()
         self.window.drive_view.refresh()
+        self.window.recordings.follow()  # a game recording's divergence plot: its line at the tick
 
     def show(self) -> None:
         """The toolbar shows the trace loaded, whether it plays, and where it is."""

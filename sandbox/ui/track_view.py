@@ -91,6 +91,7 @@ class TrackView(QWidget):
         self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
         self.game: GameCar | None = None  # the linked game's car, from its telemetry
         self.dashboard: Dashboard | None = None
+        self.world_overlays: list = []  # objects with paint(painter, view), in world coordinates (a recording)
         self.set_hz(hz)
 
     def set_hz(self, hz: int) -> None:
@@ -178,6 +179,8 @@ class TrackView(QWidget):
         p.translate(-cx, -cy)
         self._paint_origin(p)
         self._paint_trail(p)
+        for overlay in self.world_overlays:
+            overlay.paint(p, self)
         for ghost in self.ghosts:
             self._paint_ghost(p, *ghost)
         if self.game is not None:
