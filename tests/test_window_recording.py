@@ -222,3 +222,23 @@ def test_the_recording_tab_is_a_panel_tab_hides_it_and_reset_layout_puts_it_back
     assert panels.plots_dock.isVisible()  # the Plots the tab in front
     menus = [m.title().replace("&", "") for m in dock.toggleViewAction().associatedObjects() if isinstance(m, QMenu)]
     assert "View" in menus and "Traces" in menus  # shown or hidden on its own too
+
+
+def test_a_layout_saved_with_the_recording_tab_shown_starts_without_it(window, tmp_path, qtbot):
+    """The window's layout is kept between runs, but a recording is not: the next start
+    has no empty Recording tab."""
+    from sandbox.ui.app import MainWindow
+    from sandbox.ui.session import settings
+
+    paused(window)
+    write_recording(tmp_path / "drive.csv", window.model, window.tuning, slalom(), window.sim.hz)
+    assert window.recordings.open_file(tmp_path / "drive.csv")
+    assert window.recordings.dock.isVisible()
+    settings().setValue("window/state", window.saveState())  # as the window saves it when it closes
+    settings().sync()
+    again = MainWindow(remember=True)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.recordings.recording is None and again.panels.recording_dock.isHidden()
+    assert again.panels.plots_dock.isVisible()  # the rest of the layout as saved
