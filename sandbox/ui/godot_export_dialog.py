@@ -220,7 +220,7 @@ class GodotExportDialog(QDialog):
         self.with_link.setEnabled(self.scene)
         what = "a scene (.tscn) and its script (.gd) beside it" if self.scene else "the script (.gd)"
         if self.linked:
-            what = "a scene (.tscn), its script (.gd) and the link node (_link.gd, a child of the car) beside it"
+            what = "a scene (.tscn) with the link node as the car's child, the two scripts (.gd, _link.gd) beside it"
         self.note.setText(
             f"{self.preset.model.TITLE}, preset {self.preset.name!r}: {what} for Godot {self.godot}; "
             f"the script is {lines} lines, {variables} tuning variables."
