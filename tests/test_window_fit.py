@@ -98,18 +98,18 @@ def test_a_bad_recording_chosen_in_the_dialog_says_why_and_keeps_the_one_it_had(
 
 
 def test_a_fit_of_another_model_switches_the_model_after_the_unsaved_work_question(window, tmp_path, qtbot):
-    """A drive of the kinematic bicycle (its first preset, acceleration 20 % up) fitted
+    """A drive of the kinematic bicycle (its reference preset, acceleration 20 % up) fitted
     with the bicycle from the arcade's window: Apply offers the switch, asks about the
     arcade's unsaved change as every model switch does, and drives the fitted bicycle."""
     from PySide6.QtWidgets import QMessageBox
 
     from dialogs import answer
     from sandbox.physics.models import MODELS
-    from sandbox.ui.fit_dialog import first_preset
+    from sandbox.ui.fit_dialog import start_preset
 
     paused(window)
     bicycle = MODELS["bicycle"]
-    hidden = dict(first_preset(bicycle).tuning)
+    hidden = dict(start_preset(bicycle).tuning)
     hidden["acceleration"] *= 1.2
     recording = drive_recording(bicycle, hidden, arcade_drive(8.0, window.sim.hz), window.sim.hz)
     save_recording(tmp_path / "bicycle.csv", recording)
@@ -132,3 +132,48 @@ def test_a_fit_of_another_model_switches_the_model_after_the_unsaved_work_questi
     assert dialog.apply()
     assert asked and "not saved" in asked[0]
     assert window.model is bicycle and window.tuning["acceleration"] == result.params["acceleration"]
+
+
+class _Started(Exception):
+    """Stops `car-sandbox fit` once it has said what it starts from."""
+
+
+def test_another_models_fit_starts_where_the_command_starts(window, tmp_path, monkeypatch):
+    """For every model but the window's, the dialog's start tuning is the one
+    `car-sandbox fit --model M` hands its search (caught as the search is called), and
+    that is the reference preset docs/commands.md names for it (a file of its own)."""
+    import sandbox.analysis.fit as fit_module
+    from sandbox.cli import main
+    from sandbox.files.presets import BUILTIN_DIR, load_preset
+    from sandbox.physics.models import MODELS
+
+    paused(window)
+    hidden_recording(window, tmp_path / "drive.csv", seconds=3.0)
+    assert window.recordings.open_file(tmp_path / "drive.csv")
+    dialog = window.recordings.fit_dialog()
+    documented = {  # docs/commands.md, fit: "the model's reference preset"
+        "bicycle": "bicycle_blog",
+        "ackermann": "ackermann_van",
+        "rigid_body": "rigid_body_seed",
+        "monster": "monster_corvette_c5",
+    }
+
+    def started(model, recording, start, names, hz, **options):
+        raise _Started(dict(start))
+
+    monkeypatch.setattr(fit_module, "fit", started)
+    for name, stem in documented.items():
+        model = MODELS[name]
+        try:
+            main(["fit", "--trace", str(tmp_path / "drive.csv"), "--model", name])
+        except _Started as caught:
+            command = caught.args[0]
+        else:
+            raise AssertionError(f"car-sandbox fit --model {name} never started a search")
+        dialog.model_box.setCurrentIndex(dialog.model_box.findData(name))
+        assert dialog.start_of(model) == command
+        assert command == dict(load_preset(BUILTIN_DIR / f"{stem}.json").tuning)
+        reference = load_preset(BUILTIN_DIR / f"{stem}.json").name
+        assert dialog.start_label.text().startswith(reference)
+        for p, check in ((p, dialog.checks[p.name]) for p in model.PARAMS if p.name in dialog.checks):
+            assert f"kept at {command[p.name]:g}" in check.toolTip()

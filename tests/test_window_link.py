@@ -333,3 +333,32 @@ def test_a_game_in_metres_is_drawn_and_plotted_in_the_windows_pixels(window, qtb
         assert game.body["length"] == pytest.approx(metres["length"] * 25.0)
     finally:
         peer.stop()
+
+
+def test_open_it_replays_the_drive_just_saved_as_a_game_recording(linked, qtbot, tmp_path):
+    """After Record game drive is stopped and saved, the Link tab's Open it replays
+    that file as a game recording: its rows, from its start, the Recording tab shown."""
+    window, peer = linked
+    peer.pose = (30.0, -20.0, 0.5, 0.0, 0.0)
+    assert not window.link_panel.open_recorded.isVisibleTo(window.link_panel)  # nothing saved yet
+    window.link.set_recording(True)
+    start = peer.tick
+    qtbot.waitUntil(lambda: peer.tick >= start + 150, timeout=WAIT_MS)  # 2.5 s: a recording is at least 2 s
+    path = tmp_path / "game_drive.csv"
+    assert window.link.stop_recording_to(path)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    button = window.link_panel.open_recorded
+    assert button.isVisibleTo(window.link_panel) and "Open it" in window.statusBar().currentMessage()
+    button.click()
+    recordings = window.recordings
+    assert recordings.path == path and len(recordings.recording) == len(rows)
+    assert recordings.replaying and recordings.dock.isVisible()
+    window.replay.scrub(0)  # the sandbox car starts where the game's car was
+    assert (float(window.sim.state.x[0]), float(window.sim.state.y[0])) == (30.0, -20.0)
+    window.link.set_recording(True)  # a new recording: Open it waits for it to be saved
+    assert not button.isVisibleTo(window.link_panel)
+    start = peer.tick
+    qtbot.waitUntil(lambda: peer.tick >= start + 5, timeout=WAIT_MS)
+    assert window.link.stop_recording_to(tmp_path / "second.csv") and button.isVisibleTo(window.link_panel)
+    assert window.link.saved == tmp_path / "second.csv"

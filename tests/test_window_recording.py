@@ -4,7 +4,7 @@ start, its path drawn in the view, and the distance between the two per tick."""
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from dialogs import answer
 from sandbox.csv_rows import format_rows
@@ -188,3 +188,57 @@ def test_a_recording_without_velocities_starts_moving_as_its_first_two_poses_say
     window.replay.scrub(drive.ticks)
     car = window.sim.state
     assert np.hypot(float(car.x[0]) - states[-1, 0], float(car.y[0]) - states[-1, 1]) < 1e-6
+
+
+def test_the_recording_tab_is_a_panel_tab_hides_it_and_reset_layout_puts_it_back(window, tmp_path):
+    """Tab hides the Recording tab with the other panels and brings it back; Reset
+    layout puts it back beside the Plots (closed or moved), but never shows it empty."""
+    from PySide6.QtWidgets import QApplication
+
+    panels, dock = window.panels, window.recordings.dock
+    bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+    paused(window)
+    panels.reset_layout()
+    panels.toggle()
+    panels.toggle()
+    assert dock.isHidden()  # no recording opened yet: nothing to show in it
+    write_recording(tmp_path / "drive.csv", window.model, window.tuning, slalom(), window.sim.hz)
+    assert window.recordings.open_file(tmp_path / "drive.csv")
+    QApplication.processEvents()
+    assert dock in panels.docks() and dock.isVisible()
+    panels.toggle()  # Tab: the car gets the whole window
+    QApplication.processEvents()
+    assert not any(d.isVisible() for d in window.findChildren(type(dock)))
+    assert window.track.width() == window.width()
+    panels.toggle()  # Tab again: back with the others
+    QApplication.processEvents()
+    assert not dock.isHidden() and window.dockWidgetArea(dock) == bottom
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)  # moved to the side, then closed
+    dock.close()
+    panels.reset_layout()
+    QApplication.processEvents()
+    assert not dock.isHidden() and not dock.isFloating()
+    assert window.dockWidgetArea(dock) == bottom and dock in window.tabifiedDockWidgets(panels.plots_dock)
+    assert panels.plots_dock.isVisible()  # the Plots the tab in front
+    menus = [m.title().replace("&", "") for m in dock.toggleViewAction().associatedObjects() if isinstance(m, QMenu)]
+    assert "View" in menus and "Traces" in menus  # shown or hidden on its own too
+
+
+def test_a_layout_saved_with_the_recording_tab_shown_starts_without_it(window, tmp_path, qtbot):
+    """The window's layout is kept between runs, but a recording is not: the next start
+    has no empty Recording tab."""
+    from sandbox.ui.app import MainWindow
+    from sandbox.ui.session import settings
+
+    paused(window)
+    write_recording(tmp_path / "drive.csv", window.model, window.tuning, slalom(), window.sim.hz)
+    assert window.recordings.open_file(tmp_path / "drive.csv")
+    assert window.recordings.dock.isVisible()
+    settings().setValue("window/state", window.saveState())  # as the window saves it when it closes
+    settings().sync()
+    again = MainWindow(remember=True)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.recordings.recording is None and again.panels.recording_dock.isHidden()
+    assert again.panels.plots_dock.isVisible()  # the rest of the layout as saved

@@ -10,14 +10,6 @@ import numpy as np
 
 from ..errors import UserError, printable
 
-REFERENCE_PRESETS = {
-    "arcade": "recipe_defaults",
-    "bicycle": "bicycle_blog",
-    "ackermann": "ackermann_van",
-    "rigid_body": "rigid_body_seed",
-    "monster": "monster_corvette_c5",
-}
-"""The preset a fit of each model starts from when none is given: its source's own numbers."""
 METRE_SPEEDS_UP_TO = 150.0
 """units/s: a recording whose fastest tick is slower is taken to be in metres (540 km/h),
 a faster one in pixels, when --units does not say."""
@@ -28,7 +20,7 @@ def run(args) -> int:
 
     from ..analysis.fit import fit
     from ..analysis.tune_space import free_names
-    from ..files.presets import BUILTIN_DIR, load_preset, save_preset
+    from ..files.presets import load_preset, reference_preset, save_preset
     from ..files.recordings import load_recording
     from ..physics.models import MODELS, get_model
     from ..physics.sim import TICK_RATES
@@ -63,7 +55,7 @@ def run(args) -> int:
     results, presets = [], {}
     for model in models:
         preset = start if start is not None and start.model is model else None
-        preset = preset or load_preset(BUILTIN_DIR / f"{REFERENCE_PRESETS[model.NAME]}.json")
+        preset = preset or reference_preset(model)
         declared = {p.name for p in model.PARAMS}
         if args.model == "all" and args.free:  # each model fits those of the names it has (none: as it is)
             names = [p.name for p in model.PARAMS if p.name in args.free and not p.is_bool]

@@ -41,6 +41,15 @@ PRESET_LIMIT = 1024 * 1024
 TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params")
 BUILTIN_DIR = Path(__file__).resolve().parents[2] / "presets"
 DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
+REFERENCE_PRESETS = {
+    "arcade": "recipe_defaults",
+    "bicycle": "bicycle_blog",
+    "ackermann": "ackermann_van",
+    "rigid_body": "rigid_body_seed",
+    "monster": "monster_corvette_c5",
+}
+"""Each model's reference preset (a built-in file's stem): its source's own numbers, where
+a fit of the model starts when it is given no tuning (`car-sandbox fit`, the Fit dialog)."""
 
 
 @dataclass
@@ -79,6 +88,11 @@ def default_preset() -> Preset:
         return load_preset(DEFAULT_PRESET)
     except PresetError:
         return declared_preset(get_model(DEFAULT_MODEL), "Recipe defaults")
+
+
+def reference_preset(model: ModuleType) -> Preset:
+    """The model's reference preset (REFERENCE_PRESETS); PresetError if its file is damaged."""
+    return load_preset(BUILTIN_DIR / f"{REFERENCE_PRESETS[model.NAME]}.json")
 
 
 def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = None) -> Preset:

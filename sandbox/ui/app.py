@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         self.panels.lay_out()
         if remember:
             self.memory.restore_layout()
+            self.panels.recording_dock.hide()  # the layout is kept between runs, a recording is not
             fit_to_screen(self)  # a size saved on a larger screen
         self._on_tuning_changed()
         self.drive_view.reset_car()

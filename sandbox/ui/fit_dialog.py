@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from ..analysis.fit import FitResult
 from ..errors import UserError
-from ..files.presets import Preset, declared_preset, list_presets, load_preset
+from ..files.presets import Preset, declared_preset, reference_preset
 from ..files.recordings import Recording, load_recording
 from ..physics.models import MODELS
 from ..physics.params import Tuning, effective_params
@@ -42,16 +42,13 @@ ALL = "all"
 GHOST_PREFIX = "fit: "
 
 
-def first_preset(model) -> Preset:
-    """The tuning a fit of `model` starts from when the window drives another model:
-    its first built-in preset (as the Model menu switches to), else its defaults."""
-    for path, _, builtin, name in list_presets():
-        if builtin and name == model.NAME:
-            try:
-                return load_preset(path)
-            except UserError:
-                break
-    return declared_preset(model, f"{model.TITLE} defaults")
+def start_preset(model) -> Preset:
+    """The tuning a fit of `model` starts from when the window drives another model: its
+    reference preset, as `car-sandbox fit` starts from (else, that file damaged, its defaults)."""
+    try:
+        return reference_preset(model)
+    except UserError:
+        return declared_preset(model, f"{model.TITLE} defaults")
 
 
 class FitDialog(QDialog):
@@ -183,9 +180,9 @@ class FitDialog(QDialog):
         return [MODELS[name]]
 
     def start_of(self, model) -> dict:
-        """The window's tuning for its model; another model's first preset."""
+        """The window's tuning for its model; another model's reference preset."""
         w = self.window
-        return dict(w.tuning) if model is w.model else dict(first_preset(model).tuning)
+        return dict(w.tuning) if model is w.model else dict(start_preset(model).tuning)
 
     def _model_chosen(self) -> None:
         """The parameter checkboxes of the model chosen (all models: every slider free)."""
@@ -198,7 +195,7 @@ class FitDialog(QDialog):
         models = self.chosen_models()
         if len(models) > 1:
             self.start_label.setText(
-                f"your tuning for the {w.model.TITLE}; each other model's first preset (its values are searched)"
+                f"your tuning for the {w.model.TITLE}; each other model's reference preset (its values are searched)"
             )
             self.params_note.setText("Every slider of each model is free.")
             self.params_box.setEnabled(False)
@@ -206,7 +203,9 @@ class FitDialog(QDialog):
         model = models[0]
         start = self.start_of(model)
         self.start_label.setText(
-            f"your tuning ({w.preset.name})" if model is w.model else f"{first_preset(model).name} (its first preset)"
+            f"your tuning ({w.preset.name})"
+            if model is w.model
+            else f"{start_preset(model).name} (its reference preset, as car-sandbox fit starts from)"
         )
         locked = self._tune_locks() if model is w.model else set()
         sliders = [p for p in effective_params(model.PARAMS, start) if not p.is_bool]

@@ -1,17 +1,18 @@
 """The window's Godot file work: export the car as a script or scene, copy the script,
 import a car script's values, write the tuning into the user's own script, and export
-the link node for the user's game."""
+the link node for the user's game (for the script the sandbox exports, or the user's own)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from ..errors import UserError
-from ..files.godot import export_script, save_script
+from ..errors import UserError, printable
+from ..files.disk import read_text
+from ..files.godot import SCRIPT_LIMIT, GodotError, export_script, save_script
 from ..files.godot_import import load_script
-from ..files.godot_link import export_link_node, save_link_node
+from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node
 from ..files.godot_scene import save_scene
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog
@@ -62,26 +63,83 @@ class GodotActions:
         )
 
     def export_link_dialog(self) -> None:
-        """Save dialog for the link node; its file type picks the Godot version (the
-        version last exported first)."""
+        """Which car the link node is for, as `export-godot --link` asks: the script the
+        sandbox exports of the model on screen, or the user's own car script (read first:
+        a script the import cannot read is refused before anything is asked or written).
+        Then where to save it; the file type picks the Godot version (the last exported first)."""
+        window = self.window
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Export Godot link node",
+            "Which car script is the link node for?",
+            buttons.Yes | buttons.No | buttons.Cancel,
+            window,
+        )
+        box.setInformativeText(
+            "The node sets the car's variables by their names in its script: those of the script "
+            f"the sandbox exports of the {window.model.TITLE}, or those your own script declares "
+            "(read as File → Import reads it; nothing in it is run)."
+        )
+        box.button(buttons.Yes).setText(f"The sandbox's {window.model.TITLE} script")
+        box.button(buttons.No).setText("My own car script…")
+        box.setDefaultButton(buttons.Yes)
+        answer = box.exec()
+        if answer == buttons.Cancel:
+            return
+        script = None
+        if answer == buttons.No:
+            script = self.ask_script("Link node for my car script")
+            if not script or self.files.read(self._link_script, script) is None:
+                return
         godot, _ = self.choice()
         types = {f"Godot {v} link node (*.gd)": v for v in (godot, 7 - godot)}
+        name = f"{Path(script).stem}_link.gd" if script else LINK_FILE
         folder = self.files.folder("godot/last_dir") or str(Path.home())
         path, chosen = QFileDialog.getSaveFileName(
-            self.window, "Export Godot link node", str(Path(folder) / "sandbox_link.gd"), ";;".join(types)
+            window, "Export Godot link node", str(Path(folder) / name), ";;".join(types)
         )
         if path:
-            if self.window.remember:
+            if window.remember:
                 settings().setValue("godot/last_dir", str(Path(path).parent))
-            self.export_link(path, types.get(chosen, godot))
+            self.export_link(path, types.get(chosen, godot), script)
 
-    def export_link(self, path, godot: int) -> bool:
-        """Write the link node for the car on screen's exported script (Godot `godot`)."""
-        preset = self.window.current_preset()
-        return self.files.attempt(
-            lambda: save_link_node(path, export_link_node(preset.model, godot, tuning=preset.tuning)),
-            f"Exported the Godot {godot} link node {path}: add it to your game as a child of the car",
+    def _link_script(self, script) -> tuple[str, str, LinkTable]:
+        """(text, name, link table) of the user's car script at `script`, read for the
+        model on screen; GodotError naming the problem if it cannot be read or recognised."""
+        text = read_text(script, SCRIPT_LIMIT, GodotError)
+        source = printable(Path(script).name)
+        return text, source, link_table(self.window.model, None, text, source)
+
+    def export_link(self, path, godot: int, script=None) -> bool:
+        """Write the link node (Godot `godot`) for the car on screen's exported script, or
+        with `script` for the user's own car script at that path (as
+        `export-godot --link --for-script`); a script refused: its message, nothing written."""
+        window = self.window
+        missing: list[str] = []
+
+        def write() -> None:
+            if script is None:
+                preset = window.current_preset()
+                node = export_link_node(preset.model, godot, tuning=preset.tuning)
+            else:
+                text, source, table = self._link_script(script)
+                node = export_link_node(window.model, godot, script_text=text, source=source)
+                missing.extend(table.missing)
+            save_link_node(path, node)
+
+        for_what = f"your script {Path(script).name}" if script else "the car script the sandbox exports"
+        done = self.files.attempt(
+            write,
+            f"Exported the Godot {godot} link node {path} for {for_what}: add it to your game as a child of the car",
         )
+        if done and missing:
+            window.statusBar().showMessage(
+                f"Exported the Godot {godot} link node {path} for {for_what}; not in the script, so left out: "
+                + ", ".join(missing),
+                12000,
+            )
+        return done
 
     def copy_script(self) -> bool:
         window = self.window

@@ -1,5 +1,6 @@
-"""File → Export → Godot: the car as a Godot 3 or 4 script, or a scene with it, with
-the script shown as it will be written and the scene's car drawn as Godot will draw it."""
+"""File → Export → Godot: the car as a Godot 3 or 4 script, or a scene with it (and, if
+asked, the link node as the car's child), with the script shown as it will be written and
+the scene's car drawn as Godot will draw it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -128,6 +130,12 @@ class GodotExportDialog(QDialog):
         kind_row.addWidget(self.as_script)
         kind_row.addWidget(self.as_scene)
         kind_row.addStretch(1)
+        self.with_link = QCheckBox("Include the link node")
+        self.with_link.setToolTip(
+            "The link node in the scene, a child of the car (its script <scene>_link.gd beside it): "
+            "the sandbox sees and tunes the car while the game runs (set its token to the one the "
+            "Link tab shows); as export-godot --scene --with-link"
+        )
         self.scale = QDoubleSpinBox()
         low, high, step = PX_PER_METRE_RANGE
         self.scale.setRange(low, high)
@@ -145,6 +153,7 @@ class GodotExportDialog(QDialog):
         form = QFormLayout()
         form.addRow("Version", self.version)
         form.addRow("Write", kind_row)
+        form.addRow("", self.with_link)
         form.addRow("Pixels per metre", self.scale)
 
         self.preview = ScenePreview()
@@ -178,6 +187,7 @@ class GodotExportDialog(QDialog):
         layout.addWidget(self.buttons)
         self.version.currentIndexChanged.connect(self.refresh)
         self.as_scene.toggled.connect(self.refresh)
+        self.with_link.toggled.connect(self.refresh)
         self.scale.valueChanged.connect(self.refresh)
         self.resize(980, 640)
         self.refresh()
@@ -189,6 +199,11 @@ class GodotExportDialog(QDialog):
     @property
     def scene(self) -> bool:
         return self.as_scene.isChecked()
+
+    @property
+    def linked(self) -> bool:
+        """A scene with the link node in it (the box means nothing for a script alone)."""
+        return self.scene and self.with_link.isChecked()
 
     def script_text(self) -> str:
         return export_script(self.preset, self.godot, self.scale.value())
@@ -202,7 +217,10 @@ class GodotExportDialog(QDialog):
         lines = text.count("\n") + 1
         declared = {d.name for d in declarations(text)}
         variables = sum(1 for name in parameter_names(self.preset.model) if name in declared)
+        self.with_link.setEnabled(self.scene)
         what = "a scene (.tscn) and its script (.gd) beside it" if self.scene else "the script (.gd)"
+        if self.linked:
+            what = "a scene (.tscn) with the link node as the car's child, the two scripts (.gd, _link.gd) beside it"
         self.note.setText(
             f"{self.preset.model.TITLE}, preset {self.preset.name!r}: {what} for Godot {self.godot}; "
             f"the script is {lines} lines, {variables} tuning variables."
@@ -215,7 +233,7 @@ class GodotExportDialog(QDialog):
     def save(self, path: str | Path) -> list[Path]:
         """Write the script, or the scene and its script, at `path`; the paths written."""
         if self.scene:
-            return list(save_scene(self.preset, path, self.godot, self.scale.value()))
+            return list(save_scene(self.preset, path, self.godot, self.scale.value(), with_link=self.linked))
         save_script(self.preset, path, self.godot, self.scale.value())
         return [Path(path)]
 

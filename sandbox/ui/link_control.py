@@ -48,6 +48,7 @@ class LinkControl:
         self.accepted: tuple | None = None  # (game key, model name) the user chose to send to despite the models
         self.last_seq = 0  # the seq the newest values sent go out under
         self.recording = False
+        self.saved: Path | None = None  # the game's drive last saved
         self.not_taken: list[str] = []  # the last pull's values the sliders could not take
         self.refused: dict[str, str] = {}  # name -> the game's reason, until a later value of it is applied
         self._acks: deque = deque(maxlen=256)  # acks handed over by the link's thread, taken in `poll`
@@ -64,6 +65,7 @@ class LinkControl:
         p.pull_button.clicked.connect(self.pull)
         p.send_button.clicked.connect(self.send_all)
         p.record_button.clicked.connect(lambda on: self.set_recording(on))
+        p.open_recorded.clicked.connect(self.open_saved)
         p.switch_button.clicked.connect(self.switch_to_game_model)
         p.accept_button.clicked.connect(self.accept_game)
 
@@ -311,6 +313,7 @@ class LinkControl:
         if on and self.server is not None and not self.recording:
             self.server.start_recording()
             self.recording = True
+            self.panel.open_recorded.hide()
             self.panel.recorded.setText("Recording the game's drive…")
             self.window.statusBar().showMessage("Recording the game's drive: Ctrl+Shift+L again to stop", 5000)
         elif not on and self.recording:
@@ -351,6 +354,7 @@ class LinkControl:
         if answer == buttons.Discard:
             self.server.discard_recording()
             self.recording = False
+            self.panel.open_recorded.hide()
             self.panel.recorded.setText("The game's drive recorded was not saved.")
             self._show_listening()
             return True
@@ -369,9 +373,15 @@ class LinkControl:
             self._show_listening()
             return False
         self.recording = False
+        self.saved = Path(summary.path)
+        self.panel.open_recorded.show()
         text = f"Recorded {summary.rows} rows, {summary.seconds:.2f} s, {summary.lost_ticks} lost ticks: {summary.path}"
         self.panel.recorded.setText(text)
         self.panel.recorded.setToolTip("The last recording of the game's drive: rows (ticks), seconds, lost ticks")
         self._show_listening()
-        w.statusBar().showMessage(text, 8000)
+        w.statusBar().showMessage(f"{text} (Open it, in the Link tab, replays it as a game recording)", 8000)
         return True
+
+    def open_saved(self) -> bool:
+        """Replay the drive last saved as a game recording (Open it)."""
+        return self.saved is not None and self.window.recordings.open_file(self.saved)

@@ -131,6 +131,13 @@ class LinkPanel(QWidget):
         self.record_button.setCheckable(True)
         self.recorded = _label("The last recording of the game's drive", "link_recorded")
         self.recorded.setText("")
+        self.open_recorded = _button(
+            "Open it",
+            "Replay the drive just saved as a game recording: the sandbox car drives its controls from its "
+            "start, and the Recording tab shows how far it gets from the game's car",
+            "link_open_recorded",
+        )
+        self.open_recorded.hide()  # until a drive is saved
 
         settings = QGroupBox("Listen on")
         form = QFormLayout(settings)
@@ -178,7 +185,10 @@ class LinkPanel(QWidget):
         column.addWidget(self.refused)
         column.addLayout(actions)
         column.addWidget(self.record_button)
-        column.addWidget(self.recorded)
+        recorded = QHBoxLayout()
+        recorded.addWidget(self.recorded, 1)
+        recorded.addWidget(self.open_recorded)
+        column.addLayout(recorded)
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)

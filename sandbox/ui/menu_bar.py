@@ -188,6 +188,7 @@ VIEW = Submenu(
                 "tune_dock",
                 "link_dock",
                 "sensitivity_dock",
+                "recording_dock",
             )
         ),
         SEPARATOR,
@@ -236,7 +237,7 @@ TRACES = Submenu(
         Command("&Open trace…", lambda w: w.files.open_trace_dialog(), tip="Replay a control trace CSV"),
         Submenu("&Replay a test drive", fill=lambda w, menu: w.replay.fill_traces_menu(menu), name="traces_menu"),
         SEPARATOR,
-        Owned(lambda w: w.recordings.dock.toggleViewAction()),  # the game recording's divergence tab
+        Owned(lambda w: w.panels.recording_dock.toggleViewAction()),  # the game recording's divergence tab
     ),
 )
 COMPARE = Submenu(

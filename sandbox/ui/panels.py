@@ -1,7 +1,7 @@
 """The window's panels and their docks: the tuning panel, the live plots and force
-curve, What changes what, Metrics, Sweep, Tune and Link; where they sit, their starting
-sizes, Tab hiding them all, View → Reset layout, and which tuning sections were left
-open (remembered per model)."""
+curve, What changes what, Metrics, Sweep, Tune, Link and a game recording's divergence;
+where they sit, their starting sizes, Tab hiding them all, View → Reset layout, and which
+tuning sections were left open (remembered per model)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from .curves import ForceCurvePlot
+from .divergence_plot import DivergencePlot
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
 from .sensitivity_panel import SensitivityPanel
@@ -52,7 +53,8 @@ def _sections(text: str) -> dict[str, bool]:
 class Panels:
     """The docks of `window` (a MainWindow, which owns this) and the panels in them.
     The window keeps its own references to the panels it drives (`window.panel`,
-    `plots`, `curves`, `metrics`, `sweep`, `tune`, `sensitivity`, `link_panel`)."""
+    `plots`, `curves`, `metrics`, `sweep`, `tune`, `sensitivity`, `link_panel`); the
+    Recording tab's plot is the recording control's (`recording_dock.widget()`)."""
 
     def __init__(self, window, hz: int):
         self.window = w = window
@@ -87,6 +89,10 @@ class Panels:
             "What changes what", "sensitivity_dock", w.sensitivity, _Area.BottomDockWidgetArea
         )
         w.tabifyDockWidget(self.plots_dock, self.sensitivity_dock)
+        self.recording_dock = self._dock("Recording", "recording_dock", DivergencePlot(), _Area.BottomDockWidgetArea)
+        w.tabifyDockWidget(self.plots_dock, self.recording_dock)
+        self.recording_dock.toggleViewAction().setText("Game recording's &divergence")  # show or hide the tab
+        self.recording_dock.hide()  # until a recording is opened
         self.plots_dock.raise_()
         self.sensitivity_dock.visibilityChanged.connect(self._sensitivity_shown)
         w.sensitivity.open_sweep.connect(self.open_sweep_of)
@@ -260,7 +266,14 @@ class Panels:
             self.link_dock,
             self.plots_dock,
             self.sensitivity_dock,
+            self.recording_dock,
         ]
+
+    def _returning(self) -> list[QDockWidget]:
+        """The docks Reset layout (or Tab, when it hid none) shows: all of them, the
+        Recording tab only once a game recording was opened (empty before)."""
+        opened = self.window.recordings.recording is not None
+        return [dock for dock in self.docks() if dock is not self.recording_dock or opened]
 
     def toggle(self) -> None:
         """Tab: hide every panel (the car gets the whole window), or bring back the ones
@@ -271,7 +284,7 @@ class Panels:
             for dock in self.hidden:
                 dock.hide()
         else:
-            for dock in self.hidden or self.docks():
+            for dock in self.hidden or self._returning():
                 dock.show()
             self.panel_dock.raise_()
             self.hidden = []
@@ -281,7 +294,7 @@ class Panels:
     def reset_layout(self) -> None:
         """Every panel back to its starting place and size."""
         self.window.restoreState(self._default_layout)
-        for dock in self.docks():
+        for dock in self._returning():
             dock.show()
         self.panel_dock.raise_()
         self.plots_dock.raise_()

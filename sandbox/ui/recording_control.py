@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..files.recordings import Recording, load_recording
 from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
 from ..session.recorded import Divergence, ReplayedRecording, divergence, recorded_drive, summary, units_note
-from .divergence_plot import DivergencePlot
 from .fit_dialog import FitDialog
 from .recording_overlay import RecordingOverlay
 from .replay_control import REPLAY_LIMIT
@@ -37,16 +36,9 @@ class RecordingControl:
         self.units_note = ""
         self.overlay: RecordingOverlay | None = None
         self._source = None  # the replay's TraceSource while it is this recording's
-        self.plot = DivergencePlot()
+        self.dock = w.panels.recording_dock  # the Recording tab beside the Plots (panels.py)
+        self.plot = self.dock.widget()  # a DivergencePlot
         self.plot.seek.connect(self.seek_time)
-        self.dock = QDockWidget("Recording", w)
-        self.dock.setObjectName("recording_dock")
-        self.dock.setWidget(self.plot)
-        w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        w.tabifyDockWidget(w.panels.plots_dock, self.dock)
-        self.dock.toggleViewAction().setText("Game recording's &divergence")  # Traces menu: show or hide the tab
-        self.dock.hide()  # until a recording is opened
-        w.panels.plots_dock.raise_()  # the Plots stay the tab in front
         self.timer = QTimer(w)
         self.timer.timeout.connect(self.follow)
         self.fit: FitDialog | None = None
