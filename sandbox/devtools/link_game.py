@@ -84,6 +84,7 @@ def start_link_game(
     timeout: float = 60.0,
     car_adds_actions: bool = False,
     link_before_car: bool = False,
+    frame_sleep_us: int | None = None,
 ) -> LinkGame:
     """Start the game: the link node (`link_node`, its GDScript) talks to 127.0.0.1
     `port` with `token`; the car is `scene` (files name -> text, the first a .tscn),
@@ -92,6 +93,8 @@ def start_link_game(
     throttle, brake[, handbrake, shift], one per tick at `hz`. `fixed_fps`: every
     main-loop iteration one physics tick, as fast as the machine goes; else in real
     time. The game quits after its trace, or after `timeout` seconds of wall-clock time.
+    `frame_sleep_us`: what the headless engine sleeps between frames (it cannot draw, so
+    by default 6 900 µs, and a physics tick starts up to that much late).
     `link_before_car`: the node is not the car's child but enters the tree before it (as
     an autoload does) and finds it by its path."""
     binary = godot_binary()
@@ -127,6 +130,7 @@ def start_link_game(
             "LINK_PARAMS": ";".join(f"{k}={_literal(v)}" for k, v in (params or {}).items()),
             "LINK_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
             "LINK_TIMEOUT": repr(float(timeout)),
+            "LINK_FRAME_SLEEP_US": "" if frame_sleep_us is None else str(int(frame_sleep_us)),
             "LINK_BEFORE_CAR": "1" if link_before_car else "",
         }
         command = [binary, "--path", str(project)] + (["--fixed-fps", str(int(hz))] if fixed_fps else [])

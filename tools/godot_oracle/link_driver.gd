@@ -10,7 +10,10 @@
 # LINK_PARAMS (name=value;... set on the car before it starts), LINK_CAR_ADDS_ACTIONS
 # (set: the car script adds the input actions), LINK_TIMEOUT (s of wall-clock time
 # after which the game quits whatever is left of the trace), LINK_BEFORE_CAR (set: the
-# link node is the car's sibling, in the tree before it, as an autoload would be).
+# link node is the car's sibling, in the tree before it, as an autoload would be),
+# LINK_FRAME_SLEEP_US (µs the headless engine sleeps between frames: it cannot draw,
+# so it sleeps 6900 by default and a physics tick can start that much late; a game that
+# draws runs its frames back to back or at the display's rate).
 extends Node
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
@@ -26,6 +29,8 @@ func _ready():
 	started = OS.get_ticks_msec()
 	timeout_ms = int(float(_env("LINK_TIMEOUT", "60")) * 1000.0)
 	Engine.iterations_per_second = int(_env("LINK_HZ", "60"))
+	if _env("LINK_FRAME_SLEEP_US", "") != "":
+		OS.low_processor_usage_mode_sleep_usec = int(_env("LINK_FRAME_SLEEP_US", ""))
 	if _env("LINK_CAR_ADDS_ACTIONS", "") == "":
 		for action in ACTIONS:
 			if not InputMap.has_action(action):
