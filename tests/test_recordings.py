@@ -115,7 +115,11 @@ NAN_ROW = _recording_rows()
 NAN_ROW[40, 6] = np.nan
 WORD = _text(_recording_rows()).replace("\n0.0,0.0,0.0,0.0,0.0,0.5,", "\n0.0,0.0,0.0,0.0,0.0,half,", 1)
 UNEVEN = _recording_rows()
-UNEVEN[50:, 5] += 1 / 60  # a tick missing after row 49
+UNEVEN[50:, 5] += 0.5 / 60  # half a tick: no whole number of ticks
+REPEATED = _recording_rows()
+REPEATED[50:, 5] -= 1 / 60  # row 50's t the same as row 49's
+BACKWARDS = _recording_rows()
+BACKWARDS[50:, 5] -= 3 / 60
 
 
 @pytest.mark.parametrize(
@@ -125,12 +129,25 @@ UNEVEN[50:, 5] += 1 / 60  # a tick missing after row 49
         (_bad(NAN_ROW), None, r"line 42: x nan is not a finite number"),
         (WORD, None, r"line 32: t 'half' is not a number"),
         (_bad(_recording_rows()), 120, r"column 6: t steps by 0\.016666\d* s, a tick rate of 60 Hz, but --hz 120"),
-        (_bad(UNEVEN), None, r"line 52 column 6: t goes from 0\.816667 to 0\.85 s.*uneven"),
+        (_bad(UNEVEN), None, r"line 52 column 6: t goes from 0\.816667 to 0\.841667 s.*not a whole number of ticks"),
+        (_bad(REPEATED), None, r"line 52 column 6: t goes from 0\.816667 to 0\.816667 s.*uneven \(a row repeated"),
+        (_bad(BACKWARDS), None, r"line 52 column 6: t goes from 0\.816667 to 0\.783333 s.*out of order"),
         (_bad(_recording_rows(100)), None, r"1\.65 s of driving \(100 ticks at 60 Hz\); a fit needs at least 2 s"),
         (_bad(_recording_rows(), HEADER + ",grip"), None, r"line 1 column 10: 'grip' is not a column of a recording"),
         (_bad(_recording_rows()[:, [0, 1, 2, 5, 5, 6, 7, 8]], "steer,throttle,brake,t,t,x,y,heading"), None, "twice"),
     ],
-    ids=["no heading", "NaN", "a word", "another tick rate", "uneven t", "too short", "unknown column", "twice"],
+    ids=[
+        "no heading",
+        "NaN",
+        "a word",
+        "another tick rate",
+        "half a tick",
+        "repeated t",
+        "t backwards",
+        "too short",
+        "unknown column",
+        "twice",
+    ],  # fmt: skip
 )
 def test_a_file_that_is_not_a_recording_is_refused_naming_the_place(tmp_path, text, hz, expected):
     path = tmp_path / "bad.csv"

@@ -26,16 +26,35 @@ PARALLEL_TICKS = 20_000
 @dataclass
 class RecordedDrive:
     """A drive as the fit reads it: controls (n, 5) in Controls order, the pose (n, 3)
-    x, y, heading after each tick, the velocity (n, 2) or None, and model state values
-    by name ((n,) each)."""
+    x, y, heading after each tick, the velocity (n, 2) or None, model state values by
+    name ((n,) each), and each row's tick counted from the first ((n,) int), None when
+    no tick is missing (a row per tick)."""
 
     controls: np.ndarray
     pose: np.ndarray
     velocity: np.ndarray | None = None
     states: dict[str, np.ndarray] = field(default_factory=dict)
+    tick: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.pose)
+
+    @property
+    def span_ticks(self) -> int:
+        """Ticks from the first row to the last."""
+        return int(self.tick[-1]) if self.tick is not None else len(self) - 1
+
+    @property
+    def missing_ticks(self) -> int:
+        """Ticks lost between the first row and the last (rows left out)."""
+        return self.span_ticks - (len(self) - 1)
+
+    @property
+    def gaps(self) -> np.ndarray:
+        """The rows that come after lost ticks (ascending)."""
+        if self.tick is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero(np.diff(self.tick) > 1) + 1
 
 
 def heading_weight_of(model: ModuleType, tuning: Mapping[str, object]) -> float:
