@@ -159,7 +159,7 @@ def path_per_segment(objective: Objective) -> float:
     """The mean distance (length units) the recorded car drives in a segment."""
     pose = objective.pose
     steps = np.hypot(*np.diff(pose[:, :2], axis=0).T)[objective.scored]
-    segments = max(math.ceil(len(steps) / objective.segment), 1)
+    segments = max(len(objective.anchors), 1)
     return float(np.sum(steps) / segments)
 
 

@@ -82,11 +82,17 @@ class Objective:
         self.controls = as_engine_controls(drive.controls)
         self.pose = np.ascontiguousarray(drive.pose, dtype=np.float64)
         layout = model.STATE
+        gaps = drive.gaps
         self.velocity = (
-            shooting.velocities(self.pose, dt) if drive.velocity is None else np.ascontiguousarray(drive.velocity)
+            shooting.velocities(self.pose, dt, gaps)
+            if drive.velocity is None
+            else np.ascontiguousarray(drive.velocity, dtype=np.float64)
         )
         self.first = 1 if drive.velocity is None else 0
         self.integrator = shooting.integrator_of(model, base) if drive.velocity is None else shooting.END_VELOCITY
+        self.anchors, self.ends, self.fresh = shooting.segments(len(drive), self.segment, self.first, gaps)
+        if self.integrator == shooting.MIDPOINT:
+            self.velocity = _midpoint_after_gaps(self.velocity, self.anchors[self.fresh], self.ends[self.fresh])
         held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
         self.columns = np.array([layout.offset[name] for name in held], dtype=np.int64)
         self.values = np.ascontiguousarray(
@@ -96,8 +102,12 @@ class Objective:
             [layout.offset.get("heading_x", -1), layout.offset.get("heading_y", -1)], dtype=np.int64
         )
         self.start = layout.rest(1)[0]
-        self.scored = np.arange(self.first + 1, len(drive)) - 1
+        self.scored = np.concatenate(
+            [np.arange(a + 1, end + 1) - 1 for a, end in zip(self.anchors, self.ends)] or [np.zeros(0, np.int64)]
+        )
         """The rows of the per-tick errors that are scored (row t − 1 is tick t)."""
+        self.segment_of = np.repeat(np.arange(len(self.anchors)), self.ends - self.anchors)
+        """The segment of each tick scored."""
 
     @property
     def ticks(self) -> int:
@@ -128,8 +138,9 @@ class Objective:
             self.heading_vector,
             params,
             1.0 / self.hz,
-            self.first,
-            self.segment,
+            self.anchors,
+            self.ends,
+            self.fresh,
             self.integrator,
             sums,
             out,
@@ -148,3 +159,15 @@ class Objective:
         _, errors = self.run(values, errors=True)
         errors[:, :, 2] *= self.heading_weight
         return errors.reshape(len(errors), -1)
+
+
+def _midpoint_after_gaps(velocity: np.ndarray, anchors: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """`velocity` (the pose differences d_k, mean velocity over tick k under MIDPOINT)
+    with each anchor a after a gap given v_a ≈ (d_a + d_{a+1})/2, exact while the
+    acceleration holds over the two ticks (the car's velocity before tick a is
+    unknown there: the tick before it was lost)."""
+    out = velocity.copy()
+    for a, end in zip(anchors, ends):
+        if a + 1 <= end:
+            out[a] = (velocity[a] + velocity[a + 1]) / 2
+    return out
