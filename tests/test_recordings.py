@@ -7,9 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lost_ticks import without_rows
 from sandbox.cli import main
 from sandbox.errors import TraceError
 from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.recording_columns import (
+    CONTROL_COLUMNS,
+    POSE_COLUMNS,
+    STATE_COLUMNS,
+    TIME_COLUMN,
+    VELOCITY_COLUMNS,
+)
 from sandbox.files.recordings import drive_recording, load_recording, save_recording
 from sandbox.files.traces import load_trace, trace_chunks
 from sandbox.physics.models import MODELS
@@ -155,3 +163,78 @@ def test_a_file_that_is_not_a_recording_is_refused_naming_the_place(tmp_path, te
     with pytest.raises(TraceError, match=expected) as caught:
         load_recording(path, hz)
     assert str(path) in str(caught.value)
+
+
+LOST = {
+    "one tick": {90},
+    "three in a row": {90, 91, 92},
+    "the first tick's": {1},
+    "next to last": {179},
+    "here and there": {1, 2, 60, 120, 121, 179},
+}
+
+
+@pytest.mark.parametrize("lost", LOST.values(), ids=list(LOST))
+def test_a_recording_with_ticks_lost_loads_saying_where_they_are(tmp_path, lost):
+    """The rows the live link never received are left out: t jumps by whole ticks; each
+    remaining row keeps its tick (its t·hz), the rows after a gap and the number lost
+    are known, and the time spanned is the whole drive's."""
+    model = MODELS["arcade"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    loaded = without_rows(recording, lost, tmp_path)
+    kept = np.array([k for k in range(len(recording)) if k not in lost])
+    assert loaded.hz == 60 and len(loaded) == len(kept)
+    assert np.array_equal(loaded.tick, kept) and loaded.missing_ticks == len(lost)
+    assert np.array_equal(loaded.pose, recording.pose[kept])
+    after = [j for j in range(1, len(kept)) if kept[j] - kept[j - 1] > 1]
+    assert np.array_equal(loaded.gaps, after)
+    assert loaded.seconds == pytest.approx(3.0)
+    lines = (tmp_path / "lost.csv").read_text().split("\n")
+    (tmp_path / "twice.csv").write_text("\n".join(lines[:30] + [lines[29]] + lines[30:]))
+    with pytest.raises(TraceError, match=r"line 31 column 6: .*uneven \(a row repeated"):  # one row twice
+        load_recording(tmp_path / "twice.csv")
+
+
+def test_a_recording_without_lost_ticks_has_a_row_per_tick():
+    model = MODELS["arcade"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    assert recording.tick is None and recording.missing_ticks == 0 and not len(recording.gaps)
+
+
+def test_a_recording_with_a_tick_lost_is_refused_as_a_trace_naming_the_tick(tmp_path, capsys):
+    """A trace replays every tick and the lost tick's controls are unknown: the window,
+    simulate and every trace reader refuse it, naming the first lost tick (t = tick/hz)
+    and saying that the fit can use it."""
+    model = MODELS["arcade"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    without_rows(recording, {70, 71, 150}, tmp_path)
+    path = tmp_path / "lost.csv"
+    expected = r"lost\.csv line 72: tick 70 \(t = 1\.16667 s\) is missing from this recording.*`car-sandbox fit` can"
+    with pytest.raises(TraceError, match=expected):
+        load_trace(path)
+    for rows_per_chunk in (50, 69, 70, 1000):  # the gap inside a chunk, at its end, at the next one's start
+        with pytest.raises(TraceError, match=expected):
+            list(trace_chunks(path, rows_per_chunk=rows_per_chunk))
+    out = tmp_path / "trajectory.csv"
+    preset = BUILTIN_DIR / "recipe_defaults.json"
+    assert main(["simulate", "--preset", str(preset), "--controls", str(path), "--out", str(out)]) == 2
+    assert not out.exists() and "tick 70 (t = 1.16667 s) is missing" in capsys.readouterr().err
+
+
+def test_steer_is_the_control_and_no_state_column():
+    """The bicycle's state has a `steer` slot, but a recording's `steer` column is the
+    control: read as a state too, a recording saved back had `steer` twice and could
+    not be loaded again."""
+    assert not set(STATE_COLUMNS) & set(CONTROL_COLUMNS + (TIME_COLUMN,) + POSE_COLUMNS + VELOCITY_COLUMNS)
+    assert "steer" in {slot.name for slot in MODELS["bicycle"].STATE.slots}
+
+
+def test_a_bicycle_recording_saved_again_loads_again(tmp_path):
+    model = MODELS["bicycle"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    save_recording(tmp_path / "first.csv", recording)
+    loaded = load_recording(tmp_path / "first.csv")
+    assert "steer" not in loaded.states
+    save_recording(tmp_path / "again.csv", loaded)
+    again = load_recording(tmp_path / "again.csv")
+    assert np.array_equal(again.controls, recording.controls) and np.array_equal(again.pose, recording.pose)
