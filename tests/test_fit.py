@@ -13,6 +13,7 @@ from sandbox.analysis.fit import fit
 from sandbox.analysis.fit_objective import Objective, RecordedDrive
 from sandbox.analysis.tune_space import free_names
 from sandbox.devtools.fit_drives import arcade_drive, corvette_drive
+from sandbox.errors import UserError
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.files.recordings import drive_recording
 from sandbox.physics.models import MODELS
@@ -191,3 +192,15 @@ def test_with_ticks_lost_the_corvette_gives_back_four_hidden_values(tmp_path):
     result = fit(preset.model, recording, dict(preset.tuning), list(CORVETTE_HIDDEN), 60)
     _assert_recovered(result, CORVETTE_HIDDEN)
     assert result.verdict == "good" and not result.undetermined
+
+
+def test_a_drive_whose_every_other_tick_is_lost_is_refused():
+    """Two rows at a time between lost ticks: a recording without velocities takes the
+    first anchor's from the two rows, leaving no tick to drive and compare."""
+    model = MODELS["arcade"]
+    tuning = dict(Tuning(model.PARAMS))
+    full = drive_recording(model, tuning, arcade_drive(4.0), 60, velocity=False)
+    kept = np.array([k for k in range(len(full)) if k % 3 != 2])
+    drive = RecordedDrive(full.controls[kept], full.pose[kept], None, {}, kept)
+    with pytest.raises(UserError, match=r"80 of the recording's 241 ticks are lost.*nothing to compare"):
+        fit(model, drive, tuning, ["drag"], 60, segment=30)

@@ -14,7 +14,8 @@ through the model's own kernel, and each tick's pose is compared with the record
 A segment starts every `segment` rows, and anew after each tick lost from the
 recording (the car never drives across a gap: the lost tick's controls are unknown);
 the first anchor after a gap is the first row after it, or the second when the
-velocities come from the pose differences (never taken across the gap).
+velocities come from the pose differences (never taken across the gap); the slots the
+recording does not hold carry over the gap from the car's run before it.
 
 Python enters once per batch (`kernels.call(shoot, …)`), never once per tick.
 """
