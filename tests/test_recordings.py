@@ -18,7 +18,7 @@ from sandbox.files.recording_columns import (
     TIME_COLUMN,
     VELOCITY_COLUMNS,
 )
-from sandbox.files.recordings import drive_recording, load_recording, save_recording
+from sandbox.files.recordings import drive_recording, load_recording, replayable, save_recording
 from sandbox.files.traces import load_trace, trace_chunks
 from sandbox.physics.models import MODELS
 from sandbox.physics.params import Tuning
@@ -212,6 +212,9 @@ def test_a_recording_with_a_tick_lost_is_refused_as_a_trace_naming_the_tick(tmp_
     expected = r"lost\.csv line 72: tick 70 \(t = 1\.16667 s\) is missing from this recording.*`car-sandbox fit` can"
     with pytest.raises(TraceError, match=expected):
         load_trace(path)
+    with pytest.raises(TraceError, match=expected):  # what a replay of the recording's rows asks first
+        replayable(load_recording(path))
+    assert replayable(recording) is recording
     for rows_per_chunk in (50, 69, 70, 1000):  # the gap inside a chunk, at its end, at the next one's start
         with pytest.raises(TraceError, match=expected):
             list(trace_chunks(path, rows_per_chunk=rows_per_chunk))

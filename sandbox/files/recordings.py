@@ -31,7 +31,7 @@ from .recording_columns import (
     TIME_COLUMN,
     VELOCITY_COLUMNS,
 )
-from .recording_ticks import tick_numbers
+from .recording_ticks import refuse_gap_in_trace, tick_numbers
 from .traces import TRACE_LIMIT, _header, _lines, controls_of, table_rows
 
 SHORTEST_S = 2.0
@@ -135,6 +135,14 @@ def load_recording(path: str | os.PathLike, hz: float | None = None) -> Recordin
     """A recording file (see the module's text); `hz` the tick rate when it has no t,
     checked against t's steps when it has."""
     return parse_recording(read_text(path, TRACE_LIMIT, TraceError), printable(path), hz)
+
+
+def replayable(recording: Recording) -> Recording:
+    """`recording`, when it can be replayed tick by tick (no tick lost); else the
+    TraceError a trace with a lost tick gets, naming the first missing tick."""
+    if recording.t is not None and recording.missing_ticks:
+        refuse_gap_in_trace(recording.t, recording.source, 2)
+    return recording
 
 
 def save_recording(path: str | os.PathLike, recording: Recording) -> None:
