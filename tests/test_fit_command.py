@@ -130,10 +130,37 @@ def test_a_bad_recording_is_refused_with_nothing_written(arcade_csv, tmp_path, c
 
 
 def test_uneven_ticks_are_refused(arcade_csv, tmp_path, capsys):
+    """A step of t that is not a whole number of ticks, or a row twice, is no lost tick."""
     lines = arcade_csv.read_text().split("\n")
-    path = tmp_path / "gap.csv"
-    path.write_text("\n".join(lines[:50] + lines[51:]))
-    _refused(["fit", "--trace", str(path), "--model", "arcade"], capsys, "uneven", tmp_path / "o.json")
+    half = lines[51].split(",")
+    half[5] = f"{(float(half[5]) + float(lines[50].split(',')[5])) / 2:.17g}"
+    for name, changed in (
+        ("half.csv", lines[:51] + [",".join(half)] + lines[52:]),
+        ("twice.csv", lines[:51] + lines[50:]),
+    ):
+        path = tmp_path / name
+        path.write_text("\n".join(changed))
+        _refused(["fit", "--trace", str(path), "--model", "arcade"], capsys, "uneven", tmp_path / "o.json")
+
+
+def test_a_drive_with_ticks_lost_is_fitted_saying_how_many(arcade_csv, tmp_path, capsys):
+    """The live link leaves lost ticks out: the fit starts a new segment after each,
+    finds the hidden values as without, and says how many ticks were lost."""
+    lines = arcade_csv.read_text().split("\n")
+    path = tmp_path / "lost.csv"
+    path.write_text("\n".join(lines[:50] + lines[53:200] + lines[201:]))  # rows 49-51 and 199 lost
+    argv = ["fit", "--trace", str(path), "--model", "arcade", "--free", "engine_power,traction_slow"]
+    assert main(argv + ["--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["missing_ticks"] == 4 and found["seconds"] == pytest.approx(6.0)
+    for name, value in HIDDEN.items():
+        assert found["fits"][0]["params"][name] == pytest.approx(value, rel=1e-6)
+    assert main(argv) == 0
+    assert "4 ticks missing (lost in 2 places): the car is put back on the recording after each" in (
+        capsys.readouterr().out
+    )
+    assert main(["fit", "--trace", str(arcade_csv), "--model", "arcade", "--free", "engine_power", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["missing_ticks"] == 0
 
 
 def test_a_drive_no_model_can_explain_is_refused_with_nothing_written(tmp_path, capsys):

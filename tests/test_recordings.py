@@ -7,10 +7,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lost_ticks import without_rows
 from sandbox.cli import main
 from sandbox.errors import TraceError
 from sandbox.files.presets import BUILTIN_DIR, load_preset
-from sandbox.files.recordings import drive_recording, load_recording, save_recording
+from sandbox.files.recording_columns import (
+    CONTROL_COLUMNS,
+    POSE_COLUMNS,
+    STATE_COLUMNS,
+    TIME_COLUMN,
+    VELOCITY_COLUMNS,
+)
+from sandbox.files.recordings import drive_recording, load_recording, replayable, save_recording
 from sandbox.files.traces import load_trace, trace_chunks
 from sandbox.physics.models import MODELS
 from sandbox.physics.params import Tuning
@@ -115,7 +123,11 @@ NAN_ROW = _recording_rows()
 NAN_ROW[40, 6] = np.nan
 WORD = _text(_recording_rows()).replace("\n0.0,0.0,0.0,0.0,0.0,0.5,", "\n0.0,0.0,0.0,0.0,0.0,half,", 1)
 UNEVEN = _recording_rows()
-UNEVEN[50:, 5] += 1 / 60  # a tick missing after row 49
+UNEVEN[50:, 5] += 0.5 / 60  # half a tick: no whole number of ticks
+REPEATED = _recording_rows()
+REPEATED[50:, 5] -= 1 / 60  # row 50's t the same as row 49's
+BACKWARDS = _recording_rows()
+BACKWARDS[50:, 5] -= 3 / 60
 
 
 @pytest.mark.parametrize(
@@ -125,12 +137,25 @@ UNEVEN[50:, 5] += 1 / 60  # a tick missing after row 49
         (_bad(NAN_ROW), None, r"line 42: x nan is not a finite number"),
         (WORD, None, r"line 32: t 'half' is not a number"),
         (_bad(_recording_rows()), 120, r"column 6: t steps by 0\.016666\d* s, a tick rate of 60 Hz, but --hz 120"),
-        (_bad(UNEVEN), None, r"line 52 column 6: t goes from 0\.816667 to 0\.85 s.*uneven"),
+        (_bad(UNEVEN), None, r"line 52 column 6: t goes from 0\.816667 to 0\.841667 s.*not a whole number of ticks"),
+        (_bad(REPEATED), None, r"line 52 column 6: t goes from 0\.816667 to 0\.816667 s.*uneven \(a row repeated"),
+        (_bad(BACKWARDS), None, r"line 52 column 6: t goes from 0\.816667 to 0\.783333 s.*out of order"),
         (_bad(_recording_rows(100)), None, r"1\.65 s of driving \(100 ticks at 60 Hz\); a fit needs at least 2 s"),
         (_bad(_recording_rows(), HEADER + ",grip"), None, r"line 1 column 10: 'grip' is not a column of a recording"),
         (_bad(_recording_rows()[:, [0, 1, 2, 5, 5, 6, 7, 8]], "steer,throttle,brake,t,t,x,y,heading"), None, "twice"),
     ],
-    ids=["no heading", "NaN", "a word", "another tick rate", "uneven t", "too short", "unknown column", "twice"],
+    ids=[
+        "no heading",
+        "NaN",
+        "a word",
+        "another tick rate",
+        "half a tick",
+        "repeated t",
+        "t backwards",
+        "too short",
+        "unknown column",
+        "twice",
+    ],  # fmt: skip
 )
 def test_a_file_that_is_not_a_recording_is_refused_naming_the_place(tmp_path, text, hz, expected):
     path = tmp_path / "bad.csv"
@@ -138,3 +163,81 @@ def test_a_file_that_is_not_a_recording_is_refused_naming_the_place(tmp_path, te
     with pytest.raises(TraceError, match=expected) as caught:
         load_recording(path, hz)
     assert str(path) in str(caught.value)
+
+
+LOST = {
+    "one tick": {90},
+    "three in a row": {90, 91, 92},
+    "the first tick's": {1},
+    "next to last": {179},
+    "here and there": {1, 2, 60, 120, 121, 179},
+}
+
+
+@pytest.mark.parametrize("lost", LOST.values(), ids=list(LOST))
+def test_a_recording_with_ticks_lost_loads_saying_where_they_are(tmp_path, lost):
+    """The rows the live link never received are left out: t jumps by whole ticks; each
+    remaining row keeps its tick (its t·hz), the rows after a gap and the number lost
+    are known, and the time spanned is the whole drive's."""
+    model = MODELS["arcade"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    loaded = without_rows(recording, lost, tmp_path)
+    kept = np.array([k for k in range(len(recording)) if k not in lost])
+    assert loaded.hz == 60 and len(loaded) == len(kept)
+    assert np.array_equal(loaded.tick, kept) and loaded.missing_ticks == len(lost)
+    assert np.array_equal(loaded.pose, recording.pose[kept])
+    after = [j for j in range(1, len(kept)) if kept[j] - kept[j - 1] > 1]
+    assert np.array_equal(loaded.gaps, after)
+    assert loaded.seconds == pytest.approx(3.0)
+    lines = (tmp_path / "lost.csv").read_text().split("\n")
+    (tmp_path / "twice.csv").write_text("\n".join(lines[:30] + [lines[29]] + lines[30:]))
+    with pytest.raises(TraceError, match=r"line 31 column 6: .*uneven \(a row repeated"):  # one row twice
+        load_recording(tmp_path / "twice.csv")
+
+
+def test_a_recording_without_lost_ticks_has_a_row_per_tick():
+    model = MODELS["arcade"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    assert recording.tick is None and recording.missing_ticks == 0 and not len(recording.gaps)
+
+
+def test_a_recording_with_a_tick_lost_is_refused_as_a_trace_naming_the_tick(tmp_path, capsys):
+    """A trace replays every tick and the lost tick's controls are unknown: the window,
+    simulate and every trace reader refuse it, naming the first lost tick (t = tick/hz)
+    and saying that the fit can use it."""
+    model = MODELS["arcade"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    without_rows(recording, {70, 71, 150}, tmp_path)
+    path = tmp_path / "lost.csv"
+    expected = r"lost\.csv line 72: tick 70 \(t = 1\.16667 s\) is missing from this recording.*`car-sandbox fit` can"
+    with pytest.raises(TraceError, match=expected):
+        load_trace(path)
+    with pytest.raises(TraceError, match=expected):  # what a replay of the recording's rows asks first
+        replayable(load_recording(path))
+    assert replayable(recording) is recording
+    for rows_per_chunk in (50, 69, 70, 1000):  # the gap inside a chunk, at its end, at the next one's start
+        with pytest.raises(TraceError, match=expected):
+            list(trace_chunks(path, rows_per_chunk=rows_per_chunk))
+    out = tmp_path / "trajectory.csv"
+    preset = BUILTIN_DIR / "recipe_defaults.json"
+    assert main(["simulate", "--preset", str(preset), "--controls", str(path), "--out", str(out)]) == 2
+    assert not out.exists() and "tick 70 (t = 1.16667 s) is missing" in capsys.readouterr().err
+
+
+def test_steer_is_the_control_and_no_state_column():
+    """The bicycle's state has a `steer` slot, but a recording's `steer` column is the
+    control: read as a state too, a recording saved back had `steer` twice and could
+    not be loaded again."""
+    assert not set(STATE_COLUMNS) & set(CONTROL_COLUMNS + (TIME_COLUMN,) + POSE_COLUMNS + VELOCITY_COLUMNS)
+    assert "steer" in {slot.name for slot in MODELS["bicycle"].STATE.slots}
+
+
+def test_a_bicycle_recording_saved_again_loads_again(tmp_path):
+    model = MODELS["bicycle"]
+    recording = drive_recording(model, dict(Tuning(model.PARAMS)), _drive(), 60)
+    save_recording(tmp_path / "first.csv", recording)
+    loaded = load_recording(tmp_path / "first.csv")
+    assert "steer" not in loaded.states
+    save_recording(tmp_path / "again.csv", loaded)
+    again = load_recording(tmp_path / "again.csv")
+    assert np.array_equal(again.controls, recording.controls) and np.array_equal(again.pose, recording.pose)

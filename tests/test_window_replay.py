@@ -106,6 +106,21 @@ def test_a_bad_trace_is_refused_and_nothing_changes(window, tmp_path):
     assert window.drive.replay is None and "line 3: throttle 2 is outside 0 … 1" in window.last_error
 
 
+def test_a_recording_with_a_tick_lost_is_refused_naming_the_tick(window, tmp_path):
+    """The game's recording with a tick the link lost: its controls are unknown, so the
+    window does not replay it and says the fit can use it."""
+    from lost_ticks import without_rows
+    from sandbox.files.recordings import drive_recording
+    from sandbox.physics.models import MODELS
+
+    controls = np.column_stack([np.zeros(180), np.ones(180), np.zeros(180)])
+    without_rows(drive_recording(MODELS["arcade"], dict(window.tuning), controls, 60), {100}, tmp_path)
+    assert not window.replay.open_trace_file(tmp_path / "lost.csv")
+    assert window.drive.replay is None
+    assert "tick 100 (t = 1.66667 s) is missing from this recording" in window.last_error
+    assert "`car-sandbox fit` can use it" in window.last_error
+
+
 def test_the_play_button_shows_the_standard_pause_icon_while_playing(window):
     from PySide6.QtWidgets import QStyle
 

@@ -94,6 +94,11 @@ def fit(
     if len(drive) < segment + 2:
         raise UserError(f"the recording is shorter than one segment ({segment} ticks): give a shorter --segment")
     objective = Objective(model, drive, hz, start, segment, heading_weight)
+    if not objective.ticks:
+        raise UserError(
+            f"{drive.missing_ticks} of the recording's {drive.span_ticks + 1} ticks are lost, and no run of ticks "
+            "between them is long enough to drive the car through: there is nothing to compare"
+        )
     if not names:  # nothing to move: how the start tuning drives it
         return summary(objective, start, [])
     params = {p.name: p for p in effective_params(model.PARAMS, start)}
@@ -159,7 +164,7 @@ def path_per_segment(objective: Objective) -> float:
     """The mean distance (length units) the recorded car drives in a segment."""
     pose = objective.pose
     steps = np.hypot(*np.diff(pose[:, :2], axis=0).T)[objective.scored]
-    segments = max(math.ceil(len(steps) / objective.segment), 1)
+    segments = max(len(objective.anchors), 1)
     return float(np.sum(steps) / segments)
 
 

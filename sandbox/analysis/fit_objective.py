@@ -26,16 +26,35 @@ PARALLEL_TICKS = 20_000
 @dataclass
 class RecordedDrive:
     """A drive as the fit reads it: controls (n, 5) in Controls order, the pose (n, 3)
-    x, y, heading after each tick, the velocity (n, 2) or None, and model state values
-    by name ((n,) each)."""
+    x, y, heading after each tick, the velocity (n, 2) or None, model state values by
+    name ((n,) each), and each row's tick counted from the first ((n,) int), None when
+    no tick is missing (a row per tick)."""
 
     controls: np.ndarray
     pose: np.ndarray
     velocity: np.ndarray | None = None
     states: dict[str, np.ndarray] = field(default_factory=dict)
+    tick: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.pose)
+
+    @property
+    def span_ticks(self) -> int:
+        """Ticks from the first row to the last."""
+        return int(self.tick[-1]) if self.tick is not None else len(self) - 1
+
+    @property
+    def missing_ticks(self) -> int:
+        """Ticks lost between the first row and the last (rows left out)."""
+        return self.span_ticks - (len(self) - 1)
+
+    @property
+    def gaps(self) -> np.ndarray:
+        """The rows that come after lost ticks (ascending)."""
+        if self.tick is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero(np.diff(self.tick) > 1) + 1
 
 
 def heading_weight_of(model: ModuleType, tuning: Mapping[str, object]) -> float:
@@ -63,11 +82,17 @@ class Objective:
         self.controls = as_engine_controls(drive.controls)
         self.pose = np.ascontiguousarray(drive.pose, dtype=np.float64)
         layout = model.STATE
+        gaps = drive.gaps
         self.velocity = (
-            shooting.velocities(self.pose, dt) if drive.velocity is None else np.ascontiguousarray(drive.velocity)
+            shooting.velocities(self.pose, dt, gaps)
+            if drive.velocity is None
+            else np.ascontiguousarray(drive.velocity, dtype=np.float64)
         )
         self.first = 1 if drive.velocity is None else 0
         self.integrator = shooting.integrator_of(model, base) if drive.velocity is None else shooting.END_VELOCITY
+        self.anchors, self.ends, self.fresh = shooting.segments(len(drive), self.segment, self.first, gaps)
+        if self.integrator == shooting.MIDPOINT:
+            self.velocity = _midpoint_after_gaps(self.velocity, self.anchors[self.fresh], self.ends[self.fresh])
         held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
         self.columns = np.array([layout.offset[name] for name in held], dtype=np.int64)
         self.values = np.ascontiguousarray(
@@ -77,8 +102,12 @@ class Objective:
             [layout.offset.get("heading_x", -1), layout.offset.get("heading_y", -1)], dtype=np.int64
         )
         self.start = layout.rest(1)[0]
-        self.scored = np.arange(self.first + 1, len(drive)) - 1
+        self.scored = np.concatenate(
+            [np.arange(a + 1, end + 1) - 1 for a, end in zip(self.anchors, self.ends)] or [np.zeros(0, np.int64)]
+        )
         """The rows of the per-tick errors that are scored (row t − 1 is tick t)."""
+        self.segment_of = np.repeat(np.arange(len(self.anchors)), self.ends - self.anchors)
+        """The segment of each tick scored."""
 
     @property
     def ticks(self) -> int:
@@ -109,8 +138,9 @@ class Objective:
             self.heading_vector,
             params,
             1.0 / self.hz,
-            self.first,
-            self.segment,
+            self.anchors,
+            self.ends,
+            self.fresh,
             self.integrator,
             sums,
             out,
@@ -129,3 +159,15 @@ class Objective:
         _, errors = self.run(values, errors=True)
         errors[:, :, 2] *= self.heading_weight
         return errors.reshape(len(errors), -1)
+
+
+def _midpoint_after_gaps(velocity: np.ndarray, anchors: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """`velocity` (the pose differences d_k, mean velocity over tick k under MIDPOINT)
+    with each anchor a after a gap given v_a ≈ (d_a + d_{a+1})/2, exact while the
+    acceleration holds over the two ticks (the car's velocity before tick a is
+    unknown there: the tick before it was lost)."""
+    out = velocity.copy()
+    for a, end in zip(anchors, ends):
+        if a + 1 <= end:
+            out[a] = (velocity[a] + velocity[a + 1]) / 2
+    return out

@@ -65,13 +65,14 @@ def noise_of(objective: Objective, tuning: Mapping[str, object]) -> tuple[float,
     (variance 2σ² an axis), one tick of the model's own error aside."""
     values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
     _, errors = objective.run(values, errors=True)
-    first = errors[0, :: objective.segment]
+    first = errors[0, np.flatnonzero(np.diff(objective.segment_of, prepend=-1))]
     return math.sqrt(np.mean(first[:, :2] ** 2) / 2), math.sqrt(np.mean(first[:, 2] ** 2) / 2)
 
 
 def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDrive:
     """The recording's controls driven by `tuning`'s car without a break, from the
-    first anchor's state: a drive whose tuning is known exactly."""
+    first anchor's state: a drive whose tuning is known exactly (with the recording's
+    gaps, where the fit starts anew, though this car drove on)."""
     model, drive, a = objective.model, objective.drive, objective.first
     layout = model.STATE
     state = State.at_rest(1, layout)
@@ -89,7 +90,8 @@ def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDri
     if a > 0:  # a pose before the anchor that gives its velocity by the pose differences
         rows[:a, :2] = rows[a, :2] - rows[a, 3:5] / objective.hz
     states = {name: rows[:, 5 + k] for k, name in enumerate(held)}
-    return RecordedDrive(drive.controls, rows[:, :3], rows[:, 3:5] if drive.velocity is not None else None, states)
+    velocity = rows[:, 3:5] if drive.velocity is not None else None
+    return RecordedDrive(drive.controls, rows[:, :3], velocity, states, drive.tick)
 
 
 def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) -> dict[str, float]:
@@ -110,7 +112,7 @@ def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) 
         if search._stopped():
             break
         noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
-        drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states)
+        drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
         replica = Objective(objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight)
         refit = Search(replica, space, None, 0, search.stop)
         found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
@@ -172,7 +174,7 @@ def _covariance(J: np.ndarray, r: np.ndarray, variance: float, objective: Object
     bread = np.linalg.pinv(J.T @ J)
     plain = variance * bread
     per_tick = len(r) // max(objective.ticks, 1)
-    segment_of = (np.arange(len(r)) // per_tick) // objective.segment
+    segment_of = np.repeat(objective.segment_of, per_tick)
     segments = int(segment_of.max()) + 1 if len(r) else 1
     gradients = np.zeros((segments, J.shape[1]))
     np.add.at(gradients, segment_of, J * r[:, None])

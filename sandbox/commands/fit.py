@@ -106,8 +106,10 @@ def run(args) -> int:
 
 
 def _units_of(recording) -> str:
-    """px or m, from the recording's fastest tick (METRE_SPEEDS_UP_TO)."""
-    speeds = np.hypot(*np.diff(recording.pose[:, :2], axis=0).T) * recording.hz
+    """px or m, from the recording's fastest tick (METRE_SPEEDS_UP_TO); across a lost
+    tick, the mean speed over the ticks between the rows."""
+    ticks = np.diff(recording.tick) if recording.tick is not None else 1
+    speeds = np.hypot(*np.diff(recording.pose[:, :2], axis=0).T) / ticks * recording.hz
     return "m" if float(np.max(speeds, initial=0.0)) <= METRE_SPEEDS_UP_TO else "px"
 
 
@@ -162,6 +164,7 @@ def _as_json(results, best, recording, units: str) -> dict:
         "best": best.model.NAME,
         "hz": recording.hz,
         "seconds": recording.seconds,
+        "missing_ticks": recording.missing_ticks,
         "segment": best.segment,
     }
 
@@ -172,6 +175,12 @@ def _as_text(results, best, recording, units: str) -> list[str]:
         f"positions in {units}; the car put back on the recording every {best.segment} ticks "
         f"({best.segment / recording.hz:.2f} s)"
     ]
+    if recording.missing_ticks:
+        gaps = len(recording.gaps)
+        lines.append(
+            f"  {recording.missing_ticks} tick{'s' * (recording.missing_ticks != 1)} missing (lost in "
+            f"{gaps} place{'s' * (gaps != 1)}): the car is put back on the recording after each"
+        )
     for r in results:
         share = r.rms_position / r.path_per_segment if r.path_per_segment > 0 else math.inf
         tried = f"{r.evaluations} tunings tried" if r.names else "as its preset is: nothing of it is free"

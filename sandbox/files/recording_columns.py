@@ -19,10 +19,11 @@ STATE_COLUMNS = tuple(
             slot.name
             for model in MODELS.values()
             for slot in model.STATE.slots
-            if slot.size == 1 and slot.name not in POSE_COLUMNS + VELOCITY_COLUMNS
+            if slot.size == 1 and slot.name not in CONTROL_COLUMNS + (TIME_COLUMN,) + POSE_COLUMNS + VELOCITY_COLUMNS
         }
     )
 )
 """A model's own state values a recording may hold (`omega`, `rpm`, `gear`, `speed`, …):
-any single-valued slot of any model's state."""
+any single-valued slot of any model's state but those named like a control or a pose
+column (the bicycle's steering angle `steer`: the `steer` column is the control)."""
 RECORDING_COLUMNS = CONTROL_COLUMNS + (TIME_COLUMN,) + POSE_COLUMNS + VELOCITY_COLUMNS + STATE_COLUMNS + IGNORED_COLUMNS

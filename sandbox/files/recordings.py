@@ -6,7 +6,8 @@
 Row k: the controls the car read in tick k and its pose after that tick; x, y in the
 model's length unit (px or m), heading in rad, t in s (optional: the tick rate is then
 given), vx, vy in length units/s and any of a model's state values (omega, rpm, gear,
-…) optional. Columns may come in any order; handbrake and shift may be left out.
+…) optional. Columns may come in any order; handbrake and shift may be left out. A
+tick the live link lost is left out (t jumps by whole ticks): its row's `tick` says so.
 """
 
 from __future__ import annotations
@@ -30,12 +31,11 @@ from .recording_columns import (
     TIME_COLUMN,
     VELOCITY_COLUMNS,
 )
+from .recording_ticks import refuse_gap_in_trace, tick_numbers
 from .traces import TRACE_LIMIT, _header, _lines, controls_of, table_rows
 
 SHORTEST_S = 2.0
 """s: a shorter recording is refused (too little to tell a tuning by)."""
-EVEN = 0.1
-"""Share of a tick by which t's steps may differ from their median (t written rounded)."""
 HZ_AGREE = 0.005
 """Share by which the tick rate of t's steps and the one given may differ."""
 HZ_RANGE = (10.0, 1000.0)
@@ -44,7 +44,8 @@ HZ_RANGE = (10.0, 1000.0)
 @dataclass
 class Recording(RecordedDrive):
     """A recording's columns: controls (n, 5), pose (n, 3), velocity (n, 2) or None,
-    state values by name; its tick rate (Hz), t (n,) or None, and where it came from."""
+    state values by name, each row's tick or None (none missing); its tick rate (Hz),
+    t (n,) or None, and where it came from."""
 
     hz: float = 60.0
     t: np.ndarray | None = None
@@ -54,7 +55,7 @@ class Recording(RecordedDrive):
     @property
     def seconds(self) -> float:
         """s spanned from the first row to the last."""
-        return (len(self) - 1) / self.hz
+        return self.span_ticks / self.hz
 
 
 def parse_recording(text: str, source: str = "<recording>", hz: float | None = None) -> Recording:
@@ -80,12 +81,13 @@ def parse_recording(text: str, source: str = "<recording>", hz: float | None = N
         return table[:, header.index(name)]
 
     t = column(TIME_COLUMN) if TIME_COLUMN in header else None
-    rate = _tick_rate(t, hz, source, header)
+    rate, tick = _tick_rate(t, hz, source, header)
     recording = Recording(
         controls=controls_of(table, header),
         pose=np.column_stack([column(name) for name in POSE_COLUMNS]),
         velocity=np.column_stack([column(name) for name in VELOCITY_COLUMNS]) if "vx" in header else None,
         states={name: column(name) for name in header if name in STATE_COLUMNS},
+        tick=tick,
         hz=rate,
         t=t,
         source=source,
@@ -99,27 +101,20 @@ def parse_recording(text: str, source: str = "<recording>", hz: float | None = N
     return recording
 
 
-def _tick_rate(t: np.ndarray | None, hz: float | None, source: str, header: tuple[str, ...]) -> float:
-    """The tick rate (Hz) of the recording: from t's steps, which must be even, and
-    agree with `hz` when both are given."""
+def _tick_rate(
+    t: np.ndarray | None, hz: float | None, source: str, header: tuple[str, ...]
+) -> tuple[float, np.ndarray | None]:
+    """(the tick rate (Hz) of the recording, each row's tick or None when none is
+    missing): from t's steps, each a whole number of ticks, agreeing with `hz` when
+    both are given."""
     if t is None:
         if hz is None:
             raise TraceError(f"{source}: no t column, so the tick rate is unknown: give it (--hz)")
-        return float(hz)
+        return float(hz), None
     if len(t) < 2:
-        return float(hz) if hz is not None else HZ_RANGE[0]  # too short anyway: refused by its length
-    steps = np.diff(t)
-    step = float(np.median(steps))
+        return (float(hz) if hz is not None else HZ_RANGE[0]), None  # too short anyway: refused by its length
     column = header.index(TIME_COLUMN) + 1
-    if not step > 0:
-        raise TraceError(f"{source} column {column}: t does not increase from row to row")
-    uneven = np.flatnonzero(np.abs(steps - step) > EVEN * step)
-    if len(uneven):
-        k = int(uneven[0])
-        raise TraceError(
-            f"{source} line {k + 3} column {column}: t goes from {t[k]:g} to {t[k + 1]:g} s, a step of "
-            f"{steps[k]:g} s where the others are {step:g} s: the ticks are uneven (one missing or repeated?)"
-        )
+    step, tick = tick_numbers(t, source, column)
     rate = 1.0 / step
     if abs(rate - round(rate)) <= 1e-3 * rate:
         rate = float(round(rate))
@@ -133,7 +128,7 @@ def _tick_rate(t: np.ndarray | None, hz: float | None, source: str, header: tupl
             f"{source} column {column}: t steps by {step:g} s, a tick rate of {rate:g} Hz, but --hz {hz:g} "
             "was given: which is it?"
         )
-    return rate
+    return rate, tick
 
 
 def load_recording(path: str | os.PathLike, hz: float | None = None) -> Recording:
@@ -142,11 +137,20 @@ def load_recording(path: str | os.PathLike, hz: float | None = None) -> Recordin
     return parse_recording(read_text(path, TRACE_LIMIT, TraceError), printable(path), hz)
 
 
+def replayable(recording: Recording) -> Recording:
+    """`recording`, when it can be replayed tick by tick (no tick lost); else the
+    TraceError a trace with a lost tick gets, naming the first missing tick."""
+    if recording.t is not None and recording.missing_ticks:
+        refuse_gap_in_trace(recording.t, recording.source, 2)
+    return recording
+
+
 def save_recording(path: str | os.PathLike, recording: Recording) -> None:
-    """Write `recording` atomically: the five controls, t (n/hz from 0 when it has
+    """Write `recording` atomically: the five controls, t (tick/hz from 0 when it has
     none), the pose, the velocity when it has one, its state values."""
     n = len(recording)
-    t = recording.t if recording.t is not None else np.arange(n) / recording.hz
+    ticks = recording.tick if recording.tick is not None else np.arange(n)
+    t = recording.t if recording.t is not None else ticks / recording.hz
     columns = list(CONTROL_COLUMNS) + [TIME_COLUMN] + list(POSE_COLUMNS)
     parts = [recording.controls, t[:, None], recording.pose]
     if recording.velocity is not None:

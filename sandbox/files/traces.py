@@ -4,7 +4,8 @@ or, when the handbrake or the gears were used, `steer,throttle,brake,handbrake,s
 Both load as rows of all five controls (a three-column file has no handbrake and no
 shifts: zeros), so traces written before the dynamic car keep loading unchanged. A
 recording (the same controls with the car's pose per tick, files/recordings.py) loads
-as a trace too: its controls."""
+as a trace too: its controls, unless ticks are missing from it (a tick the live link
+lost: its controls are unknown, so the recording cannot be replayed tick by tick)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 from .recording_columns import POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
+from .recording_ticks import refuse_gap_in_trace, tick_steps
 
 PEDAL_COLUMNS = ("steer", "throttle", "brake")
 TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
@@ -132,9 +134,19 @@ def table_rows(lines: list[str], first: int, header: tuple[str, ...], source: st
     return rows
 
 
-def _rows(lines: list[str], first: int, header: tuple[str, ...], source: str) -> np.ndarray:
-    """(k, 5) control rows of `lines` (a recording's controls columns)."""
-    return controls_of(table_rows(lines, first, header, source), header)
+def _rows(
+    lines: list[str], first: int, header: tuple[str, ...], source: str, before: tuple[float, float] | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """((k, 5) control rows of `lines` (a recording's controls columns), their t or
+    None); a recording with a tick missing is refused (`before`: t of the row before
+    these and the tick (s), when they follow other rows)."""
+    table = table_rows(lines, first, header, source)
+    t = table[:, header.index(TIME_COLUMN)] if TIME_COLUMN in header else None
+    if t is not None and before is None:
+        refuse_gap_in_trace(t, source, first)
+    elif t is not None and len(t):
+        refuse_gap_in_trace(np.concatenate([[before[0]], t]), source, first - 1, before[1])
+    return controls_of(table, header), t
 
 
 def controls_of(table: np.ndarray, header: tuple[str, ...]) -> np.ndarray:
@@ -157,7 +169,7 @@ def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
     TraceError names the line."""
     lines = _lines(text)
     header = _header(lines[0] if lines else "", source)
-    rows = _rows(lines[1:], 2, header, source)
+    rows, _ = _rows(lines[1:], 2, header, source)
     if not len(rows):
         raise TraceError(f"{source}: no rows after the header")
     return rows
@@ -181,7 +193,7 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
     ((k, 5) rows, the share of the file read so far); TraceError names the line."""
     path = Path(path)
     size = max(check_readable(path, TRACE_LIMIT, TraceError).st_size, 1)
-    source, number, any_rows = printable(path), 2, False
+    source, number, any_rows, before = printable(path), 2, False, None
     try:
         with open(path, encoding="utf-8-sig", newline=None) as f:
             header = _header(f.readline().rstrip("\n"), source)
@@ -190,7 +202,10 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
                 if not lines:
                     break
                 lines = [line.rstrip("\n") for line in lines]
-                rows = _rows(lines, number, header, source)
+                rows, t = _rows(lines, number, header, source, before)
+                if t is not None and len(t):  # the next chunk's gaps: by the tick of the rows so far
+                    step = before[1] if before is not None else (tick_steps(t)[0] if len(t) > 1 else None)
+                    before = (float(t[-1]), step) if step is not None else None
                 number += len(lines)
                 any_rows = any_rows or len(rows) > 0
                 yield rows, min(f.buffer.tell() / size, 1.0)
