@@ -139,6 +139,20 @@ def test_a_bad_recording_says_why_and_changes_nothing(window, tmp_path):
     assert window.track.world_overlays == [] and not window.recordings.dock.isVisible()
 
 
+def test_a_recording_with_a_lost_tick_is_not_replayed_through_the_gap(window, tmp_path):
+    """The controls of a tick lost on the way from the game are unknown: replaying
+    through it would drive a car the game never drove."""
+    paused(window)
+    write_recording(tmp_path / "good.csv", window.model, window.tuning, slalom(), window.sim.hz)
+    lines = (tmp_path / "good.csv").read_text().splitlines()
+    del lines[100]  # the row of tick 99
+    (tmp_path / "lost.csv").write_text("\n".join(lines) + "\n")
+    before = dict(window.tuning)
+    assert not window.recordings.open_file(tmp_path / "lost.csv")
+    assert window.last_error and "is missing from this recording" in window.last_error and "fit" in window.last_error
+    assert dict(window.tuning) == before and window.drive.replay is None and window.recordings.recording is None
+
+
 def test_a_recording_at_another_tick_rate_asks_and_can_switch_the_window_to_it(window, tmp_path):
     paused(window)
     controls = slalom(hz=120)

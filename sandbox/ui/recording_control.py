@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ..files.recordings import Recording, load_recording
+from ..files.recordings import Recording, load_recording, replayable
 from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
 from ..session.recorded import Divergence, ReplayedRecording, divergence, recorded_drive, summary, units_note
@@ -70,7 +70,7 @@ class RecordingControl:
         loader's message in a dialog, and nothing changes. A recording at another tick
         rate than the window's: asked first (switch the rate, replay anyway, or not)."""
         w = self.window
-        recording = w.files.read(lambda name: load_recording(name, hz), path)
+        recording = w.files.read(lambda name: replayable(load_recording(name, hz)), path)
         return recording is not None and self.play(recording, Path(path))
 
     def play(self, recording: Recording, path: Path) -> bool:
