@@ -13,6 +13,7 @@ import pytest
 
 import sandbox.link.server as server_module
 from link_peer import Peer, wait_until
+from sandbox.files.recordings import load_recording
 from sandbox.link.protocol import CONTROLS, MAX_BYTES, LinkError, encode
 from sandbox.link.server import LinkServer
 
@@ -330,6 +331,19 @@ def test_a_recording_holds_one_row_per_tick_with_the_pose_and_the_lost_ticks(lin
     assert [float(r[rows[0].index("x")]) for r in rows[1:]] == [4.0, 6.0, 8.0, 12.0]  # the peer's x = 2 tick
     assert [float(r[rows[0].index("rpm")]) for r in rows[1:]] == [1002.0, 1003.0, 1004.0, 1006.0]
     assert all(r[:5] == ["0.5", "1.0", "0.0", "0.0", "0.0"] for r in rows[1:])
+
+
+def test_a_state_named_like_a_control_is_not_written_twice(linked, peer, tmp_path):
+    """The bicycle's state has a `steer` (its wheels' angle): the recording keeps the
+    control's column, once, and loads."""
+    linked.start_recording()
+    for tick in range(1, 200):
+        peer.telemetry(tick, state={"steer": 0.01 * tick, "speed": 3.0})
+    taken(linked, 199)
+    summary = linked.stop_recording(tmp_path / "drive.csv")
+    assert summary.columns.count("steer") == 1 and "speed" in summary.columns
+    recording = load_recording(summary.path)
+    assert len(recording) == 199 and "steer" not in recording.states
 
 
 def test_a_recording_without_telemetry_writes_nothing(linked, tmp_path):

@@ -22,11 +22,13 @@ POSE_COLUMNS = POSE
 
 def state_columns(rows: list[Telemetry]) -> tuple[str, ...]:
     """The state variables every row has, alphabetically (a variable missing from some
-    ticks has no value to write there)."""
+    ticks has no value to write there), but those named like a control or the pose (the
+    bicycle's `steer`): a column is written once, and the control's is the one a trace
+    needs."""
     common = set(rows[0].state)
     for row in rows[1:]:
         common &= row.state.keys()
-    return tuple(sorted(common))
+    return tuple(sorted(common - set(CONTROLS) - set(POSE_COLUMNS)))
 
 
 def recording_table(rows: list[Telemetry], hz: float | None = None) -> tuple[tuple[str, ...], np.ndarray]:
