@@ -45,5 +45,7 @@ def test_every_value_sent_is_acknowledged_by_the_game_and_every_tick_arrives():
     latency = bench_link.slider_to_game(moves=5)
     assert latency["moves"] == 5 and 0 < latency["p50_ms"] <= latency["max_ms"]
     stream = bench_link.telemetry_stream(seconds=2.0, hz=240)
+    fast = bench_link.node_cost_back_to_back(ticks=600)
+    assert fast["ticks"] > 100 and fast["mean_us"] > 0
     assert stream["ticks_run"] >= 240 and stream["received"] == stream["ticks_run"] and stream["lost"] == 0
     print(f"\nlink: {latency}\n{stream}")
