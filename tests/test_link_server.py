@@ -146,8 +146,10 @@ def test_a_flood_does_not_stall_the_caller_and_the_game_gets_through_afterwards(
     got = wait_until(lambda: peer.telemetry() and linked.take(), "the game's telemetry after the flood")
     assert got[-1].x == 2.0 * got[-1].tick
     dropped = linked.status().dropped
-    assert set(dropped) <= {"not JSON", "token", "flood"} and sum(dropped.values()) > 0
-    assert sum(dropped.values()) <= sent[0]  # what the system lost on the way is not counted twice
+    assert set(dropped) <= {"not JSON", "token", "flood", "system buffer full"} and sum(dropped.values()) > 0
+    # every datagram of the flood is counted once: by the link, or by the system whose buffer
+    # it found full (the game's telemetry sent while the buffer was still full may add to that)
+    assert sent[0] <= sum(dropped.values()) <= sent[0] + got[-1].tick
 
 
 def test_telemetry_arrives_in_order_with_the_controls_and_state(linked, peer):

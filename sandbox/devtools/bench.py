@@ -208,6 +208,7 @@ def _step(what: str) -> None:
 
 
 def run(quick: bool = False) -> dict:
+    from .bench_link_window import flood_frames
     from .bench_window import frame_costs, recompute_frames, startup_seconds
 
     seconds = 0.3 if quick else 1.0
@@ -260,6 +261,7 @@ def run(quick: bool = False) -> dict:
     figures["recompute_max_gap_ms"] = {name: r["max_gap_ms"] for name, r in recompute.items()}
     _step("the live link to the game (Godot 3, in real time: about a minute)")
     figures["link"] = bench_link.run(quick)
+    figures["link_flood"] = flood_frames(5.0 if quick else 20.0)
     if not quick:  # minutes: the largest inputs accepted
         _step("the largest sweep, trace and Godot script accepted (a few minutes)")
         figures["inputs"] = bench_inputs.run()
@@ -409,6 +411,15 @@ def report(f: dict) -> str:
         )
     if "link" in f:
         lines += bench_link.report(f["link"])
+    if "link_flood" in f:
+        w = f["link_flood"]
+        lines.append(
+            f"window frames while the linked peer floods the link ({w['sent_per_s']:,.0f} datagrams/s of garbage, "
+            f"oversized, wrong token, NaN and telemetry, {w['seconds']:g} s): median {w['median_ms']:.1f} ms, p99 "
+            f"{w['p99_ms']:.1f} ms, {100 * w['over_budget']:.1f} % over one tick ({w['budget_ms']:.1f} ms)  "
+            f"target ≤ 1 %: {_verdict(w['over_budget'] <= 0.01)}; "
+            f"max {w['max_ms']:.1f} ms; dropped {sum(w['dropped'].values()):,d} ({w['dropped']})"
+        )
     if "inputs" in f:
         lines += bench_inputs.report(f["inputs"])
     lines.append(
