@@ -1,6 +1,6 @@
 """`car-sandbox` command line: the window, and headless commands on the same code.
 
-The options several commands share are declared once (SHARED) and added to each
+The options several commands share are declared once (commands/shared_options.py) and added to each
 command from there; each command's work is in its own module of sandbox/commands,
 which imports what it needs (the physics, Qt) only when it runs: `--help` and a
 command that needs no Qt start fast."""
@@ -33,21 +33,20 @@ from .commands import (
 )
 from .commands.arguments import (
     ZOOMS,
-    heading_weight,
     output_path,
     param_names,
     px_per_metre,
     seconds,
     seed_number,
-    segment_ticks,
-    tick_rate,
     whole_minutes,
     zoom,
 )
 from .commands.command_files import check_outputs, find_presets
+from .commands.game_options import declare_fit, declare_link
 from .commands.metrics_help import METRICS_EPILOG, TUNE_EPILOG, MetricsHelp, metrics_help
 from .commands.params import params_table_markdown
 from .commands.progress import Progress, Watchdog
+from .commands.shared_options import PRESET_HELP, shared
 from .commands.sweep import LONG_SWEEP_S, SAY_ESTIMATE_AFTER_S
 from .commands.terminal import Stopped, TerminalSafe, stop_on
 from .errors import UserError, printable_lines
@@ -64,22 +63,6 @@ __all__ = [  # also read by tests and tools from here
     "metrics_help",
     "params_table_markdown",
 ]
-
-PRESET_HELP = "preset JSON file or built-in preset name"
-SHARED = {
-    "--preset": {"type": Path, "required": True, "help": PRESET_HELP},
-    "--hz": {"type": tick_rate, "help": "physics tick rate in Hz (default: the preset's)"},
-    "--json": {"action": "store_true", "help": "as JSON"},
-    "--out": {"type": output_path, "required": True},
-}
-"""The options several commands share, each declared once; a command changes only what
-differs for it (its help, whether it is required)."""
-
-
-def shared(parser, flag: str, **changes) -> argparse.Action:
-    """Add the shared option `flag` to a command's parser, with `changes` to its declaration."""
-    return parser.add_argument(flag, **{**SHARED[flag], **changes})
-
 
 COMMANDS = {
     "simulate": simulate.run,
@@ -246,52 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
     shared(p, "--json")
 
-    p = sub.add_parser(
-        "fit",
-        help="find the tuning of a model that drives a recorded drive (a trace with the car's pose per tick)",
-    )
-    p.add_argument(
-        "--trace",
-        type=Path,
-        required=True,
-        help="the recording: CSV with the controls, t, x, y, heading[, vx, vy, state columns] per tick",
-    )
-    p.add_argument(
-        "--model",
-        required=True,
-        metavar="MODEL|all",
-        help="the model fitted, or all: every model in the recording's units (the best is named)",
-    )
-    shared(
-        p,
-        "--preset",
-        required=False,
-        help=f"{PRESET_HELP}: the start, and the values kept (default: the model's reference preset)",
-    )
-    moved = p.add_mutually_exclusive_group()
-    moved.add_argument("--free", type=param_names, help="only these parameters are fitted (comma-separated)")
-    moved.add_argument("--lock", type=param_names, help="every slider is fitted but these (comma-separated)")
-    shared(p, "--hz", help="the recording's tick rate in Hz (needed without a t column; checked against it)")
-    p.add_argument(
-        "--segment",
-        type=segment_ticks,
-        help="ticks between the moments the car is put back on the recording (default: one second's)",
-    )
-    p.add_argument(
-        "--heading-weight",
-        type=heading_weight,
-        help="length units (px or m) a heading error of 1 rad weighs as (default: half the car's length)",
-    )
-    p.add_argument(
-        "--units",
-        choices=("px", "m"),
-        help="the recording's length unit (default: m when the car never goes faster than 150 units/s, else px)",
-    )
-    p.add_argument(
-        "--seed", type=seed_number, default=1, help="the search's random seed: the same seed, the same result"
-    )
-    shared(p, "--out", required=False, help="preset JSON file to write the best fit to")
-    shared(p, "--json")
+    declare_fit(sub)
 
     p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")
     shared(p, "--preset")
@@ -348,43 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minutes", type=whole_minutes, default=30.0, help="simulated minutes (default 30)")
     shared(p, "--out", required=False, help="JSON file for the figures (default: soak.json in the user cache folder)")
 
-    p = sub.add_parser(
-        "link",
-        help="listen for your running Godot game (its link node), send it values, record its drive",
-    )
-    p.add_argument(
-        "--port", type=link.port_number, default=47620, help="UDP port to listen on (default 47620; 0: any free one)"
-    )
-    p.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1, this computer only; another one is reachable from "
-        "other computers)",
-    )
-    p.add_argument("--token", type=link.link_token, help="the token the game's link node has (default: a new one)")
-    p.add_argument(
-        "--set",
-        type=link.set_value,
-        nargs="+",
-        action="extend",
-        metavar="NAME=VALUE",
-        help="values to send to the game, checked against the model's ranges first (true/false for an option)",
-    )
-    p.add_argument(
-        "--record",
-        dest="out",
-        type=output_path,
-        metavar="OUT_CSV",
-        help="record the game's drive for --seconds to this recording (CSV: controls and pose per tick)",
-    )
-    p.add_argument("--seconds", type=link.linked_seconds, help="how long to stay linked (and record, with --record)")
-    p.add_argument(
-        "--wait",
-        type=link.wait_seconds,
-        default=30.0,
-        help="seconds to wait for the game's hello before giving up (default 30)",
-    )
-    shared(p, "--json", help="print everything as one JSON object (the address and token go to stderr)")
+    declare_link(sub)
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     shared(p, "--preset")

@@ -27,6 +27,7 @@ from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
 from . import bench_fit, bench_inputs, bench_link, bench_tune
 from .bench_baseline import tick as baseline_tick
+from .bench_link_report import flood_report
 
 DEFAULT_PRESETS = {
     "arcade": "recipe_defaults.json",
@@ -412,14 +413,7 @@ def report(f: dict) -> str:
     if "link" in f:
         lines += bench_link.report(f["link"])
     if "link_flood" in f:
-        w = f["link_flood"]
-        lines.append(
-            f"window frames while the linked peer floods the link ({w['sent_per_s']:,.0f} datagrams/s of garbage, "
-            f"oversized, wrong token, NaN and telemetry, {w['seconds']:g} s): median {w['median_ms']:.1f} ms, p99 "
-            f"{w['p99_ms']:.1f} ms, {100 * w['over_budget']:.1f} % over one tick ({w['budget_ms']:.1f} ms)  "
-            f"target ≤ 1 %: {_verdict(w['over_budget'] <= 0.01)}; "
-            f"max {w['max_ms']:.1f} ms; dropped {sum(w['dropped'].values()):,d} ({w['dropped']})"
-        )
+        lines += flood_report(f["link_flood"])
     if "inputs" in f:
         lines += bench_inputs.report(f["inputs"])
     lines.append(
