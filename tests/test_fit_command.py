@@ -11,8 +11,9 @@ import pytest
 
 from sandbox.cli import main
 from sandbox.devtools.fit_drives import corvette_drive
-from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.presets import BUILTIN_DIR, Preset, load_preset, save_preset
 from sandbox.files.recordings import Recording, drive_recording, save_recording
+from sandbox.files.traces import BUILTIN_TRACES
 from sandbox.physics.models import MODELS
 from sandbox.physics.params import Tuning
 from sandbox.physics.sim import run_trace
@@ -176,3 +177,26 @@ def test_a_drive_no_model_can_explain_is_refused_with_nothing_written(tmp_path, 
     save_recording(path, Recording(controls, pose, hz=60, t=t))
     argv = ["fit", "--trace", str(path), "--model", "arcade", "--free", "steering_angle"]
     _refused(argv, capsys, "no model explains this drive at all (nothing written)", tmp_path / "o.json")
+
+
+def test_a_trace_beside_the_simulate_output_is_a_recording(tmp_path, capsys):
+    """A control trace and `simulate`'s trajectory of it, pasted side by side line by line
+    (t,x,y,heading,vx,vy,speed,slip_angle after the controls), make a recording: the fit
+    of the tuning that drove it is exact, and finds a value it is not told."""
+    preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
+    trace = BUILTIN_TRACES / "slalom.csv"
+    hidden = dict(preset.tuning, engine_power=1037.0)
+    made = tmp_path / "made.json"
+    save_preset(Preset(preset.model, Tuning(preset.model.PARAMS, hidden), name="hidden"), made)
+    assert main(["simulate", "--preset", str(made), "--controls", str(trace), "--out", str(tmp_path / "out.csv")]) == 0
+    controls = trace.read_text(encoding="utf-8").splitlines()
+    states = (tmp_path / "out.csv").read_text(encoding="utf-8").splitlines()
+    assert len(controls) == len(states)
+    merged = tmp_path / "merged.csv"
+    merged.write_text("\n".join(f"{a},{b}" for a, b in zip(controls, states)) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    args = ["fit", "--trace", str(merged), "--model", "arcade", "--free", "engine_power", "--json"]
+    assert main(args) == 0
+    fit = json.loads(capsys.readouterr().out)["fits"][0]
+    assert fit["params"]["engine_power"] == pytest.approx(1037.0, rel=1e-6)
+    assert fit["rms_position"] < 1e-6
