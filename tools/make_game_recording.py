@@ -7,9 +7,10 @@ a Godot 3 scene (`export_scene`, `export_script`) with values only the game know
 (GAME_VALUES, over presets/recipe_defaults.json's), ran in the real Godot 3 engine with
 the exported link node (`export_link_node`) as its child, in real time at 60 Hz
 (`start_link_game`, fixed_fps off), driving the fit's scripted drive
-(`fit_drives.arcade_drive`, 20 s by default). A `LinkServer` on a free port linked to
-it, recorded every tick of telemetry from the game's first (`start_recording` before
-the game started) and wrote the recording (`stop_recording`) once the game had quit.
+(`fit_drives.arcade_drive`, 30 s: on 20 s of it a fit of every slider stopped short of
+the game's values). A `LinkServer` on a free port linked to it, recorded every tick of
+telemetry from the game's first (`start_recording` before the game started) and wrote
+the recording (`stop_recording`) once the game had quit: 1 799 ticks, none lost, 142 KB.
 Nothing in it is computed by the sandbox: it is what the engine drove.
 """
 
@@ -32,7 +33,7 @@ from sandbox.link.server import LinkServer  # noqa: E402
 from sandbox.physics.params import Tuning  # noqa: E402
 
 HZ = 60
-SECONDS = 20.0
+SECONDS = 30.0
 OUT = ROOT / "tests" / "data" / "recordings" / "game_arcade.csv"
 GAME_VALUES = {  # the game's own tuning; the sandbox's preset has the recipe's
     "engine_power": 1037.0,
