@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sandbox.devtools.fit_drives import arcade_drive
 from sandbox.errors import UserError
 from sandbox.files.presets import BUILTIN_DIR, load_preset
-from sandbox.files.recordings import load_recording
+from sandbox.files.recordings import drive_recording, load_recording, save_recording
 from sandbox.ui.screenshot_scenes import open_recording, replay_at, run_fit
 
 DEFAULTS = BUILTIN_DIR / "recipe_defaults.json"
@@ -104,3 +105,17 @@ def test_the_screenshot_s_fit_finds_the_game_s_values_and_its_ghost_drives_on_th
     car = window.sim.state  # the recipe's values part from the game's car
     assert np.hypot(float(car.x[0]) - recorded.x[tick], float(car.y[0]) - recorded.y[tick]) > 100.0
     dialog.close()
+
+
+def test_a_recording_at_another_tick_rate_switches_the_window_to_it_without_asking(window, tmp_path):
+    """The window would ask (a modal question) whether to switch; the screenshot has no
+    one to answer, so it switches, as the question's first answer does. A rate the
+    window does not tick at is refused, naming the rates it does."""
+    window.timer.stop()
+    drive = arcade_drive(3.0, 120)
+    save_recording(tmp_path / "at120.csv", drive_recording(window.model, window.tuning, drive, 120))
+    open_recording(window, tmp_path / "at120.csv", 2.0)
+    assert window.sim.hz == 120 and window.recordings.replaying and window.drive.replay_tick == 240
+    save_recording(tmp_path / "at50.csv", drive_recording(window.model, window.tuning, arcade_drive(3.0, 50), 50))
+    with pytest.raises(UserError, match="recorded at 50 Hz; the window ticks at 30, 60, 120, 144, 240 Hz only"):
+        open_recording(window, tmp_path / "at50.csv", 2.0)
