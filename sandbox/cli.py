@@ -291,7 +291,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     shared(p, "--preset")
     shared(p, "--out", help="PNG file to write")
-    p.add_argument("--drive", type=seconds, default=6.0, help="seconds of scripted driving first (default 6)")
+    p.add_argument(
+        "--drive",
+        type=seconds,
+        default=6.0,
+        help="seconds of scripted driving first (default 6); with --recording, the replay's time shown",
+    )
     p.add_argument("--size", default="1400x860", help="window size WIDTHxHEIGHT in pixels (default 1400x860)")
     p.add_argument(
         "--ghost",
@@ -312,9 +317,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dialog",
-        choices=("godot-script", "godot-scene", "update-script"),
+        choices=("godot-script", "godot-scene", "update-script", "fit"),
         help="picture a dialog instead of the window: the Godot export (as a script or a scene), or "
-        "Update my script (with --script)",
+        "Update my script (with --script); fit: the Fit dialog beside the window (the picture is the "
+        "dialog's width wider), run to its end on the --recording with its default choices, the fitted "
+        "tuning driving as a ghost",
+    )
+    p.add_argument(
+        "--recording",
+        type=Path,
+        metavar="FILE",
+        help="a game recording opened as File → Open game recording… opens it: its path in the view, "
+        "the Recording tab with its divergence, replayed to --drive seconds",
     )
     p.add_argument(
         "--script",

@@ -2,6 +2,8 @@
 replayed in the window: its controls through the sandbox car from the recording's
 start, its path drawn in the view, and the distance between the two per tick."""
 
+from pathlib import Path
+
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMenu, QMessageBox
@@ -256,3 +258,21 @@ def test_a_layout_saved_with_the_recording_tab_shown_starts_without_it(window, t
     qtbot.waitExposed(again)
     assert again.recordings.recording is None and again.panels.recording_dock.isHidden()
     assert again.panels.plots_dock.isVisible()  # the rest of the layout as saved
+
+
+def test_distances_of_a_thousand_or_more_read_in_whole_units(window):
+    """A real game's drive (tests/data/recordings, from the Godot engine) against the
+    recipe's values parts by more than 1000 px: the tab says "1556 px", not "1.56e+03 px"."""
+    paused(window)
+    assert window.recordings.open_file(Path(__file__).parent / "data" / "recordings" / "game_arcade.csv")
+    distance = window.recordings.result.distance
+    worst = float(np.max(distance))
+    assert worst >= 1000.0
+    window.replay.scrub(int(np.argmax(distance)))
+    texts = [
+        window.recordings.plot.summary.text(),
+        window.recordings.plot.worst_label.toPlainText(),
+        window.recordings.plot.now.label.toPlainText(),
+    ]
+    for text in texts:
+        assert f"{worst:.0f} px" in text and "e+" not in text, text

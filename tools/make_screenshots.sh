@@ -16,6 +16,10 @@ mine=$(mktemp -d)/my_car.gd
 sed -e 's/= 70.0/= 64.0/; s/engine_power: float = 900.0/engine_power: float = 700.0/' \
     -e 's/traction_fast: float = 2.5/traction_fast: float = 1.5/' tests/data/godot_scripts/typed_godot4_port.gd > "$mine"
 shot --preset presets/recipe_defaults.json --dialog update-script --script "$mine" --out screenshots/godot_update_script.png
+# a drive recorded in the game (tools/make_game_recording.py) replayed over the recipe's car, then fitted
+game=tests/data/recordings/game_arcade.csv
+shot --preset presets/recipe_defaults.json --recording $game --drive 8 --zoom 0.5 --out screenshots/game_recording.png
+shot --preset presets/recipe_defaults.json --recording $game --drive 8 --zoom 0.5 --dialog fit --out screenshots/fit_dialog.png
 shot --preset presets/recipe_defaults.json --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
 shot --preset presets/monster_corvette_c5.json --tab tune --drive 3 --size 1024x640 --out screenshots/sizes/corvette_tune_1024x640.png
 shot --preset presets/monster_corvette_c5.json --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png

@@ -1,4 +1,5 @@
-"""`screenshot`: the window rendered offscreen after a scripted drive, or one of its dialogs."""
+"""`screenshot`: the window rendered offscreen after a scripted drive (or a game
+recording replayed to a time), or one of its dialogs."""
 
 from __future__ import annotations
 
@@ -31,9 +32,12 @@ def run(args) -> None:
         raise UserError(
             "--dialog update-script and --script CAR_GD go together: the dialog shows the change to that script"
         )
+    if args.dialog == "fit" and args.recording is None:
+        raise UserError("--dialog fit needs --recording FILE: the dialog fits that recording")
     from ..files.presets import load_preset
     from ..ui.app import MainWindow
     from ..ui.qt import application, dispose
+    from ..ui.screenshot_scenes import fit_dialog_in, open_recording, replay_at, run_fit, save_beside_window
 
     preset = load_preset(args.preset)
     if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
@@ -51,10 +55,20 @@ def run(args) -> None:
         for ghost in ghosts:
             window.set_ghost(ghost, ghost.name)
         window.track.set_zoom(args.zoom)
-        window.scripted_drive(args.drive)
+        if args.recording is not None:  # the recording's controls drive the car: its replay at --drive s
+            open_recording(window, args.recording, args.drive)
+        else:
+            window.scripted_drive(args.drive)
         window.show_tab(args.tab)
         app.processEvents()
-        if args.dialog == "update-script":
+        if args.dialog == "fit":
+            dialog = run_fit(window)
+            replay_at(window, args.drive)  # the fitted ghost drives from the recording's start to there
+            fit_dialog_in(window, dialog)
+            app.processEvents()
+            save_beside_window(window, dialog, args.out)
+            dialog.close()
+        elif args.dialog == "update-script":
             from ..files.godot_into import read_update
 
             read_update(args.script, window.current_preset())  # a refusal is the command's error

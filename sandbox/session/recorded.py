@@ -18,6 +18,7 @@ from typing import Mapping
 
 import numpy as np
 
+from ..analysis.metrics import format_value
 from ..files.recordings import Recording
 from ..physics.shooting import velocities
 from ..physics.sim import record
@@ -130,7 +131,7 @@ def summary(div: Divergence, drive: ReplayedRecording, unit: str) -> str:
     if not math.isfinite(worst):
         return f"The sandbox car left the recording's path (distance not finite at {when:.2f} s)."
     return (
-        f"Worst {worst:.3g} {unit} at {when:.2f} s (tick {row}); RMS {div.rms:.3g} {unit} "
+        f"Worst {format_value(worst)} {unit} at {when:.2f} s (tick {row}); RMS {format_value(div.rms)} {unit} "
         f"over {drive.ticks / drive.hz:.2f} s"
     )
 

@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ..analysis.metrics import format_value
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import CAR
 from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
@@ -63,7 +64,9 @@ class DivergencePlot(QWidget):
             i = int(np.nanargmax(distance))
             self.worst.setData([self.times[i]], [distance[i]])
             tick = i if ticks is None else int(ticks[i])
-            self.worst_label.setText(f"worst {distance[i]:.3g} {unit} at {self.times[i]:.2f} s (tick {tick})")
+            self.worst_label.setText(
+                f"worst {format_value(float(distance[i]))} {unit} at {self.times[i]:.2f} s (tick {tick})"
+            )
             # the text under the point (the curve's top) on the side with room: left of a
             # point in the plot's right half
             right = self.times[i] > (self.times[0] + self.times[-1]) / 2

@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from ..analysis.metrics import format_value
 from ..files.recordings import Recording, load_recording, replayable
 from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
@@ -201,7 +202,7 @@ class RecordingControl:
             return
         text = ""
         if self.result is not None and tick < len(self.result.distance):
-            text = f"now {self.result.distance[tick]:.3g} {self.window.model.LENGTH_UNIT}"
+            text = f"now {format_value(float(self.result.distance[tick]))} {self.window.model.LENGTH_UNIT}"
         self.plot.show_time((tick + self.drive.first) / self.drive.hz, text)
 
     def seek_time(self, seconds: float) -> None:
