@@ -109,6 +109,10 @@ def fit(
     best = search.evolve(x0, seed)
     everything = np.arange(len(names))
     seen_nowhere = search.flat(best)
+    # a value the best tuning never uses (a grip above a slip speed no speed reaches)
+    # holds whatever the search left there; from the start value instead, the user's
+    # guess is where the threshold search begins when it brings it back into use
+    best[seen_nowhere] = x0[seen_nowhere]
     best = search.polish(best, everything)
     best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
     flat = search.flat(best)
