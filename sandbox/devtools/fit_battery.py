@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 import time
 
+import numpy as np
+
 from ..analysis.fit import fit, summary
 from ..analysis.fit_objective import Objective, RecordedDrive
 from ..analysis.tune_space import free_names
@@ -46,6 +48,13 @@ def cut(recording, ticks: int) -> RecordedDrive:
     return RecordedDrive(recording.controls[:n], recording.pose[:n], velocity)
 
 
+def lost(recording, rows) -> RecordedDrive:
+    """The recording without `rows` (ticks the live link lost)."""
+    kept = np.array([k for k in range(len(recording)) if k not in rows])
+    velocity = recording.velocity[kept] if recording.velocity is not None else None
+    return RecordedDrive(recording.controls[kept], recording.pose[kept], velocity, {}, kept)
+
+
 def cases():
     """(name, model, start tuning, drive, free names, hidden tuning, seed) of every case."""
     arcade = load_preset(BUILTIN_DIR / "recipe_defaults.json")
@@ -73,6 +82,17 @@ def cases():
         for ticks in (0, 3):
             recording, hidden = drive(key, False)
             yield f"arcade {key} cut{ticks}", arcade.model, start, cut(recording, ticks), names, hidden, 1
+    for key in ARCADE_SETS:
+        recording, hidden = drive(key, False)
+        yield f"arcade {key} lost500", arcade.model, start, lost(recording, {500, 501, 502}), names, hidden, 1
+    for seed in (4, 5):
+        recording, hidden = drive("engine", False)
+        yield f"arcade engine cut1 seed{seed}", arcade.model, start, cut(recording, 1), names, hidden, seed
+    for key in ("bench", "slip-low"):
+        hidden = dict(start, **ARCADE_SETS[key])
+        recording = drive_recording(arcade.model, hidden, arcade_drive(15.0), 60, velocity=False)
+        for ticks in range(4):
+            yield f"arcade {key} 15s cut{ticks}", arcade.model, start, cut(recording, ticks), names, hidden, 1
     corvette = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
     start = dict(corvette.tuning)
     for key, factors in CORVETTE_SETS.items():
