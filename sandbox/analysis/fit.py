@@ -22,6 +22,9 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".
+Whatever the verdict, a residual more than NOISE_FACTOR times what the recording's own
+noise explains (`beyond_noise`) is no noise: the values found, or the model, drive
+otherwise than the recording, and a closer tuning may exist.
 """
 
 from __future__ import annotations
@@ -38,13 +41,18 @@ from ..errors import UserError
 from ..physics.params import effective_params
 from .fit_objective import Objective, RecordedDrive
 from .fit_search import EVALUATIONS_PER_PARAMETER, Search
-from .fit_uncertainty import uncertainties
+from .fit_uncertainty import noise_position, uncertainties
 from .tune_space import Space
 
 GOOD_SHARE = 0.01
 """RMS position error, as a share of the distance driven per segment, up to which a fit is good."""
 GOOD_DEGREES = 1.0
 """RMS heading error (°) up to which a fit is good."""
+NOISE_FACTOR = 3.0
+"""An RMS position error up to this many times what the recording's noise explains is
+that noise; above it, the values (or the model) drive otherwise than the recording."""
+ROUNDING = 1e-9
+"""An RMS position error below this share of the distance driven per segment is float rounding."""
 
 
 @dataclass
@@ -70,6 +78,16 @@ class FitResult:
     score: float = math.inf
     """Mean score per tick (length²): the comparison between models."""
     history: list = field(default_factory=list)
+    noise_position: float = math.nan
+    """RMS position error the recording's own noise explains (fit_uncertainty.noise_position)."""
+
+    @property
+    def beyond_noise(self) -> bool:
+        """Whether the residual is more than NOISE_FACTOR times what the recording's
+        noise explains: no search can promise it found the values, only that these
+        drive this closely."""
+        floor = ROUNDING * self.path_per_segment
+        return self.rms_position > max(NOISE_FACTOR * self.noise_position, floor)
 
 
 def fit(
@@ -126,6 +144,7 @@ def fit(
     result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
     result.evaluations = search.evaluations
     result.history = search.history
+    result.noise_position = noise_position(objective, tuning)
     return result
 
 
