@@ -88,6 +88,11 @@ def cases():
     for seed in (4, 5):
         recording, hidden = drive("engine", False)
         yield f"arcade engine cut1 seed{seed}", arcade.model, start, cut(recording, 1), names, hidden, seed
+    for key in ("bench", "slip-low", "slip-high"):
+        recording, hidden = drive(key, False)
+        for seed in (6, 7, 8, 9):
+            ticks = seed - 4
+            yield f"arcade {key} cut{ticks} seed{seed}", arcade.model, start, cut(recording, ticks), names, hidden, seed
     for key in ("bench", "slip-low"):
         hidden = dict(start, **ARCADE_SETS[key])
         recording = drive_recording(arcade.model, hidden, arcade_drive(15.0), 60, velocity=False)
