@@ -10,7 +10,9 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     their range scores the same (`flat`), go back to their start value and are
     reported (a drive that never reverses says nothing of the reverse limit);
  3. a Levenberg–Marquardt polish (`polish`) on the residual vector (dx, dy, w·dheading
-    per tick), its Jacobian by forward differences as one batch;
+    per tick), its Jacobian by forward differences as one batch; the parameters the
+    differences do not see (thresholds) searched on grids first (`thresholds`), from
+    the start value of those the CMA-ES's best leaves unused (step 2, checked before);
  4. uncertainties (fit_uncertainty.py): from the objective's curvature (Gauss–Newton,
     the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
     within a segment), σ² the residual's variance, and for a noisy recording at least
