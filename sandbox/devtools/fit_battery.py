@@ -94,6 +94,12 @@ def cases():
             ticks = seed - 4
             yield f"arcade {key} cut{ticks} seed{seed}", arcade.model, start, cut(recording, ticks), names, hidden, seed
     for key in ("bench", "slip-low"):
+        recording, hidden = drive(key, True)
+        pose = recording.pose + np.random.default_rng(7).normal(0.0, 1.0, recording.pose.shape) * [0.3, 0.3, 0.002]
+        noisy = RecordedDrive(recording.controls, pose, recording.velocity)
+        for ticks in (0, 3):
+            yield f"arcade {key} noisy velocity cut{ticks}", arcade.model, start, cut(noisy, ticks), names, hidden, 1
+    for key in ("bench", "slip-low"):
         hidden = dict(start, **ARCADE_SETS[key])
         recording = drive_recording(arcade.model, hidden, arcade_drive(15.0), 60, velocity=False)
         for ticks in range(4):
