@@ -1,7 +1,8 @@
 """A battery of fits of recordings made by the sandbox's own car under values the fit is
 not told: the bench's cases (bench_fit.py) with the drive cut short by a few ticks,
 other hidden values, other seeds, with and without the velocity. One line per case:
-the worst error of a value the recording determines (%), the score (mean per tick,
+the worst error of a value the recording determines (%), the largest error in
+reported uncertainties (σ), the score (mean per tick,
 length²) at the values found and at the hidden ones, the verdict and the seconds.
 
     python -m sandbox.devtools.fit_battery [WORD ...]   (only the cases whose name holds a WORD)
@@ -131,17 +132,19 @@ def run(words=()) -> list[dict]:
         truth = summary(Objective(model, drive, 60, start, 60), hidden, names).score
         errors = {n: abs(result.params[n] / hidden[n] - 1) for n in names if n not in result.undetermined and hidden[n]}
         worst = max(errors, key=errors.get)
+        sigmas = max(abs(result.params[n] - hidden[n]) / max(result.uncertainty[n], 1e-300) for n in errors)
         line = {
             "case": name,
             "worst_percent": 100 * errors[worst],
             "worst": worst,
+            "sigmas": sigmas,
             "score": result.score,
             "truth": truth,
             "verdict": result.verdict,
             "seconds": seconds,
         }
         print(
-            f"{name:32s} worst {line['worst_percent']:9.4f} % ({worst:15s}) score {result.score:9.3g} "
+            f"{name:36s} worst {line['worst_percent']:9.4f} % ({worst:15s}) {sigmas:8.2g} σ score {result.score:9.3g} "
             f"truth {truth:9.3g} {result.verdict:5s} {seconds:6.1f} s",
             flush=True,
         )
