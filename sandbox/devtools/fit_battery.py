@@ -1,9 +1,9 @@
 """A battery of fits of recordings made by the sandbox's own car under values the fit is
 not told: the bench's cases (bench_fit.py) with the drive cut short by a few ticks,
-other hidden values, other seeds, with and without the velocity. One line per case:
-the worst error of a value the recording determines (%), the largest error in
-reported uncertainties (σ), the score (mean per tick,
-length²) at the values found and at the hidden ones, the verdict and the seconds.
+other hidden values, other seeds, with and without the velocity, with ticks lost, with
+noise. One line per case: the worst error of a value the recording determines (%), the
+largest error in reported uncertainties (σ), the score (mean per tick, length²) at the
+values found and at the hidden ones, the verdict and the seconds.
 
     python -m sandbox.devtools.fit_battery [WORD ...]   (only the cases whose name holds a WORD)
 """
