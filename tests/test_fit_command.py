@@ -55,6 +55,7 @@ def test_json_says_each_fitted_value_its_uncertainty_and_the_best_model(arcade_c
         assert only["params"][name] == pytest.approx(value, rel=1e-6)
         assert only["uncertainty"][name] >= 0
     assert only["rms_position"] < 1e-6 and only["max_position"] >= only["rms_position"]
+    assert only["beyond_noise"] is False  # both hidden values found: nothing left over but rounding
     written = load_preset(out)
     assert written.model is MODELS["arcade"] and written.tuning["engine_power"] == pytest.approx(1037.0, rel=1e-6)
     recorded = np.loadtxt(arcade_csv, delimiter=",", skiprows=1)
@@ -71,6 +72,19 @@ def test_the_text_names_every_number_with_its_unit(arcade_csv, capsys):
     assert "max_speed_reverse    250 px/s: undetermined" in text
     assert "best: arcade" in text
     assert code in (0, 1)  # good, or poor where traction_slow is left at a wrong value
+
+
+def test_a_residual_above_the_recordings_noise_is_said_to_be_so(arcade_csv, capsys):
+    """traction_slow left at 10 for the hidden 8.43: engine_power alone cannot make up
+    for it, so the residual is a systematic one on a noise-free recording."""
+    argv = ["fit", "--trace", str(arcade_csv), "--model", "arcade", "--free", "engine_power"]
+    main(argv)
+    text = capsys.readouterr().out
+    assert "times what the recording's noise explains" in text and "a closer tuning may exist" in text
+    assert "its residual above the recording's noise" in text.splitlines()[-1]
+    main(argv + ["--json"])
+    (only,) = json.loads(capsys.readouterr().out)["fits"]
+    assert only["beyond_noise"] is True and only["rms_position"] > 3 * only["noise_position"]
 
 
 def test_all_fits_the_models_in_the_recordings_units_and_names_the_best(tmp_path, capsys):

@@ -10,7 +10,9 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     their range scores the same (`flat`), go back to their start value and are
     reported (a drive that never reverses says nothing of the reverse limit);
  3. a Levenberg–Marquardt polish (`polish`) on the residual vector (dx, dy, w·dheading
-    per tick), its Jacobian by forward differences as one batch;
+    per tick), its Jacobian by forward differences as one batch; the parameters the
+    differences do not see (thresholds) searched on grids first (`thresholds`), from
+    the start value of those the CMA-ES's best leaves unused (step 2, checked before);
  4. uncertainties (fit_uncertainty.py): from the objective's curvature (Gauss–Newton,
     the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
     within a segment), σ² the residual's variance, and for a noisy recording at least
@@ -22,6 +24,9 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".
+Whatever the verdict, a residual more than NOISE_FACTOR times what the recording's own
+noise explains (`beyond_noise`) is no noise: the values found, or the model, drive
+otherwise than the recording, and a closer tuning may exist.
 """
 
 from __future__ import annotations
@@ -38,13 +43,18 @@ from ..errors import UserError
 from ..physics.params import effective_params
 from .fit_objective import Objective, RecordedDrive
 from .fit_search import EVALUATIONS_PER_PARAMETER, Search
-from .fit_uncertainty import uncertainties
+from .fit_uncertainty import noise_position, uncertainties
 from .tune_space import Space
 
 GOOD_SHARE = 0.01
 """RMS position error, as a share of the distance driven per segment, up to which a fit is good."""
 GOOD_DEGREES = 1.0
 """RMS heading error (°) up to which a fit is good."""
+NOISE_FACTOR = 3.0
+"""An RMS position error up to this many times what the recording's noise explains is
+that noise; above it, the values (or the model) drive otherwise than the recording."""
+ROUNDING = 1e-9
+"""An RMS position error below this share of the distance driven per segment is float rounding."""
 
 
 @dataclass
@@ -70,6 +80,16 @@ class FitResult:
     score: float = math.inf
     """Mean score per tick (length²): the comparison between models."""
     history: list = field(default_factory=list)
+    noise_position: float = math.nan
+    """RMS position error the recording's own noise explains (fit_uncertainty.noise_position)."""
+
+    @property
+    def beyond_noise(self) -> bool:
+        """Whether the residual is more than NOISE_FACTOR times what the recording's
+        noise explains: no search can promise it found the values, only that these
+        drive this closely."""
+        floor = ROUNDING * self.path_per_segment
+        return self.rms_position > max(NOISE_FACTOR * self.noise_position, floor)
 
 
 def fit(
@@ -109,6 +129,10 @@ def fit(
     best = search.evolve(x0, seed)
     everything = np.arange(len(names))
     seen_nowhere = search.flat(best)
+    # a value the best tuning never uses (a grip above a slip speed no speed reaches)
+    # holds whatever the search left there; from the start value instead, the user's
+    # guess is where the threshold search begins when it brings it back into use
+    best[seen_nowhere] = x0[seen_nowhere]
     best = search.polish(best, everything)
     best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
     flat = search.flat(best)
@@ -122,6 +146,7 @@ def fit(
     result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
     result.evaluations = search.evaluations
     result.history = search.history
+    result.noise_position = noise_position(objective, tuning)
     return result
 
 

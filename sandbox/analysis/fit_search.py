@@ -122,7 +122,13 @@ class Search:
         values across its range, the others polished a few rounds at each (a value
         another one hid, e.g. a grip only used above the slip speed, comes back), then
         at COARSE values between the best one's neighbours, and so on down to LEVELS
-        finer grids; the best kept, then every parameter polished again."""
+        finer grids; the best kept, then every parameter polished again.
+
+        Each grid's best is polished in full before it is compared with x: a few rounds
+        do not undo what the others learnt to make up for a wrong threshold (e.g. one
+        grip standing in for both while the slip speed is above every speed driven),
+        so the right value, polished a few rounds, can score worse than x polished in
+        full; among the grid's values, polished alike, it still scores best."""
         unseen = np.setdiff1d(self.unseen(x, moving), flat)
         if not len(unseen):
             return x
@@ -132,6 +138,7 @@ class Search:
             low, high = 0.0, 1.0
             for _ in range(LEVELS):
                 grid = np.linspace(low, high, COARSE)
+                found, found_score = x, math.inf
                 for value in grid:
                     if self._stopped():
                         return x
@@ -139,10 +146,14 @@ class Search:
                     there[j] = value
                     there = self.polish(there, others, COARSE_ROUNDS)
                     score = float(self.scores(there)[0])
-                    if score < current:
-                        x, current = there, score
+                    if score < found_score:
+                        found, found_score = there, score
+                found = self.polish(found, others)
+                score = float(self.scores(found)[0])
+                if score < current:
+                    x, current = found, score
                 spacing = grid[1] - grid[0]
-                low, high = max(x[j] - spacing, 0.0), min(x[j] + spacing, 1.0)
+                low, high = max(found[j] - spacing, 0.0), min(found[j] + spacing, 1.0)
         return self.polish(x, moving)
 
     def polish(self, x: np.ndarray, moving: np.ndarray, rounds: int = 0) -> np.ndarray:

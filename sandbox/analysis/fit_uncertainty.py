@@ -69,6 +69,21 @@ def noise_of(objective: Objective, tuning: Mapping[str, object]) -> tuple[float,
     return math.sqrt(np.mean(first[:, :2] ** 2) / 2), math.sqrt(np.mean(first[:, 2] ** 2) / 2)
 
 
+def noise_position(objective: Objective, tuning: Mapping[str, object], seed: int = 1) -> float:
+    """The RMS position error (length units) the recording's own noise explains: that
+    of a recording of `tuning`'s car with noise of the size found (`noise_of`) on every
+    pose, scored at `tuning` (noisy anchors make errors run on within a segment).
+    A residual far above it is not noise: these values, or the model, drive otherwise."""
+    sigma_xy, sigma_heading = noise_of(objective, tuning)
+    truth = synthetic(objective, tuning)
+    noise = np.random.default_rng(seed).normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
+    drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
+    replica = Objective(objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight)
+    values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
+    sums, _ = replica.run(values)
+    return math.sqrt(float(sums[0, 0]) / max(replica.ticks, 1))
+
+
 def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDrive:
     """The recording's controls driven by `tuning`'s car without a break, from the
     first anchor's state: a drive whose tuning is known exactly (with the recording's

@@ -158,6 +158,8 @@ def _as_json(results, best, recording, units: str) -> dict:
                 },
                 "path_per_segment": r.path_per_segment,
                 "evaluations": r.evaluations,
+                "noise_position": _finite(r.noise_position),
+                "beyond_noise": r.names != [] and r.beyond_noise,
             }
             for r in results
         ],
@@ -190,6 +192,12 @@ def _as_text(results, best, recording, units: str) -> list[str]:
             f"RMS heading {_number(r.rms_heading)}° ({100 * share:.2g} % of the {_number(r.path_per_segment)} "
             f"{units} driven per segment)"
         )
+        if r.names and r.beyond_noise:
+            lines.append(
+                f"  that is {r.rms_position / max(r.noise_position, 1e-300):.2g} times what the recording's noise "
+                f"explains ({_number(r.noise_position)} {units}): these values drive this closely, not as the "
+                "recorded car; a closer tuning may exist (try another --seed), or the car is not this model"
+            )
         params = {p.name: p for p in r.model.PARAMS}
         for name in r.names:
             p = params[name].under(r.tuning)
@@ -201,5 +209,6 @@ def _as_text(results, best, recording, units: str) -> list[str]:
                 )
             else:
                 lines.append(f"  {name:20s} {r.params[name]:.6g} ± {r.uncertainty[name]:.2g}{unit}")
-    lines.append(f"best: {best.model.NAME} ({best.model.TITLE}), {best.verdict}")
+    above = ", its residual above the recording's noise" if best.names and best.beyond_noise else ""
+    lines.append(f"best: {best.model.NAME} ({best.model.TITLE}), {best.verdict}{above}")
     return lines
