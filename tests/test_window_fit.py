@@ -4,8 +4,12 @@ a ghost over the recording, and Apply makes it the window's in one undo step."""
 
 import numpy as np
 
+from sandbox.analysis.fit import fit
 from sandbox.devtools.fit_drives import arcade_drive
 from sandbox.files.recordings import drive_recording, save_recording
+from sandbox.physics.models import MODELS
+from sandbox.physics.params import Tuning
+from sandbox.ui.fit_job import result_html
 from window_helpers import paused
 
 FIT_WAIT_MS = 300_000
@@ -177,3 +181,16 @@ def test_another_models_fit_starts_where_the_command_starts(window, tmp_path, mo
         assert dialog.start_label.text().startswith(reference)
         for p, check in ((p, dialog.checks[p.name]) for p in model.PARAMS if p.name in dialog.checks):
             assert f"kept at {command[p.name]:g}" in check.toolTip()
+
+
+def test_a_residual_no_noise_explains_is_said_in_the_dialogs_words():
+    """The Fit dialog's text for a fit with a value held wrong (the wheel base 70 px for
+    82) says the residual is beyond the recording's noise; for the free fit it does not."""
+    model = MODELS["arcade"]
+    start = dict(Tuning(model.PARAMS))
+    hidden = {"wheel_base": 82.0, "engine_power": 1037.0, "traction_slow": 8.43}
+    recording = drive_recording(model, dict(start, **hidden), arcade_drive(6.0), 60, velocity=False)
+    held = fit(model, recording, start, ["engine_power", "traction_slow"], 60)
+    free = fit(model, recording, start, list(hidden), 60)
+    assert "times what the recording's noise explains" in result_html(held, best=True)
+    assert "noise explains" not in result_html(free, best=True)

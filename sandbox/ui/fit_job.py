@@ -85,6 +85,13 @@ def result_html(result: FitResult, best: bool) -> str:
         f"heading error RMS {result.rms_heading:.3g}° (re-anchored every {result.segment} ticks; "
         f"{result.evaluations} tunings tried)</p>"
     )
+    if result.names and result.beyond_noise:
+        text += (
+            f"<p>That is {result.rms_position / max(result.noise_position, 1e-300):.2g} times what the "
+            f"recording's noise explains ({result.noise_position:.3g} {unit}): these values drive this closely, "
+            "not as the recorded car. A closer tuning may exist (run it again with other parameters free), or "
+            "the car is not this model.</p>"
+        )
     if rows:
         text += "<table>" + "".join(rows) + "</table>"
     if result.undetermined:
