@@ -27,7 +27,9 @@ from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
 from . import bench_fit, bench_inputs, bench_link, bench_tune
 from .bench_baseline import tick as baseline_tick
-from .bench_link_report import flood_report
+from .bench_game_report import fit_report, flood_report
+from .bench_lines import per_model as _per_model
+from .bench_lines import verdict as _verdict
 
 DEFAULT_PRESETS = {
     "arcade": "recipe_defaults.json",
@@ -269,20 +271,6 @@ def run(quick: bool = False) -> dict:
     return figures
 
 
-def _verdict(ok: bool) -> str:
-    return "met" if ok else "NOT MET"
-
-
-def _per_model(label: str, values: dict, unit: str, scale: float, goal, better_low: bool) -> list[str]:
-    lines = [label]
-    for name, value in values.items():
-        target = goal[name] if isinstance(goal, dict) else goal
-        ok = value <= target if better_low else value >= target
-        sign = "≤" if better_low else "≥"
-        lines.append(f"  {name:10s} {value / scale:9.2f} {unit}  target {sign} {target / scale:g}: {_verdict(ok)}")
-    return lines
-
-
 def report(f: dict) -> str:
     t = f["targets"]
     lines = [f"machine: {f['machine']} ({f['date']}{', quick' if f['quick'] else ''})", ""]
@@ -361,21 +349,7 @@ def report(f: dict) -> str:
             True,
         )
     if "fit" in f:
-        lines += _per_model(
-            "fit of a 30-s recording at 60 Hz (arcade: 10 free values, Corvette: 8), s:",
-            f["fit_s"],
-            "s",
-            1,
-            t["fit_s"],
-            True,
-        )
-        lines.append(
-            "  worst error of a fitted value: "
-            + ", ".join(
-                f"{k} {r['worst_error_percent']:.2g} % ({r['evaluations']} tunings, {r['verdict']})"
-                for k, r in f["fit"].items()
-            )
-        )
+        lines += fit_report(f, t)
     w = f["frame"]
     lines.append(
         f"window ({w['window']}, offscreen, car + every plot + {w['ghosts']} ghosts, {w['seconds']:g} s "
