@@ -28,6 +28,11 @@ BURST = 2000.0
 """the newest datagrams of a round that are handed on; the older ones are counted, unread."""
 PARSE_BYTES = 1_000_000
 """bytes of a round handed on at most (KEEP datagrams of 64 KB would hold the thread ~10 ms)."""
+POLL_BUSY_S = 0.001
+"""s between looks at the socket while datagrams are coming (a game linked)."""
+BUSY_S = 1.0
+"""s after the last datagram that the thread keeps looking every POLL_BUSY_S; then it
+waits on the socket again (a window listening with no game costs nothing)."""
 POLL_S = 0.05
 """s the thread waits for a datagram before it runs its idle work and looks at stop()."""
 FLOOD_PAUSE_S = 0.010
@@ -60,6 +65,7 @@ class Receiver:
         self._counts_system_drops = False
         self._system_drops = 0
         self._allowance, self._allowed_at = BURST, time.perf_counter()
+        self._busy_until = 0.0
 
     def start(self) -> None:
         """Bind and start the thread; LinkError names the address and why not."""
@@ -107,10 +113,18 @@ class Receiver:
         sock, buffer = self._sock, bytearray(MAX_BYTES + 1)  # one byte more: an oversized datagram shows
         try:
             while not self._stopping.is_set():
-                try:
-                    readable = bool(select.select([sock], [], [], POLL_S)[0])
-                except (OSError, ValueError):
-                    break
+                if time.perf_counter() < self._busy_until:
+                    # datagrams are coming: look every POLL_BUSY_S instead of waiting on the
+                    # socket, whose every datagram would wake this thread from inside the
+                    # game's send (measured: the link node's cost per tick 94-114 µs when
+                    # woken, 64-68 µs polled, telemetry at 240 Hz)
+                    time.sleep(POLL_BUSY_S)
+                    readable = True
+                else:
+                    try:
+                        readable = bool(select.select([sock], [], [], POLL_S)[0])
+                    except (OSError, ValueError):
+                        break
                 try:
                     full = self._round(sock, buffer) if readable else False
                     self._on_idle()
@@ -164,6 +178,8 @@ class Receiver:
                 break
             chosen.append(datagram)
         chosen.reverse()
+        if count:
+            self._busy_until = time.perf_counter() + BUSY_S
         self._on_round(chosen, count - len(chosen))
         self._allowance -= len(chosen)
         return self._allowance < 1 or count > len(chosen)
