@@ -33,29 +33,34 @@ class FileActions:
         window = self.window
         if not window.switcher.modified():
             return True
-        if self.asking:  # a second Ctrl+C or Quit while the question is open
-            return False
         buttons = QMessageBox.StandardButton
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        answer = self.ask_to_save(
             "Unsaved tuning",
             f"{window.preset.name} has changes that are not saved.\n{what} loses them.",
-            buttons.Save | buttons.Discard | buttons.Cancel,
-            window,
+            "Save them as a preset first?",
         )
-        box.setInformativeText("Save them as a preset first?")
-        box.setDefaultButton(buttons.Save)
-        self.asking = True
-        try:
-            answer = box.exec()
-        finally:
-            self.asking = False
         if answer == buttons.Save:
             return self.save()
         if answer == buttons.Discard:  # given up: an autosave must not bring them back
             window.switcher.drop_changes()
             return True
         return False
+
+    def ask_to_save(self, title: str, text: str, question: str) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel, asked about work `text` says would be lost; Cancel
+        without asking while another such question is open (a second Ctrl+C or Quit)."""
+        buttons = QMessageBox.StandardButton
+        if self.asking:
+            return buttons.Cancel
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons.Save | buttons.Discard | buttons.Cancel,
+                          self.window)  # fmt: skip
+        box.setInformativeText(question)
+        box.setDefaultButton(buttons.Save)
+        self.asking = True
+        try:
+            return box.exec()
+        finally:
+            self.asking = False
 
     # --- messages and dialogs --------------------------------------------------
     def read(self, loader, path):

@@ -338,16 +338,11 @@ class LinkControl:
         if not self.recording:
             return True
         buttons = QMessageBox.StandardButton
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        answer = self.window.files.ask_to_save(
             "Recording the game's drive",
             f"The game's drive is being recorded and is not saved.\n{what} ends the recording.",
-            buttons.Save | buttons.Discard | buttons.Cancel,
-            self.window,
+            "Save the drive first?",
         )
-        box.setInformativeText("Save the drive first?")
-        box.setDefaultButton(buttons.Save)
-        answer = box.exec()
         if answer == buttons.Save:
             self.set_recording(False)
             return not self.recording
