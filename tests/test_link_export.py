@@ -118,6 +118,18 @@ def test_every_godot4_node_is_as_gdformat_writes_it_and_lint_clean(model):
     assert "process_physics_priority" in text and "PacketPeerUDP" in text and "JSON.stringify" in text
 
 
+def check_only(text: str, folder) -> subprocess.CompletedProcess:
+    """Godot 3's parse of the node `text` (`--check-only`), run in `folder`."""
+    (folder / "link.gd").write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [godot_binary(), "--check-only", "-s", str(folder / "link.gd")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=folder,  # a script without a project: Godot writes its logs/ where it runs
+    )
+
+
 @needs_godot
 @pytest.mark.parametrize("model", sorted(MODELS) + ["recipe"])
 def test_every_godot3_node_parses_in_the_engine(model, tmp_path):
@@ -125,14 +137,7 @@ def test_every_godot3_node_parses_in_the_engine(model, tmp_path):
         text = export_link_node(None, 3, RECIPE, "car.gd")
     else:
         text = export_link_node(PRESETS[model].model, 3, tuning=PRESETS[model].tuning)
-    (tmp_path / "link.gd").write_text(text, encoding="utf-8")
-    result = subprocess.run(
-        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,  # a script without a project: Godot writes its logs/ where it runs
-    )
+    result = check_only(text, tmp_path)
     assert result.returncode == 0 and "Parse Error" not in result.stderr, result.stderr[-500:]
 
 
@@ -140,14 +145,7 @@ def test_the_godot3_check_can_fail(tmp_path):
     if godot_binary() is None:
         pytest.skip("godot3-server is not installed")
     text = export_link_node(MODELS["arcade"], 3).replace("func _receive():", "func _receive()")
-    (tmp_path / "link.gd").write_text(text, encoding="utf-8")
-    result = subprocess.run(
-        [godot_binary(), "--check-only", "-s", str(tmp_path / "link.gd")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,  # a script without a project: Godot writes its logs/ where it runs
-    )
+    result = check_only(text, tmp_path)
     assert result.returncode != 0
 
 

@@ -10,7 +10,6 @@ Needs `godot3-server` (oracle.godot_binary); the test side talks to the node ove
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Mapping
 
 import numpy as np
 
-from .oracle import PROJECT, OracleError, godot_binary
+from .oracle import copy_project, required_binary
 
 DRIVER_SCENE = """[gd_scene load_steps=2 format=2]
 
@@ -97,21 +96,13 @@ def start_link_game(
     by default 6 900 µs, and a physics tick starts up to that much late).
     `link_before_car`: the node is not the car's child but enters the tree before it (as
     an autoload does) and finds it by its path."""
-    binary = godot_binary()
-    if binary is None:
-        raise OracleError("no Godot 3 binary found (install the Debian package godot3-server)")
+    binary = required_binary()
     folder = tempfile.TemporaryDirectory(prefix="car-link-game-")
     try:
         project = Path(folder.name) / "project"
-        shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(".import", "*.csv"))
+        script = copy_project(project, script_text, scene)
         (project / "main.tscn").write_text(DRIVER_SCENE, encoding="utf-8")
         (project / "sandbox_link.gd").write_text(link_node, encoding="utf-8")
-        script = "res://recipe_car.gd"
-        if script_text is not None:
-            (project / "car.gd").write_text(script_text, encoding="utf-8")
-            script = "res://car.gd"
-        for name, text in (scene or {}).items():
-            (project / name).write_text(text, encoding="utf-8")
         rows = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
         trace_csv = Path(folder.name) / "trace.csv"
         lines = ["steer,throttle,brake,handbrake,shift"] + [",".join(repr(float(v)) for v in row) for row in rows]

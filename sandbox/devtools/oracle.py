@@ -47,6 +47,28 @@ def godot_binary() -> str | None:
     return None
 
 
+def required_binary() -> str:
+    """godot_binary(), or OracleError saying what to install."""
+    binary = godot_binary()
+    if binary is None:
+        raise OracleError("no Godot 3 binary found (install the Debian package godot3-server)")
+    return binary
+
+
+def copy_project(project: Path, script_text: str | None, scene: Mapping[str, str] | None) -> str:
+    """A copy of the oracle project at `project` with the car's files: `script_text` as
+    car.gd, `scene`'s files (name -> text). Returns the res:// path of the car script
+    the driver puts on its own body (car.gd, else the oracle's port of the recipe)."""
+    shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(".import", "*.csv"))
+    script = "res://recipe_car.gd"
+    if script_text is not None:
+        (project / "car.gd").write_text(script_text, encoding="utf-8")
+        script = "res://car.gd"
+    for name, text in (scene or {}).items():
+        (project / name).write_text(text, encoding="utf-8")
+    return script
+
+
 def run_oracle(
     trace_csv: Path,
     params: Mapping[str, float] | None = None,
@@ -64,18 +86,10 @@ def run_oracle(
     them (an exported script does, in its `_ready`). `scene`: files (name -> text) of a
     car scene, the first a .tscn, copied into the project; the driver instances it.
     """
-    binary = godot_binary()
-    if binary is None:
-        raise OracleError("no Godot 3 binary found (install the Debian package godot3-server)")
+    binary = required_binary()
     with tempfile.TemporaryDirectory(prefix="car-oracle-") as tmp:
         project = Path(tmp) / "project"
-        shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(".import", "*.csv"))
-        script = "res://recipe_car.gd"
-        if script_text is not None:
-            (project / "car.gd").write_text(script_text, encoding="utf-8")
-            script = "res://car.gd"
-        for name, text in (scene or {}).items():
-            (project / name).write_text(text, encoding="utf-8")
+        script = copy_project(project, script_text, scene)
         out = Path(tmp) / "trajectory.csv"
         env = {
             **os.environ,
