@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -32,38 +34,53 @@ cannot draw and sleeps 6 900 µs a frame by default, so a physics tick starts up
 much late; a game that draws runs its frames back to back or at the display's rate."""
 
 
-def _game(server: LinkServer, hz: int, seconds: float, frame_sleep_us: int | None = None):
-    """The recipe car driving circles (throttle, a little steer) in real time at `hz`."""
+def _game(server: LinkServer, hz: int, seconds: float, frame_sleep_us: int | None, fixed_fps: bool):
+    """The recipe car driving circles (throttle, a little steer) for `seconds` at `hz`."""
     drive = np.zeros((int(seconds * hz), 5))
     drive[:, 0], drive[:, 1] = 0.3, 1.0
     return start_link_game(
-        export_link_node(arcade, 3), server.port, drive, token=server.token, hz=hz, fixed_fps=False,
+        export_link_node(arcade, 3), server.port, drive, token=server.token, hz=hz, fixed_fps=fixed_fps,
         timeout=seconds + 30, frame_sleep_us=frame_sleep_us,
     )  # fmt: skip
+
+
+@contextmanager
+def _linked(hz: int, seconds: float, frame_sleep_us: int | None = None, fixed_fps: bool = False):
+    """(server, game): the game running and linked (its hello taken); both stopped after."""
+    server = LinkServer(port=0)
+    server.start()
+    try:
+        with _game(server, hz, seconds, frame_sleep_us, fixed_fps) as game:
+            if server.wait_for_game(30) is None:
+                raise RuntimeError(f"the game did not say hello:\n{game.log()}")
+            yield server, game
+    finally:
+        server.stop()
+
+
+def _telemetry(server: LinkServer, game, seconds: float = math.inf) -> list:
+    """Every telemetry taken for `seconds`, or until the game has quit."""
+    received: list = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and game.running():
+        time.sleep(0.02)
+        received += server.take()
+    return received + server.take()
 
 
 def slider_to_game(moves: int = 300, hz: int = 60, frame_sleep_us: int | None = None) -> dict:
     """ms from a value handed to the link to the game's acknowledgement of using it,
     `moves` times at random moments of the game's tick."""
-    server = LinkServer(port=0)
-    server.start()
-    try:
-        with _game(server, hz, moves * 3.0 / hz + 10, frame_sleep_us) as game:
-            if server.wait_for_game(30) is None:
-                raise RuntimeError(f"the game did not say hello:\n{game.log()}")
-            rng = random.Random(1)
-            latencies = []
-            for k in range(moves):
-                time.sleep(rng.uniform(0.0, 1.5 / hz))  # a move at any moment of the tick
-                start = time.perf_counter()
-                seq = server.send_set({"engine_power": 700.0 + (k % 2) * 100.0})
-                ack = server.wait_applied(seq, 5.0)
-                if ack is None:
-                    raise RuntimeError(f"no acknowledgement of move {k}:\n{game.log()}")
-                latencies.append((time.perf_counter() - start) * 1000.0)
-    finally:
-        server.stop()
-    tick_ms = 1000.0 / hz
+    with _linked(hz, moves * 3.0 / hz + 10, frame_sleep_us) as (server, game):
+        rng = random.Random(1)
+        latencies = []
+        for k in range(moves):
+            time.sleep(rng.uniform(0.0, 1.5 / hz))  # a move at any moment of the tick
+            start = time.perf_counter()
+            seq = server.send_set({"engine_power": 700.0 + (k % 2) * 100.0})
+            if server.wait_applied(seq, 5.0) is None:
+                raise RuntimeError(f"no acknowledgement of move {k}:\n{game.log()}")
+            latencies.append((time.perf_counter() - start) * 1000.0)
     return {
         "hz": hz,
         "frame_sleep_us": frame_sleep_us,
@@ -71,29 +88,17 @@ def slider_to_game(moves: int = 300, hz: int = 60, frame_sleep_us: int | None = 
         "p50_ms": float(np.percentile(latencies, 50)),
         "p99_ms": float(np.percentile(latencies, 99)),
         "max_ms": float(np.max(latencies)),
-        "target_ms": tick_ms + LATENCY_SLACK_MS,
+        "target_ms": 1000.0 / hz + LATENCY_SLACK_MS,
     }
 
 
 def telemetry_stream(seconds: float = 60.0, hz: int = 240, frame_sleep_us: int | None = None) -> dict:
     """Every tick's telemetry for `seconds` of a game at `hz`: ticks run, received, lost,
     dropped; the node's cost per tick."""
-    server = LinkServer(port=0)
-    server.start()
-    received: list = []
-    try:
-        with _game(server, hz, seconds + 2.0, frame_sleep_us) as game:
-            if server.wait_for_game(30) is None:
-                raise RuntimeError(f"the game did not say hello:\n{game.log()}")
-            server.take()
-            end = time.perf_counter() + seconds
-            while time.perf_counter() < end and game.running():
-                time.sleep(0.05)
-                received += server.take()
-            received += server.take()
-            status = server.status()
-    finally:
-        server.stop()
+    with _linked(hz, seconds + 2.0, frame_sleep_us) as (server, game):
+        server.take()
+        received = _telemetry(server, game, seconds)
+        status = server.status()
     ticks = [t.tick for t in received]
     ran = ticks[-1] - ticks[0] + 1 if ticks else 0
     costs = np.array([t.cost_us for t in received]) if received else np.zeros(1)
@@ -113,20 +118,8 @@ def telemetry_stream(seconds: float = 60.0, hz: int = 240, frame_sleep_us: int |
 def node_cost_back_to_back(ticks: int = 3000) -> dict:
     """The node's cost per tick (µs) with the engine running its ticks back to back (as
     fast as it goes, never idle): from the telemetry that arrives."""
-    server = LinkServer(port=0)
-    server.start()
-    drive = np.zeros((ticks, 5))
-    drive[:, 0], drive[:, 1] = 0.3, 1.0
-    received: list = []
-    try:
-        node = export_link_node(arcade, 3)
-        with start_link_game(node, server.port, drive, token=server.token, fixed_fps=True, timeout=120) as game:
-            while game.running():
-                time.sleep(0.02)
-                received += server.take()
-            received += server.take()
-    finally:
-        server.stop()
+    with _linked(60, ticks / 60.0, fixed_fps=True) as (server, game):
+        received = _telemetry(server, game)
     costs = np.array([t.cost_us for t in received[1:]]) if len(received) > 1 else np.zeros(1)
     return {"ticks": len(costs), "mean_us": float(costs.mean()), "p99_us": float(np.percentile(costs, 99))}
 
