@@ -337,13 +337,14 @@ def test_a_recording_holds_one_row_per_tick_with_the_pose_and_the_lost_ticks(lin
 
 def test_a_state_named_like_a_control_is_not_written_twice(linked, peer, tmp_path):
     """The bicycle's state has a `steer` (its wheels' angle): the recording keeps the
-    control's column, once, and loads."""
+    control's column, once, and loads; a variable no model's state has is left out."""
     linked.start_recording()
     for tick in range(1, 200):
-        peer.telemetry(tick, state={"steer": 0.01 * tick, "speed": 3.0})
+        peer.telemetry(tick, state={"steer": 0.01 * tick, "speed": 3.0, "no_models_state": 1.0})
     taken(linked, 199)
     summary = linked.stop_recording(tmp_path / "drive.csv")
     assert summary.columns.count("steer") == 1 and "speed" in summary.columns
+    assert "no_models_state" not in summary.columns  # a column no recording holds would be refused
     recording = load_recording(summary.path)
     assert len(recording) == 199 and "steer" not in recording.states
 

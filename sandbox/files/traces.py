@@ -21,12 +21,12 @@ import numpy as np
 from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
-from .recording_columns import POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
+from .recording_columns import CONTROL_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
 from .recording_ticks import refuse_gap_in_trace, tick_steps
 
-PEDAL_COLUMNS = ("steer", "throttle", "brake")
-TRACE_COLUMNS = PEDAL_COLUMNS + ("handbrake", "shift")
+TRACE_COLUMNS = CONTROL_COLUMNS
 """The five controls of a tick, in `Controls` order; a file may stop after the pedals."""
+PEDAL_COLUMNS = TRACE_COLUMNS[:3]
 TRACE_RANGES = {
     "steer": (-1.0, 1.0),
     "throttle": (0.0, 1.0),

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..csv_rows import format_rows
 from ..files.disk import write_text_atomic
+from ..files.recording_columns import STATE_COLUMNS
 from .game import RecordingSummary, Telemetry
 from .protocol import CONTROLS, POSE, LinkError
 
@@ -21,14 +22,14 @@ POSE_COLUMNS = POSE
 
 
 def state_columns(rows: list[Telemetry]) -> tuple[str, ...]:
-    """The state variables every row has, alphabetically (a variable missing from some
-    ticks has no value to write there), but those named like a control or the pose (the
-    bicycle's `steer`): a column is written once, and the control's is the one a trace
-    needs."""
+    """The state variables every row has (a variable missing from some ticks has no value
+    to write there) that a recording holds (files/recording_columns.STATE_COLUMNS: not
+    those named like a control or the pose, such as the bicycle's `steer`, whose column is
+    the control's), alphabetically."""
     common = set(rows[0].state)
     for row in rows[1:]:
         common &= row.state.keys()
-    return tuple(sorted(common - set(CONTROLS) - set(POSE_COLUMNS)))
+    return tuple(sorted(common & set(STATE_COLUMNS)))
 
 
 def recording_table(rows: list[Telemetry], hz: float | None = None) -> tuple[tuple[str, ...], np.ndarray]:
