@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import socket
 import time
 
 import numpy as np
 import pytest
 
+from link_engine_end import FLOAT32_GAP, HZ, TOKEN, arcade_scene, drive, gap, sandbox_end, step_arcade  # noqa: F401
 from sandbox.devtools.link_game import start_link_game
 from sandbox.devtools.oracle import PROJECT, godot_binary
 from sandbox.files.godot import export_script
@@ -28,96 +28,6 @@ from sandbox.physics.models import arcade
 from sandbox.physics.state import Controls, State
 
 pytestmark = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
-TOKEN = "test-token-5c1e"
-HZ = 60
-
-
-class Sandbox:
-    """The sandbox's end of the link: a UDP socket on 127.0.0.1 and what came in."""
-
-    def __init__(self, token: str = TOKEN):
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.token = token
-        self.game = None  # the game's address, from its first message
-        self.telemetry: dict[int, dict] = {}
-        self.messages: list[dict] = []
-
-    def close(self) -> None:
-        self.sock.close()
-
-    def receive(self, timeout: float = 15.0) -> dict:
-        self.sock.settimeout(timeout)
-        data, self.game = self.sock.recvfrom(70000)
-        message = json.loads(data)
-        assert message["v"] == 1 and message["token"] == self.token, message
-        self.messages.append(message)
-        if message["type"] == "telemetry":
-            self.telemetry[message["tick"]] = message
-        return message
-
-    def until(self, test, timeout: float = 15.0) -> dict:
-        """The first message that passes `test` (the others are kept as they come)."""
-        end = time.monotonic() + timeout
-        while True:
-            left = end - time.monotonic()
-            assert left > 0, f"no such message within {timeout} s; last: {self.messages[-3:]}"
-            message = self.receive(left)
-            if test(message):
-                return message
-
-    def send(self, kind: str, **fields) -> None:
-        self.send_raw(json.dumps({"v": 1, "type": kind, "token": self.token, **fields}).encode())
-
-    def send_raw(self, data: bytes) -> None:
-        self.sock.sendto(data, self.game)
-
-    def welcome(self) -> dict:
-        hello = self.until(lambda m: m["type"] == "hello")
-        self.send("welcome", sandbox="test")
-        return hello
-
-
-@pytest.fixture
-def sandbox():
-    end = Sandbox()
-    yield end
-    end.close()
-
-
-def drive(ticks: int, steer: float = 0.3, throttle: float = 1.0) -> np.ndarray:
-    """Rows of steer, throttle, brake, handbrake, shift: a held throttle and turn."""
-    trace = np.zeros((ticks, 5))
-    trace[:, 0], trace[:, 1] = steer, throttle
-    return trace
-
-
-def arcade_scene(preset_name: str = "recipe_defaults.json") -> tuple[dict[str, str], object]:
-    preset = load_preset(BUILTIN_DIR / preset_name)
-    return {"car.tscn": export_scene(preset, 3, "car.gd"), "car.gd": export_script(preset, 3)}, preset
-
-
-def step_arcade(before: dict, after: dict, tuning: dict) -> dict[str, float]:
-    """The sandbox's arcade stepped one tick from the telemetry `before` with the
-    controls `after` says the car read: the pose and velocity it gives."""
-    state = State(before["x"], before["y"], before["heading"], before["vx"], before["vy"])
-    c = after["controls"]
-    controls = Controls(c["steer"], c["throttle"], c["brake"], c["handbrake"], c["shift"])
-    out = sim.step(arcade, state, controls, tuning, 1.0 / HZ)
-    return {k: float(getattr(out, k)[0]) for k in ("x", "y", "heading", "vx", "vy")}
-
-
-def gap(one: dict, other: dict) -> float:
-    """The largest difference of pose and velocity (px, px/s, rad) of two states."""
-    return max(abs(one[k] - other[k]) for k in ("x", "y", "heading", "vx", "vy"))
-
-
-FLOAT32_GAP = 1e-3
-"""px, px/s, rad: one tick of the engine's 32-bit arithmetic against the sandbox's 64-bit
-one, from the telemetry's six decimals (measured 3e-5; a value the engine did not use
-moves the tick by 0.3 or more)."""
 
 
 def test_the_hello_lists_the_values_the_game_holds_and_its_tick_rate(sandbox):
@@ -208,7 +118,7 @@ def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
         ack = sandbox.until(lambda m: m["type"] == "ack")
         time.sleep(1.1)  # each kind of warning in a second of its own (at most 5 a second are shown)
         # JSON has no NaN: Python's NaN makes the datagram bad JSON, dropped whole
-        sandbox.send_raw(bad.replace("-5", "NaN").replace('"seq":3', '"seq":4').encode())
+        sandbox.send_raw(bad.replace('"drag":-5', '"drag":NaN').replace('"seq":3', '"seq":4').encode())
         # garbage, datagrams as large as UDP carries, and 1 MB, which no UDP datagram holds
         with pytest.raises(OSError):
             sandbox.send_raw(b"{" * 1_000_000)

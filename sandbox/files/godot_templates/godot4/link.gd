@@ -9,6 +9,8 @@ extends Node
 const PROTOCOL: int = 1
 const MAX_BYTES: int = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK: int = 64  # read in a tick at most: a flood costs a tick little
+const MAX_DEPTH: int = 2  # brackets nested in a message at most (a set's params)
+const MAX_SEQ: int = 9007199254740991  # 2^53 - 1: a larger JSON number is not one whole number
 # the telemetry's text: tick, t, x, y, heading, vx, vy, state members, applied, cost_us,
 # then the controls' members and the shared end
 const TELEMETRY = (
@@ -44,6 +46,7 @@ var _controls_sent: Array = []
 var _controls_text := ""
 var _tail_token := ""
 var _tail_text := ""
+var _token_json := ""  # the token as JSON text
 var _applied: int = 0  # the seq of the last set applied
 var _cost_us: int = 0  # what the node cost the game in the tick under way
 var _missing: Array = []  # parameters of the table the car lacks
@@ -141,12 +144,74 @@ func _receive() -> void:
 		# read as ASCII: every name the node compares is, and Godot prints an error of its
 		# own for every datagram that is not UTF-8; a JSON object of our own: JSON.parse_string
 		# would print one for every message that is not JSON
-		if _json.parse(packet.get_string_from_ascii()) != OK:
+		var text := packet.get_string_from_ascii()
+		if not _readable(text):
+			continue
+		if _json.parse(text) != OK:
 			_warn("a message that is not JSON was dropped")
 			continue
 		_handle(_json.data)
 	if dropped > 0:
 		_warn("%d messages over %d in a tick were dropped unread" % [dropped, MESSAGES_PER_TICK])
+
+
+func _readable(text: String) -> bool:
+	# whether a datagram may be read as JSON: it has the token and nests no deeper than a
+	# message does. Looked at before any parse: a JSON parser recurses once a bracket
+	# (Godot 3's without a limit: 30 000 nested arrays crash the game)
+	if not _has_token(text):
+		_warn("a message with another token was dropped (is the node's token the sandbox's?)")
+		return false
+	if _nested_deeper(text):
+		_warn("a message nested deeper than %d brackets was dropped unread" % MAX_DEPTH)
+		return false
+	return true
+
+
+func _has_token(text: String) -> bool:
+	# the token's JSON text after "token": (spaces allowed); a token quoted in another
+	# string does not pass (its quotes are escaped), one in a nested object is refused
+	# after the parse, which checks the message's own member
+	var quoted := _quoted_token()
+	var at := text.find(quoted)
+	while at >= 0:
+		var start := maxi(0, at - 24)
+		var before := text.substr(start, at - start).strip_edges(false, true)
+		if before.ends_with(":"):
+			before = before.left(before.length() - 1).strip_edges(false, true)
+			if before.ends_with('"token"'):
+				return true
+		at = text.find(quoted, at + 1)
+	return false
+
+
+func _nested_deeper(text: String) -> bool:
+	# whether brackets outside strings nest deeper than MAX_DEPTH: one pass over the text,
+	# and none where it has no more opening brackets than that (every message of the
+	# protocol: the usual case costs two native replaces, no loop)
+	var opening := text.length() - text.replace("{", "").length()
+	opening += text.length() - text.replace("[", "").length()
+	if opening <= MAX_DEPTH:
+		return false
+	var depth := 0
+	var quoted := false
+	var escaped := false
+	for i in range(text.length()):
+		var c := text.unicode_at(i)
+		if escaped:
+			escaped = false
+		elif quoted:
+			escaped = c == 92  # \ escapes the next character
+			quoted = c != 34  # " ends the string
+		elif c == 34:
+			quoted = true
+		elif c == 91 or c == 123:  # [ {
+			depth += 1
+			if depth > MAX_DEPTH:
+				return true
+		elif c == 93 or c == 125:  # ] }
+			depth -= 1
+	return false
 
 
 func _handle(message: Variant) -> void:
@@ -173,8 +238,9 @@ func _handle(message: Variant) -> void:
 		_warn("a message of an unknown type was dropped")
 		return
 	var seq: Variant = message.get("seq")
-	if not _is_finite_number(seq):
-		_warn("a %s message without a seq number was dropped" % kind)
+	# a whole number 0 … 2^53 - 1: int() of another would answer another seq
+	if not (_is_finite_number(seq) and seq >= 0 and seq <= MAX_SEQ and seq == floor(seq)):
+		_warn("a %s message without a seq (a whole number 0 … %d) was dropped" % [kind, MAX_SEQ])
 		return
 	if kind == "ping":
 		_send({"type": "pong", "seq": int(seq)})
@@ -332,8 +398,15 @@ func _tail() -> String:
 	# the end every message shares, made again only when the token changes
 	if _tail_text == "" or _tail_token != token:
 		_tail_token = token
-		_tail_text = ',"v":%d,"token":%s}' % [PROTOCOL, JSON.stringify(token)]
+		_token_json = JSON.stringify(token)
+		_tail_text = ',"v":%d,"token":%s}' % [PROTOCOL, _token_json]
 	return _tail_text
+
+
+func _quoted_token() -> String:
+	# the token's JSON text (made with the shared end when the token changes)
+	_tail()
+	return _token_json
 
 
 func _number(value: Variant) -> String:
