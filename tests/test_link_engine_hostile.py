@@ -75,7 +75,7 @@ def test_deeply_nested_datagrams_are_refused_unread_and_the_game_runs_on(sandbox
         still_ticking(sandbox, game)
         game.stop()
     log = game.log()
-    assert log.count("nested deeper than") == 2, log[-2000:]  # the two with the token
+    assert log.count("nest deeper than 2 brackets was dropped unread") == 2, log[-2000:]  # the two with the token
     assert "with another token" in log  # the two without
 
 
@@ -118,9 +118,11 @@ def test_brackets_and_a_token_inside_a_string_are_only_text(sandbox):
         assert sandbox.until(lambda m: m["type"] == "pong")["seq"] == 8
         quoted = {"v": 1, "type": "ping", "token": "another", "seq": 9, "note": f'"token":"{TOKEN}"', "x": [[[1]]]}
         refused(sandbox, game, json.dumps(quoted, separators=(",", ":")).encode())
-        sandbox.send("ping", seq=10)
-        sandbox.until(lambda m: m["type"] == "pong" and m["seq"] == 10)
+        assert "nested deeper" not in game.log()
+        sandbox.send("ping", seq=10, x=[[1]])  # a third bracket, outside strings
+        sandbox.send("ping", seq=11, note="[[[", x=[1])
+        sandbox.until(lambda m: m["type"] == "pong" and m["seq"] == 11)
         game.stop()
-    assert [m["seq"] for m in sandbox.messages if m["type"] == "pong"] == [8, 10]
+    assert [m["seq"] for m in sandbox.messages if m["type"] == "pong"] == [8, 11]
     log = game.log()
-    assert "with another token" in log and "nested deeper" not in log
+    assert "with another token" in log and "nested deeper than 2 brackets was dropped unread" in log

@@ -9,6 +9,8 @@ extends Node
 const PROTOCOL = 1
 const MAX_BYTES = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK = 64  # read in a tick at most: a flood costs a tick little
+const BYTES_PER_TICK = 65536  # once as much is read in a tick, the rest is dropped unread
+const CHECKED_PER_TICK = 2048  # characters followed for nesting in a tick at most
 const MAX_DEPTH = 2  # brackets nested in a message at most (a set's params)
 const MAX_SEQ = 9007199254740991  # 2^53 - 1: a larger JSON number is not one whole number
 # the telemetry's text: tick, t, x, y, heading, vx, vy, state members, applied, cost_us,
@@ -46,6 +48,8 @@ var _controls_text = ""
 var _tail_token = ""
 var _tail_text = ""
 var _token_json = ""  # the token as JSON text
+var _token_member = ""  # "token": and the token, as the sandbox writes it
+var _checks_left = 0  # characters the nesting may still be followed through in this tick
 var _applied = 0  # the seq of the last set applied
 var _cost_us = 0  # what the node cost the game in the tick under way
 var _missing = []  # parameters of the table the car lacks
@@ -117,17 +121,21 @@ func _physics_process(_delta):
 
 func _receive():
 	# every datagram waiting is taken (Godot's own buffer, full, would warn for each one it
-	# drops); at most MESSAGES_PER_TICK are read, the rest dropped unread
+	# drops); at most MESSAGES_PER_TICK are read, and none once BYTES_PER_TICK were: the
+	# rest are dropped unread
 	var handled = 0
 	var dropped = 0
+	var read = 0
+	_checks_left = CHECKED_PER_TICK
 	while _peer.get_available_packet_count() > 0:
 		var packet = _peer.get_packet()
 		if _peer.get_packet_error() != OK:
 			continue
-		if handled >= MESSAGES_PER_TICK:
+		if handled >= MESSAGES_PER_TICK or read >= BYTES_PER_TICK:
 			dropped += 1
 			continue
 		handled += 1
+		read += packet.size()
 		if packet.size() > MAX_BYTES:
 			_warn("a message of %d bytes was dropped (at most %d)" % [packet.size(), MAX_BYTES])
 			continue
@@ -142,20 +150,28 @@ func _receive():
 			continue
 		_handle(parse_json(text))
 	if dropped > 0:
-		_warn("%d messages over %d in a tick were dropped unread" % [dropped, MESSAGES_PER_TICK])
+		var limits = [dropped, MESSAGES_PER_TICK, BYTES_PER_TICK]
+		_warn("%d messages over %d (or %d bytes) in a tick were dropped unread" % limits)
 
 
 func _readable(text):
 	# whether a datagram may be read as JSON: it has the token and nests no deeper than a
 	# message does. Looked at before any parse: a JSON parser recurses once a bracket
 	# (Godot 3's without a limit: 30 000 nested arrays crash the game)
+	var why = ""
+	var second = text.find("{", text.find("{") + 1)  # the second brace, -1 for none
 	if not _has_token(text):
-		_warn("a message with another token was dropped (is the node's token the sandbox's?)")
-		return false
-	if _nested_deeper(text):
-		_warn("a message nested deeper than %d brackets was dropped unread" % MAX_DEPTH)
-		return false
-	return true
+		why = "with another token was dropped (is the node's token the sandbox's?)"
+	elif text.find("[") < 0 and (second < 0 or text.find("{", second + 1) < 0):
+		return true  # two braces cannot nest deeper, found natively: every message of the protocol
+	elif text.length() > _checks_left:
+		why = "that may nest deeper than %d brackets was dropped unread" % MAX_DEPTH
+		why += " (%d characters a tick are followed)" % CHECKED_PER_TICK
+	elif _nested_deeper(text):
+		why = "nested deeper than %d brackets was dropped unread" % MAX_DEPTH
+	if why != "":
+		_warn("a message " + why)
+	return why == ""
 
 
 func _has_token(text):
@@ -163,6 +179,8 @@ func _has_token(text):
 	# string does not pass (its quotes are escaped), one in a nested object is refused
 	# after the parse, which checks the message's own member
 	var quoted = _quoted_token()
+	if text.find(_token_member) >= 0:
+		return true  # as the sandbox writes it
 	var at = text.find(quoted)
 	while at >= 0:
 		var start = max(0, at - 24)
@@ -177,12 +195,8 @@ func _has_token(text):
 
 func _nested_deeper(text):
 	# whether brackets outside strings nest deeper than MAX_DEPTH: one pass over the text,
-	# and none where it has no more opening brackets than that (every message of the
-	# protocol: the usual case costs two native replaces, no loop)
-	var opening = text.length() - text.replace("{", "").length()
-	opening += text.length() - text.replace("[", "").length()
-	if opening <= MAX_DEPTH:
-		return false
+	# counted against the characters the tick may spend on it
+	_checks_left -= text.length()
 	var depth = 0
 	var quoted = false
 	var escaped = false
@@ -381,6 +395,7 @@ func _tail():
 	if _tail_text == "" or _tail_token != token:
 		_tail_token = token
 		_token_json = JSON.print(token)
+		_token_member = '"token":' + _token_json
 		_tail_text = ',"v":%d,"token":%s}' % [PROTOCOL, _token_json]
 	return _tail_text
 

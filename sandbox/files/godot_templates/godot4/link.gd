@@ -9,6 +9,8 @@ extends Node
 const PROTOCOL: int = 1
 const MAX_BYTES: int = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK: int = 64  # read in a tick at most: a flood costs a tick little
+const BYTES_PER_TICK: int = 65536  # once as much is read in a tick, the rest is dropped unread
+const CHECKED_PER_TICK: int = 2048  # characters followed for nesting in a tick at most
 const MAX_DEPTH: int = 2  # brackets nested in a message at most (a set's params)
 const MAX_SEQ: int = 9007199254740991  # 2^53 - 1: a larger JSON number is not one whole number
 # the telemetry's text: tick, t, x, y, heading, vx, vy, state members, applied, cost_us,
@@ -47,6 +49,8 @@ var _controls_text := ""
 var _tail_token := ""
 var _tail_text := ""
 var _token_json := ""  # the token as JSON text
+var _token_member := ""  # "token": and the token, as the sandbox writes it
+var _checks_left: int = 0  # characters the nesting may still be followed through in this tick
 var _applied: int = 0  # the seq of the last set applied
 var _cost_us: int = 0  # what the node cost the game in the tick under way
 var _missing: Array = []  # parameters of the table the car lacks
@@ -127,17 +131,21 @@ func _physics_process(_delta: float) -> void:
 
 func _receive() -> void:
 	# every datagram waiting is taken (Godot's own buffer, full, would warn for each one it
-	# drops); at most MESSAGES_PER_TICK are read, the rest dropped unread
+	# drops); at most MESSAGES_PER_TICK are read, and none once BYTES_PER_TICK were: the
+	# rest are dropped unread
 	var handled := 0
 	var dropped := 0
+	var read := 0
+	_checks_left = CHECKED_PER_TICK
 	while _peer.get_available_packet_count() > 0:
 		var packet := _peer.get_packet()
 		if _peer.get_packet_error() != OK:
 			continue
-		if handled >= MESSAGES_PER_TICK:
+		if handled >= MESSAGES_PER_TICK or read >= BYTES_PER_TICK:
 			dropped += 1
 			continue
 		handled += 1
+		read += packet.size()
 		if packet.size() > MAX_BYTES:
 			_warn("a message of %d bytes was dropped (at most %d)" % [packet.size(), MAX_BYTES])
 			continue
@@ -152,20 +160,28 @@ func _receive() -> void:
 			continue
 		_handle(_json.data)
 	if dropped > 0:
-		_warn("%d messages over %d in a tick were dropped unread" % [dropped, MESSAGES_PER_TICK])
+		var limits: Array = [dropped, MESSAGES_PER_TICK, BYTES_PER_TICK]
+		_warn("%d messages over %d (or %d bytes) in a tick were dropped unread" % limits)
 
 
 func _readable(text: String) -> bool:
 	# whether a datagram may be read as JSON: it has the token and nests no deeper than a
 	# message does. Looked at before any parse: a JSON parser recurses once a bracket
 	# (Godot 3's without a limit: 30 000 nested arrays crash the game)
+	var why := ""
+	var second := text.find("{", text.find("{") + 1)  # the second brace, -1 for none
 	if not _has_token(text):
-		_warn("a message with another token was dropped (is the node's token the sandbox's?)")
-		return false
-	if _nested_deeper(text):
-		_warn("a message nested deeper than %d brackets was dropped unread" % MAX_DEPTH)
-		return false
-	return true
+		why = "with another token was dropped (is the node's token the sandbox's?)"
+	elif text.find("[") < 0 and (second < 0 or text.find("{", second + 1) < 0):
+		return true  # two braces cannot nest deeper, found natively: every message of the protocol
+	elif text.length() > _checks_left:
+		why = "that may nest deeper than %d brackets was dropped unread" % MAX_DEPTH
+		why += " (%d characters a tick are followed)" % CHECKED_PER_TICK
+	elif _nested_deeper(text):
+		why = "nested deeper than %d brackets was dropped unread" % MAX_DEPTH
+	if why != "":
+		_warn("a message " + why)
+	return why == ""
 
 
 func _has_token(text: String) -> bool:
@@ -173,6 +189,8 @@ func _has_token(text: String) -> bool:
 	# string does not pass (its quotes are escaped), one in a nested object is refused
 	# after the parse, which checks the message's own member
 	var quoted := _quoted_token()
+	if text.find(_token_member) >= 0:
+		return true  # as the sandbox writes it
 	var at := text.find(quoted)
 	while at >= 0:
 		var start := maxi(0, at - 24)
@@ -187,12 +205,8 @@ func _has_token(text: String) -> bool:
 
 func _nested_deeper(text: String) -> bool:
 	# whether brackets outside strings nest deeper than MAX_DEPTH: one pass over the text,
-	# and none where it has no more opening brackets than that (every message of the
-	# protocol: the usual case costs two native replaces, no loop)
-	var opening := text.length() - text.replace("{", "").length()
-	opening += text.length() - text.replace("[", "").length()
-	if opening <= MAX_DEPTH:
-		return false
+	# counted against the characters the tick may spend on it
+	_checks_left -= text.length()
 	var depth := 0
 	var quoted := false
 	var escaped := false
@@ -399,6 +413,7 @@ func _tail() -> String:
 	if _tail_text == "" or _tail_token != token:
 		_tail_token = token
 		_token_json = JSON.stringify(token)
+		_token_member = '"token":' + _token_json
 		_tail_text = ',"v":%d,"token":%s}' % [PROTOCOL, _token_json]
 	return _tail_text
 
