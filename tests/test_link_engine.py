@@ -41,6 +41,7 @@ def test_the_hello_lists_the_values_the_game_holds_and_its_tick_rate(sandbox):
     assert {m["type"] for m in sandbox.messages} == {"hello", "bye"}  # not welcomed: no telemetry
     assert last["v"] == 1 and last["token"] == TOKEN
     assert hello["hz"] == HZ and hello["units"] == "px" and hello["missing"] == []
+    assert hello["switches"] == {"recipe_2020": False}  # the template's formula; the other options are params
     assert hello["model"] == "arcade" and isinstance(hello["format"], int) and hello["godot"].startswith("3.")
     exported = {k: v for k, v in preset.tuning.items() if k != "recipe_2020"}
     assert hello["params"] == {**exported, **hidden}
@@ -196,6 +197,7 @@ def test_the_recipes_own_script_shape_is_linked_and_tuned_live(sandbox):
         sandbox.until(lambda m: m["type"] == "telemetry" and m["tick"] >= k + 1)
         g.stop()
     assert hello["model"] == "arcade" and hello["format"] is None and hello["units"] == "px"  # read as
+    assert hello["switches"] == {"recipe_2020": False, "rate_independent": False, "analog_pedals": False}
     assert hello["params"] == {**RECIPE_VALUES, **hidden}
     assert sorted(hello["missing"]) == ["analog_pedals", "rate_independent"]
     assert ack["applied"] == {"engine_power": 1500, "wheel_base": 100} and ack["refused"] == {}
@@ -206,6 +208,22 @@ def test_the_recipes_own_script_shape_is_linked_and_tuned_live(sandbox):
     telemetry = sandbox.telemetry
     assert gap(step_arcade(telemetry[k - 1], telemetry[k], new), telemetry[k]) < FLOAT32_GAP
     assert gap(step_arcade(telemetry[k - 1], telemetry[k], old), telemetry[k]) > 50 * FLOAT32_GAP
+
+
+def test_the_hello_of_a_2020_recipe_script_with_analog_pedals_says_so(sandbox):
+    """A Godot 3 script of the 2020 recipe whose pedals are read as strengths: the node
+    made for it tells the sandbox both, from the script's code."""
+    text = (PROJECT / "recipe_2020_car.gd").read_text(encoding="utf-8")
+    for pedal, force in (("accelerate", "engine_power"), ("brake", "braking")):
+        pressed = f'\tif Input.is_action_pressed("{pedal}"):\n\t\tacceleration = transform.x * {force}\n'
+        assert pressed in text
+        strength = f'\tacceleration += transform.x * {force} * Input.get_action_strength("{pedal}")\n'
+        text = text.replace(pressed, strength)
+    node = export_link_node(None, 3, text, "car.gd")
+    with start_link_game(node, sandbox.port, drive(600), TOKEN, script_text=text, fixed_fps=False) as game:
+        hello = sandbox.welcome()
+        game.stop()
+    assert hello["switches"] == {"recipe_2020": True, "rate_independent": False, "analog_pedals": True}
 
 
 def test_the_corvette_reports_metres_and_its_state_and_takes_a_set(sandbox):

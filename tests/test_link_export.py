@@ -258,3 +258,72 @@ def test_the_two_versions_of_the_node_do_the_same_things():
     exported = re.findall(r"^export(?:\(\w+\))? var (\w+)", three, re.M)
     assert exported == re.findall(r"^@export var (\w+)", four, re.M) == ["port", "host", "token", "car_path"]
     assert _table(three) == _table(four)
+
+
+def _header(node: str) -> str:
+    return node.split("\nextends Node\n")[0]
+
+
+def test_the_header_names_your_script_by_its_res_path_or_its_file_name_never_the_absolute_path(tmp_path, capsys):
+    """The node travels into version control: nothing of the computer it was made on."""
+    game = tmp_path / "my game"
+    (game / "cars").mkdir(parents=True)
+    (game / "project.godot").write_text("config_version=4\n", encoding="utf-8")
+    inside, outside = game / "cars" / "car.gd", tmp_path / "loose_car.gd"
+    for script in (inside, outside):
+        script.write_text(RECIPE, encoding="utf-8")
+    out = tmp_path / "sandbox_link.gd"
+    for script, named in ((inside, "res://cars/car.gd"), (outside, "loose_car.gd")):
+        assert main(["export-godot", "--link", "--for-script", str(script), "--godot", "3", "--out", str(out)]) == 0
+        header = _header(out.read_text(encoding="utf-8"))
+        assert f"for {named}, a car of" in header and str(tmp_path) not in header
+    assert str(inside) in capsys.readouterr().out  # the command itself says which file it read
+
+
+SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
+
+
+def _switches(node: str) -> dict[str, bool]:
+    """The node's SWITCHES constant, read back (on one line or one entry a line)."""
+    block = re.search(r"^const SWITCHES(?:: Dictionary)? = \{(.*?)\}$", node, re.S | re.M).group(1)
+    return {name: value == "true" for name, value in re.findall(r'"(\w+)": (true|false)', block)}
+
+
+@pytest.mark.parametrize(
+    "script, switches",
+    [
+        # reads the pedals' strengths (get_action_strength), the Godot 4 recipe's formula
+        ("commented_godot4_port.gd", {"recipe_2020": False, "rate_independent": False, "analog_pedals": True}),
+        # the 2020 recipe (friction and traction not multiplied by delta), pedals pressed or not
+        ("recipe_2020_godot3.gd", {"recipe_2020": True, "rate_independent": False, "analog_pedals": False}),
+        # an early export: analog pedals in its code, rate_independent a variable it reads (a row)
+        ("../godot3_script_before_every_model_go_kart.gd", {"recipe_2020": False, "analog_pedals": True}),
+    ],
+)
+def test_the_node_for_your_script_bakes_the_switches_its_code_computes_with(script, switches):
+    text = (SCRIPTS / script).read_text(encoding="utf-8")
+    for godot in (3, 4):
+        node = export_link_node(None, godot, text, "car.gd")
+        assert _switches(node) == switches
+        assert not set(switches) & set(_table(node))  # a switch is a row or baked, never both
+
+
+def test_a_switch_declared_and_never_read_is_baked_as_the_code_computes_not_set():
+    """Its variable changes nothing in the car: setting it from the sandbox would lie."""
+    text = (SCRIPTS / "commented_godot4_port.gd").read_text(encoding="utf-8")
+    text = text.replace("extends CharacterBody2D\n", "extends CharacterBody2D\nvar analog_pedals = false\n", 1)
+    assert "var analog_pedals = false" in text
+    node = export_link_node(None, 3, text, "car.gd")
+    assert _switches(node)["analog_pedals"] is True
+    assert "analog_pedals" not in _table(node)
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_the_node_for_an_exported_script_bakes_the_formula_its_template_is(model):
+    preset = PRESETS[model]
+    node = export_link_node(preset.model, 3, tuning=preset.tuning)
+    assert _switches(node) == ({"recipe_2020": bool(preset.tuning["recipe_2020"])} if model == "arcade" else {})
+    old = load_preset(BUILTIN_DIR / "recipe_2020.json") if model == "arcade" else None
+    if old is not None:  # the 2020 recipe's own template
+        assert old.tuning["recipe_2020"] is True
+        assert _switches(export_link_node(old.model, 4, tuning=old.tuning)) == {"recipe_2020": True}

@@ -55,7 +55,7 @@ def _export_link(args) -> None:
     user's own (--for-script)."""
     from ..files.disk import read_text
     from ..files.godot import SCRIPT_LIMIT, GodotError
-    from ..files.godot_link import export_link_node, link_table, save_link_node
+    from ..files.godot_link import export_link_node, link_table, save_link_node, script_label
     from ..files.presets import load_preset
 
     ignored = [
@@ -86,7 +86,7 @@ def _export_link(args) -> None:
         text = read_text(args.for_script, SCRIPT_LIMIT, GodotError)
         source = printable(args.for_script)
         table = link_table(model, None, text, source)
-        node = export_link_node(model, godot, text, source)
+        node = export_link_node(model, godot, text, script_label(args.for_script))
         made_for = f"your script {source}"
     else:
         table = link_table(model, preset.tuning)

@@ -84,6 +84,7 @@ def start_link_game(
     car_adds_actions: bool = False,
     link_before_car: bool = False,
     frame_sleep_us: int | None = None,
+    driver_priority: int = -2000,
 ) -> LinkGame:
     """Start the game: the link node (`link_node`, its GDScript) talks to 127.0.0.1
     `port` with `token`; the car is `scene` (files name -> text, the first a .tscn),
@@ -95,7 +96,8 @@ def start_link_game(
     `frame_sleep_us`: what the headless engine sleeps between frames (it cannot draw, so
     by default 6 900 µs, and a physics tick starts up to that much late).
     `link_before_car`: the node is not the car's child but enters the tree before it (as
-    an autoload does) and finds it by its path."""
+    an autoload does) and finds it by its path. `driver_priority`: the process_priority of
+    the node that presses the trace's input actions (the link node's is -1000, the car's 0)."""
     binary = required_binary()
     folder = tempfile.TemporaryDirectory(prefix="car-link-game-")
     try:
@@ -123,6 +125,7 @@ def start_link_game(
             "LINK_TIMEOUT": repr(float(timeout)),
             "LINK_FRAME_SLEEP_US": "" if frame_sleep_us is None else str(int(frame_sleep_us)),
             "LINK_BEFORE_CAR": "1" if link_before_car else "",
+            "LINK_DRIVER_PRIORITY": str(int(driver_priority)),
         }
         command = [binary, "--path", str(project)] + (["--fixed-fps", str(int(hz))] if fixed_fps else [])
         log = Path(folder.name) / "game.log"

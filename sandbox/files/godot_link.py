@@ -12,13 +12,14 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Mapping
 
 from ..physics.models import DEFAULT_MODEL, MODELS
 from ..physics.params import effective_params
 from .disk import write_text_atomic
-from .gdscript_reader import statements
+from .gdscript_reader import code_names, statements
 from .godot import (
     ACTION_KEYS,
     GODOT_VERSIONS,
@@ -46,13 +47,16 @@ CONTROL_ACTIONS = ("steer_left", "steer_right", "accelerate", "brake", "handbrak
 class LinkTable:
     """What a link node is made for: `rows` {sandbox parameter: (the script's variable,
     min, max, is an on/off option)}, the model's parameters the script lacks
-    (`missing`), the model's state slots the node reports where the car has them."""
+    (`missing`), the model's state slots the node reports where the car has them, and
+    `switches`: the model's on/off options the script's code fixes, with the value it
+    computes as (those it reads from a variable are rows)."""
 
     model: ModuleType
     rows: dict[str, tuple[str, float, float, bool]]
     missing: list[str] = field(default_factory=list)
     state: tuple[str, ...] = ()
     source: str = ""
+    switches: dict[str, bool] = field(default_factory=dict)
 
 
 def _declared(model: ModuleType, values: Mapping[str, object]) -> list:
@@ -81,16 +85,35 @@ def link_table(
             raise GodotError("a link node is made for a model, or for a script")
         values = dict(tuning or {p.name: p.default for p in model.PARAMS})
         rows = {p.name: _row(p, variable_name(p.name)) for p in _declared(model, values)}
-        return LinkTable(model, rows, [], model.STATE.extra_names, "the car script the sandbox exports")
+        # the switches that pick the template: its code is that formula
+        baked = {name: bool(values[name]) for name in TEMPLATE_SWITCHES if name in values}
+        return LinkTable(model, rows, [], model.STATE.extra_names, "the car script the sandbox exports", baked)
     result = parse_script(script_text, model, source, fallback=MODELS[DEFAULT_MODEL])
-    found, _, _ = read_parameters(script_text, result.model, statements(script_text))
+    parsed = statements(script_text)
+    found, _, _ = read_parameters(script_text, result.model, parsed)
+    read = code_names(parsed)
+    switches = dict(result.formula.switches) if result.formula is not None else {}
     rows, missing = {}, []
     for p in _declared(result.model, result.values):
+        if p.name in found and p.name in switches and found[p.name][0].name not in read:
+            continue  # declared, never read: the code computes as `switches` says, whatever it holds
         if p.name in found:
             rows[p.name] = _row(p, found[p.name][0].name)
+            switches.pop(p.name, None)  # the car's variable holds it: its value is in the hello's params
         else:
             missing.append(p.name)
-    return LinkTable(result.model, rows, missing, result.model.STATE.extra_names, source)
+    return LinkTable(result.model, rows, missing, result.model.STATE.extra_names, source, switches)
+
+
+def script_label(path: str | os.PathLike) -> str:
+    """How a link node's header names the user's script at `path`: its res:// path where a
+    folder above it holds project.godot (the game's project), else its file name; never
+    the absolute path, which would travel into version control with the node."""
+    where = Path(os.path.abspath(path))
+    for folder in where.parents:
+        if (folder / "project.godot").is_file():
+            return "res://" + where.relative_to(folder).as_posix()
+    return where.name
 
 
 def _string(text: str) -> str:
@@ -100,7 +123,7 @@ def _string(text: str) -> str:
 
 def _tables(table: LinkTable, godot: int) -> str:
     """The constants the node's template leaves to the export: MODEL, PARAMS, MISSING,
-    STATE and ACTIONS, one entry a line (as gdformat writes a long literal)."""
+    STATE, SWITCHES and ACTIONS, one entry a line (as gdformat writes a long literal)."""
     typed = {"dict": ": Dictionary", "array": ": Array"} if godot == 4 else {"dict": "", "array": ""}
     string = ": String" if godot == 4 else ""
     rows = [
@@ -116,6 +139,10 @@ def _tables(table: LinkTable, godot: int) -> str:
     lines += ["# the parameters the car's script does not declare", *_list("MISSING", table.missing, typed["array"])]
     lines += ["# the model's state, reported where the car has a variable of its name"]
     lines += _list("STATE", table.state, typed["array"])
+    lines += ["# the model's on/off options the car's code fixes, as it computes (the hello's switches)"]
+    lines += _literal(
+        "SWITCHES", [f"{_string(k)}: {gdscript_literal(v)}" for k, v in table.switches.items()], typed["dict"], "{}"
+    )
     lines += ["# the input actions the car reads, by the control they stand for"]
     lines += [f"const ACTIONS{typed['dict']} = {{"]
     lines += [f"\t{_string(control)}: {_string(control)}," for control in CONTROL_ACTIONS if control in ACTION_KEYS]
@@ -129,11 +156,17 @@ def _float(value: float) -> str:
 
 
 def _list(name: str, items, typed: str) -> list[str]:
-    """`const NAME = [...]` on one line where it fits, else one item a line."""
-    one = f"const {name}{typed} = [{', '.join(_string(item) for item in items)}]"
+    """`const NAME = [...]` of strings."""
+    return _literal(name, [_string(item) for item in items], typed, "[]")
+
+
+def _literal(name: str, entries: list[str], typed: str, brackets: str) -> list[str]:
+    """`const NAME = [...]` (or `{...}`) of `entries` (their GDScript text) on one line
+    where it fits, else one entry a line (as gdformat writes them)."""
+    one = f"const {name}{typed} = {brackets[0]}{', '.join(entries)}{brackets[1]}"
     if len(one) <= LINE_WIDTH:
         return [one]
-    return [f"const {name}{typed} = [", *(f"\t{_string(item)}," for item in items), "]"]
+    return [f"const {name}{typed} = {brackets[0]}", *(f"\t{entry}," for entry in entries), brackets[1]]
 
 
 def _header(table: LinkTable) -> str:

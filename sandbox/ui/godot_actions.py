@@ -12,7 +12,7 @@ from ..errors import UserError, printable
 from ..files.disk import read_text
 from ..files.godot import SCRIPT_LIMIT, GodotError, export_script, save_script
 from ..files.godot_import import load_script
-from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node
+from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node, script_label
 from ..files.godot_scene import save_scene
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog
@@ -123,8 +123,8 @@ class GodotActions:
                 preset = window.current_preset()
                 node = export_link_node(preset.model, godot, tuning=preset.tuning)
             else:
-                text, source, table = self._link_script(script)
-                node = export_link_node(window.model, godot, script_text=text, source=source)
+                text, _, table = self._link_script(script)
+                node = export_link_node(window.model, godot, script_text=text, source=script_label(script))
                 missing.extend(table.missing)
             save_link_node(path, node)
 

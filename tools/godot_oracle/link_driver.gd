@@ -13,7 +13,8 @@
 # link node is the car's sibling, in the tree before it, as an autoload would be),
 # LINK_FRAME_SLEEP_US (µs the headless engine sleeps between frames: it cannot draw,
 # so it sleeps 6900 by default and a physics tick can start that much late; a game that
-# draws runs its frames back to back or at the display's rate).
+# draws runs its frames back to back or at the display's rate), LINK_DRIVER_PRIORITY (the
+# driver's process_priority, default -2000: before the link node's -1000).
 extends Node
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
@@ -25,7 +26,7 @@ var timeout_ms = 60000
 
 
 func _ready():
-	process_priority = -2000
+	process_priority = int(_env("LINK_DRIVER_PRIORITY", "-2000"))
 	started = OS.get_ticks_msec()
 	timeout_ms = int(float(_env("LINK_TIMEOUT", "60")) * 1000.0)
 	Engine.iterations_per_second = int(_env("LINK_HZ", "60"))

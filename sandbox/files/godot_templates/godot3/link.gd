@@ -322,6 +322,7 @@ func _send_hello():
 		"units": "m" if _has_scale else "px",
 		"params": _values(),
 		"missing": _missing,
+		"switches": SWITCHES,
 	}
 	_send(message)
 

@@ -331,6 +331,7 @@ func _send_hello() -> void:
 		"units": "m" if _has_scale else "px",
 		"params": _values(),
 		"missing": _missing,
+		"switches": SWITCHES,
 	}
 	_send(message)
 
