@@ -22,6 +22,7 @@ from typing import Callable
 
 from .failures import Failures
 from .protocol import MAX_BYTES, LinkError, check_host
+from .shield import SAMPLE, lower_shield, raise_shield
 
 DRAIN = 8192
 """datagrams read in a round at most: a flood faster than the thread reads still lets it
@@ -41,6 +42,13 @@ ports costs the parser no more)."""
 OTHERS_BURST = 500.0
 PEERS = 1024
 """other addresses whose allowance is remembered (the longest unheard forgotten first)."""
+SHIELD_RATE = 2000.0
+"""datagrams a second from other addresses than the linked game's above which the shield
+goes up (shield.py: the system lets only the game's through, and a sample of the rest)..."""
+SHIELD_DOWN_RATE = 500.0
+"""...and below which it comes down again."""
+METER_S = 0.25
+"""s over which the rate of the other addresses' datagrams is measured."""
 PARSE_BYTES = 1_000_000
 """bytes of a round handed on at most (more would hold the thread for a while)."""
 POLL_BUSY_S = 0.001
@@ -112,6 +120,8 @@ class Receiver:
         self._others = Allowance(OTHERS_RATE, OTHERS_BURST, now)
         self._peers: OrderedDict[Address, Allowance] = OrderedDict()
         self._busy_until = 0.0
+        self._shielded: Address | None = None  # the game whose datagrams alone pass the shield, when it is up
+        self._strangers, self._metered_at = 0.0, now  # datagrams from other addresses since, and since when
 
     def start(self) -> None:
         """Bind and start the thread; LinkError names the address and why not."""
@@ -190,8 +200,8 @@ class Receiver:
         for level, kind, data in ancillary:
             if level == socket.SOL_SOCKET and kind == SO_RXQ_OVFL and len(data) >= 4:
                 total = int.from_bytes(data[:4], sys.byteorder)
-                if total > self._system_drops:
-                    self.failures["system buffer full"] += total - self._system_drops
+                if total > self._system_drops:  # with the shield up, mostly those it kept out
+                    self.failures["flood" if self._shielded else "system buffer full"] += total - self._system_drops
                     self._system_drops = total
         return size, address
 
@@ -201,7 +211,7 @@ class Receiver:
         (more may be waiting)."""
         now, game = time.perf_counter(), self._game()
         game_left, budget = int(self._game_allowance.refill(now)), PARSE_BYTES
-        game_kept = 0
+        game_kept = game_seen = 0
         view, kept, discarded, count = memoryview(buffer), [], 0, 0
         muted: set[Address] = set()  # addresses out of their allowance: the rest of the round discarded at once
         receive = sock.recvfrom_into
@@ -216,12 +226,16 @@ class Receiver:
             except OSError:  # nothing more waiting (or the socket is gone)
                 break
             source = address[:2]
+            if source in muted:  # first: in a flood, nearly every datagram
+                discarded += 1
+                continue
             if source == game:
+                game_seen += 1
                 if game_kept >= game_left or size > budget:
                     discarded += 1
                     continue
                 game_kept += 1
-            elif source in muted or size > budget or not self._admit(source, now):
+            elif size > budget or not self._admit(source, now):
                 muted.add(source)
                 discarded += 1
                 continue
@@ -232,8 +246,26 @@ class Receiver:
         if kept or discarded:
             self._busy_until = time.perf_counter() + BUSY_S
         self._game_allowance.left -= game_kept
+        self._strangers += (count - game_seen) * (SAMPLE if self._shielded else 1)
+        self._guard(sock, game, now)
         self._on_round(kept, discarded)
         return count >= DRAIN
+
+    def _guard(self, sock: socket.socket, game: Address | None, now: float) -> None:
+        """Raise the shield for `game` when the other addresses flood, lower it when they
+        have stopped or the game is another (every METER_S)."""
+        if self._shielded is not None and self._shielded != game:
+            lower_shield(sock)
+            self._shielded = None
+        if now - self._metered_at < METER_S:
+            return
+        rate = self._strangers / (now - self._metered_at)
+        self._strangers, self._metered_at = 0.0, now
+        if self._shielded is None and game is not None and rate >= SHIELD_RATE:
+            self._shielded = game if raise_shield(sock, game) else None
+        elif self._shielded is not None and rate < SHIELD_DOWN_RATE:
+            lower_shield(sock)
+            self._shielded = None
 
     def _admit(self, source: Address, now: float) -> bool:
         """Whether a datagram from `source`, not the game, may be parsed: its own
