@@ -201,3 +201,34 @@ def test_a_clock_that_did_jump_is_taken_once_ticks_continue_from_it(unstarted):
 def test_a_bad_host_is_refused_by_the_link_itself():
     with pytest.raises(LinkError, match="too long for a host name"):
         LinkServer(port=0, host="h" * 300).start()
+
+
+def burst_read_whole(link: LinkServer) -> bool:
+    """Whether 20 datagrams (an address's allowance at once) from a new address, sent
+    together, are all read (under the flood's shield only a sample would be)."""
+    stranger = Peer(link.port, TOKEN)
+    try:
+        before = link.status().dropped.get("not JSON", 0)
+        for _ in range(20):
+            stranger.send_raw(b"junk")
+        handled_up_to_now(link)
+        return link.status().dropped.get("not JSON", 0) - before == 20
+    finally:
+        stranger.close()
+
+
+def test_a_new_games_hello_gets_through_a_flood_and_after_it_every_address_is_heard(linked, peer):
+    """Under the flood only a sample of another address's datagrams is read, yet a hello
+    from an address never heard gets through (a game's node says hello once a second
+    until welcomed; here faster, to wait less) once the old game has gone quiet; when
+    the flood has ended every datagram of another address is read again."""
+    newcomer = Peer(linked.port, TOKEN)
+    try:
+        with flooding(linked.port):
+            wait_until(lambda: sum(linked.status().dropped.values()) > 10_000, "the flood under way")
+            wait_until(lambda: not burst_read_whole(linked), "only a sample of another address read")
+            said = lambda: newcomer.hello(game="Newcomer") or linked.status().game.game == "Newcomer"  # noqa: E731
+            wait_until(said, "the new game's hello taken through the flood")
+        wait_until(lambda: burst_read_whole(linked), "a burst from another address read whole again")
+    finally:
+        newcomer.close()

@@ -5,9 +5,11 @@ own allowance, GAME_RATE a second and GAME_BURST at once: a backlog of telemetry
 a hitch passes whole, a game that floods is thinned); every other address has a small
 allowance of its own (PEER_RATE, so a new game's hello still gets through) within one
 shared by all of them (OTHERS_RATE). What is over an allowance is counted and discarded
-unread, so a flood from another program costs a read per datagram and never crowds the
-game's datagrams out of the system's buffer. What the system's buffer cannot hold it
-drops, and counts (Linux)."""
+unread. While other addresses send more than SHIELD_RATE a second and a game is linked,
+the shield (shield.py) has the system itself keep all but a sample of them out, so a
+flood cannot crowd the game's datagrams out of the system's buffer even when this
+thread gets little of the processor. What the buffer cannot hold the system drops, and
+counts (Linux)."""
 
 from __future__ import annotations
 
