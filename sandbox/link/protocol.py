@@ -64,7 +64,9 @@ def check_host(host: str) -> str:
     try:
         host.encode("idna")
     except UnicodeError:
-        raise LinkError(f"{named} is not an address or a host name: each part between dots is 1 … 63 characters") from None
+        raise LinkError(
+            f"{named} is not an address or a host name: each part between dots is 1 … 63 characters"
+        ) from None
     return host
 
 

@@ -22,7 +22,7 @@ import time
 from collections import Counter, OrderedDict
 from typing import Callable
 
-from .failures import Failures
+from .failures import NOT_HANDLED, Failures
 from .protocol import MAX_BYTES, LinkError, check_host
 from .shield import SAMPLE, lower_shield, raise_shield
 
@@ -51,6 +51,9 @@ SHIELD_DOWN_RATE = 500.0
 """...and below which it comes down again."""
 METER_S = 0.25
 """s over which the rate of the other addresses' datagrams is measured."""
+COUNTED = 64
+"""datagrams of a round read with the system's count of drops (a slower read): a round
+that small (no flood) has its last datagram's count, so nothing dropped goes uncounted."""
 PARSE_BYTES = 1_000_000
 """bytes of a round handed on at most (more would hold the thread for a while)."""
 POLL_BUSY_S = 0.001
@@ -113,7 +116,9 @@ class Receiver:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self.address: tuple[str, int] = (host, port)
-        self.failures: Counter[str] = Counter()  # "not handled": a bug met on the thread, logged once, counted
+        # what this thread drops, by reason; every key there from the start, so that reading
+        # it on another thread never meets a key being added ("not handled": a bug, logged once)
+        self.failures: Counter[str] = Counter(dict.fromkeys(("system buffer full", "flood", NOT_HANDLED), 0))
         self.bugs = Failures()
         self._counts_system_drops = False
         self._system_drops = 0
@@ -219,7 +224,7 @@ class Receiver:
         receive = sock.recvfrom_into
         for count in range(DRAIN):
             try:
-                if count == 0 and self._counts_system_drops:  # the system's drops so far come with it
+                if count < COUNTED and self._counts_system_drops:  # the system's drops so far come with it
                     size, address = self._read_counting_drops(sock, buffer)
                 else:
                     size, address = receive(buffer)
