@@ -2,7 +2,8 @@
 socket's thread (receiver.py), keeps the telemetry in a bounded queue (newest kept),
 pings the game once a second, and sends the values set, at most one `set` per physics
 tick of the game, again until acknowledged. Bad input is counted by reason, never
-raised on the link's thread."""
+raised on the link's thread; each datagram is handled on its own, and a bug met is
+counted and logged once per kind (failures.py)."""
 
 from __future__ import annotations
 
