@@ -63,6 +63,9 @@ BUSY_S = 1.0
 waits on the socket again (a window listening with no game costs nothing)."""
 POLL_S = 0.05
 """s the thread waits for a datagram before it runs its idle work and looks at stop()."""
+GAME_FLOOD_PAUSE_S = 0.010
+"""s the thread sleeps after a round in which the game itself sent more than its allowance
+(a game that floods): the caller's thread (the window's frames) gets the interpreter."""
 RECEIVE_BUFFER = 4 * 1024 * 1024
 """bytes of the socket's receive buffer asked for: a burst of telemetry waits there, not
 lost (the system may give less: Linux at most net.core.rmem_max)."""
@@ -127,6 +130,7 @@ class Receiver:
         self._others = Allowance(OTHERS_RATE, OTHERS_BURST, now)
         self._peers: OrderedDict[Address, Allowance] = OrderedDict()
         self._busy_until = 0.0
+        self._game_floods = False  # the last round held more of the game's datagrams than its allowance
         self._shielded: Address | None = None  # the game whose datagrams alone pass the shield, when it is up
         self._strangers, self._metered_at = 0.0, now  # datagrams from other addresses since, and since when
 
@@ -197,6 +201,8 @@ class Receiver:
                 except Exception:  # noqa: BLE001 (nothing may end the link's thread)
                     self.bugs.met("reading the socket", self.failures)
                     full = False
+                if self._game_floods:
+                    time.sleep(GAME_FLOOD_PAUSE_S)
         finally:
             sock.close()
 
@@ -253,6 +259,7 @@ class Receiver:
         if kept or discarded:
             self._busy_until = time.perf_counter() + BUSY_S
         self._game_allowance.left -= game_kept
+        self._game_floods = game_seen > game_kept
         self._strangers += (count - game_seen) * (SAMPLE if self._shielded else 1)
         self._guard(sock, game, now)
         self._on_round(kept, discarded)
