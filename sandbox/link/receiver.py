@@ -2,7 +2,8 @@
 reads everything the socket holds (up to DRAIN datagrams) and sorts it by where it came
 from before anything is parsed: the linked game's datagrams are kept (up to the game's
 own allowance, GAME_RATE a second and GAME_BURST at once: a backlog of telemetry after
-a hitch passes whole, a game that floods is thinned); every other address has a small
+a hitch passes whole; a game that floods is thinned, and the thread pauses between its
+rounds so that the window's thread gets the interpreter); every other address has a small
 allowance of its own (PEER_RATE, so a new game's hello still gets through) within one
 shared by all of them (OTHERS_RATE). What is over an allowance is counted and discarded
 unread. While other addresses send more than SHIELD_RATE a second and a game is linked,
