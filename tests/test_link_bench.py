@@ -40,6 +40,17 @@ def test_the_report_holds_each_figure_to_its_target():
     assert "not measured (no Godot" in bench_link.report({"skipped": "no Godot 3 binary"})[0]
 
 
+def test_the_flood_line_holds_the_share_of_the_games_ticks_to_99_percent():
+    def flood(recorded: int) -> str:
+        measured = {"hz": 60, "seconds": 22.0, "ticks_run": 1320, "recorded": recorded, "flood_sent": 3_740_000}
+        measured.update(flood_per_s=170_000.0, dropped={"flood": 3_700_000})
+        return "\n".join(bench_link.report({**figures(p99_ms=18.0, lost=0), "flood": measured}))
+
+    assert "170,000 tiny datagrams/s without the token" in flood(1307)
+    assert "1,307 of 1,320 game ticks recorded (99.0 %)  target ≥ 99 %: met" in flood(1307)
+    assert "157 of 1,320 game ticks recorded (11.9 %)  target ≥ 99 %: NOT MET" in flood(157)
+
+
 @pytest.mark.skipif(godot_binary() is None, reason=ENGINE_REASON)
 def test_every_value_sent_is_acknowledged_by_the_game_and_every_tick_arrives():
     latency = bench_link.slider_to_game(moves=5)
@@ -48,4 +59,6 @@ def test_every_value_sent_is_acknowledged_by_the_game_and_every_tick_arrives():
     fast = bench_link.node_cost_back_to_back(ticks=600)
     assert fast["ticks"] > 100 and fast["mean_us"] > 0
     assert stream["ticks_run"] >= 240 and stream["received"] == stream["ticks_run"] and stream["lost"] == 0
-    print(f"\nlink: {latency}\n{stream}")
+    flood = bench_link.flooded_ticks(seconds=2.0)
+    assert flood["ticks_run"] > 60 and 0 <= flood["recorded"] <= flood["ticks_run"] and flood["flood_sent"] > 0
+    print(f"\nlink: {latency}\n{stream}\n{flood}")

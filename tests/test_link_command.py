@@ -160,6 +160,26 @@ def test_a_malformed_argument_is_refused_before_listening(argv):
     assert "listening" not in done.stdout
 
 
+@pytest.mark.parametrize(
+    "host, message",
+    [
+        ("h" * 300, "is too long for a host name (at most 253 characters)"),
+        ("", "host '' is empty: give the address to listen on"),
+        ("my host", "host 'my host' is not an address or a host name: it holds a space"),
+        ("a..b", "host 'a..b' is not an address or a host name: each part between dots is 1 … 63 characters"),
+        ("x" * 64 + ".example", "each part between dots is 1 … 63 characters"),
+        ("tab\there", "it holds a space or a control character"),
+    ],
+)
+def test_a_host_that_is_no_address_or_name_is_refused_naming_it(host, message):
+    done = subprocess.run(
+        [sys.executable, "-m", "sandbox", "link", f"--host={host}", "--port", "0", "--wait", "0.1"],
+        capture_output=True, text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "argument --host: " in done.stderr and message in done.stderr and "listening" not in done.stdout
+
+
 def test_a_drive_is_recorded_with_one_row_per_tick_and_bad_input_counted(running, tmp_path):
     out_csv = tmp_path / "drive.csv"
     command = running("--record", str(out_csv), "--seconds", "1", "--json")

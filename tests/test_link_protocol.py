@@ -110,6 +110,11 @@ def test_the_token_is_eight_hex_characters_and_differs_each_time():
         (raw({"type": "ack", "token": TOKEN, "seq": 1, "tick": 3, "applied": {}, "refused": {"drag": 5}}), "bad field"),
         (raw({"type": "hello", "token": TOKEN, "game": "g", "godot": "3", "model": "", "format": None,
               "hz": 0, "units": "px", "params": {}, "missing": []}), "bad field"),
+        (raw(TELEMETRY).replace(b'"x": 10.5', b'"x": ' + b"7" * 400), "bad field"),  # beyond a double
+        (raw(TELEMETRY).replace(b'"tick": 120', b'"tick": ' + b"1" * 309), "bad field"),
+        (raw({**TELEMETRY, "tick": 2**53 + 2}), "bad field"),  # a whole number no double holds exactly
+        (raw({**TELEMETRY, "state": {f"v{k}": 1 for k in range(65)}}), "bad field"),  # too many entries
+        (raw({**TELEMETRY, "state": {f"v{k}": 1 for k in range(3000)}}), "oversized"),  # over a telemetry's bytes
     ],
 )  # fmt: skip
 def test_a_broken_datagram_is_refused_with_its_reason(data, reason):
@@ -121,6 +126,20 @@ def test_a_bad_field_is_named():
         decode(raw({**TELEMETRY, "x": math.nan}), TOKEN)
     with pytest.raises(ProtocolError, match=r"telemetry\.controls\.brake is missing"):
         decode(raw({**TELEMETRY, "controls": {"steer": 0, "throttle": 1}}), TOKEN)
+
+
+@pytest.mark.parametrize("hz", [9.5, 1001, 100_000, 1e300])
+def test_a_tick_rate_the_sandbox_does_not_take_is_refused_naming_it(hz):
+    hello = {"type": "hello", "token": TOKEN, "game": "g", "godot": "3", "model": "", "format": None, "hz": hz}
+    hello.update(units="px", params={}, missing=[])
+    with pytest.raises(ProtocolError, match=r"hello\.hz .* is not a tick rate the sandbox takes \(10 … 1000 Hz\)"):
+        decode(raw(hello), TOKEN)
+    assert decode(raw({**hello, "hz": 1000}), TOKEN)["hz"] == 1000.0
+
+
+def test_a_number_beyond_a_double_is_named():
+    with pytest.raises(ProtocolError, match=r"telemetry\.x is too large for a number"):
+        decode(raw(TELEMETRY).replace(b'"x": 10.5', b'"x": -' + b"7" * 400), TOKEN)
 
 
 def test_options_are_true_or_false_and_other_values_numbers():

@@ -71,6 +71,7 @@ def declare_link(sub) -> None:
     )
     p.add_argument(
         "--host",
+        type=link.link_host,
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1, this computer only; another one is reachable from "
         "other computers)",

@@ -41,6 +41,15 @@ def port_number(text: str) -> int:
     return int(number_in(text, "port", 0, 65535, whole=True))
 
 
+def link_host(text: str) -> str:
+    from ..link.protocol import LinkError, check_host
+
+    try:
+        return check_host(text)
+    except LinkError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def link_token(text: str) -> str:
     from ..link.protocol import LinkError, check_token
 

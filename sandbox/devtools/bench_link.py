@@ -5,7 +5,9 @@
   applied the value, at the start of the physics tick that uses it (the ack's own trip
   back over loopback is included, so the figure is an upper bound);
 - telemetry at 240 Hz: ticks the game ran against telemetry received, none may be lost;
-- the node's own cost per tick, as it measures it (`cost_us` in its telemetry).
+- the node's own cost per tick, as it measures it (`cost_us` in its telemetry);
+- the game's ticks recorded while another local program floods the sandbox's port with
+  tiny datagrams without the token, as fast as it can (link_flood.py).
 """
 
 from __future__ import annotations
@@ -20,12 +22,17 @@ import numpy as np
 from ..files.godot_link import export_link_node
 from ..link.server import LinkServer
 from ..physics.models import arcade
+from .link_flood import flooding
 from .link_game import start_link_game
 from .oracle import godot_binary
 
 LATENCY_SLACK_MS = 2.0
 """The target: one physics tick of the game plus this, on loopback (p50 and p99)."""
 NODE_COST_TARGET_US = 100.0
+FLOOD_SHARE_TARGET = 0.99
+"""The target: this share of the game's ticks recorded under a flood without the token."""
+QUIET_S = 1.0
+"""s of telemetry before the flood and after it, which mark the ticks run during it."""
 
 
 DRAWING_FRAME_SLEEP_US = 1000
@@ -124,6 +131,33 @@ def node_cost_back_to_back(ticks: int = 3000) -> dict:
     return {"ticks": len(costs), "mean_us": float(costs.mean()), "p99_us": float(np.percentile(costs, 99))}
 
 
+def flooded_ticks(seconds: float = 22.0, hz: int = 60) -> dict:
+    """The game's ticks run while another program floods the port for `seconds` (1 320
+    ticks at 60 Hz by default), against those taken; what the flood sent and what the
+    link dropped."""
+    with _linked(hz, seconds + 3 * QUIET_S + 2.0) as (server, game):
+        before = [t.tick for t in _telemetry(server, game, QUIET_S)]
+        with flooding(server.port) as flood:
+            start = time.perf_counter()
+            during = [t.tick for t in _telemetry(server, game, seconds)]
+        flooded_s = time.perf_counter() - start
+        after = [t.tick for t in _telemetry(server, game, QUIET_S)]
+        status = server.status()
+    if not before or not after:
+        raise RuntimeError(f"no telemetry before or after the flood:\n{game.log()}")
+    first, last = max(before), min(after)  # the ticks between them ran during the flood
+    taken = {tick for tick in during + after if first < tick < last}
+    return {
+        "hz": hz,
+        "seconds": flooded_s,
+        "ticks_run": last - first - 1,
+        "recorded": len(taken),
+        "flood_sent": flood.sent,
+        "flood_per_s": flood.sent / flooded_s,
+        "dropped": dict(status.dropped),
+    }
+
+
 def run(quick: bool = False) -> dict:
     """Both figures, or a note when no Godot 3 binary is installed."""
     if godot_binary() is None:
@@ -134,6 +168,7 @@ def run(quick: bool = False) -> dict:
         "latency_headless": slider_to_game(moves),
         "telemetry": telemetry_stream(10.0 if quick else 60.0, frame_sleep_us=DRAWING_FRAME_SLEEP_US),
         "node_cost_back_to_back": node_cost_back_to_back(),
+        "flood": flooded_ticks(10.0 if quick else 22.0),
     }
 
 
@@ -172,6 +207,7 @@ def report(f: dict) -> list[str]:
             f"{_verdict(tel['node_cost_mean_us'] < NODE_COST_TARGET_US)}",
         ]
         + _back_to_back(f)
+        + _flood(f)
     )
 
 
@@ -183,6 +219,19 @@ def _back_to_back(f: dict) -> list[str]:
         f"  with the engine running its ticks back to back ({b['ticks']:,d} ticks): mean {b['mean_us']:.0f} µs, "
         f"p99 {b['p99_us']:.0f} µs  target < {NODE_COST_TARGET_US:g} µs: "
         f"{_verdict(b['mean_us'] < NODE_COST_TARGET_US)}"
+    ]
+
+
+def _flood(f: dict) -> list[str]:
+    if "flood" not in f:
+        return []
+    w = f["flood"]
+    share = w["recorded"] / w["ticks_run"] if w["ticks_run"] else 0.0
+    return [
+        f"live link under a flood from another program ({w['flood_per_s']:,.0f} tiny datagrams/s without the "
+        f"token for {w['seconds']:.1f} s, the game at {w['hz']} Hz): {w['recorded']:,d} of {w['ticks_run']:,d} "
+        f"game ticks recorded ({100 * share:.1f} %)  target ≥ {100 * FLOOD_SHARE_TARGET:g} %: "
+        f"{_verdict(share >= FLOOD_SHARE_TARGET)}; dropped {w['dropped'] or 'none'}"
     ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.recording_columns import STATE_COLUMNS
 from .protocol import CONTROLS
 
 
@@ -14,8 +15,9 @@ from .protocol import CONTROLS
 class Telemetry:
     """The game's car after physics tick `tick` (t = tick / hz, s): pose in the model's
     units (px or m) and rad, velocity in units/s, the controls it read in that tick
-    (steer, throttle, brake, handbrake, shift), its state variables by name, the seq of
-    the last set applied, what the node cost the game (µs), and `received`, the
+    (steer, throttle, brake, handbrake, shift), its state variables by name (those a
+    recording can hold, files/recording_columns.STATE_COLUMNS: the rest is not kept), the
+    seq of the last set applied, what the node cost the game (µs), and `received`, the
     time.perf_counter() (s) when it arrived."""
 
     tick: int
@@ -36,7 +38,9 @@ class Telemetry:
         """From a decoded telemetry message."""
         pose = {name: message[name] for name in ("tick", "t", "x", "y", "heading", "vx", "vy")}
         controls = tuple(message["controls"][name] for name in CONTROLS)
-        return cls(**pose, controls=controls, state=dict(message["state"]), applied=message["applied"],
+        given = message["state"]
+        state = {name: given[name] for name in STATE_COLUMNS if name in given}  # the names kept are shared strings
+        return cls(**pose, controls=controls, state=state, applied=message["applied"],
                    cost_us=message["cost_us"], received=received)  # fmt: skip
 
 

@@ -11,11 +11,20 @@ import re
 import secrets
 
 from ..errors import UserError, shown
+from ..files.recordings import HZ_RANGE
 
 VERSION = 1
 DEFAULT_PORT = 47620
 MAX_BYTES = 65536
 """bytes: a longer datagram is dropped unread."""
+TELEMETRY_BYTES = 16384
+"""bytes of a telemetry at most (the link node's are under 2 000 with every state variable
+of every model): one sent every tick must stay cheap to parse and keep."""
+STATE_ENTRIES = 64
+"""entries of a telemetry's `state` at most (every model's state has fewer than 32)."""
+MAX_WHOLE = 2**53
+"""The largest whole number a field may hold: beyond it a double (Godot's JSON numbers)
+no longer holds every whole number exactly."""
 
 FROM_GAME = ("hello", "telemetry", "ack", "values", "pong", "bye")
 FROM_SANDBOX = ("welcome", "set", "get", "ping")
@@ -43,6 +52,24 @@ TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{1,64}")
 node's token is empty until the user pastes one in)."""
 
 
+def check_host(host: str) -> str:
+    """`host` (an address or a name to listen on), or LinkError naming what is wrong with it."""
+    named = f"host {shown(repr(host))}"
+    if not isinstance(host, str) or not host.strip():
+        raise LinkError(f"{named} is empty: give the address to listen on, such as 127.0.0.1")
+    if any(c.isspace() or not c.isprintable() for c in host):
+        raise LinkError(f"{named} is not an address or a host name: it holds a space or a control character")
+    if len(host) > 253:
+        raise LinkError(f"{named} is too long for a host name (at most 253 characters)")
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        raise LinkError(
+            f"{named} is not an address or a host name: each part between dots is 1 … 63 characters"
+        ) from None
+    return host
+
+
 def check_token(token: str) -> str:
     """`token`, or LinkError saying what a token is."""
     if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
@@ -59,13 +86,21 @@ def _bad(field: str, why: str) -> ProtocolError:
     return ProtocolError("bad field", f"{field} {why}")
 
 
-def _number(message: dict, field: str, where: str, low: float = -math.inf) -> float:
+def _number(message: dict, field: str, where: str, low: float = -math.inf, high: float = math.inf) -> float:
     value = message.get(field)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _bad(f"{where}.{field}", "is not a number" if field in message else "is missing")
-    if not math.isfinite(value) or value < low:
-        raise _bad(f"{where}.{field}", "is not a finite number" if not math.isfinite(value) else f"is below {low:g}")
-    return float(value)
+    try:
+        number = float(value)  # a whole number of 309 digits or more is beyond a double
+    except OverflowError:
+        raise _bad(f"{where}.{field}", "is too large for a number (beyond 1.8e308)") from None
+    if not math.isfinite(number):
+        raise _bad(f"{where}.{field}", "is not a finite number")
+    if number < low:
+        raise _bad(f"{where}.{field}", f"{number:g} is below {low:g}")
+    if number > high:
+        raise _bad(f"{where}.{field}", f"{number:g} is above {high:g}")
+    return number
 
 
 def _whole(message: dict, field: str, where: str, none: bool = False) -> int | None:
@@ -73,6 +108,8 @@ def _whole(message: dict, field: str, where: str, none: bool = False) -> int | N
     if none and value is None:
         return None
     number = _number(message, field, where, 0.0)  # a float 7.0 is 7: Godot's JSON has only floats
+    if number > MAX_WHOLE:
+        raise _bad(f"{where}.{field}", f"{number:g} is above 2^53, beyond the whole numbers a double holds exactly")
     if number != int(number):
         raise _bad(f"{where}.{field}", "is not a whole number")
     return int(number)
@@ -108,8 +145,11 @@ def _numbers(message: dict, field: str, where: str, names) -> dict[str, float]:
 
 
 def _state(message: dict, where: str) -> dict[str, float]:
-    """The car's state variables: finite numbers, true/false as 1/0; null left out."""
+    """The car's state variables: finite numbers, true/false as 1/0; null left out; at
+    most STATE_ENTRIES of them."""
     given = _object(message, "state", where, optional=True)
+    if len(given) > STATE_ENTRIES:
+        raise _bad(f"{where}.state", f"has {len(given):,d} entries, more than {STATE_ENTRIES}")
     values = {name: float(v) if isinstance(v, bool) else v for name, v in given.items() if v is not None}
     return {name: _number(values, name, f"{where}.state") for name in values}
 
@@ -123,7 +163,10 @@ def _check(message: dict) -> dict:
         for field in ("game", "godot", "model", "units"):
             out[field] = _text(message, field, kind)
         out["format"] = _whole(message, "format", kind, none=True)
-        out["hz"] = _number(message, "hz", kind, 1.0)
+        out["hz"] = _number(message, "hz", kind)
+        if not HZ_RANGE[0] <= out["hz"] <= HZ_RANGE[1]:
+            raise _bad("hello.hz", f"{out['hz']:g} is not a tick rate the sandbox takes ({HZ_RANGE[0]:g} … "
+                                   f"{HZ_RANGE[1]:g} Hz)")  # fmt: skip
         out["params"] = _values(message, "params", kind)
         missing = message.get("missing", [])
         if not isinstance(missing, list) or not all(isinstance(name, str) for name in missing):
@@ -182,6 +225,14 @@ def decode(data: bytes, token: str) -> dict:
     given = message.get("token")
     if not isinstance(given, str) or not secrets.compare_digest(given.encode("utf-8", "replace"), token.encode()):
         raise ProtocolError("token")
-    if message.get("type") not in FROM_GAME + FROM_SANDBOX:
-        raise ProtocolError("unknown type", str(message.get("type"))[:40])
-    return _check(message)
+    kind = message.get("type")
+    if kind not in FROM_GAME + FROM_SANDBOX:
+        raise ProtocolError("unknown type", shown(repr(kind))[:40])
+    if kind == "telemetry" and len(data) > TELEMETRY_BYTES:
+        raise ProtocolError("oversized", f"a telemetry of {len(data):,d} bytes is over {TELEMETRY_BYTES:,d}")
+    try:
+        return _check(message)
+    except ProtocolError:
+        raise
+    except (ArithmeticError, ValueError, TypeError) as exc:  # a value no check foresaw
+        raise ProtocolError("bad field", f"{kind}: {type(exc).__name__}: {shown(exc)}") from None

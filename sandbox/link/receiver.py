@@ -1,10 +1,16 @@
-"""The link's socket: one UDP socket on one daemon thread, drained in rounds so that a
-peer that floods cannot stall anyone. A round reads at most ROUND datagrams and hands on
-the newest of them that the parse allowance holds (PARSE_RATE a second, up to BURST at
-once, and no more than PARSE_BYTES), the rest counted unread; when the allowance runs
-out the thread sleeps a moment, giving the interpreter to the caller's thread (the
-window's frame loop). A backlog of a game's telemetry (a hitch) passes whole; only a
-flood is thinned. What the system's buffer cannot hold it drops, and counts (Linux)."""
+"""The link's socket: one UDP socket on one daemon thread, drained in rounds. A round
+reads everything the socket holds (up to DRAIN datagrams) and sorts it by where it came
+from before anything is parsed: the linked game's datagrams are kept (up to the game's
+own allowance, GAME_RATE a second and GAME_BURST at once: a backlog of telemetry after
+a hitch passes whole; a game that floods is thinned, and the thread pauses between its
+rounds so that the window's thread gets the interpreter); every other address has a small
+allowance of its own (PEER_RATE, so a new game's hello still gets through) within one
+shared by all of them (OTHERS_RATE). What is over an allowance is counted and discarded
+unread. While other addresses send more than SHIELD_RATE a second and a game is linked,
+the shield (shield.py) has the system itself keep all but a sample of them out, so a
+flood cannot crowd the game's datagrams out of the system's buffer even when this
+thread gets little of the processor. What the buffer cannot hold the system drops, and
+counts (Linux)."""
 
 from __future__ import annotations
 
@@ -14,20 +20,43 @@ import socket
 import sys
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict
 from typing import Callable
 
-from .protocol import MAX_BYTES, LinkError
+from .failures import NOT_HANDLED, Failures
+from .protocol import MAX_BYTES, LinkError, check_host
+from .shield import SAMPLE, lower_shield, raise_shield
 
-ROUND = 256
-"""datagrams read from the socket at most before they are handled."""
-PARSE_RATE = 4000.0
-"""datagrams parsed a second at most, over time (telemetry at 240 Hz is 240)."""
-BURST = 2000.0
-"""datagrams parsed at once at most after a quiet while (8 s of telemetry at 240 Hz)."""
-"""the newest datagrams of a round that are handed on; the older ones are counted, unread."""
+DRAIN = 8192
+"""datagrams read in a round at most: a flood faster than the thread reads still lets it
+hand on what it read (and stop) between rounds."""
+GAME_RATE = 4000.0
+"""the linked game's datagrams parsed a second at most, over time (telemetry at 240 Hz is 240)."""
+GAME_BURST = 2000.0
+"""the game's datagrams parsed at once at most after a quiet while (8 s of telemetry at 240 Hz)."""
+PEER_RATE = 20.0
+"""datagrams parsed a second at most from any other address (a game not yet linked says
+hello once a second)."""
+PEER_BURST = 20.0
+"""datagrams parsed at once at most from any other address."""
+OTHERS_RATE = 500.0
+"""datagrams parsed a second at most from all other addresses together (a flood from many
+ports costs the parser no more)."""
+OTHERS_BURST = 500.0
+PEERS = 1024
+"""other addresses whose allowance is remembered (the longest unheard forgotten first)."""
+SHIELD_RATE = 2000.0
+"""datagrams a second from other addresses than the linked game's above which the shield
+goes up (shield.py: the system lets only the game's through, and a sample of the rest)..."""
+SHIELD_DOWN_RATE = 500.0
+"""...and below which it comes down again."""
+METER_S = 0.25
+"""s over which the rate of the other addresses' datagrams is measured."""
+COUNTED = 64
+"""datagrams of a round read with the system's count of drops (a slower read): a round
+that small (no flood) has its last datagram's count, so nothing dropped goes uncounted."""
 PARSE_BYTES = 1_000_000
-"""bytes of a round handed on at most (KEEP datagrams of 64 KB would hold the thread ~10 ms)."""
+"""bytes of a round handed on at most (more would hold the thread for a while)."""
 POLL_BUSY_S = 0.001
 """s between looks at the socket while datagrams are coming (a game linked)."""
 BUSY_S = 1.0
@@ -35,50 +64,89 @@ BUSY_S = 1.0
 waits on the socket again (a window listening with no game costs nothing)."""
 POLL_S = 0.05
 """s the thread waits for a datagram before it runs its idle work and looks at stop()."""
-FLOOD_PAUSE_S = 0.010
-"""s the thread sleeps when the allowance has run out: at most ROUND / FLOOD_PAUSE_S
-datagrams a second are read in a flood (25 600)."""
+GAME_FLOOD_PAUSE_S = 0.010
+"""s the thread sleeps after a round in which the game itself sent more than its allowance
+(a game that floods): the caller's thread (the window's frames) gets the interpreter."""
 RECEIVE_BUFFER = 4 * 1024 * 1024
-"""bytes of the socket's receive buffer: a burst of telemetry waits there, not lost."""
+"""bytes of the socket's receive buffer asked for: a burst of telemetry waits there, not
+lost (the system may give less: Linux at most net.core.rmem_max)."""
 
 SO_RXQ_OVFL = getattr(socket, "SO_RXQ_OVFL", 40)
 """Linux: each datagram comes with the count of those the system dropped, its buffer full."""
 
 Datagram = tuple[bytes, tuple[str, int]]
+Address = tuple[str, int]
+
+
+class Allowance:
+    """A token bucket: `rate` datagrams a second, at most `burst` at once."""
+
+    __slots__ = ("rate", "burst", "left", "at")
+
+    def __init__(self, rate: float, burst: float, now: float):
+        self.rate, self.burst, self.left, self.at = rate, burst, burst, now
+
+    def refill(self, now: float) -> float:
+        """What is left at `now` (s, time.perf_counter())."""
+        self.left = min(self.burst, self.left + (now - self.at) * self.rate)
+        self.at = now
+        return self.left
+
+    def take(self, now: float) -> bool:
+        """One datagram taken from the allowance, if it holds one."""
+        if self.refill(now) < 1.0:
+            return False
+        self.left -= 1.0
+        return True
 
 
 class Receiver:
     """Binds `host`:`port` (0: any free port) and, on its thread, calls
-    `on_round(datagrams, unread)` with the newest datagrams of each round (oldest first)
-    and the number left unread, and `on_idle()` after each round or POLL_S without one."""
+    `on_round(datagrams, discarded)` with the datagrams of each round kept for parsing
+    (oldest first) and the number discarded unread, and `on_idle()` after each round or
+    POLL_S without one. `game()` is the linked game's address (None: no game yet)."""
 
     def __init__(
-        self, host: str, port: int, on_round: Callable[[list[Datagram], int], None], on_idle: Callable[[], None]
+        self,
+        host: str,
+        port: int,
+        on_round: Callable[[list[Datagram], int], None],
+        on_idle: Callable[[], None],
+        game: Callable[[], Address | None] = lambda: None,
     ):
         self.host, self.port = host, port
-        self._on_round, self._on_idle = on_round, on_idle
+        self._on_round, self._on_idle, self._game = on_round, on_idle, game
         self._stopping = threading.Event()
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self.address: tuple[str, int] = (host, port)
-        self.failures: Counter[str] = Counter()  # "not handled": a bug met on the thread, counted, not raised
+        # what this thread drops, by reason; every key there from the start, so that reading
+        # it on another thread never meets a key being added ("not handled": a bug, logged once)
+        self.failures: Counter[str] = Counter(dict.fromkeys(("system buffer full", "flood", NOT_HANDLED), 0))
+        self.bugs = Failures()
         self._counts_system_drops = False
         self._system_drops = 0
-        self._allowance, self._allowed_at = BURST, time.perf_counter()
+        now = time.perf_counter()
+        self._game_allowance = Allowance(GAME_RATE, GAME_BURST, now)
+        self._others = Allowance(OTHERS_RATE, OTHERS_BURST, now)
+        self._peers: OrderedDict[Address, Allowance] = OrderedDict()
         self._busy_until = 0.0
+        self._game_floods = False  # the last round held more of the game's datagrams than its allowance
+        self._shielded: Address | None = None  # the game whose datagrams alone pass the shield, when it is up
+        self._strangers, self._metered_at = 0.0, now  # datagrams from other addresses since, and since when
 
     def start(self) -> None:
         """Bind and start the thread; LinkError names the address and why not."""
         if self._thread is not None:
             return
-        where = f"{self.host} port {self.port}"
+        where = f"{check_host(self.host)} port {self.port}"
         if not 0 <= self.port <= 65535:
             raise LinkError(f"cannot listen on {where}: a port is 0 … 65535")
         try:
             family, _, _, _, address = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_DGRAM)[0]
             sock = socket.socket(family, socket.SOCK_DGRAM)
-        except OSError as exc:
-            raise LinkError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+        except (OSError, UnicodeError) as exc:
+            raise LinkError(f"cannot listen on {where}: {getattr(exc, 'strerror', None) or exc}") from None
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
             self._counts_system_drops = _ask_for_system_drops(sock)
@@ -111,9 +179,12 @@ class Receiver:
 
     def _run(self) -> None:
         sock, buffer = self._sock, bytearray(MAX_BYTES + 1)  # one byte more: an oversized datagram shows
+        full = False
         try:
             while not self._stopping.is_set():
-                if time.perf_counter() < self._busy_until:
+                if full:  # the last round read DRAIN: more is waiting, read on at once
+                    readable = True
+                elif time.perf_counter() < self._busy_until:
                     # datagrams are coming: look every POLL_BUSY_S instead of waiting on the
                     # socket, whose every datagram would wake this thread from inside the
                     # game's send (measured: the link node's cost per tick 94-114 µs when
@@ -129,13 +200,10 @@ class Receiver:
                     full = self._round(sock, buffer) if readable else False
                     self._on_idle()
                 except Exception:  # noqa: BLE001 (nothing may end the link's thread)
-                    self.failures["not handled"] += 1
+                    self.bugs.met("reading the socket", self.failures)
                     full = False
-                if full:
-                    # a flood: the caller's thread gets the interpreter for a while (reading and
-                    # parsing everything, with 1 ms between rounds, the window's frames took
-                    # 11 ms at the median under 100 000 datagrams a second)
-                    time.sleep(FLOOD_PAUSE_S)
+                if self._game_floods:
+                    time.sleep(GAME_FLOOD_PAUSE_S)
         finally:
             sock.close()
 
@@ -146,43 +214,85 @@ class Receiver:
         for level, kind, data in ancillary:
             if level == socket.SOL_SOCKET and kind == SO_RXQ_OVFL and len(data) >= 4:
                 total = int.from_bytes(data[:4], sys.byteorder)
-                if total > self._system_drops:
-                    self.failures["system buffer full"] += total - self._system_drops
+                if total > self._system_drops:  # with the shield up, mostly those it kept out
+                    self.failures["flood" if self._shielded else "system buffer full"] += total - self._system_drops
                     self._system_drops = total
         return size, address
 
     def _round(self, sock: socket.socket, buffer: bytearray) -> bool:
-        """Read up to ROUND datagrams, hand on the newest the allowance holds; True when
-        it ran out (a flood)."""
-        now = time.perf_counter()
-        self._allowance = min(BURST, self._allowance + (now - self._allowed_at) * PARSE_RATE)
-        self._allowed_at = now
-        kept: deque[Datagram] = deque(maxlen=max(int(self._allowance), 1))
-        view, count = memoryview(buffer), 0
-        for _ in range(ROUND):
+        """Read what the socket holds (up to DRAIN datagrams); hand on those the
+        allowances hold, by source address before any parse. True when it read DRAIN
+        (more may be waiting)."""
+        now, game = time.perf_counter(), self._game()
+        game_left, budget = int(self._game_allowance.refill(now)), PARSE_BYTES
+        game_kept = game_seen = 0
+        view, kept, discarded, count = memoryview(buffer), [], 0, 0
+        muted: set[Address] = set()  # addresses out of their allowance: the rest of the round discarded at once
+        receive = sock.recvfrom_into
+        for count in range(DRAIN):
             try:
-                if self._counts_system_drops:  # each datagram carries the count when it came
+                if count < COUNTED and self._counts_system_drops:  # the system's drops so far come with it
                     size, address = self._read_counting_drops(sock, buffer)
                 else:
-                    size, address = sock.recvfrom_into(buffer)
+                    size, address = receive(buffer)
             except ConnectionRefusedError:  # an earlier send's "port unreachable", reported here
                 continue
             except OSError:  # nothing more waiting (or the socket is gone)
                 break
-            count += 1
-            kept.append((bytes(view[:size]), address[:2]))
-        budget, chosen = PARSE_BYTES, []
-        for datagram in reversed(kept):
-            budget -= len(datagram[0])
-            if budget < 0:
-                break
-            chosen.append(datagram)
-        chosen.reverse()
-        if count:
+            source = address[:2]
+            if source in muted:  # first: in a flood, nearly every datagram
+                discarded += 1
+                continue
+            if source == game:
+                game_seen += 1
+                if game_kept >= game_left or size > budget:
+                    discarded += 1
+                    continue
+                game_kept += 1
+            elif size > budget or not self._admit(source, now):
+                muted.add(source)
+                discarded += 1
+                continue
+            budget -= size
+            kept.append((bytes(view[:size]), source))
+        else:
+            count = DRAIN
+        if kept or discarded:
             self._busy_until = time.perf_counter() + BUSY_S
-        self._on_round(chosen, count - len(chosen))
-        self._allowance -= len(chosen)
-        return self._allowance < 1 or count > len(chosen)
+        self._game_allowance.left -= game_kept
+        self._game_floods = game_seen > game_kept
+        self._strangers += (count - game_seen) * (SAMPLE if self._shielded else 1)
+        self._guard(sock, game, now)
+        self._on_round(kept, discarded)
+        return count >= DRAIN
+
+    def _guard(self, sock: socket.socket, game: Address | None, now: float) -> None:
+        """Raise the shield for `game` when the other addresses flood, lower it when they
+        have stopped or the game is another (every METER_S)."""
+        if self._shielded is not None and self._shielded != game:
+            lower_shield(sock)
+            self._shielded = None
+        if now - self._metered_at < METER_S:
+            return
+        rate = self._strangers / (now - self._metered_at)
+        self._strangers, self._metered_at = 0.0, now
+        if self._shielded is None and game is not None and rate >= SHIELD_RATE:
+            self._shielded = game if raise_shield(sock, game) else None
+        elif self._shielded is not None and rate < SHIELD_DOWN_RATE:
+            lower_shield(sock)
+            self._shielded = None
+
+    def _admit(self, source: Address, now: float) -> bool:
+        """Whether a datagram from `source`, not the game, may be parsed: its own
+        allowance and the one all other addresses share both hold one."""
+        allowance = self._peers.get(source)
+        if allowance is None:
+            allowance = self._peers[source] = Allowance(PEER_RATE, PEER_BURST, now)
+            if len(self._peers) > PEERS:
+                self._peers.popitem(last=False)
+        else:
+            self._peers.move_to_end(source)
+        return allowance.take(now) and self._others.take(now)
 
 
 def _ask_for_system_drops(sock: socket.socket) -> bool:

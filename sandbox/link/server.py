@@ -2,7 +2,8 @@
 socket's thread (receiver.py), keeps the telemetry in a bounded queue (newest kept),
 pings the game once a second, and sends the values set, at most one `set` per physics
 tick of the game, again until acknowledged. Bad input is counted by reason, never
-raised on the link's thread."""
+raised on the link's thread; each datagram is handled on its own, and a bug met is
+counted and logged once per kind (failures.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Callable
 
 from .. import __version__
 from . import recorder
+from .failures import Failures
 from .game import GameInfo, LinkStatus, RecordingSummary, Telemetry
 from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, check_token, decode, encode, new_token
 from .receiver import Datagram, Receiver
@@ -26,6 +28,12 @@ RESEND_TICKS = 3
 """game ticks without an ack after which the newest values are sent again."""
 RECORD_ROWS = 1_000_000
 """ticks a recording keeps at most (over an hour at 240 Hz); later ones are counted, not kept."""
+JUMP_S = 10.0
+"""s of the game's ticks a telemetry may run ahead of the last one taken: a tick further
+ahead is refused ("bad field"), not taken as the game's clock..."""
+JUMP_CONFIRMED = 10
+"""...unless this many ticks in a row continue from it: then the game's clock did move
+(the ticks between count as lost)."""
 
 
 class LinkServer:
@@ -42,7 +50,7 @@ class LinkServer:
         self.on_ack: Callable[[dict], None] | None = None
         self._cond = threading.Condition()
         self._stopping = threading.Event()
-        self._receiver = Receiver(host, port, self._round, self._timers)
+        self._receiver = Receiver(host, port, self._round, self._timers, self._game_address)
         self._queue: deque[Telemetry] = deque(maxlen=max(1, queue))
         self._dropped: Counter[str] = Counter()
         self._tally: deque[tuple[float, int]] = deque()  # (time, accepted messages) per round
@@ -64,6 +72,8 @@ class LinkServer:
         self._last_ping = -math.inf
         self._recording: list[Telemetry] | None = None
         self._recording_lost = 0
+        self._ahead: tuple[int, int] | None = None  # (first, last) of the ticks in a row refused as too far ahead
+        self._bugs = Failures()
 
     # -- the socket's life -------------------------------------------------------
     def start(self) -> None:
@@ -81,8 +91,14 @@ class LinkServer:
     def port(self) -> int:
         return self._receiver.address[1]
 
-    def _round(self, datagrams: list[Datagram], unread: int) -> None:
-        """Handle one round of datagrams (on the link's thread)."""
+    def _game_address(self) -> tuple[str, int] | None:
+        """Where the linked game sends from (read on the link's thread, lock-free)."""
+        game = self._game
+        return None if game is None else game.address
+
+    def _round(self, datagrams: list[Datagram], discarded: int) -> None:
+        """Handle one round of datagrams (on the link's thread), each on its own: one
+        that is bad, or meets a bug, is dropped and counted and the others are handled."""
         now, accepted = time.perf_counter(), 0
         for data, address in datagrams:
             try:
@@ -91,17 +107,22 @@ class LinkServer:
                 with self._cond:
                     self._dropped[exc.reason] += 1
                 continue
+            except Exception:  # noqa: BLE001 (a bug in the decoding: logged once, counted)
+                with self._cond:
+                    self._bugs.met("reading a message", self._dropped)
+                continue
             accepted += self._take(message, address, now)
         with self._cond:
-            if unread:
-                self._dropped["flood"] += unread
+            if discarded:
+                self._dropped["flood"] += discarded
             self._tally.append((now, accepted))
             while self._tally and self._tally[0][0] < now - 1.0:
                 self._tally.popleft()
 
     # -- the messages ---------------------------------------------------------------
     def _take(self, message: dict, address: tuple[str, int], now: float) -> int:
-        """Handle one decoded message; 1 when accepted, 0 when dropped (counted)."""
+        """Handle one decoded message; 1 when accepted, 0 when dropped (counted; a bug
+        met is logged once)."""
         kind, hook = message["type"], None
         with self._cond:
             try:
@@ -115,15 +136,15 @@ class LinkServer:
                 getattr(self, f"_on_{kind}")(message, address, now)
                 hook = self.on_ack if kind == "ack" else None
                 self._cond.notify_all()
-            except Exception:  # noqa: BLE001 (a bug here must not end the link: counted)
-                self._dropped["not handled"] += 1
+            except Exception:  # noqa: BLE001 (a bug here must not end the link: logged once, counted)
+                self._bugs.met(f"handling a {kind}", self._dropped)
                 return 0
         if hook is not None:
             try:
                 hook(message)
             except Exception:  # noqa: BLE001
                 with self._cond:
-                    self._dropped["not handled"] += 1
+                    self._bugs.met("in the handler of the game's ack", self._dropped)
         return 1
 
     def _on_hello(self, message: dict, address, now: float) -> None:
@@ -136,6 +157,10 @@ class LinkServer:
     def _on_telemetry(self, message: dict, address, now: float) -> None:
         telemetry = Telemetry.of(message, now)
         gap = 0 if self._last_tick is None else telemetry.tick - self._last_tick - 1
+        if gap > JUMP_S * self._game.hz and not self._jump_confirmed(telemetry.tick):
+            self._dropped["bad field"] += 1  # a tick from far in the future: not the game's clock
+            return
+        self._ahead = None
         if gap < 0:  # older than one already taken (reordered): the path must not step back
             self._dropped["out of order"] += 1
             return
@@ -151,6 +176,13 @@ class LinkServer:
             self._recording.append(telemetry)
         self._ticks, self._slot = self._ticks + 1, True  # the game's tick is the clock of the sets
         self._flush()
+
+    def _jump_confirmed(self, tick: int) -> bool:
+        """Whether `tick`, too far ahead of the last one taken, is the JUMP_CONFIRMED-th
+        of a row of such ticks, each one after the other (lock held)."""
+        first, last = self._ahead if self._ahead is not None and tick == self._ahead[1] + 1 else (tick, tick)
+        self._ahead = (first, tick)
+        return tick - first + 1 >= JUMP_CONFIRMED
 
     def _on_ack(self, message: dict, address, now: float) -> None:
         seq = message["seq"]
