@@ -20,7 +20,7 @@ import pytest
 from link_peer import WAIT_S, Peer, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "c0ffee42"
+TOKEN = "c0ffee42c0ffee42"
 ARCADE_VALUES = {"engine_power": 800.0, "drag": -0.06, "rate_independent": False}
 
 
@@ -94,13 +94,16 @@ def test_no_game_is_a_clear_message_and_exit_1(running):
 def test_the_game_is_shown_and_values_set_are_acknowledged(running):
     command = running("--set", "engine_power=900", "drag=-0.05", "--json")
     command.peer.hello()
+    game_port = command.peer.sock.getsockname()[1]
     code, out, err = command.finish()
     assert code == 0, err
     report = json.loads(out)
     assert report["game"] == {
         "name": "Test Game", "godot": "3.2.3", "model": "arcade", "format": 3, "hz": 60.0, "units": "px",
         "values": ARCADE_VALUES, "missing": ["slip_speed"],
+        "address": f"127.0.0.1:{game_port}",
     }  # fmt: skip
+    assert report["changes"] == []
     assert report["set"]["sent"] == {"engine_power": 900.0, "drag": -0.05}
     assert report["set"]["applied"] == {"engine_power": 900.0, "drag": -0.05} and report["set"]["refused"] == {}
     assert command.peer.values["engine_power"] == 900.0  # what the game side holds now
