@@ -2,8 +2,10 @@
 end is sandbox/link), polled from a timer at the frame rate (never waiting on the
 network); each change of a tuning value sent to the game as it happens; the game's
 car drawn and plotted from its newest telemetry; Pull from game as one undo step;
-recording the game's drive. The Link panel (link_panel.py) shows it all; its address and
-port are in link_settings.py, Pull from game in link_pull.py."""
+recording the game's drive. The Link panel (link_panel.py) shows it all, and says when
+another game (or the game restarted) took the link; its address and port are in
+link_settings.py, Pull from game in link_pull.py. Every text of the game's is shown
+through link.game.from_game."""
 
 from __future__ import annotations
 
@@ -15,9 +17,11 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from ..errors import UserError
+from ..errors import UserError, printable
 from ..files.disk import make_folder
 from ..files.traces import user_trace_dir
+from ..link.game import change_text, from_game
+from ..link.record_target import replaced_recording
 from ..link.server import LinkServer
 from ..physics.models import MODELS
 from .game_car import STALE_S, game_body, game_car
@@ -33,7 +37,7 @@ as fast as anyone reads it)."""
 
 def game_key(game) -> tuple:
     """What tells one linked game from another (a new hello after a restart is a new game)."""
-    return (game.game, game.godot, game.model, game.hz, game.units, game.address)
+    return (game.game, game.godot, game.model, game.hz, game.units, game.address, game.number)
 
 
 class LinkControl:
@@ -44,11 +48,13 @@ class LinkControl:
         self.panel = p = w.link_panel
         self.server: LinkServer | None = None
         self.game = None  # the linked game's GameInfo
+        self.last_game = None  # the game linked last (kept after its bye: the next one is said to replace it)
         self.sent: dict = {}  # the values the game has (or was sent) as far as the window knows
         self.accepted: tuple | None = None  # (game key, model name) the user chose to send to despite the models
         self.last_seq = 0  # the seq the newest values sent go out under
         self.recording = False
         self.saved: Path | None = None  # the game's drive last saved
+        self.ended_said = False  # the recording's end at a new hello is shown
         self.not_taken: list[str] = []  # the last pull's values the sliders could not take
         self.refused: dict[str, str] = {}  # name -> the game's reason, until a later value of it is applied
         self._acks: deque = deque(maxlen=256)  # acks handed over by the link's thread, taken in `poll`
@@ -97,6 +103,8 @@ class LinkControl:
         server.on_ack = self._acks.append  # on the link's thread: a deque's append is safe there
         self.server = server
         self.game, self.accepted, self.not_taken, self.refused = None, None, [], {}
+        self.last_game = None
+        self.panel.show_change("")
         self._acks.clear()
         self._status_at = -math.inf
         self.timer.start()
@@ -168,9 +176,10 @@ class LinkControl:
         unit = w.model.LENGTH_UNIT
         per_unit = {"px": 1.0, "m": w.drive.px_per_metre}  # screen px per unit at zoom 1
         scale = per_unit.get(self.game.units, per_unit[unit]) / per_unit[unit]
-        self.car = game_car(newest, scale, self._game_body(scale), unit, self.game.game or "game")
+        name = from_game(self.game.game) or "game"
+        self.car = game_car(newest, scale, self._game_body(scale), unit, name)
         w.track.game = self.car
-        w.plots.set_game(self.game.game or "game", self.car.speed, self.car.slip_deg)
+        w.plots.set_game(name, self.car.speed, self.car.slip_deg)
         w.track.update()
 
     def _game_body(self, scale: float) -> dict:
@@ -196,9 +205,23 @@ class LinkControl:
             self._show_note()
             self.window.menus.refresh()
             if game is not None:
-                self.window.statusBar().showMessage(f"Linked with {game.game or 'the game'} (Godot {game.godot})", 6000)
+                self._say_linked(game)
+        if self.recording and status.recording_ended and not self.ended_said:
+            self.ended_said = True
+            text = f"The recording ended: {status.recording_ended}. Record game drive (Ctrl+Shift+L) saves it."
+            self.panel.recorded.setText(text)
+            self.window.statusBar().showMessage(text, 10000)
         self.panel.show_game(status)
         self.panel.show_refused(self.refused, self.not_taken)
+
+    def _say_linked(self, game) -> None:
+        """The status bar says which game is linked; the panel, when it took another's
+        place (or the game restarted), until the link stops."""
+        text = change_text(self.last_game, game)
+        self.last_game = game
+        if game.number > 1:
+            self.panel.show_change(f"{time.strftime('%H:%M:%S')} {text}")
+        self.window.statusBar().showMessage(text, 8000)
 
     def _take_acks(self) -> None:
         """The game's acks since the last look: a refused value is listed until a later
@@ -245,7 +268,7 @@ class LinkControl:
             )
         else:
             p.show_note(
-                f"The game names a model the sandbox does not know (“{g.model[:40]}”): "
+                f"The game names a model the sandbox does not know (“{from_game(g.model, 40)}”): "
                 "nothing is sent until you choose.",
                 accept=f"Send the {title}'s values to the game",
             )
@@ -312,7 +335,7 @@ class LinkControl:
         """Start recording the game's drive, or stop and save it where the user says."""
         if on and self.server is not None and not self.recording:
             self.server.start_recording()
-            self.recording = True
+            self.recording, self.ended_said = True, False
             self.panel.open_recorded.hide()
             self.panel.recorded.setText("Recording the game's drive…")
             self.window.statusBar().showMessage("Recording the game's drive: Ctrl+Shift+L again to stop", 5000)
@@ -324,13 +347,28 @@ class LinkControl:
                 folder = Path.home()
             name = time.strftime("game_drive_%Y%m%d_%H%M%S.csv")
             path, _ = QFileDialog.getSaveFileName(
-                self.window, "Save the game's drive", str(folder / name), "Trace CSV (*.csv)"
-            )
-            if path:
-                self.stop_recording_to(path)
-            else:
+                self.window, "Save the game's drive", str(folder / name), "Trace CSV (*.csv)",
+                options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, knowing what the file is
+            )  # fmt: skip
+            if not (path and self._may_write(path) and self.stop_recording_to(path)):
                 self.window.statusBar().showMessage("Still recording the game's drive (not saved)", 5000)
         self._show_listening()
+
+    def _may_write(self, path) -> bool:
+        """Whether the drive may be written to `path`: a new file, or an older recording
+        the user chose to replace (kept as .bak); a file that is not a recording is
+        refused with what it is."""
+        w = self.window
+        try:
+            backup = replaced_recording(path)
+        except UserError as exc:
+            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
+            return False
+        return backup is None or w.files.ask_to_replace(
+            "Replace the recording?",
+            f"{printable(Path(path).name)} is already a recording.",
+            f"Replace it with the game's drive? The one there now is kept as {printable(backup.name)}.",
+        )
 
     def keep_or_drop_recording(self, what: str) -> bool:
         """Before `what` would end a recording of the game's drive: Save, Discard or
@@ -371,6 +409,10 @@ class LinkControl:
         self.saved = Path(summary.path)
         self.panel.open_recorded.show()
         text = f"Recorded {summary.rows} rows, {summary.seconds:.2f} s, {summary.lost_ticks} lost ticks: {summary.path}"
+        if summary.backup is not None:
+            text += f" (the older recording is kept as {printable(summary.backup.name)})"
+        if summary.ended:
+            text += f". It ended before it was stopped: {summary.ended}"
         self.panel.recorded.setText(text)
         self.panel.recorded.setToolTip("The last recording of the game's drive: rows (ticks), seconds, lost ticks")
         self._show_listening()
