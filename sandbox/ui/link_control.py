@@ -4,7 +4,8 @@ network); each change of a tuning value sent to the game as it happens; the game
 car drawn and plotted from its newest telemetry; Pull from game as one undo step;
 recording the game's drive. The Link panel (link_panel.py) shows it all, and says when
 another game (or the game restarted) took the link; its address and port are in
-link_settings.py, Pull from game in link_pull.py. Every text of the game's is shown
+link_settings.py, Pull from game in link_pull.py, recording the drive in
+link_recording.py. Every text of the game's is shown
 through link.game.from_game."""
 
 from __future__ import annotations
@@ -15,17 +16,15 @@ from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from ..errors import UserError, printable
-from ..files.disk import make_folder
-from ..files.traces import user_trace_dir
+from ..errors import UserError
 from ..link.game import change_text, from_game
-from ..link.record_target import replaced_recording
 from ..link.server import LinkServer
 from ..physics.models import MODELS
 from .game_car import STALE_S, game_body, game_car
 from .link_pull import PullFromGame
+from .link_recording import GameDriveRecording
 from .link_settings import LinkSettings
 
 POLL_MS = 16
@@ -40,8 +39,9 @@ def game_key(game) -> tuple:
     return (game.game, game.godot, game.model, game.hz, game.units, game.address, game.number)
 
 
-class LinkControl:
-    """The link of `window` (a MainWindow, which owns this) and its Link panel."""
+class LinkControl(GameDriveRecording):
+    """The link of `window` (a MainWindow, which owns this) and its Link panel; recording
+    the game's drive is GameDriveRecording's (link_recording.py)."""
 
     def __init__(self, window):
         self.window = w = window
@@ -206,11 +206,7 @@ class LinkControl:
             self.window.menus.refresh()
             if game is not None:
                 self._say_linked(game)
-        if self.recording and status.recording_ended and not self.ended_said:
-            self.ended_said = True
-            text = f"The recording ended: {status.recording_ended}. Record game drive (Ctrl+Shift+L) saves it."
-            self.panel.recorded.setText(text)
-            self.window.statusBar().showMessage(text, 10000)
+        self.show_recording_end(status)
         self.panel.show_game(status)
         self.panel.show_refused(self.refused, self.not_taken)
 
@@ -329,96 +325,3 @@ class LinkControl:
     def pulling(self) -> bool:
         """A pull from the game is under way."""
         return self.puller.pulling
-
-    # --- recording -----------------------------------------------------------------------
-    def set_recording(self, on: bool) -> None:
-        """Start recording the game's drive, or stop and save it where the user says."""
-        if on and self.server is not None and not self.recording:
-            self.server.start_recording()
-            self.recording, self.ended_said = True, False
-            self.panel.open_recorded.hide()
-            self.panel.recorded.setText("Recording the game's drive…")
-            self.window.statusBar().showMessage("Recording the game's drive: Ctrl+Shift+L again to stop", 5000)
-        elif not on and self.recording:
-            folder = user_trace_dir()
-            try:
-                make_folder(folder)
-            except UserError:
-                folder = Path.home()
-            name = time.strftime("game_drive_%Y%m%d_%H%M%S.csv")
-            path, _ = QFileDialog.getSaveFileName(
-                self.window, "Save the game's drive", str(folder / name), "Trace CSV (*.csv)",
-                options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, knowing what the file is
-            )  # fmt: skip
-            if not (path and self._may_write(path) and self.stop_recording_to(path)):
-                self.window.statusBar().showMessage("Still recording the game's drive (not saved)", 5000)
-        self._show_listening()
-
-    def _may_write(self, path) -> bool:
-        """Whether the drive may be written to `path`: a new file, or an older recording
-        the user chose to replace (kept as .bak); a file that is not a recording is
-        refused with what it is."""
-        w = self.window
-        try:
-            backup = replaced_recording(path)
-        except UserError as exc:
-            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
-            return False
-        return backup is None or w.files.ask_to_replace(
-            "Replace the recording?",
-            f"{printable(Path(path).name)} is already a recording.",
-            f"Replace it with the game's drive? The one there now is kept as {printable(backup.name)}.",
-        )
-
-    def keep_or_drop_recording(self, what: str) -> bool:
-        """Before `what` would end a recording of the game's drive: Save, Discard or
-        Cancel. True to go on (saved, or given up), False to stay as it is."""
-        if not self.recording:
-            return True
-        buttons = QMessageBox.StandardButton
-        answer = self.window.files.ask_to_save(
-            "Recording the game's drive",
-            f"The game's drive is being recorded and is not saved.\n{what} ends the recording.",
-            "Save the drive first?",
-        )
-        if answer == buttons.Save:
-            self.set_recording(False)
-            return not self.recording
-        if answer == buttons.Discard:
-            self.server.discard_recording()
-            self.recording = False
-            self.panel.open_recorded.hide()
-            self.panel.recorded.setText("The game's drive recorded was not saved.")
-            self._show_listening()
-            return True
-        return False
-
-    def stop_recording_to(self, path) -> bool:
-        """Stop recording and write the drive to `path` (a trace with the pose per tick)."""
-        w = self.window
-        if self.server is None or not self.recording:
-            return False
-        try:
-            summary = self.server.stop_recording(path)
-        except UserError as exc:  # the link keeps recording: the drive can still be saved elsewhere
-            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
-            self.panel.recorded.setText(f"Not saved (still recording): {exc}")
-            self._show_listening()
-            return False
-        self.recording = False
-        self.saved = Path(summary.path)
-        self.panel.open_recorded.show()
-        text = f"Recorded {summary.rows} rows, {summary.seconds:.2f} s, {summary.lost_ticks} lost ticks: {summary.path}"
-        if summary.backup is not None:
-            text += f" (the older recording is kept as {printable(summary.backup.name)})"
-        if summary.ended:
-            text += f". It ended before it was stopped: {summary.ended}"
-        self.panel.recorded.setText(text)
-        self.panel.recorded.setToolTip("The last recording of the game's drive: rows (ticks), seconds, lost ticks")
-        self._show_listening()
-        w.statusBar().showMessage(f"{text} (Open it, in the Link tab, replays it as a game recording)", 8000)
-        return True
-
-    def open_saved(self) -> bool:
-        """Replay the drive last saved as a game recording (Open it)."""
-        return self.saved is not None and self.window.recordings.open_file(self.saved)
