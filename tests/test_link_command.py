@@ -164,7 +164,8 @@ def test_a_value_the_game_refuses_is_reported_and_the_exit_code_says_so(running)
 
 
 @pytest.mark.parametrize(
-    "argv", [["--set", "drag"], ["--set", "drag=fast"], ["--set", "drag=nan"], ["--port", "70000"]]
+    "argv",
+    [["--set", "drag"], ["--set", "drag=fast"], ["--set", "drag=nan"], ["--port", "70000"], ["--token", "c0ffee42"]],
 )
 def test_a_malformed_argument_is_refused_before_listening(argv):
     done = subprocess.run(
@@ -281,6 +282,27 @@ def test_a_game_restarted_while_recording_ends_the_recording_with_the_drive_befo
     assert recording["rows"] == len(ticks) and recording["lost_ticks"] == 0
     assert recording["seconds"] == pytest.approx(len(ticks) / 60) and "restarted" in recording["ended"]
     assert [change["game"]["name"] for change in report["changes"]] == ["Test Game"]
+
+
+def test_another_game_is_refused_while_the_game_runs_and_named_when_it_takes_over(running):
+    command = running("--seconds", "4", "--json")
+    command.peer.hello()
+    command.wait_line("game: Test Game")
+    other = Peer(command.port, TOKEN, ARCADE_VALUES)
+    try:
+        command.peer.telemetry()  # the game runs: it sends every tick
+        other.hello(game="Another Game")  # refused
+        command.peer.send({"type": "bye"})
+        wait_until(lambda: other.hello(game="Another Game") or other.of_type("welcome"), "the other game welcomed")
+        line = command.wait_line("The game changed")
+        code, out, err = command.finish()
+    finally:
+        other.close()
+    assert code == 0, err
+    assert "linked with “Another Game” (Godot 3.2.3) at 127.0.0.1:" in line and "in place of “Test Game”" in line
+    report = json.loads(out)
+    assert [change["game"]["name"] for change in report["changes"]] == ["Another Game"]
+    assert report["dropped"].get("hello from another game", 0) >= 1
 
 
 def test_the_games_texts_print_on_their_own_line_with_control_characters_escaped(running):

@@ -337,6 +337,7 @@ def test_a_game_fallen_silent_is_replaced_by_a_new_one(linked, peer):
     until the old one was silent HANDOVER_S, then it is linked."""
     other = Peer(linked.port, TOKEN)
     try:
+        peer.telemetry(1)  # the game runs: it sends every tick
         other.hello(game="Started again")
         wait_until(lambda: linked.status().dropped.get(server_module.ANOTHER_GAME), "the hello refused")
         assert linked.status().game.game == "Test Game"

@@ -5,8 +5,7 @@ car drawn and plotted from its newest telemetry; Pull from game as one undo step
 recording the game's drive. The Link panel (link_panel.py) shows it all, and says when
 another game (or the game restarted) took the link; its address and port are in
 link_settings.py, Pull from game in link_pull.py, recording the drive in
-link_recording.py. Every text of the game's is shown
-through link.game.from_game."""
+link_recording.py. Every text of the game's is shown through link.game.from_game."""
 
 from __future__ import annotations
 
