@@ -187,7 +187,7 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
             f"with the link node's port {port} and token {token}?"
         )
         return report, 1
-    from ..link.game import from_game, names_from_game
+    from ..link.game import REASON_CHARS, from_game, names_from_game
 
     report["game"] = _game_report(game)
     model = f"model {from_game(game.model)}" + (f" (format {game.format})" if game.format is not None else "")
@@ -210,7 +210,7 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
         report["set"].update(applied=ack["applied"], refused=ack["refused"], tick=ack["tick"])
         _say(args, f"applied at tick {ack['tick']}: {_values_text(ack['applied'])}")
         for name, why in ack["refused"].items():
-            _say(args, f"refused by the game: {from_game(name)}: {from_game(why, 200)}")
+            _say(args, f"refused by the game: {from_game(name)}: {from_game(why, REASON_CHARS)}")
         code = 1 if ack["refused"] else 0
     if args.seconds is not None:
         if args.out is not None:

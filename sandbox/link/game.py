@@ -13,7 +13,9 @@ from ..errors import printable
 from .protocol import CONTROLS
 
 FROM_GAME_CHARS = 80
-"""A text of the game's (a name, a reason) is cut to about this many characters where shown."""
+"""A text of the game's (a name) is cut to about this many characters where shown."""
+REASON_CHARS = 200
+"""A reason the game gives for refusing a value is cut to about this many characters."""
 
 
 def from_game(value: object, limit: int = FROM_GAME_CHARS) -> str:

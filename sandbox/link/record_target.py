@@ -9,13 +9,8 @@ import os
 from pathlib import Path
 
 from ..errors import TraceError, UserError, printable
+from ..files.presets import backup_path  # drive.csv.bak beside drive.csv, as a preset's
 from .protocol import LinkError
-
-
-def backup_path(path: str | os.PathLike) -> Path:
-    """Where the recording replaced is kept: drive.csv.bak beside drive.csv."""
-    path = Path(path)
-    return path.with_name(path.name + ".bak")
 
 
 def what_it_is(path: Path) -> str | None:
