@@ -266,7 +266,7 @@ class LinkPanel(QWidget):
     def show_refused(self, refused: dict[str, str], not_taken: list[str] = ()) -> None:
         """Values the game refused (name: its reason), and values pulled from the game
         that the sliders could not take."""
-        lines = [f"The game refused {from_game(name)}: {from_game(reason, REASON_CHARS)}" for name, reason in refused.items()]
+        lines = [f"The game refused {from_game(name)}: {from_game(why, REASON_CHARS)}" for name, why in refused.items()]
         lines += [f"Not taken from the game: {line}" for line in not_taken]
         self.refused.setText("\n".join(lines))
         self.refused.setVisible(bool(lines))
