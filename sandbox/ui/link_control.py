@@ -127,6 +127,7 @@ class LinkControl(GameDriveRecording):
         self._forget_car()
         self._show_listening()
         self.panel.show_game(None)
+        self.panel.show_change("")
         self.panel.show_refused({})
         self._show_note()
         self.window.statusBar().showMessage(said, 6000)
