@@ -15,7 +15,7 @@ import pytest
 import sandbox.link.server as server_module
 from link_peer import Peer, wait_until
 from sandbox.files.recordings import load_recording
-from sandbox.link.game import change_text
+from sandbox.link.game import change_text, from_game, names_from_game
 from sandbox.link.protocol import CONTROLS, MAX_BYTES, LinkError, encode
 from sandbox.link.server import LinkServer
 
@@ -366,6 +366,14 @@ def test_a_restart_at_the_same_address_is_a_new_game_but_a_hello_repeated_before
     assert change_text(None, linked.status().game).startswith("The game changed")
     restarted = linked.status().game
     assert change_text(replace(restarted, number=1, game="Test Game"), restarted).startswith("The game restarted")
+
+
+def test_a_text_of_the_games_is_shown_on_one_line_escaped_and_cut():
+    assert from_game("My Game") == "My Game"
+    assert from_game("a\nb\r\x1b[2Jc\u202e") == "a\\x0ab\\x0d\\x1b[2Jc\\u202e"  # as errors.printable escapes
+    long = from_game("x" * 1000)
+    assert len(long) <= 80 and long.endswith("… (1,000 characters)") and "\n" not in long
+    assert names_from_game(["drag", "slip\nspeed"]) == "drag, slip\\x0aspeed"
 
 
 def test_bye_forgets_the_game(linked, peer):
