@@ -17,6 +17,7 @@ from sandbox.link.protocol import (
     MAX_BYTES,
     VERSION,
     ProtocolError,
+    check_token,
     decode,
     encode,
     new_token,
@@ -79,10 +80,11 @@ def test_godots_floats_for_whole_numbers_are_taken():
     assert message["tick"] == 120 and message["applied"] == 7
 
 
-def test_the_token_is_eight_hex_characters_and_differs_each_time():
+def test_the_token_holds_64_random_bits_and_differs_each_time():
     tokens = {new_token() for _ in range(20)}
     assert len(tokens) == 20
-    assert all(re.fullmatch(r"[0-9a-f]{8}", token) for token in tokens)
+    assert all(re.fullmatch(r"[0-9a-f]{16}", token) for token in tokens)  # 16 hex digits: 64 bits
+    assert check_token(new_token())  # one the sandbox makes is one the user may give back
 
 
 @pytest.mark.parametrize(

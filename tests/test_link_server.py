@@ -8,16 +8,18 @@ import csv
 import math
 import socket
 import threading
+from dataclasses import replace
 
 import pytest
 
 import sandbox.link.server as server_module
 from link_peer import Peer, wait_until
 from sandbox.files.recordings import load_recording
+from sandbox.link.game import change_text, from_game, names_from_game
 from sandbox.link.protocol import CONTROLS, MAX_BYTES, LinkError, encode
 from sandbox.link.server import LinkServer
 
-TOKEN = "5eed0123"
+TOKEN = "5eed0123abcdef45"
 
 
 @pytest.fixture
@@ -290,19 +292,91 @@ def test_a_ping_measures_the_round_trip(linked, peer):
     assert rtt > 0 and peer.of_type("ping")
 
 
-def test_a_restarted_game_replaces_the_old_one(linked, peer):
-    restarted = Peer(linked.port, TOKEN, {"engine_power": 700.0})
+def test_another_game_takes_the_link_at_once_after_the_games_bye(linked, peer):
+    peer.send({"type": "bye"})
+    wait_until(lambda: linked.status().game is None, "the bye")
+    other = Peer(linked.port, TOKEN, {"engine_power": 700.0})
     try:
-        restarted.hello(game="Restarted")
-        wait_until(lambda: linked.status().game.game == "Restarted", "the second hello")
+        other.hello(game="Another")
+        wait_until(lambda: linked.status().game is not None, "the other game's hello")
+        game = linked.status().game
+        assert (game.game, game.address, game.number) == ("Another", other.sock.getsockname(), 2)
         assert linked.status().values == {"engine_power": 700.0}
         peer.telemetry(50)  # the old game's address is no longer the game
         wait_until(lambda: linked.status().dropped.get("not the game"), "the old game's telemetry dropped")
-        restarted.telemetry(1)
+        other.telemetry(1)
         assert [t.tick for t in taken(linked, 1)] == [1]
         assert set(linked.status().dropped) == {"not the game"}
     finally:
-        restarted.close()
+        other.close()
+
+
+def test_a_hello_from_another_address_waits_until_the_game_was_silent_a_second(monkeypatch):
+    """The link's clock is a fake here (rounds handed in as the thread would), so the
+    second of silence is exact: a hello from another address is refused, and counted,
+    while the linked game spoke less than HANDOVER_S ago."""
+    clock = [100.0]
+    monkeypatch.setattr(server_module.time, "perf_counter", lambda: clock[0])
+    link = LinkServer(port=0, token=TOKEN)  # not started: nothing is sent
+    game, other = ("127.0.0.1", 5555), ("127.0.0.1", 6666)
+    link._round([(encode(_hello("The Game")), game), (encode(_telemetry(1)), game)], 0)
+    clock[0] = 100.0 + server_module.HANDOVER_S - 0.01
+    link._round([(encode(_hello("Intruder")), other)], 0)
+    status = link.status()
+    assert (status.game.game, status.game.number) == ("The Game", 1)
+    assert status.dropped.get(server_module.ANOTHER_GAME) == 1
+    link._round([(encode(_telemetry(2)), game)], 0)  # the game speaks: the second starts again
+    clock[0] += server_module.HANDOVER_S - 0.01
+    link._round([(encode(_hello("Intruder")), other)], 0)
+    assert link.status().game.game == "The Game" and link.status().dropped.get(server_module.ANOTHER_GAME) == 2
+    clock[0] += 0.02  # silent HANDOVER_S: the next hello from elsewhere is a new game
+    link._round([(encode(_hello("Restarted elsewhere")), other)], 0)
+    game_now = link.status().game
+    assert (game_now.game, game_now.address, game_now.number) == ("Restarted elsewhere", other, 2)
+
+
+def test_a_game_fallen_silent_is_replaced_by_a_new_one(linked, peer):
+    """A game killed (no bye, no pong any more): the new game's hellos are refused
+    until the old one was silent HANDOVER_S, then it is linked."""
+    other = Peer(linked.port, TOKEN)
+    try:
+        peer.telemetry(1)  # the game runs: it sends every tick
+        other.hello(game="Started again")
+        wait_until(lambda: linked.status().dropped.get(server_module.ANOTHER_GAME), "the hello refused")
+        assert linked.status().game.game == "Test Game"
+        peer.close()  # the game ends: it says nothing more
+
+        def linked_again() -> bool:
+            other.hello(game="Started again")  # as the node does until welcomed
+            return linked.status().game.number == 2
+
+        wait_until(linked_again, "the new game linked")
+        assert linked.status().game.game == "Started again"
+        assert linked.status().game.address == other.sock.getsockname()
+    finally:
+        other.close()
+
+
+def test_a_restart_at_the_same_address_is_a_new_game_but_a_hello_repeated_before_any_tick_is_not(linked, peer):
+    peer.hello()  # the welcome was lost, say: the node says hello again
+    peer.wait_for("welcome", 2)
+    assert linked.status().game.number == 1
+    peer.telemetry(1)
+    taken(linked, 1)
+    peer.hello(game="Test Game, restarted")
+    wait_until(lambda: linked.status().game.number == 2, "the restart")
+    assert linked.status().game.game == "Test Game, restarted"
+    assert change_text(None, linked.status().game).startswith("The game changed")
+    restarted = linked.status().game
+    assert change_text(replace(restarted, number=1, game="Test Game"), restarted).startswith("The game restarted")
+
+
+def test_a_text_of_the_games_is_shown_on_one_line_escaped_and_cut():
+    assert from_game("My Game") == "My Game"
+    assert from_game("a\nb\r\x1b[2Jc\u202e") == "a\\x0ab\\x0d\\x1b[2Jc\\u202e"  # as errors.printable escapes
+    long = from_game("x" * 1000)
+    assert len(long) <= 80 and long.endswith("… (1,000 characters)") and "\n" not in long
+    assert names_from_game(["drag", "slip\nspeed"]) == "drag, slip\\x0aspeed"
 
 
 def test_bye_forgets_the_game(linked, peer):
@@ -397,9 +471,9 @@ def test_a_taken_port_is_refused_with_the_address_named():
         holder.close()
 
 
-@pytest.mark.parametrize("token", ["", "a b", "x" * 65, "tok\u00e9n"])
-def test_a_token_that_is_empty_or_odd_is_refused(token):
-    with pytest.raises(LinkError, match="is not 1 … 64 letters"):
+@pytest.mark.parametrize("token", ["", "a b" * 6, "x" * 65, "tok\u00e9n" * 4, "5eed0123", "x" * 15])
+def test_a_token_that_is_empty_short_or_odd_is_refused(token):
+    with pytest.raises(LinkError, match="is not 16 … 64 letters.*could be guessed"):
         LinkServer(port=0, token=token)
 
 
@@ -412,6 +486,17 @@ def test_stop_is_prompt_and_may_be_called_twice(server):
     server.stop()
     server.stop()
     assert not server.status().listening
+
+
+def _hello(name: str, hz: float = 60) -> dict:
+    return {"type": "hello", "token": TOKEN, "game": name, "godot": "3.2.3", "model": "", "format": None,
+            "hz": hz, "units": "px", "params": {}, "missing": []}  # fmt: skip
+
+
+def _telemetry(tick: int) -> dict:
+    message = {"type": "telemetry", "token": TOKEN, "tick": tick, "t": tick / 60, "x": 0.0, "y": 0.0}
+    message.update(heading=0.0, vx=0.0, vy=0.0, applied=0, cost_us=1.0, controls=dict.fromkeys(CONTROLS, 0.0))
+    return message
 
 
 def test_messages_per_second_counts_the_last_second_only(monkeypatch):

@@ -6,6 +6,7 @@ of garbage, and Stop closing the port."""
 
 import csv
 import math
+import shutil
 import socket
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from dialogs import answer
 from sandbox.devtools.link_game import start_link_game
 from sandbox.devtools.oracle import godot_binary
 from sandbox.files.godot_link import export_link_node
+from sandbox.files.presets import BUILTIN_DIR
 from sandbox.files.traces import user_trace_dir
 from sandbox.physics.models import arcade, monster
 from sandbox.physics.params import Tuning
@@ -51,7 +53,7 @@ def linked(window, qtbot):
 def test_listen_shows_the_token_and_the_linked_game(linked):
     window, peer = linked
     panel = window.link_panel
-    assert panel.token.text() == window.link.server.token and len(panel.token.text()) == 8
+    assert panel.token.text() == window.link.server.token and len(panel.token.text()) == 16  # 64 bits in hex
     assert panel.state.text() == f"Listening on 127.0.0.1:{window.link.server.port} (UDP)"
     assert panel.game.text() == GAME_NAME
     assert panel.godot.text() == "3.5.3"
@@ -272,7 +274,7 @@ def test_stop_while_recording_asks_to_save_it_first(linked, qtbot, tmp_path, mon
     window, peer = linked
     asked, questions = [], []
 
-    def dialog(parent, title, start, pattern):
+    def dialog(parent, title, start, pattern, **options):
         asked.append(start)
         return str(tmp_path / "kept.csv"), pattern
 
@@ -362,3 +364,104 @@ def test_open_it_replays_the_drive_just_saved_as_a_game_recording(linked, qtbot,
     qtbot.waitUntil(lambda: peer.tick >= start + 5, timeout=WAIT_MS)
     assert window.link.stop_recording_to(tmp_path / "second.csv") and button.isVisibleTo(window.link_panel)
     assert window.link.saved == tmp_path / "second.csv"
+
+
+def _saving_to(monkeypatch, path) -> None:
+    """The save dialog answers `path` (as if the user chose it)."""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *args, **options: (str(path), "")))
+
+
+def _record(window, peer, qtbot, ticks: int = 10) -> None:
+    window.link_record_action.trigger()  # Link → Record game drive (Ctrl+Shift+L)
+    start = peer.tick
+    qtbot.waitUntil(lambda: peer.tick >= start + ticks, timeout=WAIT_MS)
+
+
+def test_another_game_is_refused_while_the_game_runs_and_said_when_it_takes_over(linked, qtbot):
+    window, peer = linked
+    panel = window.link_panel
+    assert not panel.change.isVisibleTo(panel)  # the first game linked is no change
+    other = GamePeer(window.link.server.port, window.link.server.token, dict(window.tuning))
+    other.name = "Second Game"
+    other.start()
+    try:
+        qtbot.waitUntil(lambda: "hello from another game" in panel.dropped.text(), timeout=WAIT_MS)
+        assert window.link.game.address == peer.sock.getsockname() and panel.game.text() == GAME_NAME
+        peer.stop()  # the game ends without a bye: a second of silence, and the other one is linked
+        qtbot.waitUntil(lambda: panel.game.text() == "Second Game", timeout=WAIT_MS)
+        said = panel.change.text()
+        assert panel.change.isVisibleTo(panel)
+        assert "The game changed: linked with “Second Game”" in said and f"in place of “{GAME_NAME}”" in said
+        assert "The game changed" in window.statusBar().currentMessage()
+    finally:
+        other.stop()
+
+
+def test_a_restarted_game_is_said_and_ends_the_recording_with_the_drive_before_it(linked, qtbot, tmp_path):
+    window, peer = linked
+    panel = window.link_panel
+    _record(window, peer, qtbot, 30)
+    peer.restart()  # its ticks count from 1 again
+    qtbot.waitUntil(lambda: "The game restarted" in panel.change.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "The recording ended" in panel.recorded.text(), timeout=WAIT_MS)
+    assert window.link.recording  # kept, not yet saved: Record game drive saves it
+    qtbot.waitUntil(lambda: peer.tick >= 10, timeout=WAIT_MS)  # the restarted game drives on
+    assert window.link.stop_recording_to(tmp_path / "drive.csv")
+    with open(tmp_path / "drive.csv", newline="") as f:
+        t = [float(row["t"]) for row in csv.DictReader(f)]
+    assert len(t) >= 30 and all(b > a for a, b in zip(t, t[1:]))  # one drive: t never steps back
+    assert "It ended before it was stopped: the game restarted" in panel.recorded.text()
+
+
+def test_the_games_texts_are_shown_with_control_characters_escaped(window, qtbot):
+    window.link_panel.port.setValue(0)
+    assert window.link.listen()
+    peer = GamePeer(window.link.server.port, window.link.server.token, dict(window.tuning))
+    peer.name = "Evil\nGame\r\u202e"
+    peer.missing = ["slip\nspeed"]
+    peer.start()
+    try:
+        qtbot.waitUntil(lambda: window.link.game is not None, timeout=WAIT_MS)
+        panel = window.link_panel
+        assert panel.game.text() == "Evil\\x0aGame\\x0d\\u202e"
+        assert panel.missing.text() == "slip\\x0aspeed"
+        assert "Evil\\x0aGame" in window.statusBar().currentMessage()
+        peer.send({"type": "ack", "seq": 1, "tick": 1, "applied": {}, "refused": {"drag\n": "too low\nfaked line"}})
+        qtbot.waitUntil(lambda: panel.refused.isVisibleTo(panel), timeout=WAIT_MS)
+        assert panel.refused.text() == "The game refused drag\\x0a: too low\\x0afaked line"
+    finally:
+        peer.stop()
+
+
+def test_a_drive_is_never_saved_over_a_file_that_is_not_a_recording(linked, qtbot, tmp_path, monkeypatch):
+    window, peer = linked
+    preset = tmp_path / "drift.json"
+    shutil.copy(BUILTIN_DIR / "drift.json", preset)
+    before = preset.read_bytes()
+    _saving_to(monkeypatch, preset)
+    errors = []
+    window.show_error = lambda text, *rest: errors.append(text)
+    _record(window, peer, qtbot)
+    window.link_record_action.trigger()  # stop: the dialog answers the preset
+    assert errors and "is a preset (“Drift”), not a recording: nothing was written" in errors[0]
+    assert preset.read_bytes() == before and window.link.recording  # still recording, to save elsewhere
+
+
+def test_saving_over_an_older_recording_asks_first_and_keeps_it_as_bak(linked, qtbot, tmp_path, monkeypatch):
+    window, peer = linked
+    path = tmp_path / "drive.csv"
+    _saving_to(monkeypatch, path)
+    _record(window, peer, qtbot)
+    window.link_record_action.trigger()  # a new file: nothing asked
+    older = path.read_bytes()
+    _record(window, peer, qtbot)
+    questions = []
+    answer(QMessageBox.StandardButton.Cancel, questions)
+    window.link_record_action.trigger()
+    assert questions and "drive.csv is already a recording" in questions[0]
+    assert window.link.recording and path.read_bytes() == older  # not replaced: still recording
+    answer(QMessageBox.StandardButton.Yes, questions)  # Replace
+    window.link_record_action.trigger()
+    assert len(questions) == 2 and not window.link.recording
+    assert (tmp_path / "drive.csv.bak").read_bytes() == older and path.read_bytes() != older
+    assert "the older recording is kept as drive.csv.bak" in window.link_panel.recorded.text()

@@ -25,6 +25,7 @@ class GamePeer(threading.Thread):
         self.token = token
         self.params = dict(params)
         self.model = model
+        self.name = GAME
         self.hz = hz
         self.units = "m" if model in ("bicycle", "ackermann", "rigid_body", "monster") else "px"
         self.limits: dict[str, tuple[float, float]] = {}
@@ -39,6 +40,7 @@ class GamePeer(threading.Thread):
         self._pending: list[dict] = []  # sets to apply at the start of the next tick
         self._lock = threading.Lock()
         self._halt = threading.Event()
+        self._restarting = threading.Event()
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.settimeout(0.0)
@@ -55,11 +57,16 @@ class GamePeer(threading.Thread):
         self.join(2.0)
         self.sock.close()
 
+    def restart(self) -> None:
+        """Say hello again from the same address, as the game restarted does (its ticks
+        from 1 again)."""
+        self._restarting.set()  # done on the game's own thread, between two ticks
+
     def _hello(self) -> None:
         self.send(
             {
                 "type": "hello",
-                "game": GAME,
+                "game": self.name,
                 "godot": "3.5.3",
                 "model": self.model,
                 "format": 3,
@@ -119,6 +126,10 @@ class GamePeer(threading.Thread):
         next_hello = 0.0
         while not self._halt.is_set():
             now = time.monotonic()
+            if self._restarting.is_set():
+                self._restarting.clear()
+                self.tick, next_hello = 0, 0.0
+                self.welcomed.clear()
             self._read()
             if not self.welcomed.is_set():
                 if now >= next_hello:

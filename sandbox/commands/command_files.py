@@ -15,7 +15,7 @@ def command_files(args) -> tuple[list[Path], list[Path]]:
     if writes[0] is not None and getattr(args, "scene", False):  # a scene's script beside it, the old one kept
         script = Path(writes[0]).with_suffix(".gd")
         writes += [script] + ([script.with_name(script.name + ".bak")] if os.path.lexists(script) else [])
-    if writes[0] is not None and args.command in ("import-godot", "tune", "fit"):  # a preset kept as .bak first
+    if writes[0] is not None and args.command in ("import-godot", "tune", "fit", "link"):  # the old one kept as .bak
         from ..files.presets import backup_path
 
         writes.append(backup_path(Path(writes[0])))

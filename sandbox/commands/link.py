@@ -1,6 +1,7 @@
-"""`link`: listen for the running game (docs/link.md), say what it is, send it values,
-record its drive, and say what arrived and what was dropped; as text or one JSON
-object."""
+"""`link`: listen for the running game (docs/link.md), say what it is (and when another
+game, or the game restarted, takes its place), send it values, record its drive, and
+say what arrived and what was dropped; as text or one JSON object. Every text of the
+game's is shown through link.game.from_game."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import math
 import sys
 import time
 
-from ..errors import UserError, shown
+from ..errors import UserError, printable, shown
 from .arguments import number_in
 
 ACK_WAIT_S = 5.0
 """s to wait for the game's ack of the values sent (many ticks of a running game)."""
+LOOK_S = 0.1
+"""s between looks at the link while linked (a game changed, a recording ended)."""
 
 
 def set_value(text: str) -> tuple[str, float | bool]:
@@ -71,6 +74,7 @@ def checked_sets(pairs: list[tuple[str, float | bool]], game) -> dict[str, float
     """The --set values, each checked against the game's mapped parameters and, when the
     game names a model this sandbox has, against that model's declaration (range, kind);
     UserError names the first bad one (nothing is sent)."""
+    from ..link.game import names_from_game
     from ..physics.models import MODELS
 
     values = dict(pairs)
@@ -87,7 +91,7 @@ def checked_sets(pairs: list[tuple[str, float | bool]], game) -> dict[str, float
         if name in game.missing:
             raise UserError(f"--set {shown(name)}: the game's car script has no variable for it; nothing sent")
         if name not in game.params:
-            known = ", ".join(sorted(game.params)) or "none"
+            known = names_from_game(sorted(game.params)) or "none"
             raise UserError(f"--set {shown(name)}: the game's link node maps no such parameter (it maps: {known})")
         if model is not None:
             try:
@@ -102,24 +106,51 @@ def _text(value: float | bool) -> str:
 
 
 def _values_text(values: dict) -> str:
-    return ", ".join(f"{name} {_text(value)}" for name, value in values.items()) or "none"
+    from ..link.game import from_game
+
+    return ", ".join(f"{from_game(name)} {_text(value)}" for name, value in values.items()) or "none"
 
 
-def _linger(server, seconds: float) -> None:
+def _game_report(game) -> dict:
+    """The game as the JSON report gives it (its texts as sent: JSON escapes them)."""
+    return {
+        "name": game.game, "godot": game.godot, "model": game.model, "format": game.format, "hz": game.hz,
+        "units": game.units, "values": game.params, "missing": list(game.missing),
+        "address": f"{game.address[0]}:{game.address[1]}",
+    }  # fmt: skip
+
+
+def _linger(server, seconds: float, args, report: dict, game) -> None:
     """Stay linked `seconds` s, taking the telemetry as the window would (the queue
-    stays empty: nothing dropped for want of a reader)."""
+    stays empty: nothing dropped for want of a reader), saying when another game (or
+    the game restarted) takes `game`'s place; a recording that ends at such a change
+    ends the stay (what it holds is written at once)."""
+    from ..link.game import change_text
+
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
-        time.sleep(min(0.1, left))
+        time.sleep(min(LOOK_S, left))
         server.take()
+        status = server.status()
+        now = status.game
+        if now is not None and (game is None or now.number != game.number):
+            text = change_text(game, now)
+            _say(args, text)
+            report["changes"].append({"at_s": round(seconds - left, 3), "said": text, "game": _game_report(now)})
+            game = now
+        if status.recording_ended and args.out is not None:
+            _say(args, f"recording: {status.recording_ended}")
+            return
 
 
 def run(args) -> int:
+    from ..link.record_target import replaced_recording
     from ..link.server import LinkServer
 
     pairs = args.set or []
     if args.out is not None and args.seconds is None:
         raise UserError("--record needs --seconds: how long to record the game's drive")
+    args.replaces = replaced_recording(args.out) if args.out is not None else None  # before linking
     server = LinkServer(port=args.port, host=args.host, token=args.token)
     server.start()
     try:
@@ -152,6 +183,7 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
 
     host, port, token = server.host, server.port, server.token
     report: dict = {"host": host, "port": port, "token": token, "game": None, "set": None, "recording": None}
+    report["changes"] = []
     _say(args, f"listening on {host} port {port}, token {token}")
     _say(args, f"In the game, give the link node port {port} and token {token}, then run it.")
     if server.warning:
@@ -164,16 +196,16 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
             f"with the link node's port {port} and token {token}?"
         )
         return report, 1
-    report["game"] = {
-        "name": game.game, "godot": game.godot, "model": game.model, "format": game.format, "hz": game.hz,
-        "units": game.units, "values": game.params, "missing": list(game.missing),
-    }  # fmt: skip
-    model = f"model {game.model}" + (f" (format {game.format})" if game.format is not None else "")
-    _say(args, f"game: {game.game} (Godot {game.godot}), {model if game.model else 'no model named'}, "
-               f"{game.hz:g} Hz, lengths in {game.units}")  # fmt: skip
+    from ..link.game import REASON_CHARS, from_game, names_from_game
+
+    report["game"] = _game_report(game)
+    model = f"model {from_game(game.model)}" + (f" (format {game.format})" if game.format is not None else "")
+    model = model if game.model else "no model named"
+    _say(args, f"game: {from_game(game.game)} (Godot {from_game(game.godot)}), {model}, {game.hz:g} Hz, "
+               f"lengths in {from_game(game.units)}")  # fmt: skip
     _say(args, f"values: {_values_text(game.params)}")
     if game.missing:
-        _say(args, f"missing in the game's car script: {', '.join(game.missing)}")
+        _say(args, f"missing in the game's car script: {names_from_game(game.missing)}")
     code = 0
     if pairs:
         values = checked_sets(pairs, game)
@@ -187,13 +219,14 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
         report["set"].update(applied=ack["applied"], refused=ack["refused"], tick=ack["tick"])
         _say(args, f"applied at tick {ack['tick']}: {_values_text(ack['applied'])}")
         for name, why in ack["refused"].items():
-            _say(args, f"refused by the game: {name}: {why}")
+            _say(args, f"refused by the game: {from_game(name)}: {from_game(why, REASON_CHARS)}")
         code = 1 if ack["refused"] else 0
     if args.seconds is not None:
         if args.out is not None:
             server.start_recording()
-            _say(args, f"recording {args.seconds:g} s to {args.out}")
-        _linger(server, args.seconds)
+            kept = f" (the recording there now is kept as {printable(args.replaces)})" if args.replaces else ""
+            _say(args, f"recording {args.seconds:g} s to {printable(args.out)}{kept}")
+        _linger(server, args.seconds, args, report, game)
         if args.out is not None:
             try:
                 summary = server.stop_recording(args.out)
@@ -203,7 +236,13 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
             report["recording"] = {
                 "path": str(summary.path), "rows": summary.rows, "seconds": summary.seconds,
                 "lost_ticks": summary.lost_ticks, "columns": list(summary.columns),
+                "backup": None if summary.backup is None else str(summary.backup), "ended": summary.ended,
             }  # fmt: skip
             lost = f"; {summary.lost_ticks:,d} ticks lost on the way (left out)" if summary.lost_ticks else ""
-            _say(args, f"recorded {summary.rows:,d} ticks ({summary.seconds:.2f} s) to {summary.path}{lost}")
+            kept = f"; the older recording is kept as {printable(summary.backup)}" if summary.backup else ""
+            where = printable(summary.path)
+            _say(args, f"recorded {summary.rows:,d} ticks ({summary.seconds:.2f} s) to {where}{lost}{kept}")
+            if summary.ended:
+                _say(args, f"the recording is shorter than asked: {summary.ended}")
+                code = 1
     return report, code

@@ -58,9 +58,11 @@ class Recording(RecordedDrive):
         return self.span_ticks / self.hz
 
 
-def parse_recording(text: str, source: str = "<recording>", hz: float | None = None) -> Recording:
+def parse_recording(
+    text: str, source: str = "<recording>", hz: float | None = None, shortest_s: float = SHORTEST_S
+) -> Recording:
     """A recording's text as a Recording; TraceError names the source, and the line and
-    column where one is at fault."""
+    column where one is at fault (and a drive shorter than `shortest_s` s)."""
     lines = _lines(text)
     header = _header(lines[0] if lines else "", source)
     missing = [name for name in POSE_COLUMNS if name not in header]
@@ -93,7 +95,7 @@ def parse_recording(text: str, source: str = "<recording>", hz: float | None = N
         source=source,
         columns=header,
     )
-    if recording.seconds < SHORTEST_S:
+    if recording.seconds < shortest_s:
         raise TraceError(
             f"{source}: {recording.seconds:.2f} s of driving ({len(recording)} ticks at {rate:g} Hz); "
             f"a fit needs at least {SHORTEST_S:g} s"
@@ -131,10 +133,10 @@ def _tick_rate(
     return rate, tick
 
 
-def load_recording(path: str | os.PathLike, hz: float | None = None) -> Recording:
+def load_recording(path: str | os.PathLike, hz: float | None = None, shortest_s: float = SHORTEST_S) -> Recording:
     """A recording file (see the module's text); `hz` the tick rate when it has no t,
-    checked against t's steps when it has."""
-    return parse_recording(read_text(path, TRACE_LIMIT, TraceError), printable(path), hz)
+    checked against t's steps when it has; a drive shorter than `shortest_s` s is refused."""
+    return parse_recording(read_text(path, TRACE_LIMIT, TraceError), printable(path), hz, shortest_s)
 
 
 def replayable(recording: Recording) -> Recording:

@@ -47,9 +47,12 @@ class ProtocolError(ValueError):
         self.reason = reason
 
 
-TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""A token given by the user: 1 … 64 letters, digits, '-' or '_' (never empty: the link
-node's token is empty until the user pastes one in)."""
+TOKEN_BYTES = 8
+"""random bytes in a session's token (64 bits: no local program guesses it by trying)."""
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""A token given by the user: 16 … 64 letters, digits, '-' or '_', at least as long as
+one the sandbox makes (never empty: the link node's token is empty until the user
+pastes one in; a shorter one could be guessed)."""
 
 
 def check_host(host: str) -> str:
@@ -73,13 +76,17 @@ def check_host(host: str) -> str:
 def check_token(token: str) -> str:
     """`token`, or LinkError saying what a token is."""
     if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
-        raise LinkError(f"token {shown(repr(token))} is not 1 … 64 letters, digits, '-' or '_'")
+        raise LinkError(
+            f"token {shown(repr(token))} is not 16 … 64 letters, digits, '-' or '_' "
+            "(a shorter one could be guessed by another program)"
+        )
     return token
 
 
 def new_token() -> str:
-    """A session's token: 8 lowercase hex characters, from the OS's random source."""
-    return secrets.token_hex(4)
+    """A session's token: 16 lowercase hex characters (TOKEN_BYTES random bytes from the
+    OS's random source)."""
+    return secrets.token_hex(TOKEN_BYTES)
 
 
 def _bad(field: str, why: str) -> ProtocolError:

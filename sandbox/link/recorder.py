@@ -16,6 +16,7 @@ from ..files.disk import write_text_atomic
 from ..files.recording_columns import STATE_COLUMNS
 from .game import RecordingSummary, Telemetry
 from .protocol import CONTROLS, POSE, LinkError
+from .record_target import replaced_recording
 
 POSE_COLUMNS = POSE
 """t (s), x and y (the model's units), heading (rad), vx and vy (units/s)."""
@@ -46,13 +47,17 @@ def recording_table(rows: list[Telemetry], hz: float | None = None) -> tuple[tup
 
 
 def write_recording(
-    path: str | os.PathLike, rows: list[Telemetry], lost_ticks: int, hz: float | None
+    path: str | os.PathLike, rows: list[Telemetry], lost_ticks: int, hz: float | None, ended: str | None = None
 ) -> RecordingSummary:
-    """Write `rows` to `path` atomically; LinkError (nothing written) when there are none.
-    The seconds spanned are (last tick - first tick + 1) / hz, else from `t`."""
+    """Write `rows` to `path` atomically, an older recording there kept as .bak;
+    LinkError (nothing written) when there are none, or when the file there is not a
+    recording. The seconds spanned are (last tick - first tick + 1) / hz, else from `t`.
+    `ended`: why the recording ended before it was stopped (said in the summary)."""
     if not rows:
         raise LinkError("no telemetry arrived from the game while recording: nothing written")
+    backup = replaced_recording(path)
     columns, table = recording_table(rows, hz)
-    write_text_atomic(path, format_rows(columns, table), LinkError)
+    write_text_atomic(path, format_rows(columns, table), LinkError, backup=backup)
     span = (rows[-1].tick - rows[0].tick + 1) / hz if hz else rows[-1].t - rows[0].t
-    return RecordingSummary(rows=len(rows), seconds=span, lost_ticks=lost_ticks, columns=columns, path=Path(path))
+    return RecordingSummary(rows=len(rows), seconds=span, lost_ticks=lost_ticks, columns=columns, path=Path(path),
+                            backup=backup, ended=ended)  # fmt: skip

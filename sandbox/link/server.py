@@ -12,6 +12,7 @@ import math
 import threading
 import time
 from collections import Counter, OrderedDict, deque
+from dataclasses import replace
 from typing import Callable
 
 from .. import __version__
@@ -34,6 +35,12 @@ ahead is refused ("bad field"), not taken as the game's clock..."""
 JUMP_CONFIRMED = 10
 """...unless this many ticks in a row continue from it: then the game's clock did move
 (the ticks between count as lost)."""
+HANDOVER_S = 1.0
+"""s the linked game must have been silent before a hello from another address takes
+its place (at once after its bye); until then such a hello is dropped, counted as
+ANOTHER_GAME."""
+ANOTHER_GAME = "hello from another game"
+"""The reason a hello from another address is dropped while the linked game is alive."""
 
 
 class LinkServer:
@@ -74,6 +81,10 @@ class LinkServer:
         self._recording_lost = 0
         self._ahead: tuple[int, int] | None = None  # (first, last) of the ticks in a row refused as too far ahead
         self._bugs = Failures()
+        self._recording_hz: float | None = None  # the tick rate of the game whose ticks it holds
+        self._recording_ended: str | None = None  # why it ended before it was stopped (a new hello)
+        self._heard_at = -math.inf  # when the linked game last sent something accepted
+        self._games = 0  # games linked since listening (GameInfo.number)
 
     # -- the socket's life -------------------------------------------------------
     def start(self) -> None:
@@ -132,6 +143,10 @@ class LinkServer:
                 if kind != "hello" and (self._game is None or address != self._game.address):
                     self._dropped["not the game"] += 1
                     return 0
+                if kind == "hello" and not self._may_link(address, now):
+                    self._dropped[ANOTHER_GAME] += 1
+                    return 0
+                self._heard_at = now
                 self._received += 1
                 getattr(self, f"_on_{kind}")(message, address, now)
                 hook = self.on_ack if kind == "ack" else None
@@ -147,8 +162,22 @@ class LinkServer:
                     self._bugs.met("in the handler of the game's ack", self._dropped)
         return 1
 
+    def _may_link(self, address, now: float) -> bool:
+        """Whether a hello from `address` may be taken: no game is linked (or it said
+        bye), it is the linked game's own address (a restart), or the linked game has
+        been silent HANDOVER_S (lock held)."""
+        game = self._game
+        return game is None or address == game.address or now - self._heard_at >= HANDOVER_S
+
     def _on_hello(self, message: dict, address, now: float) -> None:
-        self._game = GameInfo.of(message, address)  # a restarted game says hello again: it replaces the old
+        old = self._game
+        # the same hello again before any telemetry: its welcome was lost (the node says
+        # hello until welcomed); any other hello is a new game, or the game restarted
+        again = old is not None and address == old.address and self._last_tick is None
+        if not again:
+            self._games += 1
+            self._end_recording_part(old, address)
+        self._game = replace(GameInfo.of(message, address), number=self._games)
         self._values = dict(self._game.params)
         self._last_tick, self._slot = None, True
         self._send({"type": "welcome", "sandbox": __version__})
@@ -169,10 +198,13 @@ class LinkServer:
         if len(self._queue) == self._queue.maxlen:
             self._dropped["queue full"] += 1
         self._queue.append(telemetry)
-        if self._recording is not None and len(self._recording) >= RECORD_ROWS:
+        if self._recording is None or self._recording_ended is not None:
+            pass  # not recording, or the recording ended at a new hello: its ticks are not this game's
+        elif len(self._recording) >= RECORD_ROWS:
             self._dropped["recording full"] += 1
-        elif self._recording is not None:
+        else:
             self._recording_lost += gap if self._recording else 0
+            self._recording_hz = self._recording_hz or self._game.hz
             self._recording.append(telemetry)
         self._ticks, self._slot = self._ticks + 1, True  # the game's tick is the clock of the sets
         self._flush()
@@ -205,6 +237,25 @@ class LinkServer:
 
     def _on_bye(self, message: dict, address, now: float) -> None:
         self._game = None
+
+    def _end_recording_part(self, old: GameInfo | None, address) -> None:
+        """A new hello while recording: the ticks recorded so far are one drive, and the
+        new game's (or the restarted game's, whose ticks count from 1 again) are another;
+        they are never written as one. The recording ends here (lock held)."""
+        rows = self._recording
+        if not rows or self._recording_ended is not None:
+            return
+        if old is not None and old.address == address:
+            why = "the game restarted (a new hello from it)"
+        elif old is not None:
+            why = f"another game linked (a hello from {address[0]}:{address[1]})"
+        else:
+            why = "the game said bye, and then a game said hello"
+        seconds = (rows[-1].tick - rows[0].tick + 1) / self._recording_hz
+        self._recording_ended = (
+            f"{why}: the recording ended there, with the {len(rows):,d} ticks ({seconds:.2f} s) before it; "
+            "nothing after it is recorded"
+        )
 
     def _send(self, message: dict) -> None:
         """Send to the game (lock held); a failed send is counted, not raised."""
@@ -251,6 +302,7 @@ class LinkServer:
                 received=self._received, dropped=dict(self._dropped + self._receiver.failures),
                 lost_ticks=self._lost, rtt_ms=self._rtt_ms,
                 values=dict(self._values), refused=dict(self._refused), last_applied=self._last_applied,
+                recording_ended=self._recording_ended,
             )  # fmt: skip
 
     def take(self) -> list[Telemetry]:
@@ -313,16 +365,19 @@ class LinkServer:
         """Keep every telemetry from now on for stop_recording."""
         with self._cond:
             self._recording, self._recording_lost = [], 0
+            self._recording_hz = self._recording_ended = None
 
     def stop_recording(self, path) -> RecordingSummary:
-        """Write the telemetry since start_recording to `path` (docs/link.md's
-        recording format, atomically) and end the recording; LinkError when none arrived
-        or the file cannot be written: then nothing is written and the recording goes on,
-        so the drive can still be saved elsewhere."""
+        """Write the telemetry since start_recording (up to a new hello, which ends the
+        recording: see `_end_recording_part`) to `path` (docs/link.md's recording
+        format, atomically; an older recording there kept as .bak) and end the
+        recording; LinkError when none arrived, the file there is not a recording, or it
+        cannot be written: then nothing is written and the recording goes on, so the
+        drive can still be saved elsewhere."""
         with self._cond:
             rows, lost = list(self._recording or []), self._recording_lost
-            hz = self._game.hz if self._game is not None else None
-        summary = recorder.write_recording(path, rows, lost, hz)
+            hz, ended = self._recording_hz, self._recording_ended
+        summary = recorder.write_recording(path, rows, lost, hz, ended)
         self.discard_recording()
         return summary
 
@@ -330,6 +385,7 @@ class LinkServer:
         """End the recording without writing it."""
         with self._cond:
             self._recording, self._recording_lost = None, 0
+            self._recording_hz = self._recording_ended = None
 
     @property
     def recording(self) -> bool:

@@ -62,6 +62,22 @@ class FileActions:
         finally:
             self.asking = False
 
+    def ask_to_replace(self, title: str, text: str, question: str) -> bool:
+        """Replace or Cancel, asked before a file of the user's is written over (Cancel
+        is the default: Enter never replaces a file by surprise)."""
+        buttons = QMessageBox.StandardButton
+        if self.asking:
+            return False
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons.Yes | buttons.Cancel, self.window)
+        box.button(buttons.Yes).setText("Replace")
+        box.setInformativeText(question)
+        box.setDefaultButton(buttons.Cancel)
+        self.asking = True
+        try:
+            return box.exec() == buttons.Yes
+        finally:
+            self.asking = False
+
     # --- messages and dialogs --------------------------------------------------
     def read(self, loader, path):
         """`loader(path)`, or None after a dialog saying why the file was refused."""

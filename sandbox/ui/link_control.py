@@ -2,8 +2,10 @@
 end is sandbox/link), polled from a timer at the frame rate (never waiting on the
 network); each change of a tuning value sent to the game as it happens; the game's
 car drawn and plotted from its newest telemetry; Pull from game as one undo step;
-recording the game's drive. The Link panel (link_panel.py) shows it all; its address and
-port are in link_settings.py, Pull from game in link_pull.py."""
+recording the game's drive. The Link panel (link_panel.py) shows it all, and says when
+another game (or the game restarted) took the link; its address and port are in
+link_settings.py, Pull from game in link_pull.py, recording the drive in
+link_recording.py. Every text of the game's is shown through link.game.from_game."""
 
 from __future__ import annotations
 
@@ -13,15 +15,15 @@ from collections import deque
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from ..errors import UserError
-from ..files.disk import make_folder
-from ..files.traces import user_trace_dir
+from ..link.game import change_text, from_game
 from ..link.server import LinkServer
 from ..physics.models import MODELS
 from .game_car import STALE_S, game_body, game_car
 from .link_pull import PullFromGame
+from .link_recording import GameDriveRecording
 from .link_settings import LinkSettings
 
 POLL_MS = 16
@@ -33,22 +35,25 @@ as fast as anyone reads it)."""
 
 def game_key(game) -> tuple:
     """What tells one linked game from another (a new hello after a restart is a new game)."""
-    return (game.game, game.godot, game.model, game.hz, game.units, game.address)
+    return (game.game, game.godot, game.model, game.hz, game.units, game.address, game.number)
 
 
-class LinkControl:
-    """The link of `window` (a MainWindow, which owns this) and its Link panel."""
+class LinkControl(GameDriveRecording):
+    """The link of `window` (a MainWindow, which owns this) and its Link panel; recording
+    the game's drive is GameDriveRecording's (link_recording.py)."""
 
     def __init__(self, window):
         self.window = w = window
         self.panel = p = w.link_panel
         self.server: LinkServer | None = None
         self.game = None  # the linked game's GameInfo
+        self.last_game = None  # the game linked last (kept after its bye: the next one is said to replace it)
         self.sent: dict = {}  # the values the game has (or was sent) as far as the window knows
         self.accepted: tuple | None = None  # (game key, model name) the user chose to send to despite the models
         self.last_seq = 0  # the seq the newest values sent go out under
         self.recording = False
         self.saved: Path | None = None  # the game's drive last saved
+        self.ended_said = False  # the recording's end at a new hello is shown
         self.not_taken: list[str] = []  # the last pull's values the sliders could not take
         self.refused: dict[str, str] = {}  # name -> the game's reason, until a later value of it is applied
         self._acks: deque = deque(maxlen=256)  # acks handed over by the link's thread, taken in `poll`
@@ -97,6 +102,8 @@ class LinkControl:
         server.on_ack = self._acks.append  # on the link's thread: a deque's append is safe there
         self.server = server
         self.game, self.accepted, self.not_taken, self.refused = None, None, [], {}
+        self.last_game = None
+        self.panel.show_change("")
         self._acks.clear()
         self._status_at = -math.inf
         self.timer.start()
@@ -120,6 +127,7 @@ class LinkControl:
         self._forget_car()
         self._show_listening()
         self.panel.show_game(None)
+        self.panel.show_change("")
         self.panel.show_refused({})
         self._show_note()
         self.window.statusBar().showMessage(said, 6000)
@@ -168,9 +176,10 @@ class LinkControl:
         unit = w.model.LENGTH_UNIT
         per_unit = {"px": 1.0, "m": w.drive.px_per_metre}  # screen px per unit at zoom 1
         scale = per_unit.get(self.game.units, per_unit[unit]) / per_unit[unit]
-        self.car = game_car(newest, scale, self._game_body(scale), unit, self.game.game or "game")
+        name = from_game(self.game.game) or "game"
+        self.car = game_car(newest, scale, self._game_body(scale), unit, name)
         w.track.game = self.car
-        w.plots.set_game(self.game.game or "game", self.car.speed, self.car.slip_deg)
+        w.plots.set_game(name, self.car.speed, self.car.slip_deg)
         w.track.update()
 
     def _game_body(self, scale: float) -> dict:
@@ -196,9 +205,19 @@ class LinkControl:
             self._show_note()
             self.window.menus.refresh()
             if game is not None:
-                self.window.statusBar().showMessage(f"Linked with {game.game or 'the game'} (Godot {game.godot})", 6000)
+                self._say_linked(game)
+        self.show_recording_end(status)
         self.panel.show_game(status)
         self.panel.show_refused(self.refused, self.not_taken)
+
+    def _say_linked(self, game) -> None:
+        """The status bar says which game is linked; the panel, when it took another's
+        place (or the game restarted), until the link stops."""
+        text = change_text(self.last_game, game)
+        self.last_game = game
+        if game.number > 1:
+            self.panel.show_change(f"{time.strftime('%H:%M:%S')} {text}")
+        self.window.statusBar().showMessage(text, 8000)
 
     def _take_acks(self) -> None:
         """The game's acks since the last look: a refused value is listed until a later
@@ -245,7 +264,7 @@ class LinkControl:
             )
         else:
             p.show_note(
-                f"The game names a model the sandbox does not know (“{g.model[:40]}”): "
+                f"The game names a model the sandbox does not know (“{from_game(g.model, 40)}”): "
                 "nothing is sent until you choose.",
                 accept=f"Send the {title}'s values to the game",
             )
@@ -306,77 +325,3 @@ class LinkControl:
     def pulling(self) -> bool:
         """A pull from the game is under way."""
         return self.puller.pulling
-
-    # --- recording -----------------------------------------------------------------------
-    def set_recording(self, on: bool) -> None:
-        """Start recording the game's drive, or stop and save it where the user says."""
-        if on and self.server is not None and not self.recording:
-            self.server.start_recording()
-            self.recording = True
-            self.panel.open_recorded.hide()
-            self.panel.recorded.setText("Recording the game's drive…")
-            self.window.statusBar().showMessage("Recording the game's drive: Ctrl+Shift+L again to stop", 5000)
-        elif not on and self.recording:
-            folder = user_trace_dir()
-            try:
-                make_folder(folder)
-            except UserError:
-                folder = Path.home()
-            name = time.strftime("game_drive_%Y%m%d_%H%M%S.csv")
-            path, _ = QFileDialog.getSaveFileName(
-                self.window, "Save the game's drive", str(folder / name), "Trace CSV (*.csv)"
-            )
-            if path:
-                self.stop_recording_to(path)
-            else:
-                self.window.statusBar().showMessage("Still recording the game's drive (not saved)", 5000)
-        self._show_listening()
-
-    def keep_or_drop_recording(self, what: str) -> bool:
-        """Before `what` would end a recording of the game's drive: Save, Discard or
-        Cancel. True to go on (saved, or given up), False to stay as it is."""
-        if not self.recording:
-            return True
-        buttons = QMessageBox.StandardButton
-        answer = self.window.files.ask_to_save(
-            "Recording the game's drive",
-            f"The game's drive is being recorded and is not saved.\n{what} ends the recording.",
-            "Save the drive first?",
-        )
-        if answer == buttons.Save:
-            self.set_recording(False)
-            return not self.recording
-        if answer == buttons.Discard:
-            self.server.discard_recording()
-            self.recording = False
-            self.panel.open_recorded.hide()
-            self.panel.recorded.setText("The game's drive recorded was not saved.")
-            self._show_listening()
-            return True
-        return False
-
-    def stop_recording_to(self, path) -> bool:
-        """Stop recording and write the drive to `path` (a trace with the pose per tick)."""
-        w = self.window
-        if self.server is None or not self.recording:
-            return False
-        try:
-            summary = self.server.stop_recording(path)
-        except UserError as exc:  # the link keeps recording: the drive can still be saved elsewhere
-            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
-            self.panel.recorded.setText(f"Not saved (still recording): {exc}")
-            self._show_listening()
-            return False
-        self.recording = False
-        self.saved = Path(summary.path)
-        self.panel.open_recorded.show()
-        text = f"Recorded {summary.rows} rows, {summary.seconds:.2f} s, {summary.lost_ticks} lost ticks: {summary.path}"
-        self.panel.recorded.setText(text)
-        self.panel.recorded.setToolTip("The last recording of the game's drive: rows (ticks), seconds, lost ticks")
-        self._show_listening()
-        w.statusBar().showMessage(f"{text} (Open it, in the Link tab, replays it as a game recording)", 8000)
-        return True
-
-    def open_saved(self) -> bool:
-        """Replay the drive last saved as a game recording (Open it)."""
-        return self.saved is not None and self.window.recordings.open_file(self.saved)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..link.game import REASON_CHARS, from_game, names_from_game
 from .palette import GAME
 
 DEFAULT_ADDRESS = "127.0.0.1"
@@ -108,6 +109,13 @@ class LinkPanel(QWidget):
         )
         self.rtt = _label("The last round trip of a ping to the game and back [ms]", "link_rtt")
         self.missing = _label("Parameters the link node maps that the game's car script lacks", "link_missing")
+        self.change = _label(
+            "When another game took the link (after the game before it said bye or was silent a second), "
+            "or the game restarted",
+            "link_change",
+        )
+        self.change.setStyleSheet(f"color: {GAME}")
+        self.change.hide()  # until the game changes
 
         self.note = _label("Whether slider changes are sent to the game", "link_note")
         self.note.setText("Not listening.")
@@ -180,6 +188,7 @@ class LinkPanel(QWidget):
         column.addWidget(settings)
         column.addWidget(self.warning)
         column.addWidget(game)
+        column.addWidget(self.change)
         column.addWidget(self.note)
         column.addLayout(choose)
         column.addWidget(self.refused)
@@ -221,11 +230,11 @@ class LinkPanel(QWidget):
             for label in (self.game, self.godot, self.model, self.hz, self.missing):
                 label.setText(NONE)
         else:
-            self.game.setText(game.game or "(no name)")
-            self.godot.setText(game.godot or NONE)
-            self.model.setText(game.model or "(not said)")
+            self.game.setText(from_game(game.game) or "(no name)")
+            self.godot.setText(from_game(game.godot) or NONE)
+            self.model.setText(from_game(game.model) or "(not said)")
             self.hz.setText(f"{game.hz:g} Hz")
-            self.missing.setText(", ".join(game.missing) if game.missing else "nothing")
+            self.missing.setText(names_from_game(game.missing) if game.missing else "nothing")
         if status is None:
             for label in (self.rate, self.dropped, self.lost, self.rtt):
                 label.setText(NONE)
@@ -241,6 +250,11 @@ class LinkPanel(QWidget):
             self.rtt.setText(NONE if status.rtt_ms is None else f"{status.rtt_ms:.1f} ms")
         self.pull_button.setEnabled(game is not None)
 
+    def show_change(self, text: str) -> None:
+        """That the game changed (`text` names the new one); "" hides it."""
+        self.change.setText(text)
+        self.change.setVisible(bool(text))
+
     def show_note(self, text: str, switch_to: str = "", accept: str = "") -> None:
         """What happens to slider changes; `switch_to`/`accept`: the choice buttons'
         tooltips (hidden when empty)."""
@@ -252,7 +266,7 @@ class LinkPanel(QWidget):
     def show_refused(self, refused: dict[str, str], not_taken: list[str] = ()) -> None:
         """Values the game refused (name: its reason), and values pulled from the game
         that the sliders could not take."""
-        lines = [f"The game refused {name}: {reason}" for name, reason in refused.items()]
+        lines = [f"The game refused {from_game(name)}: {from_game(why, REASON_CHARS)}" for name, why in refused.items()]
         lines += [f"Not taken from the game: {line}" for line in not_taken]
         self.refused.setText("\n".join(lines))
         self.refused.setVisible(bool(lines))

@@ -4,6 +4,7 @@ model lacks or a value outside its slider's range is listed, never clamped."""
 
 from __future__ import annotations
 
+from ..link.game import from_game
 from ..physics.models import MODELS
 from .worker import Worker
 
@@ -18,12 +19,12 @@ def take_values(tuning, values: dict) -> tuple[dict, list[str]]:
     params = tuning.params
     for name in sorted(values, key=lambda n: not (n in params and params[n].is_bool)):
         if name not in params:
-            problems.append(f"{name}: no such parameter in this model")
+            problems.append(f"{from_game(name)}: no such parameter in this model")
             continue
         try:
             trial.set(name, values[name])
         except ValueError as exc:
-            problems.append(f"{name}: {exc}")
+            problems.append(f"{from_game(name)}: {exc}")
             continue
         taken[name] = trial[name]
     return taken, problems
@@ -75,7 +76,7 @@ class PullFromGame:
         link.not_taken = problems
         link.sent.update(taken)  # the game has them: nothing to send back
         if taken:
-            name = link.game.game if link.game is not None and link.game.game else "the game"
+            name = from_game(link.game.game) if link.game is not None and link.game.game else "the game"
             w.panel.set_values(taken, f"Pull {len(taken)} values from {name}")
         link.panel.show_refused(link.refused, problems)
         text = f"Took {len(taken)} values from the game"
