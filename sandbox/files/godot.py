@@ -115,8 +115,8 @@ def rounded(value: float, step: float) -> bool:
 
 
 ROUNDED_NOTE = (
-    "written to the precision of their slider's step (off its grid, from a fit say), so the script's "
-    "car differs from the sandbox's by less than half a step"
+    "values off their slider's steps (a fit's, say) are written to that precision, each less than half "
+    "a step from the sandbox's"
 )
 """What a list of `off_step` values means, for the output."""
 
