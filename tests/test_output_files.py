@@ -207,3 +207,26 @@ def test_stdout_closed_early_ends_quietly():
     process.stdout.close()  # the reader is gone before the first line
     _, err = process.communicate(timeout=60)
     assert process.returncode == 1 and b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_a_link_put_in_place_of_our_temporary_file_is_never_written_through(tmp_path, monkeypatch):
+    """Whoever swaps our temporary file for a symlink meanwhile gets a refusal, not a
+    write into the file it points at; the target keeps its old content."""
+    from sandbox.files import disk
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    target = tmp_path / "out.csv"
+    target.write_text("old")
+    made = disk.temp_beside
+
+    def swapped(path, suffix, error=UserError):
+        fd, name = made(path, suffix, error)
+        os.unlink(name)
+        os.symlink(victim, name)
+        return fd, name
+
+    monkeypatch.setattr(disk, "temp_beside", swapped)
+    with pytest.raises(UserError, match="the old file is unchanged"):
+        disk.write_text_atomic(target, "new")
+    assert victim.read_text() == "precious" and target.read_text() == "old"
