@@ -121,7 +121,9 @@ def test_a_scene_export_asks_before_replacing_your_script_and_cancel_writes_noth
     answer(QMessageBox.StandardButton.Cancel, asked)
     assert dialog.save(tmp_path / "car.tscn") == []
     assert asked and "car.gd: already there beside the scene" in asked[0]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd"] and mine.read_text() == "extends Node\n# my own car\n"
+    assert (
+        sorted(p.name for p in tmp_path.iterdir()) == ["car.gd"] and mine.read_text() == "extends Node\n# my own car\n"
+    )
     asked.clear()
     answer(QMessageBox.StandardButton.Yes, asked)  # the Replace button
     assert dialog.save(tmp_path / "car.tscn") == [tmp_path / "car.tscn", mine]
