@@ -4,6 +4,7 @@ files beside the target (the checks of where an output goes are in targets.py)."
 from __future__ import annotations
 
 import errno
+import functools
 import itertools
 import os
 import shutil
@@ -329,7 +330,7 @@ def _keep_numbered(path, target: Path, first: Path, error: type[UserError], temp
                 _link_new(copy, name)
             except FileExistsError:
                 continue
-            return (lambda: os.unlink(name)), name
+            return functools.partial(os.unlink, name), name
     except OSError as exc:
         raise error(
             f"{printable(path)}: cannot keep the old file as {printable(first.name)}: "

@@ -16,9 +16,9 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import printable
+from ..physics.params import effective_params
 from .disk import backup_names, read_text, write_text_atomic, write_text_keeping_old
 from .gdscript_reader import Statement, statements
-from ..physics.params import effective_params
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_float, gdscript_literal, off_step
 from .godot_import import Declaration, check_model_of_code, honoured, read_parameters, script_formula, script_model
 from .presets import Preset

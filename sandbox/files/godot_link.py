@@ -105,7 +105,8 @@ def _tables(table: LinkTable, godot: int) -> str:
     typed = {"dict": ": Dictionary", "array": ": Array"} if godot == 4 else {"dict": "", "array": ""}
     string = ": String" if godot == 4 else ""
     rows = [
-        f"\t{_string(name)}: [{_string(var)}, {gdscript_float(low)}, {gdscript_float(high)}, {gdscript_literal(option)}],"
+        f"\t{_string(name)}: [{_string(var)}, {gdscript_float(low)}, {gdscript_float(high)}, "
+        f"{gdscript_literal(option)}],"
         for name, (var, low, high, option) in table.rows.items()
     ]
     lines = [

@@ -182,7 +182,8 @@ def scripts_in_the_way(scripts: dict[Path, str]) -> list[Path]:
             continue
         except OSError as exc:
             raise GodotError(
-                f"{printable(script)}: cannot read the script already there ({exc.strerror or exc}); nothing was written"
+                f"{printable(script)}: cannot read the script already there ({exc.strerror or exc}); "
+                "nothing was written"
             ) from None
     return different
 
