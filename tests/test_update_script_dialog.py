@@ -122,3 +122,14 @@ def test_a_second_update_keeps_the_first_backup_and_the_box_names_the_next(windo
     second.write_button.click()
     assert (tmp_path / "car.gd.bak").read_bytes() == DEMO.read_bytes()
     assert "var engine_power = 1250" in (tmp_path / "car.gd.bak2").read_text()
+
+
+def test_a_value_off_its_step_is_shown_rounded_and_named(window, tmp_path, qtbot):
+    """A fit's wheel base, 74.9747302957341 px (step 1): the diff shows 75, and the box
+    names the value it rounded."""
+    window.panel.set_values({"wheel_base": 74.9747302957341}, "Fit")
+    assert window.tuning["wheel_base"] == 74.9747302957341
+    dialog = window.update_script(_script(tmp_path))
+    qtbot.addWidget(dialog)
+    assert "+var wheel_base = 75  # Distance from front to rear wheel" in dialog.diff.toPlainText().split("\n")
+    assert dialog.notes.isVisibleTo(dialog) and "wheel_base 74.9747302957341 as 75 (step 1)" in dialog.notes.text()

@@ -123,7 +123,7 @@ ROUNDED_NOTE = (
 
 def off_step(preset: Preset) -> dict[str, str]:
     """The tuning's values that a script holds rounded (`rounded`), by name: "wheel_base
-    74.9747302957341 as 75 (step 0.1)"."""
+    74.9747302957341 as 75 (step 1)"."""
     return {
         p.name: f"{p.name} {float(value)!r} as {gdscript_literal(float(value), p.step)} (step {p.step:g})"
         for p in effective_params(preset.model.PARAMS, preset.tuning)

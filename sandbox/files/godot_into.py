@@ -139,7 +139,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
         position = end
     update.text = "".join(pieces) + text[position:]
     update.changed.sort(key=lambda change: change.line)
-    update.rounded = [text for name, text in off_step(preset).items() if name in {c.name for c in update.changed}]
+    update.rounded = [line for name, line in off_step(preset).items() if name in {c.name for c in update.changed}]
     update.diff = _diff(text, update.text, source)
     return update
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import UserError
+from ..errors import UserError, printable
 from ..files.godot import DIALECTS, PX_PER_METRE_RANGE, ROUNDED_NOTE, export_script, off_step, save_script
 from ..files.godot_import import declarations, parameter_names
 from ..files.godot_scene import BODY_COLOUR, CABIN_COLOUR, WHEEL_COLOUR, ScriptsInTheWay, car_outline, save_scene
@@ -45,8 +45,8 @@ def save_scene_asking(parent, preset: Preset, path, godot: int, px_per_metre: fl
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Replace the script beside the scene?",
-            f"{', '.join(script.name for script in exc.scripts)}: already there beside the scene, with other "
-            "text than the export writes (your own script, or one edited since it was exported).",
+            f"{', '.join(printable(script.name) for script in exc.scripts)}: already there beside the scene, "
+            "with other text than the export writes (your own script, or one edited since it was exported).",
             buttons.Yes | buttons.Cancel,
             parent,
         )
