@@ -139,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=output_path,
         metavar="SCRIPT",
         help="your own car script: only the values of its parameter declarations change, the rest "
-        "stays as it is, byte for byte (the old file is kept as SCRIPT.bak)",
+        "stays as it is, byte for byte (the old file is kept as SCRIPT.bak, or when that is taken "
+        "the next free of SCRIPT.bak2, .bak3, …: no backup is ever replaced)",
     )
     p.add_argument("--no-backup", action="store_true", help="with --into: keep no .bak copy of the old script")
     p.add_argument("--diff", action="store_true", help="with --into: also print the change as a unified diff")
@@ -175,6 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--with-link",
         action="store_true",
         help="with --scene: the link node too, a child of the car (written beside the scene as NAME_link.gd)",
+    )
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --scene: replace a script already beside the scene with other text (your own car.gd, "
+        "say); without it the export stops there. The old one is kept as a backup",
     )
 
     p = sub.add_parser(

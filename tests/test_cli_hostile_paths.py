@@ -15,6 +15,7 @@ from other_user import as_nobody, folder_nobody_may_write
 from sandbox.files.presets import BUILTIN_DIR
 
 DRIFT = BUILTIN_DIR / "drift.json"
+GO_KART = BUILTIN_DIR / "go_kart.json"
 ESCAPE = "\x1b"
 
 
@@ -52,6 +53,13 @@ def export_script(tmp_path) -> Path:
         timeout=300,
     )
     return script
+
+
+def export_script_text(preset: Path) -> str:
+    from sandbox.files.godot import export_script as exported
+    from sandbox.files.presets import load_preset
+
+    return exported(load_preset(preset), 4)
 
 
 def test_output_names_that_are_not_utf8_are_refused_before_anything_is_written(tmp_path):
@@ -105,16 +113,26 @@ def test_every_file_a_command_writes_is_checked_against_every_file_it_reads(tmp_
         "is also an input",
     )
     script = export_script(tmp_path)
-    kept = tmp_path / "car.gd.bak"  # --into keeps the old script there
-    shutil.copy(DRIFT, kept)
-    refused(run("export-godot", "--preset", kept, "--into", script), "car.gd.bak: is also an input")
+    kept = tmp_path / "car.gd.bak"  # a backup --into kept before: never written over, read or not
+    shutil.copy(GO_KART, kept)
+    assert run("export-godot", "--preset", kept, "--into", script).returncode == 0
+    assert (tmp_path / "car.gd.bak2").read_text() == export_script_text(DRIFT)
     scene_script = tmp_path / "scene.gd"  # the scene's script, beside it
     shutil.copy(DRIFT, scene_script)
     refused(
         run("export-godot", "--preset", scene_script, "--scene", "--out", tmp_path / "scene.tscn"), "is also an input"
     )
-    assert start.read_bytes() == DRIFT.read_bytes() == kept.read_bytes() == scene_script.read_bytes()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak", "scene.gd", "start.json.bak"]
+    assert (
+        start.read_bytes() == DRIFT.read_bytes() == scene_script.read_bytes()
+        and kept.read_bytes() == GO_KART.read_bytes()
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "car.gd",
+        "car.gd.bak",
+        "car.gd.bak2",
+        "scene.gd",
+        "start.json.bak",
+    ]
 
 
 def test_an_unwritable_folder_is_refused_before_the_work_starts(tmp_path):
@@ -187,15 +205,17 @@ def test_a_scene_is_written_with_its_script_or_not_at_all(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_scenes_old_script_kept_as_bak_is_never_an_input(tmp_path):
-    """A different car.gd beside the scene is kept as car.gd.bak: that must not be the
-    preset read."""
+def test_a_scenes_old_script_kept_as_bak_is_never_written_over(tmp_path):
+    """A different car.gd beside the scene, replaced, is kept under a new name: an
+    earlier car.gd.bak (here the very preset read) is never written over."""
     (tmp_path / "car.gd").write_text("extends Node\n")
     kept = tmp_path / "car.gd.bak"
     shutil.copy(DRIFT, kept)
-    refused(run("export-godot", "--preset", kept, "--scene", "--out", tmp_path / "car.tscn"), "is also an input")
+    refused(run("export-godot", "--preset", kept, "--scene", "--out", tmp_path / "car.tscn"), "--replace")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak"]
-    assert kept.read_bytes() == DRIFT.read_bytes() and (tmp_path / "car.gd").read_text() == "extends Node\n"
+    assert run("export-godot", "--preset", kept, "--scene", "--out", tmp_path / "car.tscn", "--replace").returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak", "car.gd.bak2", "car.tscn"]
+    assert kept.read_bytes() == DRIFT.read_bytes() and (tmp_path / "car.gd.bak2").read_text() == "extends Node\n"
 
 
 def test_printable_escapes_what_could_drive_a_terminal_and_keeps_the_rest():

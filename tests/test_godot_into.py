@@ -327,3 +327,101 @@ def test_into_flags_need_into(tmp_path, capsys):
     )
     assert "--no-backup: only with --into" in capsys.readouterr().err
     assert not (tmp_path / "car.gd").exists()
+
+
+def _script_and_preset(tmp_path):
+    """The recipe demo's script at tmp_path/car.gd, and a preset of other values for it."""
+    path = tmp_path / "car.gd"
+    path.write_bytes((SCRIPTS / "recipe_demo_godot4.gd").read_bytes())
+    return path, _preset()
+
+
+def test_a_backup_name_that_is_a_symlink_is_never_written_through(tmp_path):
+    """car.gd.bak links to another file: that file keeps its content, the link stays a
+    link, and the old script is kept under the next free name."""
+    path, preset = _script_and_preset(tmp_path)
+    original = path.read_bytes()
+    precious = tmp_path / "precious.txt"
+    precious.write_text("not a script: must stay as it is\n")
+    (tmp_path / "car.gd.bak").symlink_to(precious)
+    update = write_into(path, preset)
+    assert precious.read_text() == "not a script: must stay as it is\n"
+    assert (tmp_path / "car.gd.bak").is_symlink() and (tmp_path / "car.gd.bak").resolve() == precious
+    assert update.backup == tmp_path / "car.gd.bak2" and update.backup.read_bytes() == original
+    assert path.read_bytes() == _expected(original.decode()).encode()
+
+
+def test_a_broken_symlink_as_the_backup_name_is_left_as_it_is(tmp_path):
+    path, preset = _script_and_preset(tmp_path)
+    (tmp_path / "car.gd.bak").symlink_to(tmp_path / "nowhere" / "file")
+    update = write_into(path, preset)
+    assert (tmp_path / "car.gd.bak").is_symlink() and not (tmp_path / "nowhere").exists()
+    assert update.backup == tmp_path / "car.gd.bak2"
+
+
+def test_a_second_into_keeps_the_first_backup(tmp_path, capsys):
+    """Each --into keeps the script it replaces under a new name: the original stays in
+    car.gd.bak, the first update's result in car.gd.bak2; the output names each."""
+    path, preset = _script_and_preset(tmp_path)
+    original = path.read_bytes()
+    preset_path = tmp_path / "tuning.json"
+    from sandbox.files.presets import save_preset
+
+    save_preset(preset, preset_path)
+    assert main(["export-godot", "--preset", str(preset_path), "--into", str(path)]) == 0
+    assert f"the old file is kept as {tmp_path / 'car.gd.bak'}" in capsys.readouterr().out
+    first = path.read_bytes()
+    preset.tuning.set("engine_power", 1500.0)
+    save_preset(preset, preset_path)
+    assert main(["export-godot", "--preset", str(preset_path), "--into", str(path)]) == 0
+    assert f"the old file is kept as {tmp_path / 'car.gd.bak2'}" in capsys.readouterr().out
+    assert (tmp_path / "car.gd.bak").read_bytes() == original
+    assert (tmp_path / "car.gd.bak2").read_bytes() == first
+    assert "var engine_power = 1500" in path.read_text()
+
+
+def test_a_read_only_script_is_refused_naming_why(tmp_path, capsys):
+    """Mode 0444: the script is not renamed over (root could, so the mode decides)."""
+    path, preset = _script_and_preset(tmp_path)
+    preset_path = tmp_path / "tuning.json"
+    from sandbox.files.presets import save_preset
+
+    save_preset(preset, preset_path)
+    path.chmod(0o444)
+    try:
+        before = path.read_bytes(), path.stat().st_ino
+        assert main(["export-godot", "--preset", str(preset_path), "--into", str(path)]) == 2
+        error = capsys.readouterr().err
+        assert f"{path}: is read-only" in error and "-r--r--r--" in error, error
+        assert (path.read_bytes(), path.stat().st_ino) == before
+        assert not (tmp_path / "car.gd.bak").exists()
+    finally:
+        path.chmod(0o644)
+
+
+def test_a_value_off_its_step_is_written_to_the_steps_precision(tmp_path, capsys):
+    """wheel_base's step is 1 px: 74.9747302957341 is written 75 (the shortest decimal
+    within half a step), not its sixteen digits; the output says it was rounded. A value
+    on its step (22.5, step 0.5) is written exactly."""
+    path, preset = _script_and_preset(tmp_path)
+    preset.tuning.set("wheel_base", 74.9747302957341)
+    preset.tuning.set("drag", -0.0452)  # step 0.001: the nearest is -0.045, 0.0002 away
+    preset_path = tmp_path / "tuning.json"
+    from sandbox.files.presets import save_preset
+
+    save_preset(preset, preset_path)
+    assert main(["export-godot", "--preset", str(preset_path), "--into", str(path)]) == 0
+    printed = capsys.readouterr().out
+    text = path.read_text()
+    assert "var wheel_base = 75 " in text and "var drag = -0.045\n" in text and "var steering_angle = 22.5 " in text
+    assert "wheel_base 74.9747302957341 as 75 (step 1)" in printed and "drag -0.0452 as -0.045" in printed
+    assert "steering_angle" not in printed.split("precision")[-1]
+
+
+def test_a_script_holding_the_rounded_value_already_is_not_rewritten(tmp_path):
+    path, preset = _script_and_preset(tmp_path)
+    write_into(path, preset, backup=False)
+    written = path.read_bytes(), path.stat().st_mtime_ns
+    preset.tuning.set("wheel_base", 64.2)  # the script says 64; within half of wheel_base's step
+    assert write_into(path, preset, backup=False).changed == []
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == written

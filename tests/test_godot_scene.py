@@ -8,8 +8,8 @@ import pytest
 
 from sandbox.devtools.export_drives import drive
 from sandbox.devtools.oracle import compare, godot_binary, run_oracle
-from sandbox.files.godot import export_script
-from sandbox.files.godot_scene import export_scene, save_scene
+from sandbox.files.godot import GodotError, export_script
+from sandbox.files.godot_scene import ScriptsInTheWay, export_scene, save_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.files.traces import save_trace
 from sandbox.physics.sim import run_trace
@@ -102,15 +102,56 @@ def test_the_godot3_scene_drives_in_the_engine_as_in_the_sandbox(stem):
     assert np.hypot(godot[:, 1], godot[:, 2]).max() * scale > 100
 
 
-def test_a_scene_keeps_a_copy_of_the_script_it_writes_over(tmp_path):
-    """Your own car.gd beside the car.tscn you export: kept as car.gd.bak, byte for byte."""
+def test_a_scene_stops_at_your_own_script_beside_it_and_replaces_it_only_when_told(tmp_path):
+    """Your own car.gd beside the car.tscn you export: nothing is written unless
+    replace; then it is kept as car.gd.bak, byte for byte, and a later replacement
+    keeps the next one as car.gd.bak2, never over the first."""
     mine = tmp_path / "car.gd"
     mine.write_bytes(b"extends Node\n# my own car, \xff not even UTF-8\n")
     before = mine.read_bytes()
-    save_scene(load_preset(BUILTIN_DIR / "drift.json"), tmp_path / "car.tscn", 4)
-    assert (tmp_path / "car.gd.bak").read_bytes() == before and mine.read_bytes() != before
-    save_scene(load_preset(BUILTIN_DIR / "drift.json"), tmp_path / "car.tscn", 4)  # the same again: no new copy
-    assert (tmp_path / "car.gd.bak").read_bytes() == before
+    drift = load_preset(BUILTIN_DIR / "drift.json")
+    with pytest.raises(ScriptsInTheWay, match="car.gd: already there beside the scene") as refused:
+        save_scene(drift, tmp_path / "car.tscn", 4)
+    assert refused.value.scripts == [mine]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd"] and mine.read_bytes() == before
+    backups = {}
+    save_scene(drift, tmp_path / "car.tscn", 4, replace=True, backups=backups)
+    assert backups == {mine: tmp_path / "car.gd.bak"} and (tmp_path / "car.gd.bak").read_bytes() == before
+    assert mine.read_text() == export_script(drift, 4)
+    save_scene(drift, tmp_path / "car.tscn", 4)  # the same again: nothing in the way, no new copy
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["car.gd", "car.gd.bak", "car.tscn"]
+    mine.write_text(mine.read_text() + "# edited since\n")
+    edited = mine.read_bytes()
+    with pytest.raises(ScriptsInTheWay):  # one the sandbox wrote, edited since: asked about too
+        save_scene(drift, tmp_path / "car.tscn", 4)
+    save_scene(drift, tmp_path / "car.tscn", 4, replace=True)
+    assert (tmp_path / "car.gd.bak").read_bytes() == before and (tmp_path / "car.gd.bak2").read_bytes() == edited
+
+
+def test_a_link_where_the_scenes_script_goes_is_refused_and_its_file_kept(tmp_path):
+    precious = tmp_path / "elsewhere.gd"
+    precious.write_text("extends Node\n")
+    (tmp_path / "car.gd").symlink_to(precious)
+    with pytest.raises(GodotError, match="car.gd: is a symbolic link"):
+        save_scene(load_preset(BUILTIN_DIR / "drift.json"), tmp_path / "car.tscn", 4, replace=True)
+    assert precious.read_text() == "extends Node\n" and not (tmp_path / "car.tscn").exists()
+
+
+def test_export_godot_scene_refuses_a_different_script_unless_replace(tmp_path, capsys):
+    from sandbox.cli import main
+
+    mine = tmp_path / "car.gd"
+    mine.write_text("extends Node\n")
+    scene = tmp_path / "car.tscn"
+    assert main(["export-godot", "--preset", "drift", "--scene", "--out", str(scene)]) == 2
+    error = capsys.readouterr().err
+    assert f"{mine}: already there beside the scene" in error and "--replace" in error, error
+    assert mine.read_text() == "extends Node\n" and not scene.exists()
+    assert main(["export-godot", "--preset", "drift", "--scene", "--out", str(scene), "--replace"]) == 0
+    assert f"replaced {mine}: the old one is kept as {tmp_path / 'car.gd.bak'}" in capsys.readouterr().out
+    assert (tmp_path / "car.gd.bak").read_text() == "extends Node\n" and scene.exists()
+    assert main(["export-godot", "--preset", "drift", "--out", str(mine), "--replace"]) == 2
+    assert "--replace: only with --scene" in capsys.readouterr().err
 
 
 def test_import_godot_never_writes_over_the_script_it_reads(tmp_path):

@@ -207,3 +207,54 @@ def test_stdout_closed_early_ends_quietly():
     process.stdout.close()  # the reader is gone before the first line
     _, err = process.communicate(timeout=60)
     assert process.returncode == 1 and b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_a_link_put_in_place_of_our_temporary_file_is_never_written_through(tmp_path, monkeypatch):
+    """Whoever swaps our temporary file for a symlink meanwhile gets a refusal, not a
+    write into the file it points at; the target keeps its old content."""
+    from sandbox.files import disk
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    target = tmp_path / "out.csv"
+    target.write_text("old")
+    made = disk.temp_beside
+
+    def swapped(path, suffix, error=UserError):
+        fd, name = made(path, suffix, error)
+        os.unlink(name)
+        os.symlink(victim, name)
+        return fd, name
+
+    monkeypatch.setattr(disk, "temp_beside", swapped)
+    with pytest.raises(UserError, match="the old file is unchanged"):
+        disk.write_text_atomic(target, "new")
+    assert victim.read_text() == "precious" and target.read_text() == "old"
+
+
+def test_a_presets_backup_name_that_is_a_symlink_is_refused_and_its_file_kept(tmp_path):
+    """Saving over a preset keeps the old one as NAME.json.bak: a symlink there is named
+    as not a plain file, never written through; nothing changes."""
+    from sandbox.files.presets import PresetError, load_preset, save_preset
+
+    preset = tmp_path / "mine.json"
+    shutil.copy(PRESET, preset)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "mine.json.bak").symlink_to(victim)
+    with pytest.raises(PresetError, match="mine.json.bak: that is not a plain file"):
+        save_preset(load_preset(preset), preset)
+    assert victim.read_text() == "precious" and preset.read_bytes() == Path(PRESET).read_bytes()
+
+
+def test_a_read_only_output_is_refused_by_its_mode_and_left_as_it_is(tmp_path):
+    """0444: refused naming why, root included (root may write any file, so the mode decides)."""
+    out = tmp_path / "curve.csv"
+    out.write_text("old")
+    out.chmod(0o444)
+    try:
+        result = cli("curves", "--preset", PRESET, "--out", str(out))
+        assert result.returncode == 2 and f"{out}: is read-only" in result.stderr, result.stderr
+        assert out.read_text() == "old"
+    finally:
+        out.chmod(0o644)

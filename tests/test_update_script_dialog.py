@@ -92,3 +92,44 @@ def test_a_refused_script_says_why_and_is_left_as_it_was(window, tmp_path):
     assert window.update_script(path) is None
     assert "the script follows the 2020 recipe" in window.last_error and "nothing was written" in window.last_error
     assert path.read_bytes() == OLD_RECIPE.read_bytes() and not (tmp_path / "car.gd.bak").exists()
+
+
+def test_a_read_only_script_is_said_before_write_and_left_as_it_was(window, tmp_path, qtbot):
+    window.panel.sliders["engine_power"].setValue(1250)
+    path = _script(tmp_path)
+    path.chmod(0o444)
+    try:
+        dialog = window.update_script(path)
+        qtbot.addWidget(dialog)
+        assert not dialog.write_button.isEnabled()
+        assert "is read-only" in dialog.note.text() and "-r--r--r--" in dialog.note.text()
+        assert not dialog.write() and "is read-only" in dialog.note.text()  # Write, were it pressed
+        assert path.read_bytes() == DEMO.read_bytes() and not (tmp_path / "car.gd.bak").exists()
+    finally:
+        path.chmod(0o644)
+
+
+def test_a_second_update_keeps_the_first_backup_and_the_box_names_the_next(window, tmp_path, qtbot):
+    path = _script(tmp_path)
+    window.panel.sliders["engine_power"].setValue(1250)
+    first = window.update_script(path)
+    qtbot.addWidget(first)
+    first.write_button.click()
+    window.panel.sliders["engine_power"].setValue(1500)
+    second = window.update_script(path)
+    qtbot.addWidget(second)
+    assert "car.gd.bak2" in second.backup.text()
+    second.write_button.click()
+    assert (tmp_path / "car.gd.bak").read_bytes() == DEMO.read_bytes()
+    assert "var engine_power = 1250" in (tmp_path / "car.gd.bak2").read_text()
+
+
+def test_a_value_off_its_step_is_shown_rounded_and_named(window, tmp_path, qtbot):
+    """A fit's wheel base, 74.9747302957341 px (step 1): the diff shows 75, and the box
+    names the value it rounded."""
+    window.panel.set_values({"wheel_base": 74.9747302957341}, "Fit")
+    assert window.tuning["wheel_base"] == 74.9747302957341
+    dialog = window.update_script(_script(tmp_path))
+    qtbot.addWidget(dialog)
+    assert "+var wheel_base = 75  # Distance from front to rear wheel" in dialog.diff.toPlainText().split("\n")
+    assert dialog.notes.isVisibleTo(dialog) and "wheel_base 74.9747302957341 as 75 (step 1)" in dialog.notes.text()

@@ -100,3 +100,44 @@ def test_copy_godot_script_puts_the_script_on_the_clipboard(window):
     shortcut = next(a for a in window.godot_exports if a.shortcut().toString() == "Ctrl+Shift+C")
     shortcut.trigger()
     assert QApplication.clipboard().text() == export_script(window.current_preset(), 4, window.px_per_metre)
+
+
+def _own_script_beside(tmp_path):
+    mine = tmp_path / "car.gd"
+    mine.write_text("extends Node\n# my own car\n")
+    return mine
+
+
+def test_a_scene_export_asks_before_replacing_your_script_and_cancel_writes_nothing(window, tmp_path, qtbot):
+    from PySide6.QtWidgets import QMessageBox
+
+    from dialogs import answer
+
+    mine = _own_script_beside(tmp_path)
+    dialog = window.godot_export_dialog()
+    qtbot.addWidget(dialog)
+    dialog.as_scene.setChecked(True)
+    asked: list = []
+    answer(QMessageBox.StandardButton.Cancel, asked)
+    assert dialog.save(tmp_path / "car.tscn") == []
+    assert asked and "car.gd: already there beside the scene" in asked[0]
+    assert (
+        sorted(p.name for p in tmp_path.iterdir()) == ["car.gd"] and mine.read_text() == "extends Node\n# my own car\n"
+    )
+    asked.clear()
+    answer(QMessageBox.StandardButton.Yes, asked)  # the Replace button
+    assert dialog.save(tmp_path / "car.tscn") == [tmp_path / "car.tscn", mine]
+    assert asked and (tmp_path / "car.gd.bak").read_text() == "extends Node\n# my own car\n"
+    assert mine.read_text() == dialog.script_text()
+
+
+def test_the_windows_scene_export_asks_too(window, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from dialogs import answer
+
+    mine = _own_script_beside(tmp_path)
+    asked: list = []
+    answer(QMessageBox.StandardButton.Cancel, asked)
+    assert not window.godot.export(tmp_path / "car.tscn", 4, scene=True)
+    assert asked and not (tmp_path / "car.tscn").exists() and mine.read_text() == "extends Node\n# my own car\n"

@@ -13,8 +13,10 @@ def command_files(args) -> tuple[list[Path], list[Path]]:
     reads = [getattr(args, name, None) for name in named] + list(getattr(args, "ghost", []))
     writes = [getattr(args, "out", None)]
     if writes[0] is not None and getattr(args, "scene", False):  # a scene's script beside it, the old one kept
+        from ..files.godot_into import backup_path as script_backup
+
         script = Path(writes[0]).with_suffix(".gd")
-        writes += [script] + ([script.with_name(script.name + ".bak")] if os.path.lexists(script) else [])
+        writes += [script] + ([script_backup(script)] if os.path.lexists(script) else [])
     if writes[0] is not None and args.command in ("import-godot", "tune", "fit", "link"):  # the old one kept as .bak
         from ..files.presets import backup_path
 

@@ -9,8 +9,7 @@ from ..errors import UserError, printable, shown
 
 
 def run(args) -> None:
-    from ..files.godot import DEFAULT_PX_PER_METRE, save_script
-    from ..files.godot_scene import save_scene
+    from ..files.godot import DEFAULT_PX_PER_METRE, ROUNDED_NOTE, off_step
     from ..files.presets import load_preset
 
     into_only = [
@@ -24,6 +23,8 @@ def run(args) -> None:
         raise UserError("--for-script: only with --link (the link node made for your own script)")
     if args.with_link and not args.scene:
         raise UserError("--with-link: only with --scene (the link node in the exported scene)")
+    if args.replace and not args.scene:
+        raise UserError("--replace: only with --scene (the scripts written beside the scene)")
     if args.preset is None:
         raise UserError("--preset: which preset's car to export (a preset file, or a built-in preset's name)")
     if args.into is not None:
@@ -35,10 +36,30 @@ def run(args) -> None:
     scale = DEFAULT_PX_PER_METRE if args.pixels_per_metre is None else args.pixels_per_metre
     if args.pixels_per_metre is not None and preset.model.LENGTH_UNIT != "m":
         raise UserError(f"--pixels-per-metre: the {preset.model.TITLE} model works in pixels already")
+    _export(args, preset, scale)
+    rounded = off_step(preset)
+    if rounded:
+        print(f"{ROUNDED_NOTE}: " + ", ".join(rounded.values()))
+
+
+def _export(args, preset, scale: float) -> None:
+    """export-godot --out: the script, or with --scene the scene and its scripts."""
+    from ..files.godot import save_script
+    from ..files.godot_scene import ScriptsInTheWay, save_scene
+
     if args.scene:
         if args.out.suffix.lower() != ".tscn":
             raise UserError(f"--out {shown(str(args.out))}: a scene's file name ends in .tscn")
-        scene, script, *link = save_scene(preset, args.out, args.godot, scale, with_link=args.with_link)
+        backups: dict = {}
+        try:
+            scene, script, *link = save_scene(
+                preset, args.out, args.godot, scale, args.with_link, args.replace, backups
+            )
+        except ScriptsInTheWay as exc:
+            them = "it" if len(exc.scripts) == 1 else "them"
+            raise UserError(f"{exc} (--replace replaces {them}, keeping the old as a backup)") from None
+        for old, kept in backups.items():
+            print(f"replaced {printable(old)}: the old one is kept as {printable(kept)}")
         print(f"wrote {printable(scene)} and its script {printable(script)} (Godot {args.godot}, {preset.model.TITLE})")
         if link:
             print(f"wrote {printable(link[0])}, the link node, a child of the car in the scene: {LINK_TOKEN_NOTE}")
@@ -103,7 +124,8 @@ def _export_link(args) -> None:
 
 def _export_into(args) -> None:
     """export-godot --into: the preset's values written into the user's own script."""
-    from ..files.godot_into import backup_path, read_update, write_into
+    from ..files.godot import ROUNDED_NOTE
+    from ..files.godot_into import read_update, write_into
     from ..files.presets import load_preset
 
     ignored = [
@@ -130,11 +152,17 @@ def _export_into(args) -> None:
         if args.dry_run:
             done = "would change (nothing was written, --dry-run)"
         else:
-            kept = "" if args.no_backup else f"; the old file is kept as {printable(backup_path(args.into))}"
+            kept = (
+                ""
+                if update.backup is None
+                else f"; the old file is kept as {printable(update.backup)} (earlier backups are never replaced)"
+            )
             done = f"updated with the values of preset {preset.name!r}{kept}"
         print(f"{printable(args.into)}: {done}:")
         for change in update.changed:
             print(f"  {change}")
+    if update.rounded:
+        print(f"{ROUNDED_NOTE}: " + ", ".join(update.rounded))
     if update.missing:
         print("not in the script (not added): " + ", ".join(update.missing))
     for note in update.notes:

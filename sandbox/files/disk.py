@@ -4,6 +4,8 @@ files beside the target (the checks of where an output goes are in targets.py)."
 from __future__ import annotations
 
 import errno
+import functools
+import itertools
 import os
 import shutil
 import stat
@@ -135,8 +137,14 @@ def temp_beside(path: Path, suffix: str, error: type[UserError] = UserError) -> 
         raise error(f"{printable(path)}: {write_failure(path, exc)}; the old file is unchanged") from None
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
+    os.fchmod(fd, 0o666 & ~umask)  # by the descriptor: the name could meanwhile be a link
     return fd, tmp
+
+
+def _no_follow(name: str, flags: int) -> int:
+    """`open`'s opener for a name we made: a symlink put in its place is refused (ELOOP),
+    never written through."""
+    return os.open(name, flags | os.O_NOFOLLOW, 0o666)
 
 
 def remove_stale(folder: Path) -> list[Path]:
@@ -175,22 +183,57 @@ def write_atomic(
     `check(bytes)` when given. Only then does it replace the target: with the old
     file's permissions, through a symlink to its file (`check_target`), and in place
     for a file with other hard links (renaming would split them). With `backup`, the
-    old file is first kept under that name, atomically too; a failure at any step
+    old file is first kept under that name, atomically too (a backup that is not a
+    plain file, a symlink say, is refused, never followed); a failure at any step
     leaves the target and `backup` as they were. Returns the file written."""
+
+    def keep(target: Path, temps: list[str]):
+        return _keep_backup(path, target, Path(backup), error, temps), None
+
+    return _write(path, write, error, inputs, check, keep if backup is not None else None)[0]
+
+
+def write_text_keeping_old(
+    path: str | os.PathLike, text: str, error: type[UserError], first_backup: str | os.PathLike
+) -> Path | None:
+    """`write_text_atomic`, keeping the file already there (if any) under the first
+    free name of `backup_names(first_backup)`: a new file, so no earlier backup is ever
+    replaced and no symlink followed. Returns the backup's name, or None when there
+    was no old file."""
+    data = text.encode("utf-8")
+
+    def keep(target: Path, temps: list[str]):
+        return _keep_numbered(path, target, Path(first_backup), error, temps)
+
+    return _write(path, _bytes_writer(data), error, (), lambda written: written == data, keep)[1]
+
+
+def backup_names(first: Path):
+    """The names a file's backups take, oldest first: car.gd.bak, car.gd.bak2, car.gd.bak3, …"""
+    yield first
+    for n in itertools.count(2):
+        yield first.with_name(f"{first.name}{n}")
+
+
+def _write(path, write, error: type[UserError], inputs, check, keep) -> tuple[Path, Path | None]:
+    """write_atomic's work; `keep(target, temps)`, when given, keeps the old file and
+    returns (what undoes that, the backup's name). Returns (target, backup kept)."""
     target = check_target(path, inputs, error)
     temps: list[str] = []  # ours to remove, whatever happens
+    kept = None
     try:
         tmp = _temp(target, target.suffix, error, temps)  # the real type last: image writers pick by it
         if write(tmp) is False:
             raise error(f"{printable(path)}: could not be written (the disk may be full); the old file is unchanged")
-        with open(tmp, "r+b") as f:
+        with open(tmp, "r+b", opener=_no_follow) as f:
             os.fsync(f.fileno())
             data = f.read() if check is not None else b""
-        if not (check(data) if check is not None else os.path.getsize(tmp) > 0):
+            size = os.fstat(f.fileno()).st_size
+        if not (check(data) if check is not None else size > 0):
             raise error(
                 f"{printable(path)}: came out empty or incomplete (the disk may be full); the old file is unchanged"
             )
-        restore = _keep_backup(path, target, Path(backup), error, temps) if backup is not None else None
+        restore, kept = keep(target, temps) if keep is not None else (None, None)
         try:
             _replace(tmp, target, error)
         except BaseException:
@@ -206,7 +249,7 @@ def write_atomic(
                 os.unlink(name)
             except OSError:
                 pass
-    return target
+    return target, kept
 
 
 def _temp(beside: Path, suffix: str, error: type[UserError], temps: list[str]) -> str:
@@ -220,7 +263,8 @@ def _temp(beside: Path, suffix: str, error: type[UserError], temps: list[str]) -
 def _copy_to_temp(source: Path, beside: Path, error: type[UserError], temps: list[str]) -> str:
     """A temporary copy of `source` beside `beside`, on the disk (fsync) before it is used."""
     name = _temp(beside, beside.suffix, error, temps)
-    with open(source, "rb") as src, open(name, "wb") as dst:
+    with open(source, "rb") as src, open(name, "wb", opener=_no_follow) as dst:
+        os.fchmod(dst.fileno(), stat.S_IMODE(os.fstat(src.fileno()).st_mode))  # a private file's copy stays private
         shutil.copyfileobj(src, dst)
         dst.flush()
         os.fsync(dst.fileno())
@@ -269,6 +313,51 @@ def _keep_backup(path, target: Path, backup: Path, error: type[UserError], temps
     return restore
 
 
+def _keep_numbered(path, target: Path, first: Path, error: type[UserError], temps: list[str]):
+    """Keep a copy of the file at `target` (if any) under the first of `backup_names(first)`
+    that does not exist: a whole copy, given its name by a hard link, which never
+    replaces a file or follows a link there. Returns (what removes it again, its name),
+    or (None, None) when there was no old file."""
+    try:
+        if not stat.S_ISREG(target.stat().st_mode):
+            return None, None
+    except FileNotFoundError:
+        return None, None
+    try:
+        copy = _copy_to_temp(target, first, error, temps)
+        for name in backup_names(first):
+            try:
+                _link_new(copy, name)
+            except FileExistsError:
+                continue
+            return functools.partial(os.unlink, name), name
+    except OSError as exc:
+        raise error(
+            f"{printable(path)}: cannot keep the old file as {printable(first.name)}: "
+            f"{write_failure(first, exc)}; the old file is unchanged"
+        ) from None
+    raise AssertionError("backup_names never ends")
+
+
+def _link_new(source: str, name: Path) -> None:
+    """`name` made a new file with `source`'s content; FileExistsError if anything (a
+    file, a link, even a broken one) is there. A file system without hard links gets
+    a new file created exclusively and copied into."""
+    try:
+        os.link(source, name)
+        return
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV):
+            raise
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    with open(source, "rb") as src, os.fdopen(fd, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+        dst.flush()
+        os.fsync(dst.fileno())
+
+
 def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
     """Put the checked temporary file in the target's place."""
     try:
@@ -293,7 +382,8 @@ def _replace(tmp: str, target: Path, error: type[UserError]) -> None:
             f.flush()
             os.fsync(f.fileno())
         return
-    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    with open(tmp, "rb", opener=_no_follow) as f:  # our temporary file, never a link put there
+        os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
     os.replace(tmp, target)
 
 
@@ -306,13 +396,18 @@ def write_text_atomic(
 ) -> Path:
     """`write_atomic` of UTF-8 text (checked: every byte reached the disk)."""
     data = text.encode("utf-8")
+    return write_atomic(path, _bytes_writer(data), error, inputs, check=lambda written: written == data, backup=backup)
+
+
+def _bytes_writer(data: bytes):
+    """A `write(name)` for write_atomic that puts `data` in our temporary file."""
 
     def write(name: str) -> None:
-        with open(name, "wb") as f:
+        with open(name, "wb", opener=_no_follow) as f:
             f.write(data)
             f.flush()
 
-    return write_atomic(path, write, error, inputs, check=lambda written: written == data, backup=backup)
+    return write
 
 
 def png_complete(data: bytes) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import textwrap
+from decimal import ROUND_HALF_EVEN, Decimal
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -74,14 +75,60 @@ class GodotError(UserError):
     """A Godot script that cannot be read or written."""
 
 
-def gdscript_literal(value: float | bool) -> str:
-    """A GDScript literal for a parameter value: true/false, 70, -0.06."""
+def gdscript_literal(value: float | bool, step: float | None = None) -> str:
+    """A GDScript literal for a parameter value: true/false, 70, -0.06; the one every
+    writer of a number into a script uses. With `step` (the parameter's slider step:
+    the precision its value holds), the shortest decimal within half a step of
+    `value`, where one is shorter than `value` written exactly: a value on the step
+    grid (a preset's, a slider's) prints exactly and short, one off it (from a fit)
+    rounded to that precision (`rounded` tells). Without, the shortest that reads
+    back as exactly `value`. Never an exponent (1e-07 is 0.0000001)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if float(value).is_integer():
-        return str(int(value))
-    text = repr(float(value))
-    return text if "e" not in text else f"{value:.12f}".rstrip("0")
+    exact = Decimal(repr(float(value)))  # the shortest decimal that reads back as the float
+    text = _plain(exact)
+    if step is not None:
+        half = Decimal(repr(float(step))) / 2
+        for places in range(min(-exact.adjusted(), 0), -exact.as_tuple().exponent):  # fewest digits first
+            shorter = exact.quantize(Decimal(1).scaleb(-places), ROUND_HALF_EVEN)
+            if abs(shorter - exact) <= half:
+                return min(text, _plain(shorter), key=len)  # a tie: the exact value
+    return text
+
+
+def _plain(number: Decimal) -> str:
+    """`number` in positional notation, without trailing zeros after the point; 0 for -0."""
+    text = format(number.normalize(), "f")
+    return "0" if text == "-0" else text
+
+
+def gdscript_float(value: float, step: float | None = None) -> str:
+    """`gdscript_literal` as a float literal: 70.0, not 70 (GDScript types a variable
+    declared with an int literal as an int)."""
+    text = gdscript_literal(float(value), step)
+    return text if "." in text else text + ".0"
+
+
+def rounded(value: float, step: float) -> bool:
+    """Whether `gdscript_literal(value, step)` reads back as another number than `value`."""
+    return float(gdscript_literal(float(value), step)) != float(value)
+
+
+ROUNDED_NOTE = (
+    "values off their slider's steps (a fit's, say) are written to that precision, each less than half "
+    "a step from the sandbox's"
+)
+"""What a list of `off_step` values means, for the output."""
+
+
+def off_step(preset: Preset) -> dict[str, str]:
+    """The tuning's values that a script holds rounded (`rounded`), by name: "wheel_base
+    74.9747302957341 as 75 (step 1)"."""
+    return {
+        p.name: f"{p.name} {float(value)!r} as {gdscript_literal(float(value), p.step)} (step {p.step:g})"
+        for p in effective_params(preset.model.PARAMS, preset.tuning)
+        if not p.is_bool and p.applies(preset.tuning) and rounded(value := preset.tuning[p.name], p.step)
+    }
 
 
 def variable_name(name: str) -> str:
@@ -99,16 +146,22 @@ def _comment(text: str, mark: str = "#") -> list[str]:
 
 
 def _exported(
-    name: str, value: float | bool, godot: int, bounds: tuple[float, float, float] | None, hints: tuple[str, ...] = ()
+    name: str,
+    value: float | bool,
+    godot: int,
+    bounds: tuple[float, float, float] | None,
+    hints: tuple[str, ...] = (),
+    exact: bool = False,
 ) -> str:
     """`name` as an exported variable of Godot `godot` with `value` as its default:
     a switch without `bounds`, else a float slider with the range hint (min, max, step)
-    and, in Godot 4, the `hints` after it ("exp", "suffix:px")."""
+    and, in Godot 4, the `hints` after it ("exp", "suffix:px"). The value is written
+    to its step's precision (`gdscript_literal`), or `exact`ly."""
     if bounds is None:
         switch = gdscript_literal(bool(value))
         return f"@export var {name}: bool = {switch}" if godot == 4 else f"export(bool) var {name} = {switch}"
     low, high, step = (gdscript_literal(float(v)) for v in bounds)
-    literal = gdscript_literal(float(value)) + (".0" if float(value).is_integer() else "")
+    literal = gdscript_float(float(value), None if exact else bounds[2])
     if godot == 3:
         return f"export(float, {low}, {high}, {step}) var {name} = {literal}"
     extra = "".join(f', "{hint}"' for hint in hints)
@@ -239,10 +292,11 @@ def _scale(godot: int, px_per_metre: float) -> str:
     if godot == 4:
         return "\n".join(
             _comment(f"Pixels per metre, in px/m: {about}", "##")
-            + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",))]
+            + [_exported(SCALE_VARIABLE, px_per_metre, 4, PX_PER_METRE_RANGE, ("suffix:px/m",), exact=True)]
         )
     return "\n".join(
-        _comment(f"Pixels per metre [px/m]: {about}") + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE)]
+        _comment(f"Pixels per metre [px/m]: {about}")
+        + [_exported(SCALE_VARIABLE, px_per_metre, 3, PX_PER_METRE_RANGE, exact=True)]
     )
 
 

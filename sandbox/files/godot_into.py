@@ -16,9 +16,10 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import printable
-from .disk import read_text, write_text_atomic
+from ..physics.params import effective_params
+from .disk import backup_names, read_text, write_text_atomic, write_text_keeping_old
 from .gdscript_reader import Statement, statements
-from .godot import SCRIPT_LIMIT, GodotError, gdscript_literal
+from .godot import SCRIPT_LIMIT, GodotError, gdscript_float, gdscript_literal, off_step
 from .godot_import import Declaration, check_model_of_code, honoured, read_parameters, script_formula, script_model
 from .presets import Preset
 
@@ -59,7 +60,9 @@ class Update:
     one, the values `changed`, the parameters already holding the tuning's value
     (`kept`) and those the script does not declare (`missing`: listed, not added);
     `notes` on where the script computes otherwise than the sandbox in ways its numbers
-    do not show (e.g. steering keys read pressed or not)."""
+    do not show (e.g. steering keys read pressed or not); once written, `backup`: where
+    the old file was kept; `rounded`: the values off their step's grid (from a fit,
+    say), each written to its step's precision, said as "name value as literal"."""
 
     text: str
     diff: str
@@ -68,6 +71,8 @@ class Update:
     kept: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    backup: Path | None = None
+    rounded: list[str] = field(default_factory=list)
 
 
 def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
@@ -94,16 +99,17 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     differences, notes = _formula_differences(text, preset, found, parsed)
     errors += differences
     update = Update(text, "", model, notes=notes)
-    for p in model.PARAMS:
+    for p in effective_params(model.PARAMS, preset.tuning):  # the step each value is written to: its own
         if p.name not in found:
             if not p.is_bool:  # a switch it lacks is what its code computes (checked above)
                 update.missing.append(p.name)
             continue
         declaration, old = found[p.name]
         value = preset.tuning[p.name]
-        if old is None or old == value:  # unreadable (refused above), or already the tuning's
+        written = value if p.is_bool else float(gdscript_literal(float(value), p.step))
+        if old is None or old == written:  # unreadable (refused above), or already the tuning's
             update.kept.append(p.name)
-        elif _holds_an_int(declaration) and not float(value).is_integer():
+        elif _holds_an_int(declaration) and not float(written).is_integer():
             inferred = (
                 " (`:=` with a whole number makes it one; write it as a float, e.g. "
                 f"`:= {declaration.value}.0`, to take fractions)"
@@ -112,7 +118,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
             )
             errors.append(
                 f"line {declaration.value_line}: {declaration.name} is an int{inferred}, and the "
-                f"tuning's value {gdscript_literal(value)} is not a whole number"
+                f"tuning's value {gdscript_literal(value, p.step)} is not a whole number"
             )
         else:
             update.changed.append(
@@ -121,7 +127,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
                     declaration.name,
                     declaration.value_line,
                     declaration.value,
-                    literal_like(declaration, value),
+                    literal_like(declaration, value, p.step),
                 )
             )
     if errors:
@@ -133,6 +139,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
         position = end
     update.text = "".join(pieces) + text[position:]
     update.changed.sort(key=lambda change: change.line)
+    update.rounded = [line for name, line in off_step(preset).items() if name in {c.name for c in update.changed}]
     update.diff = _diff(text, update.text, source)
     return update
 
@@ -144,17 +151,15 @@ def _holds_an_int(declaration: Declaration) -> bool:
     return declaration.integer or (declaration.type == ":=" and plain)
 
 
-def literal_like(declaration: Declaration, value: float | bool) -> str:
-    """`value` as a GDScript literal in the style of the one it replaces: an int literal
-    stays one where the value is whole, a float literal (70.0, 1e3) stays a float."""
+def literal_like(declaration: Declaration, value: float | bool, step: float) -> str:
+    """`value` as a GDScript literal (to the precision of its parameter's `step`) in
+    the style of the one it replaces: an int literal stays one where the value is
+    whole, a float literal (70.0, 1e3) stays a float."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = gdscript_literal(float(value))
     old = declaration.value or ""
     float_style = any(ch in old for ch in ".eE") and not declaration.integer
-    if float_style and float(value).is_integer():
-        return text + ".0"
-    return text
+    return (gdscript_float if float_style else gdscript_literal)(float(value), step)
 
 
 def _formula_differences(
@@ -204,8 +209,9 @@ def _diff(old: str, new: str, source: str) -> str:
 
 
 def backup_path(path: str | os.PathLike) -> Path:
-    """Where the old script is kept: my_car.gd.bak beside my_car.gd."""
-    return Path(f"{path}.bak")
+    """Where the old script is kept: my_car.gd.bak beside my_car.gd, or when that name
+    is taken (an earlier backup, never replaced) the next of my_car.gd.bak2, .bak3, …"""
+    return next(name for name in backup_names(Path(f"{path}.bak")) if not os.path.lexists(name))
 
 
 def read_update(path: str | os.PathLike, preset: Preset) -> tuple[str, Update]:
@@ -215,20 +221,23 @@ def read_update(path: str | os.PathLike, preset: Preset) -> tuple[str, Update]:
 
 
 def write_update(path: str | os.PathLike, old: str, update: Update, backup: bool = True) -> None:
-    """Write `update` over the script at `path` (atomically), keeping the old file as
-    `path`.bak unless `backup` is False. Refused when the file is no longer `old` (the
-    text the update was made from): what was shown is what is written."""
+    """Write `update` over the script at `path` (atomically), keeping the old file as a
+    new backup (`backup_path`: an earlier one is never replaced, a link there never
+    followed) unless `backup` is False; `update.backup` says where. Refused when the
+    file is no longer `old` (the text the update was made from): what was shown is
+    what is written."""
     if read_text(path, SCRIPT_LIMIT, GodotError, keep_bom=True) != old:
         raise GodotError(f"{path}: changed on disk since it was read; nothing was written (read it again)")
     if backup:
-        write_text_atomic(backup_path(path), old, GodotError)
-    write_text_atomic(path, update.text, GodotError)
+        update.backup = write_text_keeping_old(path, update.text, GodotError, f"{path}.bak")
+    else:
+        write_text_atomic(path, update.text, GodotError)
 
 
 def write_into(path: str | os.PathLike, preset: Preset, backup: bool = True) -> Update:
-    """Write `preset`'s values into the script at `path`, keeping the old file as
-    `path`.bak unless `backup` is False; nothing is written when no value changes, or
-    when the script is refused (GodotError)."""
+    """Write `preset`'s values into the script at `path`, keeping the old file as a new
+    backup (`backup_path`) unless `backup` is False; nothing is written when no value
+    changes, or when the script is refused (GodotError)."""
     text, update = read_update(path, preset)
     if update.changed:
         write_update(path, text, update, backup)

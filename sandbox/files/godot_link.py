@@ -27,6 +27,7 @@ from .godot import (
     TEMPLATE_SWITCHES,
     TEMPLATES,
     GodotError,
+    gdscript_float,
     gdscript_literal,
     sandbox_version,
     variable_name,
@@ -127,7 +128,8 @@ def _tables(table: LinkTable, godot: int) -> str:
     typed = {"dict": ": Dictionary", "array": ": Array"} if godot == 4 else {"dict": "", "array": ""}
     string = ": String" if godot == 4 else ""
     rows = [
-        f"\t{_string(name)}: [{_string(var)}, {_float(low)}, {_float(high)}, {gdscript_literal(option)}],"
+        f"\t{_string(name)}: [{_string(var)}, {gdscript_float(low)}, {gdscript_float(high)}, "
+        f"{gdscript_literal(option)}],"
         for name, (var, low, high, option) in table.rows.items()
     ]
     lines = [
@@ -148,11 +150,6 @@ def _tables(table: LinkTable, godot: int) -> str:
     lines += [f"\t{_string(control)}: {_string(control)}," for control in CONTROL_ACTIONS if control in ACTION_KEYS]
     lines += ["}"]
     return "\n".join(lines)
-
-
-def _float(value: float) -> str:
-    literal = gdscript_literal(float(value))
-    return literal if "." in literal or "e" in literal else literal + ".0"
 
 
 def _list(name: str, items, typed: str) -> list[str]:

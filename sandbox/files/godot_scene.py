@@ -9,9 +9,11 @@ relative to itself), in the text scene format of Godot 3 (format=2) or 4 (format
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
-from .disk import check_target, write_atomic, write_text_atomic
+from ..errors import printable
+from .disk import check_target, write_text_atomic, write_text_keeping_old
 from .godot import DEFAULT_PX_PER_METRE, DIALECTS, GodotError, export_script
 from .godot_link import export_link_node
 from .presets import Preset
@@ -137,26 +139,53 @@ def export_scene(
     return "\n".join(head + root + nodes + camera)
 
 
-def _keep_a_copy(path: Path, new_text: str) -> None:
-    """Copy a file about to be replaced by other text to `<name>.bak`, atomically."""
-    try:
-        old = path.read_bytes() if path.is_file() else None
-    except OSError as exc:
-        raise GodotError(
-            f"{path}: cannot read the script already there ({exc.strerror or exc}); nothing was written"
-        ) from None
-    if old is not None and old != new_text.encode("utf-8"):
-
-        def write(name: str) -> None:
-            with open(name, "wb") as f:
-                f.write(old)
-
-        write_atomic(path.with_name(path.name + ".bak"), write, GodotError, check=lambda written: written == old)
-
-
 def link_path(scene: Path) -> Path:
     """Where a scene's link node is written: beside it, `<scene name>_link.gd`."""
     return scene.with_name(scene.stem + "_link.gd")
+
+
+def scene_scripts(
+    preset: Preset,
+    path: str | os.PathLike,
+    godot: int,
+    px_per_metre: float = DEFAULT_PX_PER_METRE,
+    with_link: bool = False,
+) -> dict[Path, str]:
+    """The scripts a scene at `path` is written with, beside it, and their texts: its
+    car script (the scene's name, .gd) and with `with_link` the link node (`link_path`)."""
+    scene = Path(path)
+    scripts = {scene.with_suffix(".gd"): export_script(preset, godot, px_per_metre)}
+    if with_link:
+        scripts[link_path(scene)] = export_link_node(preset.model, godot, tuning=preset.tuning)
+    return scripts
+
+
+def scripts_in_the_way(scripts: dict[Path, str]) -> list[Path]:
+    """Those of `scripts` already there with other text (your own car.gd, or one exported
+    before and edited since): replaced only when asked to. Whether the sandbox wrote it
+    once does not matter: its code may have been changed since. GodotError for one that
+    cannot be read, or is not a plain file (a link: a name the export derives is never
+    followed)."""
+    different = []
+    for script, text in scripts.items():
+        try:
+            info = script.lstat()
+            if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
+                kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a plain file"
+                raise GodotError(
+                    f"{printable(script)}: is {kind}, where the scene's script goes beside it; it is left as "
+                    "it is, and nothing was written (remove it, or export the scene under another name)"
+                )
+            if script.read_bytes() != text.encode("utf-8"):
+                different.append(script)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise GodotError(
+                f"{printable(script)}: cannot read the script already there ({exc.strerror or exc}); "
+                "nothing was written"
+            ) from None
+    return different
 
 
 def save_scene(
@@ -165,23 +194,45 @@ def save_scene(
     godot: int,
     px_per_metre: float = DEFAULT_PX_PER_METRE,
     with_link: bool = False,
+    replace: bool = False,
+    backups: dict[Path, Path] | None = None,
 ) -> tuple[Path, ...]:
     """Write the scene at `path` (a .tscn) and its script beside it (the same name,
     .gd), and with `with_link` the link node as a child of the car (its script
     `<name>_link.gd` beside them); returns the paths written, the scene first. The
     scripts first, so a scene never names a missing one. A different script already
-    there (your own car.gd, say) is kept as `<name>.gd.bak`."""
+    there (your own car.gd, say) is refused (ScriptsInTheWay, nothing written) unless
+    `replace`; then it is kept as a new backup (`car.gd.bak`, or the next free of
+    `.bak2`, `.bak3`, …: an earlier backup is never replaced), noted in `backups`
+    (script: its backup) when given."""
     scene = Path(path)
-    script = scene.with_suffix(".gd")
-    link = link_path(scene) if with_link else None
-    scripts = {script: export_script(preset, godot, px_per_metre)}
-    if link is not None:
-        scripts[link] = export_link_node(preset.model, godot, tuning=preset.tuning)
+    scripts = scene_scripts(preset, scene, godot, px_per_metre, with_link)
     for target in (*scripts, scene):  # all writable before any is written: never a script alone
         check_target(target, (), GodotError)
-    scene_text = export_scene(preset, godot, script.name, px_per_metre, link.name if link else None)
+    different = scripts_in_the_way(scripts)
+    if different and not replace:
+        raise ScriptsInTheWay(different)
+    script = scene.with_suffix(".gd")
+    scene_text = export_scene(preset, godot, script.name, px_per_metre, link_path(scene).name if with_link else None)
     for target, text in scripts.items():
-        _keep_a_copy(target, text)
-        write_text_atomic(target, text, GodotError)
+        if target in different:
+            kept = write_text_keeping_old(target, text, GodotError, f"{target}.bak")
+            if backups is not None and kept is not None:
+                backups[target] = kept
+        else:
+            write_text_atomic(target, text, GodotError)
     write_text_atomic(scene, scene_text, GodotError)
     return (scene, *scripts)
+
+
+class ScriptsInTheWay(GodotError):
+    """A scene export stopped at `scripts` already there beside it with other text."""
+
+    def __init__(self, scripts: list[Path]):
+        self.scripts = scripts
+        names = " and ".join(printable(script) for script in scripts)
+        left = "it is left as it is" if len(scripts) == 1 else "they are left as they are"
+        super().__init__(
+            f"{names}: already there beside the scene, with other text than the export writes (your own "
+            f"script, or one edited since it was exported); {left}, and nothing was written"
+        )

@@ -29,8 +29,10 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
     name such a file); a name or path longer than the file system allows (PC_NAME_MAX,
     PC_PATH_MAX); a folder that does not exist, is a file, or may not be written in; a
     folder, device, pipe or socket (never replaced by a plain file); and one of
-    `inputs` (the files the command reads: writing would destroy them). A symlink is
-    written through to the file it points at."""
+    `inputs` (the files the command reads: writing would destroy them); a read-only
+    file (no write permission in its mode: replacing it by a rename would ignore that,
+    and root may write any file, so the mode decides) or one this user may not write.
+    A symlink is written through to the file it points at."""
     if not str(path).strip():
         raise error("no output file given (the name is empty)")
     path = Path(path)
@@ -65,6 +67,13 @@ def check_target(path: str | os.PathLike, inputs=(), error: type[UserError] = Us
         raise error(f"{name}: is a folder, not a file")
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise error(f"{name}: not a regular file (a device, pipe or socket); it is left as it is")
+    if info is not None and not info.st_mode & stat.S_IWUSR:
+        raise error(
+            f"{name}: is read-only (its permissions, {stat.filemode(info.st_mode)}, allow no writing); it is "
+            "left as it is (make it writable to replace it)"
+        )
+    if info is not None and not os.access(target, os.W_OK):
+        raise error(f"{name}: no permission to write this file; it is left as it is")
     for given in inputs:
         try:
             if given is not None and info is not None and os.path.samefile(given, target):

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files.recording_columns import STATE_COLUMNS
 from ..errors import printable
+from ..files.recording_columns import STATE_COLUMNS
 from .protocol import CONTROLS
 
 FROM_GAME_CHARS = 80

@@ -13,9 +13,8 @@ from ..files.disk import read_text
 from ..files.godot import SCRIPT_LIMIT, GodotError, export_script, save_script
 from ..files.godot_import import load_script
 from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node, script_label
-from ..files.godot_scene import save_scene
 from .file_actions import FileActions
-from .godot_export_dialog import GodotExportDialog
+from .godot_export_dialog import GodotExportDialog, save_scene_asking
 from .godot_into_dialog import UpdateScriptDialog
 from .session import settings
 
@@ -54,13 +53,22 @@ class GodotActions:
         self.window.statusBar().showMessage("Exported " + " and ".join(str(p) for p in written), 6000)
 
     def export(self, path, godot: int, scene: bool = False) -> bool:
-        """Write the Godot script (or the scene and its script) of the tuning on screen."""
-        save = save_scene if scene else save_script
+        """Write the Godot script (or the scene and its script: a different script beside
+        it replaced only when the user says so) of the tuning on screen."""
         window = self.window
-        return self.files.attempt(
-            lambda: save(window.current_preset(), path, godot, window.px_per_metre),
-            f"Exported Godot {godot} {'scene' if scene else 'script'} {path}",
-        )
+        written = []
+
+        def save() -> None:
+            if scene:
+                written.extend(save_scene_asking(window, window.current_preset(), path, godot, window.px_per_metre))
+            else:
+                save_script(window.current_preset(), path, godot, window.px_per_metre)
+                written.append(path)
+
+        done = self.files.attempt(save, f"Exported Godot {godot} {'scene' if scene else 'script'} {path}")
+        if done and not written:
+            window.statusBar().showMessage(f"Not exported: the script beside {path} was kept", 6000)
+        return done and bool(written)
 
     def export_link_dialog(self) -> None:
         """Which car the link node is for, as `export-godot --link` asks: the script the

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QRadioButton,
     QSplitter,
@@ -25,13 +26,39 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import UserError
-from ..files.godot import DIALECTS, PX_PER_METRE_RANGE, export_script, save_script
+from ..errors import UserError, printable
+from ..files.godot import DIALECTS, PX_PER_METRE_RANGE, ROUNDED_NOTE, export_script, off_step, save_script
 from ..files.godot_import import declarations, parameter_names
-from ..files.godot_scene import BODY_COLOUR, CABIN_COLOUR, WHEEL_COLOUR, car_outline, save_scene
+from ..files.godot_scene import BODY_COLOUR, CABIN_COLOUR, WHEEL_COLOUR, ScriptsInTheWay, car_outline, save_scene
 from ..files.presets import Preset
 
 VERSIONS = ((4, f"Godot 4 ({DIALECTS[4]['BODY']})"), (3, f"Godot 3 ({DIALECTS[3]['BODY']})"))
+
+
+def save_scene_asking(parent, preset: Preset, path, godot: int, px_per_metre: float, with_link: bool = False):
+    """`save_scene`, asking first (Replace / Cancel) when a script beside the scene has
+    other text (your own car.gd, say); the paths written, or [] when not replaced."""
+    try:
+        return list(save_scene(preset, path, godot, px_per_metre, with_link))
+    except ScriptsInTheWay as exc:
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Replace the script beside the scene?",
+            f"{', '.join(printable(script.name) for script in exc.scripts)}: already there beside the scene, "
+            "with other text than the export writes (your own script, or one edited since it was exported).",
+            buttons.Yes | buttons.Cancel,
+            parent,
+        )
+        box.setInformativeText(
+            "Replace keeps the old one as a backup beside it (NAME.gd.bak, or the next free .bak2, .bak3, …); "
+            "Cancel writes nothing."
+        )
+        box.button(buttons.Yes).setText("Replace")
+        box.setDefaultButton(buttons.Cancel)
+        if box.exec() != buttons.Yes:
+            return []
+    return list(save_scene(preset, path, godot, px_per_metre, with_link, replace=True))
 
 
 def _rgb(colour: tuple[float, float, float]) -> QColor:
@@ -221,9 +248,11 @@ class GodotExportDialog(QDialog):
         what = "a scene (.tscn) and its script (.gd) beside it" if self.scene else "the script (.gd)"
         if self.linked:
             what = "a scene (.tscn) with the link node as the car's child, the two scripts (.gd, _link.gd) beside it"
+        rounded = off_step(self.preset)
         self.note.setText(
             f"{self.preset.model.TITLE}, preset {self.preset.name!r}: {what} for Godot {self.godot}; "
             f"the script is {lines} lines, {variables} tuning variables."
+            + (f"\nV{ROUNDED_NOTE[1:]}: {', '.join(rounded.values())}." if rounded else "")
         )
 
     def copy(self) -> None:
@@ -231,9 +260,10 @@ class GodotExportDialog(QDialog):
         self.note.setText("The script is on the clipboard.")
 
     def save(self, path: str | Path) -> list[Path]:
-        """Write the script, or the scene and its script, at `path`; the paths written."""
+        """Write the script, or the scene and its script, at `path`; the paths written
+        ([] when a script in the scene's way is not to be replaced)."""
         if self.scene:
-            return list(save_scene(self.preset, path, self.godot, self.scale.value(), with_link=self.linked))
+            return save_scene_asking(self, self.preset, path, self.godot, self.scale.value(), self.linked)
         save_script(self.preset, path, self.godot, self.scale.value())
         return [Path(path)]
 
@@ -249,6 +279,9 @@ class GodotExportDialog(QDialog):
             written = self.save(path)
         except UserError as exc:
             self.note.setText(f"Not saved: {exc}")
+            return
+        if not written:
+            self.note.setText("Not saved: the script beside the scene was kept.")
             return
         if self.on_saved is not None:
             self.on_saved(self, written)

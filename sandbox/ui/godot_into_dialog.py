@@ -10,6 +10,8 @@ from PySide6.QtGui import QColor, QFontDatabase, QSyntaxHighlighter, QTextCharFo
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
 
 from ..errors import UserError
+from ..files.disk import check_target
+from ..files.godot import ROUNDED_NOTE, GodotError
 from ..files.godot_into import backup_path, read_update, write_update
 from ..files.presets import Preset
 
@@ -65,9 +67,10 @@ class UpdateScriptDialog(QDialog):
             else "The script declares every parameter."
         )
         self.missing.setWordWrap(True)
-        self.notes = QLabel("\n".join(f"Note: {note[0].upper()}{note[1:]}." for note in self.update.notes))
+        notes = self.update.notes + ([f"{ROUNDED_NOTE}: {', '.join(update.rounded)}"] if update.rounded else [])
+        self.notes = QLabel("\n".join(f"Note: {note[0].upper()}{note[1:]}." for note in notes))
         self.notes.setWordWrap(True)
-        self.notes.setVisible(bool(self.update.notes))
+        self.notes.setVisible(bool(notes))
         self.backup = QCheckBox(f"Keep a backup ({backup_path(self.path).name})")
         self.backup.setChecked(True)
         self.note = QLabel()
@@ -76,6 +79,12 @@ class UpdateScriptDialog(QDialog):
         self.buttons = QDialogButtonBox()
         self.write_button = self.buttons.addButton("&Write", QDialogButtonBox.ButtonRole.AcceptRole)
         self.write_button.setEnabled(bool(changed))
+        if changed:
+            try:  # a read-only script is said now, not after Write
+                check_target(self.path, (), GodotError)
+            except UserError as exc:
+                self.write_button.setEnabled(False)
+                self.note.setText(f"Cannot be written: {exc}")
         self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.write_button.clicked.connect(self.write)
         self.buttons.rejected.connect(self.reject)
