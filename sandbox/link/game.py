@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.recording_header import known_switches
 from .protocol import CONTROLS
 
 
@@ -45,7 +46,9 @@ class GameInfo:
     """The game as its hello describes it: its project's name, the engine's version,
     the car script's model and preset format (`""` and None when it does not say),
     physics ticks per second (Hz), its unit of length ("px" or "m"), every mapped
-    parameter's value, the parameters its script lacks, and where it sends from."""
+    parameter's value, the parameters its script lacks, and where it sends from; the
+    model's on/off options the node knows from the script's code (`switches`, empty when
+    it does not say) and how many entries of its `switches` were left out as not such."""
 
     game: str
     godot: str
@@ -56,12 +59,16 @@ class GameInfo:
     params: dict[str, float | bool]
     missing: tuple[str, ...]
     address: tuple[str, int]
+    switches: dict[str, bool] = field(default_factory=dict)
+    switches_ignored: int = 0
 
     @classmethod
     def of(cls, message: dict, address: tuple[str, int]) -> "GameInfo":
         """From a decoded hello message, sent from `address`."""
         fields = {name: message[name] for name in ("game", "godot", "model", "format", "hz", "units")}
-        return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address)
+        switches, ignored = known_switches(message.get("switches"), message["model"])
+        return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address,
+                   switches=switches, switches_ignored=ignored)  # fmt: skip
 
 
 @dataclass(frozen=True)

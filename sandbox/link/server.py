@@ -290,7 +290,8 @@ class LinkServer:
         with self._cond:
             rows, lost = list(self._recording or []), self._recording_lost
             hz = self._game.hz if self._game is not None else None
-        summary = recorder.write_recording(path, rows, lost, hz)
+            switches = self._game.switches if self._game is not None else {}
+        summary = recorder.write_recording(path, rows, lost, hz, switches)
         self.discard_recording()
         return summary
 
