@@ -200,9 +200,9 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
     source, number, any_rows, before = printable(path), 2, False, None
     try:
         with open(path, encoding="utf-8-sig", newline=None) as f:
-            line = f.readline().rstrip("\n")
-            while is_comment(line):  # a recording's switches: read, not needed here
-                parse_comment(line, source, number - 1)
+            line, stated = f.readline().rstrip("\n"), {}
+            while is_comment(line):  # a recording's switches: checked, not needed here
+                stated.update(parse_comment(line, source, number - 1, stated))
                 line, number = f.readline().rstrip("\n"), number + 1
             header = _header(line, source, number - 1)
             while True:
