@@ -202,4 +202,6 @@ def fit_switches(
 
 def on_off(switches: Mapping[str, bool]) -> str:
     """`analog_pedals on, recipe_2020 off`."""
-    return ", ".join(f"{name} {'on' if value else 'off'}" for name, value in switches.items()) or "as the start has them"
+    return (
+        ", ".join(f"{name} {'on' if value else 'off'}" for name, value in switches.items()) or "as the start has them"
+    )

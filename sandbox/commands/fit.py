@@ -18,13 +18,13 @@ a faster one in pixels, when --units does not say."""
 def run(args) -> int:
     from dataclasses import replace
 
+    from ..analysis.fit_switch_text import other_units_text, switch_json, switch_lines
     from ..analysis.fit_switches import fit_switches, on_off, switch_names
     from ..analysis.tune_space import free_names
     from ..files.presets import load_preset, reference_preset, save_preset
     from ..files.recordings import load_recording
     from ..physics.models import MODELS, get_model
     from ..physics.sim import TICK_RATES
-    from .fit_switch_report import other_units_text, switch_json, switch_lines
     from .progress import Progress
 
     recording = load_recording(args.trace, args.hz)

@@ -22,8 +22,8 @@ import numpy as np
 from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
-from .recording_header import is_comment, leading_comments, parse_comment
 from .recording_columns import CONTROL_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
+from .recording_header import is_comment, leading_comments, parse_comment
 from .recording_ticks import refuse_gap_in_trace, tick_steps
 
 TRACE_COLUMNS = CONTROL_COLUMNS

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
-from ..analysis.fit import NOISE_FACTOR, ROUNDING
-from ..analysis.fit_switches import MAX_SWITCH_SETS, SwitchFit, on_off
+from .fit import NOISE_FACTOR, ROUNDING
+from .fit_switches import MAX_SWITCH_SETS, SwitchFit, on_off
 
 
 def _number(value: float) -> str:
@@ -39,8 +39,7 @@ def switch_lines(search: SwitchFit, units: str) -> list[str]:
                 else ""
             )
             lines.append(
-                f"    {on_off(switches)}: RMS position {_number(other.rms_position)} {units}, "
-                f"{other.verdict}{alike}"
+                f"    {on_off(switches)}: RMS position {_number(other.rms_position)} {units}, {other.verdict}{alike}"
             )
     if search.untold:
         kept = on_off({name: search.switches[name] for name in search.untold})
@@ -50,10 +49,10 @@ def switch_lines(search: SwitchFit, units: str) -> list[str]:
         )
     if search.beyond_bound:
         kept = on_off({name: search.switches[name] for name in search.beyond_bound})
+        them = "it" if len(search.beyond_bound) == 1 else "them"
         lines.append(
             f"  not tried (at most {MAX_SWITCH_SETS} sets of switches are fitted): {kept}, as the start has "
-            f"{'it' if len(search.beyond_bound) == 1 else 'them'}; set {'it' if len(search.beyond_bound) == 1 else 'them'} "
-            "in the --preset to fit the other way"
+            f"{them}; turn {them} in the start tuning (--preset, or the window's) to fit the other way"
         )
     if search.locked:
         lines.append(f"  kept as the start has them (--lock): {on_off({n: search.switches[n] for n in search.locked})}")
