@@ -147,3 +147,11 @@ def test_all_on_a_recording_in_px_says_the_metric_models_were_left_out_and_how_t
     found = json.loads(capsys.readouterr().out)
     assert set(found["models_not_tried"]["models"]) == {m.NAME for m in MODELS.values() if m.LENGTH_UNIT == "m"}
     assert "--units m" in found["models_not_tried"]["why"]
+
+
+def test_a_switch_named_free_is_refused_saying_how_switches_are_fitted(tmp_path, capsys):
+    path = tmp_path / "drive.csv"
+    save_recording(path, drive_recording(ARCADE, arcade_tuning({}, {}), arcade_drive(3.0, HZ), HZ))
+    assert main(["fit", "--trace", str(path), "--model", "arcade", "--free", "engine_power,analog_pedals"]) == 2
+    err = capsys.readouterr().err
+    assert "--free analog_pedals: an on/off option is no value to fit" in err and "--lock analog_pedals" in err

@@ -59,6 +59,12 @@ def run(args) -> int:
     switches = {n for m in models for n in switch_names(m)}
     locked_switches = [n for n in args.lock or [] if n in switches]  # kept as the preset has them: not tried
     args.lock = [n for n in args.lock or [] if n not in switches] or None
+    for name in args.free or []:
+        if name in switches:
+            raise UserError(
+                f"--free {name}: an on/off option is no value to fit: the fit tries it wherever the recording "
+                f"can tell it (--lock {name} keeps the preset's)"
+            )
     for model in models:
         preset = start if start is not None and start.model is model else None
         preset = preset or reference_preset(model)
