@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from sandbox.analysis.fit_switches import fit_switches
+from sandbox.analysis.fit_switches import MAX_SWITCH_SETS, fit_switches, switch_names, switch_sets
 from sandbox.analysis.tune_space import free_names
 from sandbox.cli import main
 from sandbox.devtools.fit_drives import arcade_drive
@@ -155,3 +155,15 @@ def test_a_switch_named_free_is_refused_saying_how_switches_are_fitted(tmp_path,
     assert main(["fit", "--trace", str(path), "--model", "arcade", "--free", "engine_power,analog_pedals"]) == 2
     err = capsys.readouterr().err
     assert "--free analog_pedals: an on/off option is no value to fit" in err and "--lock analog_pedals" in err
+
+
+def test_the_sets_fitted_are_bounded_and_a_switch_that_does_nothing_under_another_is_not_turned_there():
+    arcade_sets, beyond = switch_sets(ARCADE, dict(Tuning(ARCADE.PARAMS)), switch_names(ARCADE))
+    # rate_independent does nothing under recipe_2020 (its declaration): 2 × 2 + 1 × 2 sets
+    assert beyond == [] and len(arcade_sets) == 6
+    assert all(not s["rate_independent"] for s in arcade_sets if s["recipe_2020"])
+    assert arcade_sets[0] == {"rate_independent": False, "recipe_2020": False, "analog_pedals": False}  # the start's
+    monster = MODELS["monster"]
+    told = switch_names(monster)
+    sets, beyond = switch_sets(monster, dict(reference_preset(monster).tuning), told)
+    assert 2 ** len(told) > MAX_SWITCH_SETS >= len(sets) and beyond and beyond == told[len(told) - len(beyond) :]

@@ -10,7 +10,7 @@ written before they existed) loads as before: nothing is known of the switches."
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from ..errors import TraceError, shown
 from ..physics.models import MODELS
@@ -81,7 +81,3 @@ def known_switches(given: object, model_name: str) -> tuple[dict[str, bool], int
     declared = {p.name for p in model.PARAMS if p.is_bool} if model is not None else set()
     kept = {name: value for name, value in given.items() if name in declared and isinstance(value, bool)}
     return kept, len(given) - len(kept)
-
-
-def names_text(switches: Iterable[str]) -> str:
-    return ", ".join(switches) or "none"
