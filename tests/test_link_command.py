@@ -222,6 +222,23 @@ def test_a_drive_is_recorded_with_one_row_per_tick_and_bad_input_counted(running
     assert report["dropped"]["not JSON"] == 1 and report["dropped"]["bad field"] == 1
 
 
+def test_the_switches_the_hello_states_head_the_recording_and_the_rest_are_counted(running, tmp_path):
+    out_csv = tmp_path / "drive.csv"
+    command = running("--record", str(out_csv), "--seconds", "1")
+    command.peer.hello(switches={"analog_pedals": True, "recipe_2020": False, "abs": True, "rate_independent": 0})
+    stop = threading.Event()
+    driver = drive(command.peer, stop)
+    try:
+        code, out, err = command.finish()
+    finally:
+        stop.set()
+        driver.join()
+    assert code == 0, err
+    assert "switches of the game's car script: analog_pedals on, recipe_2020 off (2 of its entries left out" in out
+    first, header = out_csv.read_text().splitlines()[:2]
+    assert first == "# switches: analog_pedals=1 recipe_2020=0" and header.startswith("steer,throttle,brake")
+
+
 def test_a_recording_that_nothing_arrived_for_writes_nothing(running, tmp_path):
     out_csv = tmp_path / "drive.csv"
     command = running("--record", str(out_csv), "--seconds", "0.3")

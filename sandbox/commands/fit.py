@@ -18,7 +18,8 @@ a faster one in pixels, when --units does not say."""
 def run(args) -> int:
     from dataclasses import replace
 
-    from ..analysis.fit import fit
+    from ..analysis.fit_switch_text import other_units_text, switch_json, switch_lines
+    from ..analysis.fit_switches import fit_switches, on_off, switch_names
     from ..analysis.tune_space import free_names
     from ..files.presets import load_preset, reference_preset, save_preset
     from ..files.recordings import load_recording
@@ -28,9 +29,11 @@ def run(args) -> int:
 
     recording = load_recording(args.trace, args.hz)
     start = load_preset(args.preset) if args.preset is not None else None
+    left_out = []
     if args.model == "all":
         units = args.units or _units_of(recording)
         models = [m for m in MODELS.values() if m.LENGTH_UNIT == units]
+        left_out = [m for m in MODELS.values() if m.LENGTH_UNIT != units]
     else:
         try:
             models = [get_model(args.model)]
@@ -52,7 +55,16 @@ def run(args) -> int:
         )
     if not _path_length(recording) > 0:
         raise UserError(f"{recording.source}: the car never moves in the recording: there is nothing to fit")
-    results, presets = [], {}
+    results, presets, searches = [], {}, {}
+    switches = {n for m in models for n in switch_names(m)}
+    locked_switches = [n for n in args.lock or [] if n in switches]  # kept as the preset has them: not tried
+    args.lock = [n for n in args.lock or [] if n not in switches] or None
+    for name in args.free or []:
+        if name in switches:
+            raise UserError(
+                f"--free {name}: an on/off option is no value to fit: the fit tries it wherever the recording "
+                f"can tell it (--lock {name} keeps the preset's)"
+            )
     for model in models:
         preset = start if start is not None and start.model is model else None
         preset = preset or reference_preset(model)
@@ -64,12 +76,14 @@ def run(args) -> int:
             names = free_names(model, args.free, lock)
         progress = Progress(f"fitting the {model.TITLE}")
         try:
-            result = fit(
+            search = fit_switches(
                 model,
                 recording,
                 dict(preset.tuning),
                 names,
                 recording.hz,
+                stated=recording.switches,
+                locked=tuple(n for n in locked_switches if n in declared),
                 segment=args.segment,
                 heading_weight=args.heading_weight,
                 seed=args.seed,
@@ -77,7 +91,8 @@ def run(args) -> int:
             )
         finally:
             progress.close()
-        results.append(result)
+        results.append(search.result)
+        searches[model.NAME] = search
         presets[model.NAME] = preset
     explained = [r for r in results if r.verdict != "cannot explain"]
     if not explained:
@@ -86,20 +101,34 @@ def run(args) -> int:
     if args.out:
         preset = presets[best.model.NAME]
         tuning = preset.tuning.copy()
-        for name in best.names:
-            tuning.set(name, best.params[name])
+        tuning.set_many({**searches[best.model.NAME].switches, **best.params})  # the switches first
         hz = int(recording.hz) if recording.hz in TICK_RATES else preset.hz  # a preset's rate is an offered one
         description = (
             f"Fitted by car-sandbox fit to {recording.source} from {preset.name!r}, moving "
-            f"{', '.join(n for n in best.names if n not in best.undetermined)}: RMS position error "
+            f"{', '.join(n for n in best.names if n not in best.undetermined)} with "
+            f"{on_off(searches[best.model.NAME].switches)}: RMS position error "
             f"{best.rms_position:.3g} {units}, {best.verdict}."
         )
         fitted = replace(preset, tuning=tuning, name=f"{preset.name} (fitted)", description=description, hz=hz)
         save_preset(fitted, args.out)
     if args.json:
-        print(json.dumps(_as_json(results, best, recording, units), indent=2))
+        found = _as_json(results, best, recording, units)
+        for entry, result in zip(found["fits"], results):
+            entry.update(switch_json(searches[result.model.NAME]))
+        if left_out:
+            found["models_not_tried"] = {
+                "models": [m.NAME for m in left_out],
+                "why": other_units_text(left_out, units),
+            }
+        print(json.dumps(found, indent=2))
     else:
-        print("\n".join(_as_text(results, best, recording, units)))
+        lines = _as_text(results, best, recording, units)
+        for result in results:  # under each model's verdict
+            at = next(i for i, line in enumerate(lines) if line.startswith(f"{result.model.TITLE}: "))
+            lines[at + 1 : at + 1] = switch_lines(searches[result.model.NAME], units)
+        if left_out:
+            lines.append(other_units_text(left_out, units))
+        print("\n".join(lines))
         if args.out:
             print(f"wrote {printable(args.out)} (the {best.model.TITLE}'s fit)")
     return 0 if best.verdict == "good" else 1

@@ -206,6 +206,14 @@ def _linked(server, args, pairs) -> tuple[dict, int]:
     _say(args, f"values: {_values_text(game.params)}")
     if game.missing:
         _say(args, f"missing in the game's car script: {names_from_game(game.missing)}")
+    if game.switches or game.switches_ignored:  # what a recording states, for the fit
+        from ..analysis.fit_switches import on_off
+
+        report["game"]["switches"] = game.switches
+        left = game.switches_ignored
+        left_text = f" ({left} of its entries left out: not the model's on/off options)" if left else ""
+        stated = on_off(game.switches) if game.switches else "none"
+        _say(args, f"switches of the game's car script: {stated}{left_text}")
     code = 0
     if pairs:
         values = checked_sets(pairs, game)

@@ -50,10 +50,10 @@ def refuse_gap_in_trace(t: np.ndarray, source: str, line_of_row: int, step: floa
     )
 
 
-def tick_numbers(t: np.ndarray, source: str, column: int) -> tuple[float, np.ndarray | None]:
+def tick_numbers(t: np.ndarray, source: str, column: int, first: int = 2) -> tuple[float, np.ndarray | None]:
     """(the tick (s), each row's tick counted from the first (n,), or None when none is
-    missing); TraceError names the line where t repeats, goes back, or steps by what is
-    not a whole number of ticks."""
+    missing); TraceError names the line (`first`: the file's line of row 0) where t
+    repeats, goes back, or steps by what is not a whole number of ticks."""
     step, whole, even = tick_steps(t)
     if not step > 0:
         raise TraceError(f"{source} column {column}: t does not increase from row to row")
@@ -62,7 +62,7 @@ def tick_numbers(t: np.ndarray, source: str, column: int) -> tuple[float, np.nda
         k = int(bad[0])
         why = "a row repeated or out of order?" if t[k + 1] <= t[k] else "not a whole number of ticks"
         raise TraceError(
-            f"{source} line {k + 3} column {column}: t goes from {t[k]:g} to {t[k + 1]:g} s, a step of "
+            f"{source} line {k + first + 1} column {column}: t goes from {t[k]:g} to {t[k + 1]:g} s, a step of "
             f"{t[k + 1] - t[k]:g} s where a tick is {step:g} s: the ticks are uneven ({why})"
         )
     if np.all(whole == 1):

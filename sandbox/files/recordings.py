@@ -3,6 +3,8 @@
 
     steer,throttle,brake,handbrake,shift,t,x,y,heading[,vx,vy][,state columns…]
 
+Above the header, a comment line may state the game's on/off options
+(files/recording_header.py): `# switches: analog_pedals=1 recipe_2020=0`.
 Row k: the controls the car read in tick k and its pose after that tick; x, y in the
 model's length unit (px or m), heading in rad, t in s (optional: the tick rate is then
 given), vx, vy in length units/s and any of a model's state values (omega, rpm, gear,
@@ -31,6 +33,7 @@ from .recording_columns import (
     TIME_COLUMN,
     VELOCITY_COLUMNS,
 )
+from .recording_header import comment_lines, leading_comments
 from .recording_ticks import refuse_gap_in_trace, tick_numbers
 from .traces import TRACE_LIMIT, _header, _lines, controls_of, table_rows
 
@@ -45,12 +48,15 @@ HZ_RANGE = (10.0, 1000.0)
 class Recording(RecordedDrive):
     """A recording's columns: controls (n, 5), pose (n, 3), velocity (n, 2) or None,
     state values by name, each row's tick or None (none missing); its tick rate (Hz),
-    t (n,) or None, and where it came from."""
+    t (n,) or None, where it came from, and the switches it states."""
 
     hz: float = 60.0
     t: np.ndarray | None = None
     source: str = "<recording>"
     columns: tuple[str, ...] = field(default_factory=tuple)
+    switches: dict[str, bool] = field(default_factory=dict)
+    """The on/off options the game said its car's script has (its comment line): empty
+    when the recording does not say."""
 
     @property
     def seconds(self) -> float:
@@ -64,18 +70,19 @@ def parse_recording(
     """A recording's text as a Recording; TraceError names the source, and the line and
     column where one is at fault (and a drive shorter than `shortest_s` s)."""
     lines = _lines(text)
-    header = _header(lines[0] if lines else "", source)
+    switches, k = leading_comments(lines, source)
+    header = _header(lines[k] if k < len(lines) else "", source, k + 1)
     missing = [name for name in POSE_COLUMNS if name not in header]
     if missing:
         what = "no pose columns" if len(missing) == len(POSE_COLUMNS) else f"no {', '.join(missing)} column"
         raise TraceError(
-            f"{source} line 1: {what} ({', '.join(POSE_COLUMNS)}): a trace of controls only says nothing "
+            f"{source} line {k + 1}: {what} ({', '.join(POSE_COLUMNS)}): a trace of controls only says nothing "
             "of where the car went; a fit needs its pose per tick (the recording format: "
             f"{','.join(CONTROL_COLUMNS)},{TIME_COLUMN},{','.join(POSE_COLUMNS)}[,vx,vy])"
         )
     if ("vx" in header) != ("vy" in header):
-        raise TraceError(f"{source} line 1: vx and vy come together (one is given without the other)")
-    table = table_rows(lines[1:], 2, header, source)
+        raise TraceError(f"{source} line {k + 1}: vx and vy come together (one is given without the other)")
+    table = table_rows(lines[k + 1 :], k + 2, header, source)
     if not len(table):
         raise TraceError(f"{source}: no rows after the header")
 
@@ -83,7 +90,7 @@ def parse_recording(
         return table[:, header.index(name)]
 
     t = column(TIME_COLUMN) if TIME_COLUMN in header else None
-    rate, tick = _tick_rate(t, hz, source, header)
+    rate, tick = _tick_rate(t, hz, source, header, k + 2)
     recording = Recording(
         controls=controls_of(table, header),
         pose=np.column_stack([column(name) for name in POSE_COLUMNS]),
@@ -94,6 +101,7 @@ def parse_recording(
         t=t,
         source=source,
         columns=header,
+        switches=switches,
     )
     if recording.seconds < shortest_s:
         raise TraceError(
@@ -104,7 +112,7 @@ def parse_recording(
 
 
 def _tick_rate(
-    t: np.ndarray | None, hz: float | None, source: str, header: tuple[str, ...]
+    t: np.ndarray | None, hz: float | None, source: str, header: tuple[str, ...], first: int = 2
 ) -> tuple[float, np.ndarray | None]:
     """(the tick rate (Hz) of the recording, each row's tick or None when none is
     missing): from t's steps, each a whole number of ticks, agreeing with `hz` when
@@ -116,7 +124,7 @@ def _tick_rate(
     if len(t) < 2:
         return (float(hz) if hz is not None else HZ_RANGE[0]), None  # too short anyway: refused by its length
     column = header.index(TIME_COLUMN) + 1
-    step, tick = tick_numbers(t, source, column)
+    step, tick = tick_numbers(t, source, column, first)
     rate = 1.0 / step
     if abs(rate - round(rate)) <= 1e-3 * rate:
         rate = float(round(rate))
@@ -148,8 +156,9 @@ def replayable(recording: Recording) -> Recording:
 
 
 def save_recording(path: str | os.PathLike, recording: Recording) -> None:
-    """Write `recording` atomically: the five controls, t (tick/hz from 0 when it has
-    none), the pose, the velocity when it has one, its state values."""
+    """Write `recording` atomically: its switches' comment line when it states any, the
+    five controls, t (tick/hz from 0 when it has none), the pose, the velocity when it
+    has one, its state values."""
     n = len(recording)
     ticks = recording.tick if recording.tick is not None else np.arange(n)
     t = recording.t if recording.t is not None else ticks / recording.hz
@@ -162,7 +171,8 @@ def save_recording(path: str | os.PathLike, recording: Recording) -> None:
         if name in recording.states:
             columns.append(name)
             parts.append(np.asarray(recording.states[name])[:, None])
-    write_text_atomic(path, format_rows(tuple(columns), np.hstack(parts)), TraceError)
+    text = comment_lines(recording.switches) + format_rows(tuple(columns), np.hstack(parts))
+    write_text_atomic(path, text, TraceError)
 
 
 def drive_recording(

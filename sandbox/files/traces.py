@@ -5,7 +5,8 @@ Both load as rows of all five controls (a three-column file has no handbrake and
 shifts: zeros), so traces written before the dynamic car keep loading unchanged. A
 recording (the same controls with the car's pose per tick, files/recordings.py) loads
 as a trace too: its controls, unless ticks are missing from it (a tick the live link
-lost: its controls are unknown, so the recording cannot be replayed tick by tick)."""
+lost: its controls are unknown, so the recording cannot be replayed tick by tick); the
+comment lines above a recording's header (files/recording_header.py) are skipped."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 from .recording_columns import CONTROL_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
+from .recording_header import is_comment, leading_comments, parse_comment
 from .recording_ticks import refuse_gap_in_trace, tick_steps
 
 TRACE_COLUMNS = CONTROL_COLUMNS
@@ -60,25 +62,26 @@ def list_traces() -> list[tuple[Path, bool]]:
     return found
 
 
-def _header(line: str, source: str) -> tuple[str, ...]:
+def _header(line: str, source: str, number: int = 1) -> tuple[str, ...]:
+    """The columns of the header `line` (line `number` of `source`), checked."""
     expected = f"{','.join(PEDAL_COLUMNS)} or {','.join(TRACE_COLUMNS)}"
     if not line.strip():
         raise TraceError(f"{source}: empty file; expected the header {expected}")
     header = tuple(h.strip() for h in line.split(","))
     twice = sorted({h for h in header if header.count(h) > 1})
     if twice:
-        raise TraceError(f"{source} line 1: column {shown(repr(twice[0]))} given twice; expected {expected}")
+        raise TraceError(f"{source} line {number}: column {shown(repr(twice[0]))} given twice; expected {expected}")
     if is_recording(header):
         unknown = [(k, h) for k, h in enumerate(header, start=1) if h not in RECORDING_COLUMNS]
         if unknown:
             k, name = unknown[0]
             raise TraceError(
-                f"{source} line 1 column {k}: {shown(repr(name))} is not a column of a recording "
+                f"{source} line {number} column {k}: {shown(repr(name))} is not a column of a recording "
                 f"(known: {', '.join(RECORDING_COLUMNS)})"
             )
         return header
     if header not in (PEDAL_COLUMNS, TRACE_COLUMNS):
-        raise TraceError(f"{source} line 1: header is {shown(repr(line.strip()))}, expected {expected}")
+        raise TraceError(f"{source} line {number}: header is {shown(repr(line.strip()))}, expected {expected}")
     return header
 
 
@@ -168,8 +171,9 @@ def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
     """Rows of (steer, throttle, brake, handbrake, shift) as an (n, 5) float array;
     TraceError names the line."""
     lines = _lines(text)
-    header = _header(lines[0] if lines else "", source)
-    rows, _ = _rows(lines[1:], 2, header, source)
+    _, k = leading_comments(lines, source)
+    header = _header(lines[k] if k < len(lines) else "", source, k + 1)
+    rows, _ = _rows(lines[k + 1 :], k + 2, header, source)
     if not len(rows):
         raise TraceError(f"{source}: no rows after the header")
     return rows
@@ -196,7 +200,11 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
     source, number, any_rows, before = printable(path), 2, False, None
     try:
         with open(path, encoding="utf-8-sig", newline=None) as f:
-            header = _header(f.readline().rstrip("\n"), source)
+            line, stated = f.readline().rstrip("\n"), {}
+            while is_comment(line):  # a recording's switches: checked, not needed here
+                stated.update(parse_comment(line, source, number - 1, stated))
+                line, number = f.readline().rstrip("\n"), number + 1
+            header = _header(line, source, number - 1)
             while True:
                 lines = list(itertools.islice(f, rows_per_chunk))
                 if not lines:

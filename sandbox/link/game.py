@@ -6,11 +6,12 @@ command shows passes through it)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import printable
 from ..files.recording_columns import STATE_COLUMNS
+from ..files.recording_header import known_switches
 from .protocol import CONTROLS
 
 FROM_GAME_CHARS = 80
@@ -75,7 +76,9 @@ class GameInfo:
     physics ticks per second (Hz), its unit of length ("px" or "m"), every mapped
     parameter's value, the parameters its script lacks, where it sends from, and
     `number`: the how-manieth game linked since the link began to listen (a restarted
-    game, or another one after the first said bye or fell silent, counts anew)."""
+    game, or another one after the first said bye or fell silent, counts anew); the
+    model's on/off options the node knows from the script's code (`switches`, empty when
+    it does not say) and how many entries of its `switches` were left out as not such."""
 
     game: str
     godot: str
@@ -87,12 +90,16 @@ class GameInfo:
     missing: tuple[str, ...]
     address: tuple[str, int]
     number: int = 1
+    switches: dict[str, bool] = field(default_factory=dict)
+    switches_ignored: int = 0
 
     @classmethod
     def of(cls, message: dict, address: tuple[str, int]) -> "GameInfo":
         """From a decoded hello message, sent from `address`."""
         fields = {name: message[name] for name in ("game", "godot", "model", "format", "hz", "units")}
-        return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address)
+        switches, ignored = known_switches(message.get("switches"), message["model"])
+        return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address,
+                   switches=switches, switches_ignored=ignored)  # fmt: skip
 
     @property
     def named(self) -> str:

@@ -1,5 +1,6 @@
 """Recordings of the game's drive: the telemetry of each tick as a trace file with the
-car's pose added (docs/link.md, Recordings): the five controls, then
+car's pose added (docs/link.md, Recordings): the game's switches as a comment line
+when its hello said them, then the five controls, then
 `t,x,y,heading,vx,vy`, then the state variables the game sent in every tick, by name
 in alphabetical order. Ticks that never arrived are left out and counted, never filled
 in."""
@@ -8,12 +9,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Mapping
 
 import numpy as np
 
 from ..csv_rows import format_rows
 from ..files.disk import write_text_atomic
 from ..files.recording_columns import STATE_COLUMNS
+from ..files.recording_header import comment_lines
 from .game import RecordingSummary, Telemetry
 from .protocol import CONTROLS, POSE, LinkError
 from .record_target import replaced_recording
@@ -47,17 +50,23 @@ def recording_table(rows: list[Telemetry], hz: float | None = None) -> tuple[tup
 
 
 def write_recording(
-    path: str | os.PathLike, rows: list[Telemetry], lost_ticks: int, hz: float | None, ended: str | None = None
+    path: str | os.PathLike,
+    rows: list[Telemetry],
+    lost_ticks: int,
+    hz: float | None,
+    ended: str | None = None,
+    switches: Mapping[str, bool] | None = None,
 ) -> RecordingSummary:
-    """Write `rows` to `path` atomically, an older recording there kept as .bak;
-    LinkError (nothing written) when there are none, or when the file there is not a
-    recording. The seconds spanned are (last tick - first tick + 1) / hz, else from `t`.
-    `ended`: why the recording ended before it was stopped (said in the summary)."""
+    """Write `rows` to `path` atomically, below the comment line of the game's `switches`
+    when it said any, an older recording there kept as .bak; LinkError (nothing written)
+    when there are none, or when the file there is not a recording. The seconds spanned
+    are (last tick - first tick + 1) / hz, else from `t`. `ended`: why the recording
+    ended before it was stopped (said in the summary)."""
     if not rows:
         raise LinkError("no telemetry arrived from the game while recording: nothing written")
     backup = replaced_recording(path)
     columns, table = recording_table(rows, hz)
-    write_text_atomic(path, format_rows(columns, table), LinkError, backup=backup)
+    write_text_atomic(path, comment_lines(switches or {}) + format_rows(columns, table), LinkError, backup=backup)
     span = (rows[-1].tick - rows[0].tick + 1) / hz if hz else rows[-1].t - rows[0].t
     return RecordingSummary(rows=len(rows), seconds=span, lost_ticks=lost_ticks, columns=columns, path=Path(path),
                             backup=backup, ended=ended)  # fmt: skip

@@ -82,6 +82,7 @@ class LinkServer:
         self._ahead: tuple[int, int] | None = None  # (first, last) of the ticks in a row refused as too far ahead
         self._bugs = Failures()
         self._recording_hz: float | None = None  # the tick rate of the game whose ticks it holds
+        self._recording_switches: dict[str, bool] = {}  # and that game's switches
         self._recording_ended: str | None = None  # why it ended before it was stopped (a new hello)
         self._heard_at = -math.inf  # when the linked game last sent something accepted
         self._games = 0  # games linked since listening (GameInfo.number)
@@ -204,7 +205,8 @@ class LinkServer:
             self._dropped["recording full"] += 1
         else:
             self._recording_lost += gap if self._recording else 0
-            self._recording_hz = self._recording_hz or self._game.hz
+            if self._recording_hz is None:
+                self._recording_hz, self._recording_switches = self._game.hz, dict(self._game.switches)
             self._recording.append(telemetry)
         self._ticks, self._slot = self._ticks + 1, True  # the game's tick is the clock of the sets
         self._flush()
@@ -376,8 +378,8 @@ class LinkServer:
         drive can still be saved elsewhere."""
         with self._cond:
             rows, lost = list(self._recording or []), self._recording_lost
-            hz, ended = self._recording_hz, self._recording_ended
-        summary = recorder.write_recording(path, rows, lost, hz, ended)
+            hz, ended, switches = self._recording_hz, self._recording_ended, self._recording_switches
+        summary = recorder.write_recording(path, rows, lost, hz, ended, switches)
         self.discard_recording()
         return summary
 

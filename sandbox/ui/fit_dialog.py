@@ -29,13 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 from ..analysis.fit import FitResult
+from ..analysis.fit_switches import on_off
 from ..errors import UserError
 from ..files.presets import Preset, declared_preset, reference_preset
 from ..files.recordings import Recording, load_recording
 from ..physics.models import MODELS
 from ..physics.params import Tuning, effective_params
 from ..session.recorded import divergence, recorded_drive
-from .fit_job import FitRun, best_of, fit_job, result_html
+from .fit_job import FitRun, best_of, fit_job, result_html, switches_html
 from .worker import Worker
 
 ALL = "all"
@@ -63,6 +64,7 @@ class FitDialog(QDialog):
         self.recording: Recording | None = None
         self.path: Path | None = None
         self.results: list = []
+        self._runs: list[FitRun] = []
         self.running = False
         self._cancelled = False
         self.job = Worker(self, "fit")
@@ -170,7 +172,8 @@ class FitDialog(QDialog):
     def set_recording(self, recording: Recording, path: Path | None) -> None:
         self.recording, self.path = recording, path
         name = path.name if path is not None else "the recording"
-        self.file_label.setText(f"{name}: {recording.seconds:.1f} s at {recording.hz:g} Hz")
+        stated = f"; the game's switches: {on_off(recording.switches)}" if recording.switches else ""
+        self.file_label.setText(f"{name}: {recording.seconds:.1f} s at {recording.hz:g} Hz{stated}")
         self.segment.setValue(max(1, round(recording.hz)))  # the fit's own default: one second
 
     def chosen_models(self) -> list:
@@ -256,6 +259,7 @@ class FitDialog(QDialog):
         what = runs[0].model.TITLE if len(runs) == 1 else f"{len(runs)} models"
         self.status.setText(f"Fitting {what} to the recording… (Cancel keeps the best found so far)")
         recording, segment = self.recording, self.segment.value()
+        self._runs = runs  # the switch search's words come back on them
         self.job.request(lambda task: fit_job(runs, recording, segment, task))
         self._update_buttons()
         return True
@@ -274,9 +278,10 @@ class FitDialog(QDialog):
         fits = [r for r in results if isinstance(r, FitResult)]
         best = best_of(results)
         parts = [r if isinstance(r, FitResult) else None for r in results]
+        switches = [run.switches for run in self._runs] + [[]] * len(results)
         html = "".join(
-            result_html(r, r is best and len(fits) > 1) if r is not None else f"<p>{text}</p>"
-            for r, text in zip(parts, results)
+            result_html(r, r is best and len(fits) > 1) + switches_html(lines) if r is not None else f"<p>{text}</p>"
+            for r, text, lines in zip(parts, results, switches)
         )
         if len(fits) > 1 and best is not None:
             html = f"<p><b>Best: {best.model.TITLE}</b> (the least error per tick).</p>" + html

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
-from ..analysis.fit import FitResult, fit
+from ..analysis.fit import FitResult
+from ..analysis.fit_switch_text import switch_lines
+from ..analysis.fit_switches import fit_switches
 from ..errors import UserError
 from ..files.recordings import Recording
 from ..physics.params import effective_params
@@ -18,15 +20,18 @@ from .worker import Task
 @dataclass
 class FitRun:
     """One model to fit: its start tuning (the fixed values, and where the search
-    starts) and the names of its free parameters."""
+    starts) and the names of its free parameters; once fitted, what the fit says of its
+    switches (lines of text: those the recording stated, the sets tried, those untold)."""
 
     model: ModuleType
     start: dict
     free: list[str]
+    switches: list[str] = field(default_factory=list)
 
 
 def fit_job(runs: list[FitRun], recording: Recording, segment: int | None, task: Task) -> list:
-    """Each run's FitResult (or a UserError's text), in order; progress 0…1 over all of
+    """Each run's FitResult (or a UserError's text), in order, its switches set from
+    the recording or tried where it tells them (analysis/fit_switches.py); progress 0…1 over all of
     them; `task.stop` ends the running fit with its best so far (the first one's: its
     start, if stopped before it began) and skips the rest."""
     out = []
@@ -34,16 +39,18 @@ def fit_job(runs: list[FitRun], recording: Recording, segment: int | None, task:
         if i and task.stop.is_set():
             break
         try:
-            result = fit(
+            search = fit_switches(
                 run.model,
                 recording,
                 run.start,
                 run.free,
                 recording.hz,
-                segment,
+                stated=recording.switches,
+                segment=segment,
                 on_progress=lambda share, i=i: task.report((i + share) / len(runs)),
                 stop=task.stop,
             )
+            result, run.switches = search.result, switch_lines(search, run.model.LENGTH_UNIT)
         except UserError as exc:
             result = f"{run.model.TITLE}: {exc}"
         out.append(result)
@@ -62,6 +69,13 @@ VERDICTS = {
     "poor": "poor: the model follows the recording only roughly",
     "cannot explain": "cannot explain: the model's errors are larger than the distance driven",
 }
+
+
+def switches_html(lines: list[str]) -> str:
+    """What a fit says of its switches (FitRun.switches), for the dialog's report."""
+    if not lines:
+        return ""
+    return "<p>" + "<br>".join(html.escape(line.strip()) for line in lines) + "</p>"
 
 
 def result_html(result: FitResult, best: bool) -> str:
