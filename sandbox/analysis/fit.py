@@ -42,6 +42,7 @@ import numpy as np
 from ..errors import UserError
 from ..physics.params import effective_params
 from .fit_objective import Objective, RecordedDrive
+from .fit_outliers import MAX_SHARE, ROUNDS, standing_out
 from .fit_search import EVALUATIONS_PER_PARAMETER, Search
 from .fit_uncertainty import noise_position, uncertainties
 from .tune_space import Space
@@ -82,6 +83,14 @@ class FitResult:
     history: list = field(default_factory=list)
     noise_position: float = math.nan
     """RMS position error the recording's own noise explains (fit_uncertainty.noise_position)."""
+    left_out_spans: list = field(default_factory=list)
+    """[start, end] (s since the recording's first row) of each stretch the model cannot
+    explain, left out of the fit (fit_outliers.py): the values come from the rest."""
+    standing_out: int = 0
+    """Segments standing far above the rest when they were too many to leave out (the
+    model cannot explain the drive); 0 otherwise."""
+    segments: int = 0
+    """The drive's segments, those left out too."""
 
     @property
     def beyond_noise(self) -> bool:
@@ -127,18 +136,25 @@ def fit(
     search = Search(objective, space, on_progress, budget, stop)
     x0 = space.coordinates(start)
     best = search.evolve(x0, seed)
-    everything = np.arange(len(names))
-    seen_nowhere = search.flat(best)
-    # a value the best tuning never uses (a grip above a slip speed no speed reaches)
-    # holds whatever the search left there; from the start value instead, the user's
-    # guess is where the threshold search begins when it brings it back into use
-    best[seen_nowhere] = x0[seen_nowhere]
-    best = search.polish(best, everything)
-    best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
-    flat = search.flat(best)
-    best[flat] = x0[flat]
+    best, flat = _settle(search, best, x0)
+    whole, left_out, standing = objective, np.zeros(0, dtype=np.int64), 0
+    for _ in range(ROUNDS):  # what the model cannot explain left out, the values from the rest
+        floor = ROUNDING * path_per_segment(whole)
+        found = standing_out(whole, {**dict(start), **_exact(space, best)}, NOISE_FACTOR, floor)
+        if len(found) > MAX_SHARE * len(whole.anchors):  # no stretch: the model cannot explain the drive
+            standing = len(found)
+            if len(left_out):
+                left_out, objective = np.zeros(0, dtype=np.int64), whole
+                search = _resumed(search, objective)
+                best, flat = _settle(search, best, x0)
+            break
+        if np.array_equal(found, left_out):
+            break
+        left_out = found
+        objective = Objective(model, drive, hz, start, segment, heading_weight, left_out)
+        search = _resumed(search, objective)
+        best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    best = search.polish(best, moving)
     values, uncertainty = uncertainties(search, best, moving)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
@@ -147,7 +163,38 @@ def fit(
     result.evaluations = search.evaluations
     result.history = search.history
     result.noise_position = noise_position(objective, tuning)
+    result.left_out_spans = whole.spans(left_out)
+    result.standing_out = standing
+    result.segments = len(whole.anchors)
     return result
+
+
+def _settle(search: Search, best: np.ndarray, x0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the coordinates polished from the search's best, whether each parameter is
+    flat: the recording does not see it, back at its start value)."""
+    everything = np.arange(len(best))
+    seen_nowhere = search.flat(best)
+    # a value the best tuning never uses (a grip above a slip speed no speed reaches)
+    # holds whatever the search left there; from the start value instead, the user's
+    # guess is where the threshold search begins when it brings it back into use
+    best = best.copy()
+    best[seen_nowhere] = x0[seen_nowhere]
+    best = search.polish(best, everything)
+    best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
+    flat = search.flat(best)
+    best[flat] = x0[flat]
+    return search.polish(best, np.flatnonzero(~flat)), flat
+
+
+def _resumed(search: Search, objective: Objective) -> Search:
+    """A search of `objective` that goes on counting where `search` stopped."""
+    out = Search(objective, search.space, search.on_progress, search.budget, search.stop)
+    out.evaluations, out.history = search.evaluations, search.history
+    return out
+
+
+def _exact(space: Space, x: np.ndarray) -> dict[str, float]:
+    return {name: float(v[0]) for name, v in space.exact(x).items()}
 
 
 def summary(objective: Objective, tuning: Mapping[str, object], names: list[str]) -> FitResult:
