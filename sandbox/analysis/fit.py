@@ -42,7 +42,7 @@ import numpy as np
 from ..errors import UserError
 from ..physics.params import effective_params
 from .fit_objective import Objective, RecordedDrive
-from .fit_outliers import MAX_SHARE, ROUNDS, standing_out
+from .fit_outliers import MAX_SHARE, ROUNDS, segment_rms, standing_out
 from .fit_search import EVALUATIONS_PER_PARAMETER, Search
 from .fit_uncertainty import noise_position, uncertainties
 from .tune_space import Space
@@ -91,6 +91,8 @@ class FitResult:
     model cannot explain the drive); 0 otherwise."""
     segments: int = 0
     """The drive's segments, those left out too."""
+    worst_span: list = field(default_factory=list)
+    """[start, end] (s) of the segment fitted worst (of those not left out)."""
 
     @property
     def beyond_noise(self) -> bool:
@@ -166,6 +168,12 @@ def fit(
     result.left_out_spans = whole.spans(left_out)
     result.standing_out = standing
     result.segments = len(whole.anchors)
+    kept = np.setdiff1d(np.arange(len(whole.anchors)), left_out)
+    if len(kept):  # a segment the car left the numbers in is the worst
+        worst = int(np.argmax(np.nan_to_num(segment_rms(objective, tuning), nan=np.inf)))
+        result.worst_span = whole.spans(kept[[worst]])[0]
+    if standing and result.verdict == "good":  # too much stands out to call it good
+        result.verdict = "poor"
     return result
 
 

@@ -67,12 +67,13 @@ def corvette_drive(seconds: float = 30.0, hz: float = 60.0) -> np.ndarray:
     return held_drive(CORVETTE_LAP, seconds, hz)
 
 
-def wall_contact(model, tuning, controls: np.ndarray, hz: float, at: float, ticks: int, angle: float = 10.0):
+def wall_contact(model, tuning, controls: np.ndarray, hz: float, at, ticks: int, angle: float = 10.0):
     """A recording (files.recordings.Recording, with velocities) of `model`'s car under
     `tuning` driving `controls` as drive_recording makes it, but for `ticks` ticks
-    centred on `at` s a wall glances it: a wall `angle` degrees across the car's path,
-    met where the car is as the contact starts, that pushes the car back onto it and
-    takes away its velocity into it each tick (what the sandbox's model cannot know)."""
+    centred on `at` s (a time, or several) a wall glances it: a wall `angle` degrees
+    across the car's path, met where the car is as the contact starts, that pushes the
+    car back onto it and takes away its velocity into it each tick (what the sandbox's
+    model cannot know)."""
     from ..files.recordings import drive_recording
     from ..physics.sim import step
     from ..physics.state import Controls, State
@@ -80,14 +81,15 @@ def wall_contact(model, tuning, controls: np.ndarray, hz: float, at: float, tick
     plain = drive_recording(model, tuning, controls, hz)
     layout = model.STATE
     state = State.at_rest(1, layout)
-    row = state.data[0]
-    first = round(at * hz) - ticks // 2  # the recording's row (= tick) of the first contact
+    firsts = {round(t * hz) - ticks // 2 for t in np.atleast_1d(at)}  # the rows (= ticks) of first contact
     x, y, vx, vy, heading = (layout.offset[n] for n in ("x", "y", "vx", "vy", "heading"))
     pose, velocity = plain.pose.copy(), plain.velocity.copy()
+    first = -ticks
     for k, c in enumerate(plain.controls[1:], start=1):
         state = step(model, state, Controls(*c), tuning, 1.0 / hz)
         row = state.data[0]
-        if k == first:  # the wall: through the car, `angle` across its way, on its left
+        if k in firsts:  # the wall: through the car, `angle` across its way, on its left
+            first = k
             way = np.array([row[vx], row[vy]]) / np.hypot(row[vx], row[vy])
             turn = np.radians(angle)
             along = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]) @ way
