@@ -83,7 +83,9 @@ def test_a_residual_above_the_recordings_noise_is_said_to_be_so(arcade_csv, caps
     main(argv)
     text = capsys.readouterr().out
     assert "times what the recording's noise explains" in text
-    assert "± not meaningful" in text and not [line for line in text.splitlines() if "engine_power" in line and "± 0" in line]
+    assert "± not meaningful" in text and not [
+        line for line in text.splitlines() if "engine_power" in line and "± 0" in line
+    ]
     assert "what to try: free the" in text and "--free or --lock" in text and "--seed" not in text
     assert "its residual above the recording's noise" in text.splitlines()[-1]
     main(argv + ["--json"])
@@ -209,7 +211,10 @@ def test_a_drive_with_ticks_lost_is_fitted_saying_how_many(arcade_csv, tmp_path,
     assert "4 ticks missing (lost in 2 places): the car is put back on the recording after each" in (
         capsys.readouterr().out
     )
-    assert main(["fit", "--trace", str(arcade_csv), "--model", "arcade", "--free", "engine_power,traction_slow", "--json"]) == 0
+    assert (
+        main(["fit", "--trace", str(arcade_csv), "--model", "arcade", "--free", "engine_power,traction_slow", "--json"])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["missing_ticks"] == 0
 
 

@@ -73,8 +73,7 @@ def what_to_try(result: FitResult, how: Mapping[str, str] = CLI) -> list[str]:
     switches = [p.label for p in params if p.is_bool]
     if switches:
         out.append(
-            f"set the model's on/off options as the game's script has them ({', '.join(switches)}; "
-            f"{how['switches']})"
+            f"set the model's on/off options as the game's script has them ({', '.join(switches)}; {how['switches']})"
         )
     others = [m for m in MODELS.values() if m is not model and m.LENGTH_UNIT == model.LENGTH_UNIT]
     if others:

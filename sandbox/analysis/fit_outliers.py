@@ -42,9 +42,7 @@ def segment_rms(objective: Objective, tuning: Mapping[str, object]) -> np.ndarra
     return np.sqrt(total / np.maximum(count, 1))
 
 
-def standing_out(
-    objective: Objective, tuning: Mapping[str, object], noise_factor: float, floor: float
-) -> np.ndarray:
+def standing_out(objective: Objective, tuning: Mapping[str, object], noise_factor: float, floor: float) -> np.ndarray:
     """The segments (indexes over every segment of `objective`, which leaves none out)
     whose residual under `tuning` stands far above the rest and above the noise
     (the module's text); an RMS error up to `floor` (length units) is rounding."""

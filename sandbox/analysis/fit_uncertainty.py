@@ -147,7 +147,13 @@ def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) 
         noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
         drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
         replica = Objective(
-            objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight, objective.left_out
+            objective.model,
+            drive,
+            objective.hz,
+            tuning,
+            objective.segment,
+            objective.heading_weight,
+            objective.left_out,
         )
         refit = Search(replica, space, None, 0, search.stop)
         found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))

@@ -101,9 +101,9 @@ def result_html(result: FitResult, best: bool) -> str:
     )
     for sentence in (left_out(result), cannot_explain(result)):
         if sentence:
-            text += f"<p>{html.escape(sentence[0].upper() + sentence[1:])}.</p>"
+            text += f"<p>{html.escape(sentence[0].upper() + sentence[1:], quote=False)}.</p>"
     if reason:
-        text += f"<p>The values' ± are {html.escape(reason)}.</p>"
+        text += f"<p>The values' ± are {html.escape(reason, quote=False)}.</p>"
     if rows:
         text += "<table>" + "".join(rows) + "</table>"
     if result.undetermined:
@@ -115,5 +115,5 @@ def result_html(result: FitResult, best: bool) -> str:
         )
     tries = what_to_try(result, DIALOG)
     if tries:
-        text += "<p>What to try: " + "; ".join(html.escape(t) for t in tries) + ".</p>"
+        text += "<p>What to try: " + "; ".join(html.escape(t, quote=False) for t in tries) + ".</p>"
     return text
