@@ -64,7 +64,8 @@ def test_float32_rounding_predicts_the_engine_recordings_residual_at_its_true_va
     recording, truth = game
     objective = Objective(recipe.model, recording, recording.hz, truth, segment)
     residual = summary(objective, truth, []).rms_position
-    predicted = rounding_rms(objective.pose, objective.anchors, objective.ends, 2 * objective.heading_weight)
+    length = float(recipe.model.body(truth)["length"])
+    predicted = rounding_rms(objective.pose, objective.anchors, objective.ends, length)
     assert predicted / 2 < residual < 2 * predicted
 
 

@@ -20,13 +20,17 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     (a parametric bootstrap: noisy anchors pull the values too); a parameter the
     differences do not see (a threshold, e.g. the slip speed: the score steps as a
     recorded speed crosses it) by a profile scan instead, to where the score rises by
-    σ², its value the middle of that interval.
+    σ², its value the middle of that interval;
+ 5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
+    a wall touched, code of the game's own) left out and steps 3 done again from the
+    rest, at most ROUNDS times; too many standing out: none left out, said instead.
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".
 Whatever the verdict, a residual more than NOISE_FACTOR times what the recording's own
-noise explains (`beyond_noise`) is no noise: the values found, or the model, drive
-otherwise than the recording, and a closer tuning may exist.
+noise explains (`beyond_noise`, its noise model in fit_uncertainty.noise_variance and
+fit_noise.py) is no noise: the values found, or the model, drive otherwise than the
+recording, and their uncertainties mean nothing (fit_advice.py says what to try).
 """
 
 from __future__ import annotations
@@ -141,6 +145,8 @@ def fit(
     best, flat = _settle(search, best, x0)
     whole, left_out, standing = objective, np.zeros(0, dtype=np.int64), 0
     for _ in range(ROUNDS):  # what the model cannot explain left out, the values from the rest
+        if search._stopped():  # a search stopped short: its residual tells nothing of the drive
+            break
         floor = ROUNDING * path_per_segment(whole)
         found = standing_out(whole, {**dict(start), **_exact(space, best)}, NOISE_FACTOR, floor)
         if len(found) > MAX_SHARE * len(whole.anchors):  # no stretch: the model cannot explain the drive

@@ -92,14 +92,19 @@ def noise_variance(objective: Objective, tuning: Mapping[str, object], seed: int
     truth = synthetic(objective, tuning)
     noise = np.random.default_rng(seed).normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
     drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
-    replica = Objective(
-        objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight, objective.left_out
-    )
+    replica = _replica(objective, drive, tuning)
     values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
     sums, _ = replica.run(values)
     measured = float(sums[0, 0]) / max(replica.ticks, 1)
-    length = 2 * objective.heading_weight
+    length = float(objective.model.body(tuning)["length"])
     return measured + rounding_variance(pose, objective.anchors, objective.ends, length)
+
+
+def _replica(objective: Objective, drive: RecordedDrive, tuning: Mapping[str, object]) -> Objective:
+    """`objective` over another recording of the same drive (its segments left out too)."""
+    return Objective(
+        objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight, objective.left_out
+    )
 
 
 def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDrive:
@@ -146,15 +151,7 @@ def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) 
             break
         noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
         drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
-        replica = Objective(
-            objective.model,
-            drive,
-            objective.hz,
-            tuning,
-            objective.segment,
-            objective.heading_weight,
-            objective.left_out,
-        )
+        replica = _replica(objective, drive, tuning)
         refit = Search(replica, space, None, 0, search.stop)
         found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
         search.evaluations += refit.evaluations

@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 
-from ..analysis.fit_advice import cannot_explain, left_out, meaningful, uncertainty_reason, what_to_try
 from ..errors import UserError, printable
 
 METRE_SPEEDS_UP_TO = 150.0
@@ -141,6 +140,8 @@ def _finite(value: float):
 
 
 def _as_json(results, best, recording, units: str) -> dict:
+    from ..analysis.fit_advice import meaningful, uncertainty_reason, what_to_try
+
     return {
         "fits": [
             {
@@ -181,6 +182,8 @@ def _as_json(results, best, recording, units: str) -> dict:
 
 
 def _as_text(results, best, recording, units: str) -> list[str]:
+    from ..analysis.fit_advice import cannot_explain, left_out, uncertainty_reason, what_to_try
+
     lines = [
         f"{recording.source}: {recording.seconds:.1f} s at {recording.hz:g} Hz ({len(recording)} rows), "
         f"positions in {units}; the car put back on the recording every {best.segment} ticks "

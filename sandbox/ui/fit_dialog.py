@@ -251,6 +251,7 @@ class FitDialog(QDialog):
                 free = [p.name for p in effective_params(model.PARAMS, start) if not p.is_bool]
                 runs.append(FitRun(model, start, free))
         self._remove_ghost()
+        self.window.recordings.plot.mark_spans([])  # the last fit's stretches: this one names its own
         self.results, self.running = [], True
         self.choice.clear()
         self.report.setHtml("")
