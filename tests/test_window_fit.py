@@ -2,10 +2,12 @@
 with values the test does not tell the window is fitted, the fitted tuning drives as
 a ghost over the recording, and Apply makes it the window's in one undo step."""
 
+import re
+
 import numpy as np
 
 from sandbox.analysis.fit import fit
-from sandbox.devtools.fit_drives import arcade_drive
+from sandbox.devtools.fit_drives import arcade_drive, wall_contact
 from sandbox.files.recordings import drive_recording, save_recording
 from sandbox.physics.models import MODELS
 from sandbox.physics.params import Tuning
@@ -194,3 +196,30 @@ def test_a_residual_no_noise_explains_is_said_in_the_dialogs_words():
     free = fit(model, recording, start, list(hidden), 60)
     assert "times what the recording's noise explains" in result_html(held, best=True)
     assert "noise explains" not in result_html(free, best=True)
+    # the held fit's ± would mean nothing: not given, and what to try is said instead
+    assert "(± not meaningful)" in result_html(held, best=True) and not re.search(r"± \d", result_html(held, best=True))
+    assert "What to try: free the" in result_html(held, best=True)
+    assert re.search(r"± \d", result_html(free, best=True)) and "What to try" not in result_html(free, best=True)
+
+
+def test_a_stretch_the_model_cannot_explain_is_named_and_shaded_on_the_divergence_plot(window, tmp_path, qtbot):
+    """A wall glances the recorded car for 15 ticks at 25.6 s: the dialog names the
+    second it is in as left out, the Recording tab's plot shades it, and another
+    recording opened takes the shade away."""
+    paused(window)
+    hidden = dict(window.tuning, wheel_base=82.0, steering_angle=17.3)
+    hz = window.sim.hz
+    save_recording(tmp_path / "wall.csv", wall_contact(window.model, hidden, arcade_drive(30.0, hz), hz, 25.6, 15))
+    assert window.recordings.open_file(tmp_path / "wall.csv")
+    dialog = window.recordings.fit_dialog()
+    fit_only(dialog, {"wheel_base", "steering_angle"})
+    assert dialog.run()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=FIT_WAIT_MS)
+    result = dialog.chosen
+    assert result.left_out_spans == [[25.0, 26.0]]
+    assert "Left out: 25.00–26.00 s" in dialog.report.toPlainText()
+    shaded = window.recordings.plot.spans
+    assert [tuple(item.getRegion()) for item in shaded] == [(25.0, 26.0)]
+    hidden_recording(window, tmp_path / "plain.csv")
+    assert window.recordings.open_file(tmp_path / "plain.csv")
+    assert window.recordings.plot.spans == []

@@ -1,6 +1,6 @@
 """Record a real drive of a game's car for the screenshots (needs godot3-server).
 
-    python tools/make_game_recording.py [SECONDS]
+    python tools/make_game_recording.py [SECONDS] [--wall]
 
 How tests/data/recordings/game_arcade.csv was made: the recipe's arcade car, exported as
 a Godot 3 scene (`export_scene`, `export_script`) with values only the game knows
@@ -12,6 +12,12 @@ the game's values). A `LinkServer` on a free port linked to it, recorded every t
 telemetry from the game's first (`start_recording` before the game started) and wrote
 the recording (`stop_recording`) once the game had quit: 1 799 ticks, none lost, 142 KB.
 Nothing in it is computed by the sandbox: it is what the engine drove.
+
+With --wall, tests/data/recordings/game_arcade_wall.csv: the same drive with a wall
+(WALL: a StaticBody2D the car's scene adds to the game's root) 10° across the car's
+path where the car is at 25.5 s, long enough for about 15 ticks of glancing contact:
+the engine's own collision (move_and_slide) pushes the car along it, something the
+sandbox's model does not know.
 """
 
 from __future__ import annotations
@@ -35,6 +41,27 @@ from sandbox.physics.params import Tuning  # noqa: E402
 HZ = 60
 SECONDS = 30.0
 OUT = ROOT / "tests" / "data" / "recordings" / "game_arcade.csv"
+WALL_OUT = ROOT / "tests" / "data" / "recordings" / "game_arcade_wall.csv"
+WALL = {"x": 4018.017, "y": 6234.421, "rotation": 0.27958, "half_length": 152.5}
+"""px, rad: the wall's centre and angle. Where the car is at 25.5 s (row 1530 of the
+drive without it: 4017.4, 6193.8, heading 0.4541), a line 10° across its way from its
+front left corner, 200 px back and 105 px on (about 15 ticks at 7 px a tick), 8 px thick."""
+WALL_SCRIPT = """
+[sub_resource type="GDScript" id=90]
+script/source = "extends Node
+
+func _ready():
+	var wall = StaticBody2D.new()
+	var shape = CollisionShape2D.new()
+	var rect = RectangleShape2D.new()
+	rect.extents = Vector2({half_length}, 4.0)
+	shape.shape = rect
+	wall.add_child(shape)
+	wall.position = Vector2({x}, {y})
+	wall.rotation = {rotation}
+	get_tree().root.call_deferred(\\"add_child\\", wall)
+"
+"""
 GAME_VALUES = {  # the game's own tuning; the sandbox's preset has the recipe's
     "engine_power": 1037.0,
     "steering_angle": 17.3,
@@ -44,10 +71,23 @@ GAME_VALUES = {  # the game's own tuning; the sandbox's preset has the recipe's
 }
 
 
-def main(seconds: float = SECONDS) -> int:
+def with_wall(scene: str) -> str:
+    """The car's scene with a node that adds WALL to the game's root when it starts."""
+    head, rest = scene.split("\n", 1)
+    steps = int(head.split("load_steps=")[1].split()[0])
+    head = head.replace(f"load_steps={steps}", f"load_steps={steps + 1}")
+    first = rest.index("[node ")
+    wall = WALL_SCRIPT.format(**WALL).lstrip("\n")
+    node = '\n[node name="WallMaker" type="Node" parent="."]\nscript = SubResource( 90 )\n'
+    return head + "\n" + rest[:first] + wall + "\n" + rest[first:] + node
+
+
+def main(seconds: float = SECONDS, wall: bool = False) -> int:
     preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
     game = replace(preset, tuning=Tuning(preset.model.PARAMS, {**dict(preset.tuning), **GAME_VALUES}))
-    scene = {"car.tscn": export_scene(game, 3, "car.gd"), "car.gd": export_script(game, 3)}
+    car = export_scene(game, 3, "car.gd")
+    scene = {"car.tscn": with_wall(car) if wall else car, "car.gd": export_script(game, 3)}
+    out = WALL_OUT if wall else OUT
     server = LinkServer(port=0)
     server.start()
     server.start_recording()
@@ -69,8 +109,8 @@ def main(seconds: float = SECONDS) -> int:
             if code != 0:
                 print(f"the game quit with {code}:\n{running.log()}", file=sys.stderr)
                 return 1
-        OUT.parent.mkdir(parents=True, exist_ok=True)
-        done = server.stop_recording(OUT)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        done = server.stop_recording(out)
     finally:
         server.stop()
     print(
@@ -81,4 +121,5 @@ def main(seconds: float = SECONDS) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(float(sys.argv[1]) if len(sys.argv) > 1 else SECONDS))
+    numbers = [a for a in sys.argv[1:] if a != "--wall"]
+    sys.exit(main(float(numbers[0]) if numbers else SECONDS, "--wall" in sys.argv[1:]))

@@ -20,13 +20,17 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     (a parametric bootstrap: noisy anchors pull the values too); a parameter the
     differences do not see (a threshold, e.g. the slip speed: the score steps as a
     recorded speed crosses it) by a profile scan instead, to where the score rises by
-    σ², its value the middle of that interval.
+    σ², its value the middle of that interval;
+ 5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
+    a wall touched, code of the game's own) left out and steps 3 done again from the
+    rest, at most ROUNDS times; too many standing out: none left out, said instead.
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".
 Whatever the verdict, a residual more than NOISE_FACTOR times what the recording's own
-noise explains (`beyond_noise`) is no noise: the values found, or the model, drive
-otherwise than the recording, and a closer tuning may exist.
+noise explains (`beyond_noise`, its noise model in fit_uncertainty.noise_variance and
+fit_noise.py) is no noise: the values found, or the model, drive otherwise than the
+recording, and their uncertainties mean nothing (fit_advice.py says what to try).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import numpy as np
 from ..errors import UserError
 from ..physics.params import effective_params
 from .fit_objective import Objective, RecordedDrive
+from .fit_outliers import MAX_SHARE, ROUNDS, segment_rms, standing_out
 from .fit_search import EVALUATIONS_PER_PARAMETER, Search
 from .fit_uncertainty import noise_position, uncertainties
 from .tune_space import Space
@@ -82,6 +87,16 @@ class FitResult:
     history: list = field(default_factory=list)
     noise_position: float = math.nan
     """RMS position error the recording's own noise explains (fit_uncertainty.noise_position)."""
+    left_out_spans: list = field(default_factory=list)
+    """[start, end] (s since the recording's first row) of each stretch the model cannot
+    explain, left out of the fit (fit_outliers.py): the values come from the rest."""
+    standing_out: int = 0
+    """Segments standing far above the rest when they were too many to leave out (the
+    model cannot explain the drive); 0 otherwise."""
+    segments: int = 0
+    """The drive's segments, those left out too."""
+    worst_span: list = field(default_factory=list)
+    """[start, end] (s) of the segment fitted worst (of those not left out)."""
 
     @property
     def beyond_noise(self) -> bool:
@@ -127,18 +142,27 @@ def fit(
     search = Search(objective, space, on_progress, budget, stop)
     x0 = space.coordinates(start)
     best = search.evolve(x0, seed)
-    everything = np.arange(len(names))
-    seen_nowhere = search.flat(best)
-    # a value the best tuning never uses (a grip above a slip speed no speed reaches)
-    # holds whatever the search left there; from the start value instead, the user's
-    # guess is where the threshold search begins when it brings it back into use
-    best[seen_nowhere] = x0[seen_nowhere]
-    best = search.polish(best, everything)
-    best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
-    flat = search.flat(best)
-    best[flat] = x0[flat]
+    best, flat = _settle(search, best, x0)
+    whole, left_out, standing = objective, np.zeros(0, dtype=np.int64), 0
+    for _ in range(ROUNDS):  # what the model cannot explain left out, the values from the rest
+        if search._stopped():  # a search stopped short: its residual tells nothing of the drive
+            break
+        floor = ROUNDING * path_per_segment(whole)
+        found = standing_out(whole, {**dict(start), **_exact(space, best)}, NOISE_FACTOR, floor)
+        if len(found) > MAX_SHARE * len(whole.anchors):  # no stretch: the model cannot explain the drive
+            standing = len(found)
+            if len(left_out):
+                left_out, objective = np.zeros(0, dtype=np.int64), whole
+                search = _resumed(search, objective)
+                best, flat = _settle(search, best, x0)
+            break
+        if np.array_equal(found, left_out):
+            break
+        left_out = found
+        objective = Objective(model, drive, hz, start, segment, heading_weight, left_out)
+        search = _resumed(search, objective)
+        best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    best = search.polish(best, moving)
     values, uncertainty = uncertainties(search, best, moving)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
@@ -147,7 +171,44 @@ def fit(
     result.evaluations = search.evaluations
     result.history = search.history
     result.noise_position = noise_position(objective, tuning)
+    result.left_out_spans = whole.spans(left_out)
+    result.standing_out = standing
+    result.segments = len(whole.anchors)
+    kept = np.setdiff1d(np.arange(len(whole.anchors)), left_out)
+    if len(kept):  # a segment the car left the numbers in is the worst
+        worst = int(np.argmax(np.nan_to_num(segment_rms(objective, tuning), nan=np.inf)))
+        result.worst_span = whole.spans(kept[[worst]])[0]
+    if standing and result.verdict == "good":  # too much stands out to call it good
+        result.verdict = "poor"
     return result
+
+
+def _settle(search: Search, best: np.ndarray, x0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the coordinates polished from the search's best, whether each parameter is
+    flat: the recording does not see it, back at its start value)."""
+    everything = np.arange(len(best))
+    seen_nowhere = search.flat(best)
+    # a value the best tuning never uses (a grip above a slip speed no speed reaches)
+    # holds whatever the search left there; from the start value instead, the user's
+    # guess is where the threshold search begins when it brings it back into use
+    best = best.copy()
+    best[seen_nowhere] = x0[seen_nowhere]
+    best = search.polish(best, everything)
+    best = search.thresholds(best, everything, np.flatnonzero(seen_nowhere))
+    flat = search.flat(best)
+    best[flat] = x0[flat]
+    return search.polish(best, np.flatnonzero(~flat)), flat
+
+
+def _resumed(search: Search, objective: Objective) -> Search:
+    """A search of `objective` that goes on counting where `search` stopped."""
+    out = Search(objective, search.space, search.on_progress, search.budget, search.stop)
+    out.evaluations, out.history = search.evaluations, search.history
+    return out
+
+
+def _exact(space: Space, x: np.ndarray) -> dict[str, float]:
+    return {name: float(v[0]) for name, v in space.exact(x).items()}
 
 
 def summary(objective: Objective, tuning: Mapping[str, object], names: list[str]) -> FitResult:

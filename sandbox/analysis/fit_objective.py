@@ -74,6 +74,7 @@ class Objective:
         base: Mapping[str, object],
         segment: int,
         heading_weight: float | None = None,
+        left_out=(),
     ):
         self.model, self.drive, self.hz, self.base = model, drive, float(hz), dict(base)
         self.segment = int(segment)
@@ -90,9 +91,15 @@ class Objective:
         )
         self.first = 1 if drive.velocity is None else 0
         self.integrator = shooting.integrator_of(model, base) if drive.velocity is None else shooting.END_VELOCITY
-        self.anchors, self.ends, self.fresh = shooting.segments(len(drive), self.segment, self.first, gaps)
+        every = shooting.segments(len(drive), self.segment, self.first, gaps)
         if self.integrator == shooting.MIDPOINT:
-            self.velocity = _midpoint_after_gaps(self.velocity, self.anchors[self.fresh], self.ends[self.fresh])
+            self.velocity = _midpoint_after_gaps(self.velocity, every[0][every[2]], every[1][every[2]])
+        self.every_anchor, self.every_end = every[0], every[1]
+        """Every segment's anchor and end rows, those left out too."""
+        self.left_out = np.unique(np.asarray(left_out, dtype=np.int64))
+        """The segments (indexes into every_anchor) not scored: what the model cannot explain."""
+        kept = np.setdiff1d(np.arange(len(every[0])), self.left_out)
+        self.anchors, self.ends, self.fresh = every[0][kept], every[1][kept], every[2][kept]
         held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
         self.columns = np.array([layout.offset[name] for name in held], dtype=np.int64)
         self.values = np.ascontiguousarray(
@@ -108,6 +115,14 @@ class Objective:
         """The rows of the per-tick errors that are scored (row t − 1 is tick t)."""
         self.segment_of = np.repeat(np.arange(len(self.anchors)), self.ends - self.anchors)
         """The segment of each tick scored."""
+
+    def spans(self, segments) -> list[list[float]]:
+        """[start, end] (s since the recording's first row) of each of `segments`
+        (indexes into every_anchor)."""
+        tick = self.drive.tick if self.drive.tick is not None else np.arange(len(self.drive))
+        return [
+            [float(tick[self.every_anchor[s]]) / self.hz, float(tick[self.every_end[s]]) / self.hz] for s in segments
+        ]
 
     @property
     def ticks(self) -> int:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..physics.sim import record
 from ..physics.state import State
+from .fit_noise import quantum, rounding_variance
 from .fit_objective import Objective, RecordedDrive
 from .fit_search import PROFILE, STEP, Search
 from .tune_space import Space
@@ -70,18 +71,40 @@ def noise_of(objective: Objective, tuning: Mapping[str, object]) -> tuple[float,
 
 
 def noise_position(objective: Objective, tuning: Mapping[str, object], seed: int = 1) -> float:
-    """The RMS position error (length units) the recording's own noise explains: that
-    of a recording of `tuning`'s car with noise of the size found (`noise_of`) on every
-    pose, scored at `tuning` (noisy anchors make errors run on within a segment).
-    A residual far above it is not noise: these values, or the model, drive otherwise."""
+    """The RMS position error (length units) the recording's own noise explains
+    (`noise_variance`). A residual far above it is not noise: these values, or the
+    model, drive otherwise."""
+    variance = noise_variance(objective, tuning, seed)
+    return math.sqrt(float(np.mean(variance))) if len(variance) else 0.0
+
+
+def noise_variance(objective: Objective, tuning: Mapping[str, object], seed: int = 1) -> np.ndarray:
+    """Per tick scored, the position error's variance (length units²) the recording's
+    own noise explains: the mean square error of a recording of `tuning`'s car with
+    noise of the size found (`noise_of`, at least the rounding of the digits each
+    column was written with) on every pose, scored at `tuning` (noisy anchors make
+    errors run on within a segment), plus what an engine's 32-bit arithmetic adds
+    within each segment (fit_noise.rounding_variance)."""
     sigma_xy, sigma_heading = noise_of(objective, tuning)
+    pose = objective.pose
+    sigma_xy = max(sigma_xy, max(quantum(pose[:, 0]), quantum(pose[:, 1])) / math.sqrt(12))
+    sigma_heading = max(sigma_heading, quantum(pose[:, 2]) / math.sqrt(12))
     truth = synthetic(objective, tuning)
     noise = np.random.default_rng(seed).normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
     drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
-    replica = Objective(objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight)
+    replica = _replica(objective, drive, tuning)
     values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
     sums, _ = replica.run(values)
-    return math.sqrt(float(sums[0, 0]) / max(replica.ticks, 1))
+    measured = float(sums[0, 0]) / max(replica.ticks, 1)
+    length = float(objective.model.body(tuning)["length"])
+    return measured + rounding_variance(pose, objective.anchors, objective.ends, length)
+
+
+def _replica(objective: Objective, drive: RecordedDrive, tuning: Mapping[str, object]) -> Objective:
+    """`objective` over another recording of the same drive (its segments left out too)."""
+    return Objective(
+        objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight, objective.left_out
+    )
 
 
 def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDrive:
@@ -128,7 +151,7 @@ def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) 
             break
         noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
         drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
-        replica = Objective(objective.model, drive, objective.hz, tuning, objective.segment, objective.heading_weight)
+        replica = _replica(objective, drive, tuning)
         refit = Search(replica, space, None, 0, search.stop)
         found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
         search.evaluations += refit.evaluations

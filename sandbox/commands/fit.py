@@ -169,6 +169,8 @@ def _finite(value: float):
 
 
 def _as_json(results, best, recording, units: str) -> dict:
+    from ..analysis.fit_advice import meaningful, uncertainty_reason, what_to_try
+
     return {
         "fits": [
             {
@@ -177,7 +179,10 @@ def _as_json(results, best, recording, units: str) -> dict:
                 "max_position": _finite(r.max_position),
                 "rms_heading": _finite(r.rms_heading),
                 "params": r.params,
-                "uncertainty": {name: _finite(value) for name, value in r.uncertainty.items()},
+                "uncertainty": {
+                    name: _finite(value) if meaningful(r) else None for name, value in r.uncertainty.items()
+                },
+                "uncertainty_reason": uncertainty_reason(r, units),
                 "undetermined": r.undetermined,
                 "verdict": r.verdict,
                 "units": {
@@ -189,6 +194,11 @@ def _as_json(results, best, recording, units: str) -> dict:
                 "evaluations": r.evaluations,
                 "noise_position": _finite(r.noise_position),
                 "beyond_noise": r.names != [] and r.beyond_noise,
+                "segments": r.segments,
+                "left_out_spans_s": r.left_out_spans,
+                "cannot_explain_segments": r.standing_out,
+                "worst_span_s": r.worst_span or None,
+                "what_to_try": what_to_try(r),
             }
             for r in results
         ],
@@ -201,6 +211,8 @@ def _as_json(results, best, recording, units: str) -> dict:
 
 
 def _as_text(results, best, recording, units: str) -> list[str]:
+    from ..analysis.fit_advice import cannot_explain, left_out, uncertainty_reason, what_to_try
+
     lines = [
         f"{recording.source}: {recording.seconds:.1f} s at {recording.hz:g} Hz ({len(recording)} rows), "
         f"positions in {units}; the car put back on the recording every {best.segment} ticks "
@@ -221,12 +233,12 @@ def _as_text(results, best, recording, units: str) -> list[str]:
             f"RMS heading {_number(r.rms_heading)}° ({100 * share:.2g} % of the {_number(r.path_per_segment)} "
             f"{units} driven per segment)"
         )
-        if r.names and r.beyond_noise:
-            lines.append(
-                f"  that is {r.rms_position / max(r.noise_position, 1e-300):.2g} times what the recording's noise "
-                f"explains ({_number(r.noise_position)} {units}): these values drive this closely, not as the "
-                "recorded car; a closer tuning may exist (try another --seed), or the car is not this model"
-            )
+        for sentence in (left_out(r), cannot_explain(r)):
+            if sentence:
+                lines.append(f"  {sentence}")
+        reason = uncertainty_reason(r, units)
+        if reason:
+            lines.append(f"  the values' ± are {reason}")
         params = {p.name: p for p in r.model.PARAMS}
         for name in r.names:
             p = params[name].under(r.tuning)
@@ -236,8 +248,13 @@ def _as_text(results, best, recording, units: str) -> list[str]:
                     f"  {name:20s} {r.params[name]:.6g}{unit}: undetermined (the drive does not show it; "
                     "kept at the start value)"
                 )
+            elif reason:
+                lines.append(f"  {name:20s} {r.params[name]:.6g}{unit} (± not meaningful)")
             else:
                 lines.append(f"  {name:20s} {r.params[name]:.6g} ± {r.uncertainty[name]:.2g}{unit}")
+        tries = what_to_try(r)
+        if tries:
+            lines.append("  what to try: " + "; ".join(tries))
     above = ", its residual above the recording's noise" if best.names and best.beyond_noise else ""
     lines.append(f"best: {best.model.NAME} ({best.model.TITLE}), {best.verdict}{above}")
     return lines

@@ -3,7 +3,8 @@ not told: the bench's cases (bench_fit.py) with the drive cut short by a few tic
 other hidden values, other seeds, with and without the velocity, with ticks lost, with
 noise. One line per case: the worst error of a value the recording determines (%), the
 largest error in reported uncertainties (σ), the score (mean per tick, length²) at the
-values found and at the hidden ones, the verdict and the seconds.
+values found and at the hidden ones, the verdict, the seconds and the segments left out
+as what the model cannot explain (none, for these drives of the model's own car).
 
     python -m sandbox.devtools.fit_battery [WORD ...]   (only the cases whose name holds a WORD)
 """
@@ -142,10 +143,11 @@ def run(words=()) -> list[dict]:
             "truth": truth,
             "verdict": result.verdict,
             "seconds": seconds,
+            "left_out": len(result.left_out_spans),
         }
         print(
             f"{name:36s} worst {line['worst_percent']:9.4f} % ({worst:15s}) {sigmas:8.2g} σ score {result.score:9.3g} "
-            f"truth {truth:9.3g} {result.verdict:5s} {seconds:6.1f} s",
+            f"truth {truth:9.3g} {result.verdict:5s} {seconds:6.1f} s left out {line['left_out']}",
             flush=True,
         )
         out.append(line)

@@ -65,3 +65,44 @@ CORVETTE_LAP = (
 def corvette_drive(seconds: float = 30.0, hz: float = 60.0) -> np.ndarray:
     """The dynamic car's drive (CORVETTE_LAP repeated)."""
     return held_drive(CORVETTE_LAP, seconds, hz)
+
+
+def wall_contact(model, tuning, controls: np.ndarray, hz: float, at, ticks: int, angle: float = 10.0):
+    """A recording (files.recordings.Recording, with velocities) of `model`'s car under
+    `tuning` driving `controls` as drive_recording makes it, but for `ticks` ticks
+    centred on `at` s (a time, or several) a wall glances it: a wall `angle` degrees
+    across the car's path, met where the car is as the contact starts, that pushes the
+    car back onto it and takes away its velocity into it each tick (what the sandbox's
+    model cannot know)."""
+    from ..files.recordings import drive_recording
+    from ..physics.sim import step
+    from ..physics.state import Controls, State
+
+    plain = drive_recording(model, tuning, controls, hz)
+    layout = model.STATE
+    state = State.at_rest(1, layout)
+    firsts = {round(t * hz) - ticks // 2 for t in np.atleast_1d(at)}  # the rows (= ticks) of first contact
+    x, y, vx, vy, heading = (layout.offset[n] for n in ("x", "y", "vx", "vy", "heading"))
+    pose, velocity = plain.pose.copy(), plain.velocity.copy()
+    first = -ticks
+    for k, c in enumerate(plain.controls[1:], start=1):
+        state = step(model, state, Controls(*c), tuning, 1.0 / hz)
+        row = state.data[0]
+        if k in firsts:  # the wall: through the car, `angle` across its way, on its left
+            first = k
+            way = np.array([row[vx], row[vy]]) / np.hypot(row[vx], row[vy])
+            turn = np.radians(angle)
+            along = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]) @ way
+            normal, origin = np.array([-along[1], along[0]]), np.array([row[x], row[y]])
+        if first <= k < first + ticks:
+            inside = float((np.array([row[x], row[y]]) - origin) @ normal)
+            if inside < 0:  # pushed back out onto the wall
+                row[x], row[y] = np.array([row[x], row[y]]) - inside * normal
+            into = float(np.array([row[vx], row[vy]]) @ normal)
+            if into < 0:
+                row[vx], row[vy] = np.array([row[vx], row[vy]]) - into * normal
+        pose[k] = row[x], row[y], row[heading]
+        velocity[k] = row[vx], row[vy]
+    return type(plain)(
+        controls=plain.controls, pose=pose, velocity=velocity, hz=plain.hz, t=plain.t, source="wall contact"
+    )

@@ -1,6 +1,7 @@
 """The divergence plot of a replayed recording: how far the sandbox car is from where
 the recorded car was, tick by tick, against the recording's time; the worst point
-marked and named, a line at the replay's tick, and a click that seeks the replay there."""
+marked and named, a line at the replay's tick, a click that seeks the replay there, and
+the stretches a fit left out as what the model cannot explain shaded."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import CAR
 from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
 from .recording_overlay import RECORDING
+
+LEFT_OUT = (255, 255, 255, 40)
+"""The shade of a stretch a fit left out (RGBA)."""
 
 
 class DivergencePlot(QWidget):
@@ -52,6 +56,22 @@ class DivergencePlot(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.plot, 1)
         self.times = np.empty(0)
+        self.spans: list[pg.LinearRegionItem] = []
+
+    def mark_spans(self, spans, tip: str = "") -> None:
+        """Shade each [start, end] (s) of `spans`, `tip` on hover (the stretches a fit
+        left out as what the model cannot explain); none: the marks go."""
+        for item in self.spans:
+            self.plot.removeItem(item)
+        self.spans = []
+        for start, end in spans:
+            item = pg.LinearRegionItem(
+                values=(start, end), movable=False, brush=pg.mkBrush(LEFT_OUT), pen=pg.mkPen(None)
+            )
+            item.setZValue(-10)  # under the curve
+            item.setToolTip(tip)
+            self.plot.addItem(item, ignoreBounds=True)
+            self.spans.append(item)
 
     def show_divergence(self, times: np.ndarray, distance: np.ndarray, unit: str, summary: str, ticks=None) -> None:
         """`distance[i]` at `times[i]` (s), the recording's tick `ticks[i]` (default i),

@@ -2,7 +2,8 @@
 one replayed by default), the model (the window's, another, or all), the free and
 locked parameters, the segment length; the fit runs on a worker thread with progress
 and Cancel; per model the residual, each value ± its uncertainty, what the recording
-cannot tell, the verdict and the best model. The fitted tuning drives as a ghost over
+cannot tell, the stretches it cannot explain (left out, shaded on the divergence plot),
+the verdict and the best model. The fitted tuning drives as a ghost over
 the recording before Apply makes it the window's (one undo step; another model's fit
 switches the model, asking about unsaved work as every model switch does)."""
 
@@ -41,6 +42,7 @@ from .worker import Worker
 
 ALL = "all"
 GHOST_PREFIX = "fit: "
+LEFT_OUT_TIP = "Left out of the fit: the model cannot explain what the car does here (a wall, a collision?)"
 
 
 def start_preset(model) -> Preset:
@@ -252,6 +254,7 @@ class FitDialog(QDialog):
                 free = [p.name for p in effective_params(model.PARAMS, start) if not p.is_bool]
                 runs.append(FitRun(model, start, free))
         self._remove_ghost()
+        self.window.recordings.plot.mark_spans([])  # the last fit's stretches: this one names its own
         self.results, self.running = [], True
         self.choice.clear()
         self.report.setHtml("")
@@ -342,6 +345,8 @@ class FitDialog(QDialog):
         if self.recording is not None and not (recordings.replaying and recordings.recording is self.recording):
             recordings.play(self.recording, self.path or Path("recording.csv"))  # the ghost drives over it
         w.compare.add(preset, preset.name)
+        if recordings.replaying and recordings.recording is self.recording:
+            recordings.plot.mark_spans(result.left_out_spans, LEFT_OUT_TIP)
         if self.recording is not None:
             drive = recorded_drive(result.model, self.recording, "fit")
             whole = divergence(result.model, result.tuning, self.recording.hz, drive)

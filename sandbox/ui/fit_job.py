@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from ..analysis.fit import FitResult
+from ..analysis.fit_advice import cannot_explain, left_out, uncertainty_reason, what_to_try
 from ..analysis.fit_switch_text import switch_lines
 from ..analysis.fit_switches import fit_switches
 from ..errors import UserError
@@ -78,18 +79,31 @@ def switches_html(lines: list[str]) -> str:
     return "<p>" + "<br>".join(html.escape(line.strip()) for line in lines) + "</p>"
 
 
+DIALOG = {
+    "free": "tick them among the free parameters",
+    "switches": "in the window's tuning, before the fit",
+    "model": "Model: all models",
+}
+"""How each thing to try is done in the Fit dialog (fit_advice.what_to_try)."""
+
+
 def result_html(result: FitResult, best: bool) -> str:
     """One model's fit for people: the verdict, the residual with units, every fitted
-    value ± its uncertainty, and the values the recording cannot tell."""
+    value ± its uncertainty (or why a ± would mean nothing), the stretches left out,
+    the values the recording cannot tell, and what to try."""
     model, unit = result.model, result.model.LENGTH_UNIT
     params = {p.name: p for p in effective_params(model.PARAMS, result.tuning)}
+    reason = uncertainty_reason(result, unit)
     rows = []
     for name in result.names:
         if name in result.undetermined:
             continue
         p = params[name]
         spread = result.uncertainty.get(name, math.nan)
-        plus = f" ± {spread:.2g}" if math.isfinite(spread) else " (uncertainty unknown)"
+        if reason:
+            plus = " (± not meaningful)"
+        else:
+            plus = f" ± {spread:.2g}" if math.isfinite(spread) else " (uncertainty unknown)"
         value = f"{result.params[name]:.6g}{plus} {html.escape(p.unit)}"
         rows.append(f"<tr><td>{html.escape(p.label)}&nbsp;&nbsp;</td><td>{value}</td></tr>")
     text = (
@@ -99,13 +113,11 @@ def result_html(result: FitResult, best: bool) -> str:
         f"heading error RMS {result.rms_heading:.3g}° (re-anchored every {result.segment} ticks; "
         f"{result.evaluations} tunings tried)</p>"
     )
-    if result.names and result.beyond_noise:
-        text += (
-            f"<p>That is {result.rms_position / max(result.noise_position, 1e-300):.2g} times what the "
-            f"recording's noise explains ({result.noise_position:.3g} {unit}): these values drive this closely, "
-            "not as the recorded car. A closer tuning may exist (run it again with other parameters free), or "
-            "the car is not this model.</p>"
-        )
+    for sentence in (left_out(result), cannot_explain(result)):
+        if sentence:
+            text += f"<p>{html.escape(sentence[0].upper() + sentence[1:], quote=False)}.</p>"
+    if reason:
+        text += f"<p>The values' ± are {html.escape(reason, quote=False)}.</p>"
     if rows:
         text += "<table>" + "".join(rows) + "</table>"
     if result.undetermined:
@@ -115,4 +127,7 @@ def result_html(result: FitResult, best: bool) -> str:
             f"{'it' if len(result.undetermined) == 1 else 'them'} drives it the same, so "
             f"{'it is' if len(result.undetermined) == 1 else 'they are'} kept at the start value.</p>"
         )
+    tries = what_to_try(result, DIALOG)
+    if tries:
+        text += "<p>What to try: " + "; ".join(html.escape(t, quote=False) for t in tries) + ".</p>"
     return text

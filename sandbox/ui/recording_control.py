@@ -87,6 +87,7 @@ class RecordingControl:
         if not self._rate_agreed(recording, path.name):
             return False
         self.recording, self.path = recording, path
+        self.plot.mark_spans([])  # a fit's marks belong to the recording it fitted
         self.drive = recorded_drive(w.model, recording, path.stem)
         w.replay.play_trace(self.drive.controls, self.drive.name, self.drive.start)
         self._source = w.drive.replay

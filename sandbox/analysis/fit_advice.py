@@ -1,0 +1,87 @@
+"""What a fit's outcome means for its values and what to try next, in words for people
+(the `fit` command and the Fit dialog say the same)."""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+from ..physics.models import MODELS
+from ..physics.params import effective_params
+from .fit import FitResult
+
+CLI = {
+    "free": "--free or --lock",
+    "switches": "a preset with them set: --preset",
+    "model": "--model all",
+}
+"""How each thing to try is done with `car-sandbox fit`."""
+
+
+def meaningful(result: FitResult) -> bool:
+    """Whether the values' ± mean anything: not when the residual is far beyond what
+    the recording's noise explains (the values drive the recording closely, but the
+    curvature of a misfit says nothing of how far they are from the recorded car's)."""
+    return not (result.names and result.beyond_noise)
+
+
+def uncertainty_reason(result: FitResult, unit: str) -> str | None:
+    """Why the ± are not shown (None when they mean what they say)."""
+    if meaningful(result):
+        return None
+    times = result.rms_position / max(result.noise_position, 1e-300)
+    return (
+        f"not meaningful: the residual is {times:.2g} times what the recording's noise explains "
+        f"({result.noise_position:.3g} {unit}), so these values drive the recording this closely without being "
+        "the recorded car's, and how sharply the error rises around them says nothing of how far they are "
+        "from those"
+    )
+
+
+def cannot_explain(result: FitResult) -> str | None:
+    """The sentence for a drive whose segments stand out too often to leave out."""
+    if not result.standing_out:
+        return None
+    return (
+        f"cannot explain this drive as it is fitted: {result.standing_out} of its {result.segments} segments stand "
+        "far above the rest, too many to be stretches to leave out (none is)"
+    )
+
+
+def left_out(result: FitResult) -> str | None:
+    """The sentence naming the stretches left out, or None."""
+    if not result.left_out_spans:
+        return None
+    spans = ", ".join(f"{a:.2f}–{b:.2f} s" for a, b in result.left_out_spans)
+    return (
+        f"left out: {spans} ({len(result.left_out_spans)} of {result.segments} segments), where the car does what "
+        "the model cannot (a wall, a collision, code of the game's own?); the values come from the rest"
+    )
+
+
+def what_to_try(result: FitResult, how: Mapping[str, str] = CLI) -> list[str]:
+    """What may drive the recording closer, most likely first; empty for a fit that
+    drives it to its noise. `how` says how each is done where the user is."""
+    if meaningful(result) and not result.standing_out and result.verdict == "good":
+        return []
+    model = result.model
+    params = effective_params(model.PARAMS, result.tuning)
+    out = []
+    held = [p for p in params if not p.is_bool and p.name not in result.names]
+    if held:
+        out.append(f"free the {len(held)} value{'s' * (len(held) != 1)} held at the start ({how['free']})")
+    switches = [p.label for p in params if p.is_bool]
+    if switches:
+        out.append(
+            f"set the model's on/off options as the game's script has them ({', '.join(switches)}; {how['switches']})"
+        )
+    others = [m for m in MODELS.values() if m is not model and m.LENGTH_UNIT == model.LENGTH_UNIT]
+    if others:
+        out.append(f"another model ({how['model']})")
+    if result.worst_span and not result.left_out_spans and math.isfinite(result.rms_position):
+        a, b = result.worst_span
+        out.append(
+            f"look at {a:.2f}–{b:.2f} s, the stretch it fits worst: a wall, a collision or code of the game's own "
+            "there is not in the model"
+        )
+    return out
