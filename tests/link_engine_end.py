@@ -18,7 +18,7 @@ from sandbox.physics import sim
 from sandbox.physics.models import arcade
 from sandbox.physics.state import Controls, State
 
-TOKEN = "test-token-5c1e"
+TOKEN = "test-token-5c1e-0042"
 HZ = 60
 
 

@@ -18,7 +18,7 @@ from sandbox.files.recording_columns import STATE_COLUMNS
 from sandbox.link.protocol import CONTROLS, STATE_ENTRIES, TELEMETRY_BYTES, LinkError, encode
 from sandbox.link.server import JUMP_CONFIRMED, JUMP_S, LinkServer
 
-TOKEN = "b1ade5ed"
+TOKEN = "b1ade5ed0f100d42"
 HZ = 60
 FLOODED_TICKS = 300
 """the game's ticks sent while the flood runs (5 s at 60 Hz): at most 1 % may be lost."""
