@@ -39,7 +39,7 @@ def test_the_games_switches_go_from_its_hello_into_the_recording_and_back(tmp_pa
     game = GameInfo.of(hello(switches={"analog_pedals": True, "recipe_2020": False}), ("127.0.0.1", 1))
     assert game.switches == {"analog_pedals": True, "recipe_2020": False} and game.switches_ignored == 0
     path = tmp_path / "drive.csv"
-    write_recording(path, [telemetry(k) for k in range(180)], 0, 60.0, game.switches)
+    write_recording(path, [telemetry(k) for k in range(180)], 0, 60.0, switches=game.switches)
     text = path.read_text()
     assert text.splitlines()[0] == "# switches: analog_pedals=1 recipe_2020=0"
     assert load_recording(path).switches == {"analog_pedals": True, "recipe_2020": False}

@@ -54,6 +54,7 @@ def write_recording(
     rows: list[Telemetry],
     lost_ticks: int,
     hz: float | None,
+    *,
     ended: str | None = None,
     switches: Mapping[str, bool] | None = None,
 ) -> RecordingSummary:

@@ -379,7 +379,7 @@ class LinkServer:
         with self._cond:
             rows, lost = list(self._recording or []), self._recording_lost
             hz, ended, switches = self._recording_hz, self._recording_ended, self._recording_switches
-        summary = recorder.write_recording(path, rows, lost, hz, ended, switches)
+        summary = recorder.write_recording(path, rows, lost, hz, ended=ended, switches=switches)
         self.discard_recording()
         return summary
 
