@@ -137,3 +137,11 @@ def test_the_2020_recipes_script_is_fitted_with_its_own_formula_and_units(tmp_pa
         assert abs(result.params[name] / value - 1) <= VALUE_SHARE, (name, result.params[name], value)
     godot_4 = [r for s, r in search.tried if not s["recipe_2020"]]
     assert godot_4 and all(r.rms_position > 100 * result.rms_position for r in godot_4)
+    # the link node made for the script said its formula in its hello, and the recording
+    # kept it: a fit that takes the recording's word sets it, and finds the same values
+    assert recording.switches["recipe_2020"] is True and recording.switches["analog_pedals"] is False
+    stated = fit_switches(model, recording, dict(start.tuning), free_names(model), HZ, stated=recording.switches)
+    assert stated.stated == recording.switches and stated.switches["recipe_2020"] is True
+    assert [s["recipe_2020"] for s, _ in stated.tried] == [True]
+    for name, value in VALUES_2020.items():
+        assert abs(stated.result.params[name] / value - 1) <= VALUE_SHARE, (name, stated.result.params[name], value)
