@@ -17,10 +17,15 @@ from .fit_objective import Objective, RecordedDrive
 from .fit_search import PROFILE, STEP, Search
 from .tune_space import Space
 
-REPLICATES = 6
-"""Noisy recordings of the fitted car refitted to measure the noise's effect."""
+REPLICATES = 60
+"""Noisy recordings of the fitted car refitted to measure the noise's effect: where two
+values trade off along a long valley (wheel base and steering angle set the turn
+together) the refits' spread is heavy-tailed, and a handful of them can miss most of it."""
 BOOTSTRAP_ROUNDS = 20
 """Polishing rounds of each refit."""
+SCAN = 65
+"""Values across its range a threshold is scored at in each refit, then as many again
+between the best one's neighbours."""
 NOISELESS = 1e-9
 """A recording whose noise is below this (rad, or this share of its largest
 coordinate) has none: float rounding."""
@@ -53,8 +58,8 @@ def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[di
         x, widths = profiles(search, x, unseen, ssr + max(variance, 1e-30))
         for j in unseen:
             uncertainty[names[j]] = widths[j]
-    if len(seen):
-        for name, spread in bootstrap(search, x, seen).items():
+    if len(moving):
+        for name, spread in bootstrap(search, x, seen, unseen).items():
             uncertainty[name] = max(uncertainty[name], spread)
     search._tell(1.0)
     return _values(space, x), uncertainty
@@ -132,12 +137,15 @@ def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDri
     return RecordedDrive(drive.controls, rows[:, :3], velocity, states, drive.tick)
 
 
-def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) -> dict[str, float]:
-    """name -> the RMS deviation of the values of `moving` refitted (a Levenberg–Marquardt
-    polish from x) to REPLICATES recordings of the fitted car with noise of the size
-    the recording has (`noise_of`) on every pose: their spread, and the pull that noisy
-    anchors give (a parametric bootstrap). Empty for a recording without noise."""
+def bootstrap(search: Search, x: np.ndarray, seen: np.ndarray, unseen=(), seed: int = 1) -> dict[str, float]:
+    """name -> the RMS deviation of the values of `seen` and `unseen` refitted to
+    REPLICATES recordings of the fitted car with noise of the size the recording has
+    (`noise_of`) on every pose, anchors included: their spread, and the pull that noisy
+    anchors give (a parametric bootstrap). Each refit: each threshold of `unseen` (which
+    the differences do not see) scanned across its range (`rescan`), then a
+    Levenberg–Marquardt polish of `seen`. Empty for a recording without noise."""
     objective, space = search.objective, search.space
+    unseen = np.asarray(unseen, dtype=np.int64)
     tuning = {**objective.base, **_values(space, x)}
     sigma_xy, sigma_heading = noise_of(objective, tuning)
     scale = max(float(np.max(np.abs(objective.pose[:, :2]))), 1.0)
@@ -153,15 +161,35 @@ def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) 
         drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
         replica = _replica(objective, drive, tuning)
         refit = Search(replica, space, None, 0, search.stop)
-        found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
+        found.append(refit.polish(rescan(refit, x, unseen), seen, BOOTSTRAP_ROUNDS))
         search.evaluations += refit.evaluations
     if not found:
         return {}
     values = space.exact(np.array(found))
     centre = _values(space, x)
     return {
-        space.names[j]: float(np.sqrt(np.mean((values[space.names[j]] - centre[space.names[j]]) ** 2))) for j in moving
+        space.names[j]: float(np.sqrt(np.mean((values[space.names[j]] - centre[space.names[j]]) ** 2)))
+        for j in np.concatenate([seen, unseen]).astype(np.int64)
     }
+
+
+def rescan(search: Search, x: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """x with each threshold of `which` in turn set to where it scores best, the others
+    as they are: SCAN values across its range, then SCAN between the best one's
+    neighbours, each grid one batch."""
+    x = x.copy()
+    for j in which:
+        low, high = 0.0, 1.0
+        for _ in range(2):
+            grid = np.linspace(low, high, SCAN)
+            candidates = np.repeat(x[None, :], SCAN + 1, axis=0)
+            candidates[1:, j] = grid
+            scores = search.scores(candidates)
+            if np.min(scores[1:]) < scores[0]:  # ties keep x's own value
+                x[j] = grid[int(np.argmin(scores[1:]))]
+            spacing = grid[1] - grid[0]
+            low, high = max(x[j] - spacing, 0.0), min(x[j] + spacing, 1.0)
+    return x
 
 
 def profiles(search: Search, x: np.ndarray, which: np.ndarray, threshold: float) -> tuple[np.ndarray, dict]:
