@@ -9,6 +9,7 @@ than it is."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sandbox.analysis.fit import fit
 from sandbox.analysis.fit_objective import RecordedDrive
@@ -23,20 +24,24 @@ K = 3.0
 happen about two times in three, all within three nearly always."""
 
 
-def test_every_value_of_a_noisy_recording_is_within_three_of_its_standard_deviations():
-    """Position noise of 0.3 px and heading noise of 0.002 rad (σ) on every pose, the
-    velocity recorded as it was, a 30-s drive: the noise pulls the wheel base and the
-    steering angle about a quarter off together, and their ± must say so."""
+@pytest.fixture(scope="module")
+def noisy():
+    """(the fit, the hidden tuning) of a 30-s drive with position noise of 0.3 px and
+    heading noise of 0.002 rad (σ) on every pose, the velocity recorded as it was: the
+    noise pulls the wheel base and the steering angle about a quarter off together."""
     preset = load_preset(BUILTIN_DIR / "recipe_defaults.json")
     start = dict(preset.tuning)
     hidden = dict(start, **ARCADE_HIDDEN)
     recording = drive_recording(preset.model, hidden, arcade_drive(30.0), 60, velocity=True)
     noise = np.random.default_rng(7).normal(0.0, 1.0, recording.pose.shape) * [0.3, 0.3, 0.002]
     drive = RecordedDrive(recording.controls, recording.pose + noise, recording.velocity)
-    names = free_names(preset.model)
-    result = fit(preset.model, drive, start, names, 60)
+    return fit(preset.model, drive, start, free_names(preset.model), 60), hidden
+
+
+def test_every_value_of_a_noisy_recording_is_within_three_of_its_standard_deviations(noisy):
+    result, hidden = noisy
     assert result.verdict == "good" and not result.beyond_noise  # the noise explains the residual
-    determined = [name for name in names if name not in result.undetermined]
+    determined = [name for name in result.names if name not in result.undetermined]
     assert "wheel_base" in determined and "slip_speed" in determined
     for name in determined:
         error = abs(result.params[name] - hidden[name])
@@ -44,3 +49,17 @@ def test_every_value_of_a_noisy_recording_is_within_three_of_its_standard_deviat
             f"{name}: {result.params[name]:.6g} for {hidden[name]:.6g} (± {result.uncertainty[name]:.3g}): "
             f"{error / result.uncertainty[name]:.1f} σ off"
         )
+
+
+def test_the_ratio_the_noisy_drive_shows_is_named_with_its_own_uncertainty(noisy):
+    """The wheel base and steering angle come back off together; their ratio, which sets
+    the turn, is named, its relative ± and its relative error both far below theirs."""
+    result, hidden = noisy
+    ratio = hidden["steering_angle"] / hidden["wheel_base"]
+    named = {tie["of"]: tie for tie in result.tied}
+    assert list(named) == ["steering_angle / wheel_base"]
+    tie = named["steering_angle / wheel_base"]
+    assert tie["value"] == pytest.approx(result.params["steering_angle"] / result.params["wheel_base"])
+    wheel_base_error = abs(result.params["wheel_base"] / hidden["wheel_base"] - 1)
+    assert abs(tie["value"] / ratio - 1) < wheel_base_error / 10
+    assert tie["uncertainty"] / tie["value"] < result.uncertainty["wheel_base"] / result.params["wheel_base"] / 5

@@ -17,8 +17,9 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
     within a segment), σ² the residual's variance, and for a noisy recording at least
     the spread of refits to recordings of the fitted car with noise of the size found
-    (a parametric bootstrap: noisy anchors pull the values too); a parameter the
-    differences do not see (a threshold, e.g. the slip speed: the score steps as a
+    (a parametric bootstrap: noisy anchors pull the values too, along a valley where
+    two trade off, and the thresholds are scanned again in each refit); a parameter
+    the differences do not see (a threshold, e.g. the slip speed: the score steps as a
     recorded speed crosses it) by a profile scan instead, to where the score rises by
     σ², its value the middle of that interval;
  5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
@@ -97,6 +98,9 @@ class FitResult:
     """The drive's segments, those left out too."""
     worst_span: list = field(default_factory=list)
     """[start, end] (s) of the segment fitted worst (of those not left out)."""
+    tied: list = field(default_factory=list)
+    """Combinations of two values ({"of": "b / a" or "a × b", "value", "uncertainty"})
+    the recording shows much more sharply than either (fit_uncertainty.tied)."""
 
     @property
     def beyond_noise(self) -> bool:
@@ -163,11 +167,12 @@ def fit(
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    values, uncertainty = uncertainties(search, best, moving)
+    values, uncertainty, tied = uncertainties(search, best, moving)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
     result.undetermined = [names[j] for j in np.flatnonzero(flat)]
     result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
+    result.tied = tied
     result.evaluations = search.evaluations
     result.history = search.history
     result.noise_position = noise_position(objective, tuning)
