@@ -15,7 +15,8 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     the start value of those the CMA-ES's best leaves unused (step 2, checked before);
  4. uncertainties (fit_uncertainty.py): from the objective's curvature (Gauss–Newton,
     the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
-    within a segment), σ² the residual's variance, and for a noisy recording at least
+    within a segment), σ² the residual's variance, and for a noisy recording (whose
+    residual is within what its noise explains: beyond it no ± means anything) at least
     the spread of refits to recordings of the fitted car with noise of the size found
     (a parametric bootstrap: noisy anchors pull the values too, along a valley where
     two trade off, and the thresholds are scanned again in each refit); a parameter
@@ -167,7 +168,12 @@ def fit(
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    values, uncertainty, tied = uncertainties(search, best, moving)
+    found = {**dict(start), **_exact(space, best)}
+    misfit = summary(objective, found, names)
+    misfit.noise_position = noise_position(objective, found)
+    # the refits only for values that drive to the noise: beyond it no ± is meaningful
+    # (fit_advice), and the sets of switches tried and not chosen are spared them
+    values, uncertainty, tied = uncertainties(search, best, moving, refits=not misfit.beyond_noise)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
     result.undetermined = [names[j] for j in np.flatnonzero(flat)]

@@ -36,11 +36,12 @@ NOISELESS = 1e-9
 coordinate) has none: float rounding."""
 
 
-def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[dict, dict, list]:
+def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray, refits: bool = True) -> tuple[dict, dict, list]:
     """(the values at x, each moving parameter's one-sigma uncertainty in its own
     units (0 for those that do not move), the combinations the recording shows much
-    more sharply than their values (`tied`)). A parameter the differences do not see
-    is set to the middle of its profile interval."""
+    more sharply than their values (`tied`)); `refits`: with the spread of refits to
+    noisy recordings (`bootstrap`). A parameter the differences do not see is set to
+    the middle of its profile interval."""
     space, names = search.space, search.space.names
     x = x.copy()
     uncertainty = {name: 0.0 for name in names}
@@ -64,12 +65,12 @@ def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[di
         x, widths = profiles(search, x, unseen, ssr + max(variance, 1e-30))
         for j in unseen:
             uncertainty[names[j]] = widths[j]
-    refits = bootstrap(search, x, seen, unseen) if len(moving) else {}
+    found = bootstrap(search, x, seen, unseen) if refits and len(moving) else {}
     centre = _values(space, x)
-    for name, values in refits.items():
+    for name, values in found.items():
         uncertainty[name] = max(uncertainty[name], _rms(values - centre[name]))
     search._tell(1.0)
-    return centre, uncertainty, tied(refits, centre)
+    return centre, uncertainty, tied(found, centre)
 
 
 def tied(refits: Mapping[str, np.ndarray], centre: Mapping[str, float]) -> list[dict]:
