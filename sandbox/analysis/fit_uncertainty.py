@@ -175,11 +175,12 @@ def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDri
 
 
 def bootstrap(search: Search, x: np.ndarray, seen: np.ndarray, unseen=(), seed: int = 1) -> dict[str, np.ndarray]:
-    """name -> the values of `seen` and `unseen` refitted to REPLICATES recordings of the fitted car with noise of the size the recording has
-    (`noise_of`) on every pose, anchors included: their spread, and the pull that noisy
-    anchors give, are their RMS deviation from x's (a parametric bootstrap). Each refit: each threshold of `unseen` (which
-    the differences do not see) scanned across its range (`rescan`), then a
-    Levenberg–Marquardt polish of `seen`. Empty for a recording without noise."""
+    """name -> the values of `seen` and `unseen` refitted to REPLICATES recordings of
+    the fitted car with noise of the size the recording has (`noise_of`) on every pose,
+    anchors included; their RMS deviation from x's values is the noise's spread and the
+    pull that noisy anchors give (a parametric bootstrap). Each refit: each threshold of
+    `unseen` (which the differences do not see) scanned across its range (`rescan`),
+    then a Levenberg–Marquardt polish of `seen`. Empty for a recording without noise."""
     objective, space = search.objective, search.space
     unseen = np.asarray(unseen, dtype=np.int64)
     tuning = {**objective.base, **_values(space, x)}
