@@ -168,12 +168,12 @@ def fit(
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    found = {**dict(start), **_exact(space, best)}
-    misfit = summary(objective, found, names)
-    misfit.noise_position = noise_position(objective, found)
+    fitted = {**dict(start), **_exact(space, best)}
+    rough = summary(objective, fitted, names)
+    rough.noise_position = noise_position(objective, fitted)
     # the refits only for values that drive to the noise: beyond it no ± is meaningful
     # (fit_advice), and the sets of switches tried and not chosen are spared them
-    values, uncertainty, tied = uncertainties(search, best, moving, refits=not misfit.beyond_noise)
+    values, uncertainty, tied = uncertainties(search, best, moving, refits=not rough.beyond_noise)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
     result.undetermined = [names[j] for j in np.flatnonzero(flat)]
