@@ -124,6 +124,7 @@ def test_the_combination_a_noisy_drive_shows_is_named_with_its_own_uncertainty(t
     params, uncertainty = only["params"], only["uncertainty"]
     assert tie["value"] == pytest.approx(params["steering_angle"] / params["wheel_base"])
     assert tie["uncertainty"] / tie["value"] < uncertainty["wheel_base"] / params["wheel_base"] / 5
+    assert abs(tie["value"] - 17.3 / 82.0) <= 3 * tie["uncertainty"]  # the recorded car's ratio
     main(argv)
     text = capsys.readouterr().out
     assert f"steering_angle / wheel_base = {tie['value']:.6g} ± " in text
