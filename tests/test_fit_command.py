@@ -103,6 +103,32 @@ def test_a_fit_to_its_noise_gives_its_uncertainties_and_nothing_to_try(arcade_cs
     assert only["uncertainty_reason"] is None and only["what_to_try"] == []
     assert all(value is not None for value in only["uncertainty"].values())
     assert only["left_out_spans_s"] == [] and only["cannot_explain_segments"] == 0
+    assert only["tied"] == []  # an exact recording shows each value sharply
+
+
+def test_the_combination_a_noisy_drive_shows_is_named_with_its_own_uncertainty(tmp_path, capsys):
+    """0.3 px of noise on every position: the wheel base and the steering angle, which
+    together set the turn, trade off; the text and the JSON name their ratio with a ±
+    (relative) far smaller than either's."""
+    model = MODELS["arcade"]
+    hidden = dict(Tuning(model.PARAMS), wheel_base=82.0, steering_angle=17.3)
+    recording = drive_recording(model, hidden, _arcade_drive(), 60)
+    recording.pose[:, :2] += np.random.default_rng(3).normal(0.0, 0.3, recording.pose[:, :2].shape)
+    path = tmp_path / "noisy.csv"
+    save_recording(path, recording)
+    argv = ["fit", "--trace", str(path), "--model", "arcade", "--free", "wheel_base,steering_angle"]
+    main(argv + ["--json"])
+    (only,) = json.loads(capsys.readouterr().out)["fits"]
+    (tie,) = only["tied"]
+    assert tie["of"] == "steering_angle / wheel_base"
+    params, uncertainty = only["params"], only["uncertainty"]
+    assert tie["value"] == pytest.approx(params["steering_angle"] / params["wheel_base"])
+    assert tie["uncertainty"] / tie["value"] < uncertainty["wheel_base"] / params["wheel_base"] / 5
+    assert abs(tie["value"] - 17.3 / 82.0) <= 3 * tie["uncertainty"]  # the recorded car's ratio
+    main(argv)
+    text = capsys.readouterr().out
+    assert f"steering_angle / wheel_base = {tie['value']:.6g} ± " in text
+    assert "the drive shows this combination much more sharply than either value" in text
 
 
 def test_a_wall_glancing_the_car_is_named_and_left_out(tmp_path, capsys):

@@ -15,10 +15,12 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
     the start value of those the CMA-ES's best leaves unused (step 2, checked before);
  4. uncertainties (fit_uncertainty.py): from the objective's curvature (Gauss–Newton,
     the larger of σ²(JᵀJ)⁻¹ and its sandwich over segments, whose errors run on
-    within a segment), σ² the residual's variance, and for a noisy recording at least
+    within a segment), σ² the residual's variance, and for a noisy recording (whose
+    residual is within what its noise explains: beyond it no ± means anything) at least
     the spread of refits to recordings of the fitted car with noise of the size found
-    (a parametric bootstrap: noisy anchors pull the values too); a parameter the
-    differences do not see (a threshold, e.g. the slip speed: the score steps as a
+    (a parametric bootstrap: noisy anchors pull the values too, along a valley where
+    two trade off, and the thresholds are scanned again in each refit); a parameter
+    the differences do not see (a threshold, e.g. the slip speed: the score steps as a
     recorded speed crosses it) by a profile scan instead, to where the score rises by
     σ², its value the middle of that interval;
  5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
@@ -97,6 +99,9 @@ class FitResult:
     """The drive's segments, those left out too."""
     worst_span: list = field(default_factory=list)
     """[start, end] (s) of the segment fitted worst (of those not left out)."""
+    tied: list = field(default_factory=list)
+    """Combinations of two values ({"of": "b / a" or "a × b", "value", "uncertainty"})
+    the recording shows much more sharply than either (fit_uncertainty.tied)."""
 
     @property
     def beyond_noise(self) -> bool:
@@ -163,11 +168,17 @@ def fit(
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    values, uncertainty = uncertainties(search, best, moving)
+    fitted = {**dict(start), **_exact(space, best)}
+    rough = summary(objective, fitted, names)
+    rough.noise_position = noise_position(objective, fitted)
+    # the refits only for values that drive to the noise: beyond it no ± is meaningful
+    # (fit_advice), and the sets of switches tried and not chosen are spared them
+    values, uncertainty, tied = uncertainties(search, best, moving, refits=not rough.beyond_noise)
     tuning = {**dict(start), **values}
     result = summary(objective, tuning, names)
     result.undetermined = [names[j] for j in np.flatnonzero(flat)]
     result.uncertainty = {n: math.inf if n in result.undetermined else u for n, u in uncertainty.items()}
+    result.tied = tied
     result.evaluations = search.evaluations
     result.history = search.history
     result.noise_position = noise_position(objective, tuning)

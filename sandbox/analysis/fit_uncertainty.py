@@ -6,6 +6,7 @@ car (`bootstrap`)."""
 from __future__ import annotations
 
 import math
+from itertools import combinations
 from typing import Mapping
 
 import numpy as np
@@ -17,24 +18,35 @@ from .fit_objective import Objective, RecordedDrive
 from .fit_search import PROFILE, STEP, Search
 from .tune_space import Space
 
-REPLICATES = 6
-"""Noisy recordings of the fitted car refitted to measure the noise's effect."""
+REPLICATES = 60
+"""Noisy recordings of the fitted car refitted to measure the noise's effect: where two
+values trade off along a long valley (wheel base and steering angle set the turn
+together) the refits' spread is heavy-tailed, and a handful of them can miss most of it."""
 BOOTSTRAP_ROUNDS = 20
 """Polishing rounds of each refit."""
+SCAN = 65
+"""Values across its range a threshold is scored at in each refit, then as many again
+between the best one's neighbours."""
+TIED = 0.95
+"""Correlation of two values' refits (of their logarithms) from which they trade off."""
+SHARPER = 5.0
+"""How many times sharper (relative ±) than either value their combination must be to be named."""
 NOISELESS = 1e-9
 """A recording whose noise is below this (rad, or this share of its largest
 coordinate) has none: float rounding."""
 
 
-def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[dict, dict]:
+def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray, refits: bool = True) -> tuple[dict, dict, list]:
     """(the values at x, each moving parameter's one-sigma uncertainty in its own
-    units; 0 for those that do not move). A parameter the differences do not see is
-    set to the middle of its profile interval."""
+    units (0 for those that do not move), the combinations the recording shows much
+    more sharply than their values (`tied`)); `refits`: with the spread of refits to
+    noisy recordings (`bootstrap`). A parameter the differences do not see is set to
+    the middle of its profile interval."""
     space, names = search.space, search.space.names
     x = x.copy()
     uncertainty = {name: 0.0 for name in names}
     if not len(moving):
-        return _values(space, x), uncertainty
+        return _values(space, x), uncertainty, []
     r = search.residuals(x)[0]
     m = len(r)
     J = search.jacobian(x, moving, r)
@@ -53,11 +65,41 @@ def uncertainties(search: Search, x: np.ndarray, moving: np.ndarray) -> tuple[di
         x, widths = profiles(search, x, unseen, ssr + max(variance, 1e-30))
         for j in unseen:
             uncertainty[names[j]] = widths[j]
-    if len(seen):
-        for name, spread in bootstrap(search, x, seen).items():
-            uncertainty[name] = max(uncertainty[name], spread)
+    found = bootstrap(search, x, seen, unseen) if refits and len(moving) else {}
+    centre = _values(space, x)
+    for name, values in found.items():
+        uncertainty[name] = max(uncertainty[name], _rms(values - centre[name]))
     search._tell(1.0)
-    return _values(space, x), uncertainty
+    return centre, uncertainty, tied(found, centre)
+
+
+def tied(refits: Mapping[str, np.ndarray], centre: Mapping[str, float]) -> list[dict]:
+    """The pairs of values whose refits move together (|correlation| of their
+    logarithms at least TIED) so that their ratio (rising together) or product is
+    SHARPER times surer (relative ±) than either: {"of": "b / a" or "a × b", "value",
+    "uncertainty"} each; the drive shows that combination, each value far less."""
+    out = []
+    for a, b in combinations(refits, 2):
+        va, vb, ca, cb = refits[a], refits[b], centre[a], centre[b]
+        if not (len(va) > 2 and ca and cb and np.all(va * ca > 0) and np.all(vb * cb > 0)):
+            continue
+        la, lb = np.log(va / ca), np.log(vb / cb)
+        if not (np.std(la) > 0 and np.std(lb) > 0):
+            continue
+        correlation = float(np.corrcoef(la, lb)[0, 1])
+        if abs(correlation) < TIED:
+            continue
+        power = -1.0 if correlation > 0 else 1.0
+        value, values = cb * ca**power, vb * va**power
+        spread = _rms(values - value)
+        if SHARPER * spread / abs(value) > min(_rms(va - ca) / abs(ca), _rms(vb - cb) / abs(cb)):
+            continue
+        out.append({"of": f"{b} / {a}" if power < 0 else f"{a} × {b}", "value": value, "uncertainty": spread})
+    return out
+
+
+def _rms(deviations: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(deviations**2)))
 
 
 def noise_of(objective: Objective, tuning: Mapping[str, object]) -> tuple[float, float]:
@@ -132,12 +174,15 @@ def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDri
     return RecordedDrive(drive.controls, rows[:, :3], velocity, states, drive.tick)
 
 
-def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) -> dict[str, float]:
-    """name -> the RMS deviation of the values of `moving` refitted (a Levenberg–Marquardt
-    polish from x) to REPLICATES recordings of the fitted car with noise of the size
-    the recording has (`noise_of`) on every pose: their spread, and the pull that noisy
-    anchors give (a parametric bootstrap). Empty for a recording without noise."""
+def bootstrap(search: Search, x: np.ndarray, seen: np.ndarray, unseen=(), seed: int = 1) -> dict[str, np.ndarray]:
+    """name -> the values of `seen` and `unseen` refitted to REPLICATES recordings of
+    the fitted car with noise of the size the recording has (`noise_of`) on every pose,
+    anchors included; their RMS deviation from x's values is the noise's spread and the
+    pull that noisy anchors give (a parametric bootstrap). Each refit: each threshold of
+    `unseen` (which the differences do not see) scanned across its range (`rescan`),
+    then a Levenberg–Marquardt polish of `seen`. Empty for a recording without noise."""
     objective, space = search.objective, search.space
+    unseen = np.asarray(unseen, dtype=np.int64)
     tuning = {**objective.base, **_values(space, x)}
     sigma_xy, sigma_heading = noise_of(objective, tuning)
     scale = max(float(np.max(np.abs(objective.pose[:, :2]))), 1.0)
@@ -153,15 +198,31 @@ def bootstrap(search: Search, x: np.ndarray, moving: np.ndarray, seed: int = 1) 
         drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
         replica = _replica(objective, drive, tuning)
         refit = Search(replica, space, None, 0, search.stop)
-        found.append(refit.polish(x, moving, BOOTSTRAP_ROUNDS))
+        found.append(refit.polish(rescan(refit, x, unseen), seen, BOOTSTRAP_ROUNDS))
         search.evaluations += refit.evaluations
     if not found:
         return {}
     values = space.exact(np.array(found))
-    centre = _values(space, x)
-    return {
-        space.names[j]: float(np.sqrt(np.mean((values[space.names[j]] - centre[space.names[j]]) ** 2))) for j in moving
-    }
+    return {space.names[j]: values[space.names[j]] for j in np.concatenate([seen, unseen]).astype(np.int64)}
+
+
+def rescan(search: Search, x: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """x with each threshold of `which` in turn set to where it scores best, the others
+    as they are: SCAN values across its range, then SCAN between the best one's
+    neighbours, each grid one batch."""
+    x = x.copy()
+    for j in which:
+        low, high = 0.0, 1.0
+        for _ in range(2):
+            grid = np.linspace(low, high, SCAN)
+            candidates = np.repeat(x[None, :], SCAN + 1, axis=0)
+            candidates[1:, j] = grid
+            scores = search.scores(candidates)
+            if np.min(scores[1:]) < scores[0]:  # ties keep x's own value
+                x[j] = grid[int(np.argmin(scores[1:]))]
+            spacing = grid[1] - grid[0]
+            low, high = max(x[j] - spacing, 0.0), min(x[j] + spacing, 1.0)
+    return x
 
 
 def profiles(search: Search, x: np.ndarray, which: np.ndarray, threshold: float) -> tuple[np.ndarray, dict]:

@@ -14,6 +14,9 @@ METRE_SPEEDS_UP_TO = 150.0
 """units/s: a recording whose fastest tick is slower is taken to be in metres (540 km/h),
 a faster one in pixels, when --units does not say."""
 
+TIED_TEXT = "the drive shows this combination much more sharply than either value (they trade off)"
+"""Said of a combination of two values a fit names (FitResult.tied)."""
+
 
 def run(args) -> int:
     from dataclasses import replace
@@ -184,6 +187,7 @@ def _as_json(results, best, recording, units: str) -> dict:
                 },
                 "uncertainty_reason": uncertainty_reason(r, units),
                 "undetermined": r.undetermined,
+                "tied": r.tied if meaningful(r) else [],
                 "verdict": r.verdict,
                 "units": {
                     "position": units,
@@ -252,6 +256,8 @@ def _as_text(results, best, recording, units: str) -> list[str]:
                 lines.append(f"  {name:20s} {r.params[name]:.6g}{unit} (± not meaningful)")
             else:
                 lines.append(f"  {name:20s} {r.params[name]:.6g} ± {r.uncertainty[name]:.2g}{unit}")
+        for tie in r.tied if not reason else []:  # what a valley of two values leaves sharp
+            lines.append(f"  {tie['of']} = {tie['value']:.6g} ± {tie['uncertainty']:.2g}: {TIED_TEXT}")
         tries = what_to_try(r)
         if tries:
             lines.append("  what to try: " + "; ".join(tries))

@@ -4,9 +4,11 @@ other hidden values, other seeds, with and without the velocity, with ticks lost
 noise. One line per case: the worst error of a value the recording determines (%), the
 largest error in reported uncertainties (σ), the score (mean per tick, length²) at the
 values found and at the hidden ones, the verdict, the seconds and the segments left out
-as what the model cannot explain (none, for these drives of the model's own car).
+as what the model cannot explain (none, for these drives of the model's own car); with
+`--each`, under it each value's error in its reported uncertainties. At the end, the
+coverage: the share of the values (those the recording determines) within 2 and 3 σ.
 
-    python -m sandbox.devtools.fit_battery [WORD ...]   (only the cases whose name holds a WORD)
+    python -m sandbox.devtools.fit_battery [--each] [WORD ...]   (only the cases whose name holds a WORD)
 """
 
 from __future__ import annotations
@@ -116,9 +118,10 @@ def cases():
             yield f"monster {key} cut{ticks}", corvette.model, start, drive, list(CORVETTE_FREE), hidden, 1
 
 
-def run(words=()) -> list[dict]:
+def run(words=(), each: bool = False) -> list[dict]:
     """Fit every case whose name holds one of `words` (every case when none); print
-    and return a line of figures per case."""
+    and return a line of figures per case (`each`: and each value's error in σ), then
+    the coverage."""
     out = []
     warmed = set()
     for name, model, start, drive, names, hidden, seed in cases():
@@ -133,7 +136,8 @@ def run(words=()) -> list[dict]:
         truth = summary(Objective(model, drive, 60, start, 60), hidden, names).score
         errors = {n: abs(result.params[n] / hidden[n] - 1) for n in names if n not in result.undetermined and hidden[n]}
         worst = max(errors, key=errors.get)
-        sigmas = max(abs(result.params[n] - hidden[n]) / max(result.uncertainty[n], 1e-300) for n in errors)
+        each_sigmas = {n: abs(result.params[n] - hidden[n]) / max(result.uncertainty[n], 1e-300) for n in errors}
+        sigmas = max(each_sigmas.values())
         line = {
             "case": name,
             "worst_percent": 100 * errors[worst],
@@ -144,15 +148,31 @@ def run(words=()) -> list[dict]:
             "verdict": result.verdict,
             "seconds": seconds,
             "left_out": len(result.left_out_spans),
+            "each_sigmas": each_sigmas,
         }
         print(
             f"{name:36s} worst {line['worst_percent']:9.4f} % ({worst:15s}) {sigmas:8.2g} σ score {result.score:9.3g} "
             f"truth {truth:9.3g} {result.verdict:5s} {seconds:6.1f} s left out {line['left_out']}",
             flush=True,
         )
+        if each:
+            print("    " + "  ".join(f"{n} {z:.2g} σ" for n, z in each_sigmas.items()), flush=True)
         out.append(line)
+    print(coverage(out))
     return out
 
 
+def coverage(lines: list[dict]) -> str:
+    """The share of the values of `lines` within 2 and 3 reported standard deviations."""
+    sigmas = np.array([z for line in lines for z in line["each_sigmas"].values()])
+    if not len(sigmas):
+        return "coverage: no values"
+    return (
+        f"coverage: {len(sigmas)} values, {100 * np.mean(sigmas <= 2):.0f} % within 2 σ, "
+        f"{100 * np.mean(sigmas <= 3):.0f} % within 3 σ, the worst {np.max(sigmas):.2g} σ"
+    )
+
+
 if __name__ == "__main__":
-    run(sys.argv[1:])
+    flags = [word for word in sys.argv[1:] if word.startswith("--")]
+    run([word for word in sys.argv[1:] if word not in flags], each="--each" in flags)
