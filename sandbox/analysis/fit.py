@@ -136,11 +136,8 @@ def fit(
         )
     if not names:  # nothing to move: how the start tuning drives it
         return summary(objective, start, [])
-    params = {p.name: p for p in effective_params(model.PARAMS, start)}
-    space = Space(model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
-    budget = max_evaluations or EVALUATIONS_PER_PARAMETER * len(names)
-    search = Search(objective, space, on_progress, budget, stop)
-    x0 = space.coordinates(start)
+    search = _search(objective, start, names, max_evaluations or EVALUATIONS_PER_PARAMETER * len(names), on_progress, stop)
+    x0 = search.space.coordinates(start)
     best = search.evolve(x0, seed)
     best, flat = _settle(search, best, x0)
     whole, left_out, standing = objective, np.zeros(0, dtype=np.int64), 0
@@ -148,7 +145,7 @@ def fit(
         if search._stopped():  # a search stopped short: its residual tells nothing of the drive
             break
         floor = ROUNDING * path_per_segment(whole)
-        found = standing_out(whole, {**dict(start), **_exact(space, best)}, NOISE_FACTOR, floor)
+        found = standing_out(whole, {**dict(start), **_exact(search.space, best)}, NOISE_FACTOR, floor)
         if len(found) > MAX_SHARE * len(whole.anchors):  # no stretch: the model cannot explain the drive
             standing = len(found)
             if len(left_out):
@@ -181,6 +178,43 @@ def fit(
     if standing and result.verdict == "good":  # too much stands out to call it good
         result.verdict = "poor"
     return result
+
+
+def screen(
+    model: ModuleType,
+    drive: RecordedDrive,
+    start: Mapping[str, object],
+    names: list[str],
+    hz: float,
+    segment: int | None = None,
+    heading_weight: float | None = None,
+    seed: int = 1,
+    evaluations_per_parameter: int = 0,
+    stop: threading.Event | None = None,
+) -> FitResult:
+    """A quick fit (its residual and score; no uncertainties): the Levenberg–Marquardt
+    polish from `start`, after a short CMA-ES (`evaluations_per_parameter` tunings per
+    free value) if asked; no threshold search, nothing left out. What the whole fit
+    (`fit`) reaches from the same start is usually closer."""
+    segment = int(segment or round(hz))
+    objective = Objective(model, drive, hz, start, segment, heading_weight)
+    if not objective.ticks or not names:
+        return summary(objective, start, list(names))
+    search = _search(objective, start, names, evaluations_per_parameter * len(names), None, stop)
+    best = search.space.coordinates(start)
+    if evaluations_per_parameter:
+        best = search.evolve(best, seed)
+    best = search.polish(best, np.arange(len(best)))
+    result = summary(objective, {**dict(start), **_exact(search.space, best)}, names)
+    result.evaluations = search.evaluations
+    return result
+
+
+def _search(objective: Objective, start: Mapping[str, object], names: list[str], budget: int, on_progress, stop) -> Search:
+    """The search of `names` over `objective`, each within its range under `start`'s switches."""
+    params = {p.name: p for p in effective_params(objective.model.PARAMS, start)}
+    space = Space(objective.model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
+    return Search(objective, space, on_progress, budget, stop)
 
 
 def _settle(search: Search, best: np.ndarray, x0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
