@@ -136,7 +136,8 @@ def fit(
         )
     if not names:  # nothing to move: how the start tuning drives it
         return summary(objective, start, [])
-    search = _search(objective, start, names, max_evaluations or EVALUATIONS_PER_PARAMETER * len(names), on_progress, stop)
+    budget = max_evaluations or EVALUATIONS_PER_PARAMETER * len(names)
+    search = _search(objective, start, names, budget, on_progress, stop)
     x0 = search.space.coordinates(start)
     best = search.evolve(x0, seed)
     best, flat = _settle(search, best, x0)
@@ -210,7 +211,7 @@ def screen(
     return result
 
 
-def _search(objective: Objective, start: Mapping[str, object], names: list[str], budget: int, on_progress, stop) -> Search:
+def _search(objective: Objective, start: Mapping[str, object], names: list[str], budget: int, on_progress, stop):
     """The search of `names` over `objective`, each within its range under `start`'s switches."""
     params = {p.name: p for p in effective_params(objective.model.PARAMS, start)}
     space = Space(objective.model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)

@@ -45,7 +45,8 @@ def switch_lines(search: SwitchFit, units: str) -> list[str]:
             lines.append(
                 f"    {on_off(switches)}: RMS position {_number(other.rms_position)} {units}, {other.verdict}{alike}"
             )
-        lines += [f"    {on_off(switches)}: {_screened_out(search, quick, units)}" for switches, quick in search.screened]
+        for switches, quick in search.screened:
+            lines.append(f"    {on_off(switches)}: {_screened_out(search, quick, units)}")
     if search.untold:
         kept = on_off({name: search.switches[name] for name in search.untold})
         lines.append(

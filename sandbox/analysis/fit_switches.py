@@ -10,8 +10,8 @@ switches give the values, `Param.variant`), and the set whose fit drives the rec
 closest is chosen. A whole fit takes seconds, so every set is first screened by a quick
 fit (`fit.screen`: the polish from the set's defaults) and only those within
 SCREEN_FACTOR of the best quick fit are fitted in full (`fit`; always the best), one
-of each group whose quick fits went alike (`alike`: the switches between them did nothing). A switch no combination of the others lets
-change the drive (analog pedals on a recording of whole presses only) is untold: kept as
+of each group whose quick fits went alike (`alike`: the switches between them did
+nothing). A switch no combination of the others lets change the drive (analog pedals on a recording of whole presses only) is untold: kept as
 the start has it, and said.
 """
 
@@ -47,8 +47,8 @@ SCREEN_SHARE = 0.1
 @dataclass
 class SwitchFit:
     """A fit over the switches: the chosen set's fit, every set fitted in full (switches
-    -> its fit, the chosen first), the sets screened out by their quick fit, the switches the recording stated (set from it), those it
-    cannot tell (kept as the start has them), those kept because the sets would be too
+    -> its fit, the chosen first), every set's quick fit, the switches the recording
+    stated (set from it), those it cannot tell (kept as the start has them), those kept because the sets would be too
     many or the user locked them, and those the recording states that the model lacks."""
 
     result: FitResult
