@@ -11,8 +11,8 @@ closest is chosen. A whole fit takes seconds, so every set is first screened by 
 fit (`fit.screen`: the polish from the set's defaults) and only those within
 SCREEN_FACTOR of the best quick fit are fitted in full (`fit`; always the best), one
 of each group whose quick fits went alike (`alike`: the switches between them did
-nothing). A switch no combination of the others lets change the drive (analog pedals on a recording of whole presses only) is untold: kept as
-the start has it, and said.
+nothing). A switch no combination of the others lets change the drive (analog pedals
+on a recording of whole presses only) is untold: kept as the start has it, and said.
 """
 
 from __future__ import annotations
@@ -196,9 +196,7 @@ def fit_switches(
     for i, switches in enumerate(sets):
         if i and stop is not None and stop.is_set():
             break
-        share = (
-            (lambda s, i=i: on_progress(screening + (1 - screening) * (i + s) / len(sets))) if on_progress else None
-        )
+        share = (lambda s, i=i: on_progress(screening + (1 - screening) * (i + s) / len(sets))) if on_progress else None
         result = one_fit.fit(  # looked up at the call: a test may stand in for it
             model,
             drive,
