@@ -14,7 +14,7 @@ from .fit_switches import MAX_SWITCH_SETS, SwitchFit, on_off
 CLI = {
     "free": "--free or --lock",
     "switches": "a preset with them set: --preset",
-    "lock": "leave them out of --lock",
+    "lock": "leave out of --lock",
     "model": "--model all",
 }
 """How each thing to try is done with `car-sandbox fit`."""
