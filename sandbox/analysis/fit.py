@@ -24,6 +24,8 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
  5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
     a wall touched, code of the game's own) left out and steps 3 done again from the
     rest, at most ROUNDS times; too many standing out: none left out, said instead.
+`screen` is a quick fit, the polish of step 3 alone from the start (fit_switches.py
+screens each set of on/off options with it before fitting the nearest in full).
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".
@@ -189,23 +191,19 @@ def screen(
     hz: float,
     segment: int | None = None,
     heading_weight: float | None = None,
-    seed: int = 1,
-    evaluations_per_parameter: int = 0,
     stop: threading.Event | None = None,
 ) -> FitResult:
     """A quick fit (its residual and score; no uncertainties): the Levenberg–Marquardt
-    polish from `start`, after a short CMA-ES (`evaluations_per_parameter` tunings per
-    free value) if asked; no threshold search, nothing left out. What the whole fit
-    (`fit`) reaches from the same start is usually closer."""
+    polish of `names` from `start` alone; no CMA-ES, no threshold search, nothing left
+    out. The whole fit (`fit`) from the same start drives the recording as closely or
+    closer; a start far from the recorded car's values can leave this far from it."""
     segment = int(segment or round(hz))
     objective = Objective(model, drive, hz, start, segment, heading_weight)
     if not objective.ticks or not names:
         return summary(objective, start, list(names))
-    search = _search(objective, start, names, evaluations_per_parameter * len(names), None, stop)
-    best = search.space.coordinates(start)
-    if evaluations_per_parameter:
-        best = search.evolve(best, seed)
-    best = search.polish(best, np.arange(len(best)))
+    search = _search(objective, start, names, 0, None, stop)
+    x0 = search.space.coordinates(start)
+    best = search.polish(x0, np.arange(len(x0)))
     result = summary(objective, {**dict(start), **_exact(search.space, best)}, names)
     result.evaluations = search.evaluations
     return result

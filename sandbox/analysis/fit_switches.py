@@ -233,7 +233,9 @@ def _screened(model, drive, base, names, hz, sets, options, on_progress, stop) -
     for i, switches in enumerate(sets):
         if i and stop is not None and stop.is_set():  # the sets screened so far: the best of them is fitted
             break
-        result = one_fit.screen(model, drive, start_with(model, base, switches), names, hz, **options, stop=stop)
+        start = start_with(model, base, switches)
+        segment, weight = options["segment"], options["heading_weight"]
+        result = one_fit.screen(model, drive, start, names, hz, segment=segment, heading_weight=weight, stop=stop)
         quick.append((switches, result))
         if on_progress:
             on_progress(SCREEN_SHARE * (i + 1) / len(sets))
