@@ -166,9 +166,8 @@ def test_the_switch_search_reports_its_progress_and_stops_between_sets(analog_cs
         if share >= SCREEN_SHARE * 3 / SETS - 1e-12:
             stop.set()
 
-    search = fit_switches(
-        ARCADE, recording, dict(reference_preset(ARCADE).tuning), free_names(ARCADE), HZ, on_progress=progress, stop=stop
-    )
+    start = dict(reference_preset(ARCADE).tuning)
+    search = fit_switches(ARCADE, recording, start, free_names(ARCADE), HZ, on_progress=progress, stop=stop)
     assert len(search.quick) == 3 and len(search.tried) == 1
     assert shares[:3] == pytest.approx([SCREEN_SHARE * k / SETS for k in (1, 2, 3)])
     assert all(0.0 <= s <= 1.0 for s in shares)
