@@ -148,7 +148,7 @@ def test_the_sets_fitted_in_full_are_those_within_the_factor_of_the_best_quick_f
     }
     monkeypatch.setattr(one_fit, "screen", lambda model, drive, start, *a, **k: quick[(start["a"], start["b"])])
     monkeypatch.setattr(switch_search, "start_with", lambda model, base, switches: dict(switches))
-    kept, every = switch_search._screened(ARCADE, None, {}, ["v"], HZ, sets, {}, None, None)
+    kept, every = switch_search._screened(ARCADE, None, {}, ["v"], HZ, sets, HZ, None, None, None)
     assert kept == [{"a": True, "b": False}, {"a": False, "b": True}]
     assert [s for s, _ in every] == [sets[1], sets[3], sets[2], sets[0]]  # closest first
 

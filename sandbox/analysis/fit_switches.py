@@ -190,7 +190,7 @@ def fit_switches(
     told = told_switches(model, drive, hz, base, free, segment, heading_weight) if free and names else []
     sets, beyond = switch_sets(model, base, told)
     options = dict(segment=segment, heading_weight=heading_weight, seed=seed)
-    sets, quick = _screened(model, drive, base, names, hz, sets, options, on_progress, stop)
+    sets, quick = _screened(model, drive, base, names, hz, sets, segment, heading_weight, on_progress, stop)
     screening = SCREEN_SHARE if quick else 0.0
     tried = []
     for i, switches in enumerate(sets):
@@ -223,7 +223,7 @@ def fit_switches(
     )
 
 
-def _screened(model, drive, base, names, hz, sets, options, on_progress, stop) -> tuple[list, list]:
+def _screened(model, drive, base, names, hz, sets, segment, heading_weight, on_progress, stop) -> tuple[list, list]:
     """(the sets to fit in full, best quick fit first; every set's quick fit, closest
     first): each set's quick fit (fit.screen), kept within SCREEN_FACTOR of the best and
     not `alike` one kept before it. One set (or none free): nothing to screen."""
@@ -234,8 +234,9 @@ def _screened(model, drive, base, names, hz, sets, options, on_progress, stop) -
         if i and stop is not None and stop.is_set():  # the sets screened so far: the best of them is fitted
             break
         start = start_with(model, base, switches)
-        segment, weight = options["segment"], options["heading_weight"]
-        result = one_fit.screen(model, drive, start, names, hz, segment=segment, heading_weight=weight, stop=stop)
+        result = one_fit.screen(
+            model, drive, start, names, hz, segment=segment, heading_weight=heading_weight, stop=stop
+        )
         quick.append((switches, result))
         if on_progress:
             on_progress(SCREEN_SHARE * (i + 1) / len(sets))
