@@ -48,8 +48,9 @@ SCREEN_SHARE = 0.1
 class SwitchFit:
     """A fit over the switches: the chosen set's fit, every set fitted in full (switches
     -> its fit, the chosen first), every set's quick fit, the switches the recording
-    stated (set from it), those it cannot tell (kept as the start has them), those kept because the sets would be too
-    many or the user locked them, and those the recording states that the model lacks."""
+    stated (set from it), those it cannot tell (kept as the start has them), those kept
+    because the sets would be too many or the user locked them, and those the recording
+    states that the model lacks."""
 
     result: FitResult
     tried: list[tuple[dict[str, bool], FitResult]]
@@ -189,7 +190,6 @@ def fit_switches(
     free = [name for name in declared if name not in given and name not in locked]
     told = told_switches(model, drive, hz, base, free, segment, heading_weight) if free and names else []
     sets, beyond = switch_sets(model, base, told)
-    options = dict(segment=segment, heading_weight=heading_weight, seed=seed)
     sets, quick = _screened(model, drive, base, names, hz, sets, segment, heading_weight, on_progress, stop)
     screening = SCREEN_SHARE if quick else 0.0
     tried = []
@@ -203,7 +203,9 @@ def fit_switches(
             start_with(model, base, switches),
             names,
             hz,
-            **options,
+            segment=segment,
+            heading_weight=heading_weight,
+            seed=seed,
             max_evaluations=max_evaluations,
             on_progress=share,
             stop=stop,
