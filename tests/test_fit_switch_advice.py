@@ -74,7 +74,7 @@ def test_a_locked_switch_is_advised_and_the_tried_one_is_not(analog_csv, capsys)
     assert any(t.startswith("not a switch of those tried: the other 3 sets of switches") for t in listed)
 
 
-def test_switches_the_recordings_header_states_are_advised_as_the_header_s(tmp_path, capsys):
+def test_switches_the_recordings_header_states_are_advised_as_stated_by_the_header(tmp_path, capsys):
     """The header states analog pedals off against a drive with pedals part pressed and
     analog pedals on: the fit sets them off (poor); what to try says the header states
     them, that the game's script may not be the node's, and how to have them tried."""
