@@ -26,6 +26,8 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
  5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
     a wall touched, code of the game's own) left out and steps 3 done again from the
     rest, at most ROUNDS times; too many standing out: none left out, said instead.
+`screen` is a quick fit, the polish of step 3 alone from the start (fit_switches.py
+screens each set of on/off options with it before fitting the nearest in full).
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
 the distance driven per segment and the RMS heading error at most GOOD_DEGREES;
 "cannot explain" when the RMS position error is larger than that distance; else "poor".
@@ -141,11 +143,9 @@ def fit(
         )
     if not names:  # nothing to move: how the start tuning drives it
         return summary(objective, start, [])
-    params = {p.name: p for p in effective_params(model.PARAMS, start)}
-    space = Space(model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
     budget = max_evaluations or EVALUATIONS_PER_PARAMETER * len(names)
-    search = Search(objective, space, on_progress, budget, stop)
-    x0 = space.coordinates(start)
+    search = _search(objective, start, names, budget, on_progress, stop)
+    x0 = search.space.coordinates(start)
     best = search.evolve(x0, seed)
     best, flat = _settle(search, best, x0)
     whole, left_out, standing = objective, np.zeros(0, dtype=np.int64), 0
@@ -153,7 +153,7 @@ def fit(
         if search._stopped():  # a search stopped short: its residual tells nothing of the drive
             break
         floor = ROUNDING * path_per_segment(whole)
-        found = standing_out(whole, {**dict(start), **_exact(space, best)}, NOISE_FACTOR, floor)
+        found = standing_out(whole, {**dict(start), **_exact(search.space, best)}, NOISE_FACTOR, floor)
         if len(found) > MAX_SHARE * len(whole.anchors):  # no stretch: the model cannot explain the drive
             standing = len(found)
             if len(left_out):
@@ -192,6 +192,39 @@ def fit(
     if standing and result.verdict == "good":  # too much stands out to call it good
         result.verdict = "poor"
     return result
+
+
+def screen(
+    model: ModuleType,
+    drive: RecordedDrive,
+    start: Mapping[str, object],
+    names: list[str],
+    hz: float,
+    segment: int | None = None,
+    heading_weight: float | None = None,
+    stop: threading.Event | None = None,
+) -> FitResult:
+    """A quick fit (its residual and score; no uncertainties): the Levenberg–Marquardt
+    polish of `names` from `start` alone; no CMA-ES, no threshold search, nothing left
+    out. The whole fit (`fit`) from the same start drives the recording as closely or
+    closer; a start far from the recorded car's values can leave this far from it."""
+    segment = int(segment or round(hz))
+    objective = Objective(model, drive, hz, start, segment, heading_weight)
+    if not objective.ticks or not names:
+        return summary(objective, start, list(names))
+    search = _search(objective, start, names, 0, None, stop)
+    x0 = search.space.coordinates(start)
+    best = search.polish(x0, np.arange(len(x0)))
+    result = summary(objective, {**dict(start), **_exact(search.space, best)}, names)
+    result.evaluations = search.evaluations
+    return result
+
+
+def _search(objective: Objective, start: Mapping[str, object], names: list[str], budget: int, on_progress, stop):
+    """The search of `names` over `objective`, each within its range under `start`'s switches."""
+    params = {p.name: p for p in effective_params(objective.model.PARAMS, start)}
+    space = Space(objective.model, list(names), {n: (params[n].min, params[n].max) for n in names}, start)
+    return Search(objective, space, on_progress, budget, stop)
 
 
 def _settle(search: Search, best: np.ndarray, x0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from .fit import NOISE_FACTOR, ROUNDING
-from .fit_switches import MAX_SWITCH_SETS, SwitchFit, on_off
+from .fit_switches import MAX_SWITCH_SETS, SCREEN_FACTOR, SwitchFit, alike, on_off
 
 
 def _number(value: float) -> str:
@@ -24,9 +24,13 @@ def switch_lines(search: SwitchFit, units: str) -> list[str]:
         lines.append(f"  the recording's switches {', '.join(search.foreign)} are not this model's: left out")
     if search.searched:
         chosen = {name: search.switches[name] for name in search.searched}
+        sets = len(search.tried) + len(search.screened)
+        how = "each fitted from its own defaults"
+        if search.screened:
+            how = f"each from its own defaults, {len(search.tried)} fitted in full after a quick fit of every set"
         lines.append(
-            f"  switches tried ({len(search.tried)} sets of {', '.join(search.searched)}, each fitted from its "
-            f"own defaults): chosen {on_off(chosen)}, RMS position {_number(best.rms_position)} {units}"
+            f"  switches tried ({sets} sets of {', '.join(search.searched)}, {how}): chosen {on_off(chosen)}, "
+            f"RMS position {_number(best.rms_position)} {units}"
         )
         turned = {name: search.start[name] for name in search.searched if chosen[name] != search.start[name]}
         if turned:
@@ -41,6 +45,8 @@ def switch_lines(search: SwitchFit, units: str) -> list[str]:
             lines.append(
                 f"    {on_off(switches)}: RMS position {_number(other.rms_position)} {units}, {other.verdict}{alike}"
             )
+        for switches, quick in search.screened:
+            lines.append(f"    {on_off(switches)}: {_screened_out(search, quick, units)}")
     if search.untold:
         kept = on_off({name: search.switches[name] for name in search.untold})
         lines.append(
@@ -59,8 +65,22 @@ def switch_lines(search: SwitchFit, units: str) -> list[str]:
     return lines
 
 
+def _screened_out(search: SwitchFit, quick, units: str) -> str:
+    """Why a set was not fitted in full, with its quick fit's residual."""
+    residual = f"RMS position {_number(quick.rms_position)} {units} after a quick fit"
+    twin = next((s for s, other in search.quick if alike(quick, other) and s in [t for t, _ in search.tried]), None)
+    if twin is not None:
+        return f"{residual}, exactly as {on_off(twin)}: these switches change nothing of this drive, one fit for both"
+    best = search.quick[0][1]
+    times = math.sqrt(quick.score / best.score) if best.score > 0 else math.inf
+    if times > SCREEN_FACTOR:
+        return f"{residual}, {_number(times)} times the best quick fit's error: not fitted in full"
+    return f"{residual}: not fitted in full (stopped)"
+
+
 def switch_json(search: SwitchFit) -> dict:
-    """The switch search as JSON: the chosen switches, where they came from, each set's fit."""
+    """The switch search as JSON: the chosen switches, where they came from, each set's fit
+    (those screened out: their quick fit)."""
     return {
         "switches": search.switches,
         "switches_from_recording": search.stated,
@@ -72,8 +92,10 @@ def switch_json(search: SwitchFit) -> dict:
                 "rms_position": other.rms_position if math.isfinite(other.rms_position) else None,
                 "score": other.score if math.isfinite(other.score) else None,
                 "verdict": other.verdict,
+                "fitted_in_full": full,
             }
-            for switches, other in search.tried
+            for switches, other, full in [(s, r, True) for s, r in search.tried]
+            + [(s, r, False) for s, r in search.screened]
         ],
     }
 

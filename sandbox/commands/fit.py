@@ -115,7 +115,7 @@ def run(args) -> int:
         fitted = replace(preset, tuning=tuning, name=f"{preset.name} (fitted)", description=description, hz=hz)
         save_preset(fitted, args.out)
     if args.json:
-        found = _as_json(results, best, recording, units)
+        found = _as_json(results, best, recording, units, searches)
         for entry, result in zip(found["fits"], results):
             entry.update(switch_json(searches[result.model.NAME]))
         if left_out:
@@ -125,7 +125,7 @@ def run(args) -> int:
             }
         print(json.dumps(found, indent=2))
     else:
-        lines = _as_text(results, best, recording, units)
+        lines = _as_text(results, best, recording, units, searches)
         for result in results:  # under each model's verdict
             at = next(i for i, line in enumerate(lines) if line.startswith(f"{result.model.TITLE}: "))
             lines[at + 1 : at + 1] = switch_lines(searches[result.model.NAME], units)
@@ -171,7 +171,7 @@ def _finite(value: float):
     return value if math.isfinite(value) else None  # JSON has no NaN or inf: null
 
 
-def _as_json(results, best, recording, units: str) -> dict:
+def _as_json(results, best, recording, units: str, searches: dict) -> dict:
     from ..analysis.fit_advice import meaningful, uncertainty_reason, what_to_try
 
     return {
@@ -202,7 +202,7 @@ def _as_json(results, best, recording, units: str) -> dict:
                 "left_out_spans_s": r.left_out_spans,
                 "cannot_explain_segments": r.standing_out,
                 "worst_span_s": r.worst_span or None,
-                "what_to_try": what_to_try(r),
+                "what_to_try": what_to_try(r, search=searches[r.model.NAME]),
             }
             for r in results
         ],
@@ -214,7 +214,7 @@ def _as_json(results, best, recording, units: str) -> dict:
     }
 
 
-def _as_text(results, best, recording, units: str) -> list[str]:
+def _as_text(results, best, recording, units: str, searches: dict) -> list[str]:
     from ..analysis.fit_advice import cannot_explain, left_out, uncertainty_reason, what_to_try
 
     lines = [
@@ -258,7 +258,7 @@ def _as_text(results, best, recording, units: str) -> list[str]:
                 lines.append(f"  {name:20s} {r.params[name]:.6g} ± {r.uncertainty[name]:.2g}{unit}")
         for tie in r.tied if not reason else []:  # what a valley of two values leaves sharp
             lines.append(f"  {tie['of']} = {tie['value']:.6g} ± {tie['uncertainty']:.2g}: {TIED_TEXT}")
-        tries = what_to_try(r)
+        tries = what_to_try(r, search=searches[r.model.NAME])
         if tries:
             lines.append("  what to try: " + "; ".join(tries))
     above = ", its residual above the recording's noise" if best.names and best.beyond_noise else ""

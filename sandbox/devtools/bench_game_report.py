@@ -33,7 +33,8 @@ def fit_report(f: dict, t: dict) -> list[str]:
     lines.append(
         "  worst error of a fitted value: "
         + ", ".join(
-            f"{k} {r['worst_error_percent']:.2g} % ({r['evaluations']} tunings, {r['verdict']})"
+            f"{k} {r['worst_error_percent']:.2g} % ({r['evaluations']} tunings, {r['switch_sets']} sets of "
+            f"switches, {r['fitted_in_full']} fitted in full, {r['verdict']})"
             for k, r in f["fit"].items()
         )
     )

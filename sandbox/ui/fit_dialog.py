@@ -281,10 +281,12 @@ class FitDialog(QDialog):
         fits = [r for r in results if isinstance(r, FitResult)]
         best = best_of(results)
         parts = [r if isinstance(r, FitResult) else None for r in results]
-        switches = [run.switches for run in self._runs] + [[]] * len(results)
+        runs = self._runs + [FitRun(None, {}, [])] * len(results)
         html = "".join(
-            result_html(r, r is best and len(fits) > 1) + switches_html(lines) if r is not None else f"<p>{text}</p>"
-            for r, text, lines in zip(parts, results, switches)
+            result_html(r, r is best and len(fits) > 1, run.search) + switches_html(run.switches)
+            if r is not None
+            else f"<p>{text}</p>"
+            for r, text, run in zip(parts, results, runs)
         )
         if len(fits) > 1 and best is not None:
             html = f"<p><b>Best: {best.model.TITLE}</b> (the least error per tick).</p>" + html

@@ -11,7 +11,7 @@ from types import ModuleType
 from ..analysis.fit import FitResult
 from ..analysis.fit_advice import cannot_explain, left_out, uncertainty_reason, what_to_try
 from ..analysis.fit_switch_text import switch_lines
-from ..analysis.fit_switches import fit_switches
+from ..analysis.fit_switches import SwitchFit, fit_switches
 from ..errors import UserError
 from ..files.recordings import Recording
 from ..physics.params import effective_params
@@ -22,12 +22,14 @@ from .worker import Task
 class FitRun:
     """One model to fit: its start tuning (the fixed values, and where the search
     starts) and the names of its free parameters; once fitted, what the fit says of its
-    switches (lines of text: those the recording stated, the sets tried, those untold)."""
+    switches (lines of text: those the recording stated, the sets tried, those untold)
+    and the switch search itself."""
 
     model: ModuleType
     start: dict
     free: list[str]
     switches: list[str] = field(default_factory=list)
+    search: SwitchFit | None = None
 
 
 def fit_job(runs: list[FitRun], recording: Recording, segment: int | None, task: Task) -> list:
@@ -52,6 +54,7 @@ def fit_job(runs: list[FitRun], recording: Recording, segment: int | None, task:
                 stop=task.stop,
             )
             result, run.switches = search.result, switch_lines(search, run.model.LENGTH_UNIT)
+            run.search = search
         except UserError as exc:
             result = f"{run.model.TITLE}: {exc}"
         out.append(result)
@@ -87,10 +90,11 @@ DIALOG = {
 """How each thing to try is done in the Fit dialog (fit_advice.what_to_try)."""
 
 
-def result_html(result: FitResult, best: bool) -> str:
+def result_html(result: FitResult, best: bool, search: SwitchFit | None = None) -> str:
     """One model's fit for people: the verdict, the residual with units, every fitted
     value ± its uncertainty (or why a ± would mean nothing), the stretches left out,
-    the values the recording cannot tell, and what to try."""
+    the values the recording cannot tell, and what to try (knowing the switch search
+    `search` that chose it)."""
     model, unit = result.model, result.model.LENGTH_UNIT
     params = {p.name: p for p in effective_params(model.PARAMS, result.tuning)}
     reason = uncertainty_reason(result, unit)
@@ -127,7 +131,7 @@ def result_html(result: FitResult, best: bool) -> str:
             f"{'it' if len(result.undetermined) == 1 else 'them'} drives it the same, so "
             f"{'it is' if len(result.undetermined) == 1 else 'they are'} kept at the start value.</p>"
         )
-    tries = what_to_try(result, DIALOG)
+    tries = what_to_try(result, DIALOG, search)
     if tries:
         text += "<p>What to try: " + "; ".join(html.escape(t, quote=False) for t in tries) + ".</p>"
     return text
