@@ -168,7 +168,7 @@ def fit(
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
     moving = np.flatnonzero(~flat)
-    fitted = {**dict(start), **_exact(space, best)}
+    fitted = {**dict(start), **_exact(search.space, best)}
     rough = summary(objective, fitted, names)
     rough.noise_position = noise_position(objective, fitted)
     # the refits only for values that drive to the noise: beyond it no ± is meaningful
