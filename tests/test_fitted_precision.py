@@ -148,3 +148,22 @@ def test_export_godot_writes_a_saved_fits_value_to_its_precision_and_says_so(tmp
     assert main(["export-godot", "--preset", "recipe_defaults", "--godot", "4", "--out", str(mine)]) == 0
     assert main(["export-godot", "--preset", str(tmp_path / "fitted.json"), "--into", str(mine)]) == 0
     assert "var friction: float = -47.3\n" in mine.read_text()
+
+
+def test_a_value_changed_from_its_fitted_one_drops_its_precision(tmp_path, capsys):
+    """tune --out and import-godot write a preset from one with a fit's precision: a
+    value they change is another number, written to its step; one they keep keeps its ±."""
+    base = _recipe(friction=-47.30021, engine_power=1037.4)
+    base.precision = {"friction": 0.0004, "engine_power": 0.01}
+    save_preset(base, tmp_path / "fitted.json")
+    tuned = tmp_path / "tuned.json"
+    argv = ["tune", "--preset", str(tmp_path / "fitted.json"), "--target", "top_speed=500±10", "--free", "engine_power"]
+    assert main(argv + ["--out", str(tuned)]) in (0, 1)
+    assert load_preset(tuned).tuning["engine_power"] != 1037.4
+    assert load_preset(tuned).precision == {"friction": 0.0004}
+    script = tmp_path / "car.gd"
+    assert main(["export-godot", "--preset", "recipe_defaults", "--out", str(script)]) == 0  # friction -55
+    imported = tmp_path / "imported.json"
+    assert main(["import-godot", str(script), "--preset", str(tmp_path / "fitted.json"), "--out", str(imported)]) == 0
+    assert load_preset(imported).precision == {}
+    capsys.readouterr()

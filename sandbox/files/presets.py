@@ -77,6 +77,12 @@ def fitted_precision(uncertainty: Mapping[str, float]) -> dict[str, float]:
     return {name: float(u) for name, u in uncertainty.items() if _is_precision(u)}
 
 
+def precision_kept(preset: Preset, tuning: Mapping[str, object]) -> dict[str, float]:
+    """`preset`'s precision of the values `tuning` still holds as it does (one changed
+    is another number: its slider's step is its precision)."""
+    return {name: u for name, u in preset.precision.items() if tuning[name] == preset.tuning[name]}
+
+
 def values_and_precision(preset: Preset) -> dict[str, tuple[float, float]]:
     """{parameter: (its value, the ± a fit found for it)} of `preset`'s fitted values."""
     return {name: (preset.tuning[name], u) for name, u in preset.precision.items()}
