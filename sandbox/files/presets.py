@@ -222,7 +222,7 @@ def _precision(given: object, declared: dict, replaced) -> dict[str, float]:
         if p is None or p.is_bool:
             replaced(f"field 'precision.{shown(name)}': not a numeric parameter of this model")
         elif not _is_precision(value):
-            replaced(f"field 'precision.{name}': {shown(repr(value))} is not a positive number (a ± in {p.unit})")
+            replaced(f"field 'precision.{name}': {shown(repr(value))} is not a positive number (the ± a fit found)")
         else:
             precision[name] = float(value)
     return precision
