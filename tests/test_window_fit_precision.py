@@ -12,7 +12,11 @@ import numpy as np
 from PySide6.QtWidgets import QApplication
 
 from sandbox.devtools.fit_drives import arcade_drive
+from sandbox.files.godot import export_script
+from sandbox.files.presets import BUILTIN_DIR
 from sandbox.files.recordings import drive_recording, save_recording
+from sandbox.ui.app import MainWindow
+from sandbox.ui.session import settings
 from test_window_fit import FIT_WAIT_MS, fit_only
 from window_helpers import paused
 
@@ -62,3 +66,15 @@ def test_an_applied_fits_precision_goes_into_the_exports_until_the_slider_moves(
 
     assert window.open_preset_file(tmp_path / "fitted.json")  # a saved fit: its precision with it
     assert window.tuning["friction"] == found and friction_of(copied(window)) == literal
+
+
+def test_a_fitted_values_precision_comes_back_with_last_sessions_tuning(qtbot):
+    """-47.30021 ± 0.0004 autosaved: restored, it is written -47.3 (0.00021 away), not -47."""
+    data = json.loads((BUILTIN_DIR / "recipe_defaults.json").read_text())
+    data["params"]["friction"] = -47.30021
+    data["precision"] = {"friction": 0.0004}
+    settings().setValue("preset/tuning", json.dumps(data))
+    window = MainWindow(remember=True)
+    qtbot.addWidget(window)
+    assert window.tuning["friction"] == -47.30021 and window.current_preset().precision == {"friction": 0.0004}
+    assert friction_of(export_script(window.current_preset(), 4)) == "-47.3"
