@@ -6,6 +6,7 @@ default preset (the Godot 4 recipe), the 2020 formula is chosen and its friction
 back in its own unit. The independent reason: the values the game was given. Each game
 runs in real time: about 25 s."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -84,8 +85,12 @@ def record(path, link_node: str, drive: np.ndarray, **game) -> object:
 def recording(tmp_path_factory):
     model = MODELS["arcade"]
     preset = reference_preset(model)
-    game = preset.__class__(**{**preset.__dict__, "tuning": Tuning(model.PARAMS, {**preset.tuning, **GAME_VALUES})})
+    # the game's values exactly, off the sliders' steps: a precision far below their digits
+    exact = {name: 1e-9 for name, value in GAME_VALUES.items() if not isinstance(value, bool)}
+    game = replace(preset, tuning=Tuning(model.PARAMS, {**preset.tuning, **GAME_VALUES}), precision=exact)
     scene = {"car.tscn": export_scene(game, 3, "car.gd"), "car.gd": export_script(game, 3)}
+    for name in exact:  # the game holds these numbers, not their slider's rounding (friction -47.3, not -47)
+        assert f"var {name} = {GAME_VALUES[name]!r}\n" in scene["car.gd"], name
     path = tmp_path_factory.mktemp("analog") / "analog.csv"
     return record(path, export_link_node(model, 3), part_pressed(arcade_drive(SECONDS, HZ)), scene=scene)
 

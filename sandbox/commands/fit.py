@@ -24,7 +24,7 @@ def run(args) -> int:
     from ..analysis.fit_switch_text import other_units_text, switch_json, switch_lines
     from ..analysis.fit_switches import fit_switches, on_off, switch_names
     from ..analysis.tune_space import free_names
-    from ..files.presets import load_preset, reference_preset, save_preset
+    from ..files.presets import fitted_precision, load_preset, precision_kept, reference_preset, save_preset
     from ..files.recordings import load_recording
     from ..physics.models import MODELS, get_model
     from ..physics.sim import TICK_RATES
@@ -112,7 +112,10 @@ def run(args) -> int:
             f"{on_off(searches[best.model.NAME].switches)}: RMS position error "
             f"{best.rms_position:.3g} {units}, {best.verdict}."
         )
-        fitted = replace(preset, tuning=tuning, name=f"{preset.name} (fitted)", description=description, hz=hz)
+        precision = precision_kept(preset, tuning) | fitted_precision(best.uncertainty)  # written to the fit's ±
+        fitted = replace(
+            preset, tuning=tuning, name=f"{preset.name} (fitted)", description=description, hz=hz, precision=precision
+        )
         save_preset(fitted, args.out)
     if args.json:
         found = _as_json(results, best, recording, units, searches)

@@ -11,7 +11,7 @@ def run(args) -> None:
     from dataclasses import replace
 
     from ..files.godot_import import load_script
-    from ..files.presets import declared_preset, load_preset, save_preset
+    from ..files.presets import declared_preset, load_preset, precision_kept, save_preset
     from ..physics.models import arcade
 
     base = load_preset(args.preset) if args.preset else None
@@ -21,7 +21,8 @@ def run(args) -> None:
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()
     tuning.set_many(result.values)
-    preset = replace(base, tuning=tuning, name=f"Imported from {printable(args.script.name)}", path=None)
+    name = f"Imported from {printable(args.script.name)}"
+    preset = replace(base, tuning=tuning, name=name, path=None, precision=precision_kept(base, tuning))
     save_preset(preset, args.out)
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)

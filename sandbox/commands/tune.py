@@ -14,7 +14,7 @@ def run(args) -> int:
 
     from ..analysis.metrics import METRICS, format_value, unit_of
     from ..analysis.tune import conflicts, free_names, parse_range, parse_target, search
-    from ..files.presets import load_preset, save_preset
+    from ..files.presets import load_preset, precision_kept, save_preset
 
     if args.name is not None and args.out is None:
         raise UserError("--name names the tuned preset written by --out; give --out too (nothing else is saved)")
@@ -47,7 +47,12 @@ def run(args) -> int:
         )
         save_preset(
             replace(
-                preset, tuning=tuning, name=args.name or f"{preset.name} (tuned)", description=description, path=None
+                preset,
+                tuning=tuning,
+                name=args.name or f"{preset.name} (tuned)",
+                description=description,
+                path=None,
+                precision=precision_kept(preset, tuning),
             ),
             args.out,
         )

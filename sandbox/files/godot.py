@@ -4,6 +4,7 @@ a car.gd back into a tuning is in godot_import.py.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import textwrap
@@ -75,25 +76,33 @@ class GodotError(UserError):
     """A Godot script that cannot be read or written."""
 
 
-def gdscript_literal(value: float | bool, step: float | None = None) -> str:
+def gdscript_literal(value: float | bool, step: float | None = None, precision: float | None = None) -> str:
     """A GDScript literal for a parameter value: true/false, 70, -0.06; the one every
-    writer of a number into a script uses. With `step` (the parameter's slider step:
-    the precision its value holds), the shortest decimal within half a step of
-    `value`, where one is shorter than `value` written exactly: a value on the step
-    grid (a preset's, a slider's) prints exactly and short, one off it (from a fit)
-    rounded to that precision (`rounded` tells). Without, the shortest that reads
-    back as exactly `value`. Never an exponent (1e-07 is 0.0000001)."""
+    writer of a number into a script uses. With `step` (the parameter's slider step),
+    the shortest decimal within half a step of `value`, or within `precision` (± in
+    the value's unit: a fit's uncertainty) where that is finite, positive and smaller,
+    when one is shorter than `value` written exactly: a value on the step grid (a
+    preset's, a slider's) prints exactly and short, one off it (from a fit) rounded to
+    its precision (`rounded` tells). Without, the shortest that reads back as exactly
+    `value`. Never an exponent (1e-07 is 0.0000001)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     exact = Decimal(repr(float(value)))  # the shortest decimal that reads back as the float
     text = _plain(exact)
     if step is not None:
-        half = Decimal(repr(float(step))) / 2
+        half = min([Decimal(repr(float(step))) / 2, *_finite_positive(precision)])
         for places in range(min(-exact.adjusted(), 0), -exact.as_tuple().exponent):  # fewest digits first
             shorter = exact.quantize(Decimal(1).scaleb(-places), ROUND_HALF_EVEN)
             if abs(shorter - exact) <= half:
                 return min(text, _plain(shorter), key=len)  # a tie: the exact value
     return text
+
+
+def _finite_positive(precision: float | None) -> list[Decimal]:
+    """`precision` as a Decimal when it is a finite positive number; none otherwise (no
+    precision of its own: the step rule)."""
+    ok = precision is not None and math.isfinite(precision) and precision > 0
+    return [Decimal(repr(float(precision)))] if ok else []
 
 
 def _plain(number: Decimal) -> str:
@@ -102,33 +111,43 @@ def _plain(number: Decimal) -> str:
     return "0" if text == "-0" else text
 
 
-def gdscript_float(value: float, step: float | None = None) -> str:
+def gdscript_float(value: float, step: float | None = None, precision: float | None = None) -> str:
     """`gdscript_literal` as a float literal: 70.0, not 70 (GDScript types a variable
     declared with an int literal as an int)."""
-    text = gdscript_literal(float(value), step)
+    text = gdscript_literal(float(value), step, precision)
     return text if "." in text else text + ".0"
 
 
-def rounded(value: float, step: float) -> bool:
-    """Whether `gdscript_literal(value, step)` reads back as another number than `value`."""
-    return float(gdscript_literal(float(value), step)) != float(value)
+def rounded(value: float, step: float, precision: float | None = None) -> bool:
+    """Whether `gdscript_literal(value, step, precision)` reads back as another number than `value`."""
+    return float(gdscript_literal(float(value), step, precision)) != float(value)
 
 
 ROUNDED_NOTE = (
-    "values off their slider's steps (a fit's, say) are written to that precision, each less than half "
-    "a step from the sandbox's"
+    "values off their slider's steps are written to their precision (the fit's ± of a fitted value, else half "
+    "a step), each within it of the sandbox's"
 )
 """What a list of `off_step` values means, for the output."""
 
 
+def precision_of(preset: Preset, p) -> float | None:
+    """The ± (in `p`'s unit) a fit found for `preset`'s value of `p`, written with it
+    where finite, positive and below half a step (`gdscript_literal`); None: the step rule."""
+    return preset.precision.get(p.name)
+
+
 def off_step(preset: Preset) -> dict[str, str]:
     """The tuning's values that a script holds rounded (`rounded`), by name: "wheel_base
-    74.9747302957341 as 75 (step 1)"."""
-    return {
-        p.name: f"{p.name} {float(value)!r} as {gdscript_literal(float(value), p.step)} (step {p.step:g})"
-        for p in effective_params(preset.model.PARAMS, preset.tuning)
-        if not p.is_bool and p.applies(preset.tuning) and rounded(value := preset.tuning[p.name], p.step)
-    }
+    74.9747302957341 as 75 (step 1)", "friction -47.30021 as -47.3 (± 0.0004, the fit's)"."""
+    found = {}
+    for p in effective_params(preset.model.PARAMS, preset.tuning):
+        value, precision = preset.tuning[p.name], precision_of(preset, p)
+        if p.is_bool or not p.applies(preset.tuning) or not rounded(value, p.step, precision):
+            continue
+        fits = bool(_finite_positive(precision)) and precision < p.step / 2
+        to = f"± {precision:.2g}, the fit's" if fits else f"step {p.step:g}"
+        found[p.name] = f"{p.name} {float(value)!r} as {gdscript_literal(float(value), p.step, precision)} ({to})"
+    return found
 
 
 def variable_name(name: str) -> str:
@@ -152,38 +171,43 @@ def _exported(
     bounds: tuple[float, float, float] | None,
     hints: tuple[str, ...] = (),
     exact: bool = False,
+    precision: float | None = None,
 ) -> str:
     """`name` as an exported variable of Godot `godot` with `value` as its default:
     a switch without `bounds`, else a float slider with the range hint (min, max, step)
     and, in Godot 4, the `hints` after it ("exp", "suffix:px"). The value is written
-    to its step's precision (`gdscript_literal`), or `exact`ly."""
+    to its step's precision or its own (`gdscript_literal`), or `exact`ly."""
     if bounds is None:
         switch = gdscript_literal(bool(value))
         return f"@export var {name}: bool = {switch}" if godot == 4 else f"export(bool) var {name} = {switch}"
     low, high, step = (gdscript_literal(float(v)) for v in bounds)
-    literal = gdscript_float(float(value), None if exact else bounds[2])
+    literal = gdscript_float(float(value), None if exact else bounds[2], precision)
     if godot == 3:
         return f"export(float, {low}, {high}, {step}) var {name} = {literal}"
     extra = "".join(f', "{hint}"' for hint in hints)
     return f"@export_range({low}, {high}, {step}{extra}) var {name}: float = {literal}"
 
 
-def declaration(p, value: float | bool, godot: int) -> str:
+def declaration(p, value: float | bool, godot: int, precision: float | None = None) -> str:
     """One tuning parameter as an exported variable: its label, unit and help above it
     (Godot 4: a doc comment, which the Inspector shows as the tooltip; wrapped within
     gdlint's LINE_WIDTH), then the declaration with the slider's range as the export
     hint and the tuned value as the default (a float literal for a slider, so Godot
     types it as a float). Godot 4's hint adds the unit as the value's suffix and the
-    logarithmic sliders' "exp"."""
+    logarithmic sliders' "exp". The value is written to `precision` where a fit found it."""
     bounds = None if p.is_bool else (p.min, p.max, p.step)
     if godot == 3:
         unit = f" [{p.unit}]" if p.unit and not p.is_bool else ""
-        return "\n".join(_comment(f"{p.label}{unit}: {p.help}") + [_exported(variable_name(p.name), value, 3, bounds)])
+        return "\n".join(
+            _comment(f"{p.label}{unit}: {p.help}")
+            + [_exported(variable_name(p.name), value, 3, bounds, precision=precision)]
+        )
     measured = bool(p.unit) and p.unit not in NOT_UNITS
     unit = "" if p.is_bool or not p.unit else f", in {p.unit}" if measured else f" ({p.unit})"
     hints = (("exp",) if p.log else ()) + ((f"suffix:{p.unit}",) if measured else ())
     return "\n".join(
-        _comment(f"{p.label}{unit}: {p.help}", "##") + [_exported(variable_name(p.name), value, 4, bounds, hints)]
+        _comment(f"{p.label}{unit}: {p.help}", "##")
+        + [_exported(variable_name(p.name), value, 4, bounds, hints, precision=precision)]
     )
 
 
@@ -202,7 +226,9 @@ def _declarations(preset: Preset, godot: int) -> str:
     ]
     for group, params in groups(exported).items():
         heading = [f'@export_group("{group}")'] if godot == 4 else []
-        blocks.append("\n".join(heading + [declaration(p, preset.tuning[p.name], godot) for p in params]))
+        blocks.append(
+            "\n".join(heading + [declaration(p, preset.tuning[p.name], godot, precision_of(preset, p)) for p in params])
+        )
     return ("\n\n" if godot == 4 else "\n").join(blocks)
 
 

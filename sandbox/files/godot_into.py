@@ -19,7 +19,7 @@ from ..errors import printable
 from ..physics.params import effective_params
 from .disk import backup_names, read_text, write_text_atomic, write_text_keeping_old
 from .gdscript_reader import Statement, statements
-from .godot import SCRIPT_LIMIT, GodotError, gdscript_float, gdscript_literal, off_step
+from .godot import SCRIPT_LIMIT, GodotError, gdscript_float, gdscript_literal, off_step, precision_of
 from .godot_import import Declaration, check_model_of_code, honoured, read_parameters, script_formula, script_model
 from .presets import Preset
 
@@ -105,8 +105,8 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
                 update.missing.append(p.name)
             continue
         declaration, old = found[p.name]
-        value = preset.tuning[p.name]
-        written = value if p.is_bool else float(gdscript_literal(float(value), p.step))
+        value, precision = preset.tuning[p.name], precision_of(preset, p)
+        written = value if p.is_bool else float(gdscript_literal(float(value), p.step, precision))
         if old is None or old == written:  # unreadable (refused above), or already the tuning's
             update.kept.append(p.name)
         elif _holds_an_int(declaration) and not float(written).is_integer():
@@ -118,7 +118,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
             )
             errors.append(
                 f"line {declaration.value_line}: {declaration.name} is an int{inferred}, and the "
-                f"tuning's value {gdscript_literal(value, p.step)} is not a whole number"
+                f"tuning's value {gdscript_literal(value, p.step, precision)} is not a whole number"
             )
         else:
             update.changed.append(
@@ -127,7 +127,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
                     declaration.name,
                     declaration.value_line,
                     declaration.value,
-                    literal_like(declaration, value, p.step),
+                    literal_like(declaration, value, p.step, precision),
                 )
             )
     if errors:
@@ -151,15 +151,16 @@ def _holds_an_int(declaration: Declaration) -> bool:
     return declaration.integer or (declaration.type == ":=" and plain)
 
 
-def literal_like(declaration: Declaration, value: float | bool, step: float) -> str:
-    """`value` as a GDScript literal (to the precision of its parameter's `step`) in
+def literal_like(declaration: Declaration, value: float | bool, step: float, precision: float | None = None) -> str:
+    """`value` as a GDScript literal (to the precision of its parameter's `step`, or
+    its own `precision` where a fit found one: `gdscript_literal`) in
     the style of the one it replaces: an int literal stays one where the value is
     whole, a float literal (70.0, 1e3) stays a float."""
     if isinstance(value, bool):
         return "true" if value else "false"
     old = declaration.value or ""
     float_style = any(ch in old for ch in ".eE") and not declaration.integer
-    return (gdscript_float if float_style else gdscript_literal)(float(value), step)
+    return (gdscript_float if float_style else gdscript_literal)(float(value), step, precision)
 
 
 def _formula_differences(

@@ -13,6 +13,10 @@ Format history (a file of an older format loads with the newer fields' defaults)
   4  arcade parameters `recipe_2020` (default false: the recipe's Godot 4 formula) and
      `analog_pedals` (default false, the recipe's on/off pedals; files of an older
      format load with true, the analog pedals they drove with).
+     Optional "precision": {parameter: ±}, the uncertainty a fit found for a value, in
+     the parameter's unit (a Godot export writes that value to it); written only when
+     there is one, so a file without it is as before (and loads as before: each value
+     to its slider's step).
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """
@@ -21,11 +25,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Mapping
 
 from ..errors import PresetError, printable, shown
 from ..physics.models import DEFAULT_MODEL, get_model
@@ -38,7 +44,7 @@ FORMAT = 4
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
-TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params")
+TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params", "precision")
 BUILTIN_DIR = Path(__file__).resolve().parents[2] / "presets"
 DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
 REFERENCE_PRESETS = {
@@ -60,6 +66,30 @@ class Preset:
     description: str = ""
     hz: int = DEFAULT_HZ
     path: Path | None = field(default=None, compare=False)
+    precision: dict[str, float] = field(default_factory=dict)
+    """{parameter: ± in its unit} of the values a fit found (`fitted_precision`); a value
+    without one is as precise as its slider's step."""
+
+
+def fitted_precision(uncertainty: Mapping[str, float]) -> dict[str, float]:
+    """A fit's uncertainties as a preset's precision: those finite and positive (a ±
+    of 0, infinite or unknown says nothing of the value's precision: the step rule)."""
+    return {name: float(u) for name, u in uncertainty.items() if _is_precision(u)}
+
+
+def precision_kept(preset: Preset, tuning: Mapping[str, object]) -> dict[str, float]:
+    """`preset`'s precision of the values `tuning` still holds as it does (one changed
+    is another number: its slider's step is its precision)."""
+    return {name: u for name, u in preset.precision.items() if tuning[name] == preset.tuning[name]}
+
+
+def values_and_precision(preset: Preset) -> dict[str, tuple[float, float]]:
+    """{parameter: (its value, the ± a fit found for it)} of `preset`'s fitted values."""
+    return {name: (preset.tuning[name], u) for name, u in preset.precision.items()}
+
+
+def _is_precision(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0
 
 
 def user_dir() -> Path:
@@ -176,7 +206,26 @@ def parse_preset(text: str, source: str = "<preset>", fixes: list[str] | None = 
             values[p.name] = applying.check(params[p.name])
         except ValueError as exc:
             values[p.name] = replaced(f"field 'params.{p.name}': {exc}", applying.default)
-    return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"], hz)
+    precision = _precision(data.get("precision", {}), declared, replaced)
+    return Preset(model, Tuning(model.PARAMS, values), texts["name"], texts["description"], hz, precision=precision)
+
+
+def _precision(given: object, declared: dict, replaced) -> dict[str, float]:
+    """The "precision" field: {a numeric parameter: a positive finite ± in its unit};
+    a bad entry is refused (or, `replaced`, left out)."""
+    if not isinstance(given, dict):
+        replaced("field 'precision' must be an object of parameters and their ± (a fit's)")
+        return {}
+    precision = {}
+    for name, value in given.items():
+        p = declared.get(name)
+        if p is None or p.is_bool:
+            replaced(f"field 'precision.{shown(name)}': not a numeric parameter of this model")
+        elif not _is_precision(value):
+            replaced(f"field 'precision.{name}': {shown(repr(value))} is not a positive number (the ± a fit found)")
+        else:
+            precision[name] = float(value)
+    return precision
 
 
 def load_preset(path: str | os.PathLike) -> Preset:
@@ -240,6 +289,8 @@ def dump_preset(preset: Preset) -> str:
         "hz": preset.hz,
         "params": {p.name: preset.tuning[p.name] for p in preset.model.PARAMS},
     }
+    if preset.precision:
+        data["precision"] = dict(preset.precision)
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..files.disk import png_complete, write_atomic
-from ..files.presets import Preset
+from ..files.presets import Preset, values_and_precision
 from ..session.drive import DriveSession
 from .drive_view import DriveView
 from .file_actions import FileActions
@@ -64,6 +64,8 @@ class MainWindow(QMainWindow):
         self.model = self.preset.model
         current = restored or self.preset
         self.tuning = current.tuning.copy()
+        self.fitted = values_and_precision(restored) if restored else {}
+        """{parameter: (the value a fit found, its ±)}: the fits applied (`current_preset`)."""
         hz = current.hz
         self.drive = DriveSession(self.model, self.tuning, hz)  # what is driven; drawn here
 
@@ -178,8 +180,15 @@ class MainWindow(QMainWindow):
         return self.files.open_preset_file(path)
 
     def current_preset(self) -> Preset:
-        """The tuning on screen as a preset (name and description of the loaded one)."""
-        return Preset(self.model, self.tuning.copy(), self.preset.name, self.preset.description, self.sim.hz)
+        """The tuning on screen as a preset (name and description of the loaded one), with
+        the precision of each value a fit found (the loaded preset's, or the fits applied
+        since) while it holds that value: moved, undone or replaced, the value is the
+        user's, as precise as its slider's step."""
+        found = values_and_precision(self.preset) | self.fitted
+        precision = {name: u for name, (value, u) in found.items() if self.tuning[name] == value}
+        return Preset(
+            self.model, self.tuning.copy(), self.preset.name, self.preset.description, self.sim.hz, precision=precision
+        )
 
     def godot_export_dialog(self) -> GodotExportDialog:
         return self.godot.export_dialog()

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from ..analysis.fit import FitResult
 from ..analysis.fit_switches import on_off
 from ..errors import UserError
-from ..files.presets import Preset, declared_preset, reference_preset
+from ..files.presets import Preset, declared_preset, fitted_precision, reference_preset
 from ..files.recordings import Recording, load_recording
 from ..physics.models import MODELS
 from ..physics.params import Tuning, effective_params
@@ -368,8 +368,15 @@ class FitDialog(QDialog):
         if result is None or self.running:
             return False
         name = self.path.stem if self.path is not None else "recording"
+        precision = fitted_precision(result.uncertainty)
         if result.model is not w.model:
-            preset = Preset(result.model, Tuning(result.model.PARAMS, result.tuning), f"fit to {name}", hz=w.sim.hz)
+            preset = Preset(
+                result.model,
+                Tuning(result.model.PARAMS, result.tuning),
+                f"fit to {name}",
+                hz=w.sim.hz,
+                precision=precision,
+            )
             self._remove_ghost()
             if not w.apply_preset(preset):
                 self._show_ghost()
@@ -379,6 +386,7 @@ class FitDialog(QDialog):
             self._remove_ghost()
             if changed:
                 w.panel.set_values(changed, f"Fit to {name}")
+            w.fitted.update({n: (result.tuning[n], u) for n, u in precision.items()})  # written to the fit's ±
             if w.recordings.replaying:  # the car where the fitted tuning has it at this tick, not the old one
                 w.replay.scrub(w.drive.replay_tick)
         self.status.setText(f"Applied the {result.model.TITLE} fit (Ctrl+Z undoes it).")

@@ -19,14 +19,15 @@ DESCRIPTION_CHARS = 90
 
 
 class LoadPreset(QUndoCommand):
-    """Undoable preset switch: values, tick rate, and which preset the window is on."""
+    """Undoable preset switch: values, tick rate, which preset the window is on, and
+    the fits applied (none after it: the preset's values are the preset's)."""
 
     def __init__(self, switcher: "PresetSwitcher", preset: Preset):
         super().__init__(f"Load preset {preset.name}")
         window = switcher.window
         self.switcher = switcher
-        self.old = (window.preset, dict(window.tuning), window.sim.hz)
-        self.new = (preset, dict(preset.tuning), preset.hz)
+        self.old = (window.preset, dict(window.tuning), window.sim.hz, dict(window.fitted))
+        self.new = (preset, dict(preset.tuning), preset.hz, {})
 
     def redo(self) -> None:
         self.switcher.show_preset(*self.new)
@@ -92,10 +93,12 @@ class PresetSwitcher:
         w.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
         return True
 
-    def show_preset(self, preset: Preset, values, hz: int) -> None:
-        """Make `preset` current with `values` and `hz` (used by undo/redo)."""
+    def show_preset(self, preset: Preset, values, hz: int, fitted: dict | None = None) -> None:
+        """Make `preset` current with `values`, `hz` and the fits applied to it, `fitted`
+        (MainWindow.fitted; used by undo/redo)."""
         w = self.window
         w.preset = preset
+        w.fitted = dict(fitted or {})
         w.panel.apply_values(values)
         if hz != w.sim.hz:
             self.apply_rate(hz)
@@ -122,6 +125,7 @@ class PresetSwitcher:
         w = self.window
         w.model = preset.model
         w.preset = preset
+        w.fitted = {}
         w.tuning = preset.tuning.copy()
         w.drive.set_car(w.model, w.tuning, preset.hz)
         w.panels.replace_tuning_panel(preset.hz)
