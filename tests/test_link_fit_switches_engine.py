@@ -18,7 +18,7 @@ from sandbox.analysis.tune_space import free_names
 from sandbox.devtools.fit_drives import arcade_drive
 from sandbox.devtools.link_game import start_link_game
 from sandbox.devtools.oracle import godot_binary
-from sandbox.files.godot import export_script, gdscript_literal
+from sandbox.files.godot import export_script
 from sandbox.files.godot_link import export_link_node
 from sandbox.files.godot_scene import export_scene
 from sandbox.files.presets import reference_preset
@@ -44,9 +44,13 @@ GAME_VALUES = {  # the game's car: the recipe's with analog pedals and values th
     "traction_slow": 8.43,
 }
 VALUE_SHARE = 1e-3
-"""Each value within 0.1 % of the game's (the engine computes in 32 bits; the wheel base
-and the steering angle, which together set how the car turns, come back about 0.05 %
-off alike); a threshold, the slip speed, within its uncertainty."""
+"""Each value within 0.1 % of the game's (the engine computes in 32 bits); a threshold,
+the slip speed, within its uncertainty..."""
+TIED = ("wheel_base", "steering_angle")
+TIED_SHARE, RATIO_SHARE = 2e-3, 1e-4
+"""...but the wheel base and the steering angle, which together set how the car turns
+and trade off against each other, within 0.2 % each (0.04-0.1 % off alike, by how the
+game's ticks fall into the fit's segments), their ratio within 0.01 %."""
 
 
 def part_pressed(drive: np.ndarray) -> np.ndarray:
@@ -95,16 +99,9 @@ def recording(tmp_path_factory):
     return record(path, export_link_node(model, 3), part_pressed(arcade_drive(SECONDS, HZ)), scene=scene)
 
 
-def as_the_script_holds(model, values: dict) -> dict:
-    """`values` as the exported script writes them: each rounded to its slider's step
-    (docs/godot.md), what the game's car runs with."""
-    steps = {p.name: p.step for p in model.PARAMS if not p.is_bool}
-    return {n: v if isinstance(v, bool) else float(gdscript_literal(v, steps[n])) for n, v in values.items()}
-
-
 def test_the_recipe_car_with_analog_pedals_is_found_from_the_default_preset(recording):
     model = MODELS["arcade"]
-    game = as_the_script_holds(model, GAME_VALUES)
+    game = GAME_VALUES
     start = reference_preset(model)
     assert start.tuning["analog_pedals"] is False
     search = fit_switches(model, recording, dict(start.tuning), free_names(model), HZ)
@@ -123,7 +120,10 @@ def test_the_recipe_car_with_analog_pedals_is_found_from_the_default_preset(reco
         if name == "analog_pedals":
             continue
         error = abs(result.params[name] - value)
-        assert error <= max(VALUE_SHARE * abs(value), result.uncertainty[name] if name == "slip_speed" else 0), name
+        share = TIED_SHARE if name in TIED else VALUE_SHARE
+        assert error <= max(share * abs(value), result.uncertainty[name] if name == "slip_speed" else 0), name
+    ratio = result.params["steering_angle"] / result.params["wheel_base"]
+    assert abs(ratio / (game["steering_angle"] / game["wheel_base"]) - 1) <= RATIO_SHARE
     assert result.undetermined == ["max_speed_reverse"]
     off = [r for s, r in search.tried + search.screened if not s["analog_pedals"]]  # screened: their quick fit
     assert off and all(r.rms_position > 100 * result.rms_position for r in off)
@@ -155,6 +155,6 @@ def test_the_2020_recipes_script_is_fitted_with_its_own_formula_and_units(tmp_pa
     assert recording.switches["recipe_2020"] is True and recording.switches["analog_pedals"] is False
     stated = fit_switches(model, recording, dict(start.tuning), free_names(model), HZ, stated=recording.switches)
     assert stated.stated == recording.switches and stated.switches["recipe_2020"] is True
-    assert [s["recipe_2020"] for s, _ in stated.tried] == [True]
+    assert "recipe_2020" not in stated.searched and len(stated.tried) == 1  # set, not searched
     for name, value in VALUES_2020.items():
         assert abs(stated.result.params[name] / value - 1) <= VALUE_SHARE, (name, stated.result.params[name], value)
