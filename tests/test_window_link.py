@@ -312,7 +312,7 @@ def test_a_drive_that_cannot_be_written_is_still_recorded(linked, qtbot, tmp_pat
     errors = []
     window.show_error = lambda text, *rest: errors.append(text)
     assert not window.link.stop_recording_to(blocked / "drive.csv")
-    assert errors and "Still recording" in errors[0] and window.link.recording
+    assert errors and "The drive is kept" in errors[0] and window.link.recording
     assert window.link.stop_recording_to(tmp_path / "drive.csv")
     assert (tmp_path / "drive.csv").is_file() and not window.link.recording
 
@@ -342,6 +342,8 @@ def test_open_it_replays_the_drive_just_saved_as_a_game_recording(linked, qtbot,
     that file as a game recording: its rows, from its start, the Recording tab shown."""
     window, peer = linked
     peer.pose = (30.0, -20.0, 0.5, 0.0, 0.0)
+    # a tick sent before the pose changed may still be on its way: record from the new pose on
+    qtbot.waitUntil(lambda: (latest := window.link.server.latest()) is not None and latest.x == 30.0, timeout=WAIT_MS)
     assert not window.link_panel.open_recorded.isVisibleTo(window.link_panel)  # nothing saved yet
     window.link.set_recording(True)
     start = peer.tick
@@ -375,6 +377,30 @@ def _record(window, peer, qtbot, ticks: int = 10) -> None:
     window.link_record_action.trigger()  # Link → Record game drive (Ctrl+Shift+L)
     start = peer.tick
     qtbot.waitUntil(lambda: peer.tick >= start + ticks, timeout=WAIT_MS)
+
+
+def test_the_drive_ends_when_stop_is_pressed_not_when_its_file_is_chosen(linked, qtbot, tmp_path, monkeypatch):
+    """The game keeps sending while the save dialog is open: none of those ticks is in
+    the file; a drive whose dialog was cancelled stays stopped, and saves later."""
+    window, peer = linked
+    server, path, at_stop = window.link.server, tmp_path / "drive.csv", []
+
+    def dialog(*args, **options):  # the user takes a while to choose the file (half a second of game ticks)
+        at_stop.append((peer.tick, server.status().received))
+        qtbot.waitUntil(lambda: server.status().received >= at_stop[0][1] + 30, timeout=WAIT_MS)
+        return (str(path), "") if len(at_stop) > 1 else ("", "")  # first Cancel, then this file
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(dialog))
+    _record(window, peer, qtbot)
+    window.link_record_action.trigger()  # Stop: the dialog opens, and is cancelled
+    assert window.link.recording and "stopped and not saved" in window.link_panel.recorded.text()
+    window.link_record_action.trigger()  # Record game drive again: it saves the stopped drive
+    assert not window.link.recording and path.is_file()
+    with open(path, newline="") as f:
+        ticks = [round(float(row["t"]) * 60) for row in csv.DictReader(f)]
+    # every tick was sent before Stop (the peer may send one more as Stop is pressed);
+    # 60 more reached the sandbox while the dialogs were open
+    assert ticks and max(ticks) <= at_stop[0][0] + 1 < at_stop[1][0]
 
 
 def test_another_game_is_refused_while_the_game_runs_and_said_when_it_takes_over(linked, qtbot):

@@ -83,6 +83,7 @@ class LinkServer:
         self._bugs = Failures()
         self._recording_hz: float | None = None  # the tick rate of the game whose ticks it holds
         self._recording_switches: dict[str, bool] = {}  # and that game's switches
+        self._recording_held = False  # stopped by the user, not yet written: no tick more is kept
         self._recording_ended: str | None = None  # why it ended before it was stopped (a new hello)
         self._heard_at = -math.inf  # when the linked game last sent something accepted
         self._games = 0  # games linked since listening (GameInfo.number)
@@ -199,8 +200,8 @@ class LinkServer:
         if len(self._queue) == self._queue.maxlen:
             self._dropped["queue full"] += 1
         self._queue.append(telemetry)
-        if self._recording is None or self._recording_ended is not None:
-            pass  # not recording, or the recording ended at a new hello: its ticks are not this game's
+        if self._recording is None or self._recording_ended is not None or self._recording_held:
+            pass  # not recording, ended at a new hello (its ticks are not this game's), or stopped
         elif len(self._recording) >= RECORD_ROWS:
             self._dropped["recording full"] += 1
         else:
@@ -245,8 +246,8 @@ class LinkServer:
         new game's (or the restarted game's, whose ticks count from 1 again) are another;
         they are never written as one. The recording ends here (lock held)."""
         rows = self._recording
-        if not rows or self._recording_ended is not None:
-            return
+        if not rows or self._recording_ended is not None or self._recording_held:
+            return  # nothing recorded, or the recording ended already
         if old is not None and old.address == address:
             why = "the game restarted (a new hello from it)"
         elif old is not None:
@@ -366,16 +367,23 @@ class LinkServer:
     def start_recording(self) -> None:
         """Keep every telemetry from now on for stop_recording."""
         with self._cond:
-            self._recording, self._recording_lost = [], 0
+            self._recording, self._recording_lost, self._recording_held = [], 0, False
             self._recording_hz = self._recording_ended = None
+
+    def hold_recording(self) -> None:
+        """End the recording here without writing it yet (the user pressed Stop and is
+        choosing where to save it): no tick that arrives later is kept; stop_recording
+        writes what was kept, discard_recording drops it."""
+        with self._cond:
+            self._recording_held = self._recording is not None
 
     def stop_recording(self, path) -> RecordingSummary:
         """Write the telemetry since start_recording (up to a new hello, which ends the
         recording: see `_end_recording_part`) to `path` (docs/link.md's recording
         format, atomically; an older recording there kept as .bak) and end the
         recording; LinkError when none arrived, the file there is not a recording, or it
-        cannot be written: then nothing is written and the recording goes on, so the
-        drive can still be saved elsewhere."""
+        cannot be written: then nothing is written and the drive is kept (and goes on
+        being recorded unless held), so it can still be saved elsewhere."""
         with self._cond:
             rows, lost = list(self._recording or []), self._recording_lost
             hz, ended, switches = self._recording_hz, self._recording_ended, self._recording_switches
@@ -386,7 +394,7 @@ class LinkServer:
     def discard_recording(self) -> None:
         """End the recording without writing it."""
         with self._cond:
-            self._recording, self._recording_lost = None, 0
+            self._recording, self._recording_lost, self._recording_held = None, 0, False
             self._recording_hz = self._recording_ended = None
 
     @property

@@ -17,6 +17,9 @@ from ..files.disk import make_folder
 from ..files.traces import user_trace_dir
 from ..link.record_target import replaced_recording
 
+AGAIN = "Record game drive (Ctrl+Shift+L) saves it"
+"""What saves a drive stopped and not yet saved."""
+
 
 class GameDriveRecording:
     """LinkControl's recording: its `window`, `panel`, `server`, `recording` (a drive
@@ -41,6 +44,7 @@ class GameDriveRecording:
             self.panel.recorded.setText("Recording the game's drive…")
             self.window.statusBar().showMessage("Recording the game's drive: Ctrl+Shift+L again to stop", 5000)
         elif not on and self.recording:
+            self.server.hold_recording()  # the drive ends at Stop, not when the file is chosen
             folder = user_trace_dir()
             try:
                 make_folder(folder)
@@ -52,7 +56,8 @@ class GameDriveRecording:
                 options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, knowing what the file is
             )  # fmt: skip
             if not (path and self._may_write(path) and self.stop_recording_to(path)):
-                self.window.statusBar().showMessage("Still recording the game's drive (not saved)", 5000)
+                self.panel.recorded.setText(f"The game's drive is stopped and not saved: {AGAIN}.")
+                self.window.statusBar().showMessage(f"The game's drive is not saved: {AGAIN}", 5000)
         self._show_listening()
 
     def _may_write(self, path) -> bool:
@@ -63,7 +68,7 @@ class GameDriveRecording:
         try:
             backup = replaced_recording(path)
         except UserError as exc:
-            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
+            w.show_error(f"{exc}\nThe drive is kept: {AGAIN}, elsewhere.", "Record game drive")
             return False
         return backup is None or w.files.ask_to_replace(
             "Replace the recording?",
@@ -102,8 +107,8 @@ class GameDriveRecording:
         try:
             summary = self.server.stop_recording(path)
         except UserError as exc:  # the link keeps recording: the drive can still be saved elsewhere
-            w.show_error(f"{exc}\nStill recording: stop again to save the drive elsewhere.", "Record game drive")
-            self.panel.recorded.setText(f"Not saved (still recording): {exc}")
+            w.show_error(f"{exc}\nThe drive is kept: {AGAIN}, elsewhere.", "Record game drive")
+            self.panel.recorded.setText(f"Not saved (the drive is kept): {exc}")
             self._show_listening()
             return False
         self.recording = False
