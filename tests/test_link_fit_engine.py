@@ -48,7 +48,8 @@ def game_files(preset_name: str, hidden: dict) -> tuple[dict[str, str], object]:
     """An exported car scene and script holding `hidden` (the preset's other values)."""
     preset = load_preset(BUILTIN_DIR / preset_name)
     tuning = Tuning(preset.model.PARAMS, {**dict(preset.tuning), **hidden})
-    game = replace(preset, tuning=tuning)
+    # the game holds these numbers exactly, not rounded to the sliders' steps as an export of a tuning is
+    game = replace(preset, tuning=tuning, precision={name: 1e-9 for name in hidden})
     return {"car.tscn": export_scene(game, 3, "car.gd"), "car.gd": export_script(game, 3)}, preset
 
 
