@@ -59,7 +59,9 @@ def link_token(text: str) -> str:
     try:
         return check_token(text)
     except LinkError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} (leave it out for a new one)") from None
+        raise argparse.ArgumentTypeError(
+            f"{exc}: leave it out for a new one, and give that to the link node's token property"
+        ) from None
 
 
 def wait_seconds(text: str) -> float:

@@ -78,8 +78,7 @@ def check_token(token: str) -> str:
     if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
         raise LinkError(
             f"token {shown(repr(token))} is not 16 … 64 letters, digits, '-' or '_' "
-            "(a shorter one could be guessed by another program; leave out --token for a new one, "
-            "and give it to the link node's token property)"
+            "(a shorter one could be guessed by another program)"
         )
     return token
 
