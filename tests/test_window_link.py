@@ -126,9 +126,8 @@ def test_the_game_car_is_drawn_at_the_telemetrys_pose_and_plotted(linked, qtbot)
     # the body: translucent red over the ground, inside the car's outline (not on a grid line)
     image = window.track.grab().toImage()
     ratio = image.devicePixelRatio()
-    cx, cy = window.track.width() / 2, window.track.height() / 2
-    zoom = window.track.zoom
-    pixel = image.pixelColor(round((cx + 125 * zoom) * ratio), round((cy + 76 * zoom) * ratio))
+    sx, sy = window.track.to_screen(125.0, 76.0)  # wherever the camera looks (View → camera)
+    pixel = image.pixelColor(round(sx * ratio), round(sy * ratio))
     tint, alpha = QColor(GAME), 90 / 255
     expected = [g * (1 - alpha) + c * alpha for g, c in zip(GROUND_RGB, (tint.red(), tint.green(), tint.blue()))]
     assert [pixel.red(), pixel.green(), pixel.blue()] == pytest.approx(expected, abs=4)

@@ -217,6 +217,11 @@ class State:
         """
         return slip_angle(self.display_heading, self.vx, self.vy)
 
+    @property
+    def sideslip(self) -> np.ndarray:
+        """The sideslip angle the plots and readouts show (rad), within ±pi/2 (`sideslip`)."""
+        return sideslip(self.display_heading, self.vx, self.vy)
+
 
 def slip_angle(heading, vx, vy):
     """Signed angle (rad) from `heading` to the velocity (vx, vy), arrays or floats;
@@ -224,6 +229,17 @@ def slip_angle(heading, vx, vy):
     hx, hy = np.cos(heading), np.sin(heading)
     # + 0.0 turns a -0.0 into +0.0: at rest atan2(±0, -0) would read ±π, a car reversing
     return np.arctan2(hx * vy - hy * vx + 0.0, hx * vx + hy * vy + 0.0)
+
+
+def sideslip(heading, vx, vy):
+    """The car's sideslip angle β (rad), within ±pi/2: "the arctangent of the lateral
+    velocity divided by the longitudinal velocity" (Monster, "High Speed Turning"), the
+    longitudinal part taken as its size, as the dynamic car's tyres take it while
+    reversing. Positive when the car moves to the right of its long axis (y down); 0 at
+    rest and reversing straight back, so it never jumps between ±180° while reversing
+    (`slip_angle`, heading to velocity, reads ±180° there). Arrays or floats."""
+    hx, hy = np.cos(heading), np.sin(heading)
+    return np.arctan2(hx * vy - hy * vx + 0.0, np.abs(hx * vx + hy * vy))
 
 
 CONTROL_NAMES = ("steer", "throttle", "brake", "handbrake", "shift")

@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
             self.memory.restore_layout()
             self.panels.recording_dock.hide()  # the layout is kept between runs, a recording is not
             fit_to_screen(self)  # a size saved on a larger screen
+            self.menus.refresh()  # the camera kept from the last run, ticked
         self._on_tuning_changed()
         self.drive_view.reset_car()
         note = self.memory.note
@@ -167,6 +168,13 @@ class MainWindow(QMainWindow):
 
     def scripted_drive(self, seconds: float) -> None:
         self.drive_view.scripted_drive(seconds)
+
+    def set_camera(self, mode: str) -> None:
+        """View → Follow my car / the game's car / Keep both in view (camera.py), kept between runs."""
+        self.track.set_camera(mode)
+        if self.remember:
+            settings().setValue("view/camera", mode)
+        self.menus.refresh()
 
     def set_px_per_metre(self, value: float) -> None:
         self.px_per_metre = self.drive.px_per_metre = value

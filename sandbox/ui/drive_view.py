@@ -124,7 +124,7 @@ class DriveView:
         if due(0):
             regime = regime_text(w.model, w.tuning, state)
             w.status.setText(f"{regime}physics {w.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
-        w.track.hud_lines = [f"slip {math.degrees(float(state.slip_angle[0])):+.1f}°"]  # speed: on the dashboard
+        w.track.hud_lines = [f"slip {math.degrees(float(state.sideslip[0])):+.1f}°"]  # speed: on the dashboard
         gaps = w.drive.gaps()
         w.track.ghosts = [(g.state, g.ghost.body, g.scale, g.ghost.colour) for g in gaps]
         w.track.ghost_lines = [gap_line(g, speed, w.model.LENGTH_UNIT) for g in gaps]

@@ -1,6 +1,6 @@
 """The linked game's car as the window shows it, from the newest telemetry: its pose
 and body in the car view's units, its speed and slip angle for the plots (the car's
-length unit; the slip angle as the models measure it, physics/state.py), and its
+length unit; the sideslip angle the plots show for every car, physics/state.py), and its
 readout line. The game's car is not simulated here: it is drawn where the game says."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Mapping
 
 from ..physics.models import MODELS
 from ..physics.params import Tuning
-from ..physics.state import slip_angle
+from ..physics.state import sideslip
 
 STALE_S = 2.0
 """s without telemetry after which the game's car is no longer drawn (the game paused,
@@ -57,6 +57,6 @@ def game_car(t, scale: float, body: dict, unit: str, name: str) -> GameCar:
     view's units: lengths times `scale`; `body` is in the view's units already, `unit`
     is the view's length unit."""
     speed = math.hypot(t.vx, t.vy) * scale
-    slip = math.degrees(float(slip_angle(t.heading, t.vx, t.vy)))
+    slip = math.degrees(float(sideslip(t.heading, t.vx, t.vy)))
     line = f"game {name}: {speed:.0f} {unit}/s · slip {slip:+.1f}° · tick {t.tick}"
     return GameCar(t.x * scale, t.y * scale, t.heading, body, speed, slip, line)

@@ -11,6 +11,7 @@ from ..files.godot import has_script
 from ..files.presets import list_presets, user_dir
 from ..physics.models import MODELS
 from ..physics.sim import TICK_RATES
+from .camera import CAMERAS
 from .ghosts import MAX_GHOSTS
 from .menus import SEPARATOR, Choices, Command, Owned, Submenu, Window, add_action
 
@@ -195,6 +196,14 @@ VIEW = Submenu(
         Command("Zoom &in", lambda w: _zoom(w, 1.25), "Ctrl+="),
         Command("Zoom &out", lambda w: _zoom(w, 1 / 1.25), "Ctrl+-"),
         Command("&Actual size", lambda w: _zoom(w, None), "Ctrl+0"),
+        SEPARATOR,
+        Choices(
+            lambda w: [(text, value, tip, keys) for value, text, keys, tip in CAMERAS],
+            lambda w, mode: w.set_camera(mode),
+            lambda w: w.track.camera_mode,
+            "camera_actions",
+        ),
+        SEPARATOR,
         Submenu(
             "&Pixels per metre (models in metres)",
             (

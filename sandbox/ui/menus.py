@@ -40,8 +40,8 @@ class Command:
 
 @dataclass(frozen=True)
 class Choices:
-    """An exclusive group of checkable items, one per (label, value, tip) of
-    `items(window)`; triggering one calls `pick(window, value)`; `current(window)` is
+    """An exclusive group of checkable items, one per (label, value, tip[, shortcut])
+    of `items(window)`; triggering one calls `pick(window, value)`; `current(window)` is
     the value ticked. `name`: the window attribute the QActionGroup is kept as."""
 
     items: Callable[[Window], list[tuple[str, Any, str]]]
@@ -145,8 +145,9 @@ class Menus:
             owner.addAction(action)
         elif isinstance(entry, Choices):
             group = QActionGroup(window)
-            for label, value, tip in entry.items(window):
-                action = add_action(owner, label, lambda _=False, v=value: entry.pick(window, v), None, tip)
+            for label, value, tip, *keys in entry.items(window):
+                pick = lambda _=False, v=value: entry.pick(window, v)  # noqa: E731
+                action = add_action(owner, label, pick, keys[0] if keys else None, tip)
                 action.setCheckable(True)
                 action.setData(value)
                 group.addAction(action)

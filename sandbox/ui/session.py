@@ -25,7 +25,7 @@ from ..errors import UserError, shown
 from ..files.disk import folder_problem, write_text_atomic
 from ..files.presets import Preset, declared_preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
 from .qt import APPLICATION, ORGANIZATION
-from .track_view import ZOOM_RANGE
+from .camera import CAMERA_VALUES, ZOOM_RANGE
 
 AUTOSAVE_MS = 1000
 """The session is written this long after the last change (debounced)."""
@@ -234,6 +234,7 @@ class SessionMemory:
         low, high = ZOOM_RANGE
         track = self.window.track
         track.set_zoom(self.setting("view/zoom", float(track.zoom), low=low, high=high))
+        track.set_camera(self.setting("view/camera", track.camera_mode, choices=CAMERA_VALUES))
         notes = take_setting_notes()
         if notes:
             self.note += notes + " "

@@ -210,12 +210,12 @@ class LivePlots(pg.GraphicsLayoutWidget):
         for i in range(MAX_GHOSTS):
             if i < len(ghosts):
                 g, scale = ghosts[i]
-                shadows += [g.speed * scale, np.degrees(g.slip_angle)]
+                shadows += [g.speed * scale, np.degrees(g.sideslip)]
             else:
                 shadows += [blank, blank]
         shadows += [np.full(len(state), value) for value in self.game]
         times = np.broadcast_to(np.asarray(t, dtype=np.float64), (len(state),))
-        self.buffer.extend(np.column_stack([times, state.speed, np.degrees(state.slip_angle), *values, *shadows]))
+        self.buffer.extend(np.column_stack([times, state.speed, np.degrees(state.sideslip), *values, *shadows]))
 
     def reset_data(self) -> None:
         # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all

@@ -1,8 +1,8 @@
 """Top-down view: ground grid, trail and skid marks, the car with its wheels and arrows.
 
 World coordinates are the model's (Godot: x right, y down; px or m). The painter maps
-them with translate and scale (zoom × pixels per model unit), and the camera stays
-centred on the car. For models that report per-wheel angles (Ackermann) the view also
+them with translate and scale (zoom × pixels per model unit); the camera follows the
+car, the linked game's car or keeps both in view (camera.py). For models that report per-wheel angles (Ackermann) the view also
 draws the instantaneous centre of rotation and the four wheel axes meeting there.
 """
 
@@ -17,14 +17,14 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+from .camera import DEFAULT_CAMERA, ZOOM_RANGE, frame
 from .game_car import GameCar
 from .palette import GAME, ghost_colour
 from .plot_style import opaque
 from .ring_buffer import RingBuffer
-from .view_overlays import Dashboard, paint_dashboard, paint_edge_pointer, plate_rect
+from .view_overlays import Dashboard, paint_dashboard, paint_edge_pointer, paint_text_lines, place_pointer, plate_rect
 
 TRAIL_SECONDS = 8.0
-ZOOM_RANGE = (0.1, 8.0)
 ZOOM_STEP = 1.15
 FADE_BUCKETS = 6
 TRAIL_STRIDE = 2
@@ -44,7 +44,6 @@ ORIGIN = QColor(*opaque((255, 255, 255), 0.47, GROUND_RGB))
 AXIS = QColor(*opaque((255, 152, 0), 0.8, GROUND_RGB))
 BODY = QColor("#1e88e5")
 GLASS = QColor("#a9d2f5")
-HUD_TEXT = QColor("#e6e6e6")
 TYRE = QColor("#111111")
 HEADING = QColor("#ffffff")
 VELOCITY = QColor("#ffeb3b")
@@ -91,6 +90,8 @@ class TrackView(QWidget):
         self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
         self.game: GameCar | None = None  # the linked game's car, from its telemetry
         self.dashboard: Dashboard | None = None
+        self.camera_mode = DEFAULT_CAMERA  # "car", "game" or "both" (camera.py)
+        self.text_boxes: list[tuple[str, QRectF]] = []  # what the last paint wrote over the world, and where (px)
         self.world_overlays: list = []  # objects with paint(painter, view), in world coordinates (a recording)
         self.set_hz(hz)
 
@@ -139,10 +140,33 @@ class TrackView(QWidget):
         event.accept()
 
     # --- geometry ------------------------------------------------------------
+    def set_camera(self, mode: str) -> None:
+        """Follow "car" (yours), "game" (the linked game's) or keep "both" in view."""
+        self.camera_mode = mode
+        self.update()
+
+    def view(self) -> tuple[float, float, float]:
+        """(x, y) the view is centred on (model units) and the zoom shown (×): the
+        user's zoom, or less to keep both cars in view (camera.py)."""
+        car = None if self.state is None else (float(self.state.x[0]), float(self.state.y[0]))
+        game = None if self.game is None else (self.game.x, self.game.y)
+        reach = (
+            max(self.body["length"], self.body["width"]) / 2,
+            0.0 if self.game is None else max(self.game.body["length"], self.game.body["width"]) / 2,
+        )
+        size = (self.width(), self.height())
+        return frame(self.camera_mode, car, game, size, self.zoom, self.unit_scale, reach)
+
     @property
     def scale(self) -> float:
         """Screen px per model unit now."""
-        return self.zoom * self.unit_scale
+        return self.view()[2] * self.unit_scale
+
+    def to_screen(self, x: float, y: float) -> tuple[float, float]:
+        """Screen px of world point (x, y) now."""
+        cx, cy, zoom = self.view()
+        scale = zoom * self.unit_scale
+        return self.width() / 2 + (x - cx) * scale, self.height() / 2 + (y - cy) * scale
 
     def _wheel_spots(self, x: float, y: float, h: float):
         """World positions of rear-left, rear-right, front-left, front-right wheels."""
@@ -162,9 +186,7 @@ class TrackView(QWidget):
         return self._wheel_spots(x, y, h)[:2]
 
     def camera(self) -> tuple[float, float]:
-        if self.state is None:
-            return 0.0, 0.0
-        return float(self.state.x[0]), float(self.state.y[0])
+        return self.view()[:2]
 
     # --- painting ------------------------------------------------------------
     def paintEvent(self, event) -> None:
@@ -190,35 +212,48 @@ class TrackView(QWidget):
             self._paint_axes(p)
             self._paint_car(p)
         p.restore()
-        self._paint_hud(p)
-        self._paint_pointers(p, cx, cy)
-        if self.dashboard is not None and self._plate_fits():
+        self.text_boxes = [("text", self._paint_hud(p))]
+        plate = self.dashboard is not None and self._plate_fits()
+        if plate:
+            self.text_boxes.append(("dashboard", plate_rect(self.height())))
+        self._paint_pointers(p)
+        if plate:
             paint_dashboard(p, self.dashboard, self.height(), self.devicePixelRatioF())
         p.end()
 
     def _plate_fits(self) -> bool:
-        """Whether the dashboard plate stays clear of the car (drawn at the centre)."""
+        """Whether the dashboard plate stays clear of the car."""
+        if self.state is None:
+            return True
         reach = max(self.body["length"], self.body["width"]) / 2 * self.scale + 8
-        car = QRectF(self.width() / 2 - reach, self.height() / 2 - reach, 2 * reach, 2 * reach)
-        return not plate_rect(self.height()).intersects(car)
+        sx, sy = self.to_screen(float(self.state.x[0]), float(self.state.y[0]))
+        return not plate_rect(self.height()).intersects(QRectF(sx - reach, sy - reach, 2 * reach, 2 * reach))
 
-    def _paint_pointers(self, p: QPainter, cx: float, cy: float) -> None:
-        """An arrow at the edge, in its colour, for each ghost (and the game's car) out of the view."""
-        spots = [(float(s.x[0]) * scale, float(s.y[0]) * scale, ghost_colour(c)) for s, _, scale, c in self.ghosts]
+    def _paint_pointers(self, p: QPainter) -> None:
+        """An arrow at the edge, in its colour, for each car out of the view: the ghosts
+        and the game's (with their distance from your car), and yours (with its distance
+        from the game's) when the camera is elsewhere; none on the view's text."""
+        home = (0.0, 0.0) if self.state is None else (float(self.state.x[0]), float(self.state.y[0]))
+        spots = [
+            (f"ghost {c}", float(s.x[0]) * scale, float(s.y[0]) * scale, ghost_colour(c), home)
+            for s, _, scale, c in self.ghosts
+        ]
         if self.game is not None:
-            spots.append((self.game.x, self.game.y, GAME))
-        for gx, gy, colour in spots:
-            sx, sy = self.width() / 2 + (gx - cx) * self.scale, self.height() / 2 + (gy - cy) * self.scale
-            gap = math.hypot(gx - cx, gy - cy)
-            paint_edge_pointer(
-                p,
-                self.width(),
-                self.height(),
-                sx,
-                sy,
-                QColor(colour),
-                f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}",
-            )
+            spots.append(("game", self.game.x, self.game.y, GAME, home))
+            if self.state is not None:
+                spots.append(("car", *home, BODY.name(), (self.game.x, self.game.y)))
+        metrics = p.fontMetrics()
+        keep_clear = [box for _, box in self.text_boxes]
+        for name, gx, gy, colour, other in spots:
+            gap = math.hypot(gx - other[0], gy - other[1])
+            text = f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}"
+            size = (metrics.horizontalAdvance(text) + 4, metrics.height())
+            pointer = place_pointer(self.width(), self.height(), *self.to_screen(gx, gy), size, keep_clear)
+            if pointer is None:
+                continue
+            paint_edge_pointer(p, pointer, QColor(colour), text)
+            keep_clear += [pointer.label, pointer.arrow]
+            self.text_boxes += [(f"{name} pointer", pointer.arrow), (f"{name} distance", pointer.label)]
 
     def _paint_grid(self, p: QPainter, cx: float, cy: float) -> None:
         """Grid lines every GRID_BASE units (doubled until at least 24 screen px apart),
@@ -381,24 +416,15 @@ class TrackView(QWidget):
             )
         )
 
-    def _paint_hud(self, p: QPainter) -> None:
+    def _paint_hud(self, p: QPainter) -> QRectF:
         """Text lines at the top left: the car's, each ghost's (and the game car's) in
-        its colour after a swatch, then the zoom and the arrows' legend."""
+        its colour after a swatch, then the zoom and the arrows' legend. Returns their box (px)."""
         per_unit = "" if self.unit == "px" else f" · {self.unit_scale:g} px/{self.unit}"
         lines = [(text, None) for text in self.hud_lines]
         lines += [(text, ghost_colour(i)) for i, text in enumerate(self.ghost_lines)]
+        zoom = f"zoom {self.view()[2]:.2f}×{per_unit}"
         if self.game is not None:
             lines.append((self.game.line, GAME))
-        lines.append((f"zoom {self.zoom:.2f}×{per_unit}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
-        metrics = p.fontMetrics()
-        for i, (text, ghost) in enumerate(lines):
-            baseline = 10 + metrics.ascent() + i * metrics.height()
-            x = 10
-            if ghost is not None:
-                colour = QColor(ghost)
-                p.fillRect(QRectF(x, baseline - metrics.ascent() + 2, 10, 10), colour)
-                p.setPen(colour)
-                x += 16
-            else:
-                p.setPen(HUD_TEXT)
-            p.drawText(x, baseline, text)
+            zoom += {"both": " (both cars in view)", "game": " (following the game's car)"}.get(self.camera_mode, "")
+        lines.append((f"{zoom}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
+        return paint_text_lines(p, lines)

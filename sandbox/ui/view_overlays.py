@@ -1,6 +1,7 @@
 """What the car view draws over the world, in screen pixels: the dashboard plate
 (speed, rpm and gear where the model has them, pedal and steering bars) and the
-pointers at the view's edge to ghosts that have left it."""
+pointers at the view's edge to cars that have left it (ghosts, the game's, yours),
+laid out clear of the view's text."""
 
 from __future__ import annotations
 
@@ -120,24 +121,118 @@ def paint_dashboard(p: QPainter, dash: Dashboard, height: int, ratio: float = 1.
     p.restore()
 
 
-def paint_edge_pointer(p: QPainter, width: int, height: int, sx: float, sy: float, colour: QColor, text: str) -> bool:
+HUD_TEXT = QColor("#e6e6e6")
+
+
+def paint_text_lines(p: QPainter, lines: list[tuple[str, str | None]]) -> QRectF:
+    """The view's text at the top left, one (text, colour) a line: a line with a colour
+    (a ghost's, the game car's) in it after a swatch of it. Returns the box it covers (px)."""
+    metrics = p.fontMetrics()
+    right = bottom = MARGIN
+    for i, (text, colour) in enumerate(lines):
+        baseline = MARGIN + metrics.ascent() + i * metrics.height()
+        x = MARGIN
+        if colour is not None:
+            tint = QColor(colour)
+            p.fillRect(QRectF(x, baseline - metrics.ascent() + 2, 10, 10), tint)
+            p.setPen(tint)
+            x += 16
+        else:
+            p.setPen(HUD_TEXT)
+        p.drawText(x, baseline, text)
+        right = max(right, x + metrics.horizontalAdvance(text))
+        bottom = baseline + metrics.descent()
+    return QRectF(MARGIN, MARGIN, right - MARGIN, bottom - MARGIN)
+
+
+ARROW_PX = 12.0
+"""px: an edge pointer's arrow, tip to base."""
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """An edge pointer laid out: its arrow's tip (px), its direction (unit vector) and
+    where its text goes (px)."""
+
+    tip: QPointF
+    ux: float
+    uy: float
+    label: QRectF
+
+    @property
+    def arrow(self) -> QRectF:
+        return _arrow_box(self.tip)
+
+
+def _arrow_box(tip: QPointF) -> QRectF:
+    """A box around an arrow whose tip is `tip` (px)."""
+    return QRectF(tip.x() - ARROW_PX, tip.y() - ARROW_PX, 2 * ARROW_PX, 2 * ARROW_PX)
+
+
+def _entry(cx: float, cy: float, dx: float, dy: float, box: QRectF) -> float | None:
+    """The ray (cx, cy) + t·(dx, dy), t > 0: the t where it enters `box`, if it does."""
+    near, far = 0.0, math.inf
+    for origin, d, low, high in ((cx, dx, box.left(), box.right()), (cy, dy, box.top(), box.bottom())):
+        if d == 0:
+            if not low <= origin <= high:
+                return None
+            continue
+        t1, t2 = sorted(((low - origin) / d, (high - origin) / d))
+        near, far = max(near, t1), min(far, t2)
+    return near if near <= far and near > 0 else None
+
+
+def place_pointer(
+    width: int, height: int, sx: float, sy: float, text: tuple[float, float], keep_clear: list[QRectF]
+) -> Pointer | None:
     """If screen point (sx, sy) is outside the view, an arrow at the view's edge on the
-    line from the centre towards it, in `colour`, with `text` (the gap) beside it.
-    Returns whether it drew one."""
+    line from the centre towards it, and a place for its `text` (width, height px):
+    neither on anything in `keep_clear` (the view's text, other pointers). The arrow
+    stops short of text on its line; its text goes on the arrow's inner side, else
+    beside, below or above it. None when the point is in view."""
     inset = MARGIN + 8
     if inset <= sx <= width - inset and inset <= sy <= height - inset:
-        return False
+        return None
     cx, cy = width / 2, height / 2
     dx, dy = sx - cx, sy - cy
     if dx == 0 and dy == 0:
-        return False
-    # the largest t with the point (cx + t·dx, cy + t·dy) still inside the inset box
+        return None
+    # the largest t with the point (cx + t·dx, cy + t·dy) still inside the inset box,
+    # or short of the first text on the line (the arrow's length clear of it)
     t = min((cx - inset) / abs(dx) if dx else math.inf, (cy - inset) / abs(dy) if dy else math.inf)
+    for rect in keep_clear:
+        reach = 1.5 * ARROW_PX + 2  # the arrow's box around a tip half an arrow past the line's end
+        grown = rect.adjusted(-reach, -reach, reach, reach)
+        if grown.contains(QPointF(cx, cy)):
+            continue  # a view too small to go round it
+        hit = _entry(cx, cy, dx, dy, grown)
+        if hit is not None:
+            t = min(t, hit)
     ex, ey = cx + t * dx, cy + t * dy
     length = math.hypot(dx, dy)
     ux, uy = dx / length, dy / length
-    size = 12.0
-    tip = QPointF(ex + ux * size / 2, ey + uy * size / 2)
+    tip = QPointF(ex + ux * ARROW_PX / 2, ey + uy * ARROW_PX / 2)
+    w, h = text
+    gap = ARROW_PX + 4
+    spots = (
+        (ex - ux * (gap + w / 2) - w / 2, ey - uy * (gap + h / 2) - h / 2),  # inside, towards the centre
+        (ex + gap, ey - h / 2),  # right of the arrow
+        (ex - gap - w, ey - h / 2),  # left of it
+        (ex - w / 2, ey + gap),  # below
+        (ex - w / 2, ey - gap - h),  # above
+    )
+    arrow = _arrow_box(tip)
+    labels = []
+    for x, y in spots:
+        x, y = min(max(x, 2.0), width - w - 2), min(max(y, 2.0), height - h - 2)  # inside the view
+        labels.append(QRectF(x, y, w, h))
+    clear = [label for label in labels if not any(label.intersects(r) for r in [*keep_clear, arrow])]
+    return Pointer(tip, ux, uy, (clear or labels)[0])
+
+
+def paint_edge_pointer(p: QPainter, pointer: Pointer, colour: QColor, text: str) -> None:
+    """The arrow of `pointer` in `colour`, with `text` (the gap) in its place."""
+    tip, ux, uy, size = pointer.tip, pointer.ux, pointer.uy, ARROW_PX
     p.save()
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(colour)
@@ -151,11 +246,5 @@ def paint_edge_pointer(p: QPainter, width: int, height: int, sx: float, sy: floa
         )
     )
     p.setPen(colour)
-    metrics = p.fontMetrics()
-    w = metrics.horizontalAdvance(text) + 4
-    # the text on the inner side of the arrow, kept inside the view
-    lx = min(max(ex - ux * (size + w / 2) - w / 2, 2), width - w - 2)
-    ly = min(max(ey - uy * (size + 10) + metrics.ascent() / 2, metrics.ascent() + 2), height - 4)
-    p.drawText(QPointF(lx, ly), text)
+    p.drawText(pointer.label, Qt.AlignmentFlag.AlignCenter, text)
     p.restore()
-    return True
