@@ -10,8 +10,18 @@ ZOOM_RANGE = (0.1, 8.0)
 """The view's zoom range (×): the mouse wheel and View → Zoom stay within it, and
 keeping both cars in view zooms out no further than its low end."""
 CAMERAS = (
-    ("car", "Follow &my car", "F2", "The camera follows the sandbox car (the game's car, when off the view, is an arrow)"),
-    ("game", "Follow the &game's car", "F3", "The camera follows the linked game's car; your car, when off the view, is an arrow"),
+    (
+        "car",
+        "Follow &my car",
+        "F2",
+        "The camera follows the sandbox car (the game's car, when off the view, is an arrow)",
+    ),
+    (
+        "game",
+        "Follow the &game's car",
+        "F3",
+        "The camera follows the linked game's car; your car, when off the view, is an arrow",
+    ),
     (
         "both",
         "Keep &both cars in view",

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import QLabel
 from ..errors import UserError, shown
 from ..files.disk import folder_problem, write_text_atomic
 from ..files.presets import Preset, declared_preset, default_preset, dump_preset, load_preset, parse_preset, user_dir
-from .qt import APPLICATION, ORGANIZATION
 from .camera import CAMERA_VALUES, ZOOM_RANGE
+from .qt import APPLICATION, ORGANIZATION
 
 AUTOSAVE_MS = 1000
 """The session is written this long after the last change (debounced)."""

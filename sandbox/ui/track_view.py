@@ -2,8 +2,9 @@
 
 World coordinates are the model's (Godot: x right, y down; px or m). The painter maps
 them with translate and scale (zoom × pixels per model unit); the camera follows the
-car, the linked game's car or keeps both in view (camera.py). For models that report per-wheel angles (Ackermann) the view also
-draws the instantaneous centre of rotation and the four wheel axes meeting there.
+car, the linked game's car or keeps both in view (camera.py). For models that report
+per-wheel angles (Ackermann) the view also draws the instantaneous centre of rotation
+and the four wheel axes meeting there.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from .game_car import GameCar
 from .palette import GAME, ghost_colour
 from .plot_style import opaque
 from .ring_buffer import RingBuffer
-from .view_overlays import Dashboard, paint_dashboard, paint_edge_pointer, paint_text_lines, place_pointer, plate_rect
+from .track_pointers import paint_pointers
+from .view_overlays import Dashboard, paint_dashboard, paint_text_lines, plate_rect
 
 TRAIL_SECONDS = 8.0
 ZOOM_STEP = 1.15
@@ -216,7 +218,7 @@ class TrackView(QWidget):
         plate = self.dashboard is not None and self._plate_fits()
         if plate:
             self.text_boxes.append(("dashboard", plate_rect(self.height())))
-        self._paint_pointers(p)
+        paint_pointers(p, self, BODY)
         if plate:
             paint_dashboard(p, self.dashboard, self.height(), self.devicePixelRatioF())
         p.end()
@@ -228,32 +230,6 @@ class TrackView(QWidget):
         reach = max(self.body["length"], self.body["width"]) / 2 * self.scale + 8
         sx, sy = self.to_screen(float(self.state.x[0]), float(self.state.y[0]))
         return not plate_rect(self.height()).intersects(QRectF(sx - reach, sy - reach, 2 * reach, 2 * reach))
-
-    def _paint_pointers(self, p: QPainter) -> None:
-        """An arrow at the edge, in its colour, for each car out of the view: the ghosts
-        and the game's (with their distance from your car), and yours (with its distance
-        from the game's) when the camera is elsewhere; none on the view's text."""
-        home = (0.0, 0.0) if self.state is None else (float(self.state.x[0]), float(self.state.y[0]))
-        spots = [
-            (f"ghost {c}", float(s.x[0]) * scale, float(s.y[0]) * scale, ghost_colour(c), home)
-            for s, _, scale, c in self.ghosts
-        ]
-        if self.game is not None:
-            spots.append(("game", self.game.x, self.game.y, GAME, home))
-            if self.state is not None:
-                spots.append(("car", *home, BODY.name(), (self.game.x, self.game.y)))
-        metrics = p.fontMetrics()
-        keep_clear = [box for _, box in self.text_boxes]
-        for name, gx, gy, colour, other in spots:
-            gap = math.hypot(gx - other[0], gy - other[1])
-            text = f"{gap:.0f} {self.unit}" if gap >= 100 else f"{gap:.1f} {self.unit}"
-            size = (metrics.horizontalAdvance(text) + 4, metrics.height())
-            pointer = place_pointer(self.width(), self.height(), *self.to_screen(gx, gy), size, keep_clear)
-            if pointer is None:
-                continue
-            paint_edge_pointer(p, pointer, QColor(colour), text)
-            keep_clear += [pointer.label, pointer.arrow]
-            self.text_boxes += [(f"{name} pointer", pointer.arrow), (f"{name} distance", pointer.label)]
 
     def _paint_grid(self, p: QPainter, cx: float, cy: float) -> None:
         """Grid lines every GRID_BASE units (doubled until at least 24 screen px apart),

@@ -240,8 +240,8 @@ def paint_edge_pointer(p: QPainter, pointer: Pointer, colour: QColor, text: str)
         QPolygonF(
             [
                 tip,
-                QPointF(tip.x() - ux * size - uy * size * 0.6, tip.y() - uy * size + ux * size * 0.6),
-                QPointF(tip.x() - ux * size + uy * size * 0.6, tip.y() - uy * size - ux * size * 0.6),
+                QPointF(tip.x() - ux * size - uy * size * 0.4, tip.y() - uy * size + ux * size * 0.4),
+                QPointF(tip.x() - ux * size + uy * size * 0.4, tip.y() - uy * size - ux * size * 0.4),
             ]
         )
     )
