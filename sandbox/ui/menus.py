@@ -44,7 +44,7 @@ class Choices:
     of `items(window)`; triggering one calls `pick(window, value)`; `current(window)` is
     the value ticked. `name`: the window attribute the QActionGroup is kept as."""
 
-    items: Callable[[Window], list[tuple[str, Any, str]]]
+    items: Callable[[Window], list[tuple]]
     pick: Callable[[Window, Any], object]
     current: Callable[[Window], Any]
     name: str
