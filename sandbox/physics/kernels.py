@@ -77,9 +77,11 @@ def _through_of(name, model, args):
 
 def _forwarder(driver, arity: int):
     """driver(model, *args) for a tuple `args` of `arity` values, written out: numba
-    cannot pass `*args` on to a driver that asks for a `literally` argument (it binds
-    no arguments at all and says "missing a required argument: 'model'"). One
-    forwarder for each number of arguments a driver takes."""
+    0.68 cannot pass `*args` on to a driver that asks for a `literally` argument (it
+    binds no arguments at all and says "missing a required argument: 'model'"; numba's
+    *args limits are tracked in numba/numba#8108). One forwarder for each number of
+    arguments a driver takes, in this file rather than written by `exec`: numba caches
+    only functions it can find the source file of (numba/numba#3501)."""
     if arity == 5:
 
         def forward(name, model, args):
