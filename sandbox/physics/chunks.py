@@ -150,9 +150,10 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
 @intrinsic
 def _column(typingctx, a, j, length):
     """(a[0, j], a[1, j], … a[length - 1, j]) for a constant `length`, read straight
-    from the array. numba's `to_fixed_tuple` takes a 1-D array, so it needs the view
-    a[:, j], and a view per car keeps a reference count: the loop over cars then
-    holds calls and is not vectorised (no packed arithmetic left in its machine code)."""
+    from the array. numba's `to_fixed_tuple` takes a 1-D array, so it needs a view
+    a[:, j] per car, and with it the loop over cars was not vectorised (numba 0.68.1:
+    no packed arithmetic left in the drivers' machine code; with this, as much as
+    when the columns were read by code written out with `exec`)."""
     if not isinstance(length, types.IntegerLiteral):
         raise RequireLiteralValue("the column's length must be a constant")
     tuple_type = types.UniTuple(a.dtype, length.literal_value)

@@ -280,9 +280,10 @@ def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, push,
 
 @kernel(inline=True)
 def advance(moves, u, p, dt):
-    """One tick of `_physics_process(delta)` from `moves`: position (x, y), velocity
-    (vx, vy) and transform.x (hx, hy), laid out by MOVES; with `u` what `held` took for the held controls and
-    tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid (else 0.0): MOVED."""
+    """One tick of `_physics_process(delta)` from `moves`, laid out by MOVES: position
+    (x, y), velocity (vx, vy) and transform.x (hx, hy); with `u` what `held` took for
+    the held controls and tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid
+    (else 0.0): MOVED."""
     x, y, vx, vy, hx, hy = moves
     push = u[HELD.push]
     ax, ay = hx * push, hy * push  # get_input(): acceleration = transform.x * engine_power (or braking)
