@@ -5,10 +5,9 @@ Such a model (see models/arcade.py) declares, beside its `tick`:
 - `settle(s)`: what a car placed by hand needs once, on its state row;
 - `held(c, p, dt)`: a tuple (laid out by its `HELD`) of what stays the same while
   controls row `c` and tuning `p` are held;
-- `advance(*moves, u, p, dt)`: one tick, a function of floats (`@kernel(inline=True)`:
-  the loop over cars must hold no call): the state slots
-  `MOVES`, the held values `u` and the tuning `p` (tuples) in; the slots `MOVED`
-  (MOVES first) out;
+- `advance(moves, u, p, dt)`: one tick, a function of floats (`@kernel(inline=True)`:
+  the loop over cars must hold no call): the state slots `MOVES`, the held values
+  `u` and the tuning `p` (tuples) in; the slots `MOVED` (MOVES first) out;
 - `show(s, u)`: what is read from the state after the last tick (an angle drawn).
 `tick` must be settle, held, advance and show in a row. The chunk's slots, held values
 and tunings are copied into columns of local arrays, so the loop over cars holds no
@@ -20,6 +19,10 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.core import types, typing
+from numba.core.errors import RequireLiteralValue
+from numba.cpython.unsafe.tuple import tuple_setitem
+from numba.extending import intrinsic
 
 from .kernel import OPTIONS, kernel
 
@@ -111,35 +114,59 @@ def _back(states, start, car, moved):
 
 
 def _code(module):
-    """(the MOVED slots' columns, len(HELD), len(PARAMS), the generated functions)."""
+    """(the MOVED slots' columns, len(HELD), len(PARAMS), the column functions)."""
     moved = np.array([module.STATE.offset[name] for name in module.MOVED])
     n_held, n_params = len(module.HELD), len(module.PARAMS)
-    return moved, n_held, n_params, _generated(module, len(module.MOVES), len(moved), n_held, n_params)
+    return moved, n_held, n_params, _column_steps(module, len(module.MOVES), len(moved), n_held, n_params)
 
 
-def _generated(module, n_moves: int, n_moved: int, n_held: int, n_params: int):
+def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int):
     """held_of(c, p, j, dt): `held` for car j's tuning column of `p`;
     step(car, u, p, j, dt): car j's column of `car` advanced one tick;
     held_values(u, j): car j's held values as a tuple.
-    Written out column by column (a tuple of floats keeps no reference count, a view
-    does) and inlined where called: generated once per model."""
+    A column is read as a tuple of floats of a length fixed when compiling
+    (`_column`), each function inlined where called. Plain closures in this file,
+    compiled into the cached drivers: nothing is written with `exec`."""
+    held, advance = module.held, module.advance  # both `@kernel(inline=True)`
 
-    def column(name, width):
-        return "(" + "".join(f"{name}[{k}, j], " for k in range(width)) + ")"
+    @numba.njit(inline="always", **_INLINED)
+    def held_of(c, p, j, dt):
+        return held(c, _column(p, j, n_params), dt)
 
-    moves = "".join(f"car[{k}, j], " for k in range(n_moves))
-    source = "\n".join(
-        [
-            "def held_of(c, p, j, dt):",
-            f"    return held(c, {column('p', n_params)}, dt)",
-            "def step(car, u, p, j, dt):",
-            f"    after = advance({moves}{column('u', n_held)}, {column('p', n_params)}, dt)",
-            *(f"    car[{k}, j] = after[{k}]" for k in range(n_moved)),
-            "def held_values(u, j):",
-            f"    return {column('u', n_held)}",
-        ]
-    )
-    inline = numba.njit(inline="always", **_INLINED)
-    namespace = {"held": module.held, "advance": module.advance}  # both `@kernel(inline=True)`
-    exec(source + "\n", namespace)
-    return tuple(inline(namespace[name]) for name in ("held_of", "step", "held_values"))
+    @numba.njit(inline="always", **_INLINED)
+    def step(car, u, p, j, dt):
+        moves = _column(car, j, n_moves)
+        after = advance(moves, _column(u, j, n_held), _column(p, j, n_params), dt)
+        for k in range(n_moved):
+            car[k, j] = after[k]
+
+    @numba.njit(inline="always", **_INLINED)
+    def held_values(u, j):
+        return _column(u, j, n_held)
+
+    return held_of, step, held_values
+
+
+@intrinsic
+def _column(typingctx, a, j, length):
+    """(a[0, j], a[1, j], … a[length - 1, j]) for a constant `length`, read straight
+    from the array. numba's `to_fixed_tuple` takes a 1-D array, so it needs a view
+    a[:, j] per car, and with it the loop over cars was not vectorised (numba 0.68.1:
+    no packed arithmetic left in the drivers' machine code; with this, as much as
+    when the columns were read by code written out with `exec`)."""
+    if not isinstance(length, types.IntegerLiteral):
+        raise RequireLiteralValue("the column's length must be a constant")
+    tuple_type = types.UniTuple(a.dtype, length.literal_value)
+
+    def codegen(context, builder, signature, args):
+        def impl(a, j, out):
+            for k in range(len(out)):
+                out = tuple_setitem(out, k, a[k, j])
+            return out
+
+        inner = typing.signature(tuple_type, signature.args[0], signature.args[1], tuple_type)
+        return context.compile_internal(
+            builder, impl, inner, [args[0], args[1], context.get_constant_undef(tuple_type)]
+        )
+
+    return tuple_type(a, j, length), codegen

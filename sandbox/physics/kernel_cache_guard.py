@@ -8,17 +8,23 @@ at most MAX_FILE_BYTES, and carries a SHA-256 of its content. Anything else is
 damage: the function's files are removed and it is compiled again. A cache that
 cannot be written is not written for the rest of the run. Each is said once, on
 stderr. Only the cache's files are checked: compiling itself is untouched.
+
+This is the only module that touches numba's private cache classes (it replaces them
+for the whole process, `install`); `numba_changes` lists what a numba release changed
+of what it relies on, and the tests fail on any.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
 import pickle
 import shutil
 import stat
 from pathlib import Path
 
+import numba
 from numba.core import caching
 
 from .kernel_cache import DAMAGED, say_once
@@ -28,6 +34,9 @@ MAX_FILE_BYTES = 64 * 2**20
 index 2 KB, so a bigger file is damage (or a device), never read to its end."""
 MAGIC = b"car-sandbox kernel cache 1\n"
 DIGEST_BYTES = 32
+
+_NUMBA_FILE = caching.IndexDataCacheFile
+"""numba's own class, before `install` puts CheckedCacheFile in its place."""
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _writing = True
@@ -210,3 +219,88 @@ def install() -> None:
     caching.Cache.load_overload = load_overload
     caching.Cache.save_overload = save_overload
     caching.CacheImpl._locator_classes = [Locator, caching.IPythonCacheLocator, caching.ZipCacheLocator]
+
+
+_NUMBA_CACHE = {"__init__": caching.Cache.__init__, "load_overload": _load_overload, "save_overload": _save_overload}
+"""numba's Cache methods, as they were before `install`."""
+RELIED_ON = {
+    # numba's classes and the methods used or replaced here, with their parameters then
+    "IndexDataCacheFile": (
+        _NUMBA_FILE,
+        {
+            "__init__": "(self, cache_path, filename_base, source_stamp)",
+            "load": "(self, key)",
+            "save": "(self, key, data)",
+            "_load_index": "(self)",
+            "_save_index": "(self, overloads)",
+            "_load_data": "(self, name)",
+            "_save_data": "(self, name, data)",
+            "_dump": "(self, obj)",
+            "_open_for_write": "(self, filepath)",
+            "_data_path": "(self, name)",
+        },
+    ),
+    "UserProvidedCacheLocator": (
+        caching.UserProvidedCacheLocator,
+        {
+            "__init__": "(self, py_func, py_file)",
+            "ensure_cache_path": "(self)",
+            "get_cache_path": "(self)",
+            "from_function": "(py_func, py_file)",
+        },
+    ),
+    "Cache": (
+        _NUMBA_CACHE,
+        {
+            "__init__": "(self, py_func)",
+            "load_overload": "(self, sig, target_context)",
+            "save_overload": "(self, sig, data)",
+        },
+    ),
+}
+SAVED_FILE_ATTRIBUTES = ("_cache_path", "_index_name", "_index_path", "_source_stamp", "_version")
+"""What CheckedCacheFile reads of the state numba's file class keeps."""
+CALLS = {
+    # whose source must still say what: the names `install` swaps are looked up there
+    "Cache.__init__": (_NUMBA_CACHE["__init__"], ("IndexDataCacheFile(", "self._cache_file =", "self._cache_path =")),
+    "IndexDataCacheFile.load": (_NUMBA_FILE.load, ("self._load_index()", "self._load_data(")),
+    "IndexDataCacheFile.save": (_NUMBA_FILE.save, ("self._load_index()", "self._save_index(", "self._save_data(")),
+}
+
+
+def numba_changes() -> list[str]:
+    """What this numba changed of what the guard relies on: a class, method or name
+    gone, other parameters, or a method that no longer calls what is replaced. Empty
+    when the guard fits this numba."""
+    changes = []
+    for owner_name, (owner, methods) in RELIED_ON.items():
+        for name, expected in methods.items():
+            method = owner.get(name) if isinstance(owner, dict) else getattr(owner, name, None)
+            if method is None:
+                changes.append(f"{owner_name}.{name} is gone")
+            elif str(inspect.signature(method)) != expected:
+                changes.append(f"{owner_name}.{name} takes {inspect.signature(method)}, not {expected}")
+    for where, (function, needed) in CALLS.items():
+        source = inspect.getsource(function)
+        changes += [f"{where} no longer has `{text}`" for text in needed if text not in source]
+    made = _NUMBA_FILE(cache_path="folder", filename_base="base", source_stamp=None)
+    changes += [f"IndexDataCacheFile keeps no {name}" for name in SAVED_FILE_ATTRIBUTES if not hasattr(made, name)]
+    for name in ("IPythonCacheLocator", "ZipCacheLocator", "CacheImpl", "config"):
+        if not hasattr(caching, name):
+            changes.append(f"numba.core.caching.{name} is gone")
+    if not isinstance(getattr(getattr(caching, "CacheImpl", None), "_locator_classes", None), list):
+        changes.append("CacheImpl._locator_classes is no longer a list")
+    if not hasattr(getattr(caching, "config", None), "CACHE_DIR"):
+        changes.append("numba.core.caching.config.CACHE_DIR is gone")
+    return changes
+
+
+def numba_changes_said() -> str:
+    """numba_changes as one message naming the numba version, empty if none."""
+    changes = numba_changes()
+    if not changes:
+        return ""
+    return (
+        f"numba {numba.__version__} changed what sandbox/physics/kernel_cache_guard.py relies on "
+        "(numba's private cache classes, replaced for the whole process): " + "; ".join(changes)
+    )

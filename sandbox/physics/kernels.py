@@ -72,10 +72,44 @@ def through(name, model, args):
 def _through_of(name, model, args):
     if not isinstance(name, numba.types.StringLiteral):
         return None
-    namespace = {"driver": _DRIVERS[name.literal_value]}
-    given = "".join(f"args[{k}], " for k in range(len(args)))  # no *args into a dispatcher here
-    exec(f"def call_driver(name, model, args):\n    return driver(model, {given})\n", namespace)
-    return namespace["call_driver"]
+    return _forwarder(_DRIVERS[name.literal_value], len(args))
+
+
+def _forwarder(driver, arity: int):
+    """driver(model, *args) for a tuple `args` of `arity` values, written out: numba
+    0.68 cannot pass `*args` on to a driver that asks for a `literally` argument (it
+    binds no arguments at all and says "missing a required argument: 'model'"; numba's
+    *args limits are tracked in numba/numba#8108). One forwarder for each number of
+    arguments a driver takes, in this file rather than written by `exec`: numba caches
+    only functions it can find the source file of (numba/numba#3501)."""
+    if arity == 5:
+
+        def forward(name, model, args):
+            return driver(model, args[0], args[1], args[2], args[3], args[4])
+
+    elif arity == 6:
+
+        def forward(name, model, args):
+            return driver(model, args[0], args[1], args[2], args[3], args[4], args[5])
+
+    elif arity == 10:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9]
+            )
+
+    elif arity == 15:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10], args[11], args[12], args[13], args[14],
+            )  # fmt: skip
+
+    else:
+        raise TypeError(f"no forwarder for a driver of {arity} arguments besides the model: add one in kernels")
+    return forward
 
 
 def tick(model, s, c, p, dt):

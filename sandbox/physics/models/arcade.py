@@ -279,10 +279,12 @@ def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, push,
 
 
 @kernel(inline=True)
-def advance(x, y, vx, vy, hx, hy, u, p, dt):
-    """One tick of `_physics_process(delta)` from position (x, y), velocity (vx, vy)
-    and transform.x (hx, hy), with `u` what `held` took for the held controls and
-    tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid (else 0.0): MOVED."""
+def advance(moves, u, p, dt):
+    """One tick of `_physics_process(delta)` from `moves`, laid out by MOVES: position
+    (x, y), velocity (vx, vy) and transform.x (hx, hy); with `u` what `held` took for
+    the held controls and tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid
+    (else 0.0): MOVED."""
+    x, y, vx, vy, hx, hy = moves
     push = u[HELD.push]
     ax, ay = hx * push, hy * push  # get_input(): acceleration = transform.x * engine_power (or braking)
     vx, vy, speed, rate = apply_friction(vx, vy, push, p, dt)
@@ -309,7 +311,7 @@ def tick(s, c, p, dt):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
     settle(s)
     u = held(c, p, dt)
-    x, y, vx, vy, hx, hy, slid = advance(s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], u, p, dt)
+    x, y, vx, vy, hx, hy, slid = advance((s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y]), u, p, dt)
     s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], s[S.traction_fast] = x, y, vx, vy, hx, hy, slid
     show(s, u)
 
