@@ -40,7 +40,7 @@ def window(qtbot):
     return w
 
 
-QUESTION_WAIT_S = 5.0
+QUESTION_WAIT_S = 30.0
 """s a message box may stay open in a test before it counts as unanswered."""
 
 

@@ -135,7 +135,7 @@ def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
             sandbox.send_raw(flood)
         flooded = max(sandbox.telemetry)
         pong = None
-        for seq in range(100, 110):  # the sandbox pings about once a second
+        for seq in range(100, 140):  # the sandbox pings about once a second (a busy game answers late)
             sandbox.send("ping", seq=seq)
             try:
                 pong = sandbox.until(lambda m: m["type"] == "pong", timeout=1.5)

@@ -233,17 +233,17 @@ def test_a_slider_move_is_acknowledged_by_the_godot_engine(window, qtbot):
     node = export_link_node(arcade, 3)
     idle = np.zeros((60 * 60, 5))  # a minute of nothing pressed, in real time: the game quits after it
     with start_link_game(node, server.port, idle, token=server.token, fixed_fps=False, timeout=60) as game:
-        qtbot.waitUntil(lambda: window.link.game is not None or not game.running(), timeout=30000)
+        qtbot.waitUntil(lambda: window.link.game is not None or not game.running(), timeout=WAIT_MS)
         assert window.link.game is not None, game.log()
         # the recipe car's script does not say its model; the node made for the arcade does
         assert window.link.game.model == "arcade" and window.link.sending
         window.panel.sliders["engine_power"].setValue(1230)
         seq = window.link.last_seq
-        qtbot.waitUntil(lambda: server.status().last_applied >= seq or not game.running(), timeout=30000)
+        qtbot.waitUntil(lambda: server.status().last_applied >= seq or not game.running(), timeout=WAIT_MS)
         status = server.status()
         assert status.last_applied >= seq, game.log()
         assert status.values["engine_power"] == 1230 and "engine_power" not in status.refused
-        qtbot.waitUntil(lambda: window.track.game is not None, timeout=30000)  # its car drawn from its telemetry
+        qtbot.waitUntil(lambda: window.track.game is not None, timeout=WAIT_MS)  # its car drawn from its telemetry
 
 
 def test_the_address_and_port_are_kept_and_another_address_is_asked_about(qtbot):
