@@ -48,7 +48,7 @@ from .commands.params import params_table_markdown
 from .commands.progress import Progress, Watchdog
 from .commands.shared_options import PRESET_HELP, shared
 from .commands.sweep import LONG_SWEEP_S, SAY_ESTIMATE_AFTER_S
-from .commands.terminal import Stopped, TerminalSafe, stop_on
+from .commands.terminal import Stopped, TerminalSafe, say_stopped, stop_on
 from .errors import UserError, printable_lines
 
 __all__ = [  # also read by tests and tools from here
@@ -359,9 +359,7 @@ def _stopped_or_main(argv: list[str] | None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt as exc:  # Ctrl+C, or told to stop: no traceback, nothing half written
-        signum = exc.args[0] if isinstance(exc, Stopped) else signal.SIGINT
-        print(f"\ncar-sandbox: stopped ({signal.Signals(signum).name}); nothing half-written is left", file=sys.stderr)
-        return 128 + int(signum)
+        return say_stopped(exc.args[0] if isinstance(exc, Stopped) else signal.SIGINT)
     except BrokenPipeError:  # stdout closed early (`| head`): stop quietly, as other tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # Python's exit flush would raise it again

@@ -1,6 +1,7 @@
 """Test set-up: Qt offscreen, and user data and settings in a temporary folder."""
 
 import os
+import signal
 from pathlib import Path
 
 # offscreen, on a 1920×1080 screen (the plugin's own is 800×800, smaller than the
@@ -39,7 +40,7 @@ def window(qtbot):
     return w
 
 
-QUESTION_WAIT_S = 5.0
+QUESTION_WAIT_S = 30.0
 """s a message box may stay open in a test before it counts as unanswered."""
 
 
@@ -78,6 +79,16 @@ def no_unanswered_questions(request):
 
 ENGINE_REASON = "godot3-server is not installed"
 """The skip reason of every test that drives the real Godot 3 engine."""
+
+
+def pytest_configure(config):
+    """The tests press Ctrl+C (SIGINT) on the commands they start, as a terminal does to the
+    command it runs. A suite started in the background of a script (`pytest … &`) has
+    SIGINT ignored, and every command it starts inherits that and would never stop: the
+    suite takes SIGINT back (a handled signal is not inherited), so its commands start
+    as from a terminal."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items):

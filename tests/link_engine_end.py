@@ -48,7 +48,7 @@ class Sandbox:
             self.telemetry[message["tick"]] = message
         return message
 
-    def until(self, test, timeout: float = 15.0) -> dict:
+    def until(self, test, timeout: float = 60.0) -> dict:
         """The first message that passes `test` (the others are kept as they come)."""
         end = time.monotonic() + timeout
         while True:

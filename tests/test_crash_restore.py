@@ -33,11 +33,11 @@ def test_a_killed_sandbox_restores_its_session(tmp_path, qtbot):
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300  # a window started on a busy machine, its physics compiled
         # the autosave reached disk, and the window has been on screen (no longer opening its session)
         while not (ini.exists() and "1234" in (text := ini.read_text(errors="replace")) and "opening" not in text):
             assert process.poll() is None, "the sandbox exited on its own"
-            assert time.monotonic() < deadline, "no autosave within 30 s"
+            assert time.monotonic() < deadline, "no autosave within 300 s"
             time.sleep(0.2)
     finally:
         os.kill(process.pid, signal.SIGKILL)  # no close event, no chance to save anything more
@@ -84,7 +84,7 @@ def test_a_session_the_window_died_opening_is_set_aside_and_never_locks_the_user
         [sys.executable, "-m", "sandbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300
         while "opening" not in ini.read_text(errors="replace"):  # it is opening the session now
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.01)

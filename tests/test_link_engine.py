@@ -8,6 +8,7 @@ scene would hold them); the checks learn them only from what the node sends.
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import os
@@ -107,7 +108,8 @@ def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
     scene, preset = arcade_scene()
     node = export_link_node(preset.model, 3, tuning=preset.tuning)
     start = time.monotonic()
-    with start_link_game(node, sandbox.port, drive(1800), TOKEN, scene=scene, fixed_fps=False, timeout=60) as game:
+    # the trace and the wall-clock limit outlast the test on a busy machine (it stops the game)
+    with start_link_game(node, sandbox.port, drive(18_000), TOKEN, scene=scene, fixed_fps=False, timeout=600) as game:
         old = sandbox.welcome()["params"]
         sandbox.until(lambda m: m["type"] == "telemetry")
         # one message, each value on its own: five refused with their reasons, one applied
@@ -133,7 +135,7 @@ def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
             sandbox.send_raw(flood)
         flooded = max(sandbox.telemetry)
         pong = None
-        for seq in range(100, 110):  # the sandbox pings about once a second
+        for seq in range(100, 140):  # the sandbox pings about once a second (a busy game answers late)
             sandbox.send("ping", seq=seq)
             try:
                 pong = sandbox.until(lambda m: m["type"] == "pong", timeout=1.5)
@@ -164,7 +166,8 @@ def test_refused_values_and_hostile_datagrams_leave_the_game_running(sandbox):
     assert "more warnings in a second were not shown" in log
     # and the engine's own: each datagram its buffer cannot take, each that is not JSON
     # or UTF-8, would be a line (22 649 lines before the node took every datagram waiting)
-    assert log.count("\n") < 300
+    lines = log.splitlines()
+    assert len(lines) < 300, collections.Counter(lines).most_common(5)
 
 
 RECIPE_VALUES = {

@@ -80,7 +80,7 @@ def test_the_first_start_shows_the_splash_before_compiling_and_closes_it_when_th
         return [("one", record(1)), ("two", record(2))]
 
     def exec_():  # the window is up: look, then leave at once
-        qtbot.waitUntil(lambda: not shown[0].isVisible())  # closed once the window has painted
+        qtbot.waitUntil(lambda: not shown[0].isVisible(), timeout=60_000)  # closed once the window has painted
         log.append(("exec", shown[0].isVisible(), len(windows())))
         for w in windows():
             w.close()

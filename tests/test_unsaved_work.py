@@ -86,7 +86,7 @@ def test_ctrl_c_in_the_terminal_asks_like_quit(window, qtbot):
         asked = []
         answer(Button.Cancel, asked)
         os.kill(os.getpid(), signal.SIGINT)
-        qtbot.waitUntil(lambda: bool(asked), timeout=5000)
+        qtbot.waitUntil(lambda: bool(asked), timeout=60_000)
         assert window.isVisible()  # cancelled: still running, no KeyboardInterrupt
     finally:
         for number, handler in before.items():

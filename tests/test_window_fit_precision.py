@@ -61,7 +61,7 @@ def test_an_applied_fits_precision_goes_into_the_exports_until_the_slider_moves(
     assert friction_of(copied(window)) == literal
 
     window.panel.sliders["friction"].setValue(-40)  # the user's value now
-    qtbot.waitUntil(lambda: window.tuning["friction"] == -40)
+    qtbot.waitUntil(lambda: window.tuning["friction"] == -40, timeout=60_000)
     assert window.current_preset().precision == {} and friction_of(copied(window)) == "-40.0"
 
     assert window.open_preset_file(tmp_path / "fitted.json")  # a saved fit: its precision with it

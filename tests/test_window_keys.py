@@ -21,7 +21,7 @@ def test_holding_w_raises_the_speed_plot(window, qtbot):
     qtbot.keyPress(window.track, K.Key_W)
     qtbot.waitUntil(
         lambda: speed_trace(window) is not None and len(speed_trace(window)) > 30 and speed_trace(window)[-1] > 200,
-        timeout=5000,
+        timeout=60_000,
     )
     qtbot.keyRelease(window.track, K.Key_W)
     trace = speed_trace(window)
@@ -34,11 +34,11 @@ def test_holding_w_raises_the_speed_plot(window, qtbot):
 def test_steering_keys_turn_the_front_wheels_and_the_car(window, qtbot):
     window.sim.state.vx[:] = 300.0
     qtbot.keyPress(window.track, K.Key_D)
-    qtbot.waitUntil(lambda: window.sim.state.heading[0] > 0.05, timeout=3000)
+    qtbot.waitUntil(lambda: window.sim.state.heading[0] > 0.05, timeout=60_000)
     assert window.sim.state.wheel_angle[0] == pytest.approx(math.radians(15))
     qtbot.keyRelease(window.track, K.Key_D)
     qtbot.keyPress(window.track, K.Key_Left)
-    qtbot.waitUntil(lambda: window.sim.state.wheel_angle[0] < 0, timeout=3000)
+    qtbot.waitUntil(lambda: window.sim.state.wheel_angle[0] < 0, timeout=60_000)
     qtbot.keyRelease(window.track, K.Key_Left)
 
 

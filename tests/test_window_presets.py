@@ -125,7 +125,7 @@ def test_model_menu_switches_to_ackermann_and_drives_in_metres(window, qtbot):
     assert window.undo.count() == 0 and window.track.unit == "m" and window.track.unit_scale == 25
     qtbot.keyPress(window.track, K.Key_W)
     qtbot.keyPress(window.track, K.Key_D)
-    qtbot.waitUntil(lambda: window.sim.state.heading[0] > 0.05, timeout=5000)
+    qtbot.waitUntil(lambda: window.sim.state.heading[0] > 0.05, timeout=60_000)
     qtbot.keyRelease(window.track, K.Key_D)
     qtbot.keyRelease(window.track, K.Key_W)
     state = window.sim.state

@@ -20,7 +20,7 @@ def test_sweep_one_parameter_plots_the_metric_and_a_click_loads_the_point(window
     sweep = window.sweep
     set_axis(sweep.first, "engine_power", 500, 2000, 4)
     sweep.metric.setCurrentIndex(sweep.metric.findData("top_speed"))
-    with qtbot.waitSignal(sweep.finished, timeout=20000):
+    with qtbot.waitSignal(sweep.finished, timeout=120_000):
         sweep.run()
     x, y = sweep.curve.getData()
     assert list(x) == [500, 1000, 1500, 2000]
@@ -40,7 +40,7 @@ def test_sweep_two_parameters_shows_a_heatmap_and_loads_a_cell(window, qtbot, tm
     sweep.use_second.setChecked(True)
     set_axis(sweep.second, "slip_speed", 200, 600, 3)
     sweep.metric.setCurrentIndex(sweep.metric.findData("peak_slip_skidpad"))
-    with qtbot.waitSignal(sweep.finished, timeout=20000):
+    with qtbot.waitSignal(sweep.finished, timeout=120_000):
         sweep.run()
     assert sweep.image.image.shape == (3, 3) and sweep.image.isVisible()
     sweep.pick(5.1, 190)

@@ -146,7 +146,7 @@ def test_the_cycle_collector_runs_in_the_windows_thread_only(window, qtbot):
             keep.append([[] for _ in range(1_000)])
             return ref() is None
 
-        qtbot.waitUntil(collected, timeout=10_000)
+        qtbot.waitUntil(collected, timeout=60_000)
     finally:
         gc.callbacks.remove(note)
     assert keep and collected_in == [True]
@@ -168,7 +168,7 @@ def test_objects_alive_after_start_up_are_left_out_of_full_collections(window, q
     gc.unfreeze()
     assert scanned()
     freeze_long_lived()
-    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=3000)
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=60_000)
     assert not scanned()
     made_after = {"new": [1]}
     assert any(o is made_after for o in gc.get_objects())  # newer objects are still collected as usual

@@ -4,6 +4,8 @@ the terminal; and SIGTERM or SIGHUP stop a command as Ctrl+C does."""
 from __future__ import annotations
 
 import re
+import signal
+import sys
 
 from ..errors import printable
 
@@ -33,3 +35,9 @@ class Stopped(KeyboardInterrupt):
 
 def stop_on(signum, _frame) -> None:
     raise Stopped(signum)
+
+
+def say_stopped(signum: int = signal.SIGINT) -> int:
+    """Say on stderr that the command stopped on `signum`; returns its exit code (128 + it)."""
+    print(f"\ncar-sandbox: stopped ({signal.Signals(signum).name}); nothing half-written is left", file=sys.stderr)
+    return 128 + int(signum)

@@ -20,7 +20,9 @@ from ..files.presets import list_presets, load_preset
 from .bench_window import frame, frame_stats, offscreen_window, rss_mb, scripted_trace
 
 
-def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
+def run(minutes: float = 30.0, seed: int = 1, on_minute=None, seconds: int = 60) -> dict:
+    """`minutes` rows, each of `seconds` s of driving (60; a test drives fewer), a slider
+    moved every second."""
     rng = random.Random(seed)
     presets = builtin_presets()
     errors: list[str] = []
@@ -33,9 +35,9 @@ def run(minutes: float = 30.0, seed: int = 1, on_minute=None) -> dict:
             for minute in range(int(round(minutes))):
                 load_minute_preset(window, presets, minute)
                 hz = window.sim.hz
-                window.replay.play_trace(scripted_trace(60.0, hz), "soak")
+                window.replay.play_trace(scripted_trace(float(seconds), hz), "soak")
                 costs: list[float] = []
-                for _ in range(60):
+                for _ in range(seconds):
                     _move_a_slider(window, rng)
                     for _ in range(hz):
                         try:
