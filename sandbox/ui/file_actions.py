@@ -176,7 +176,7 @@ class FileActions:
             window.show_error(f"{path}: {write_failure(Path(path), exc)}; nothing was saved")
             return False
         window.preset = preset
-        window._on_tuning_changed()
+        window.switcher.preset_changed()
         if window.remember:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         window.menus.fill_presets()

@@ -21,6 +21,7 @@ from ..errors import UserError
 from ..link.game import change_text, from_game
 from ..link.server import LinkServer
 from ..physics.models import MODELS
+from ..session.tuning import TuningChange
 from .game_car import STALE_S, game_body, game_car
 from .link_pull import PullFromGame
 from .link_recording import GameDriveRecording
@@ -73,6 +74,7 @@ class LinkControl(GameDriveRecording):
         p.open_recorded.clicked.connect(self.open_saved)
         p.switch_button.clicked.connect(self.switch_to_game_model)
         p.accept_button.clicked.connect(self.accept_game)
+        w.tuning.changed.connect(self.tuning_changed)
 
     # --- listen and stop -------------------------------------------------------------------
     @property
@@ -290,7 +292,7 @@ class LinkControl(GameDriveRecording):
             return dict(values)
         return {k: v for k, v in values.items() if k in g.params and k not in g.missing}
 
-    def tuning_changed(self) -> None:
+    def tuning_changed(self, change: TuningChange) -> None:
         """A tuning value changed (a slider, a typed value, undo or redo, a preset): the
         changed values go to the game now (the link sends at most one message a tick
         of the game, the newest values). After a model switch nothing is sent: the new
@@ -298,7 +300,7 @@ class LinkControl(GameDriveRecording):
         w = self.window
         if self.server is None or self.game is None:
             return
-        if self.sent.keys() != w.tuning.keys():  # another model: start counting afresh
+        if change.model or self.sent.keys() != w.tuning.keys():  # another model: start counting afresh
             self.sent = dict(w.tuning)
             self._show_note()
             return

@@ -12,6 +12,7 @@ from PySide6.QtGui import QUndoCommand
 from ..errors import UserError
 from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..physics.models import MODELS
+from ..session.tuning import TuningChange
 from .session import settings
 
 DESCRIPTION_CHARS = 90
@@ -55,6 +56,13 @@ class PresetSwitcher:
 
     def __init__(self, window):
         self.window = window
+        window.tuning.changed.connect(self._tuning_changed)
+
+    def _tuning_changed(self, change: TuningChange) -> None:
+        """The title's mark of changes; another rate shown (another model: `_switch_to`)."""
+        if change.hz is not None and not change.model:
+            self._show_rate(change.hz[1])
+        self.update_title()
 
     def modified(self) -> bool:
         """The tuning or the tick rate differ from the loaded preset's."""
@@ -99,10 +107,16 @@ class PresetSwitcher:
         w = self.window
         w.preset = preset
         w.fitted = dict(fitted or {})
-        w.panel.apply_values(values)
-        if hz != w.sim.hz:
-            self.apply_rate(hz)
-        w._on_tuning_changed()
+        if w.tuning.update(values, hz) is None:  # the same values under another name
+            self.preset_changed()
+
+    def preset_changed(self) -> None:
+        """Another preset is current with the same tuning (saved as, or loaded with equal
+        values): its name in the title and on the force curve, and in the autosave."""
+        w = self.window
+        self.update_title()
+        w.panels.show_curves()
+        w.memory.timer.start()
 
     def switch_model(self, name: str) -> bool:
         """Drive model `name`, starting from its first built-in preset; False if the
@@ -123,18 +137,16 @@ class PresetSwitcher:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
         (the old model's steps cannot apply to the new one's parameters)."""
         w = self.window
-        w.model = preset.model
         w.preset = preset
         w.fitted = {}
-        w.tuning = preset.tuning.copy()
-        w.drive.set_car(w.model, w.tuning, preset.hz)
+        w.tuning.switch(preset.model, preset.tuning, preset.hz)  # the car, plots and link follow it
         w.panels.replace_tuning_panel(preset.hz)
         w.undo.clear()
         w.panels.set_units()
         w.track.set_hz(preset.hz)
         w.plots.set_hz(preset.hz)
         w.menus.refresh()
-        w._on_tuning_changed()
+        self.update_title()  # on the new panel
         w.drive_view.reset_car()
         w.statusBar().showMessage(f"Model {w.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
 
@@ -147,13 +159,14 @@ class PresetSwitcher:
             w.panel.show_rate(hz)
 
     def apply_rate(self, hz: int) -> None:
+        self.window.tuning.set_hz(hz)
+
+    def _show_rate(self, hz: int) -> None:
+        """The views that tick at the tuning's rate, at `hz`."""
         w = self.window
-        w.drive.set_hz(hz)
         w.track.set_hz(hz)
         w.plots.set_hz(hz)
-        w.panel.show_rate(hz)
         w.menus.refresh()
-        w._on_tuning_changed()
         w.drive_view.refresh()
 
     def update_title(self) -> None:

@@ -15,6 +15,7 @@ from ..files.recordings import Recording, load_recording, replayable
 from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
 from ..session.recorded import Divergence, ReplayedRecording, divergence, recorded_drive, summary, units_note
+from ..session.tuning import TuningChange
 from .fit_dialog import FitDialog
 from .recording_overlay import RecordingOverlay
 from .replay_control import REPLAY_LIMIT
@@ -43,6 +44,7 @@ class RecordingControl:
         self.timer = QTimer(w)
         self.timer.timeout.connect(self.follow)
         self.fit: FitDialog | None = None
+        w.tuning.changed.connect(self.tuning_changed)
 
     # --- opening ----------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -160,7 +162,7 @@ class RecordingControl:
         """The replay's tick while this recording is replayed, else None (nothing drawn)."""
         return self.window.drive.replay_tick if self.replaying else None
 
-    def tuning_changed(self) -> None:
+    def tuning_changed(self, change: TuningChange) -> None:
         """The divergence for the tuning (and model, and tick rate) on screen now."""
         w = self.window
         if self.recording is None or self.drive is None:
