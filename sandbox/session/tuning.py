@@ -102,15 +102,7 @@ class LiveTuning(Mapping):
         """Several values (switches first) and the tick rate, announced once; raises
         ValueError naming the first bad name or value, with nothing changed. Returns the
         change announced, or None when nothing changed (nothing is announced)."""
-        after = self.values.copy()
-        for name in values:
-            if name not in after.params:
-                raise ValueError(f"the {self.model.TITLE} model has no parameter {name!r}")
-        for name in after.switches_first(values):
-            try:
-                after.set(name, values[name])
-            except ValueError as exc:
-                raise ValueError(f"{after.param(name).label} ({name}): {exc}") from None
+        after = _with(self.model, self.values, values)
         new_hz = self.hz if hz is None else _checked_hz(hz)
         names = tuple(n for n in after if after[n] != self.values[n])
         if not names and new_hz == self.hz:
@@ -132,7 +124,7 @@ class LiveTuning(Mapping):
     ) -> TuningChange:
         """Another model with `values` (its defaults for the rest), at `hz` (the rate
         now when None); always announced, as a change of every value."""
-        after = Tuning(model.PARAMS, values)  # raises before anything changed
+        after = _with(model, Tuning(model.PARAMS), values or {})
         new_hz = self.hz if hz is None else _checked_hz(hz)
         change = TuningChange(
             tuple(after),
@@ -148,6 +140,21 @@ class LiveTuning(Mapping):
         self.version += 1
         self.changed.emit(change)
         return change
+
+
+def _with(model: ModuleType, base: Tuning, values: Mapping[str, object]) -> Tuning:
+    """A copy of `base` with `values` set (switches first); ValueError naming the first
+    bad name or value."""
+    after = base.copy()
+    for name in values:
+        if name not in after.params:
+            raise ValueError(f"the {model.TITLE} model has no parameter {name!r}")
+    for name in after.switches_first(values):
+        try:
+            after.set(name, values[name])
+        except ValueError as exc:
+            raise ValueError(f"{after.param(name).label} ({name}): {exc}") from None
+    return after
 
 
 def _checked_hz(hz: object) -> int:
