@@ -99,6 +99,9 @@ def test_a_bad_tick_rate_is_refused_and_nothing_changes():
 
 def test_the_values_are_not_written_from_outside():
     tuning = LiveTuning(arcade)
+    declared = {p.name: p.default for p in arcade.PARAMS}  # read as a dict is read
+    assert dict(tuning) == declared and list(tuning.values()) == list(declared.values())
+    assert dict(tuning.items()) == declared and tuning.get("warp_drive", 1) == 1 and "drag" in tuning
     with pytest.raises(TypeError):
         tuning["engine_power"] = 1500  # only through set/update, which announce
     copy = tuning.copy()

@@ -62,36 +62,36 @@ class LiveTuning(Mapping):
 
     def __init__(self, model: ModuleType, values: Mapping[str, object] | None = None, hz: int = 60):
         self.model = model
-        self.values = Tuning(model.PARAMS, values)
+        self._values = Tuning(model.PARAMS, values)
         self.hz = _checked_hz(hz)
         self.changed = Event()
         self.version = 0
 
     # --- read like a Tuning ----------------------------------------------------------
     def __getitem__(self, name: str) -> object:
-        return self.values[name]
+        return self._values[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self._values)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._values)
 
     @property
     def params(self) -> dict[str, Param]:
         """The model's parameters by name, as declared."""
-        return self.values.params
+        return self._values.params
 
     def param(self, name: str) -> Param:
         """Parameter `name` as it applies under the current switches."""
-        return self.values.param(name)
+        return self._values.param(name)
 
     def effective(self) -> tuple[Param, ...]:
-        return self.values.effective()
+        return self._values.effective()
 
     def copy(self) -> Tuning:
         """The values now, detached (later changes do not reach the copy)."""
-        return self.values.copy()
+        return self._values.copy()
 
     # --- change and announce ---------------------------------------------------------
     def set(self, name: str, value: object) -> TuningChange | None:
@@ -102,18 +102,18 @@ class LiveTuning(Mapping):
         """Several values (switches first) and the tick rate, announced once; raises
         ValueError naming the first bad name or value, with nothing changed. Returns the
         change announced, or None when nothing changed (nothing is announced)."""
-        after = _with(self.model, self.values, values)
+        after = _with(self.model, self._values, values)
         new_hz = self.hz if hz is None else _checked_hz(hz)
-        names = tuple(n for n in after if after[n] != self.values[n])
+        names = tuple(n for n in after if after[n] != self._values[n])
         if not names and new_hz == self.hz:
             return None
         change = TuningChange(
             names,
-            {n: self.values[n] for n in names},
+            {n: self._values[n] for n in names},
             {n: after[n] for n in names},
             hz=(self.hz, new_hz) if new_hz != self.hz else None,
         )
-        self.values, self.hz = after, new_hz
+        self._values, self.hz = after, new_hz
         return self._announce(change)
 
     def set_hz(self, hz: int) -> TuningChange | None:
@@ -128,12 +128,12 @@ class LiveTuning(Mapping):
         new_hz = self.hz if hz is None else _checked_hz(hz)
         change = TuningChange(
             tuple(after),
-            dict(self.values),
+            dict(self._values),
             dict(after),
             model=True,
             hz=(self.hz, new_hz) if new_hz != self.hz else None,
         )
-        self.model, self.values, self.hz = model, after, new_hz
+        self.model, self._values, self.hz = model, after, new_hz
         return self._announce(change)
 
     def _announce(self, change: TuningChange) -> TuningChange:
