@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from numbers import Integral
 from types import ModuleType
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Generic, Iterator, Mapping, TypeVar
 
 from ..physics.params import Param, Tuning
 
@@ -32,26 +32,27 @@ class TuningChange:
     hz: tuple[int, int] | None = None
 
 
-Subscriber = Callable[[TuningChange], None]
+Change = TypeVar("Change")
 
 
 @dataclass
-class Event:
-    """An announcement subscribers connect callbacks to, called in the order connected."""
+class Event(Generic[Change]):
+    """An announcement subscribers connect callbacks to, called in the order connected
+    (any state that announces its changes can have one: see docs/development.md)."""
 
-    subscribers: list[Subscriber] = field(default_factory=list)
+    subscribers: list[Callable[[Change], None]] = field(default_factory=list)
 
-    def connect(self, callback: Subscriber) -> Subscriber:
+    def connect(self, callback: Callable[[Change], None]) -> Callable[[Change], None]:
         """Call `callback(change)` at each announcement from now on; returns it."""
         self.subscribers.append(callback)
         return callback
 
-    def disconnect(self, callback: Subscriber) -> None:
+    def disconnect(self, callback: Callable[[Change], None]) -> None:
         """No more announcements to `callback` (one not connected is ignored)."""
         if callback in self.subscribers:
             self.subscribers.remove(callback)
 
-    def emit(self, change: TuningChange) -> None:
+    def emit(self, change: Change) -> None:
         for callback in list(self.subscribers):  # one may disconnect itself while called
             callback(change)
 
@@ -64,7 +65,7 @@ class LiveTuning(Mapping):
         self.model = model
         self._values = Tuning(model.PARAMS, values)
         self.hz = _checked_hz(hz)
-        self.changed = Event()
+        self.changed: Event[TuningChange] = Event()
         self.version = 0
 
     # --- read like a Tuning ----------------------------------------------------------
