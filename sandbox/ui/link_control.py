@@ -26,6 +26,7 @@ from .game_car import STALE_S, game_body, game_car
 from .link_pull import PullFromGame
 from .link_recording import GameDriveRecording
 from .link_settings import LinkSettings
+from .messages import Messages
 
 POLL_MS = 16
 """ms between looks at what the game sent (the frame rate of a 60 Hz screen)."""
@@ -65,7 +66,9 @@ class LinkControl(GameDriveRecording):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
         self.settings = LinkSettings(w)  # the address and port, kept between runs
-        self.puller = PullFromGame(self)
+        self.puller = PullFromGame(
+            self, w.tuning, lambda values, text: w.panel.set_values(values, text), Messages.of(w), w
+        )
         p.listen_button.clicked.connect(self.toggle)
         p.copy_button.clicked.connect(self.copy_token)
         p.pull_button.clicked.connect(self.pull)
