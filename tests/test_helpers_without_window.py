@@ -8,14 +8,18 @@ from types import SimpleNamespace
 
 import pytest
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from sandbox.physics.models import arcade
+from sandbox.session.drive import DriveSession
 from sandbox.session.tuning import LiveTuning
+from sandbox.ui.link_control import LinkControl, LinkHost
 from sandbox.ui.link_panel import LinkPanel
 from sandbox.ui.link_pull import PullFromGame
 from sandbox.ui.messages import Messages
+from sandbox.ui.track_view import TrackView
 from sandbox.ui.tuning_panel import TuningPanel
+from window_game_peer import GamePeer
 
 WAIT_MS = 10000
 """ms a test waits for the link before it fails (never a figure the test checks)."""
@@ -79,3 +83,44 @@ def test_pull_from_game_puts_the_games_values_into_the_tuning_as_one_undo_step(q
     assert "wings: no such parameter" in said.errors[-1]
     undo.undo()
     assert (tuning["engine_power"], tuning["wheel_base"]) == (900, 70)  # arcade's defaults
+
+
+def test_the_link_sends_the_game_a_set_when_the_tuning_changes(qtbot, tuning):
+    said = Said()
+    status = QStatusBar()
+    link_panel = LinkPanel()
+    qtbot.addWidget(link_panel)
+    host = stand_in(
+        LinkHost,
+        qtbot,
+        link_panel=link_panel,
+        panel=SimpleNamespace(set_values=tuning.update),
+        tuning=tuning,
+        drive=DriveSession(arcade, tuning, 60),
+        track=TrackView(60),
+        plots=Plots(),
+        menus=SimpleNamespace(refresh=lambda: None),
+        files=SimpleNamespace(),
+        recordings=SimpleNamespace(),
+        memory=SimpleNamespace(),
+        remember=False,
+        show_error=said.messages.show_error,
+        statusBar=lambda: status,
+        switch_model=lambda name: False,
+    )
+    link = LinkControl(host)
+    link_panel.port.setValue(0)  # any free port
+    assert link.listen(), said.errors
+    peer = GamePeer(link.server.port, link.server.token, dict(tuning))
+    peer.start()
+    try:
+        qtbot.waitUntil(lambda: link.game is not None, timeout=WAIT_MS)
+        tuning.set("engine_power", 1200.0)
+        qtbot.waitUntil(lambda: peer.params["engine_power"] == 1200.0, timeout=WAIT_MS)
+        assert peer.sets[-1]["params"] == {"engine_power": 1200.0}  # only what changed
+        qtbot.waitUntil(lambda: host.track.game is not None, timeout=WAIT_MS)  # the game's car drawn
+        assert host.plots.game[0] == "Peer Test Game"
+    finally:
+        link.close()
+        peer.stop()
+    assert peer.errors == [] and said.errors == []
