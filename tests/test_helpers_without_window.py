@@ -4,19 +4,25 @@ so a helper that reaches for more of the window fails here. Each does one real t
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QStatusBar, QWidget
+from PySide6.QtWidgets import QDockWidget, QStatusBar, QWidget
 
+from sandbox.files.recordings import drive_recording
+from sandbox.files.traces import BUILTIN_TRACES, load_trace
 from sandbox.physics.models import arcade
 from sandbox.session.drive import DriveSession
 from sandbox.session.tuning import LiveTuning
+from sandbox.ui.divergence_plot import DivergencePlot
 from sandbox.ui.link_control import LinkControl, LinkHost
 from sandbox.ui.link_panel import LinkPanel
 from sandbox.ui.link_pull import PullFromGame
 from sandbox.ui.messages import Messages
+from sandbox.ui.recording_control import RecordingControl, RecordingHost
 from sandbox.ui.track_view import TrackView
 from sandbox.ui.tuning_panel import TuningPanel
 from window_game_peer import GamePeer
@@ -124,3 +130,37 @@ def test_the_link_sends_the_game_a_set_when_the_tuning_changes(qtbot, tuning):
         link.close()
         peer.stop()
     assert peer.errors == [] and said.errors == []
+
+
+def test_a_replayed_recording_has_its_divergence_for_each_tuning(qtbot, tuning):
+    """The recording was made with the same model and tuning, so the distance is float
+    rounding at most; more power parts the cars; undoing it brings them together."""
+    said, status = Said(), QStatusBar()
+    drive = DriveSession(arcade, tuning, 60)
+    dock = QDockWidget()
+    dock.setWidget(DivergencePlot())
+    qtbot.addWidget(dock)
+    host = stand_in(
+        RecordingHost,
+        qtbot,
+        panels=SimpleNamespace(recording_dock=dock),
+        tuning=tuning,
+        drive=drive,
+        replay=SimpleNamespace(play_trace=drive.play_trace, scrub=lambda tick: None),
+        track=TrackView(60),
+        files=SimpleNamespace(),
+        menus=SimpleNamespace(refresh=lambda: None),
+        switcher=SimpleNamespace(),
+        show_error=said.messages.show_error,
+        statusBar=lambda: status,
+    )
+    recordings = RecordingControl(host, lambda: None)
+    controls = load_trace(BUILTIN_TRACES / "slalom.csv")[:360]
+    assert recordings.play(drive_recording(arcade, tuning.copy(), controls, 60), Path("drive.csv")), said.errors
+    assert recordings.replaying and recordings.overlay in host.track.world_overlays
+    assert float(np.max(recordings.result.distance)) < 1e-9
+    tuning.set("engine_power", 1.1 * tuning["engine_power"])
+    assert float(recordings.result.distance[-1]) > 10.0  # another tuning: computed again, apart (px)
+    tuning.set("engine_power", 900.0)
+    assert float(np.max(recordings.result.distance)) < 1e-9
+    recordings.shutdown()

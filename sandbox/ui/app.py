@@ -16,6 +16,7 @@ from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
 from .drive_view import DriveView
 from .file_actions import FileActions
+from .fit_dialog import FitDialog
 from .ghosts import Compare
 from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
@@ -96,7 +97,7 @@ class MainWindow(QMainWindow):
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
         self.replay = ReplayControl(self)  # the record and replay toolbar
-        self.recordings = RecordingControl(self)  # a game recording replayed, its divergence
+        self.recordings = RecordingControl(self, lambda: FitDialog(self))  # a game recording replayed, its divergence
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.link = LinkControl(self)  # the live link to the game, in the Link panel
