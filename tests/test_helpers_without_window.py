@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QDockWidget, QStatusBar, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QStatusBar, QWidget
 
+from sandbox.files.presets import list_presets, load_preset
 from sandbox.files.recordings import drive_recording
 from sandbox.files.traces import BUILTIN_TRACES, load_trace
 from sandbox.physics.models import arcade
@@ -22,6 +23,7 @@ from sandbox.ui.link_control import LinkControl, LinkHost
 from sandbox.ui.link_panel import LinkPanel
 from sandbox.ui.link_pull import PullFromGame
 from sandbox.ui.messages import Messages
+from sandbox.ui.preset_switcher import PresetSwitcher, SwitcherHost
 from sandbox.ui.recording_control import RecordingControl, RecordingHost
 from sandbox.ui.track_view import TrackView
 from sandbox.ui.tuning_panel import TuningPanel
@@ -39,8 +41,9 @@ def protocol_members(protocol) -> set[str]:
 
 def stand_in(protocol, qtbot, **parts) -> QWidget:
     """A bare widget (dialogs and timers need a parent) holding exactly `parts`, which
-    must be exactly what `protocol` declares."""
-    assert set(parts) == protocol_members(protocol)
+    must be what `protocol` declares besides what any widget has (its title)."""
+    members = protocol_members(protocol)
+    assert set(parts) == {name for name in members if not hasattr(QWidget, name)}
     host = QWidget()
     qtbot.addWidget(host)
     for name, part in parts.items():
@@ -164,3 +167,44 @@ def test_a_replayed_recording_has_its_divergence_for_each_tuning(qtbot, tuning):
     tuning.set("engine_power", 900.0)
     assert float(np.max(recordings.result.distance)) < 1e-9
     recordings.shutdown()
+
+
+def builtin(model, name):
+    """The built-in preset of `model` called `name`."""
+    return load_preset(next(p for p, n, b, m in list_presets() if b and m == model.NAME and n == name))
+
+
+def test_a_preset_is_loaded_as_one_undo_step_and_the_title_says_so(qtbot):
+    first, drift = builtin(arcade, "Recipe defaults"), builtin(arcade, "Drift")
+    tuning = LiveTuning(arcade, first.tuning, first.hz)
+    status, undo = QStatusBar(), QUndoStack()
+    views = SimpleNamespace(set_hz=lambda hz: None, refresh=lambda: None, reset_car=lambda: None)
+    host = stand_in(
+        SwitcherHost,
+        qtbot,
+        preset=first,
+        fitted={},
+        tuning=tuning,
+        drive=DriveSession(arcade, tuning, first.hz),
+        undo=undo,
+        remember=False,
+        files=SimpleNamespace(),
+        menus=SimpleNamespace(refresh=lambda: None),
+        memory=SimpleNamespace(),
+        panels=SimpleNamespace(),
+        panel=SimpleNamespace(title=QLabel(), show_rate=lambda hz: None),
+        track=views,
+        plots=views,
+        drive_view=views,
+        statusBar=lambda: status,
+    )
+    switcher = PresetSwitcher(host)
+    assert switcher.apply_preset(drift)
+    assert undo.count() == 1 and host.preset is drift and dict(tuning) == dict(drift.tuning)
+    assert host.windowTitle() == "car-sandbox — Drift"
+    assert status.currentMessage() == "Preset Drift loaded"
+    tuning.set("engine_power", 1300.0)
+    assert host.windowTitle() == "car-sandbox — Drift *" and switcher.modified()
+    undo.undo()
+    assert host.preset is first and dict(tuning) == dict(first.tuning)
+    assert host.windowTitle() == "car-sandbox — Recipe defaults" and "Recipe defaults" in host.panel.title.text()
