@@ -12,13 +12,14 @@ import pytest
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QDockWidget, QLabel, QStatusBar, QWidget
 
-from sandbox.files.presets import list_presets, load_preset
+from sandbox.files.presets import Preset, list_presets, load_preset
 from sandbox.files.recordings import drive_recording
 from sandbox.files.traces import BUILTIN_TRACES, load_trace
 from sandbox.physics.models import arcade
 from sandbox.session.drive import DriveSession
 from sandbox.session.tuning import LiveTuning
 from sandbox.ui.divergence_plot import DivergencePlot
+from sandbox.ui.file_actions import FileActions, FilesHost
 from sandbox.ui.link_control import LinkControl, LinkHost
 from sandbox.ui.link_panel import LinkPanel
 from sandbox.ui.link_pull import PullFromGame
@@ -208,3 +209,41 @@ def test_a_preset_is_loaded_as_one_undo_step_and_the_title_says_so(qtbot):
     undo.undo()
     assert host.preset is first and dict(tuning) == dict(first.tuning)
     assert host.windowTitle() == "car-sandbox — Recipe defaults" and "Recipe defaults" in host.panel.title.text()
+
+
+def test_a_preset_is_saved_and_a_bad_one_refused_by_name(qtbot, tmp_path):
+    drift = builtin(arcade, "Drift")
+    tuning = LiveTuning(arcade, drift.tuning, drift.hz)
+    said, status = Said(), QStatusBar()
+    applied, changed, filled = [], [], []
+    host = stand_in(
+        FilesHost,
+        qtbot,
+        preset=drift,
+        switcher=SimpleNamespace(
+            preset_changed=lambda: changed.append(True), apply_preset=lambda p: applied.append(p) or True
+        ),
+        remember=False,
+        memory=SimpleNamespace(),
+        menus=SimpleNamespace(fill_presets=lambda: filled.append(True)),
+        drive=DriveSession(arcade, tuning, drift.hz),
+        replay=SimpleNamespace(),
+        curves=SimpleNamespace(),
+        plots=SimpleNamespace(),
+        sweep=SimpleNamespace(),
+        current_preset=lambda: Preset(arcade, tuning.copy(), drift.name, drift.description, tuning.hz),
+        show_error=said.messages.show_error,
+        statusBar=lambda: status,
+    )
+    files = FileActions(host)
+    tuning.set("engine_power", 1300.0)
+    path = tmp_path / "mine.json"
+    assert files.save_preset_to(path, name="mine")
+    assert host.preset.name == "mine" and changed and filled and status.currentMessage() == f"Saved {path}"
+    assert load_preset(path).tuning["engine_power"] == 1300.0
+    assert files.open_preset_file(path)
+    assert [dict(p.tuning) for p in applied] == [dict(tuning)]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    assert files.open_preset_file(bad) is False
+    assert len(applied) == 1 and "bad.json" in said.errors[-1]
