@@ -17,5 +17,7 @@ class Messages:
 
     @classmethod
     def of(cls, window) -> Messages:
-        """The messages of `window` (a MainWindow)."""
-        return cls(window.show_error, lambda text, ms: window.statusBar().showMessage(text, ms))
+        """The messages of `window` (a MainWindow), looked up at each message."""
+        return cls(
+            lambda *message: window.show_error(*message), lambda text, ms: window.statusBar().showMessage(text, ms)
+        )
