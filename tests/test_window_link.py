@@ -25,11 +25,13 @@ from sandbox.files.presets import BUILTIN_DIR
 from sandbox.files.traces import user_trace_dir
 from sandbox.physics.models import arcade, monster
 from sandbox.physics.params import Tuning
+from sandbox.physics.state import Controls
 from sandbox.ui.app import MainWindow
 from sandbox.ui.palette import GAME
 from sandbox.ui.track_view import GROUND_RGB
 from window_game_peer import GAME as GAME_NAME
 from window_game_peer import GamePeer
+from window_helpers import paused
 
 WAIT_MS = 60_000
 """ms a test waits for the link before it fails (never a figure the test checks)."""
@@ -491,3 +493,27 @@ def test_saving_over_an_older_recording_asks_first_and_keeps_it_as_bak(linked, q
     assert len(questions) == 2 and not window.link.recording
     assert (tmp_path / "drive.csv.bak").read_bytes() == older and path.read_bytes() != older
     assert "the older recording is kept as drive.csv.bak" in window.link_panel.recorded.text()
+
+
+def test_a_slider_change_reaches_every_view_that_follows_the_tuning(linked, qtbot, monkeypatch):
+    """One move of a slider: the metrics asked for it, the force curve, the title's mark
+    of changes, the link's set to the game and the car's next tick all have the value
+    (each follows the tuning on its own; nothing hands the change on)."""
+    window, peer = linked
+    metrics, curves = [], []
+    monkeypatch.setattr(window.metrics, "request", lambda car, ghosts=(), names=(): metrics.append(car))
+    draw = window.curves.set_tuning
+    monkeypatch.setattr(window.curves, "set_tuning", lambda m, params, hz, title="": curves.append(dict(params)))
+    assert not window.windowTitle().endswith("*")
+    window.panel.sliders["engine_power"].setValue(1300)
+    assert metrics[-1][1]["engine_power"] == 1300
+    assert curves[-1]["engine_power"] == 1300
+    assert window.windowTitle().endswith(" *") and " *" in window.panel.title.text()
+    qtbot.waitUntil(lambda: peer.params["engine_power"] == 1300, timeout=WAIT_MS)
+    assert peer.sets[-1]["params"] == {"engine_power": 1300.0}
+    paused(window).sim.tick(Controls(0.0, 1.0, 0.0))
+    assert window.sim.state.vx[0] == pytest.approx(1300 / 60)  # the recipe: v += engine_power · dt from rest
+    monkeypatch.setattr(window.curves, "set_tuning", draw)
+    window.undo.undo()  # undone: every one of them again, the mark gone
+    assert metrics[-1][1]["engine_power"] == 900 and not window.windowTitle().endswith("*")
+    qtbot.waitUntil(lambda: peer.params["engine_power"] == 900, timeout=WAIT_MS)

@@ -232,8 +232,12 @@ class Tuning(dict):
     def set_many(self, values: Mapping[str, object]) -> None:
         """`set` each of `values`, the switches first: they decide what the other values
         mean (a switch set after them would reset them)."""
-        for name in sorted(values, key=lambda n: not (n in self.params and self.params[n].is_bool)):
+        for name in self.switches_first(values):
             self.set(name, values[name])
+
+    def switches_first(self, names: Iterable[str]) -> list[str]:
+        """`names` with the switches first (the order values are set in)."""
+        return sorted(names, key=lambda n: not (n in self.params and self.params[n].is_bool))
 
     def param(self, name: str) -> Param:
         """Parameter `name` as it applies under this tuning's switches."""

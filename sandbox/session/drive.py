@@ -16,6 +16,7 @@ from ..physics.state import Controls, State
 from .clock import FrameClock
 from .ghosts import MAX_GHOSTS, Gap, Ghost, step_length
 from .sources import ControlSource, HeldControls, TraceSource
+from .tuning import LiveTuning, TuningChange
 
 Shadows = list[tuple[State, float]]
 """Each ghost's state and its scale into the car's length unit."""
@@ -57,6 +58,22 @@ class DriveSession:
     @property
     def state(self) -> State:
         return self.sim.state
+
+    def follow(self, tuning: LiveTuning) -> None:
+        """Drive `tuning` from now on: each change it announces reaches the car at its
+        next tick (another model: from rest; another rate: the ghosts' too)."""
+        self.set_car(tuning.model, tuning, tuning.hz)
+
+        def changed(change: TuningChange) -> None:
+            if change.model:
+                self.set_car(tuning.model, tuning, tuning.hz)
+                return
+            if change.hz is not None:
+                self.set_hz(tuning.hz)
+            if change.names:
+                self.sim.retune()
+
+        tuning.changed.connect(changed)
 
     def set_car(self, model: ModuleType, tuning: Mapping[str, object], hz: int) -> None:
         """Drive another model (or tuning object) from rest; the ghosts tick at `hz` too."""

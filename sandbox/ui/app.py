@@ -13,8 +13,10 @@ from PySide6.QtWidgets import (
 from ..files.disk import png_complete, write_atomic
 from ..files.presets import Preset, values_and_precision
 from ..session.drive import DriveSession
+from ..session.tuning import LiveTuning, TuningChange
 from .drive_view import DriveView
 from .file_actions import FileActions
+from .fit_dialog import FitDialog
 from .ghosts import Compare
 from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
@@ -61,13 +63,16 @@ class MainWindow(QMainWindow):
         self.undo.setUndoLimit(UNDO_LIMIT)
         self.memory = SessionMemory(self)  # what is kept between runs
         self.preset, restored = self.memory.initial_preset()
-        self.model = self.preset.model
         current = restored or self.preset
-        self.tuning = current.tuning.copy()
+        self.tuning = LiveTuning(self.preset.model, current.tuning, current.hz)
+        """The model, its values and the tick rate; each change announced to whoever follows it."""
         self.fitted = values_and_precision(restored) if restored else {}
         """{parameter: (the value a fit found, its ±)}: the fits applied (`current_preset`)."""
         hz = current.hz
         self.drive = DriveSession(self.model, self.tuning, hz)  # what is driven; drawn here
+        self.drive.follow(self.tuning)
+        self.tuning.changed.connect(self._new_body)
+        self.tuning.changed.connect(lambda change: self.memory.timer.start())  # the autosave, debounced
 
         self.px_per_metre = DEFAULT_PX_PER_METRE
         if remember:
@@ -92,7 +97,7 @@ class MainWindow(QMainWindow):
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
         self.replay = ReplayControl(self)  # the record and replay toolbar
-        self.recordings = RecordingControl(self)  # a game recording replayed, its divergence
+        self.recordings = RecordingControl(self, lambda: FitDialog(self))  # a game recording replayed, its divergence
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.link = LinkControl(self)  # the live link to the game, in the Link panel
@@ -111,7 +116,9 @@ class MainWindow(QMainWindow):
             self.panels.recording_dock.hide()  # the layout is kept between runs, a recording is not
             fit_to_screen(self)  # a size saved on a larger screen
             self.menus.refresh()  # the camera kept from the last run, ticked
-        self._on_tuning_changed()
+        self.switcher.update_title()  # the first figures of the views that follow the tuning
+        self.panels.tuning_changed()
+        self.memory.timer.start()
         self.drive_view.reset_car()
         note = self.memory.note
         if restored is not None:
@@ -128,17 +135,15 @@ class MainWindow(QMainWindow):
         """The driven car's simulation."""
         return self.drive.sim
 
+    @property
+    def model(self):
+        """The driven model (the tuning's)."""
+        return self.tuning.model
+
     # --- tuning and presets (preset_switcher.py) -------------------------------------
-    def _on_tuning_changed(self) -> None:
+    def _new_body(self, change: TuningChange) -> None:
+        """The car's shape for the tuning now (the view draws it from the next frame)."""
         self.body = self.model.body(self.tuning)
-        self.curves.set_tuning(self.model, self.tuning, self.sim.hz, title=self.preset.name)
-        self.switcher.update_title()
-        self._request_metrics()
-        self.memory.timer.start()
-        if hasattr(self, "recordings"):  # not while the window is being built
-            self.recordings.tuning_changed()
-        self.panels.tuning_changed()
-        self.link.tuning_changed()
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""

@@ -7,22 +7,45 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QUrl
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar
 
 from ..errors import PresetError, UserError
 from ..files.disk import make_folder, write_failure
-from ..files.presets import BUILTIN_DIR, load_preset, save_preset, user_dir
+from ..files.presets import BUILTIN_DIR, Preset, load_preset, save_preset, user_dir
 from ..files.traces import BUILTIN_TRACES, user_trace_dir
+from ..session.drive import DriveSession
 from .live_plot_export import export_live_plots
 from .session import settings
 
 
-class FileActions:
-    """File dialogs and file work of `window` (a MainWindow), which owns this."""
+class FilesHost(Protocol):
+    """What the File menu's work uses of the window that owns it (a QWidget: the
+    dialogs are its children). It needs many of its parts, so they are named here
+    rather than handed over one by one."""
 
-    def __init__(self, window):
+    preset: Preset  # the preset loaded (a preset saved becomes it)
+    switcher: object  # the PresetSwitcher: `modified()`, `drop_changes()`, `preset_changed()`, `apply_preset(p)`
+    remember: bool  # whether the folders last used are kept between runs
+    memory: object  # SessionMemory's `setting` (the folders last used)
+    menus: object  # `fill_presets()` (a preset saved joins the list)
+    drive: DriveSession  # its `last_recording` (Save recording)
+    replay: object  # the ReplayControl: `save_recording_to(path)`, `open_trace_file(path)`
+    curves: object  # the force curve's `export(path)`
+    plots: object  # the live plots (exported as they are drawn)
+    sweep: object  # the sweep panel's `export(path)`
+
+    def current_preset(self) -> Preset: ...
+    def show_error(self, message: str, title: str = ...) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
+
+
+class FileActions:
+    """File dialogs and file work of `window` (the FilesHost), which owns this."""
+
+    def __init__(self, window: FilesHost):
         self.window = window
         self.asking = False  # the unsaved-work question is open
 
@@ -115,7 +138,7 @@ class FileActions:
     def open_preset_file(self, path) -> bool:
         """Load a preset file (one undo step); on a bad file show why and change nothing."""
         preset = self.read(load_preset, path)
-        return preset is not None and self.window.apply_preset(preset)
+        return preset is not None and self.window.switcher.apply_preset(preset)
 
     def preset_file_dialog(self) -> QFileDialog:
         """The Open dialog: it starts where Save writes (your presets folder, once it has
@@ -176,7 +199,7 @@ class FileActions:
             window.show_error(f"{path}: {write_failure(Path(path), exc)}; nothing was saved")
             return False
         window.preset = preset
-        window._on_tuning_changed()
+        window.switcher.preset_changed()
         if window.remember:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         window.menus.fill_presets()

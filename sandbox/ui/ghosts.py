@@ -71,6 +71,7 @@ class Compare:
             return
         if ghost is not None:
             ghost.sim.params.update(tuning)
+            ghost.sim.retune()
             ghost.body = w.model.body(tuning)
         elif len(ghosts) < MAX_GHOSTS and tuning.keys() == w.tuning.keys():
             self.add(Preset(w.model, Tuning(w.model.PARAMS, tuning), TUNE_GHOST, hz=w.sim.hz), TUNE_GHOST)

@@ -13,18 +13,23 @@ import math
 import time
 from collections import deque
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QStatusBar
 
 from ..errors import UserError
 from ..link.game import change_text, from_game
 from ..link.server import LinkServer
 from ..physics.models import MODELS
+from ..session.drive import DriveSession
+from ..session.tuning import LiveTuning, TuningChange
 from .game_car import STALE_S, game_body, game_car
+from .link_panel import LinkPanel
 from .link_pull import PullFromGame
 from .link_recording import GameDriveRecording
 from .link_settings import LinkSettings
+from .messages import Messages
 
 POLL_MS = 16
 """ms between looks at what the game sent (the frame rate of a 60 Hz screen)."""
@@ -38,11 +43,33 @@ def game_key(game) -> tuple:
     return (game.game, game.godot, game.model, game.hz, game.units, game.address, game.number)
 
 
+class LinkHost(Protocol):
+    """What the link uses of the window that owns it (a QWidget: the link's timer,
+    worker and dialogs are its children). The link needs many of its parts, so they
+    are named here rather than handed over one by one."""
+
+    link_panel: LinkPanel
+    panel: object  # the TuningPanel: `set_values(values, undo text)` (Pull from game)
+    tuning: LiveTuning  # followed: each change goes to the game; Pull from game sets it
+    drive: DriveSession  # its px_per_metre scales the game's car
+    track: object  # the TrackView: `game` (the game's car drawn) and `update()`
+    plots: object  # the live plots: `set_game(name, speed, slip)`
+    menus: object  # `refresh()`: the Link menu's checks and enabled items
+    files: object  # FileActions' `ask_to_replace` and `ask_to_save` (the game's drive)
+    recordings: object  # RecordingControl's `open_file` (Open a saved drive)
+    memory: object  # SessionMemory's `setting` (address and port kept between runs)
+    remember: bool  # whether settings are kept between runs
+
+    def show_error(self, message: str, title: str = ...) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
+    def switch_model(self, name: str) -> bool: ...
+
+
 class LinkControl(GameDriveRecording):
-    """The link of `window` (a MainWindow, which owns this) and its Link panel; recording
+    """The link of `window` (the LinkHost, which owns this) and its Link panel; recording
     the game's drive is GameDriveRecording's (link_recording.py)."""
 
-    def __init__(self, window):
+    def __init__(self, window: LinkHost):
         self.window = w = window
         self.panel = p = w.link_panel
         self.server: LinkServer | None = None
@@ -64,7 +91,9 @@ class LinkControl(GameDriveRecording):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
         self.settings = LinkSettings(w)  # the address and port, kept between runs
-        self.puller = PullFromGame(self)
+        self.puller = PullFromGame(
+            self, w.tuning, lambda values, text: w.panel.set_values(values, text), Messages.of(w), w
+        )
         p.listen_button.clicked.connect(self.toggle)
         p.copy_button.clicked.connect(self.copy_token)
         p.pull_button.clicked.connect(self.pull)
@@ -73,6 +102,7 @@ class LinkControl(GameDriveRecording):
         p.open_recorded.clicked.connect(self.open_saved)
         p.switch_button.clicked.connect(self.switch_to_game_model)
         p.accept_button.clicked.connect(self.accept_game)
+        w.tuning.changed.connect(self.tuning_changed)
 
     # --- listen and stop -------------------------------------------------------------------
     @property
@@ -173,7 +203,7 @@ class LinkControl(GameDriveRecording):
         if not telemetry:
             return
         w = self.window
-        unit = w.model.LENGTH_UNIT
+        unit = w.tuning.model.LENGTH_UNIT
         per_unit = {"px": 1.0, "m": w.drive.px_per_metre}  # screen px per unit at zoom 1
         scale = per_unit.get(self.game.units, per_unit[unit]) / per_unit[unit]
         name = from_game(self.game.game) or "game"
@@ -184,9 +214,9 @@ class LinkControl(GameDriveRecording):
 
     def _game_body(self, scale: float) -> dict:
         w = self.window
-        key = (game_key(self.game), w.model.NAME, dict(w.tuning), scale)
+        key = (game_key(self.game), w.tuning.model.NAME, dict(w.tuning), scale)
         if self._body[0] != key:
-            self._body = (key, game_body(self.game.model, self.game.params, w.model, w.tuning, scale))
+            self._body = (key, game_body(self.game.model, self.game.params, w.tuning.model, w.tuning, scale))
         return self._body[1]
 
     def _forget_car(self) -> None:
@@ -238,12 +268,12 @@ class LinkControl(GameDriveRecording):
     def sending(self) -> bool:
         """Whether tuning changes go to the game: it drives the window's model, or the
         user chose to send to it anyway."""
-        g, name = self.game, self.window.model.NAME
+        g, name = self.game, self.window.tuning.model.NAME
         return g is not None and (g.model == name or self.accepted == (game_key(g), name))
 
     def _show_note(self) -> None:
         w, g, p = self.window, self.game, self.panel
-        title = w.model.TITLE
+        title = w.tuning.model.TITLE
         if self.server is None:
             p.show_note("Not listening.")
         elif g is None:
@@ -278,7 +308,7 @@ class LinkControl(GameDriveRecording):
     def accept_game(self) -> None:
         """Send to the game although its model is not the window's (the user chose)."""
         if self.game is not None:
-            self.accepted = (game_key(self.game), self.window.model.NAME)
+            self.accepted = (game_key(self.game), self.window.tuning.model.NAME)
             self.sent = dict(self.window.tuning)
             self._show_note()
 
@@ -290,7 +320,7 @@ class LinkControl(GameDriveRecording):
             return dict(values)
         return {k: v for k, v in values.items() if k in g.params and k not in g.missing}
 
-    def tuning_changed(self) -> None:
+    def tuning_changed(self, change: TuningChange) -> None:
         """A tuning value changed (a slider, a typed value, undo or redo, a preset): the
         changed values go to the game now (the link sends at most one message a tick
         of the game, the newest values). After a model switch nothing is sent: the new
@@ -298,7 +328,7 @@ class LinkControl(GameDriveRecording):
         w = self.window
         if self.server is None or self.game is None:
             return
-        if self.sent.keys() != w.tuning.keys():  # another model: start counting afresh
+        if change.model or self.sent.keys() != w.tuning.keys():  # another model: start counting afresh
             self.sent = dict(w.tuning)
             self._show_note()
             return

@@ -4,8 +4,14 @@ model lacks or a value outside its slider's range is listed, never clamped."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+
 from ..link.game import from_game
 from ..physics.models import MODELS
+from ..session.tuning import LiveTuning
+from .messages import Messages
 from .worker import Worker
 
 PULL_TIMEOUT_S = 2.0
@@ -31,23 +37,33 @@ def take_values(tuning, values: dict) -> tuple[dict, list[str]]:
 
 
 class PullFromGame:
-    """Pull from game for `link` (the window's LinkControl, which owns this)."""
+    """Pull from game for `link` (the window's LinkControl, which owns this): the values
+    taken into `tuning` through `set_values(values, undo text)` (the sliders' one undo
+    step); `parent` owns the worker."""
 
-    def __init__(self, link):
+    def __init__(
+        self,
+        link,
+        tuning: LiveTuning,
+        set_values: Callable[[dict, str], None],
+        messages: Messages,
+        parent: QObject,
+    ):
         self.link = link
+        self.tuning, self.set_values, self.messages = tuning, set_values, messages
         self.pulling = False
-        self.job = Worker(link.window, "pull from game", below_window=False)
+        self.job = Worker(parent, "pull from game", below_window=False)
         self.job.finished.connect(lambda values, _: self.apply(values))
         self.job.failed.connect(self._failed)
 
     def pull(self) -> None:
         """Ask the game for its values (on a worker thread); they arrive in `apply`."""
         link = self.link
-        w, s, game = link.window, link.server, link.game
+        w, s, game = self.messages, link.server, link.game
         if s is None or game is None:
             w.show_error("No game is linked: Listen, then run the game with the token", "Pull from game")
             return
-        if game.model in MODELS and game.model != w.model.NAME:
+        if game.model in MODELS and game.model != self.tuning.model.NAME:
             w.show_error(
                 f"The game drives the {MODELS[game.model].TITLE} model: switch the window to it first",
                 "Pull from game",
@@ -60,24 +76,24 @@ class PullFromGame:
     def _failed(self, why: str) -> None:
         self.pulling = False
         self.link.panel.pull_button.setEnabled(self.link.game is not None)
-        self.link.window.show_error(f"Could not pull the game's values ({why})", "Pull from game")
+        self.messages.show_error(f"Could not pull the game's values ({why})", "Pull from game")
 
     def apply(self, values) -> None:
         """The game's `values` into the sliders as one undo step; names the model lacks
         and values the sliders cannot take are listed, never clamped."""
         link = self.link
-        w = link.window
+        w = self.messages
         self.pulling = False
         link.panel.pull_button.setEnabled(link.game is not None)
         if values is None:
             w.show_error(f"The game did not answer within {PULL_TIMEOUT_S:g} s; nothing changed", "Pull from game")
             return
-        taken, problems = take_values(w.tuning, values)
+        taken, problems = take_values(self.tuning, values)
         link.not_taken = problems
         link.sent.update(taken)  # the game has them: nothing to send back
         if taken:
             name = from_game(link.game.game) if link.game is not None and link.game.game else "the game"
-            w.panel.set_values(taken, f"Pull {len(taken)} values from {name}")
+            self.set_values(taken, f"Pull {len(taken)} values from {name}")
         link.panel.show_refused(link.refused, problems)
         text = f"Took {len(taken)} values from the game"
         if problems:
@@ -86,4 +102,4 @@ class PullFromGame:
                 "Pull from game",
             )
         else:
-            w.statusBar().showMessage(text + " (one undo step)", 6000)
+            w.say(text + " (one undo step)", 6000)

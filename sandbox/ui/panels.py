@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..session.tuning import TuningChange
 from .curves import ForceCurvePlot
 from .divergence_plot import DivergencePlot
 from .link_panel import LinkPanel
@@ -123,6 +124,7 @@ class Panels:
         w.link_panel = LinkPanel()
         self.link_dock = self._dock("Link", "link_dock", w.link_panel, _Area.RightDockWidgetArea)
         w.tabifyDockWidget(self.tune_dock, self.link_dock)
+        w.tuning.changed.connect(self.tuning_changed)
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self.window)
@@ -152,7 +154,6 @@ class Panels:
         w = self.window
         panel = TuningPanel(w.tuning, w.undo, self._sections_opened())
         panel.section_toggled.connect(self._remember_sections)
-        panel.tuning_changed.connect(w._on_tuning_changed)
         panel.edit_finished.connect(w.track.setFocus)
         panel.rate_requested.connect(lambda rate: w.switcher.set_rate(rate))
         panel.show_rate(hz)
@@ -195,13 +196,21 @@ class Panels:
             unit, channels = model.TELEMETRY[group]
             self.window.plots.set_channels(group, unit, channels)
 
-    def tuning_changed(self) -> None:
-        """The panels that follow the tuning, told it changed."""
+    def tuning_changed(self, change: TuningChange | None = None) -> None:
+        """The panels that follow the tuning (the force curve, the metrics, the sweep,
+        the auto-tune, the sensitivity) for its values now."""
         w = self.window
+        self.show_curves()
+        w._request_metrics()
         self.sync_sweep()
         if self.tune_dock.isVisible():
             self.sync_tune()
         w.sensitivity.request(w.model, w.tuning, w.sim.hz)
+
+    def show_curves(self) -> None:
+        """The force curve of the tuning now, under the preset's name."""
+        w = self.window
+        w.curves.set_tuning(w.model, w.tuning, w.sim.hz, title=w.preset.name)
 
     def _sensitivity_shown(self, shown: bool) -> None:
         w = self.window

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QStatusBar
 
 from ..errors import UserError
 from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..physics.models import MODELS
+from ..session.drive import DriveSession
+from ..session.tuning import LiveTuning, TuningChange
 from .session import settings
 
 DESCRIPTION_CHARS = 90
@@ -26,7 +30,7 @@ class LoadPreset(QUndoCommand):
         super().__init__(f"Load preset {preset.name}")
         window = switcher.window
         self.switcher = switcher
-        self.old = (window.preset, dict(window.tuning), window.sim.hz, dict(window.fitted))
+        self.old = (window.preset, dict(window.tuning), window.drive.sim.hz, dict(window.fitted))
         self.new = (preset, dict(preset.tuning), preset.hz, {})
 
     def redo(self) -> None:
@@ -40,8 +44,8 @@ class SetRate(QUndoCommand):
     """Undoable change of the physics tick rate."""
 
     def __init__(self, switcher: "PresetSwitcher", hz: int):
-        super().__init__(f"Tick rate {switcher.window.sim.hz} → {hz} Hz")
-        self.switcher, self.old, self.new = switcher, switcher.window.sim.hz, hz
+        super().__init__(f"Tick rate {switcher.window.drive.sim.hz} → {hz} Hz")
+        self.switcher, self.old, self.new = switcher, switcher.window.drive.sim.hz, hz
 
     def redo(self) -> None:
         self.switcher.apply_rate(self.new)
@@ -50,16 +54,48 @@ class SetRate(QUndoCommand):
         self.switcher.apply_rate(self.old)
 
 
-class PresetSwitcher:
-    """Presets, models and the tick rate of `window` (a MainWindow, which owns this)."""
+class SwitcherHost(Protocol):
+    """What switching presets, models and the tick rate uses of the window that owns it
+    (a QWidget: its title is the window's). It needs many of its parts, so they are
+    named here rather than handed over one by one."""
 
-    def __init__(self, window):
+    preset: Preset  # the preset loaded (set here)
+    fitted: dict  # {parameter: (value, ±)} of the fits applied since (set here)
+    tuning: LiveTuning  # followed: the title's mark of changes, the views' tick rate
+    drive: DriveSession  # the car's tick rate
+    undo: QUndoStack  # a preset or a rate is one step; another model clears it
+    remember: bool  # whether the last preset is kept between runs
+    files: object  # FileActions' `keep_or_drop_changes(why)` (an unsaved tuning)
+    menus: object  # `refresh()`
+    memory: object  # SessionMemory's `timer` (the autosave)
+    panels: object  # `show_curves()`, `replace_tuning_panel(hz)`, `set_units()`
+    panel: object  # the TuningPanel: its `title` label and `show_rate(hz)`
+    track: object  # the TrackView's `set_hz(hz)`
+    plots: object  # the live plots' `set_hz(hz)`
+    drive_view: object  # the frame loop's `refresh()` and `reset_car()`
+
+    def statusBar(self) -> QStatusBar: ...
+    def windowTitle(self) -> str: ...
+    def setWindowTitle(self, title: str) -> None: ...
+
+
+class PresetSwitcher:
+    """Presets, models and the tick rate of `window` (the SwitcherHost, which owns this)."""
+
+    def __init__(self, window: SwitcherHost):
         self.window = window
+        window.tuning.changed.connect(self._tuning_changed)
+
+    def _tuning_changed(self, change: TuningChange) -> None:
+        """The title's mark of changes; another rate shown (another model: `_switch_to`)."""
+        if change.hz is not None and not change.model:
+            self._show_rate(change.hz[1])
+        self.update_title()
 
     def modified(self) -> bool:
         """The tuning or the tick rate differ from the loaded preset's."""
         w = self.window
-        return dict(w.tuning) != dict(w.preset.tuning) or w.sim.hz != w.preset.hz
+        return dict(w.tuning) != dict(w.preset.tuning) or w.drive.sim.hz != w.preset.hz
 
     def drop_changes(self) -> None:
         """Back to the loaded preset's values and rate, given up for good (an autosave
@@ -74,7 +110,7 @@ class PresetSwitcher:
         `drop_changes`, for a scripted run that owns its window). False if the user
         kept it."""
         w = self.window
-        if preset.model is not w.model:
+        if preset.model is not w.tuning.model:
             if drop_changes:
                 self.drop_changes()
             elif not w.files.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
@@ -85,7 +121,7 @@ class PresetSwitcher:
             w.preset.name,
             w.preset.path,
             dict(w.tuning),
-            w.sim.hz,
+            w.drive.sim.hz,
         ):
             w.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
         if w.remember and preset.path is not None:
@@ -99,16 +135,22 @@ class PresetSwitcher:
         w = self.window
         w.preset = preset
         w.fitted = dict(fitted or {})
-        w.panel.apply_values(values)
-        if hz != w.sim.hz:
-            self.apply_rate(hz)
-        w._on_tuning_changed()
+        if w.tuning.update(values, hz) is None:  # the same values under another name
+            self.preset_changed()
+
+    def preset_changed(self) -> None:
+        """Another preset is current with the same tuning (saved as, or loaded with equal
+        values): its name in the title and on the force curve, and in the autosave."""
+        w = self.window
+        self.update_title()
+        w.panels.show_curves()
+        w.memory.timer.start()
 
     def switch_model(self, name: str) -> bool:
         """Drive model `name`, starting from its first built-in preset; False if the
         user kept the unsaved tuning of the model driven now."""
         model = MODELS[name]
-        if model is self.window.model:
+        if model is self.window.tuning.model:
             return True
         firsts = [path for path, _, builtin, m in list_presets() if builtin and m == name]
         preset = None
@@ -123,37 +165,36 @@ class PresetSwitcher:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
         (the old model's steps cannot apply to the new one's parameters)."""
         w = self.window
-        w.model = preset.model
         w.preset = preset
         w.fitted = {}
-        w.tuning = preset.tuning.copy()
-        w.drive.set_car(w.model, w.tuning, preset.hz)
+        w.tuning.switch(preset.model, preset.tuning, preset.hz)  # the car, plots and link follow it
         w.panels.replace_tuning_panel(preset.hz)
         w.undo.clear()
         w.panels.set_units()
         w.track.set_hz(preset.hz)
         w.plots.set_hz(preset.hz)
         w.menus.refresh()
-        w._on_tuning_changed()
+        self.update_title()  # on the new panel
         w.drive_view.reset_car()
-        w.statusBar().showMessage(f"Model {w.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
+        w.statusBar().showMessage(f"Model {w.tuning.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
 
     def set_rate(self, hz: int) -> None:
         """Change the physics tick rate as one undo step."""
         w = self.window
-        if hz != w.sim.hz:
+        if hz != w.drive.sim.hz:
             w.undo.push(SetRate(self, hz))
         else:
             w.panel.show_rate(hz)
 
     def apply_rate(self, hz: int) -> None:
+        self.window.tuning.set_hz(hz)
+
+    def _show_rate(self, hz: int) -> None:
+        """The views that tick at the tuning's rate, at `hz`."""
         w = self.window
-        w.drive.set_hz(hz)
         w.track.set_hz(hz)
         w.plots.set_hz(hz)
-        w.panel.show_rate(hz)
         w.menus.refresh()
-        w._on_tuning_changed()
         w.drive_view.refresh()
 
     def update_title(self) -> None:
@@ -168,7 +209,7 @@ class PresetSwitcher:
         if len(about) > DESCRIPTION_CHARS:  # the whole of it in the tooltip
             about = about[:DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " …"
         text = (
-            f"<b>{w.model.TITLE}</b><br>preset: {html.escape(w.preset.name)}{star}<br>"
+            f"<b>{w.tuning.model.TITLE}</b><br>preset: {html.escape(w.preset.name)}{star}<br>"
             f"<span style='color:gray'>{html.escape(about)}</span>"
         )
         if text != w.panel.title.text():  # a new text lays the whole panel out again: not on every drag step

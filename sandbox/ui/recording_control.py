@@ -5,16 +5,20 @@ tick) in a dock beside the plots: "does the sandbox drive like my game?"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar
 
 from ..analysis.metrics import format_value
 from ..files.recordings import Recording, load_recording, replayable
 from ..files.traces import is_recording, user_trace_dir
 from ..physics.sim import TICK_RATES
+from ..session.drive import DriveSession
 from ..session.recorded import Divergence, ReplayedRecording, divergence, recorded_drive, summary, units_note
+from ..session.tuning import LiveTuning, TuningChange
 from .fit_dialog import FitDialog
 from .recording_overlay import RecordingOverlay
 from .replay_control import REPLAY_LIMIT
@@ -23,13 +27,32 @@ FOLLOW_MS = 100
 """ms between moves of the divergence plot's line to the replay's tick."""
 
 
-class RecordingControl:
-    """The game recording replayed in `window` (a MainWindow, which owns this):
-    `recording` (as loaded), `drive` (as replayed with the window's model), `result`
-    (its divergence for the window's tuning)."""
+class RecordingHost(Protocol):
+    """What a replayed game recording uses of the window that owns it (a QWidget: the
+    timer and the dialogs are its children). It needs many of its parts, so they are
+    named here rather than handed over one by one."""
 
-    def __init__(self, window):
+    panels: object  # `recording_dock`: the Recording tab, a DivergencePlot in a dock
+    tuning: LiveTuning  # followed: the divergence for each tuning, model and tick rate
+    drive: DriveSession  # the replay (`replay`, `replay_tick`) and the car's tick rate
+    replay: object  # the ReplayControl: `play_trace(rows, name, start)`, `scrub(tick)`
+    track: object  # the TrackView: `world_overlays` (the recording's path) and `update()`
+    files: object  # FileActions' `read(load, path)`: a bad file's message, once
+    menus: object  # `refresh()`
+    switcher: object  # the PresetSwitcher's `set_rate(hz)` (the recording's tick rate)
+
+    def show_error(self, message: str, title: str = ...) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
+
+
+class RecordingControl:
+    """The game recording replayed in `window` (the RecordingHost, which owns this):
+    `recording` (as loaded), `drive` (as replayed with the window's model), `result`
+    (its divergence for the window's tuning); `new_fit_dialog()` makes the Fit dialog."""
+
+    def __init__(self, window: RecordingHost, new_fit_dialog: Callable[[], FitDialog]):
         self.window = w = window
+        self.new_fit_dialog = new_fit_dialog
         self.recording = None
         self.path: Path | None = None
         self.drive: ReplayedRecording | None = None
@@ -43,6 +66,7 @@ class RecordingControl:
         self.timer = QTimer(w)
         self.timer.timeout.connect(self.follow)
         self.fit: FitDialog | None = None
+        w.tuning.changed.connect(self.tuning_changed)
 
     # --- opening ----------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -88,7 +112,7 @@ class RecordingControl:
             return False
         self.recording, self.path = recording, path
         self.plot.mark_spans([])  # a fit's marks belong to the recording it fitted
-        self.drive = recorded_drive(w.model, recording, path.stem)
+        self.drive = recorded_drive(w.tuning.model, recording, path.stem)
         w.replay.play_trace(self.drive.controls, self.drive.name, self.drive.start)
         self._source = w.drive.replay
         self.overlay = RecordingOverlay(self.drive.x, self.drive.y, self.drive.heading, self.replay_tick)
@@ -106,7 +130,7 @@ class RecordingControl:
         """The recording's tick rate is the window's, or the user chose: switch the
         window to it (one undo step), replay at the window's rate anyway, or cancel."""
         w = self.window
-        hz, mine = float(recording.hz), w.sim.hz
+        hz, mine = float(recording.hz), w.drive.sim.hz
         if abs(hz - mine) < 1e-6:
             return True
         buttons = QMessageBox.StandardButton
@@ -134,11 +158,12 @@ class RecordingControl:
 
     def fit_dialog(self) -> FitDialog:
         """The Fit dialog, shown (the one open, or a new one for the model driven now)."""
-        if self.fit is None or not self.fit.isVisible() or self.fit.model_box.itemData(0) != self.window.model.NAME:
+        name = self.window.tuning.model.NAME
+        if self.fit is None or not self.fit.isVisible() or self.fit.model_box.itemData(0) != name:
             if self.fit is not None:
                 self.fit.close()
                 self.fit.deleteLater()
-            self.fit = FitDialog(self.window)
+            self.fit = self.new_fit_dialog()
         self.fit.show()
         self.fit.raise_()
         return self.fit
@@ -160,13 +185,13 @@ class RecordingControl:
         """The replay's tick while this recording is replayed, else None (nothing drawn)."""
         return self.window.drive.replay_tick if self.replaying else None
 
-    def tuning_changed(self) -> None:
+    def tuning_changed(self, change: TuningChange) -> None:
         """The divergence for the tuning (and model, and tick rate) on screen now."""
         w = self.window
         if self.recording is None or self.drive is None:
             return
-        if self.drive.start.layout is not w.model.STATE:  # the model changed: its start again
-            self.drive = recorded_drive(w.model, self.recording, self.drive.name)
+        if self.drive.start.layout is not w.tuning.model.STATE:  # the model changed: its start again
+            self.drive = recorded_drive(w.tuning.model, self.recording, self.drive.name)
             if self.replaying:
                 self._source.start = self.drive.start
         self.refresh()
@@ -177,11 +202,11 @@ class RecordingControl:
         drive = self.drive
         if drive is None:
             return
-        self.result = divergence(w.model, w.tuning, w.sim.hz, drive)
-        unit = w.model.LENGTH_UNIT
+        self.result = divergence(w.tuning.model, w.tuning, w.drive.sim.hz, drive)
+        unit = w.tuning.model.LENGTH_UNIT
         text = f"<b>{drive.name}</b>: {summary(self.result, drive, unit)}"
-        if abs(drive.hz - w.sim.hz) > 1e-6:
-            text += f" · <b>recorded at {drive.hz:g} Hz, replayed at {w.sim.hz} Hz</b>"
+        if abs(drive.hz - w.drive.sim.hz) > 1e-6:
+            text += f" · <b>recorded at {drive.hz:g} Hz, replayed at {w.drive.sim.hz} Hz</b>"
         self.units_note = units_note(unit, drive, self.result)
         if self.units_note:
             text += f" · <b>{self.units_note}</b>"
@@ -203,7 +228,7 @@ class RecordingControl:
             return
         text = ""
         if self.result is not None and tick < len(self.result.distance):
-            text = f"now {format_value(float(self.result.distance[tick]))} {self.window.model.LENGTH_UNIT}"
+            text = f"now {format_value(float(self.result.distance[tick]))} {self.window.tuning.model.LENGTH_UNIT}"
         self.plot.show_time((tick + self.drive.first) / self.drive.hz, text)
 
     def seek_time(self, seconds: float) -> None:

@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..physics.params import Param, Tuning, dependents, effective_params, groups
+from ..physics.params import Param, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
+from ..session.tuning import LiveTuning, TuningChange
 from .param_row import COARSE_WHEEL, SLOW_DRAG, ParamLabel, ParamSlider, number_text
 
 OPEN_UP_TO = 8
@@ -39,17 +40,17 @@ NOTE_MS = 6000
 
 
 class SetValues(QUndoCommand):
-    """Set some parameters of the panel's tuning from `old` to `new`."""
+    """Set some parameters of `tuning` from `old` to `new` (each way one announcement)."""
 
-    def __init__(self, panel: "TuningPanel", old: Mapping[str, float], new: Mapping[str, float], text: str):
+    def __init__(self, tuning: LiveTuning, old: Mapping[str, float], new: Mapping[str, float], text: str):
         super().__init__(text)
-        self.panel, self.old, self.new = panel, dict(old), dict(new)
+        self.tuning, self.old, self.new = tuning, dict(old), dict(new)
 
     def redo(self) -> None:
-        self.panel.apply_values(self.new)
+        self.tuning.update(self.new)
 
     def undo(self) -> None:
-        self.panel.apply_values(self.old)
+        self.tuning.update(self.old)
 
 
 def _tooltip(p: Param) -> str:
@@ -112,12 +113,11 @@ class TuningPanel(QWidget):
     """A row per parameter (label; slider, number box, reset) in sections by group.
     `opened` says which sections start open (by name; others by their size)."""
 
-    tuning_changed = Signal()
     edit_finished = Signal()  # a number was typed: focus may return to the car
     rate_requested = Signal(int)  # the user picked a physics tick rate (Hz)
     section_toggled = Signal(str, bool)  # a section opened or closed (name, open)
 
-    def __init__(self, tuning: Tuning, undo: QUndoStack, opened: Mapping[str, bool] | None = None, parent=None):
+    def __init__(self, tuning: LiveTuning, undo: QUndoStack, opened: Mapping[str, bool] | None = None, parent=None):
         super().__init__(parent)
         self.undo = undo
         self.tuning = tuning
@@ -127,6 +127,7 @@ class TuningPanel(QWidget):
         self.resets: dict[str, QToolButton] = {}
         self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
         self._dragging: set[str] = set()
+        self._editing = False  # a value of the panel's own going into the tuning now
 
         self.title = QLabel()
         self.title.setWordWrap(True)
@@ -191,6 +192,7 @@ class TuningPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
         self._refresh_meanings()
+        tuning.changed.connect(self._tuning_changed)
 
     def eventFilter(self, obj, event) -> bool:
         """The mouse wheel over a slider, or a number box not clicked into, scrolls the
@@ -291,8 +293,11 @@ class TuningPanel(QWidget):
             new = {name: snapped, **{d.name: d.under({**self.tuning, name: snapped}).default for d in changed}}
             self.set_values(new, f"{p.label} {'on' if snapped else 'off'}")
             return
-        self.tuning[name] = snapped
-        self.tuning_changed.emit()
+        self._editing = True
+        try:
+            self.tuning.set(name, snapped)
+        finally:
+            self._editing = False
         if name not in self._dragging:
             self._commit(name)
 
@@ -306,7 +311,8 @@ class TuningPanel(QWidget):
         if old != new:
             p = self.tuning.param(name)
             text = f"{p.label} {'on' if new else 'off'}" if p.is_bool else f"{p.label} {old:g} → {new:g}"
-            self.undo.push(SetValues(self, {name: old}, {name: new}, text))
+            self.undo.push(SetValues(self.tuning, {name: old}, {name: new}, text))  # its redo: nothing new
+            self._committed[name] = new
 
     def set_values(self, values: Mapping[str, float], text: str) -> None:
         """Change several values as one undo step (reset all, preset load). A switch
@@ -321,7 +327,7 @@ class TuningPanel(QWidget):
         old = {k: self.tuning[k] for k in touched}
         new = {k: after[k] for k in touched}
         if old != new:
-            self.undo.push(SetValues(self, old, new, text))
+            self.undo.push(SetValues(self.tuning, old, new, text))
 
     def reset(self, name: str) -> None:
         p = self.tuning.param(name)
@@ -337,17 +343,22 @@ class TuningPanel(QWidget):
         numbers = {p.name: p.default for p in effective_params(params, switches) if not p.is_bool}
         self.set_values({**switches, **numbers}, "Reset all parameters")
 
-    # --- changes from undo/redo and loads ------------------------------------
-    def apply_values(self, values: Mapping[str, float]) -> None:
-        """Put `values` into the tuning and the sliders without recording undo steps."""
-        self.tuning.set_many(values)
-        self._refresh_meanings()
-        for name in values:  # a switch may have set other values too
-            for shown_name in (name, *(d.name for d in dependents(self.tuning.params.values(), name))):
-                self._committed[shown_name] = self.tuning[shown_name]
-                self._show(shown_name, self.tuning[shown_name])
-        if values:
-            self.tuning_changed.emit()
+    # --- changes from undo/redo, loads, the link, a tune or fit applied -----------
+    def _tuning_changed(self, change: TuningChange) -> None:
+        """The sliders show what changed in the tuning (a value of the panel's own is
+        shown already; a drag becomes an undo step when it ends)."""
+        if change.model:  # another model's panel replaces this one
+            self.tuning.changed.disconnect(self._tuning_changed)
+            return
+        if change.hz is not None:
+            self.show_rate(change.hz[1])
+        if any(self.tuning.params[name].is_bool for name in change.names):
+            self._refresh_meanings()
+        if self._editing:
+            return
+        for name in change.names:
+            self._committed[name] = change.new[name]
+            self._show(name, change.new[name])
 
     def show_rate(self, hz: int) -> None:
         index = self.rate.findData(hz)
