@@ -39,13 +39,15 @@ from ..physics.params import Tuning
 from ..physics.sim import TICK_RATES
 from . import json_text
 from .disk import read_text, write_text_atomic
+from .package_data import package_folder
 
 FORMAT = 4
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
 TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params", "precision")
-BUILTIN_DIR = Path(__file__).resolve().parents[2] / "presets"
+BUILTIN_DIR = package_folder("builtin_presets")
+"""The built-in presets, shipped inside the package (files/package_data.py)."""
 DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
 REFERENCE_PRESETS = {
     "arcade": "recipe_defaults",
