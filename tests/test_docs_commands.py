@@ -2,8 +2,9 @@
 
 The commands are taken from the fenced shell blocks (```sh) of README.md and
 docs/*.md and run, each through bash with `car-sandbox` standing for this Python's
-`-m sandbox`, in a temporary folder holding copies of presets/ and traces/ (so the
-examples' relative paths work and their outputs never land in the repository).
+`-m sandbox`, in a temporary folder holding a copy of traces/ (so the examples'
+relative paths work and their outputs never land in the repository; they name the
+built-in presets, which ship in the package).
 Only the commands that open the window or take minutes are skipped, each listed in
 SKIPPED with its reason.
 """
@@ -77,11 +78,10 @@ def test_the_docs_show_commands_and_skip_only_the_listed_ones():
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    """A folder laid out like the repository's for the examples: presets/, traces/,
-    and an empty screenshots/ for the commands that remake the pictures."""
+    """A folder laid out like the repository's for the examples: traces/, and an empty
+    screenshots/ for the commands that remake the pictures."""
     work = tmp_path_factory.mktemp("docs")
-    for folder in ("presets", "traces"):
-        shutil.copytree(ROOT / folder, work / folder)
+    shutil.copytree(ROOT / "traces", work / "traces")
     (work / "screenshots").mkdir()
     return work
 
