@@ -100,7 +100,10 @@ class Installed:
         self.work = folder / "work"
         self.work.mkdir()
         self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-        self.env.update(CAR_SANDBOX_HOME=str(folder / "home"), QT_QPA_PLATFORM="offscreen")
+        self.config = folder / "config"
+        self.env.update(
+            CAR_SANDBOX_HOME=str(folder / "home"), XDG_CONFIG_HOME=str(self.config), QT_QPA_PLATFORM="offscreen"
+        )
         self.app = self.venv / "bin" / "car-sandbox"
         self.python = self.venv / "bin" / "python"
 
@@ -182,13 +185,20 @@ def png_size(path: Path) -> tuple[int, int]:
     return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
-def window_runs_and_closes(app: Installed, preset: str) -> None:
-    """The window, offscreen, runs WINDOW_SECONDS and closes on SIGTERM (as at logout)
-    with exit 0 and no traceback."""
-    print(f"  $ car-sandbox --preset {preset}   (offscreen; closed after {WINDOW_SECONDS:.0f} s with SIGTERM)")
+def window_runs_and_closes(app: Installed, preset: str) -> str:
+    """The window, offscreen, on screen (its session says so: the `opening` mark it sets
+    while it opens is gone), runs WINDOW_SECONDS, and closes on SIGTERM (as at logout)
+    with exit 0, no traceback, and its autosave naming the preset it opened. Returns
+    that preset's path."""
+    print(f"  $ car-sandbox --preset {preset}   (offscreen; closed {WINDOW_SECONDS:.0f} s after it shows, by SIGTERM)")
+    shutil.rmtree(app.config, ignore_errors=True)  # the session read is this window's own
     with open(app.work / "window.err", "w+") as err:
         window = subprocess.Popen([str(app.app), "--preset", preset], cwd=app.work, env=app.env, stderr=err)
         try:
+            deadline = time.monotonic() + 300
+            while not _shown(app) and window.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            check(_shown(app) and window.poll() is None, f"the window did not show (exit {window.poll()})")
             deadline = time.monotonic() + WINDOW_SECONDS
             while time.monotonic() < deadline and window.poll() is None:
                 time.sleep(0.1)
@@ -201,6 +211,21 @@ def window_runs_and_closes(app: Installed, preset: str) -> None:
         err.seek(0)
         said = err.read()
     check(code == 0 and "Traceback" not in said, f"the window closed with exit {code}:\n{said[-2000:]}")
+    last = re.search(r"^last_path=(.*)$", _settings(app), re.M)
+    check(last is not None, "the window's autosave names no preset")
+    opened = Path(last[1].strip())
+    check(app.venv in opened.parents and opened.name == f"{preset}.json", f"the window opened {opened}")
+    return str(opened.relative_to(app.venv))
+
+
+def _settings(app: Installed) -> str:
+    """The text of the window's settings file(s) (QSettings, under XDG_CONFIG_HOME)."""
+    return "".join(path.read_text(encoding="utf-8", errors="replace") for path in app.config.rglob("*.ini"))
+
+
+def _shown(app: Installed) -> bool:
+    text = _settings(app)
+    return bool(text) and re.search(r"^opening\s*=", text, re.M) is None
 
 
 def smoke(folder: Path) -> list[str]:
@@ -271,8 +296,9 @@ def smoke(folder: Path) -> list[str]:
     shot = app.work / "shot.png"
     app.ok("screenshot", "--preset", "drift", "--drive", "2", "--size", "1024x640", "--out", shot.name, timeout=600)
     check(png_size(shot) == (1024, 640), f"{shot.name}: {png_size(shot)}, not 1024x640")
-    window_runs_and_closes(app, "drift")
-    summary.append(f"screenshot: 1024x640 PNG; window ran {WINDOW_SECONDS:.0f} s offscreen and closed with exit 0")
+    opened = window_runs_and_closes(app, "drift")
+    summary.append("screenshot: 1024x640 PNG")
+    summary.append(f"window: shown offscreen, ran {WINDOW_SECONDS:.0f} s, closed with exit 0; it opened {opened}")
     summary.append(f"all in {time.monotonic() - started:.0f} s")
     return summary
 
