@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = Path("sandbox/files/builtin_presets")
 """The built-in presets' folder in the source tree and in the wheel."""
+WINDOW_PRESET = "drift"
+"""The built-in preset the window opens (the README's example)."""
 WINDOW_SECONDS = 5.0
 """s the window runs offscreen before it is told to close."""
 INVENTORY = """
@@ -241,8 +243,10 @@ def smoke(folder: Path) -> list[str]:
     print("install it into a fresh virtual environment outside the checkout", flush=True)
     app = Installed(folder)
     app.install(wheel)
-    found = json.loads(app.run_python("-c", INVENTORY).stdout or "{}")
-    package = Path(found.get("package", ""))
+    listed = app.run_python("-c", INVENTORY)
+    check(listed.returncode == 0, f"the installed package does not import:\n{listed.stderr[-2000:]}")
+    found = json.loads(listed.stdout)
+    package = Path(found["package"])
     check(app.venv in package.parents, f"sandbox imported from {package}, not from the installed wheel")
     summary.append(f"installed in {app.venv}; sandbox imported from there")
 
@@ -294,9 +298,11 @@ def smoke(folder: Path) -> list[str]:
 
     print("the window offscreen", flush=True)
     shot = app.work / "shot.png"
-    app.ok("screenshot", "--preset", "drift", "--drive", "2", "--size", "1024x640", "--out", shot.name, timeout=600)
+    app.ok(
+        "screenshot", "--preset", WINDOW_PRESET, "--drive", "2", "--size", "1024x640", "--out", shot.name, timeout=600
+    )
     check(png_size(shot) == (1024, 640), f"{shot.name}: {png_size(shot)}, not 1024x640")
-    opened = window_runs_and_closes(app, "drift")
+    opened = window_runs_and_closes(app, WINDOW_PRESET)
     summary.append("screenshot: 1024x640 PNG")
     summary.append(f"window: shown offscreen, ran {WINDOW_SECONDS:.0f} s, closed with exit 0; it opened {opened}")
     summary.append(f"all in {time.monotonic() - started:.0f} s")
