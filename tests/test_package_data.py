@@ -1,6 +1,7 @@
 """The app's files ship in its wheel: every file under sandbox/ that is not Python (the
-built-in presets, the Godot templates) is package data, and no code reaches outside the
-package for a file (installed with pip or pipx, the app has only its package).
+built-in presets and test drives, the Godot templates) is package data, and no code
+reaches outside the package for a file (installed with pip or pipx, the app has only
+its package).
 CI also installs the wheel outside the clone and runs the app there (tools/wheel_smoke.py)."""
 
 from __future__ import annotations
@@ -15,17 +16,18 @@ import sandbox
 from sandbox.files.godot import GODOT_VERSIONS, TEMPLATES, has_script
 from sandbox.files.package_data import FOLDERS
 from sandbox.files.presets import BUILTIN_DIR, list_presets
+from sandbox.files.traces import BUILTIN_TRACES, list_traces
 from sandbox.physics.models import MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(sandbox.__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tools"))
+from make_test_drives import DRIVES  # noqa: E402
 from wheel_smoke import build_wheel, missing_from, shipped_files  # noqa: E402
 
 FROM_THIS_FILE = re.compile(r"Path\(__file__\)(?:\.resolve\(\))?(?P<up>\.parents\[(?P<k>\d+)\]|(?:\.parent\b)+)")
 """A path made from the module's own file by going up: `.parent.parent`, `.parents[2]`."""
 OUTSIDE_KNOWN = {
-    "sandbox/files/traces.py": "the built-in test drives, in traces/ of the clone",
     "sandbox/devtools/oracle.py": "the Godot project of the engine checks, in tools/ (a developer's tool)",
     "sandbox/devtools/export_goldens.py": "the engine's recorded drives, in tests/ (a developer's tool)",
 }
@@ -43,15 +45,19 @@ def test_every_file_the_app_reads_is_in_the_wheel(wheel):
     assert missing_from(wheel) == []
 
 
-def test_the_files_to_ship_are_the_presets_and_the_templates_of_every_model():
+def test_the_files_to_ship_are_the_presets_the_drives_and_the_templates_of_every_model():
     """The list the wheel is checked against holds what the app reads: each data folder,
-    every preset, and every model's template for each Godot version."""
+    every preset, every built-in test drive, and every model's template for each Godot
+    version."""
     files = shipped_files()
     for folder in FOLDERS:
         assert any(name.startswith(f"sandbox/files/{folder}/") for name in files), folder
     presets = [p for p, _, builtin, _ in list_presets() if builtin]
     assert len(presets) >= len(MODELS)
     assert {p.relative_to(ROOT).as_posix() for p in presets} <= set(files)
+    drives = [p for p, builtin in list_traces() if builtin]
+    assert sorted(p.stem for p in drives) == sorted(DRIVES)  # those tools/make_test_drives.py writes
+    assert {p.relative_to(ROOT).as_posix() for p in drives} <= set(files)
     for model in MODELS.values():
         assert has_script(model), model.NAME
         for godot in GODOT_VERSIONS:
@@ -59,7 +65,7 @@ def test_the_files_to_ship_are_the_presets_and_the_templates_of_every_model():
 
 
 def test_the_built_in_folders_are_inside_the_package():
-    for folder in (BUILTIN_DIR, TEMPLATES):
+    for folder in (BUILTIN_DIR, BUILTIN_TRACES, TEMPLATES):
         assert folder.is_dir() and PACKAGE in folder.resolve().parents, folder
 
 

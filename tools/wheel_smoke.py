@@ -5,13 +5,17 @@ installs it with its dependencies into a fresh virtual environment in a temporar
 folder, and runs the installed `car-sandbox` there, from a folder outside the checkout
 (so nothing of the checkout can be imported): `--version`, every built-in preset by its
 file name and by its name (exported for Godot 3 and 4: every model's script), a name
-that is no preset (the refusal lists the built-in ones), the link node, a screenshot of
-the window offscreen, and the window started offscreen and closed. Each step checks what
-it made, and says what ran.
+that is no preset (the refusal lists the built-in ones), the link node, `simulate` of a
+built-in test drive by its name and of a name that is none, `bench`'s parts that read
+the package's files (its help, the sweep over the built-in slalom, the live-link
+figures' note that their Godot project is in the checkout only), a screenshot of the
+window offscreen, and the window started offscreen and closed. Each step checks what it
+made, and says what ran.
 
 What is checked comes from the source tree (every file under sandbox/ that is not Python
-must be in the wheel; the presets are the files in sandbox/files/builtin_presets/) and
-from the installed package itself (its models and presets). CI runs it after the tests
+must be in the wheel; the presets and test drives are the files in
+sandbox/files/builtin_presets/ and builtin_traces/) and from the installed package itself
+(its models, presets and drives). CI runs it after the tests
 (.ci/run): `python tools/wheel_smoke.py`.
 """
 
@@ -32,6 +36,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = Path("sandbox/files/builtin_presets")
 """The built-in presets' folder in the source tree and in the wheel."""
+DRIVES = Path("sandbox/files/builtin_traces")
+"""The built-in test drives' folder in the source tree and in the wheel."""
+DRIVE = "slalom"
+"""The built-in test drive `simulate` replays by its name (the docs' example)."""
+TRAJECTORY_HEADER = "t,x,y,heading,vx,vy,speed,slip_angle"
+"""The first line of `simulate`'s output (docs/commands.md)."""
 WINDOW_PRESET = "drift"
 """The built-in preset the window opens (the README's example)."""
 WINDOW_SECONDS = 5.0
@@ -40,14 +50,23 @@ INVENTORY = """
 import json, sandbox
 from sandbox.files.godot import has_script
 from sandbox.files.presets import list_presets
+from sandbox.files.traces import list_traces
 from sandbox.physics.models import MODELS
 print(json.dumps({
     "package": sandbox.__file__,
     "presets": [[path.stem, name, model] for path, name, builtin, model in list_presets() if builtin],
+    "drives": {path.stem: str(path) for path, builtin in list_traces() if builtin},
     "models": {name: has_script(model) for name, model in MODELS.items()},
 }))
 """
 """Run by the installed Python: what the installed package declares."""
+BENCH_PARTS = """
+import json
+from sandbox.devtools import bench, bench_link
+print(json.dumps({"sweep": bench.sweep_seconds(side=2), "link": bench_link.run(quick=True)}))
+"""
+"""Run by the installed Python: `bench`'s parts that read a file (the sweep drives the
+built-in slalom; the live-link figures need the Godot project in tools/), the quick way."""
 
 
 class SmokeError(RuntimeError):
@@ -296,6 +315,9 @@ def smoke(folder: Path) -> list[str]:
         check("PacketPeerUDP" in out.read_text(encoding="utf-8"), f"{out.name}: no link in it")
     summary.append("export-godot --link: Godot 3 and 4; " + _parsed_by(parsed))
 
+    summary += drives_by_name(app, found["drives"])
+    summary += bench_parts(app)
+
     print("the window offscreen", flush=True)
     shot = app.work / "shot.png"
     app.ok(
@@ -307,6 +329,56 @@ def smoke(folder: Path) -> list[str]:
     summary.append(f"window: shown offscreen, ran {WINDOW_SECONDS:.0f} s, closed with exit 0; it opened {opened}")
     summary.append(f"all in {time.monotonic() - started:.0f} s")
     return summary
+
+
+def drives_by_name(app: Installed, drives: dict[str, str]) -> list[str]:
+    """The built-in test drives the window lists are the source tree's; `simulate` replays
+    one by its name as it does by its file's path; a name that is none is refused,
+    listing them. Returns the summary's lines."""
+    print(f"simulate the built-in test drive {DRIVE!r} by its name", flush=True)
+    source = sorted(path.stem for path in (ROOT / DRIVES).glob("*.csv"))
+    check(bool(source), f"no test drives in {DRIVES}")
+    check(sorted(drives) == source, f"the window lists the built-in drives {sorted(drives)}, the source has {source}")
+    installed = Path(drives[DRIVE])
+    check(app.venv in installed.parents, f"the built-in {DRIVE} is {installed}, not in the installed package")
+    app.ok("simulate", "--preset", WINDOW_PRESET, "--controls", DRIVE, "--out", "by_name.csv")
+    app.ok("simulate", "--preset", WINDOW_PRESET, "--controls", str(installed), "--out", "by_path.csv")
+    lines = (app.work / "by_name.csv").read_text(encoding="utf-8").splitlines()
+    ticks = len((ROOT / DRIVES / f"{DRIVE}.csv").read_text(encoding="utf-8").splitlines()) - 1
+    check(lines[:1] == [TRAJECTORY_HEADER], f"by_name.csv: header {lines[:1]}, expected {TRAJECTORY_HEADER}")
+    check(len(lines) == 1 + ticks, f"by_name.csv: {len(lines) - 1} rows, the drive has {ticks} ticks")
+    travelled = float(lines[-1].split(",")[1]) ** 2 + float(lines[-1].split(",")[2]) ** 2
+    check(travelled > 1e4, f"by_name.csv: the car ends {travelled**0.5:g} px from the start, it did not drive")
+    same = (app.work / "by_path.csv").read_text(encoding="utf-8").splitlines() == lines
+    check(same, "the drive by its name and by its file's path give different trajectories")
+    refused = app.run("simulate", "--preset", WINDOW_PRESET, "--controls", "zzzz", "--out", "none.csv")
+    said = refused.stderr
+    check(refused.returncode == 2 and "Traceback" not in said, f"an unknown drive: exit {refused.returncode}:\n{said}")
+    check(all(stem in said for stem in source), f"the refusal does not list the built-in drives:\n{said}")
+    return [
+        f"built-in test drives: {len(drives)}, listed from the installed package",
+        f"simulate --controls {DRIVE}: {ticks} rows, as from the file's path; --controls zzzz: refused, listing them",
+    ]
+
+
+def bench_parts(app: Installed) -> list[str]:
+    """`bench --help`, and bench's parts that read a file, run from the installed package:
+    the sweep over the built-in slalom runs; the live-link figures say why they are not
+    measured (their Godot project is in the checkout's tools/, or no Godot is installed)."""
+    print("bench: its help, and its parts that read a file", flush=True)
+    said = app.ok("bench", "--help").stdout
+    check("--quick" in said, f"bench --help does not say its options:\n{said}")
+    done = app.run_python("-c", BENCH_PARTS, timeout=600)
+    check(done.returncode == 0, f"bench's parts failed from the installed package:\n{done.stderr[-2000:]}")
+    parts = json.loads(done.stdout.splitlines()[-1])
+    sweep, link = parts["sweep"], parts["link"]
+    check(sweep["tunings"] == 4 and sweep["ticks"] > 0, f"bench's sweep: {sweep}")
+    check(set(link) == {"skipped"}, f"bench's live link ran from the installed package: {sorted(link)}")
+    check("source checkout" in link["skipped"] or "no Godot 3" in link["skipped"], f"bench's live link: {link}")
+    return [
+        f"bench --help; its sweep over the built-in slalom: {sweep['tunings']} tunings x {sweep['ticks']} ticks",
+        f"bench's live link to the game: not measured ({link['skipped']})",
+    ]
 
 
 def _parsed_by(parsed: list[str]) -> str:
