@@ -1,5 +1,6 @@
 """The files a command names, before any work: each preset and control trace argument
-found (a file, or a built-in preset's or test drive's name), and every file it writes checked against those it reads."""
+found (a file, or a built-in preset's or test drive's name), and every file it writes
+checked against those it reads."""
 
 from __future__ import annotations
 
