@@ -41,7 +41,7 @@ from .commands.arguments import (
     whole_minutes,
     zoom,
 )
-from .commands.command_files import check_outputs, find_presets
+from .commands.command_files import check_outputs, find_presets, find_traces
 from .commands.game_options import declare_fit, declare_link
 from .commands.metrics_help import METRICS_EPILOG, TUNE_EPILOG, MetricsHelp, metrics_help
 from .commands.params import params_table_markdown
@@ -59,6 +59,7 @@ __all__ = [  # also read by tests and tools from here
     "Watchdog",
     "build_parser",
     "find_presets",
+    "find_traces",
     "main",
     "metrics_help",
     "params_table_markdown",
@@ -100,7 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="replay a control trace and write the trajectory CSV")
     shared(p, "--preset")
     p.add_argument(
-        "--controls", type=Path, required=True, help="CSV with header steer,throttle,brake; one row per tick"
+        "--controls",
+        type=Path,
+        required=True,
+        help="CSV with header steer,throttle,brake, one row per tick, or a built-in test drive's name "
+        "(slalom, hairpin, …)",
     )
     shared(p, "--out", help="trajectory CSV to write")
     shared(p, "--hz", help=hz_else_60)
@@ -378,6 +383,7 @@ def _main(argv: list[str] | None) -> int:
         if args.command in ("bench", "soak") and args.out is None:
             args.out = reports.report_path(f"{args.command}.json")
         find_presets(args)
+        find_traces(args)
         check_outputs(args)
         if args.command in ("bench", "soak", "link"):  # they print their own progress
             code = COMMANDS[args.command](args)

@@ -2,8 +2,10 @@
 
 The commands are taken from the fenced shell blocks (```sh) of README.md and
 docs/*.md and run, each through bash with `car-sandbox` standing for this Python's
-`-m sandbox`, in a temporary folder holding copies of presets/ and traces/ (so the
-examples' relative paths work and their outputs never land in the repository).
+`-m sandbox`, in a temporary folder (so their outputs never land in the repository;
+they name the built-in presets and test drives, which ship in the package) holding a
+copy of the built-in drives' files where the repository has them, for the examples that
+paste one beside its trajectory.
 Only the commands that open the window or take minutes are skipped, each listed in
 SKIPPED with its reason.
 """
@@ -18,6 +20,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from sandbox.files.traces import BUILTIN_TRACES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -77,11 +81,12 @@ def test_the_docs_show_commands_and_skip_only_the_listed_ones():
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    """A folder laid out like the repository's for the examples: presets/, traces/,
-    and an empty screenshots/ for the commands that remake the pictures."""
+    """A folder laid out like the repository's for the examples: the built-in drives'
+    files (no package: the code is the repository's), and an empty screenshots/ for the
+    commands that remake the pictures."""
     work = tmp_path_factory.mktemp("docs")
-    for folder in ("presets", "traces"):
-        shutil.copytree(ROOT / folder, work / folder)
+    drives = BUILTIN_TRACES.relative_to(ROOT)
+    shutil.copytree(ROOT / drives, work / drives)
     (work / "screenshots").mkdir()
     return work
 

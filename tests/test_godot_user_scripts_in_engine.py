@@ -19,7 +19,7 @@ import pytest
 from sandbox.devtools.oracle import compare, godot_binary, run_oracle
 from sandbox.files.godot_import import load_script
 from sandbox.files.godot_into import write_into
-from sandbox.files.presets import Preset, load_preset
+from sandbox.files.presets import BUILTIN_DIR, Preset, load_preset
 from sandbox.files.traces import load_trace, save_trace
 from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning
@@ -107,10 +107,7 @@ def test_the_new_values_are_a_tuning_the_recipe_allows():
     the built-in recipe presets hold other numbers (so writing them changes the script)."""
     for values in NEW_VALUES.values():
         tuning = Tuning(arcade.PARAMS, values)
-        defaults = load_preset(
-            Path(__file__).parents[1]
-            / "presets"
-            / ("recipe_2020.json" if values.get("recipe_2020") else "recipe_defaults.json")
-        )
+        stem = "recipe_2020" if values.get("recipe_2020") else "recipe_defaults"
+        defaults = load_preset(BUILTIN_DIR / f"{stem}.json")
         assert all(tuning[k] != defaults.tuning[k] for k in values if k != "recipe_2020")
         assert np.isfinite([tuning[k] for k in values]).all()

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRESET = ROOT / "presets" / "recipe_defaults.json"
-CONTROLS = ROOT / "traces" / "brake_test.csv"
+PRESET = ROOT / "sandbox" / "files" / "builtin_presets" / "recipe_defaults.json"
+CONTROLS = ROOT / "sandbox" / "files" / "builtin_traces" / "brake_test.csv"
 LIMIT_BYTES = 3 * 2**30
 """Address space of each run: a cache file that is really an endless device fails
 the run (MemoryError) instead of filling the machine's memory."""

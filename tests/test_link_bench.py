@@ -4,8 +4,23 @@ measurement itself against the real game (its times are printed, never asserted)
 import pytest
 
 from conftest import ENGINE_REASON
-from sandbox.devtools import bench_link
-from sandbox.devtools.oracle import godot_binary
+from sandbox.devtools import bench_link, oracle
+from sandbox.devtools.oracle import OracleError, godot_binary
+
+
+def test_installed_without_the_clone_the_link_figures_say_why_they_are_not_measured(monkeypatch, tmp_path):
+    """pip or pipx installs the package only: the Godot test game of tools/ is not there,
+    so the figures are skipped with the reason (even with Godot 3 installed), and the
+    oracle refuses to run naming it, rather than a traceback."""
+    monkeypatch.setattr(oracle, "godot_binary", lambda: "/usr/bin/godot3-server")
+    monkeypatch.setattr(oracle, "PROJECT", tmp_path / "site-packages" / "tools" / "godot_oracle")
+    figures = bench_link.run(quick=True)
+    assert figures == {"skipped": oracle.NO_PROJECT}
+    said = bench_link.report(figures)
+    assert said == [f"live link to the game: not measured ({oracle.NO_PROJECT})"]
+    assert "tools/godot_oracle" in said[0] and "source checkout" in said[0]
+    with pytest.raises(OracleError, match="source checkout only"):
+        oracle.copy_project(tmp_path / "copy", None, None)
 
 
 def figures(p99_ms: float, lost: int) -> dict:

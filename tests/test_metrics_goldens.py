@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from sandbox.analysis.metrics import METRICS, compute
-from sandbox.files.presets import load_preset
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "tests" / "goldens" / "models"
@@ -30,7 +30,7 @@ RECORDED = json.loads((GOLDENS / "metrics.json").read_text())
 
 def tuning_of(name):
     info = INDEX[name]
-    preset = load_preset(ROOT / "presets" / f"{info['preset']}.json")
+    preset = load_preset(BUILTIN_DIR / f"{info['preset']}.json")
     tuning = preset.tuning.copy()
     for key, value in info["overrides"].items():
         tuning.set(key, value)

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sandbox.files.presets import load_preset
+from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.physics.models import MODELS
 from sandbox.physics.sim import record
 
@@ -41,7 +41,7 @@ CASES = [(name, drive) for name, info in INDEX.items() for drive in info["drives
 def test_kernel_reproduces_the_recorded_drive(name, drive):
     info = INDEX[name]
     model = MODELS[info["model"]]
-    preset = load_preset(ROOT / "presets" / f"{info['preset']}.json")
+    preset = load_preset(BUILTIN_DIR / f"{info['preset']}.json")
     tuning = preset.tuning.copy()
     for key, value in info["overrides"].items():
         tuning.set(key, value)

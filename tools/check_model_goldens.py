@@ -26,7 +26,7 @@ def main(name: str) -> int:
     import importlib
 
     import record_model_goldens as recorded
-    from sandbox.files.presets import load_preset
+    from sandbox.files.presets import BUILTIN_DIR, load_preset
     from sandbox.physics.params import param_rows
 
     model = importlib.import_module(f"sandbox.physics.models.{name}")
@@ -48,7 +48,7 @@ def main(name: str) -> int:
     for tuning_name, info in index.items():
         if info["model"] != name:
             continue
-        preset = load_preset(ROOT / "presets" / f"{info['preset']}.json")
+        preset = load_preset(BUILTIN_DIR / f"{info['preset']}.json")
         tuning = preset.tuning.copy()
         for key, value in info["overrides"].items():
             tuning.set(key, value)

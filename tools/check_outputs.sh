@@ -4,7 +4,7 @@
 #   sudo PY=.venv/bin/python sh tools/check_outputs.sh   (PY: a Python with the sandbox installed)
 set -u
 PY=${PY:-python3}
-PRESET=$(cd "$(dirname "$0")/.." && pwd)/presets/recipe_defaults.json
+PRESET=$(cd "$(dirname "$0")/.." && pwd)/sandbox/files/builtin_presets/recipe_defaults.json
 export QT_QPA_PLATFORM=offscreen
 unshare --mount --propagation private sh -s "$PY" "$PRESET" <<'INNER'
 PY=$1; PRESET=$2

@@ -4,7 +4,7 @@
 
 How tests/data/recordings/game_arcade.csv was made: the recipe's arcade car, exported as
 a Godot 3 scene (`export_scene`, `export_script`) with values only the game knows
-(GAME_VALUES, over presets/recipe_defaults.json's), ran in the real Godot 3 engine with
+(GAME_VALUES, over the built-in recipe_defaults preset's), ran in the real Godot 3 engine with
 the exported link node (`export_link_node`) as its child, in real time at 60 Hz
 (`start_link_game`, fixed_fps off), driving the fit's scripted drive
 (`fit_drives.arcade_drive`, 30 s: on 20 s of it a fit of every slider stopped short of

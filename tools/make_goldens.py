@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from sandbox.csv_rows import format_rows  # noqa: E402
 from sandbox.devtools.oracle import PROJECT, compare, godot_binary, run_oracle  # noqa: E402
-from sandbox.files.presets import load_preset  # noqa: E402
+from sandbox.files.presets import BUILTIN_DIR, load_preset  # noqa: E402
 from sandbox.files.traces import TRAJECTORY_COLUMNS, load_trace, save_trace  # noqa: E402
 from sandbox.physics.sim import run_trace  # noqa: E402
 
@@ -91,7 +91,7 @@ def main() -> int:
         save_trace(GOLDENS / "traces" / f"{name}.csv", trace)
     worst = {"position_px": 0.0, "heading_rad": 0.0}
     for tuning in sys.argv[1:] or TUNINGS:
-        preset = load_preset(ROOT / "presets" / f"{tuning}.json")
+        preset = load_preset(BUILTIN_DIR / f"{tuning}.json")
         port = PORT_2020.read_text() if preset.tuning.get("recipe_2020") else None
         (GOLDENS / tuning).mkdir(exist_ok=True)
         for trace_path in sorted((GOLDENS / "traces").glob("*.csv")):

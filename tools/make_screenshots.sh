@@ -4,31 +4,31 @@
 set -e
 PYTHON=${PYTHON:-.venv/bin/python}  # the interpreter the sandbox is installed in
 shot() { QT_QPA_PLATFORM=offscreen "$PYTHON" -m sandbox screenshot "$@"; }
-for p in drift recipe_defaults go_kart monster_corvette_c5; do shot --preset presets/$p.json --out screenshots/$p.png --drive 6; done
-for p in ackermann_van bicycle_drift_illusion; do shot --preset presets/$p.json --out screenshots/$p.png --drive 4; done
-shot --preset presets/rigid_body_seed.json --out screenshots/rigid_body_seed.png --drive 5
-shot --preset presets/recipe_2020.json --out screenshots/recipe_2020.png --drive 6
-shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/go_kart.json --ghost presets/ice.json --out screenshots/compare_drift_vs_recipe.png --drive 4 --zoom 0.35
-shot --preset presets/monster_corvette_c5.json --dialog godot-scene --drive 1 --out screenshots/godot_export_scene.png
-shot --preset presets/drift.json --dialog godot-script --drive 1 --out screenshots/godot_export_script.png
+for p in drift recipe_defaults go_kart monster_corvette_c5; do shot --preset $p --out screenshots/$p.png --drive 6; done
+for p in ackermann_van bicycle_drift_illusion; do shot --preset $p --out screenshots/$p.png --drive 4; done
+shot --preset rigid_body_seed --out screenshots/rigid_body_seed.png --drive 5
+shot --preset recipe_2020 --out screenshots/recipe_2020.png --drive 6
+shot --preset drift --ghost recipe_defaults --ghost go_kart --ghost ice --out screenshots/compare_drift_vs_recipe.png --drive 4 --zoom 0.35
+shot --preset monster_corvette_c5 --dialog godot-scene --drive 1 --out screenshots/godot_export_scene.png
+shot --preset drift --dialog godot-script --drive 1 --out screenshots/godot_export_script.png
 # Update my script: a user's typed Godot 4 car (three of its numbers their own) taking the recipe's values
 mine=$(mktemp -d)/my_car.gd
 sed -e 's/= 70.0/= 64.0/; s/engine_power: float = 900.0/engine_power: float = 700.0/' \
     -e 's/traction_fast: float = 2.5/traction_fast: float = 1.5/' tests/data/godot_scripts/typed_godot4_port.gd > "$mine"
-shot --preset presets/recipe_defaults.json --dialog update-script --script "$mine" --out screenshots/godot_update_script.png
+shot --preset recipe_defaults --dialog update-script --script "$mine" --out screenshots/godot_update_script.png
 # a drive recorded in the game (tools/make_game_recording.py) replayed over the recipe's car, then fitted
 game=tests/data/recordings/game_arcade.csv
-shot --preset presets/recipe_defaults.json --recording $game --drive 8 --zoom 0.5 --out screenshots/game_recording.png
-shot --preset presets/recipe_defaults.json --recording $game --drive 8 --zoom 0.5 --dialog fit --out screenshots/fit_dialog.png
+shot --preset recipe_defaults --recording $game --drive 8 --zoom 0.5 --out screenshots/game_recording.png
+shot --preset recipe_defaults --recording $game --drive 8 --zoom 0.5 --dialog fit --out screenshots/fit_dialog.png
 # the same drive where the car glanced a wall: the stretch the model cannot explain left out and shaded
-shot --preset presets/recipe_defaults.json --recording tests/data/recordings/game_arcade_wall.csv --drive 26 --zoom 0.5 --dialog fit --out screenshots/fit_dialog_wall.png
-shot --preset presets/recipe_defaults.json --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
-shot --preset presets/monster_corvette_c5.json --tab tune --drive 3 --size 1024x640 --out screenshots/sizes/corvette_tune_1024x640.png
-shot --preset presets/monster_corvette_c5.json --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
+shot --preset recipe_defaults --recording tests/data/recordings/game_arcade_wall.csv --drive 26 --zoom 0.5 --dialog fit --out screenshots/fit_dialog_wall.png
+shot --preset recipe_defaults --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
+shot --preset monster_corvette_c5 --tab tune --drive 3 --size 1024x640 --out screenshots/sizes/corvette_tune_1024x640.png
+shot --preset monster_corvette_c5 --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
 # each tab, the compare view and the sweep heatmap at three window sizes
 for size in 1024x640 1440x900 1920x1080; do
-  shot --preset presets/monster_corvette_c5.json --size $size --tab tuning --out screenshots/sizes/corvette_tuning_$size.png
-  shot --preset presets/monster_corvette_c5.json --ghost presets/monster_corvette_abs.json --size $size --tab metrics --out screenshots/sizes/corvette_metrics_$size.png
-  shot --preset presets/monster_corvette_c5.json --size $size --tab sweep --out screenshots/sizes/corvette_sweep_$size.png
-  shot --preset presets/drift.json --ghost presets/recipe_defaults.json --ghost presets/ice.json --size $size --tab metrics --drive 7 --out screenshots/sizes/compare_drift_$size.png
+  shot --preset monster_corvette_c5 --size $size --tab tuning --out screenshots/sizes/corvette_tuning_$size.png
+  shot --preset monster_corvette_c5 --ghost monster_corvette_abs --size $size --tab metrics --out screenshots/sizes/corvette_metrics_$size.png
+  shot --preset monster_corvette_c5 --size $size --tab sweep --out screenshots/sizes/corvette_sweep_$size.png
+  shot --preset drift --ghost recipe_defaults --ghost ice --size $size --tab metrics --drive 7 --out screenshots/sizes/compare_drift_$size.png
 done

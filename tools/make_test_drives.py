@@ -1,4 +1,4 @@
-"""Write the built-in test drives (traces/*.csv): control traces at 60 ticks/s.
+"""Write the built-in test drives (sandbox/files/builtin_traces/*.csv): control traces at 60 ticks/s.
 
 python tools/make_test_drives.py
 """
@@ -13,7 +13,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.files.traces import save_trace  # noqa: E402
+from sandbox.files.traces import BUILTIN_TRACES, save_trace  # noqa: E402
 
 HZ = 60
 
@@ -38,8 +38,9 @@ DRIVES = {
 
 def main() -> None:
     for name, rows in DRIVES.items():
-        save_trace(ROOT / "traces" / f"{name}.csv", np.array(rows, dtype=np.float64))
-        print(f"traces/{name}.csv: {len(rows)} ticks ({len(rows) / HZ:g} s)")
+        path = BUILTIN_TRACES / f"{name}.csv"
+        save_trace(path, np.array(rows, dtype=np.float64))
+        print(f"{path.relative_to(ROOT)}: {len(rows)} ticks ({len(rows) / HZ:g} s)")
 
 
 if __name__ == "__main__":

@@ -83,14 +83,14 @@ def record(model, tuning, trace: np.ndarray, hz: int) -> np.ndarray:
 
 def main() -> int:
     from sandbox.analysis.metrics import compute
-    from sandbox.files.presets import load_preset
+    from sandbox.files.presets import BUILTIN_DIR, load_preset
 
     OUT.mkdir(parents=True, exist_ok=True)
-    tunings = {path.stem: (path.stem, {}) for path in sorted((ROOT / "presets").glob("*.json"))}
+    tunings = {path.stem: (path.stem, {}) for path in sorted(BUILTIN_DIR.glob("*.json"))}
     tunings.update(VARIANTS)
     index, metrics = {}, {}
     for name, (preset_name, overrides) in tunings.items():
-        preset = load_preset(ROOT / "presets" / f"{preset_name}.json")
+        preset = load_preset(BUILTIN_DIR / f"{preset_name}.json")
         tuning = preset.tuning.copy()
         for key, value in overrides.items():
             tuning.set(key, value)

@@ -1,5 +1,6 @@
-"""The files a command names, before any work: each preset argument found (a file or a
-built-in preset's name), and every file it writes checked against those it reads."""
+"""The files a command names, before any work: each preset and control trace argument
+found (a file, or a built-in preset's or test drive's name), and every file it writes
+checked against those it reads."""
 
 from __future__ import annotations
 
@@ -38,6 +39,15 @@ def find_presets(args) -> None:
         args.preset = find_preset(args.preset)
     if getattr(args, "ghost", None):
         args.ghost = [find_preset(ghost) for ghost in args.ghost]
+
+
+def find_traces(args) -> None:
+    """The control trace argument as the file it names: a file, or a built-in test
+    drive's name (`--controls slalom`); a miss is refused naming the built-in drives."""
+    from ..files.traces import find_trace
+
+    if getattr(args, "controls", None) is not None:
+        args.controls = find_trace(args.controls)
 
 
 def check_outputs(args) -> None:

@@ -24,7 +24,7 @@ from ..link.server import LinkServer
 from ..physics.models import arcade
 from .link_flood import flooding
 from .link_game import start_link_game
-from .oracle import godot_binary
+from .oracle import unavailable
 
 LATENCY_SLACK_MS = 2.0
 """The target: one physics tick of the game plus this, on loopback (p50 and p99)."""
@@ -159,9 +159,11 @@ def flooded_ticks(seconds: float = 22.0, hz: int = 60) -> dict:
 
 
 def run(quick: bool = False) -> dict:
-    """Both figures, or a note when no Godot 3 binary is installed."""
-    if godot_binary() is None:
-        return {"skipped": "no Godot 3 binary (install the Debian package godot3-server)"}
+    """Both figures, or a note when the Godot oracle cannot run here (no Godot 3 binary,
+    or the app installed without its source checkout)."""
+    missing = unavailable()
+    if missing is not None:
+        return {"skipped": missing}
     moves = 60 if quick else 300
     return {
         "latency": slider_to_game(moves, frame_sleep_us=DRAWING_FRAME_SLEEP_US),

@@ -20,6 +20,11 @@ from ..files.traces import TRAJECTORY_COLUMNS
 
 PROJECT = Path(__file__).resolve().parents[2] / "tools" / "godot_oracle"
 BINARIES = ("godot3-server", "godot3", "godot3-runner")
+NO_PROJECT = (
+    "the Godot test game (tools/godot_oracle) is in the source checkout only, not in an installed app: "
+    "run this from a clone"
+)
+"""Why the oracle cannot run in an installed app (pip, pipx): it has no tools/ folder."""
 RECIPE_VARIABLES = (
     "wheel_base",
     "steering_angle",
@@ -55,10 +60,22 @@ def required_binary() -> str:
     return binary
 
 
+def unavailable() -> str | None:
+    """Why the oracle cannot run here, or None: no Godot 3 binary, or no oracle project
+    (it is a developer's tool in the source checkout, not in an installed package)."""
+    if godot_binary() is None:
+        return "no Godot 3 binary (install the Debian package godot3-server)"
+    if not PROJECT.is_dir():
+        return NO_PROJECT
+    return None
+
+
 def copy_project(project: Path, script_text: str | None, scene: Mapping[str, str] | None) -> str:
     """A copy of the oracle project at `project` with the car's files: `script_text` as
     car.gd, `scene`'s files (name -> text). Returns the res:// path of the car script
     the driver puts on its own body (car.gd, else the oracle's port of the recipe)."""
+    if not PROJECT.is_dir():
+        raise OracleError(NO_PROJECT)
     shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(".import", "*.csv"))
     script = "res://recipe_car.gd"
     if script_text is not None:

@@ -17,14 +17,15 @@ from typing import Mapping
 from ..errors import UserError
 from ..physics.params import effective_params, groups
 from .disk import write_text_atomic
+from .package_data import package_folder
 from .presets import Preset
 
-TEMPLATES = Path(__file__).resolve().parent / "godot_templates"
-"""The GDScript templates: a folder per Godot version (godot4/, godot3/), each with one
-template per model (`<model name>.gd`) and the pieces several templates share
-(`_<name>.gd`). A template is its version's script as written; its placeholders stand
-only for what is made from the preset (HEADER, CONSTANTS, PARAMS, SCALE) and for the
-shared pieces (SNIPPETS)."""
+TEMPLATES = package_folder("godot_templates")
+"""The GDScript templates (package data, files/package_data.py): a folder per Godot
+version (godot4/, godot3/), each with one template per model (`<model name>.gd`) and
+the pieces several templates share (`_<name>.gd`). A template is its version's script
+as written; its placeholders stand only for what is made from the preset (HEADER,
+CONSTANTS, PARAMS, SCALE) and for the shared pieces (SNIPPETS)."""
 DIALECTS = {
     4: {"BODY": "CharacterBody2D", "RATE_SETTING": "Physics Ticks Per Second"},
     3: {"BODY": "KinematicBody2D", "RATE_SETTING": "Physics Fps"},

@@ -23,11 +23,9 @@ before a model gained a parameter keep loading.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -39,13 +37,15 @@ from ..physics.params import Tuning
 from ..physics.sim import TICK_RATES
 from . import json_text
 from .disk import read_text, write_text_atomic
+from .package_data import find_builtin, package_folder
 
 FORMAT = 4
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
 TOP_LEVEL_KEYS = ("format", "model", "name", "description", "hz", "params", "precision")
-BUILTIN_DIR = Path(__file__).resolve().parents[2] / "presets"
+BUILTIN_DIR = package_folder("builtin_presets")
+"""The built-in presets, shipped inside the package (files/package_data.py)."""
 DEFAULT_PRESET = BUILTIN_DIR / "recipe_defaults.json"
 REFERENCE_PRESETS = {
     "arcade": "recipe_defaults",
@@ -238,32 +238,7 @@ def find_preset(given: str | os.PathLike) -> Path:
     """The preset file `given` names: that file when it exists, else the built-in preset
     whose name or file stem it is, whatever the case ("drift", "Corvette C5 (road test)",
     "monster_corvette_c5.json"); PresetError listing the close names when there is none."""
-    path = Path(given)
-    if os.path.lexists(path):
-        return path
-    builtins = _builtin_names()
-    wanted = [str(given).strip().lower()]
-    if path.suffix.lower() == ".json" and len(path.parts) == 1:
-        wanted.append(path.stem.lower())
-    for key in wanted:
-        if key in builtins:
-            return builtins[key]
-    named = sorted({builtins[key].stem for key in builtins if _close(wanted[-1], key)})[:6]
-    hint = (
-        f"; close built-in presets: {', '.join(named)}"
-        if named
-        else f"; the built-in presets: {', '.join(sorted({path.stem for path in builtins.values()}))}"
-    )
-    raise PresetError(f"{printable(given)}: no such file, and no built-in preset of that name{hint}")
-
-
-def _close(wanted: str, name: str) -> bool:
-    """Whether `name` is like `wanted`: it holds it, or it or one of its words is spelt
-    almost alike (a letter or two off)."""
-    if len(wanted) >= 3 and wanted in name:
-        return True
-    words = [name] + [word for word in re.split(r"[^\w]+|_", name) if len(word) >= 3]
-    return any(difflib.SequenceMatcher(None, wanted, word).ratio() >= 0.8 for word in words)
+    return find_builtin(given, _builtin_names(), "preset", PresetError)
 
 
 def _builtin_names() -> dict[str, Path]:

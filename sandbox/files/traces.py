@@ -22,6 +22,7 @@ import numpy as np
 from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
+from .package_data import find_builtin, package_folder
 from .recording_columns import CONTROL_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
 from .recording_header import is_comment, leading_comments, parse_comment
 from .recording_ticks import refuse_gap_in_trace, tick_steps
@@ -42,8 +43,9 @@ TRACE_LIMIT = 64 * 1024 * 1024
 """bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
 
 TRAJECTORY_COLUMNS = ("t", "x", "y", "heading", "vx", "vy", "speed", "slip_angle")
-BUILTIN_TRACES = Path(__file__).resolve().parents[2] / "traces"
-"""The built-in test drives (tools/make_test_drives.py writes them)."""
+BUILTIN_TRACES = package_folder("builtin_traces")
+"""The built-in test drives, shipped inside the package (files/package_data.py;
+tools/make_test_drives.py writes them)."""
 
 
 def user_trace_dir() -> Path:
@@ -51,6 +53,14 @@ def user_trace_dir() -> Path:
     from .presets import user_dir
 
     return user_dir().parent / "traces"
+
+
+def find_trace(given: str | os.PathLike) -> Path:
+    """The trace file `given` names: that file when it exists, else the built-in test
+    drive whose file stem it is, whatever the case ("slalom", "Slalom.csv"); TraceError
+    listing the close built-in drives (or all of them) when there is none."""
+    drives = {path.stem.lower(): path for path in BUILTIN_TRACES.glob("*.csv")}
+    return find_builtin(given, drives, "test drive", TraceError)
 
 
 def list_traces() -> list[tuple[Path, bool]]:
