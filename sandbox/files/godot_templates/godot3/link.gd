@@ -10,6 +10,12 @@ const PROTOCOL = 1
 const MAX_BYTES = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK = 64  # read in a tick at most: a flood costs a tick little
 const BYTES_PER_TICK = 65536  # once as much is read in a tick, the rest is dropped unread
+# Godot's own buffer of the datagrams waiting (at least 1 MB: Godot rounds it up to a power
+# of two): more than the computer's socket holds (208 KB on Linux, 768 KB on macOS, 64 KB
+# on Windows, by default), so a read never finds more than it can take. With Godot's 64 KB,
+# a flood of 1 KB datagrams overflowed it whenever the game read late, and the engine (an
+# editor's build) printed a warning for each datagram it dropped
+const RECEIVE_BUFFER = 1048576
 const CHECKED_PER_TICK = 2048  # characters followed for nesting in a tick at most
 const MAX_DEPTH = 2  # brackets nested in a message at most (a set's params)
 const MAX_SEQ = 9007199254740991  # 2^53 - 1: a larger JSON number is not one whole number
@@ -64,6 +70,7 @@ var _quiet = 0
 
 func _ready():
 	process_priority = PRIORITY
+	_peer.listen(0, _bind_address(), RECEIVE_BUFFER)  # failing, Godot's 64 KB serve
 	if _peer.connect_to_host(host, port) != OK:
 		_warn("cannot reach %s port %d: the link is off" % [host, port])
 		set_physics_process(false)
@@ -71,6 +78,13 @@ func _ready():
 	_hello_at = OS.get_ticks_usec() - 1000000
 	if not _attach():
 		_warn("no 2D car at car_path %s yet: the link waits for one" % car_path)
+
+
+func _bind_address():
+	# any address of the host's family (a name: of both), on a port the system picks
+	if not host.is_valid_ip_address():
+		return "*"
+	return "::" if ":" in host else "0.0.0.0"
 
 
 func _attach():

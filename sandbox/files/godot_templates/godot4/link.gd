@@ -10,6 +10,12 @@ const PROTOCOL: int = 1
 const MAX_BYTES: int = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK: int = 64  # read in a tick at most: a flood costs a tick little
 const BYTES_PER_TICK: int = 65536  # once as much is read in a tick, the rest is dropped unread
+# Godot's own buffer of the datagrams waiting (at least 1 MB: Godot rounds it up to a power
+# of two): more than the computer's socket holds (208 KB on Linux, 768 KB on macOS, 64 KB
+# on Windows, by default), so a read never finds more than it can take. With Godot's 64 KB,
+# a flood of 1 KB datagrams overflowed it whenever the game read late, and the engine (an
+# editor's build) printed a warning for each datagram it dropped
+const RECEIVE_BUFFER: int = 1048576
 const CHECKED_PER_TICK: int = 2048  # characters followed for nesting in a tick at most
 const MAX_DEPTH: int = 2  # brackets nested in a message at most (a set's params)
 const MAX_SEQ: int = 9007199254740991  # 2^53 - 1: a larger JSON number is not one whole number
@@ -69,6 +75,7 @@ func _ready() -> void:
 		set("process_physics_priority", PRIORITY)
 	else:
 		process_priority = PRIORITY
+	_peer.bind(0, _bind_address(), RECEIVE_BUFFER)  # failing, Godot's 64 KB serve
 	if _peer.connect_to_host(host, port) != OK:
 		_warn("cannot reach %s port %d: the link is off" % [host, port])
 		set_physics_process(false)
@@ -76,6 +83,13 @@ func _ready() -> void:
 	_hello_at = Time.get_ticks_usec() - 1000000
 	if not _attach():
 		_warn("no 2D car at car_path %s yet: the link waits for one" % car_path)
+
+
+func _bind_address() -> String:
+	# any address of the host's family (a name: of both), on a port the system picks
+	if not host.is_valid_ip_address():
+		return "*"
+	return "::" if ":" in host else "0.0.0.0"
 
 
 func _attach() -> bool:
