@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QSplitter,
@@ -30,9 +31,14 @@ from ..physics.params import effective_params
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import CAR
 from .plot_style import style_plot
+from .narrow import fit_to_text
 from .tune_job import outcome_text, search_job
 from .tune_tables import TuneTables
 from .worker import Worker
+
+TABLES_MIN_HEIGHT = 590
+"""px: the least height of the targets' and parameters' tables with the plot (each table
+two rows of boxes); a shorter tab scrolls them."""
 
 
 class TunePanel(QWidget):
@@ -109,10 +115,11 @@ class TunePanel(QWidget):
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.stop_button)
         result_buttons.addStretch(1)
-        result_buttons.addWidget(self.try_button)
-        result_buttons.addWidget(self.back_button)
-        result_buttons.addWidget(self.apply_button)
-        result_buttons.addWidget(self.discard_button)
+        for button in (self.try_button, self.back_button, self.apply_button, self.discard_button):
+            result_buttons.addWidget(button)
+        for button in (self.run_button, self.stop_button, self.try_button, self.back_button, self.apply_button,
+                       self.discard_button):  # fmt: skip
+            fit_to_text(button)
         self.seed.setMinimumWidth(40)
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -120,8 +127,15 @@ class TunePanel(QWidget):
         split.addWidget(self.params)
         split.addWidget(self.plot)
         split.setSizes([300, 220, 110])
+        # on a small screen the tables and the plot scroll rather than squeezing the
+        # tables below two rows; the search's buttons, progress and result stay in sight
+        split.setMinimumHeight(TABLES_MIN_HEIGHT)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll.setWidget(split)
         layout = QVBoxLayout(self)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.scroll, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         layout.addWidget(self.changes)
