@@ -35,6 +35,15 @@ ACTIONS = {
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
 """Manual gearbox (dynamic car): one gear per key press."""
+SHORTCUT_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+"""A key pressed with one of these is a shortcut's (Ctrl+E exports, Ctrl+Q quits), never
+a driving key. Shift is not among them: no menu shortcut is Shift and a letter, and a
+driver holding Shift (a slider dragged finely) still drives."""
+
+
+def drives(event) -> bool:
+    """Whether a key press may be a driving key: pressed without Ctrl, Alt or Meta."""
+    return not event.modifiers() & SHORTCUT_MODIFIERS
 
 
 class DriveKeys(QObject):
@@ -97,22 +106,22 @@ class DriveKeys(QObject):
         key = event.key()
         if kind == QEvent.Type.KeyRelease and not event.isAutoRepeat():
             self._down.discard(key)
-        if key == K.Key_Tab and kind == QEvent.Type.KeyPress and not event.modifiers():
+        if kind == QEvent.Type.KeyPress and not drives(event):
+            return False  # Ctrl+S is Save, not the brake; Ctrl+E exports in every model
+        if key == K.Key_Tab and kind == QEvent.Type.KeyPress:
             if self._first_press(event):
                 self.tab_pressed.emit()
             return True
         typing = isinstance(QApplication.focusWidget(), (QAbstractSpinBox, QLineEdit))
         if typing and kind == QEvent.Type.KeyPress and key in ACTIONS.keys() | SHIFTS.keys():
             return False  # a number box being typed in gets its letters and arrows (Enter gives the keys back)
-        if key in SHIFTS and kind == QEvent.Type.KeyPress and not event.modifiers():
+        if key in SHIFTS and kind == QEvent.Type.KeyPress:
             if self._first_press(event):
                 self._shift += SHIFTS[key]
             return True
         if key not in ACTIONS:
             return False
         if kind == QEvent.Type.KeyPress:
-            if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-                return False  # Ctrl+S is Save, not the brake
             if not event.isAutoRepeat():
                 self.held.add(key)
         elif not event.isAutoRepeat():

@@ -39,6 +39,8 @@ from .worker import Worker
 TABLES_MIN_HEIGHT = 590
 """px: the least height of the targets' and parameters' tables with the plot (each table
 two rows of boxes); a shorter tab scrolls them."""
+CHANGES_LINES = 6
+"""Lines of the tuning found's changes shown at once (more scroll)."""
 
 
 class TunePanel(QWidget):
@@ -138,9 +140,21 @@ class TunePanel(QWidget):
         layout.addWidget(self.scroll, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
-        layout.addWidget(self.changes)
+        layout.addWidget(self._changes_box())
         layout.addLayout(result_buttons)
         self._update_buttons()
+
+    def _changes_box(self) -> QScrollArea:
+        """The list of changes, CHANGES_LINES high at most (a longer list scrolls), so the
+        tables keep their room above it on a small screen."""
+        box = QScrollArea()
+        box.setWidgetResizable(True)
+        box.setFrameShape(QScrollArea.Shape.NoFrame)
+        box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the lines wrap
+        box.setWidget(self.changes)
+        box.setMaximumHeight(CHANGES_LINES * self.changes.fontMetrics().lineSpacing() + 4)
+        box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        return box
 
     # --- the tables ---------------------------------------------------------------
     def set_model(self, model, tuning, hz: int) -> None:
