@@ -75,6 +75,7 @@ def test_every_menu_shortcut_runs_its_command_while_driving(window, qtbot, no_mo
             label = f"{keys.toString()} ({action.text()})"
             assert bool(fired) == enabled, label
             assert window.keys.controls().shift == 0, f"{label} changed gear"
+            assert window.model.NAME == model, f"{label} switched the model"  # Ctrl+1…9: this model's presets
             (ran if enabled else disabled).append(combination)
     driving = set(ACTIONS) | set(SHIFTS)
     taken = [c for c in disabled if c.key() in driving]

@@ -11,6 +11,7 @@ loses focus, so a key let go elsewhere does not stay held.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..physics.state import Controls
@@ -39,6 +40,12 @@ SHORTCUT_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.A
 """A key pressed with one of these is a shortcut's (Ctrl+E exports, Ctrl+Q quits), never
 a driving key. Shift is not among them: no menu shortcut is Shift and a letter, and a
 driver holding Shift (a slider dragged finely) still drives."""
+
+
+EDITING_KEYS = tuple(
+    getattr(QKeySequence.StandardKey, name) for name in ("Undo", "Redo", "Copy", "Cut", "Paste", "SelectAll")
+)
+"""A text box's own keys with Ctrl: a number box being typed in keeps them."""
 
 
 def drives(event) -> bool:
@@ -98,6 +105,9 @@ class DriveKeys(QObject):
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride and self._mine(obj) and self._menu_first(event):
+            event.ignore()  # the menu's shortcut runs (the box still gets the key when none has it)
+            return True
         if kind in (QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut) and obj is self.window:
             self.release_all()
             return False
@@ -127,6 +137,13 @@ class DriveKeys(QObject):
         elif not event.isAutoRepeat():
             self.held.discard(key)  # whatever modifiers are down now, a release releases
         return True
+
+    def _menu_first(self, event) -> bool:
+        """A key with Ctrl, Alt or Meta in a number box being typed in is the menu's, but
+        for the box's own editing keys: X11 gives a text box more (Ctrl+E, the end of the
+        line) and would keep Ctrl+E from exporting while a value is typed."""
+        typing = isinstance(QApplication.focusWidget(), (QAbstractSpinBox, QLineEdit))
+        return typing and not drives(event) and not any(event.matches(keys) for keys in EDITING_KEYS)
 
     def _first_press(self, event) -> bool:
         """A press that starts a key stroke: not one Qt marks as a repeat, nor a press of

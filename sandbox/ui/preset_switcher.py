@@ -134,6 +134,7 @@ class PresetSwitcher:
         w.track.set_hz(preset.hz)
         w.plots.set_hz(preset.hz)
         w.menus.refresh()
+        w.menus.fill_presets()  # Ctrl+1…9 open this model's presets, not the last one's
         w._on_tuning_changed()
         w.drive_view.reset_car()
         w.statusBar().showMessage(f"Model {w.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)
