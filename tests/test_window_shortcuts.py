@@ -70,7 +70,7 @@ def test_every_menu_shortcut_runs_its_command_while_driving(window, qtbot, no_mo
             assert window.keys.held == set(HELD)
             enabled = action.isEnabled()
             fired = []
-            action.triggered.connect(lambda *_: fired.append(True))
+            action.triggered.connect(lambda *_, fired=fired: fired.append(True))
             qtbot.keyClick(window.track, combination.key(), combination.keyboardModifiers())
             label = f"{keys.toString()} ({action.text()})"
             assert bool(fired) == enabled, label

@@ -36,7 +36,8 @@ ACTIONS = {
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
 """Manual gearbox (dynamic car): one gear per key press."""
-SHORTCUT_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+_M = Qt.KeyboardModifier
+SHORTCUT_MODIFIERS = _M.ControlModifier | _M.AltModifier | _M.MetaModifier
 """A key pressed with one of these is a shortcut's (Ctrl+E exports, Ctrl+Q quits), never
 a driving key. Shift is not among them: no menu shortcut is Shift and a letter, and a
 driver holding Shift (a slider dragged finely) still drives."""

@@ -29,9 +29,9 @@ from ..analysis.tune import Progress, TuneResult
 from ..errors import UserError
 from ..physics.params import effective_params
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+from .narrow import fit_to_text
 from .palette import CAR
 from .plot_style import style_plot
-from .narrow import fit_to_text
 from .tune_job import outcome_text, search_job
 from .tune_tables import TuneTables
 from .worker import Worker
@@ -114,14 +114,11 @@ class TunePanel(QWidget):
         buttons, result_buttons = QHBoxLayout(), QHBoxLayout()
         buttons.addWidget(QLabel("seed"))
         buttons.addWidget(self.seed, 1)
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.stop_button)
+        buttons.addWidget(fit_to_text(self.run_button))
+        buttons.addWidget(fit_to_text(self.stop_button))
         result_buttons.addStretch(1)
         for button in (self.try_button, self.back_button, self.apply_button, self.discard_button):
-            result_buttons.addWidget(button)
-        for button in (self.run_button, self.stop_button, self.try_button, self.back_button, self.apply_button,
-                       self.discard_button):  # fmt: skip
-            fit_to_text(button)
+            result_buttons.addWidget(fit_to_text(button))  # four in a row, in a panel 300 px wide
         self.seed.setMinimumWidth(40)
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         split = QSplitter(Qt.Orientation.Vertical)

@@ -26,7 +26,7 @@ QFileDialog.exec = lambda self: QDialog.DialogCode.Rejected
 QMessageBox.exec = lambda self: QMessageBox.StandardButton.Cancel
 QFileDialog.getSaveFileName = QFileDialog.getOpenFileName = staticmethod(lambda *a, **k: ("", ""))
 QMessageBox.information = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Ok)
-XDOTOOL_KEYS = {"=": "equal", "-": "minus"}
+XDOTOOL_KEYS = {"=": "equal", "-": "minus", "+": "plus"}
 """xdotool's names of the keys whose Qt name is a sign."""
 EDITING = [getattr(QKeySequence.StandardKey, k) for k in ("Undo", "Redo", "Copy", "Cut", "Paste", "SelectAll")]
 """A text box's own editing keys: the box being typed in keeps them."""
@@ -90,15 +90,20 @@ def press_all(name: str) -> None:
             box = next(iter(window.panel.sliders.values())).number
             at = box.mapToGlobal(QPoint(box.width() // 2, box.height() // 2))
             subprocess.run(["xdotool", "mousemove", str(at.x()), str(at.y()), "click", "1"], check=True)
-            wait_for(lambda: QApplication.focusWidget() is not None and box.isAncestorOf(QApplication.focusWidget())
-                     or QApplication.focusWidget() is box)  # fmt: skip
+            wait_for(lambda box=box: typing_in(box))
             fired = []
-            action.triggered.connect(lambda *_: fired.append(True))
+            action.triggered.connect(lambda *_, fired=fired: fired.append(True))
             subprocess.run(["xdotool", "key", xdotool_name(keys)], check=True)
-            wait_for(lambda: bool(fired))
+            wait_for(lambda fired=fired: bool(fired))
             (ran if fired else missed).append(keys.toString())
     results[name] = {"model": window.model.NAME, "ran": ran, "missed": missed}
     QTimer.singleShot(0, next_model)
+
+
+def typing_in(box) -> bool:
+    """Whether the keyboard is in the number box `box` (or the line edit inside it)."""
+    focus = QApplication.focusWidget()
+    return focus is not None and (focus is box or box.isAncestorOf(focus))
 
 
 def wait_for(done, seconds: float = 3.0) -> None:
