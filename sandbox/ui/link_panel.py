@@ -123,6 +123,7 @@ class LinkPanel(QWidget):
         self.accept_button = _button("Send to the game anyway", "", "link_accept")
         self.refused = _label("Values the game refused, each with the game's reason", "link_refused")
         self.refused.setStyleSheet("color: #c62828")
+        self.refused.hide()  # until the game refuses a value
         self.pull_button = _button(
             "Pull from game",
             "Take the game's values into the sliders (one undo step); values the sliders cannot take are listed",
