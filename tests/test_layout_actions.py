@@ -2,6 +2,10 @@
 push button whole inside the dock (not under the tab bar, not clipped by a scroll
 area), no horizontal scroll bar, and the dock as wide on every tab."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QPushButton
@@ -71,3 +75,17 @@ def test_the_tune_tab_keeps_its_search_buttons_in_sight_while_searching(small, q
     for button in (tune.run_button, tune.try_button, tune.apply_button, tune.discard_button):
         assert button.isVisible()
     assert tune.status.isVisible() and tune.status.visibleRegion().boundingRect().height() > 0
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1440, 900), (1920, 1080)])
+def test_the_screenshot_command_pictures_the_link_tab_at_each_size(tmp_path, size):
+    """The docs' screenshots of every tab at the three sizes come from this command."""
+    out = tmp_path / "link.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    args = ["--preset", "drift", "--tab", "link", "--drive", "1", "--size", "{}x{}".format(*size), "--out", str(out)]
+    run = subprocess.run([sys.executable, "-m", "sandbox", "screenshot", *args], capture_output=True, text=True,
+                         env=env, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == size
