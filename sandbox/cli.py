@@ -320,12 +320,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--zoom", type=zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
     p.add_argument(
         "--tab",
-        choices=("tuning", "metrics", "sweep", "tune", "sensitivity"),
+        choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity"),
         default="tuning",
         help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
         "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
-        "(an auto-tune of the first metric to 10 %% more, run first), sensitivity (the What "
-        "changes what table below the car)",
+        "(an auto-tune of the first metric to 10 %% more, run first), link (not listening), sensitivity "
+        "(the What changes what table below the car)",
     )
     p.add_argument(
         "--dialog",

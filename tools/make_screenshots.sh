@@ -23,12 +23,13 @@ shot --preset recipe_defaults --recording $game --drive 8 --zoom 0.5 --dialog fi
 # the same drive where the car glanced a wall: the stretch the model cannot explain left out and shaded
 shot --preset recipe_defaults --recording tests/data/recordings/game_arcade_wall.csv --drive 26 --zoom 0.5 --dialog fit --out screenshots/fit_dialog_wall.png
 shot --preset recipe_defaults --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
-shot --preset monster_corvette_c5 --tab tune --drive 3 --size 1024x640 --out screenshots/sizes/corvette_tune_1024x640.png
 shot --preset monster_corvette_c5 --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
 # each tab, the compare view and the sweep heatmap at three window sizes
 for size in 1024x640 1440x900 1920x1080; do
   shot --preset monster_corvette_c5 --size $size --tab tuning --out screenshots/sizes/corvette_tuning_$size.png
   shot --preset monster_corvette_c5 --ghost monster_corvette_abs --size $size --tab metrics --out screenshots/sizes/corvette_metrics_$size.png
   shot --preset monster_corvette_c5 --size $size --tab sweep --out screenshots/sizes/corvette_sweep_$size.png
+  shot --preset monster_corvette_c5 --size $size --tab tune --drive 3 --out screenshots/sizes/corvette_tune_$size.png
+  shot --preset monster_corvette_c5 --size $size --tab link --drive 3 --out screenshots/sizes/corvette_link_$size.png
   shot --preset drift --ghost recipe_defaults --ghost ice --size $size --tab metrics --drive 7 --out screenshots/sizes/compare_drift_$size.png
 done

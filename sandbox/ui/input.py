@@ -11,6 +11,7 @@ loses focus, so a key let go elsewhere does not stay held.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..physics.state import Controls
@@ -35,6 +36,22 @@ ACTIONS = {
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
 """Manual gearbox (dynamic car): one gear per key press."""
+_M = Qt.KeyboardModifier
+SHORTCUT_MODIFIERS = _M.ControlModifier | _M.AltModifier | _M.MetaModifier
+"""A key pressed with one of these is a shortcut's (Ctrl+E exports, Ctrl+Q quits), never
+a driving key. Shift is not among them: no menu shortcut is Shift and a letter, and a
+driver holding Shift (a slider dragged finely) still drives."""
+
+
+EDITING_KEYS = tuple(
+    getattr(QKeySequence.StandardKey, name) for name in ("Undo", "Redo", "Copy", "Cut", "Paste", "SelectAll")
+)
+"""A text box's own keys with Ctrl: a number box being typed in keeps them."""
+
+
+def drives(event) -> bool:
+    """Whether a key press may be a driving key: pressed without Ctrl, Alt or Meta."""
+    return not event.modifiers() & SHORTCUT_MODIFIERS
 
 
 class DriveKeys(QObject):
@@ -89,6 +106,9 @@ class DriveKeys(QObject):
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride and self._mine(obj) and self._menu_first(event):
+            event.ignore()  # the menu's shortcut runs (the box still gets the key when none has it)
+            return True
         if kind in (QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut) and obj is self.window:
             self.release_all()
             return False
@@ -97,27 +117,34 @@ class DriveKeys(QObject):
         key = event.key()
         if kind == QEvent.Type.KeyRelease and not event.isAutoRepeat():
             self._down.discard(key)
-        if key == K.Key_Tab and kind == QEvent.Type.KeyPress and not event.modifiers():
+        if kind == QEvent.Type.KeyPress and not drives(event):
+            return False  # Ctrl+S is Save, not the brake; Ctrl+E exports in every model
+        if key == K.Key_Tab and kind == QEvent.Type.KeyPress:
             if self._first_press(event):
                 self.tab_pressed.emit()
             return True
         typing = isinstance(QApplication.focusWidget(), (QAbstractSpinBox, QLineEdit))
         if typing and kind == QEvent.Type.KeyPress and key in ACTIONS.keys() | SHIFTS.keys():
             return False  # a number box being typed in gets its letters and arrows (Enter gives the keys back)
-        if key in SHIFTS and kind == QEvent.Type.KeyPress and not event.modifiers():
+        if key in SHIFTS and kind == QEvent.Type.KeyPress:
             if self._first_press(event):
                 self._shift += SHIFTS[key]
             return True
         if key not in ACTIONS:
             return False
         if kind == QEvent.Type.KeyPress:
-            if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-                return False  # Ctrl+S is Save, not the brake
             if not event.isAutoRepeat():
                 self.held.add(key)
         elif not event.isAutoRepeat():
             self.held.discard(key)  # whatever modifiers are down now, a release releases
         return True
+
+    def _menu_first(self, event) -> bool:
+        """A key with Ctrl, Alt or Meta in a number box being typed in is the menu's, but
+        for the box's own editing keys: X11 gives a text box more (Ctrl+E, the end of the
+        line) and would keep Ctrl+E from exporting while a value is typed."""
+        typing = isinstance(QApplication.focusWidget(), (QAbstractSpinBox, QLineEdit))
+        return typing and not drives(event) and not any(event.matches(keys) for keys in EDITING_KEYS)
 
     def _first_press(self, event) -> bool:
         """A press that starts a key stroke: not one Qt marks as a repeat, nor a press of

@@ -123,6 +123,7 @@ class LinkPanel(QWidget):
         self.accept_button = _button("Send to the game anyway", "", "link_accept")
         self.refused = _label("Values the game refused, each with the game's reason", "link_refused")
         self.refused.setStyleSheet("color: #c62828")
+        self.refused.hide()  # until the game refuses a value
         self.pull_button = _button(
             "Pull from game",
             "Take the game's values into the sliders (one undo step); values the sliders cannot take are listed",
@@ -177,12 +178,13 @@ class LinkPanel(QWidget):
         actions.addWidget(self.pull_button)
         actions.addWidget(self.send_button)
 
-        body = QWidget()
-        column = QVBoxLayout(body)
+        # Listen above, the choices and actions below: in sight however short the
+        # window; the token, the settings and the game's figures scroll between them
         top = QHBoxLayout()
         top.addWidget(self.listen_button)
         top.addWidget(self.state, 1)
-        column.addLayout(top)
+        body = QWidget()
+        column = QVBoxLayout(body)
         column.addWidget(QLabel("Token"))
         column.addLayout(token_row)
         column.addWidget(settings)
@@ -190,22 +192,22 @@ class LinkPanel(QWidget):
         column.addWidget(game)
         column.addWidget(self.change)
         column.addWidget(self.note)
-        column.addLayout(choose)
         column.addWidget(self.refused)
-        column.addLayout(actions)
-        column.addWidget(self.record_button)
-        recorded = QHBoxLayout()
-        recorded.addWidget(self.recorded, 1)
-        recorded.addWidget(self.open_recorded)
-        column.addLayout(recorded)
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(body)
+        recorded = QHBoxLayout()
+        recorded.addWidget(self.recorded, 1)
+        recorded.addWidget(self.open_recorded)
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        outer.addLayout(top)
+        outer.addWidget(scroll, 1)
+        outer.addLayout(choose)
+        outer.addLayout(actions)
+        outer.addWidget(self.record_button)
+        outer.addLayout(recorded)
         self.show_listening(None, "", None)
         self.show_game(None)
 

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QHBoxLayout,
-    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -37,9 +36,6 @@ PANEL_MIN_HEIGHT = 150
 """px: the lowest a panel can be made."""
 PANEL_WIDTH = 330
 """px: the side panels' starting width."""
-TUNE_MIN_HEIGHT = 720
-"""px: the Tune tab's least height (its tables two rows of boxes each beside a search's
-list of changes); a shorter window scrolls it."""
 _Area = Qt.DockWidgetArea
 
 
@@ -110,13 +106,7 @@ class Panels:
         w.tune = TunePanel()
         w.tune.now = lambda: (w.model, w.tuning)  # a result is applied only to the tuning it was searched from
         w.tune.undo_stack = w.undo  # Back takes a trial's step off it
-        # on a small screen the Tune tab scrolls rather than squeezing its tables below a row
-        w.tune.setMinimumHeight(TUNE_MIN_HEIGHT)
-        tune_scroll = QScrollArea()
-        tune_scroll.setWidgetResizable(True)
-        tune_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        tune_scroll.setWidget(w.tune)
-        self.tune_dock = self._dock("Tune", "tune_dock", tune_scroll, _Area.RightDockWidgetArea)
+        self.tune_dock = self._dock("Tune", "tune_dock", w.tune, _Area.RightDockWidgetArea)
         w.tabifyDockWidget(self.sweep_dock, self.tune_dock)
         self.tune_dock.visibilityChanged.connect(lambda shown: shown and self.sync_tune())
         w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))

@@ -66,7 +66,7 @@ class SwitcherHost(Protocol):
     undo: QUndoStack  # a preset or a rate is one step; another model clears it
     remember: bool  # whether the last preset is kept between runs
     files: object  # FileActions' `keep_or_drop_changes(why)` (an unsaved tuning)
-    menus: object  # `refresh()`
+    menus: object  # `refresh()`, `fill_presets()`
     memory: object  # SessionMemory's `timer` (the autosave)
     panels: object  # `show_curves()`, `replace_tuning_panel(hz)`, `set_units()`
     panel: object  # the TuningPanel: its `title` label and `show_rate(hz)`
@@ -174,6 +174,7 @@ class PresetSwitcher:
         w.track.set_hz(preset.hz)
         w.plots.set_hz(preset.hz)
         w.menus.refresh()
+        w.menus.fill_presets()  # Ctrl+1…9 open this model's presets, not the last one's
         self.update_title()  # on the new panel
         w.drive_view.reset_car()
         w.statusBar().showMessage(f"Model {w.tuning.model.TITLE}, preset {preset.name} (undo history cleared)", 6000)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QSplitter,
@@ -28,11 +29,18 @@ from ..analysis.tune import Progress, TuneResult
 from ..errors import UserError
 from ..physics.params import effective_params
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
+from .narrow import fit_to_text
 from .palette import CAR
 from .plot_style import style_plot
 from .tune_job import outcome_text, search_job
 from .tune_tables import TuneTables
 from .worker import Worker
+
+TABLES_MIN_HEIGHT = 590
+"""px: the least height of the targets' and parameters' tables with the plot (each table
+two rows of boxes); a shorter tab scrolls them."""
+CHANGES_LINES = 6
+"""Lines of the tuning found's changes shown at once (more scroll)."""
 
 
 class TunePanel(QWidget):
@@ -106,13 +114,11 @@ class TunePanel(QWidget):
         buttons, result_buttons = QHBoxLayout(), QHBoxLayout()
         buttons.addWidget(QLabel("seed"))
         buttons.addWidget(self.seed, 1)
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.stop_button)
+        buttons.addWidget(fit_to_text(self.run_button))
+        buttons.addWidget(fit_to_text(self.stop_button))
         result_buttons.addStretch(1)
-        result_buttons.addWidget(self.try_button)
-        result_buttons.addWidget(self.back_button)
-        result_buttons.addWidget(self.apply_button)
-        result_buttons.addWidget(self.discard_button)
+        for button in (self.try_button, self.back_button, self.apply_button, self.discard_button):
+            result_buttons.addWidget(fit_to_text(button))  # four in a row, in a panel 300 px wide
         self.seed.setMinimumWidth(40)
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -120,13 +126,32 @@ class TunePanel(QWidget):
         split.addWidget(self.params)
         split.addWidget(self.plot)
         split.setSizes([300, 220, 110])
+        # on a small screen the tables and the plot scroll rather than squeezing the
+        # tables below two rows; the search's buttons, progress and result stay in sight
+        split.setMinimumHeight(TABLES_MIN_HEIGHT)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll.setWidget(split)
         layout = QVBoxLayout(self)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.scroll, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
-        layout.addWidget(self.changes)
+        layout.addWidget(self._changes_box())
         layout.addLayout(result_buttons)
         self._update_buttons()
+
+    def _changes_box(self) -> QScrollArea:
+        """The list of changes, CHANGES_LINES high at most (a longer list scrolls), so the
+        tables keep their room above it on a small screen."""
+        box = QScrollArea()
+        box.setWidgetResizable(True)
+        box.setFrameShape(QScrollArea.Shape.NoFrame)
+        box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the lines wrap
+        box.setWidget(self.changes)
+        box.setMaximumHeight(CHANGES_LINES * self.changes.fontMetrics().lineSpacing() + 4)
+        box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        return box
 
     # --- the tables ---------------------------------------------------------------
     def set_model(self, model, tuning, hz: int) -> None:

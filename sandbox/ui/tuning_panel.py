@@ -182,7 +182,6 @@ class TuningPanel(QWidget):
         inner.addWidget(self.note)
         for section in self.sections.values():
             inner.addWidget(section)
-        inner.addWidget(reset_all)
         inner.addStretch(1)
         self.scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -191,6 +190,7 @@ class TuningPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+        outer.addWidget(reset_all)  # below the scrolled rows: in sight however many sections are open
         self._refresh_meanings()
         tuning.changed.connect(self._tuning_changed)
 
