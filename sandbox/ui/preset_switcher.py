@@ -9,10 +9,12 @@ from pathlib import Path
 
 from PySide6.QtGui import QUndoCommand
 
+from ..analysis.kernel_prep import is_prepared, prepare
 from ..errors import UserError
 from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..physics.models import MODELS
 from .session import settings
+from .worker import Worker
 
 DESCRIPTION_CHARS = 90
 """The preset's description above the sliders is cut after about this many characters."""
@@ -51,10 +53,22 @@ class SetRate(QUndoCommand):
 
 
 class PresetSwitcher:
-    """Presets, models and the tick rate of `window` (a MainWindow, which owns this)."""
+    """Presets, models and the tick rate of `window` (a MainWindow, which owns this).
+
+    A switch to a model whose live tick is not compiled yet (its first use after an
+    install) keeps the car driven now, says the new one is being prepared, and switches
+    once a separate process has compiled it: the window never waits for a compile.
+    `prepare_first` turns this on (the app does, `warm_up.prepare_physics`); off, a
+    switch compiles at once (scripts and tests that drive a window of their own)."""
 
     def __init__(self, window):
         self.window = window
+        self.prepare_first = False
+        self.preparing: Preset | None = None
+        """The preset a switch waits to show until its model is compiled (None: none waits)."""
+        self._job = Worker(window, "prepare model")
+        self._job.finished.connect(self._prepared)
+        self._job.failed.connect(self._not_prepared)
 
     def modified(self) -> bool:
         """The tuning or the tick rate differ from the loaded preset's."""
@@ -80,14 +94,18 @@ class PresetSwitcher:
             elif not w.files.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
                 w.menus.refresh()  # the menu ticked the new model already
                 return False
-            self._switch_to(preset)
-        elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
-            w.preset.name,
-            w.preset.path,
-            dict(w.tuning),
-            w.sim.hz,
-        ):
-            w.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
+            if not self._switch_to(preset):
+                w.menus.refresh()  # the menu ticked the new model already: the car driven is the old one
+                return True  # switches once its model is compiled (the status bar says so)
+        else:
+            self.preparing = None  # a switch waiting for its model is given up for this preset
+            if (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
+                w.preset.name,
+                w.preset.path,
+                dict(w.tuning),
+                w.sim.hz,
+            ):
+                w.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
         if w.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         w.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
@@ -119,7 +137,31 @@ class PresetSwitcher:
                 preset = None
         return self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
 
-    def _switch_to(self, preset: Preset) -> None:
+    def _switch_to(self, preset: Preset) -> bool:
+        """Replace the model (False: once it is compiled, `preparing`)."""
+        w = self.window
+        if self.prepare_first and not is_prepared(preset.model):
+            self.preparing = preset
+            w.statusBar().showMessage(
+                f"Preparing the {preset.model.TITLE} model (compiled once, the first time it is driven): "
+                f"your car drives on until it is ready…"
+            )
+            self._job.request(lambda _task: prepare(preset.model))
+            return False
+        self.preparing = None
+        self._switch_now(preset)
+        return True
+
+    def _prepared(self, _result, _seconds: float) -> None:
+        preset = self.preparing
+        if preset is not None and preset.model is not self.window.model:
+            self._switch_to(preset)
+
+    def _not_prepared(self, why: str) -> None:
+        self.preparing = None
+        self.window.show_error(f"Could not prepare the model ({why}); your car is as it was.")
+
+    def _switch_now(self, preset: Preset) -> None:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
         (the old model's steps cannot apply to the new one's parameters)."""
         w = self.window
