@@ -37,8 +37,7 @@ Report = Callable[[int, int], None]
 """Called with (step, steps) as a preparation goes on."""
 
 _loaded: set[tuple[str, str]] = set()  # (model name, level) loaded in this process
-_lock = threading.Lock()  # one preparation at a time (two compiles on two cores leave the window none)
-_asked = threading.Semaphore(0)  # one release per waiting request the user waits for
+_locks: dict[str, threading.Lock] = {}  # a model's: one preparation of a model at a time
 _waiting = 0
 _count_lock = threading.Lock()
 _children: set[subprocess.Popen] = set()
@@ -120,7 +119,9 @@ def prepare(model: ModuleType, level: str = "drive", report: Report | None = Non
     try:
         while not first and _waiting:  # someone waits for theirs: let them go first
             time.sleep(0.05)
-        with _lock:
+        with _count_lock:
+            lock = _locks.setdefault(model.NAME, threading.Lock())
+        with lock:
             if is_prepared(model, level):
                 return
             calls = steps(model, level)
@@ -140,9 +141,10 @@ def prepare(model: ModuleType, level: str = "drive", report: Report | None = Non
                 _waiting -= 1
 
 
-def prepare_all(models, level: str = "everything", stop: threading.Event | None = None) -> None:
-    """`prepare` each of `models` in turn, in the background (requests go first)."""
-    for model in models:
+def prepare_all(wanted, stop: threading.Event | None = None) -> None:
+    """`prepare` each (model, level) of `wanted` in turn, in the background: a request
+    someone waits for starts first (its own model's preparation goes on beside this)."""
+    for model, level in wanted:
         if stop is not None and stop.is_set():
             return
         prepare(model, level, first=False)

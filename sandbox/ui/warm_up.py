@@ -182,5 +182,7 @@ def _warm_the_rest(first, task) -> None:
     from ..analysis.kernel_prep import prepare_all
     from ..physics.models import MODELS
 
-    prepare_all([first] + [m for m in MODELS.values() if m is not first], stop=task.stop)
+    # the window's model's metrics first (the panels wait for them), then all the rest
+    others = [(m, "everything") for m in MODELS.values() if m is not first]
+    prepare_all([(first, "metrics"), (first, "everything")] + others, stop=task.stop)
     freeze_long_lived()  # what start-up made lives as long as the window

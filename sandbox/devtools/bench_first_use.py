@@ -1,0 +1,154 @@
+"""The first use after an install, for `car-sandbox bench`: with an empty kernel
+cache, the window's longest frame gap while a slider is dragged and models are
+switched, and how long until every panel shows its figures.
+
+A child process (`python -c`, a fresh temporary kernel cache) starts the window as
+the `car-sandbox` command does (the start model compiled under the splash first, not
+timed here: that is the cold start-up figure), offscreen, and runs its real event
+loop: every frame timer tick is timed, while a script drags a slider for 2 s (a new
+position every 50 ms, one undo step a drag) and switches models. It prints one line
+of JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SWITCHES = ("monster", "arcade", "bicycle")
+"""The models switched to, one after another (the dynamic car first, as a new user's second look)."""
+DRAG_EVERY_MS = 50
+DRAG_S = 2.0
+
+
+def first_use(seconds: float = 60.0) -> dict:
+    """The child's figures (see `measure`), with an empty kernel cache of its own."""
+    cache = tempfile.mkdtemp(prefix="car-sandbox-first-use-")
+    home = tempfile.mkdtemp(prefix="car-sandbox-first-use-home-")
+    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=cache, CAR_SANDBOX_HOME=home)
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    code = f"from sandbox.devtools.bench_first_use import measure; measure({seconds!r})"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=seconds + 900
+        )
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"the first-use run gave no figures: {done.stderr[-2000:]}")
+    return json.loads(lines[-1])
+
+
+def _panels_show(window) -> bool:
+    """Every panel shows figures of the model driven: metrics, force curve, Tune's
+    targets, sensitivity."""
+    model = window.model
+    tables = window.tune.tables
+    targets = getattr(tables, "ready", True) and window.tune.model is model
+    metrics = bool(window.metrics.rows) and not getattr(window.metrics, "preparing", False)
+    curve = window.curves.curve is not None and window.curves.curve.unit.startswith(model.LENGTH_UNIT)
+    return metrics and targets and curve and window.sensitivity.model is model
+
+
+def measure(seconds: float) -> None:
+    """In the child: the window, its event loop for `seconds`, one line of JSON."""
+    from PySide6.QtCore import QSettings, QTimer
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, os.environ["CAR_SANDBOX_HOME"])
+    from ..ui.qt import application
+    from ..ui.warm_up import compile_first_start, prepare_physics, show_splash
+
+    app = application()
+    splash = show_splash()
+    from ..ui.app import MainWindow
+
+    compile_first_start(splash, None)
+    window = MainWindow(remember=False)
+    prepare_physics(app, window)
+    window.show()
+    splash.finish(window)
+    window.panels.tune_dock.raise_()  # the Tune tab in front, as a user trying the search would
+    window.metrics.set_active(True)  # and the other panels computing as if shown
+    window.sensitivity.set_active(True)
+    window.sensitivity.request(window.model, window.tuning, window.sim.hz)
+    start = time.perf_counter()
+    gaps: list[float] = []
+    last = [start]
+    marks: dict = {}
+
+    def frame() -> None:
+        now = time.perf_counter()
+        gaps.append((now - last[0]) * 1000)
+        last[0] = now
+        elapsed = now - start
+        if "panels_s" not in marks and _panels_show(window):
+            marks["panels_s"] = elapsed
+        if "switched_at" in marks and window.model.NAME == SWITCHES[0]:
+            marks.setdefault("switch_s", elapsed - marks["switched_at"])
+            if _panels_show(window):
+                marks.setdefault("switch_panels_s", elapsed - marks["switched_at"])
+
+    window.drive_view.timer.timeout.connect(frame)
+    dragged: dict = {"left": 0}
+
+    def drag_step() -> None:
+        row = window.panel.sliders[next(p.name for p in window.model.PARAMS if not p.is_bool)]
+        if dragged["left"] == 0:
+            row.slider.setSliderDown(False)
+            drag_timer.stop()
+            return
+        row.slider.setSliderDown(True)
+        row.slider.setValue(row.slider.value() + (1 if dragged["left"] % 40 < 20 else -1))
+        dragged["left"] -= 1
+
+    drag_timer = QTimer()
+    drag_timer.timeout.connect(drag_step)
+
+    def drag() -> None:
+        dragged["left"] = round(DRAG_S * 1000 / DRAG_EVERY_MS)
+        drag_timer.start(DRAG_EVERY_MS)
+
+    def switch(name: str) -> None:
+        marks.setdefault("switched_at", time.perf_counter() - start)
+        window.switcher.drop_changes()
+        window.switch_model(name)
+
+    plan = [(2.0, drag)]
+    for k, name in enumerate(SWITCHES):
+        plan += [(8.0 + 16 * k, lambda name=name: switch(name)), (12.0 + 16 * k, drag)]
+    for at, call in plan:
+        if at < seconds:
+            QTimer.singleShot(round(at * 1000), call)
+    QTimer.singleShot(round(seconds * 1000), app.quit)
+    app.exec()
+    # what the gap list cannot see: a wait that outlasted the run
+    gaps.append((time.perf_counter() - last[0]) * 1000)
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "max_frame_gap_ms": max(gaps),
+                "frames": len(gaps),
+                "gaps_over_100_ms": sum(g > 100 for g in gaps),
+                "panels_ready_s": marks.get("panels_s"),
+                "switch_s": marks.get("switch_s"),
+                "switch_panels_s": marks.get("switch_panels_s"),
+            }
+        ),
+        flush=True,
+    )
+    try:
+        from ..analysis.kernel_prep import stop_children
+    except ImportError:  # a version that compiles in this process (for the figures before)
+        pass
+    else:
+        stop_children()
+    os._exit(0)  # the workers are not waited for
