@@ -98,11 +98,11 @@ def test_the_tune_targets_wait_for_the_metrics_and_run_waits_for_the_targets(win
 
 
 def test_a_switch_to_a_model_not_compiled_keeps_driving_the_car_until_it_is_ready(window, qtbot, monkeypatch):
-    from sandbox.ui import preset_switcher
+    from sandbox.ui import model_prep
 
     held = HeldPreparation()
-    monkeypatch.setattr(preset_switcher, "prepare", held.prepare)
-    monkeypatch.setattr(preset_switcher, "is_prepared", held.is_prepared)
+    monkeypatch.setattr(model_prep, "prepare", held.prepare)
+    monkeypatch.setattr(model_prep, "is_prepared", held.is_prepared)
     window.switcher.prepare_first = True
     old = window.model
     assert window.switch_model("monster")

@@ -9,12 +9,11 @@ from pathlib import Path
 
 from PySide6.QtGui import QUndoCommand
 
-from ..analysis.kernel_prep import is_prepared, prepare
 from ..errors import UserError
 from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..physics.models import MODELS
+from .model_prep import ModelPreparer
 from .session import settings
-from .worker import Worker
 
 DESCRIPTION_CHARS = 90
 """The preset's description above the sliders is cut after about this many characters."""
@@ -52,23 +51,40 @@ class SetRate(QUndoCommand):
         self.switcher.apply_rate(self.old)
 
 
+class _Switch:
+    """A switch to `preset`, made when called (what a waiting switch holds)."""
+
+    def __init__(self, switcher: "PresetSwitcher", preset: Preset):
+        self.switcher, self.preset = switcher, preset
+
+    def __call__(self) -> None:
+        if self.preset.model is not self.switcher.window.model:
+            self.switcher._switch_now(self.preset)
+
+
 class PresetSwitcher:
     """Presets, models and the tick rate of `window` (a MainWindow, which owns this).
-
-    A switch to a model whose live tick is not compiled yet (its first use after an
-    install) keeps the car driven now, says the new one is being prepared, and switches
-    once a separate process has compiled it: the window never waits for a compile.
-    `prepare_first` turns this on (the app does, `warm_up.prepare_physics`); off, a
-    switch compiles at once (scripts and tests that drive a window of their own)."""
+    A switch to a model not compiled yet keeps the car driven now until the new one
+    is ready (`model_prep.ModelPreparer`, `prepare_first`)."""
 
     def __init__(self, window):
         self.window = window
-        self.prepare_first = False
-        self.preparing: Preset | None = None
+        self.first = ModelPreparer(window, "prepare model")
+
+    @property
+    def prepare_first(self) -> bool:
+        """A switch to a model not compiled yet waits for it, the car driven meanwhile
+        (the app turns it on, `warm_up.prepare_physics`)."""
+        return self.first.enabled
+
+    @prepare_first.setter
+    def prepare_first(self, on: bool) -> None:
+        self.first.enabled = on
+
+    @property
+    def preparing(self) -> Preset | None:
         """The preset a switch waits to show until its model is compiled (None: none waits)."""
-        self._job = Worker(window, "prepare model")
-        self._job.finished.connect(self._prepared)
-        self._job.failed.connect(self._not_prepared)
+        return self.first.waiting[1].preset if self.first.waiting is not None else None
 
     def modified(self) -> bool:
         """The tuning or the tick rate differ from the loaded preset's."""
@@ -98,7 +114,7 @@ class PresetSwitcher:
                 w.menus.refresh()  # the menu ticked the new model already: the car driven is the old one
                 return True  # switches once its model is compiled (the status bar says so)
         else:
-            self.preparing = None  # a switch waiting for its model is given up for this preset
+            self.first.give_up()  # a switch waiting for its model is given up for this preset
             if (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
                 w.preset.name,
                 w.preset.path,
@@ -139,27 +155,8 @@ class PresetSwitcher:
 
     def _switch_to(self, preset: Preset) -> bool:
         """Replace the model (False: once it is compiled, `preparing`)."""
-        w = self.window
-        if self.prepare_first and not is_prepared(preset.model):
-            self.preparing = preset
-            w.statusBar().showMessage(
-                f"Preparing the {preset.model.TITLE} model (compiled once, the first time it is driven): "
-                f"your car drives on until it is ready…"
-            )
-            self._job.request(lambda _task: prepare(preset.model))
-            return False
-        self.preparing = None
-        self._switch_now(preset)
-        return True
-
-    def _prepared(self, _result, _seconds: float) -> None:
-        preset = self.preparing
-        if preset is not None and preset.model is not self.window.model:
-            self._switch_to(preset)
-
-    def _not_prepared(self, why: str) -> None:
-        self.preparing = None
-        self.window.show_error(f"Could not prepare the model ({why}); your car is as it was.")
+        change = _Switch(self, preset)
+        return self.first.when_ready(preset.model, "you switched to", change)
 
     def _switch_now(self, preset: Preset) -> None:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
