@@ -127,15 +127,18 @@ class TuneTables:
 
     def set_now(self, now: dict) -> None:
         """Each target at its metric's value now (0 where it has none), its tolerance
-        the default share of it; the targets then take input."""
+        the default share of it; the targets then take input. A target ticked already
+        (a script's, `set_target`) is kept."""
         for name, (use, target, tolerance) in self.target_rows.items():
+            for widget in (use, target, tolerance):
+                widget.setEnabled(True)
+            if use.isChecked():
+                continue
             value = float(now[name][0])
             shown = value if math.isfinite(value) else 0.0
             target.setValue(shown)
             tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[METRICS[name].kind], tolerance.minimum()))
             self._own_tolerance.discard(name)
-            for widget in (use, target, tolerance):
-                widget.setEnabled(True)
 
     def _follow_target(self, name: str, value: float) -> None:
         """A new target brings its tolerance along (the default share of it), unless the
