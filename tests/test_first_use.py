@@ -160,8 +160,8 @@ for k in range(1, 6):
     row.slider.setValue(start + k)
     app.processEvents()
 row.slider.setSliderDown(False)
-preparing = window.metrics.preparing
-wait_for("metrics", lambda: window.metrics.rows and not window.metrics.preparing)
+preparing = getattr(window.metrics, "preparing", False)
+wait_for("metrics", lambda: window.metrics.rows and not getattr(window.metrics, "preparing", False))
 window.switcher.drop_changes()
 window.switch_model("monster")
 kept = window.model.NAME
