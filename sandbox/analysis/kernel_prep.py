@@ -29,7 +29,10 @@ from typing import Callable
 LEVELS = ("drive", "metrics", "everything")
 """Each level holds the ones before it."""
 BACKGROUND_NICENESS = 10
-"""Scheduling niceness of the compiling process (0 is the window's, 19 the lowest)."""
+"""Scheduling niceness of a compiling process nobody waits for yet (0 is the window's,
+19 the lowest). One someone waits for (a panel saying "preparing…", a switch) runs
+at the window's: on a busy machine a process at 10 gets almost no processor, and the
+window, one process, still has its share of the cores."""
 STEP = "step"
 """What the child process prints before each step ("step 2 of 5")."""
 
@@ -37,7 +40,7 @@ Report = Callable[[int, int], None]
 """Called with (step, steps) as a preparation goes on."""
 
 _loaded: set[tuple[str, str]] = set()  # (model name, level) loaded in this process
-_locks: dict[str, threading.Lock] = {}  # a model's: one preparation of a model at a time
+_locks: dict[tuple[str, bool], threading.Lock] = {}  # (model, requested): one such preparation at a time
 _waiting = 0
 _count_lock = threading.Lock()
 _children: set[subprocess.Popen] = set()
@@ -119,14 +122,14 @@ def prepare(model: ModuleType, level: str = "drive", report: Report | None = Non
     try:
         while not first and _waiting:  # someone waits for theirs: let them go first
             time.sleep(0.05)
-        with _count_lock:
-            lock = _locks.setdefault(model.NAME, threading.Lock())
+        with _count_lock:  # a request never waits for a background preparation (at its low priority)
+            lock = _locks.setdefault((model.NAME, first), threading.Lock())
         with lock:
             if is_prepared(model, level):
                 return
             calls = steps(model, level)
             if not in_cache(model, level):
-                _compile_apart(model, level, report)
+                _compile_apart(model, level, report, 0 if first else BACKGROUND_NICENESS)
             if _stopping.is_set():
                 raise Stopped("the window is closing")
             for number, call in enumerate(calls, 1):
@@ -159,11 +162,11 @@ def _mark(model: ModuleType, level: str) -> None:
         pass
 
 
-def _compile_apart(model: ModuleType, level: str, report: Report | None) -> None:
+def _compile_apart(model: ModuleType, level: str, report: Report | None, niceness: int) -> None:
     """Run the child process that compiles `model`'s kernels of `level` into the
     cache; its step lines go to `report`. A child that fails leaves the compiling to
     the caller's thread (slower for the window, never wrong)."""
-    code = f"import numba; from sandbox.analysis.kernel_prep import main; main({model.NAME!r}, {level!r})"
+    code = f"import numba; from sandbox.analysis.kernel_prep import main; main({model.NAME!r}, {level!r}, {niceness})"
     try:
         child = subprocess.Popen(
             [sys.executable, "-c", code],
@@ -201,13 +204,13 @@ def resume() -> None:
     _stopping.clear()
 
 
-def main(name: str, level: str) -> None:
+def main(name: str, level: str, niceness: int = BACKGROUND_NICENESS) -> None:
     """The child process: compile `name`'s kernels of `level` into the cache."""
     from ..physics.models import MODELS
 
     if hasattr(os, "nice"):
         try:
-            os.nice(BACKGROUND_NICENESS)
+            os.nice(niceness)
         except OSError:
             pass
     model = MODELS[name]
