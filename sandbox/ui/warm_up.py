@@ -6,7 +6,8 @@ second or more on a busy machine), then says what is being done. On a first star
 and its force-vs-speed curve, is compiled under it, one step after another on a
 worker thread while the window's event loop keeps turning, so the splash repaints
 and counts the steps. Everything else (the other models, the replay seek, batches,
-metrics) compiles on a background thread once the window is up, or when first used.
+metrics) is compiled by a separate process once the window is up, or when first used
+(`analysis.kernel_prep`): never on the window's thread, nor on a thread of its process.
 Later starts load all of it from the kernel cache in well under a second, after the
 window's first paint.
 
