@@ -197,6 +197,6 @@ def test_with_an_empty_kernel_cache_nothing_compiles_on_the_windows_thread(tmp_p
     result = json.loads(lines[-1])
     assert "timeout" not in result, result
     on_window = [name for thread, name in result["seen"] if thread == "MainThread"]
-    assert on_window == [], f"compiled or loaded on the window's thread: {on_window}"
+    assert on_window == [], f"compiled or loaded on the window's thread: {sorted(set(on_window))[:20]}"
     assert result["preparing"] and result["kept"] == "arcade"
     assert done.returncode == 0
