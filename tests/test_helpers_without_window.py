@@ -198,6 +198,7 @@ def test_a_preset_is_loaded_as_one_undo_step_and_the_title_says_so(qtbot):
         plots=views,
         drive_view=views,
         statusBar=lambda: status,
+        show_error=lambda text: None,
     )
     switcher = PresetSwitcher(host)
     assert switcher.apply_preset(drift)

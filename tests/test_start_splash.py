@@ -96,8 +96,8 @@ def test_the_first_start_shows_the_splash_before_compiling_and_closes_it_when_th
 
 
 def test_the_tune_tab_is_not_opened_by_the_first_show(qtbot):
-    """Showing the Tune tab computes the metrics in the window's thread; on a first
-    start that compiles them, tens of seconds of a window that does not paint."""
+    """Showing the Tune tab asks for the metrics of the tuning now: on a first start
+    its targets would wait for them to be compiled."""
     from sandbox.ui.app import MainWindow
 
     window = MainWindow(remember=False)

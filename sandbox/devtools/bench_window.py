@@ -177,8 +177,8 @@ def recompute_frames(
     metrics table showed its figures. The model's compiled code is loaded first, as
     the window does in the background a few seconds after it starts (loading holds
     Python's lock: the first sweep of a model in a fresh process would measure that)."""
+    from ..analysis.kernel_prep import load_everything
     from ..physics.models import MODELS
-    from ..ui.warm_up import load_everything
     from .bench import DEFAULT_PRESETS
 
     load_everything(MODELS[model_name])

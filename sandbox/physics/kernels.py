@@ -44,6 +44,13 @@ def call(driver, model: int, *args):
     return entry(*args)
 
 
+def compiled(driver, model: int) -> bool:
+    """Whether `call(driver, model, …)` runs compiled code already in this process (no
+    compile, no load from the cache, on its next call)."""
+    entry = _BOUND.get((driver, model))
+    return entry is not None and bool(entry.signatures)
+
+
 def _name(driver) -> str:
     """The driver's name, under which the compiled code finds it (`through`)."""
     name = f"{driver.py_func.__module__}.{driver.py_func.__qualname__}"

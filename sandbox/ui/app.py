@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
+from ..analysis.kernel_prep import stop_children
 from ..files.disk import png_complete, write_atomic
 from ..files.presets import Preset, values_and_precision
 from ..session.drive import DriveSession
@@ -268,6 +269,8 @@ class MainWindow(QMainWindow):
                 return
         self.drive_view.timer.stop()
         self.link.close()
+        if self.switcher.prepare_first:  # its workers may wait for a compiling process: end it
+            stop_children()
         self.metrics.wait()
         self.curves.job.wait()
         self.sweep.wait()

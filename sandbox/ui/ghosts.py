@@ -7,6 +7,7 @@ from ..files.presets import Preset, load_preset
 from ..physics.params import Tuning
 from ..physics.sim import Simulation
 from ..session.ghosts import MAX_GHOSTS
+from .model_prep import ModelPreparer
 
 TUNE_GHOST = "auto-tune: best so far"
 """The ghost the auto-tune's best tuning drives as while it searches."""
@@ -18,6 +19,7 @@ class Compare:
 
     def __init__(self, window):
         self.window = window
+        self.preparer = ModelPreparer(window, "prepare ghost")  # a ghost of a model not compiled yet waits for it
 
     @property
     def first(self) -> Simulation | None:
@@ -26,16 +28,24 @@ class Compare:
         return ghosts[0].sim if ghosts else None
 
     def add(self, preset: Preset, name: str) -> bool:
-        """Drive `preset` beside the car with the same controls; all restart together."""
+        """Drive `preset` beside the car with the same controls; all restart together
+        (once its model is compiled, where it is not yet: `model_prep`)."""
+        self.preparer.enabled = self.window.switcher.prepare_first
+        if self.preparer.when_ready(preset.model, "for the ghost", lambda: self._add_now(preset, name)):
+            return self._added
+        return True
+
+    def _add_now(self, preset: Preset, name: str) -> None:
         w = self.window
+        self._added = False
         try:
             w.drive.add_ghost(preset.model, preset.tuning.copy(), name)
         except ValueError:  # the session holds at most MAX_GHOSTS
             w.show_error(f"At most {MAX_GHOSTS} ghosts: Compare → Remove the ghosts first")
-            return False
+            return
+        self._added = True
         self._changed()
         w.statusBar().showMessage(f"Ghost: {name} — it drives with your controls", 5000)
-        return True
 
     def pin(self) -> None:
         """The tuning on screen as a ghost."""

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
+from ..analysis.kernel_prep import is_prepared, prepare
 from ..analysis.metrics import compute, table
 from .palette import ghost_colour
 from .worker import Worker
@@ -63,9 +64,16 @@ def difference(row: dict, other: dict) -> tuple[str, QColor | None]:
     return text, BETTER if d * row["sense"] > 0 else WORSE
 
 
-def _compute(car, ghosts):
-    """The table rows of the car and of each ghost (on the worker thread)."""
+PREPARING = "preparing the metrics (compiled once, the first time a model is measured)…"
+
+
+def _compute(task, car, ghosts):
+    """The table rows of the car and of each ghost (on the worker thread), once their
+    models' kernels are ready: a first use compiles them in a separate process,
+    `task` reporting its steps."""
     model, params, hz = car
+    for what in {m.NAME: m for m in [model] + [g[0] for g in ghosts]}.values():
+        prepare(what, "metrics", lambda step, steps: task.report((step, steps)))
     return table(model, compute(model, params, hz)), [table(m, compute(m, p, h)) for m, p, h in ghosts]
 
 
@@ -85,6 +93,7 @@ class MetricsPanel(QWidget):
         self.job.active = False  # until the panel's tab is shown (QDockWidget.visibilityChanged)
         self.job.finished.connect(self._show)
         self.job.failed.connect(lambda why: self._set_status(f"could not compute the metrics ({why})"))
+        self.job.progress.connect(self._preparing)
         self._status_at = 0.0
         self._slow = QTimer(self)
         self._slow.setSingleShot(True)
@@ -121,9 +130,21 @@ class MetricsPanel(QWidget):
         hz), soon; `names` label the ghost columns."""
         ghosts = list(ghosts)
         self._names = list(names)
-        if not self._slow.isActive():
+        if not all(is_prepared(m, "metrics") for m in [car[0]] + [g[0] for g in ghosts]):
+            self._set_status(PREPARING)
+        elif not self._slow.isActive():
             self._slow.start()  # "computing…" only if no figures come within SLOW_MS
-        self.job.request(lambda _task: _compute(car, ghosts))
+        self.job.request(lambda task: _compute(task, car, ghosts))
+
+    def _preparing(self, progress) -> None:
+        step, steps = progress
+        self._slow.stop()
+        self._set_status(f"{PREPARING[:-1]}, step {step} of {steps}…")
+
+    @property
+    def preparing(self) -> bool:
+        """The panel says its figures are being prepared (a first use of a model)."""
+        return self.status.text().startswith(PREPARING[:20])
 
     @property
     def active(self) -> bool:
@@ -170,7 +191,8 @@ class MetricsPanel(QWidget):
             self.table.resizeRowsToContents()
         self._slow.stop()
         now = time.perf_counter()
-        if now - self._status_at >= STATUS_EVERY_S:  # a new text lays the panel out again: not every frame
+        # a new text lays the panel out again: not every frame (but the first figures replace "preparing")
+        if self.preparing or now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
             self._set_status(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
         self.updated.emit()

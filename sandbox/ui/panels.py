@@ -253,6 +253,7 @@ class Panels:
             w.sensitivity.settle()
         elif name == "tune":
             self.sync_tune()
+            w.tune.settle_targets()
             w.tune.example()
             w.tune.settle()
 

@@ -16,6 +16,7 @@ from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..physics.models import MODELS
 from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
+from .model_prep import ModelPreparer
 from .session import settings
 
 DESCRIPTION_CHARS = 90
@@ -54,6 +55,17 @@ class SetRate(QUndoCommand):
         self.switcher.apply_rate(self.old)
 
 
+class _Switch:
+    """A switch to `preset`, made when called (what a waiting switch holds)."""
+
+    def __init__(self, switcher: "PresetSwitcher", preset: Preset):
+        self.switcher, self.preset = switcher, preset
+
+    def __call__(self) -> None:
+        if self.preset.model is not self.switcher.window.tuning.model:
+            self.switcher._switch_now(self.preset)
+
+
 class SwitcherHost(Protocol):
     """What switching presets, models and the tick rate uses of the window that owns it
     (a QWidget: its title is the window's). It needs many of its parts, so they are
@@ -75,6 +87,7 @@ class SwitcherHost(Protocol):
     drive_view: object  # the frame loop's `refresh()` and `reset_car()`
 
     def statusBar(self) -> QStatusBar: ...
+    def show_error(self, text: str) -> None: ...  # a model that could not be prepared
     def windowTitle(self) -> str: ...
     def setWindowTitle(self, title: str) -> None: ...
 
@@ -85,12 +98,28 @@ class PresetSwitcher:
     def __init__(self, window: SwitcherHost):
         self.window = window
         window.tuning.changed.connect(self._tuning_changed)
+        self.first = ModelPreparer(window, "prepare model")
 
     def _tuning_changed(self, change: TuningChange) -> None:
         """The title's mark of changes; another rate shown (another model: `_switch_to`)."""
         if change.hz is not None and not change.model:
             self._show_rate(change.hz[1])
         self.update_title()
+
+    @property
+    def prepare_first(self) -> bool:
+        """A switch to a model not compiled yet waits for it, the car driven meanwhile
+        (the app turns it on, `warm_up.prepare_physics`)."""
+        return self.first.enabled
+
+    @prepare_first.setter
+    def prepare_first(self, on: bool) -> None:
+        self.first.enabled = on
+
+    @property
+    def preparing(self) -> Preset | None:
+        """The preset a switch waits to show until its model is compiled (None: none waits)."""
+        return self.first.waiting[1].preset if self.first.waiting is not None else None
 
     def modified(self) -> bool:
         """The tuning or the tick rate differ from the loaded preset's."""
@@ -116,14 +145,18 @@ class PresetSwitcher:
             elif not w.files.keep_or_drop_changes(f"Switching to the {preset.model.TITLE} model ({preset.name})"):
                 w.menus.refresh()  # the menu ticked the new model already
                 return False
-            self._switch_to(preset)
-        elif (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
-            w.preset.name,
-            w.preset.path,
-            dict(w.tuning),
-            w.drive.sim.hz,
-        ):
-            w.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
+            if not self._switch_to(preset):
+                w.menus.refresh()  # the menu ticked the new model already: the car driven is the old one
+                return True  # switches once its model is compiled (the status bar says so)
+        else:
+            self.first.give_up()  # a switch waiting for its model is given up for this preset
+            if (preset.name, preset.path, dict(preset.tuning), preset.hz) != (
+                w.preset.name,
+                w.preset.path,
+                dict(w.tuning),
+                w.drive.sim.hz,
+            ):
+                w.undo.push(LoadPreset(self, preset))  # loading what is already there changes nothing to undo
         if w.remember and preset.path is not None:
             settings().setValue("preset/last_path", str(Path(preset.path).resolve()))
         w.statusBar().showMessage(f"Preset {preset.name} loaded", 4000)
@@ -161,7 +194,12 @@ class PresetSwitcher:
                 preset = None
         return self.apply_preset(preset or declared_preset(model, f"{model.TITLE} defaults"))
 
-    def _switch_to(self, preset: Preset) -> None:
+    def _switch_to(self, preset: Preset) -> bool:
+        """Replace the model (False: once it is compiled, `preparing`)."""
+        change = _Switch(self, preset)
+        return self.first.when_ready(preset.model, "you switched to", change)
+
+    def _switch_now(self, preset: Preset) -> None:
         """Replace the model: new tuning, panel, simulation and units; undo starts afresh
         (the old model's steps cannot apply to the new one's parameters)."""
         w = self.window

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..analysis.kernel_prep import prepare
 from ..analysis.metrics import DECIMALS, METRICS, format_value, formula_top_speed, reference_speed, unit_of
 from ..analysis.sensitivity import SHARE, Sensitivity, sensitivity
 from ..physics.params import effective_params
@@ -83,7 +84,7 @@ class SensitivityPanel(QWidget):
             lambda _task: (
                 model,
                 tuning,
-                sensitivity(model, tuning, hz),
+                prepare(model, "everything") or sensitivity(model, tuning, hz),
                 formula_top_speed(model, tuning, hz),
                 model.gear_top_speeds(tuning) if hasattr(model, "gear_top_speeds") else {},
             )

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..analysis import sweep
+from ..analysis.kernel_prep import prepare
 from ..analysis.metrics import METRICS, missing_reason, unit_of
 from ..analysis.sweep import Axis, csv_text, grid_of, point_text
 from ..errors import UserError
@@ -253,7 +254,8 @@ class SweepPanel(QWidget):
         self.progress.setValue(0)
         self.progress.show()
         model, base, hz = self.model, dict(self.base), self.hz
-        self.job.request(lambda task: _sweep(model, base, axes, hz, task))
+        # a first use compiles the model's kernels in a separate process (kernel_prep.py)
+        self.job.request(lambda task: (prepare(model, "everything"), _sweep(model, base, axes, hz, task))[1])
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)

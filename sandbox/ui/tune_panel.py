@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..analysis.kernel_prep import is_prepared, prepare
+from ..analysis.metrics import compute
 from ..analysis.tune import Progress, TuneResult
 from ..errors import UserError
 from ..physics.params import effective_params
@@ -41,6 +43,8 @@ TABLES_MIN_HEIGHT = 590
 two rows of boxes); a shorter tab scrolls them."""
 CHANGES_LINES = 6
 """Lines of the tuning found's changes shown at once (more scroll)."""
+READY = "Tick the metrics to aim at, then Run."
+PREPARING = "Preparing the metrics (compiled once, the first time a model is measured)…"
 
 
 class TunePanel(QWidget):
@@ -68,6 +72,10 @@ class TunePanel(QWidget):
         self.job.finished.connect(lambda done, _seconds: self._finished(*done))
         self.job.failed.connect(lambda why: self._finished(f"The search could not go on ({why}).", False))
 
+        # the targets start at the metrics of the tuning now, computed off the window's thread
+        self.targets_job = Worker(self, "tune targets")
+        self.targets_job.finished.connect(self._targets_arrived)
+        self.targets_job.failed.connect(lambda why: self.status.setText(f"Could not compute the metrics ({why})."))
         self.tables = TuneTables()
         self.targets, self.params = self.tables.targets, self.tables.params
         self.seed = QSpinBox()
@@ -97,7 +105,7 @@ class TunePanel(QWidget):
         self.back_button.clicked.connect(self.back)
         self.apply_button.clicked.connect(self.apply)
         self.discard_button.clicked.connect(self.discard)
-        self.status = QLabel("Tick the metrics to aim at, then Run.")
+        self.status = QLabel(READY)
         self.status.setWordWrap(True)
         self.changes = QLabel()
         self.changes.setWordWrap(True)
@@ -165,9 +173,25 @@ class TunePanel(QWidget):
         self.stop()  # a search of the last model is of no use to this one (its result is dropped)
         self.trial = None
         self.changes.setText("")
-        self.tables.fill(model, tuning, hz, meanings)
+        self.tables.fill(model, meanings)
+        tuning = dict(tuning)
+        if not is_prepared(model, "metrics"):
+            self.status.setText(PREPARING)
+        self.targets_job.request(lambda _task: (model, prepare(model, "metrics") or compute(model, tuning, hz)))
         self.result = None
         self._update_buttons()
+
+    def _targets_arrived(self, result, _seconds: float) -> None:
+        model, now = result
+        if model is self.model:  # else the tables are another model's already
+            self.tables.set_now(now)
+            if self.status.text() == PREPARING:
+                self.status.setText(READY)
+            self._update_buttons()
+
+    def settle_targets(self) -> None:
+        """Block until the targets show the metrics of the tuning now."""
+        self.targets_job.settle()
 
     @property
     def target_rows(self) -> dict:
@@ -204,6 +228,8 @@ class TunePanel(QWidget):
     def run(self) -> bool:
         if self.running or self.model is None:
             return False
+        if not self.tables.ready:  # only a script gets here (Run waits, disabled, for the targets)
+            self.settle_targets()
         try:
             targets, names, ranges = self.tables.chosen()
         except UserError as exc:
@@ -221,7 +247,13 @@ class TunePanel(QWidget):
         self.changes.setText("")
         self._update_buttons()
         model, hz, seed = self.model, self.hz, self.seed.value()
-        self.job.request(lambda task: search_job(model, dict(tuning), targets, names, ranges, hz, seed, task))
+        tuning = dict(tuning)
+
+        def work(task):
+            prepare(model, "everything")  # a first use compiles in a separate process (kernel_prep.py)
+            return search_job(model, tuning, targets, names, ranges, hz, seed, task)
+
+        self.job.request(work)
         return True
 
     def _current(self) -> tuple:
@@ -257,6 +289,7 @@ class TunePanel(QWidget):
     def wait(self) -> None:
         """Block until the search ends (tests, closing the window)."""
         self.job.wait()
+        self.targets_job.wait()
 
     def _show_progress(self, progress: Progress | str) -> None:
         if not self.running:
@@ -412,7 +445,7 @@ class TunePanel(QWidget):
             self.status.setText("Back at the tuning the search started from: Try it, Apply or Discard.")
         self._said_stale = bool(stale)
         fresh = usable and self.trial is None and not stale
-        self.run_button.setEnabled(not self.running)
+        self.run_button.setEnabled(not self.running and self.tables.ready)
         self.stop_button.setEnabled(self.running)
         self.try_button.setEnabled(fresh and bool(self.changed()))
         self.back_button.setEnabled(self.trial is not None)

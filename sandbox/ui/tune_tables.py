@@ -7,7 +7,7 @@ import math
 
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QHeaderView, QTableWidget, QTableWidgetItem
 
-from ..analysis.metrics import DECIMALS, METRICS, compute, format_value, reference_speed, unit_of
+from ..analysis.metrics import DECIMALS, METRICS, format_value, reference_speed, unit_of
 from ..analysis.tune import DEFAULT_TOLERANCE, Target, check_range
 from ..errors import UserError
 
@@ -63,9 +63,10 @@ class TuneTables:
         for table in (self.targets, self.params):
             table.setMinimumHeight(48)  # the panel must fit above the plots in a small window
 
-    def fill(self, model, tuning, hz: int, meanings: tuple) -> None:
-        """Rows for `model`: every metric (its value now as the target) and every slider
-        of the parameters `meanings` declares (its whole range)."""
+    def fill(self, model, meanings: tuple) -> None:
+        """Rows for `model`: every metric and every slider of the parameters `meanings`
+        declares (its whole range). The targets wait, disabled, for the metrics of the
+        tuning now (`set_now`), computed off the window's thread."""
         self.meanings, self._own_tolerance = meanings, set()
         for table in (self.targets, self.params):  # the last model's boxes go at once (not at the next idle turn)
             for row in range(table.rowCount()):
@@ -74,22 +75,19 @@ class TuneTables:
                     if widget is not None:
                         widget.hide()
             table.setRowCount(0)
-        now = compute(model, dict(tuning), hz)
         _, ref = reference_speed(model)
         self.targets.setRowCount(2 * len(METRICS))
         self.target_rows = {}
         for row, (name, metric) in enumerate(METRICS.items()):
             use = QCheckBox(metric.label.replace("100", ref))
             use.setToolTip(metric.how.replace("100", ref))
-            value = float(now[name][0])
-            shown = value if math.isfinite(value) else 0.0
             target, tolerance = _spin(DECIMALS[metric.kind]), _spin(DECIMALS[metric.kind] + 1)
             unit = unit_of(metric.kind, model)
             target.setSuffix(f" {unit}")
             tolerance.setPrefix("± ")
-            target.setValue(shown)
             tolerance.setMinimum(10.0 ** -(DECIMALS[metric.kind] + 1))
-            tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[metric.kind], tolerance.minimum()))
+            for widget in (use, target, tolerance):
+                widget.setEnabled(False)  # until the metrics now arrive (`set_now`)
             tolerance.setToolTip(
                 f"How far from the target still counts as met. It follows the target "
                 f"({DEFAULT_TOLERANCE[metric.kind]:.0%} of it) until you type your own."
@@ -121,6 +119,26 @@ class TuneTables:
             for box in (low, high):
                 box.setSuffix(f" {p.unit}" if p.unit else "")
             self.param_rows[p.name] = (lock, low, high)
+
+    @property
+    def ready(self) -> bool:
+        """The targets hold the metrics of the tuning now (`set_now` came)."""
+        return all(use.isEnabled() for use, _, _ in self.target_rows.values())
+
+    def set_now(self, now: dict) -> None:
+        """Each target at its metric's value now (0 where it has none), its tolerance
+        the default share of it; the targets then take input. A target ticked already
+        (a script's, `set_target`) is kept."""
+        for name, (use, target, tolerance) in self.target_rows.items():
+            for widget in (use, target, tolerance):
+                widget.setEnabled(True)
+            if use.isChecked():
+                continue
+            value = float(now[name][0])
+            shown = value if math.isfinite(value) else 0.0
+            target.setValue(shown)
+            tolerance.setValue(max(abs(shown) * DEFAULT_TOLERANCE[METRICS[name].kind], tolerance.minimum()))
+            self._own_tolerance.discard(name)
 
     def _follow_target(self, name: str, value: float) -> None:
         """A new target brings its tolerance along (the default share of it), unless the

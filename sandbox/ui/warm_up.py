@@ -6,7 +6,8 @@ second or more on a busy machine), then says what is being done. On a first star
 and its force-vs-speed curve, is compiled under it, one step after another on a
 worker thread while the window's event loop keeps turning, so the splash repaints
 and counts the steps. Everything else (the other models, the replay seek, batches,
-metrics) compiles on a background thread once the window is up, or when first used.
+metrics) is compiled by a separate process once the window is up, or when first used
+(`analysis.kernel_prep`): never on the window's thread, nor on a thread of its process.
 Later starts load all of it from the kernel cache in well under a second, after the
 window's first paint.
 
@@ -153,11 +154,17 @@ def prepare_physics(app, window) -> None:
     """Load what the first frame of the window's model needs (warm cache: after the
     car view has painted, so the window shows at once with the car at rest, the
     loading taking about half a second, most of it numba setting itself up); then the
-    rest in the background."""
+    rest in the background: what is not in the kernel cache yet is compiled by a
+    separate process (`analysis.kernel_prep`), never by the window's, and loaded here
+    once it is there. From here on a switch to a model not compiled yet keeps the car
+    driven now until the new one is ready."""
+    from ..analysis.kernel_prep import resume
     from ..physics.kernel_cache import is_warm
     from ..physics.sim import warm_up
 
     model = window.model
+    resume()  # a window closed before in this process stopped the compiling
+    window.switcher.prepare_first = True
     if is_warm():
         window.drive_view.timer.stop()
 
@@ -166,30 +173,17 @@ def prepare_physics(app, window) -> None:
             window.drive_view.start_frames()
 
         after_first_paint(window.track, load_then_drive)
-    # after the window is up: loading or compiling holds Python's lock, and the first
-    # frames would wait on it
+    # after the window is up: loading holds Python's lock, and the first frames would wait on it
     rest = Worker(window, "compile physics")
     rest.failed.connect(lambda why: window.statusBar().showMessage(f"Could not prepare the physics ({why})", 10000))
-    QTimer.singleShot(REST_AFTER_MS, lambda: rest.request(lambda _task: _warm_the_rest(model)))
+    QTimer.singleShot(REST_AFTER_MS, lambda: rest.request(lambda task: _warm_the_rest(model, task)))
 
 
-def _warm_the_rest(first) -> None:
+def _warm_the_rest(first, task) -> None:
+    from ..analysis.kernel_prep import prepare_all
     from ..physics.models import MODELS
 
-    for model in [first] + [m for m in MODELS.values() if m is not first]:
-        load_everything(model)
+    # the window's model's metrics first (the panels wait for them), then all the rest
+    others = [(m, "everything") for m in MODELS.values() if m is not first]
+    prepare_all([(first, "metrics"), (first, "everything")] + others, stop=task.stop)
     freeze_long_lived()  # what start-up made lives as long as the window
-
-
-def load_everything(model) -> None:
-    """Compile or load every compiled driver of `model`: the live step, replay seek and
-    batches (`sim.warm_up`), and the metrics of one tuning and of a sweep's batch."""
-    import numpy as np
-
-    from ..analysis.metrics import compute
-    from ..physics.sim import warm_up
-
-    warm_up(model, everything=True)
-    tuning = {p.name: p.default for p in model.PARAMS}
-    compute(model, tuning, 60)
-    compute(model, {name: np.full(2, value) for name, value in tuning.items()}, 60)

@@ -1,0 +1,222 @@
+"""Compiling a model's kernels without holding up the window: in a separate process.
+
+numba holds Python's lock for long stretches while it compiles, so a compile on a
+worker thread still starves the window's frames (gaps of 150 ms and more). Here a
+model's kernels are compiled by a child process (`python -c …`; at background
+priority unless someone waits for it) into the on-disk kernel cache the two processes
+share; the calling thread waits for it without holding the lock, then loads the
+compiled code from the cache (0.7 s for a model's live tick in a fresh process, most
+of it numba setting itself up). A marker file in the cache folder says a model's
+kernels of a level are there, so later runs skip the child process.
+
+Levels: "drive", the live tick (what driving the car needs); "metrics", also the
+metrics of one tuning (the Metrics and Tune panels); "everything", also the replay
+seek, the batches, a sweep's metrics and the force curve (what every panel needs).
+`prepare` is thread-safe and blocks the calling thread: call it on a worker, never
+on the window's thread. No Qt here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+LEVELS = ("drive", "metrics", "everything")
+"""Each level holds the ones before it."""
+BACKGROUND_NICENESS = 10
+"""Scheduling niceness of a compiling process nobody waits for yet (0 is the window's,
+19 the lowest). One someone waits for (a panel saying "preparing…", a switch) runs
+at the window's: on a busy machine a process at 10 gets almost no processor, and the
+window, one process, still has its share of the cores."""
+STEP = "step"
+"""What the child process prints before each step ("step 2 of 5")."""
+
+Report = Callable[[int, int], None]
+"""Called with (step, steps) as a preparation goes on."""
+
+_loaded: set[tuple[str, str]] = set()  # (model name, level) loaded in this process
+_locks: dict[tuple[str, bool], threading.Lock] = {}  # (model, requested): one such preparation at a time
+_waiting = 0
+_count_lock = threading.Lock()
+_children: set[subprocess.Popen] = set()
+_stopping = threading.Event()
+
+
+class Stopped(Exception):
+    """A preparation given up: the program is ending (`stop_children`)."""
+
+
+def is_prepared(model: ModuleType, level: str = "drive") -> bool:
+    """Whether `model`'s kernels of `level` are loaded in this process (a first call
+    costs no compile and no cache load)."""
+    if any((model.NAME, held) in _loaded for held in LEVELS[LEVELS.index(level) :]):
+        return True
+    from ..physics import kernels
+    from ..physics.sim import model_number
+    from . import manoeuvres
+
+    number = model_number(model)
+    drivers = {
+        "drive": (kernels.run_one,),
+        "metrics": (kernels.run_one, manoeuvres.metrics_rows),
+        "everything": (kernels.run_one, manoeuvres.metrics_rows, manoeuvres.metrics_rows_parallel),
+    }[level]
+    return all(kernels.compiled(driver, number) for driver in drivers)
+
+
+def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
+    """The calls that compile or load `model`'s kernels of `level`, one after another."""
+    import numpy as np
+
+    from ..physics.sim import DEFAULT_HZ, warm_up
+    from .curves import force_curve
+    from .metrics import compute
+
+    tuning = {p.name: p.default for p in model.PARAMS}
+    calls = {
+        "drive": [lambda: warm_up(model)],
+        "metrics": [lambda: warm_up(model), lambda: compute(model, tuning, DEFAULT_HZ)],
+        "everything": [
+            lambda: warm_up(model, everything=True),
+            lambda: compute(model, tuning, DEFAULT_HZ),
+            lambda: compute(model, {name: np.full(2, value) for name, value in tuning.items()}, DEFAULT_HZ),
+            lambda: force_curve(model, tuning, DEFAULT_HZ),
+        ],
+    }
+    return calls[level]
+
+
+def load_everything(model: ModuleType) -> None:
+    """Compile or load, here, every compiled driver of `model` (tools that measure)."""
+    for call in steps(model, "everything"):
+        call()
+    _loaded.add((model.NAME, "everything"))
+
+
+def _marker(model: ModuleType, level: str) -> Path | None:
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(folder) / f"ready-{model.NAME}-{level}" if folder else None
+
+
+def in_cache(model: ModuleType, level: str) -> bool:
+    """Whether the kernel cache holds `model`'s kernels of `level` (compiled before)."""
+    return any((m := _marker(model, held)) is not None and m.exists() for held in LEVELS[LEVELS.index(level) :])
+
+
+def prepare(model: ModuleType, level: str = "drive", report: Report | None = None, first: bool = True) -> None:
+    """Make `model`'s kernels of `level` ready in this process: compiled by a child
+    process unless the cache holds them, then loaded here. Blocks; `report(step,
+    steps)` as it goes. `first` False: a background preparation, which lets any
+    request made meanwhile (`first` True, someone waits for it) go before it."""
+    global _waiting
+    if is_prepared(model, level):
+        return
+    if first:
+        with _count_lock:
+            _waiting += 1
+    try:
+        while not first and _waiting:  # someone waits for theirs: let them go first
+            time.sleep(0.05)
+        with _count_lock:  # a request never waits for a background preparation (at its low priority)
+            lock = _locks.setdefault((model.NAME, first), threading.Lock())
+        with lock:
+            if is_prepared(model, level):
+                return
+            calls = steps(model, level)
+            if not in_cache(model, level):
+                _compile_apart(model, level, report, 0 if first else BACKGROUND_NICENESS)
+            if _stopping.is_set():
+                raise Stopped("the window is closing")
+            for number, call in enumerate(calls, 1):
+                if report is not None:
+                    report(number, len(calls))
+                call()  # loads from the cache (compiles here only if the child could not)
+            _loaded.add((model.NAME, level))
+            _mark(model, level)
+    finally:
+        if first:
+            with _count_lock:
+                _waiting -= 1
+
+
+def prepare_all(wanted, stop: threading.Event | None = None) -> None:
+    """`prepare` each (model, level) of `wanted` in turn, in the background: a request
+    someone waits for starts first (its own model's preparation goes on beside this)."""
+    for model, level in wanted:
+        if stop is not None and stop.is_set():
+            return
+        prepare(model, level, first=False)
+
+
+def _mark(model: ModuleType, level: str) -> None:
+    marker = _marker(model, level)
+    try:
+        if marker is not None:
+            marker.touch()
+    except OSError:  # a read-only cache: the next run compiles again, nothing else
+        pass
+
+
+def _compile_apart(model: ModuleType, level: str, report: Report | None, niceness: int) -> None:
+    """Run the child process that compiles `model`'s kernels of `level` into the
+    cache; its step lines go to `report`. A child that fails leaves the compiling to
+    the caller's thread (slower for the window, never wrong)."""
+    code = f"import numba; from sandbox.analysis.kernel_prep import main; main({model.NAME!r}, {level!r}, {niceness})"
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=os.environ.copy(),
+            cwd=str(Path(__file__).resolve().parents[2]),
+        )
+    except OSError:
+        return
+    _children.add(child)
+    if _stopping.is_set():  # stop_children came while it started
+        child.kill()
+    try:
+        for line in child.stdout:
+            parts = line.split()
+            if report is not None and len(parts) == 4 and parts[0] == STEP:
+                report(int(parts[1]), int(parts[3]))
+        child.wait()
+    finally:
+        _children.discard(child)
+
+
+def stop_children() -> None:
+    """End the compiling processes still running and start no other (the window
+    closes: nobody waits for them, and the window waits for its workers)."""
+    _stopping.set()
+    for child in list(_children):
+        child.kill()
+
+
+def resume() -> None:
+    """Let preparations run again after `stop_children` (a new window in this process)."""
+    _stopping.clear()
+
+
+def main(name: str, level: str, niceness: int = BACKGROUND_NICENESS) -> None:
+    """The child process: compile `name`'s kernels of `level` into the cache."""
+    from ..physics.models import MODELS
+
+    if hasattr(os, "nice"):
+        try:
+            os.nice(niceness)
+        except OSError:
+            pass
+    model = MODELS[name]
+    calls = steps(model, level)
+    for number, call in enumerate(calls, 1):
+        print(f"{STEP} {number} of {len(calls)}", flush=True)
+        call()
+    _mark(model, level)

@@ -1,0 +1,202 @@
+"""The first use after an install: kernels not compiled yet never hold up the window.
+
+The panels say they are preparing while a model's kernels are made ready and show
+their figures after; a switch to a model not compiled yet keeps the car driven until
+the new one is ready; and, with an empty kernel cache in a process of its own, no
+kernel is compiled (or loaded) on the window's thread while a slider is dragged and
+the model is switched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from sandbox.analysis.metrics import compute, table
+
+LONG_MS = 900_000
+"""ms: the longest wait for a state that needs kernels compiled (minutes on a busy machine)."""
+
+
+class HeldPreparation:
+    """Stands in for `kernel_prep.prepare` (and `is_prepared`): reports a step, then
+    waits until the test lets it finish, as a compile in a separate process would."""
+
+    def __init__(self):
+        self.done = threading.Event()
+        self.threads: list[str] = []
+
+    def prepare(self, model, level="drive", report=None, first=True):
+        self.threads.append(threading.current_thread().name)
+        if report is not None:
+            report(1, 2)
+        assert self.done.wait(120), "the test never let the preparation finish"
+
+    def is_prepared(self, model, level="drive"):
+        return self.done.is_set()
+
+
+def drag(window, name: str, moves: list[int]) -> list[float]:
+    """One drag of `name`'s slider through positions `moves` (one undo step); returns
+    the values those positions stand for, by the parameter's own scale."""
+    row = window.panel.sliders[name]
+    row.slider.setSliderDown(True)
+    for position in moves:
+        row.slider.setValue(position)
+    row.slider.setSliderDown(False)
+    return [row.param.from_slider(position / row.positions) for position in moves]
+
+
+def test_a_drag_while_the_metrics_are_prepared_says_so_then_shows_the_dragged_tuning(window, qtbot, monkeypatch):
+    from sandbox.ui import metrics_panel
+
+    held = HeldPreparation()
+    monkeypatch.setattr(metrics_panel, "prepare", held.prepare)
+    monkeypatch.setattr(metrics_panel, "is_prepared", held.is_prepared)
+    window.panels.metrics_dock.raise_()
+    qtbot.waitUntil(lambda: "step 1 of 2" in window.metrics.status.text())  # as the compiling goes on
+    before = window.tuning["engine_power"]
+    start = window.panel.sliders["engine_power"].slider.value()
+    first = drag(window, "engine_power", [start + 3, start + 6, start + 9])
+    second = drag(window, "engine_power", [start + 7, start + 2])
+    assert window.metrics.preparing and "preparing the metrics" in window.metrics.status.text()
+    # the drag is the user's, value by value, while nothing is computed
+    assert window.tuning["engine_power"] == second[-1] and window.undo.count() == 2
+    held.done.set()
+    computed = window.metrics.job
+    qtbot.waitUntil(lambda: not window.metrics.preparing and computed.shown == computed.generation, timeout=LONG_MS)
+    expected = table(window.model, compute(window.model, dict(window.tuning), window.sim.hz))
+    assert [r["value"] for r in window.metrics.rows] == [r["value"] for r in expected]
+    assert "MainThread" not in held.threads
+    window.undo.undo()
+    assert window.tuning["engine_power"] == first[-1]
+    window.undo.undo()
+    assert window.tuning["engine_power"] == before and not window.undo.canUndo()
+
+
+def test_the_tune_targets_wait_for_the_metrics_and_run_waits_for_the_targets(window, qtbot, monkeypatch):
+    from sandbox.ui import tune_panel
+
+    held = HeldPreparation()
+    monkeypatch.setattr(tune_panel, "prepare", held.prepare)
+    monkeypatch.setattr(tune_panel, "is_prepared", held.is_prepared)
+    window.tune.model = None  # as on a first start: the tables are made when the tab shows
+    window.panels.tune_dock.raise_()
+    qtbot.waitUntil(lambda: window.tune.model is window.model)
+    assert "Preparing the metrics" in window.tune.status.text()
+    assert not window.tune.run_button.isEnabled() and not window.tune.tables.ready
+    held.done.set()
+    qtbot.waitUntil(lambda: window.tune.tables.ready, timeout=LONG_MS)
+    now = compute(window.model, dict(window.tuning), window.sim.hz)
+    _, target, _ = window.tune.target_rows["top_speed"]
+    assert round(target.value(), target.decimals()) == round(float(now["top_speed"][0]), target.decimals())
+    assert window.tune.run_button.isEnabled() and window.tune.status.text().startswith("Tick the metrics")
+
+
+def test_a_switch_to_a_model_not_compiled_keeps_driving_the_car_until_it_is_ready(window, qtbot, monkeypatch):
+    from sandbox.ui import model_prep
+
+    held = HeldPreparation()
+    monkeypatch.setattr(model_prep, "prepare", held.prepare)
+    monkeypatch.setattr(model_prep, "is_prepared", held.is_prepared)
+    window.switcher.prepare_first = True
+    old = window.model
+    assert window.switch_model("monster")
+    qtbot.waitUntil(lambda: bool(held.threads))
+    assert window.model is old and window.switcher.preparing is not None
+    assert "Preparing the Dynamic car" in window.statusBar().currentMessage()
+    ticks = window.sim.ticks
+    window.run_for(0.5)  # the car driven now goes on
+    assert window.sim.ticks > ticks and window.model is old
+    held.done.set()
+    qtbot.waitUntil(lambda: window.model.NAME == "monster", timeout=LONG_MS)
+    assert window.switcher.preparing is None and "MainThread" not in held.threads
+
+
+COLD_RUN = r"""
+import json, os, sys, threading, time
+from PySide6.QtCore import QSettings
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, os.environ["CAR_SANDBOX_HOME"])
+from sandbox.physics.kernel_cache import use_kernel_cache
+use_kernel_cache()
+from numba.core.dispatcher import Dispatcher
+from sandbox.ui import warm_up
+from sandbox.ui.qt import application
+seen = []  # (thread, function) of every compile or cache load once the window exists
+watching = threading.Event()
+original = Dispatcher.compile
+def compile(self, sig):
+    if watching.is_set():
+        seen.append((threading.current_thread().name, self.py_func.__qualname__))
+    return original(self, sig)
+Dispatcher.compile = compile
+warm_up.REST_AFTER_MS = 10**8  # only what this run uses is compiled (the rest would take minutes)
+app = application()
+splash = warm_up.show_splash()
+from sandbox.ui.app import MainWindow
+warm_up.compile_first_start(splash, None)  # under the splash, as the app does
+watching.set()
+window = MainWindow(remember=False)
+warm_up.prepare_physics(app, window)
+window.show()
+splash.finish(window)
+window.panels.metrics_dock.raise_()
+def wait_for(what, condition):
+    end = time.monotonic() + 1500
+    while not condition():
+        app.processEvents()
+        time.sleep(0.01)
+        if time.monotonic() > end:
+            print(json.dumps({"timeout": what, "seen": seen}), flush=True)
+            os._exit(1)
+row = window.panel.sliders["engine_power"]
+row.slider.setSliderDown(True)
+start = row.slider.value()
+for k in range(1, 6):
+    row.slider.setValue(start + k)
+    app.processEvents()
+row.slider.setSliderDown(False)
+preparing = getattr(window.metrics, "preparing", False)
+wait_for("metrics", lambda: window.metrics.rows and not getattr(window.metrics, "preparing", False))
+window.switcher.drop_changes()
+window.switch_model("monster")
+kept = window.model.NAME
+wait_for("switch", lambda: window.model.NAME == "monster")
+window.run_for(0.2)
+print(json.dumps({"seen": seen, "preparing": preparing, "kept": kept,
+                  "undo": window.undo.count()}), flush=True)
+os._exit(0)
+"""
+
+
+def test_with_an_empty_kernel_cache_nothing_compiles_on_the_windows_thread(tmp_path):
+    """A process of its own (kernels compiled in this one would not compile again),
+    with an empty kernel cache: the start model compiled under the splash, then a
+    drag with the Metrics tab showing and a switch to the dynamic car."""
+    env = dict(
+        os.environ,
+        CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"),
+        CAR_SANDBOX_HOME=str(tmp_path / "home"),
+        QT_QPA_PLATFORM="offscreen",
+    )
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", COLD_RUN],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, done.stderr[-3000:]
+    result = json.loads(lines[-1])
+    assert "timeout" not in result, result
+    on_window = [name for thread, name in result["seen"] if thread == "MainThread"]
+    assert on_window == [], f"compiled or loaded on the window's thread: {sorted(set(on_window))[:20]}"
+    assert result["preparing"] and result["kept"] == "arcade"
+    assert done.returncode == 0
