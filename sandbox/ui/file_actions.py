@@ -16,7 +16,7 @@ from ..files.disk import make_folder, write_failure
 from ..files.presets import BUILTIN_DIR, load_preset, save_preset, user_dir
 from ..files.traces import BUILTIN_TRACES, user_trace_dir
 from .live_plot_export import export_live_plots
-from .session import settings
+from .window_memory import settings
 
 
 class FileActions:

@@ -19,16 +19,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .curves import ForceCurvePlot
 from .divergence_plot import DivergencePlot
+from .force_curve_plot import ForceCurvePlot
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
 from .sensitivity_panel import SensitivityPanel
-from .session import settings
 from .sweep_panel import SweepPanel
 from .telemetry import LivePlots
 from .tune_panel import TunePanel
 from .tuning_panel import TuningPanel
+from .window_memory import settings
 
 PANEL_MIN = 280
 """px: the narrowest a panel can be made (the side panels' width, the plots' width)."""

@@ -12,7 +12,7 @@ from PySide6.QtGui import QUndoCommand
 from ..errors import UserError
 from ..files.presets import Preset, declared_preset, list_presets, load_preset
 from ..physics.models import MODELS
-from .session import settings
+from .window_memory import settings
 
 DESCRIPTION_CHARS = 90
 """The preset's description above the sliders is cut after about this many characters."""
