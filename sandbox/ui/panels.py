@@ -6,6 +6,8 @@ tuning sections were left open (remembered per model)."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -42,6 +44,29 @@ list of changes); a shorter window scrolls it."""
 _Area = Qt.DockWidgetArea
 
 
+@dataclass(frozen=True)
+class Dock:
+    """One dock of the window, a row of DOCKS: `build(panels)` makes the widget it
+    holds. `name` is its object name, which the layout kept between runs (QSettings
+    "window/state") is keyed on: never change it. `behind`: the object name of the
+    dock whose tabs it joins (an earlier row). `menu_text`, `shortcut` and `tip` are
+    for its View menu item (show or hide it; the title when no text is given).
+    `shown(panels, visible)` is told each time its tab comes to the front or leaves it.
+    `attribute`: the Panels attribute it is kept as (its object name unless given)."""
+
+    title: str
+    name: str
+    build: Callable[[Panels], QWidget]
+    area: Qt.DockWidgetArea
+    behind: str = ""
+    menu_text: str = ""
+    shortcut: str = ""
+    tip: str = ""
+    shown: Callable[[Panels, bool], object] | None = None
+    shown_at_start: bool = True
+    attribute: str = ""
+
+
 def _sections(text: str) -> dict[str, bool]:
     """Open (true) and closed panel sections, from their JSON text; ValueError if it is not that."""
     opened = json.loads(text)
@@ -57,12 +82,45 @@ class Panels:
     Recording tab's plot is the recording control's (`recording_dock.widget()`)."""
 
     def __init__(self, window, hz: int):
-        self.window = w = window
+        self.window = window
+        self.hz = hz  # the tuning panel's first tick rate
         self.hidden: list[QDockWidget] = []  # the panels Tab hid, to bring back
-        w.panel = self.tuning_panel(hz)
-        self.panel_dock = self._dock("Tuning", "tuning_dock", w.panel, _Area.RightDockWidgetArea)
+        self.by_name: dict[str, QDockWidget] = {}  # every dock, by its object name
+        for row in DOCKS:
+            self._dock(row)
+        self.plots_dock.raise_()
 
-        w.plots = LivePlots(hz, w.model.LENGTH_UNIT)
+    def _dock(self, row: Dock) -> None:
+        dock = QDockWidget(row.title, self.window)
+        dock.setObjectName(row.name)
+        dock.setWidget(row.build(self))
+        self.window.addDockWidget(row.area, dock)
+        if row.behind:
+            self.window.tabifyDockWidget(self.by_name[row.behind], dock)
+        show = dock.toggleViewAction()
+        if row.menu_text:
+            show.setText(row.menu_text)
+        if row.shortcut:
+            show.setShortcut(row.shortcut)
+        if row.tip:
+            show.setStatusTip(row.tip)
+            show.setToolTip(row.tip)
+        if row.shown is not None:
+            dock.visibilityChanged.connect(lambda shown, on=row.shown: on(self, shown))
+        if not row.shown_at_start:
+            dock.hide()
+        self.by_name[row.name] = dock
+        setattr(self, row.attribute or row.name, dock)
+
+    # --- what each dock holds (the `build` of its row in DOCKS) -----------------------
+    def _tuning(self) -> QWidget:
+        self.window.panel = self.tuning_panel(self.hz)
+        return self.window.panel
+
+    def _plots(self) -> QWidget:
+        """The live plots (their readout and channel choice above them) beside the force curve."""
+        w = self.window
+        w.plots = LivePlots(self.hz, w.model.LENGTH_UNIT)
         self.channel_box = QComboBox()
         self.channel_box.setObjectName("telemetry_channels")
         self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -83,29 +141,26 @@ class Panels:
         split.addWidget(left)
         split.addWidget(w.curves)
         split.setSizes([600, 500])
-        self.plots_dock = self._dock("Plots", "plots_dock", split, _Area.BottomDockWidgetArea)
-        w.sensitivity = SensitivityPanel()
-        self.sensitivity_dock = self._dock(
-            "What changes what", "sensitivity_dock", w.sensitivity, _Area.BottomDockWidgetArea
-        )
-        w.tabifyDockWidget(self.plots_dock, self.sensitivity_dock)
-        self.recording_dock = self._dock("Recording", "recording_dock", DivergencePlot(), _Area.BottomDockWidgetArea)
-        w.tabifyDockWidget(self.plots_dock, self.recording_dock)
-        self.recording_dock.toggleViewAction().setText("Game recording's &divergence")  # show or hide the tab
-        self.recording_dock.hide()  # until a recording is opened
-        self.plots_dock.raise_()
-        self.sensitivity_dock.visibilityChanged.connect(self._sensitivity_shown)
-        w.sensitivity.open_sweep.connect(self.open_sweep_of)
+        return split
 
-        w.metrics = MetricsPanel()
-        self.metrics_dock = self._dock("Metrics", "metrics_dock", w.metrics, _Area.RightDockWidgetArea)
-        self.metrics_dock.visibilityChanged.connect(w.metrics.set_active)
-        w.tabifyDockWidget(self.panel_dock, self.metrics_dock)
+    def _sensitivity(self) -> QWidget:
+        w = self.window
+        w.sensitivity = SensitivityPanel()
+        w.sensitivity.open_sweep.connect(self.open_sweep_of)
+        return w.sensitivity
+
+    def _metrics(self) -> QWidget:
+        self.window.metrics = MetricsPanel()
+        return self.window.metrics
+
+    def _sweep(self) -> QWidget:
+        w = self.window
         w.sweep = SweepPanel()
         w.sweep.load_point.connect(self._load_sweep_point)
-        self.sweep_dock = self._dock("Sweep", "sweep_dock", w.sweep, _Area.RightDockWidgetArea)
-        w.tabifyDockWidget(self.metrics_dock, self.sweep_dock)
-        self.sweep_dock.visibilityChanged.connect(lambda shown: shown and self.sync_sweep())
+        return w.sweep
+
+    def _tune(self) -> QWidget:
+        w = self.window
         w.tune = TunePanel()
         w.tune.now = lambda: (w.model, w.tuning)  # a result is applied only to the tuning it was searched from
         w.tune.undo_stack = w.undo  # Back takes a trial's step off it
@@ -115,21 +170,13 @@ class Panels:
         tune_scroll.setWidgetResizable(True)
         tune_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         tune_scroll.setWidget(w.tune)
-        self.tune_dock = self._dock("Tune", "tune_dock", tune_scroll, _Area.RightDockWidgetArea)
-        w.tabifyDockWidget(self.sweep_dock, self.tune_dock)
-        self.tune_dock.visibilityChanged.connect(lambda shown: shown and self.sync_tune())
         w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))
         w.tune.candidate.connect(w.compare.follow_tune)
-        w.link_panel = LinkPanel()
-        self.link_dock = self._dock("Link", "link_dock", w.link_panel, _Area.RightDockWidgetArea)
-        w.tabifyDockWidget(self.tune_dock, self.link_dock)
+        return tune_scroll
 
-    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
-        dock = QDockWidget(title, self.window)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.window.addDockWidget(area, dock)
-        return dock
+    def _link(self) -> QWidget:
+        self.window.link_panel = LinkPanel()
+        return self.window.link_panel
 
     def lay_out(self) -> None:
         """The docks' least sizes and places, before the first show; keeps that layout
@@ -234,14 +281,7 @@ class Panels:
         parameters run, or an auto-tune of the first metric with a value to 10 % more
         (for screenshots)."""
         w = self.window
-        dock = {
-            "tuning": self.panel_dock,
-            "metrics": self.metrics_dock,
-            "sweep": self.sweep_dock,
-            "tune": self.tune_dock,
-            "sensitivity": self.sensitivity_dock,
-            "link": self.link_dock,
-        }[name]
+        dock = self.by_name[f"{name}_dock"]
         dock.raise_()
         QApplication.processEvents()
         if name == "metrics":
@@ -258,16 +298,8 @@ class Panels:
             w.tune.settle()
 
     def docks(self) -> list[QDockWidget]:
-        return [
-            self.panel_dock,
-            self.metrics_dock,
-            self.sweep_dock,
-            self.tune_dock,
-            self.link_dock,
-            self.plots_dock,
-            self.sensitivity_dock,
-            self.recording_dock,
-        ]
+        """Every dock, in the order of DOCKS."""
+        return list(self.by_name.values())
 
     def _returning(self) -> list[QDockWidget]:
         """The docks Reset layout (or Tab, when it hid none) shows: all of them, the
@@ -309,3 +341,52 @@ class Panels:
         w = self.window
         w.resizeDocks([self.panel_dock], [max(PANEL_WIDTH, w.width() // 4)], Qt.Orientation.Horizontal)
         w.resizeDocks([self.plots_dock], [max(PANEL_MIN_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
+
+
+DOCKS = (
+    Dock("Tuning", "tuning_dock", Panels._tuning, _Area.RightDockWidgetArea, attribute="panel_dock"),
+    Dock("Plots", "plots_dock", Panels._plots, _Area.BottomDockWidgetArea),
+    Dock(
+        "Metrics",
+        "metrics_dock",
+        Panels._metrics,
+        _Area.RightDockWidgetArea,
+        behind="tuning_dock",
+        shown=lambda panels, visible: panels.window.metrics.set_active(visible),
+    ),
+    Dock(
+        "Sweep",
+        "sweep_dock",
+        Panels._sweep,
+        _Area.RightDockWidgetArea,
+        behind="metrics_dock",
+        shown=lambda panels, visible: visible and panels.sync_sweep(),
+    ),
+    Dock(
+        "Tune",
+        "tune_dock",
+        Panels._tune,
+        _Area.RightDockWidgetArea,
+        behind="sweep_dock",
+        shown=lambda panels, visible: visible and panels.sync_tune(),
+    ),
+    Dock("Link", "link_dock", Panels._link, _Area.RightDockWidgetArea, behind="tune_dock"),
+    Dock(
+        "What changes what",
+        "sensitivity_dock",
+        Panels._sensitivity,
+        _Area.BottomDockWidgetArea,
+        behind="plots_dock",
+        shown=Panels._sensitivity_shown,
+    ),
+    Dock(
+        "Recording",
+        "recording_dock",
+        lambda panels: DivergencePlot(),
+        _Area.BottomDockWidgetArea,
+        behind="plots_dock",
+        menu_text="Game recording's &divergence",
+        shown_at_start=False,  # until a game recording is opened
+    ),
+)
+"""The window's docks, in the View menu's order: a new view is one row."""
