@@ -1,5 +1,5 @@
 """The real window, offscreen: its docks are the rows of one table (`DOCKS` in
-sandbox/ui/panels.py), each with its title, object name, place and tab group and an
+sandbox/ui/docks.py), each with its title, object name, place and tab group and an
 item in the View menu; a new view is one more row."""
 
 from PySide6.QtCore import Qt
@@ -7,7 +7,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QMenu
 
 from sandbox.ui import panels
-from sandbox.ui.panels import DOCKS, Dock
+from sandbox.ui.docks import DOCKS, Dock
 
 SAVED_NAMES = {
     "tuning_dock",
@@ -64,7 +64,7 @@ def test_a_new_view_is_one_row_of_the_table(qtbot, monkeypatch):
         shortcut="Ctrl+Alt+9",
         tip="The lap times",
     )
-    monkeypatch.setattr(panels, "DOCKS", (*DOCKS, laps))
+    monkeypatch.setattr(panels, "DOCKS", (*DOCKS, laps))  # the table the window is built from
     window = MainWindow(remember=False)
     qtbot.addWidget(window)
     window.show()

@@ -1,13 +1,11 @@
-"""The window's panels and their docks: the tuning panel, the live plots and force
-curve, What changes what, Metrics, Sweep, Tune, Link and a game recording's divergence;
-where they sit, their starting sizes, Tab hiding them all, View → Reset layout, and which
-tuning sections were left open (remembered per model)."""
+"""The window's panels and their docks (a row each in docks.py, built here): the tuning
+panel, the live plots and force curve, What changes what, Metrics, Sweep, Tune, Link and
+a game recording's divergence; where they sit, their starting sizes, Tab hiding them all,
+View → Reset layout, and which tuning sections were left open (remembered per model)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -21,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .divergence_plot import DivergencePlot
+from .docks import DOCKS, Dock
 from .force_curve_plot import ForceCurvePlot
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
@@ -42,29 +40,6 @@ TUNE_MIN_HEIGHT = 720
 """px: the Tune tab's least height (its tables two rows of boxes each beside a search's
 list of changes); a shorter window scrolls it."""
 _Area = Qt.DockWidgetArea
-
-
-@dataclass(frozen=True)
-class Dock:
-    """One dock of the window, a row of DOCKS: `build(panels)` makes the widget it
-    holds. `name` is its object name, which the layout kept between runs (QSettings
-    "window/state") is keyed on: never change it. `behind`: the object name of the
-    dock whose tabs it joins (an earlier row). `menu_text`, `shortcut` and `tip` are
-    for its View menu item (show or hide it; the title when no text is given).
-    `shown(panels, visible)` is told each time its tab comes to the front or leaves it.
-    `attribute`: the Panels attribute it is kept as (its object name unless given)."""
-
-    title: str
-    name: str
-    build: Callable[[Panels], QWidget]
-    area: Qt.DockWidgetArea
-    behind: str = ""
-    menu_text: str = ""
-    shortcut: str = ""
-    tip: str = ""
-    shown: Callable[[Panels, bool], object] | None = None
-    shown_at_start: bool = True
-    attribute: str = ""
 
 
 def _sections(text: str) -> dict[str, bool]:
@@ -112,12 +87,12 @@ class Panels:
         self.by_name[row.name] = dock
         setattr(self, row.attribute or row.name, dock)
 
-    # --- what each dock holds (the `build` of its row in DOCKS) -----------------------
-    def _tuning(self) -> QWidget:
+    # --- what each dock holds (the `build` of its row in docks.DOCKS) ------------------
+    def tuning_widget(self) -> QWidget:
         self.window.panel = self.tuning_panel(self.hz)
         return self.window.panel
 
-    def _plots(self) -> QWidget:
+    def plots_widget(self) -> QWidget:
         """The live plots (their readout and channel choice above them) beside the force curve."""
         w = self.window
         w.plots = LivePlots(self.hz, w.model.LENGTH_UNIT)
@@ -143,23 +118,23 @@ class Panels:
         split.setSizes([600, 500])
         return split
 
-    def _sensitivity(self) -> QWidget:
+    def sensitivity_widget(self) -> QWidget:
         w = self.window
         w.sensitivity = SensitivityPanel()
         w.sensitivity.open_sweep.connect(self.open_sweep_of)
         return w.sensitivity
 
-    def _metrics(self) -> QWidget:
+    def metrics_widget(self) -> QWidget:
         self.window.metrics = MetricsPanel()
         return self.window.metrics
 
-    def _sweep(self) -> QWidget:
+    def sweep_widget(self) -> QWidget:
         w = self.window
         w.sweep = SweepPanel()
         w.sweep.load_point.connect(self._load_sweep_point)
         return w.sweep
 
-    def _tune(self) -> QWidget:
+    def tune_widget(self) -> QWidget:
         w = self.window
         w.tune = TunePanel()
         w.tune.now = lambda: (w.model, w.tuning)  # a result is applied only to the tuning it was searched from
@@ -174,7 +149,7 @@ class Panels:
         w.tune.candidate.connect(w.compare.follow_tune)
         return tune_scroll
 
-    def _link(self) -> QWidget:
+    def link_widget(self) -> QWidget:
         self.window.link_panel = LinkPanel()
         return self.window.link_panel
 
@@ -250,7 +225,7 @@ class Panels:
             self.sync_tune()
         w.sensitivity.request(w.model, w.tuning, w.sim.hz)
 
-    def _sensitivity_shown(self, shown: bool) -> None:
+    def sensitivity_shown(self, shown: bool) -> None:
         w = self.window
         w.sensitivity.set_active(shown)
         if shown:
@@ -341,52 +316,3 @@ class Panels:
         w = self.window
         w.resizeDocks([self.panel_dock], [max(PANEL_WIDTH, w.width() // 4)], Qt.Orientation.Horizontal)
         w.resizeDocks([self.plots_dock], [max(PANEL_MIN_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
-
-
-DOCKS = (
-    Dock("Tuning", "tuning_dock", Panels._tuning, _Area.RightDockWidgetArea, attribute="panel_dock"),
-    Dock("Plots", "plots_dock", Panels._plots, _Area.BottomDockWidgetArea),
-    Dock(
-        "Metrics",
-        "metrics_dock",
-        Panels._metrics,
-        _Area.RightDockWidgetArea,
-        behind="tuning_dock",
-        shown=lambda panels, visible: panels.window.metrics.set_active(visible),
-    ),
-    Dock(
-        "Sweep",
-        "sweep_dock",
-        Panels._sweep,
-        _Area.RightDockWidgetArea,
-        behind="metrics_dock",
-        shown=lambda panels, visible: visible and panels.sync_sweep(),
-    ),
-    Dock(
-        "Tune",
-        "tune_dock",
-        Panels._tune,
-        _Area.RightDockWidgetArea,
-        behind="sweep_dock",
-        shown=lambda panels, visible: visible and panels.sync_tune(),
-    ),
-    Dock("Link", "link_dock", Panels._link, _Area.RightDockWidgetArea, behind="tune_dock"),
-    Dock(
-        "What changes what",
-        "sensitivity_dock",
-        Panels._sensitivity,
-        _Area.BottomDockWidgetArea,
-        behind="plots_dock",
-        shown=Panels._sensitivity_shown,
-    ),
-    Dock(
-        "Recording",
-        "recording_dock",
-        lambda panels: DivergencePlot(),
-        _Area.BottomDockWidgetArea,
-        behind="plots_dock",
-        menu_text="Game recording's &divergence",
-        shown_at_start=False,  # until a game recording is opened
-    ),
-)
-"""The window's docks, in the View menu's order: a new view is one row."""
