@@ -178,7 +178,7 @@ VIEW = Submenu(
             tip="Panels back to where and how large they start: the car view first",
         ),
         SEPARATOR,
-        Owned(lambda w: [dock.toggleViewAction() for dock in w.panels.docks()]),  # one per row of panels.DOCKS
+        Owned(lambda w: [dock.toggleViewAction() for dock in w.panels.docks()]),  # one per row of docks.DOCKS
         SEPARATOR,
         Command("Zoom &in", lambda w: _zoom(w, 1.25), "Ctrl+="),
         Command("Zoom &out", lambda w: _zoom(w, 1 / 1.25), "Ctrl+-"),

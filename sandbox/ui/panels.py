@@ -251,10 +251,10 @@ class Panels:
 
     # --- layout ----------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
-        """Bring the panel's tab `name` (tuning, metrics, sweep, tune, link; sensitivity, below) to the front
-        and wait for what it shows: the metrics computed, a sweep of the first two
-        parameters run, or an auto-tune of the first metric with a value to 10 % more
-        (for screenshots)."""
+        """Bring the tab `name` (its dock's object name without "_dock": tuning, metrics,
+        sweep, tune, link; sensitivity, plots, recording, below) to the front and wait for
+        what it shows: the metrics computed, a sweep of the first two parameters run, or
+        an auto-tune of the first metric with a value to 10 % more (for screenshots)."""
         w = self.window
         dock = self.by_name[f"{name}_dock"]
         dock.raise_()
