@@ -15,8 +15,8 @@ from pathlib import Path
 
 from . import __version__
 from .commands import (
-    curves,
     fit,
+    force_curve_file,
     godot_export,
     godot_import,
     link,
@@ -67,7 +67,7 @@ __all__ = [  # also read by tests and tools from here
 
 COMMANDS = {
     "simulate": simulate.run,
-    "curves": curves.run,
+    "curves": force_curve_file.run,
     "params": params.run,
     "screenshot": screenshot.run,
     "bench": reports.bench,

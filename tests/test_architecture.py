@@ -10,7 +10,7 @@ HEADLESS = [
     "sandbox.physics.params",
     "sandbox.files.presets",
     "sandbox.files.traces",
-    "sandbox.analysis.curves",
+    "sandbox.analysis.force_curves",
     "sandbox.ui.ring_buffer",
     "sandbox.cli",
 ]

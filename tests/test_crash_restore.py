@@ -61,7 +61,7 @@ def test_a_session_the_window_died_opening_is_set_aside_and_never_locks_the_user
     from PySide6.QtCore import QSettings
 
     from sandbox.ui.app import MainWindow
-    from sandbox.ui.session import set_aside_dir
+    from sandbox.ui.window_memory import set_aside_dir
 
     env = {
         **os.environ,
@@ -71,7 +71,7 @@ def test_a_session_the_window_died_opening_is_set_aside_and_never_locks_the_user
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
     }
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "config"))
-    from sandbox.ui.session import settings
+    from sandbox.ui.window_memory import settings
 
     store = settings()
     session = Preset(arcade, Tuning(arcade.PARAMS, {"engine_power": 777}), "Mine")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.analysis.curves import time_to_cover
+from sandbox.analysis.force_curves import time_to_cover
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.files.traces import BUILTIN_TRACES, load_trace
 from sandbox.physics.models import MODELS, arcade, monster

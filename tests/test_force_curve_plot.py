@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from sandbox.ui.curves import ForceCurvePlot
+from sandbox.ui.force_curve_plot import ForceCurvePlot
 from sandbox.ui.steady_view import round_up
 
 

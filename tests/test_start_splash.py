@@ -114,8 +114,8 @@ def test_the_tune_tab_is_not_opened_by_the_first_show(qtbot):
 def test_the_first_start_compiles_the_model_the_window_will_open_on(monkeypatch):
     from sandbox.files.presets import BUILTIN_DIR, dump_preset, load_preset
     from sandbox.physics.models import MODELS
-    from sandbox.ui.session import settings
     from sandbox.ui.warm_up import first_frame_steps, start_model
+    from sandbox.ui.window_memory import settings
 
     assert start_model() is MODELS["arcade"]  # nothing saved: the recipe's defaults
     corvette = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")

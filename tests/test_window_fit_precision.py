@@ -16,7 +16,7 @@ from sandbox.files.godot import export_script
 from sandbox.files.presets import BUILTIN_DIR
 from sandbox.files.recordings import drive_recording, save_recording
 from sandbox.ui.app import MainWindow
-from sandbox.ui.session import settings
+from sandbox.ui.window_memory import settings
 from test_window_fit import FIT_WAIT_MS, fit_only
 from window_helpers import paused
 

@@ -244,7 +244,7 @@ def test_a_layout_saved_with_the_recording_tab_shown_starts_without_it(window, t
     """The window's layout is kept between runs, but a recording is not: the next start
     has no empty Recording tab."""
     from sandbox.ui.app import MainWindow
-    from sandbox.ui.session import settings
+    from sandbox.ui.window_memory import settings
 
     paused(window)
     write_recording(tmp_path / "drive.csv", window.model, window.tuning, slalom(), window.sim.hz)

@@ -17,7 +17,7 @@ from sandbox.physics.models import arcade
 from sandbox.ui import app as app_module
 from sandbox.ui import file_actions
 from sandbox.ui.app import DEFAULT_PX_PER_METRE, MainWindow
-from sandbox.ui.session import OPENING, settings
+from sandbox.ui.window_memory import OPENING, settings
 
 DEFAULT_POWER = next(p.default for p in arcade.PARAMS if p.name == "engine_power")
 
@@ -182,7 +182,7 @@ def test_a_damaged_autosaved_value_is_replaced_by_its_default_not_the_whole_tuni
 
 
 def test_numbers_for_qt_must_fit_a_c_int():
-    from sandbox.ui.session import checked_setting, take_setting_notes
+    from sandbox.ui.window_memory import checked_setting, take_setting_notes
 
     settings().setValue("some/count", str(2**31))
     assert checked_setting("some/count", 3) == 3

@@ -75,7 +75,7 @@ def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
     import numpy as np
 
     from ..physics.sim import DEFAULT_HZ, warm_up
-    from .curves import force_curve
+    from .force_curves import force_curve
     from .metrics import compute
 
     tuning = {p.name: p.default for p in model.PARAMS}

@@ -30,7 +30,7 @@ def run(args) -> int:
     except Exception as exc:  # a saved session the window cannot show: never a crash loop
         import traceback
 
-        from ..ui.session import set_aside_session
+        from ..ui.window_memory import set_aside_session
 
         traceback.print_exc()  # a bug all the same: its traceback goes to stderr
         note = set_aside_session(f"{type(exc).__name__}: {shown(str(exc))}")

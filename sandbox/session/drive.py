@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ..analysis.curves import time_to_cover
+from ..analysis.force_curves import time_to_cover
 from ..files.traces import TRACE_COLUMNS
 from ..physics.sim import Simulation, seek_states
 from ..physics.state import Controls, State

@@ -32,8 +32,8 @@ from .qt import collect_in_window_thread
 from .recording_control import RecordingControl
 from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
-from .session import SHOWN_MS, SessionMemory, settings
 from .track_view import TrackView
+from .window_memory import SHOWN_MS, SessionMemory, settings
 
 DEFAULT_PX_PER_METRE = 25.0
 CONTROLS_HELP = """<b>Driving</b><br>

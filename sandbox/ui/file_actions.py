@@ -18,7 +18,7 @@ from ..files.presets import BUILTIN_DIR, Preset, load_preset, save_preset, user_
 from ..files.traces import BUILTIN_TRACES, user_trace_dir
 from ..session.drive import DriveSession
 from .live_plot_export import export_live_plots
-from .session import settings
+from .window_memory import settings
 
 
 class FilesHost(Protocol):

@@ -16,7 +16,7 @@ from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_tabl
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog, save_scene_asking
 from .godot_into_dialog import UpdateScriptDialog
-from .session import settings
+from .window_memory import settings
 
 
 class GodotActions:

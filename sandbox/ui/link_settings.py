@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from ..link.protocol import DEFAULT_PORT
 from .link_panel import DEFAULT_ADDRESS
-from .session import settings
+from .window_memory import settings
 
 
 def is_loopback(address: str) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..files.disk import write_text_atomic
-from .curves import EXPORT_SUFFIXES, export_image
+from .force_curve_plot import EXPORT_SUFFIXES, export_image
 from .telemetry import COLUMNS, LivePlots
 
 

@@ -179,19 +179,7 @@ VIEW = Submenu(
             tip="Panels back to where and how large they start: the car view first",
         ),
         SEPARATOR,
-        *(
-            Owned(lambda w, dock=dock: getattr(w.panels, dock).toggleViewAction())
-            for dock in (
-                "panel_dock",
-                "plots_dock",
-                "metrics_dock",
-                "sweep_dock",
-                "tune_dock",
-                "link_dock",
-                "sensitivity_dock",
-                "recording_dock",
-            )
-        ),
+        Owned(lambda w: [dock.toggleViewAction() for dock in w.panels.docks()]),  # one per row of docks.DOCKS
         SEPARATOR,
         Command("Zoom &in", lambda w: _zoom(w, 1.25), "Ctrl+="),
         Command("Zoom &out", lambda w: _zoom(w, 1 / 1.25), "Ctrl+-"),

@@ -53,9 +53,10 @@ class Choices:
 @dataclass(frozen=True)
 class Owned:
     """An action another part of the window owns (undo stack, a dock, the replay bar),
-    listed here with `shortcuts` (the first is the one shown)."""
+    listed here with `shortcuts` (the first is the one shown); or several, in order
+    (every dock's, read from the window when the menu is built)."""
 
-    action: Callable[[Window], QAction]
+    action: Callable[[Window], QAction | list[QAction]]
     shortcuts: tuple[str, ...] = ()
 
 
@@ -139,10 +140,11 @@ class Menus:
                 if entry.filled_at_start:
                     entry.fill(window, menu)
         elif isinstance(entry, Owned):
-            action = entry.action(window)
-            if entry.shortcuts:
-                action.setShortcuts([QKeySequence(keys) for keys in entry.shortcuts])
-            owner.addAction(action)
+            owned = entry.action(window)
+            for action in owned if isinstance(owned, list) else [owned]:
+                if entry.shortcuts:
+                    action.setShortcuts([QKeySequence(keys) for keys in entry.shortcuts])
+                owner.addAction(action)
         elif isinstance(entry, Choices):
             group = QActionGroup(window)
             for label, value, tip, *keys in entry.items(window):

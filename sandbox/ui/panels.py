@@ -1,7 +1,7 @@
-"""The window's panels and their docks: the tuning panel, the live plots and force
-curve, What changes what, Metrics, Sweep, Tune, Link and a game recording's divergence;
-where they sit, their starting sizes, Tab hiding them all, View → Reset layout, and which
-tuning sections were left open (remembered per model)."""
+"""The window's panels and their docks (a row each in docks.py, built here): the tuning
+panel, the live plots and force curve, What changes what, Metrics, Sweep, Tune, Link and
+a game recording's divergence; where they sit, their starting sizes, Tab hiding them all,
+View → Reset layout, and which tuning sections were left open (remembered per model)."""
 
 from __future__ import annotations
 
@@ -19,16 +19,16 @@ from PySide6.QtWidgets import (
 )
 
 from ..session.tuning import TuningChange
-from .curves import ForceCurvePlot
-from .divergence_plot import DivergencePlot
+from .docks import DOCKS, Dock
+from .force_curve_plot import ForceCurvePlot
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
 from .sensitivity_panel import SensitivityPanel
-from .session import settings
 from .sweep_panel import SweepPanel
 from .telemetry import LivePlots
 from .tune_panel import TunePanel
 from .tuning_panel import TuningPanel
+from .window_memory import settings
 
 PANEL_MIN = 280
 """px: the narrowest a panel can be made (the side panels' width, the plots' width)."""
@@ -54,12 +54,46 @@ class Panels:
     Recording tab's plot is the recording control's (`recording_dock.widget()`)."""
 
     def __init__(self, window, hz: int):
-        self.window = w = window
+        self.window = window
+        self.hz = hz  # the tuning panel's first tick rate
         self.hidden: list[QDockWidget] = []  # the panels Tab hid, to bring back
-        w.panel = self.tuning_panel(hz)
-        self.panel_dock = self._dock("Tuning", "tuning_dock", w.panel, _Area.RightDockWidgetArea)
+        self.by_name: dict[str, QDockWidget] = {}  # every dock, by its object name
+        for row in DOCKS:
+            self._dock(row)
+        self.plots_dock.raise_()
+        window.tuning.changed.connect(self.tuning_changed)
 
-        w.plots = LivePlots(hz, w.model.LENGTH_UNIT)
+    def _dock(self, row: Dock) -> None:
+        dock = QDockWidget(row.title, self.window)
+        dock.setObjectName(row.name)
+        dock.setWidget(row.build(self))
+        self.window.addDockWidget(row.area, dock)
+        if row.behind:
+            self.window.tabifyDockWidget(self.by_name[row.behind], dock)
+        show = dock.toggleViewAction()
+        if row.menu_text:
+            show.setText(row.menu_text)
+        if row.shortcut:
+            show.setShortcut(row.shortcut)
+        if row.tip:
+            show.setStatusTip(row.tip)
+            show.setToolTip(row.tip)
+        if row.shown is not None:
+            dock.visibilityChanged.connect(lambda shown, on=row.shown: on(self, shown))
+        if not row.shown_at_start:
+            dock.hide()
+        self.by_name[row.name] = dock
+        setattr(self, row.attribute or row.name, dock)
+
+    # --- what each dock holds (the `build` of its row in docks.DOCKS) ------------------
+    def tuning_widget(self) -> QWidget:
+        self.window.panel = self.tuning_panel(self.hz)
+        return self.window.panel
+
+    def plots_widget(self) -> QWidget:
+        """The live plots (their readout and channel choice above them) beside the force curve."""
+        w = self.window
+        w.plots = LivePlots(self.hz, w.model.LENGTH_UNIT)
         self.channel_box = QComboBox()
         self.channel_box.setObjectName("telemetry_channels")
         self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -80,48 +114,36 @@ class Panels:
         split.addWidget(left)
         split.addWidget(w.curves)
         split.setSizes([600, 500])
-        self.plots_dock = self._dock("Plots", "plots_dock", split, _Area.BottomDockWidgetArea)
-        w.sensitivity = SensitivityPanel()
-        self.sensitivity_dock = self._dock(
-            "What changes what", "sensitivity_dock", w.sensitivity, _Area.BottomDockWidgetArea
-        )
-        w.tabifyDockWidget(self.plots_dock, self.sensitivity_dock)
-        self.recording_dock = self._dock("Recording", "recording_dock", DivergencePlot(), _Area.BottomDockWidgetArea)
-        w.tabifyDockWidget(self.plots_dock, self.recording_dock)
-        self.recording_dock.toggleViewAction().setText("Game recording's &divergence")  # show or hide the tab
-        self.recording_dock.hide()  # until a recording is opened
-        self.plots_dock.raise_()
-        self.sensitivity_dock.visibilityChanged.connect(self._sensitivity_shown)
-        w.sensitivity.open_sweep.connect(self.open_sweep_of)
+        return split
 
-        w.metrics = MetricsPanel()
-        self.metrics_dock = self._dock("Metrics", "metrics_dock", w.metrics, _Area.RightDockWidgetArea)
-        self.metrics_dock.visibilityChanged.connect(w.metrics.set_active)
-        w.tabifyDockWidget(self.panel_dock, self.metrics_dock)
+    def sensitivity_widget(self) -> QWidget:
+        w = self.window
+        w.sensitivity = SensitivityPanel()
+        w.sensitivity.open_sweep.connect(self.open_sweep_of)
+        return w.sensitivity
+
+    def metrics_widget(self) -> QWidget:
+        self.window.metrics = MetricsPanel()
+        return self.window.metrics
+
+    def sweep_widget(self) -> QWidget:
+        w = self.window
         w.sweep = SweepPanel()
         w.sweep.load_point.connect(self._load_sweep_point)
-        self.sweep_dock = self._dock("Sweep", "sweep_dock", w.sweep, _Area.RightDockWidgetArea)
-        w.tabifyDockWidget(self.metrics_dock, self.sweep_dock)
-        self.sweep_dock.visibilityChanged.connect(lambda shown: shown and self.sync_sweep())
+        return w.sweep
+
+    def tune_widget(self) -> QWidget:
+        w = self.window
         w.tune = TunePanel()
         w.tune.now = lambda: (w.model, w.tuning)  # a result is applied only to the tuning it was searched from
         w.tune.undo_stack = w.undo  # Back takes a trial's step off it
-        self.tune_dock = self._dock("Tune", "tune_dock", w.tune, _Area.RightDockWidgetArea)
-        w.tabifyDockWidget(self.sweep_dock, self.tune_dock)
-        self.tune_dock.visibilityChanged.connect(lambda shown: shown and self.sync_tune())
         w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))
         w.tune.candidate.connect(w.compare.follow_tune)
-        w.link_panel = LinkPanel()
-        self.link_dock = self._dock("Link", "link_dock", w.link_panel, _Area.RightDockWidgetArea)
-        w.tabifyDockWidget(self.tune_dock, self.link_dock)
-        w.tuning.changed.connect(self.tuning_changed)
+        return w.tune
 
-    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
-        dock = QDockWidget(title, self.window)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.window.addDockWidget(area, dock)
-        return dock
+    def link_widget(self) -> QWidget:
+        self.window.link_panel = LinkPanel()
+        return self.window.link_panel
 
     def lay_out(self) -> None:
         """The docks' least sizes and places, before the first show; keeps that layout
@@ -202,7 +224,7 @@ class Panels:
         w = self.window
         w.curves.set_tuning(w.model, w.tuning, w.sim.hz, title=w.preset.name)
 
-    def _sensitivity_shown(self, shown: bool) -> None:
+    def sensitivity_shown(self, shown: bool) -> None:
         w = self.window
         w.sensitivity.set_active(shown)
         if shown:
@@ -228,19 +250,12 @@ class Panels:
 
     # --- layout ----------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
-        """Bring the panel's tab `name` (tuning, metrics, sweep, tune, link; sensitivity, below) to the front
-        and wait for what it shows: the metrics computed, a sweep of the first two
-        parameters run, or an auto-tune of the first metric with a value to 10 % more
-        (for screenshots)."""
+        """Bring the tab `name` (its dock's object name without "_dock": tuning, metrics,
+        sweep, tune, link; sensitivity, plots, recording, below) to the front and wait for
+        what it shows: the metrics computed, a sweep of the first two parameters run, or
+        an auto-tune of the first metric with a value to 10 % more (for screenshots)."""
         w = self.window
-        dock = {
-            "tuning": self.panel_dock,
-            "metrics": self.metrics_dock,
-            "sweep": self.sweep_dock,
-            "tune": self.tune_dock,
-            "sensitivity": self.sensitivity_dock,
-            "link": self.link_dock,
-        }[name]
+        dock = self.by_name[f"{name}_dock"]
         dock.raise_()
         QApplication.processEvents()
         if name == "metrics":
@@ -258,16 +273,8 @@ class Panels:
             w.tune.settle()
 
     def docks(self) -> list[QDockWidget]:
-        return [
-            self.panel_dock,
-            self.metrics_dock,
-            self.sweep_dock,
-            self.tune_dock,
-            self.link_dock,
-            self.plots_dock,
-            self.sensitivity_dock,
-            self.recording_dock,
-        ]
+        """Every dock, in the order of DOCKS."""
+        return list(self.by_name.values())
 
     def _returning(self) -> list[QDockWidget]:
         """The docks Reset layout (or Tab, when it hid none) shows: all of them, the

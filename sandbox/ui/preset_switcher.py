@@ -17,7 +17,7 @@ from ..physics.models import MODELS
 from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
 from .model_prep import ModelPreparer
-from .session import settings
+from .window_memory import settings
 
 DESCRIPTION_CHARS = 90
 """The preset's description above the sliders is cut after about this many characters."""

@@ -34,7 +34,7 @@ from ..errors import UserError
 from ..files.disk import write_text_atomic
 from ..physics.params import effective_params
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
-from .curves import export_image
+from .force_curve_plot import export_image
 from .palette import CAR
 from .plot_style import set_label, style_plot
 from .worker import Task, Worker

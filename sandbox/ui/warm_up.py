@@ -118,7 +118,7 @@ def start_model(preset=None):
     its autosave says), else the recipe's. Only decides what to compile first: if it
     guesses wrong the window's model compiles when the window first drives it."""
     from ..physics.models import MODELS
-    from .session import default_preset, settings
+    from .window_memory import default_preset, settings
 
     if preset is not None:
         return preset.model
@@ -131,7 +131,7 @@ def start_model(preset=None):
 
 def first_frame_steps(model) -> list[Step]:
     """What the window's first frame needs compiled: the car's tick, its force curve."""
-    from ..analysis.curves import force_curve
+    from ..analysis.force_curves import force_curve
     from ..physics.sim import DEFAULT_HZ, warm_up
 
     tuning = {p.name: p.default for p in model.PARAMS}

@@ -9,7 +9,7 @@ from ..errors import UserError
 
 
 def run(args) -> None:
-    from ..analysis.curves import curve_csv, force_curve
+    from ..analysis.force_curves import curve_csv, force_curve
     from ..files.disk import write_text_atomic
     from ..files.presets import load_preset
 
@@ -22,7 +22,7 @@ def run(args) -> None:
         write_text_atomic(args.out, curve_csv(force_curve(preset.model, preset.tuning, hz)))
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from ..ui.curves import ForceCurvePlot
+    from ..ui.force_curve_plot import ForceCurvePlot
     from ..ui.qt import application, dispose
 
     app = application()  # the exporters need a QApplication

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
-from ..analysis.curves import ForceCurve, curve_csv, force_curve
+from ..analysis.force_curves import ForceCurve, curve_csv, force_curve
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
