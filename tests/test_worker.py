@@ -220,3 +220,32 @@ def test_the_thread_never_keeps_its_worker_alive(qtbot):
     gc.collect()
     assert ref() is None
     assert thread.is_alive()
+
+
+def test_a_closed_window_ends_its_workers_threads_before_they_are_deleted(window, qtbot):
+    """A worker's thread that tells a deleted worker its result crashes the process
+    (seen: the screenshot command, closing while the physics loaded in the background).
+    Closing the window asks each running request to stop and waits for its thread to
+    end, and no result is told."""
+    import threading
+
+    from PySide6.QtWidgets import QApplication
+
+    started, saw_stop, told = threading.Event(), threading.Event(), []
+    job = Worker(window, "test")
+    job.finished.connect(lambda result, _s: told.append(result))
+
+    def work(task):
+        started.set()
+        while not task.stop.wait(0.01):
+            pass
+        saw_stop.set()
+        return "late"
+
+    job.request(work)
+    assert started.wait(60)
+    thread = job._line.thread
+    window.close()
+    assert saw_stop.is_set() and not thread.is_alive()
+    QApplication.processEvents()  # a result on its way would be delivered now
+    assert told == []

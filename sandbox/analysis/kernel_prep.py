@@ -175,7 +175,8 @@ def _compile_apart(model: ModuleType, level: str, report: Report | None, nicenes
             stderr=subprocess.DEVNULL,
             text=True,
             env=os.environ.copy(),
-            cwd=str(Path(__file__).resolve().parents[2]),
+            # the folder this package was imported from: the child imports the same one
+            cwd=os.path.dirname(os.path.abspath(sys.modules["sandbox"].__path__[0])),
         )
     except OSError:
         return

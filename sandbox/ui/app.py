@@ -34,6 +34,7 @@ from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .track_view import TrackView
 from .window_memory import SHOWN_MS, SessionMemory, settings
+from .worker import Worker
 
 DEFAULT_PX_PER_METRE = 25.0
 CONTROLS_HELP = """<b>Driving</b><br>
@@ -278,6 +279,8 @@ class MainWindow(QMainWindow):
         self.tune.wait()
         self.recordings.shutdown()
         self.sensitivity.job.wait()
+        for worker in self.findChildren(Worker):  # each thread ended before its worker is deleted
+            worker.shut()
         if self.remember:
             store = settings()
             store.setValue("window/geometry", self.saveGeometry())

@@ -23,6 +23,8 @@ from typing import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication
 
+SHUT_S = 60.0
+"""s: the longest a closing window waits for a worker's running request to end."""
 IDLE_S = 30.0
 """s: a worker's thread ends after this long without a request (a new one starts with the next)."""
 BACKGROUND_NICENESS = 10
@@ -167,6 +169,14 @@ class Worker(QObject):
         way to the window's thread."""
         self._line.idle.wait()
 
+    def shut(self, timeout: float = SHUT_S) -> None:
+        """Before the worker is deleted with its window: drop the waiting request, ask the
+        running one to stop, and end the thread, so it never tells a deleted worker
+        its result (from another thread that crashes the process, not an error).
+        A later request starts a new thread."""
+        self.cancel()
+        self._line.close(timeout)
+
 
 class _Line:
     """What a worker shares with its thread: plain Python, holding the worker's relay
@@ -183,6 +193,19 @@ class _Line:
         self.idle = threading.Event()  # no request on the thread
         self.idle.set()
         self.thread: threading.Thread | None = None
+        self.closing = False  # `close` waits for the thread to end: it tells no one its result
+
+    def close(self, timeout: float) -> None:
+        """End the thread once its running request is done (at most `timeout` s)."""
+        with self.wake:
+            thread = self.thread
+            if thread is None:
+                return
+            self.closing = True
+            self.wake.notify()
+        thread.join(timeout)
+        with self.wake:
+            self.closing = thread.is_alive()  # still running after `timeout`: it stays told
 
     def hand(self, task: Task, work: Work) -> None:
         """Give the thread its next request, starting the thread if there is none."""
@@ -204,9 +227,11 @@ class _Line:
             background()
         while True:
             with self.wake:
-                if self.handed is None:
+                if self.handed is None and not self.closing:
                     self.wake.wait(IDLE_S)
-                if self.handed is None:  # idle for long: the next request starts a new thread
+                if (
+                    self.handed is None or self.closing
+                ):  # idle for long, or closed: the next request starts a new thread
                     self.thread = None
                     return
                 task, work = self.handed
@@ -216,6 +241,11 @@ class _Line:
                 result = work(task)
             except BaseException as exc:  # noqa: BLE001 (reported in the window's thread; the next request still runs)
                 result = _Failure(exc)
+            with self.wake:
+                if self.closing:  # its worker is being deleted: no one to tell
+                    self.thread = None
+                    self.idle.set()
+                    return
             self.idle.set()
             try:
                 self.relay.done.emit(task.generation, result, time.perf_counter() - start)
