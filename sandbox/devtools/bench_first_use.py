@@ -32,16 +32,20 @@ LONGEST_S = 600.0
 """s: after the frames' `seconds`, the run goes on until every panel shows its figures, at most this long."""
 SPLASH_S = 600.0
 """s: the longest the start model's compiling under the splash may take."""
+STALL_MS = 80
+"""ms: a frame this late has every thread's stack written to the stall file (`first_use(stalls=…)`)."""
 
 
-def first_use(seconds: float = 60.0) -> dict:
-    """The child's figures (see `measure`), with an empty kernel cache of its own."""
+def first_use(seconds: float = 60.0, stalls: str | None = None) -> dict:
+    """The child's figures (see `measure`), with an empty kernel cache of its own.
+    `stalls`: a file to which the child writes every thread's stack each time the
+    window's frame is STALL_MS late (what held it back), one dump per late frame."""
     cache = tempfile.mkdtemp(prefix="car-sandbox-first-use-")
     home = tempfile.mkdtemp(prefix="car-sandbox-first-use-home-")
     env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=cache, CAR_SANDBOX_HOME=home)
     env.pop("NUMBA_CACHE_DIR", None)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    code = f"from sandbox.devtools.bench_first_use import measure; measure({seconds!r})"
+    code = f"from sandbox.devtools.bench_first_use import measure; measure({seconds!r}, {stalls!r})"
     child = subprocess.Popen(
         [sys.executable, "-c", code],
         env=env,
@@ -75,8 +79,10 @@ def _panels_show(window) -> bool:
     return metrics and targets and curve and window.sensitivity.model is model
 
 
-def measure(seconds: float) -> None:
+def measure(seconds: float, stalls: str | None = None) -> None:
     """In the child: the window, its event loop for `seconds`, one line of JSON."""
+    import faulthandler
+
     from PySide6.QtCore import QSettings, QTimer
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, os.environ["CAR_SANDBOX_HOME"])
@@ -100,10 +106,30 @@ def measure(seconds: float) -> None:
     gaps: list[float] = []
     last = [start]
     marks: dict = {}
+    late: list[dict] = []  # each frame over STALL_MS late (see `frame`)
+    # faulthandler's watchdog is a C thread that needs no Python lock: it sees who holds it
+    dump = open(stalls, "w") if stalls else None  # noqa: SIM115 (open until the process ends)
+    cpu = [time.thread_time(), time.process_time()]
 
     def frame() -> None:
         now = time.perf_counter()
         gaps.append((now - last[0]) * 1000)
+        if dump is not None and now - start < seconds:
+            window_cpu, process_cpu = time.thread_time(), time.process_time()
+            if gaps[-1] > STALL_MS:  # the processor time the window's thread and the process had meanwhile
+                late.append(
+                    {
+                        "at_s": round(last[0] - start, 3),
+                        "ms": round(gaps[-1], 1),
+                        "window_cpu_ms": round((window_cpu - cpu[0]) * 1000, 1),
+                        "process_cpu_ms": round((process_cpu - cpu[1]) * 1000, 1),
+                        "load": os.getloadavg()[0],
+                    }
+                )
+                dump.write(f"-- late frame {json.dumps(late[-1])}\n")  # after the stacks dumped in it
+                dump.flush()
+            cpu[:] = [window_cpu, process_cpu]
+            faulthandler.dump_traceback_later(STALL_MS / 1000, file=dump)
         last[0] = now
         elapsed = now - start
         if "panels_s" not in marks and _panels_show(window):
@@ -153,6 +179,8 @@ def measure(seconds: float) -> None:
     def end() -> None:
         # what the gap list cannot see: a wait that outlasted the frames' minute
         marks["gaps"] = gaps + [(time.perf_counter() - last[0]) * 1000]
+        if dump is not None:
+            faulthandler.cancel_dump_traceback_later()
         print(json.dumps(figures(marks["gaps"])), flush=True)  # kept if the wait below is cut short
         waiting.timeout.connect(lambda: (done() or time.perf_counter() - start > seconds + LONGEST_S) and app.quit())
         waiting.start(100)
@@ -166,6 +194,7 @@ def measure(seconds: float) -> None:
             "panels_ready_s": marks.get("panels_s"),
             "switch_s": marks.get("switch_s"),
             "switch_panels_s": marks.get("switch_panels_s"),
+            **({"late_frames": late} if dump is not None else {}),
         }
 
     waiting = QTimer()
