@@ -167,6 +167,7 @@ def prepare_physics(app, window) -> None:
     # a model's kernels loaded add some 50 000 long-lived objects: exempt from full
     # collections, which would otherwise take 100-360 ms on the window's thread
     after_load(freeze_long_lived)
+    freeze_long_lived()  # what a first start compiled under the splash, and the window itself
     window.switcher.prepare_first = True
     if is_warm():
         window.drive_view.timer.stop()
