@@ -7,7 +7,7 @@ the `car-sandbox` command does (the start model compiled under the splash first,
 timed here: that is the cold start-up figure), offscreen, and runs its real event
 loop: every frame timer tick is timed for `seconds`, while a script drags a slider
 for 2 s (a new position every 50 ms, one undo step a drag) and switches models (the
-dynamic car first; the next switches once it is driven). The run then goes on until
+dynamic car first; the next switches once every panel shows the dynamic car's figures). The run then goes on until
 every panel shows its figures. It prints one line of JSON.
 """
 
@@ -160,8 +160,8 @@ def measure(seconds: float, stalls: str | None = None) -> None:
         drag_timer.start(DRAG_EVERY_MS)
 
     def switch(name: str) -> None:
-        if name != SWITCHES[0] and "switch_s" not in marks:
-            return  # still waiting for the first: a user waits too
+        if name != SWITCHES[0] and "switch_panels_s" not in marks:
+            return  # the first's panels not shown yet: a user waits for them too (and they are measured)
         marks.setdefault("switched_at", time.perf_counter() - start)
         window.switcher.drop_changes()
         window.switch_model(name)
