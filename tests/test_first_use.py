@@ -142,6 +142,7 @@ def test_each_load_of_kernels_is_announced_once_to_each_listener(monkeypatch):
     heard = []
     monkeypatch.setattr(kernel_prep, "_after_load", [])
     monkeypatch.setattr(kernel_prep, "_loaded", set())
+    monkeypatch.setattr(kernel_prep, "_stopping", threading.Event())  # a window closed before stopped them
     loaded = lambda model, level="drive": (model.NAME, level) in kernel_prep._loaded  # noqa: E731
     monkeypatch.setattr(kernel_prep, "is_prepared", loaded)
     monkeypatch.setattr(kernel_prep, "in_cache", lambda model, level: True)  # loaded here, no separate process

@@ -7,8 +7,9 @@ the `car-sandbox` command does (the start model compiled under the splash first,
 timed here: that is the cold start-up figure), offscreen, and runs its real event
 loop: every frame timer tick is timed for `seconds`, while a script drags a slider
 for 2 s (a new position every 50 ms, one undo step a drag) and switches models (the
-dynamic car first; the next switches once every panel shows the dynamic car's figures). The run then goes on until
-every panel shows its figures. It prints one line of JSON.
+dynamic car first; the next switches once every panel shows the dynamic car's
+figures). The run then goes on until every panel shows its figures. It prints one
+line of JSON.
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ STALL_MS = 80
 
 def first_use(seconds: float = 60.0, stalls: str | None = None) -> dict:
     """The child's figures (see `measure`), with an empty kernel cache of its own.
-    `stalls`: a file to which the child writes every thread's stack each time the
-    window's frame is STALL_MS late (what held it back), one dump per late frame."""
+    `stalls`: a file to which the child writes every thread's stack when the window's
+    frame is STALL_MS late (what held it back; none when the watchdog's own thread
+    got no processor either), then a line with that frame's figures (`late_frames`:
+    the processor time the window's thread and the whole process had meanwhile)."""
     cache = tempfile.mkdtemp(prefix="car-sandbox-first-use-")
     home = tempfile.mkdtemp(prefix="car-sandbox-first-use-home-")
     env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=cache, CAR_SANDBOX_HOME=home)

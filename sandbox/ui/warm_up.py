@@ -164,7 +164,7 @@ def prepare_physics(app, window) -> None:
 
     model = window.model
     resume()  # a window closed before in this process stopped the compiling
-    # a model's kernels loaded add some 50 000 long-lived objects: exempt from full
+    # a model's kernels loaded add thousands of long-lived objects: exempt from full
     # collections, which would otherwise take 100-360 ms on the window's thread
     after_load(freeze_long_lived)
     freeze_long_lived()  # what a first start compiled under the splash, and the window itself
