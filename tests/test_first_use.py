@@ -29,9 +29,11 @@ class HeldPreparation:
     def __init__(self):
         self.done = threading.Event()
         self.threads: list[str] = []
+        self.asked: list[tuple[str, str]] = []  # (model name, level) of each call
 
     def prepare(self, model, level="drive", report=None, first=True):
         self.threads.append(threading.current_thread().name)
+        self.asked.append((model.NAME, level))
         if report is not None:
             report(1, 2)
         assert self.done.wait(120), "the test never let the preparation finish"
@@ -117,6 +119,41 @@ def test_a_switch_to_a_model_not_compiled_keeps_driving_the_car_until_it_is_read
     assert window.switcher.preparing is None and "MainThread" not in held.threads
 
 
+def test_a_new_models_force_curve_says_it_is_prepared_then_draws_once_its_kernels_are_ready(window, qtbot, monkeypatch):
+    from sandbox.analysis.kernel_prep import CURVE
+    from sandbox.ui import curves
+
+    held = HeldPreparation()
+    monkeypatch.setattr(curves, "prepare", held.prepare)
+    assert window.switch_model("monster")
+    qtbot.waitUntil(lambda: ("monster", CURVE) in held.asked)
+    qtbot.waitUntil(lambda: "preparing the force curve" in window.curves.full_title)
+    assert window.curves.curve is None or not window.curves.curve.unit.startswith("m/")
+    held.done.set()
+    qtbot.waitUntil(lambda: window.curves.curve is not None and window.curves.curve.unit == "m/s²", timeout=LONG_MS)
+    assert "preparing" not in window.curves.full_title and "MainThread" not in held.threads
+
+
+def test_each_load_of_kernels_is_announced_once_to_each_listener(monkeypatch):
+    """The window exempts what a load adds from full collections (`freeze_long_lived`)."""
+    from sandbox.analysis import kernel_prep
+    from sandbox.physics.models import MODELS
+
+    heard = []
+    monkeypatch.setattr(kernel_prep, "_after_load", [])
+    monkeypatch.setattr(kernel_prep, "_loaded", set())
+    monkeypatch.setattr(kernel_prep, "_stopping", threading.Event())  # a window closed before stopped them
+    loaded = lambda model, level="drive": (model.NAME, level) in kernel_prep._loaded  # noqa: E731
+    monkeypatch.setattr(kernel_prep, "is_prepared", loaded)
+    monkeypatch.setattr(kernel_prep, "in_cache", lambda model, level: True)  # loaded here, no separate process
+    listener = lambda: heard.append(sorted(kernel_prep._loaded))  # noqa: E731
+    kernel_prep.after_load(listener)
+    kernel_prep.after_load(listener)
+    kernel_prep.prepare(MODELS["arcade"], "drive")
+    kernel_prep.prepare(MODELS["arcade"], "drive")  # loaded already: nothing to announce
+    assert heard == [[("arcade", "drive")]]
+
+
 COLD_RUN = r"""
 import json, os, sys, threading, time
 from PySide6.QtCore import QSettings
@@ -134,6 +171,13 @@ def compile(self, sig):
         seen.append((threading.current_thread().name, self.py_func.__qualname__))
     return original(self, sig)
 Dispatcher.compile = compile
+from sandbox.analysis import kernel_prep
+apart = []  # (model, level) compiled by a separate process
+compile_apart = kernel_prep._compile_apart
+def record_apart(model, level, *args):
+    apart.append((model.NAME, level))
+    return compile_apart(model, level, *args)
+kernel_prep._compile_apart = record_apart
 warm_up.REST_AFTER_MS = 10**8  # only what this run uses is compiled (the rest would take minutes)
 app = application()
 splash = warm_up.show_splash()
@@ -142,6 +186,8 @@ warm_up.compile_first_start(splash, None)  # under the splash, as the app does
 watching.set()
 window = MainWindow(remember=False)
 warm_up.prepare_physics(app, window)
+from sandbox.ui.qt import freeze_pending
+frozen = freeze_pending()  # what the splash compiled, exempt from full collections at once
 window.show()
 splash.finish(window)
 window.panels.metrics_dock.raise_()
@@ -167,7 +213,8 @@ window.switch_model("monster")
 kept = window.model.NAME
 wait_for("switch", lambda: window.model.NAME == "monster")
 window.run_for(0.2)
-print(json.dumps({"seen": seen, "preparing": preparing, "kept": kept,
+wait_for("curve", lambda: window.curves.curve is not None and window.curves.curve.unit == "m/s²")
+print(json.dumps({"seen": seen, "preparing": preparing, "kept": kept, "apart": apart, "frozen": frozen,
                   "undo": window.undo.count()}), flush=True)
 os._exit(0)
 """
@@ -176,7 +223,8 @@ os._exit(0)
 def test_with_an_empty_kernel_cache_nothing_compiles_on_the_windows_thread(tmp_path):
     """A process of its own (kernels compiled in this one would not compile again),
     with an empty kernel cache: the start model compiled under the splash, then a
-    drag with the Metrics tab showing and a switch to the dynamic car."""
+    drag with the Metrics tab showing and a switch to the dynamic car, whose force
+    curve is compiled by a separate process too."""
     env = dict(
         os.environ,
         CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"),
@@ -199,4 +247,6 @@ def test_with_an_empty_kernel_cache_nothing_compiles_on_the_windows_thread(tmp_p
     on_window = [name for thread, name in result["seen"] if thread == "MainThread"]
     assert on_window == [], f"compiled or loaded on the window's thread: {sorted(set(on_window))[:20]}"
     assert result["preparing"] and result["kept"] == "arcade"
+    assert ["monster", "curve"] in result["apart"], result["apart"]  # not compiled on a worker thread here
+    assert result["frozen"]  # else a full collection of it takes 100 ms and more on the window's thread
     assert done.returncode == 0

@@ -12,6 +12,7 @@ kernels of a level are there, so later runs skip the child process.
 Levels: "drive", the live tick (what driving the car needs); "metrics", also the
 metrics of one tuning (the Metrics and Tune panels); "everything", also the replay
 seek, the batches, a sweep's metrics and the force curve (what every panel needs).
+Beside them "curve", the force curve alone (its panel), which "everything" holds.
 `prepare` is thread-safe and blocks the calling thread: call it on a worker, never
 on the window's thread. No Qt here.
 """
@@ -29,6 +30,8 @@ from typing import Callable
 
 LEVELS = ("drive", "metrics", "everything")
 """Each level holds the ones before it."""
+CURVE = "curve"
+"""The force curve alone: held by "everything", not by the levels before it."""
 BACKGROUND_NICENESS = 10
 """Scheduling niceness of a compiling process nobody waits for yet (0 is the window's,
 19 the lowest). One someone waits for (a panel saying "preparing…", a switch) runs
@@ -46,6 +49,7 @@ _waiting = 0
 _count_lock = threading.Lock()
 _children: set[subprocess.Popen] = set()
 _stopping = threading.Event()
+_after_load: list[Callable[[], None]] = []
 
 
 class Stopped(Exception):
@@ -55,8 +59,10 @@ class Stopped(Exception):
 def is_prepared(model: ModuleType, level: str = "drive") -> bool:
     """Whether `model`'s kernels of `level` are loaded in this process (a first call
     costs no compile and no cache load)."""
-    if any((model.NAME, held) in _loaded for held in LEVELS[LEVELS.index(level) :]):
+    if any((model.NAME, held) in _loaded for held in _holding(level)):
         return True
+    if level == CURVE:
+        return all(bool(f.signatures) for f in _curve_kernels(model))
     from ..physics import kernels
     from ..physics.sim import model_number
     from . import manoeuvres
@@ -68,6 +74,21 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
         "everything": (kernels.run_one, manoeuvres.metrics_rows, manoeuvres.metrics_rows_parallel),
     }[level]
     return all(kernels.compiled(driver, number) for driver in drivers)
+
+
+def _holding(level: str) -> tuple[str, ...]:
+    """The levels whose kernels include those of `level`."""
+    return (CURVE, "everything") if level == CURVE else LEVELS[LEVELS.index(level) :]
+
+
+def _curve_kernels(model: ModuleType) -> list:
+    """The compiled functions the model's `force_curve` and `top_speed` call (none
+    for a model whose curve is plain numpy)."""
+    found = []
+    for function in (model.force_curve, model.top_speed):
+        names = function.__globals__
+        found += [names[n] for n in function.__code__.co_names if hasattr(names.get(n), "signatures")]
+    return found
 
 
 def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
@@ -82,6 +103,7 @@ def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
     calls = {
         "drive": [lambda: warm_up(model)],
         "metrics": [lambda: warm_up(model), lambda: compute(model, tuning, DEFAULT_HZ)],
+        CURVE: [lambda: force_curve(model, tuning, DEFAULT_HZ)],
         "everything": [
             lambda: warm_up(model, everything=True),
             lambda: compute(model, tuning, DEFAULT_HZ),
@@ -106,7 +128,7 @@ def _marker(model: ModuleType, level: str) -> Path | None:
 
 def in_cache(model: ModuleType, level: str) -> bool:
     """Whether the kernel cache holds `model`'s kernels of `level` (compiled before)."""
-    return any((m := _marker(model, held)) is not None and m.exists() for held in LEVELS[LEVELS.index(level) :])
+    return any((m := _marker(model, held)) is not None and m.exists() for held in _holding(level))
 
 
 def prepare(model: ModuleType, level: str = "drive", report: Report | None = None, first: bool = True) -> None:
@@ -138,11 +160,20 @@ def prepare(model: ModuleType, level: str = "drive", report: Report | None = Non
                     report(number, len(calls))
                 call()  # loads from the cache (compiles here only if the child could not)
             _loaded.add((model.NAME, level))
+            for callback in list(_after_load):
+                callback()
             _mark(model, level)
     finally:
         if first:
             with _count_lock:
                 _waiting -= 1
+
+
+def after_load(callback: Callable[[], None]) -> None:
+    """Have `callback()` called (on the preparing thread) each time a preparation has
+    loaded kernels into this process; once however often it is registered."""
+    if callback not in _after_load:
+        _after_load.append(callback)
 
 
 def prepare_all(wanted, stop: threading.Event | None = None) -> None:

@@ -7,8 +7,9 @@ the `car-sandbox` command does (the start model compiled under the splash first,
 timed here: that is the cold start-up figure), offscreen, and runs its real event
 loop: every frame timer tick is timed for `seconds`, while a script drags a slider
 for 2 s (a new position every 50 ms, one undo step a drag) and switches models (the
-dynamic car first; the next switches once it is driven). The run then goes on until
-every panel shows its figures. It prints one line of JSON.
+dynamic car first; the next switches once every panel shows the dynamic car's
+figures). The run then goes on until every panel shows its figures. It prints one
+line of JSON.
 """
 
 from __future__ import annotations
@@ -32,16 +33,22 @@ LONGEST_S = 600.0
 """s: after the frames' `seconds`, the run goes on until every panel shows its figures, at most this long."""
 SPLASH_S = 600.0
 """s: the longest the start model's compiling under the splash may take."""
+STALL_MS = 80
+"""ms: a frame this late has every thread's stack written to the stall file (`first_use(stalls=…)`)."""
 
 
-def first_use(seconds: float = 60.0) -> dict:
-    """The child's figures (see `measure`), with an empty kernel cache of its own."""
+def first_use(seconds: float = 60.0, stalls: str | None = None) -> dict:
+    """The child's figures (see `measure`), with an empty kernel cache of its own.
+    `stalls`: a file to which the child writes every thread's stack when the window's
+    frame is STALL_MS late (what held it back; none when the watchdog's own thread
+    got no processor either), then a line with that frame's figures (`late_frames`:
+    the processor time the window's thread and the whole process had meanwhile)."""
     cache = tempfile.mkdtemp(prefix="car-sandbox-first-use-")
     home = tempfile.mkdtemp(prefix="car-sandbox-first-use-home-")
     env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=cache, CAR_SANDBOX_HOME=home)
     env.pop("NUMBA_CACHE_DIR", None)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    code = f"from sandbox.devtools.bench_first_use import measure; measure({seconds!r})"
+    code = f"from sandbox.devtools.bench_first_use import measure; measure({seconds!r}, {stalls!r})"
     child = subprocess.Popen(
         [sys.executable, "-c", code],
         env=env,
@@ -75,8 +82,10 @@ def _panels_show(window) -> bool:
     return metrics and targets and curve and window.sensitivity.model is model
 
 
-def measure(seconds: float) -> None:
+def measure(seconds: float, stalls: str | None = None) -> None:
     """In the child: the window, its event loop for `seconds`, one line of JSON."""
+    import faulthandler
+
     from PySide6.QtCore import QSettings, QTimer
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, os.environ["CAR_SANDBOX_HOME"])
@@ -100,10 +109,30 @@ def measure(seconds: float) -> None:
     gaps: list[float] = []
     last = [start]
     marks: dict = {}
+    late: list[dict] = []  # each frame over STALL_MS late (see `frame`)
+    # faulthandler's watchdog is a C thread that needs no Python lock: it sees who holds it
+    dump = open(stalls, "w") if stalls else None  # noqa: SIM115 (open until the process ends)
+    cpu = [time.thread_time(), time.process_time()]
 
     def frame() -> None:
         now = time.perf_counter()
         gaps.append((now - last[0]) * 1000)
+        if dump is not None and now - start < seconds:
+            window_cpu, process_cpu = time.thread_time(), time.process_time()
+            if gaps[-1] > STALL_MS:  # the processor time the window's thread and the process had meanwhile
+                late.append(
+                    {
+                        "at_s": round(last[0] - start, 3),
+                        "ms": round(gaps[-1], 1),
+                        "window_cpu_ms": round((window_cpu - cpu[0]) * 1000, 1),
+                        "process_cpu_ms": round((process_cpu - cpu[1]) * 1000, 1),
+                        "load": os.getloadavg()[0],
+                    }
+                )
+                dump.write(f"-- late frame {json.dumps(late[-1])}\n")  # after the stacks dumped in it
+                dump.flush()
+            cpu[:] = [window_cpu, process_cpu]
+            faulthandler.dump_traceback_later(STALL_MS / 1000, file=dump)
         last[0] = now
         elapsed = now - start
         if "panels_s" not in marks and _panels_show(window):
@@ -134,8 +163,8 @@ def measure(seconds: float) -> None:
         drag_timer.start(DRAG_EVERY_MS)
 
     def switch(name: str) -> None:
-        if name != SWITCHES[0] and "switch_s" not in marks:
-            return  # still waiting for the first: a user waits too
+        if name != SWITCHES[0] and "switch_panels_s" not in marks:
+            return  # the first's panels not shown yet: a user waits for them too (and they are measured)
         marks.setdefault("switched_at", time.perf_counter() - start)
         window.switcher.drop_changes()
         window.switch_model(name)
@@ -153,6 +182,8 @@ def measure(seconds: float) -> None:
     def end() -> None:
         # what the gap list cannot see: a wait that outlasted the frames' minute
         marks["gaps"] = gaps + [(time.perf_counter() - last[0]) * 1000]
+        if dump is not None:
+            faulthandler.cancel_dump_traceback_later()
         print(json.dumps(figures(marks["gaps"])), flush=True)  # kept if the wait below is cut short
         waiting.timeout.connect(lambda: (done() or time.perf_counter() - start > seconds + LONGEST_S) and app.quit())
         waiting.start(100)
@@ -166,6 +197,7 @@ def measure(seconds: float) -> None:
             "panels_ready_s": marks.get("panels_s"),
             "switch_s": marks.get("switch_s"),
             "switch_panels_s": marks.get("switch_panels_s"),
+            **({"late_frames": late} if dump is not None else {}),
         }
 
     waiting = QTimer()

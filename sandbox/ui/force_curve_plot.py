@@ -18,6 +18,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from ..analysis.force_curves import ForceCurve, curve_csv, force_curve
+from ..analysis.kernel_prep import CURVE, prepare
 from ..errors import UserError
 from ..files.disk import png_complete, svg_complete, write_atomic, write_text_atomic
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
@@ -51,6 +52,14 @@ OTHER_COLOURS = (
 EXPORT_SUFFIXES = (".png", ".svg", ".csv")
 DRAW_EVERY_S = 0.05
 """s: the force curve is recomputed and redrawn at most this often (20 times a second)."""
+PREPARING = "preparing the force curve (compiled once, the first time a model is shown)…"
+
+
+def _compute(task, model, params, hz: float) -> ForceCurve:
+    """The curve (on the worker thread) once its kernels are ready: a first use
+    compiles them in a separate process (`kernel_prep`), `task` reporting it."""
+    prepare(model, CURVE, lambda step, steps: task.report(step))
+    return force_curve(model, params, hz)
 
 
 def export_image(item, path: Path, width: int = 800) -> None:
@@ -74,6 +83,7 @@ class ForceCurvePlot(pg.PlotWidget):
         self.job = Worker(self, "force curve")
         self.job.finished.connect(self._arrived)
         self.job.failed.connect(lambda why: self.setToolTip(f"could not compute the force curve ({why})"))
+        self.job.progress.connect(self._preparing)
         self._wanted = None  # (model, params, hz, title) waiting for its turn to be computed
         self._asked_at = -math.inf
         self._ask_timer = QTimer(self)
@@ -124,7 +134,11 @@ class ForceCurvePlot(pg.PlotWidget):
         if wanted is not None:
             self._asked_at = time.perf_counter()
             model, params, hz, title = wanted
-            self.job.request(lambda _task: (model, params, hz, title, force_curve(model, params, hz)))
+            self.job.request(lambda task: (model, params, hz, title, _compute(task, model, params, hz)))
+
+    def _preparing(self, _step) -> None:
+        self.full_title = PREPARING  # the next curve drawn puts its own title back
+        self._show_title()
 
     def _arrived(self, result, seconds: float) -> None:
         self._draw(result)

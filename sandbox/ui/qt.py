@@ -46,11 +46,13 @@ def collect_in_window_thread() -> None:
 
 
 def freeze_long_lived() -> None:
-    """Once the window is built and the physics loaded (from any thread): at the
-    collector's next turn, exempt every object alive then from later full collections
-    (`gc.freeze`). A full collection of the window's 160 000 objects takes about
-    95 ms, a frame gap anyone sees; of what is made after, a few milliseconds.
-    (Cycles already garbage then are never freed: a one-off few kilobytes.)"""
+    """Once the window is built and the physics loaded, and again each time a model's
+    kernels are loaded (from any thread): at the collector's next turn, exempt every
+    object alive then from later full collections (`gc.freeze`). A full collection of
+    the window's 160 000 objects takes about 95 ms (with kernels loaded during a first
+    use, 215 000 objects: 100-360 ms), a frame gap anyone sees; of what is made after,
+    a few milliseconds. (Cycles that are garbage in the older generations then are
+    never freed; the young ones are collected first.)"""
     if _collector is not None:
         _collector.freeze_wanted.set()
 
@@ -73,6 +75,7 @@ def _collector_class():
         def check(self) -> None:
             if self.freeze_wanted.is_set():
                 self.freeze_wanted.clear()
+                gc.collect(1)  # the young garbage freed first (quick): only older cycles stay
                 gc.freeze()
             else:
                 super().check()
