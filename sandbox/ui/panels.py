@@ -199,7 +199,9 @@ class Panels:
         """The panels that follow the tuning, told it changed."""
         w = self.window
         self.sync_sweep()
-        if self.tune_dock.isVisible():
+        # a tabbed dock behind another tab still says isVisible(): only the tab in front is
+        # filled (154 number boxes); the others fill when brought forward (visibilityChanged)
+        if self.tune_dock.isVisible() and not self.tune_dock.visibleRegion().isEmpty():
             self.sync_tune()
         w.sensitivity.request(w.model, w.tuning, w.sim.hz)
 
