@@ -35,6 +35,11 @@ ACTIONS = {
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
 """Manual gearbox (dynamic car): one gear per key press."""
+HANDLED = frozenset(
+    {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut}
+)
+"""The event types the app-wide filter looks at: it sees every event of every widget
+(about 10 000 in a model switch), so any other type goes back to Qt at once."""
 
 
 class DriveKeys(QObject):
@@ -89,6 +94,8 @@ class DriveKeys(QObject):
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
+        if kind not in HANDLED:
+            return False
         if kind in (QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut) and obj is self.window:
             self.release_all()
             return False
