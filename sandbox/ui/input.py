@@ -35,9 +35,7 @@ ACTIONS = {
 }
 SHIFTS = {K.Key_E: 1, K.Key_Q: -1}
 """Manual gearbox (dynamic car): one gear per key press."""
-HANDLED = frozenset(
-    {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut}
-)
+HANDLED = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.WindowDeactivate, QEvent.Type.FocusOut})
 """The event types the app-wide filter looks at: it sees every event of every widget
 (about 10 000 in a model switch), so any other type goes back to Qt at once."""
 
