@@ -186,6 +186,24 @@ def test_listing_shows_builtins_first_and_marks_broken_user_files(private_user_d
     assert names == ["broken ⚠", "Zed"]
 
 
+def test_the_built_in_presets_are_read_once_and_the_users_each_time(private_user_data, monkeypatch):
+    """A model switch lists the presets: the built-in ones (package data) are not read
+    again, while a preset the user saved since is listed."""
+    presets.list_presets()
+    read = []
+    load = presets.load_preset
+    monkeypatch.setattr(presets, "load_preset", lambda path: read.append(path) or load(path))
+    folder = presets.user_dir()
+    folder.mkdir(parents=True)
+    save_preset(Preset(arcade, Tuning(arcade.PARAMS), "Zed"), folder / "zed.json")
+    listed = presets.list_presets()
+    assert read == [folder / "zed.json"]
+    assert [name for _, name, builtin, _ in listed if not builtin] == ["Zed"]
+    assert [path for path, _, builtin, _ in listed if builtin] == sorted(
+        BUILTIN, key=lambda p: (p != presets.DEFAULT_PRESET, p.name)
+    )
+
+
 def test_param_check_and_snap():
     p = next(p for p in arcade.PARAMS if p.name == "steering_angle")
     assert p.snap(15.26) == 15.5 and p.snap(999) == 60 and p.decimals == 1

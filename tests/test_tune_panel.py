@@ -112,6 +112,19 @@ def test_the_tables_follow_the_model(window):
     assert window.tune.params.rowCount() == 2 * len([p for p in window.model.PARAMS if not p.is_bool])  # name, range
 
 
+def test_a_hidden_tune_tab_is_filled_when_shown_not_on_each_switch(window, qtbot):
+    """A model switch leaves the Tune tab's tables alone while another tab is in front
+    (a switch stays quick); bringing the Tune tab forward fills them for the car driven."""
+    window.show_tab("tuning")
+    qtbot.waitUntil(lambda: window.panels.tune_dock.visibleRegion().isEmpty())  # behind the Tuning tab
+    before = window.tune.model
+    window.switch_model("monster")
+    assert window.tune.model is before and "differential" not in window.tune.param_rows
+    window.panels.tune_dock.raise_()
+    qtbot.waitUntil(lambda: window.tune.model is window.model)
+    assert "differential" in window.tune.param_rows
+
+
 def test_a_model_switch_during_a_search_drops_its_result(window, qtbot):
     window.open_preset_file(BUILTIN_DIR / "recipe_defaults.json")
     tune = _aim(window, [("top_speed", 3000.0, 10.0)])

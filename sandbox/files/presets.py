@@ -23,6 +23,7 @@ before a model gained a parameter keep loading.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -286,18 +287,27 @@ def list_presets() -> list[tuple[Path, str, bool, str | None]]:
     """(path, display name, is_builtin, model name) of built-in then user presets.
 
     A file that does not load is listed with its file name, a warning sign and no
-    model, so the user can open it and read the message.
+    model, so the user can open it and read the message. The built-in presets are
+    read once per process (package data, unchanged while running); the user's folder
+    is read each time, so a file saved or edited meanwhile is listed as it is now.
     """
+    return [*_builtin_presets(), *_listed(user_dir(), builtin=False)]
+
+
+@functools.cache
+def _builtin_presets() -> tuple[tuple[Path, str, bool, str | None], ...]:
+    return tuple(_listed(BUILTIN_DIR, builtin=True))
+
+
+def _listed(folder: Path, builtin: bool) -> list[tuple[Path, str, bool, str | None]]:
+    if not folder.is_dir():
+        return []
     found = []
-    for folder, builtin in ((BUILTIN_DIR, True), (user_dir(), False)):
-        if not folder.is_dir():
-            continue
-        paths = sorted(folder.glob("*.json"), key=lambda p: (p != DEFAULT_PRESET, p.name))
-        for path in paths:
-            try:
-                preset = load_preset(path)
-                name, model = preset.name, preset.model.NAME
-            except PresetError:
-                name, model = f"{path.stem} ⚠", None
-            found.append((path, name, builtin, model))
+    for path in sorted(folder.glob("*.json"), key=lambda p: (p != DEFAULT_PRESET, p.name)):
+        try:
+            preset = load_preset(path)
+            name, model = preset.name, preset.model.NAME
+        except PresetError:
+            name, model = f"{path.stem} ⚠", None
+        found.append((path, name, builtin, model))
     return found

@@ -54,6 +54,19 @@ def drives(event) -> bool:
     return not event.modifiers() & SHORTCUT_MODIFIERS
 
 
+HANDLED = frozenset(
+    {
+        QEvent.Type.KeyPress,
+        QEvent.Type.KeyRelease,
+        QEvent.Type.ShortcutOverride,
+        QEvent.Type.WindowDeactivate,
+        QEvent.Type.FocusOut,
+    }
+)
+"""The event types the app-wide filter looks at: it sees every event of every widget
+(about 10 000 in a model switch), so any other type goes back to Qt at once."""
+
+
 class DriveKeys(QObject):
     """Held driving keys of one window, and the Tab key that toggles the panel."""
 
@@ -106,6 +119,8 @@ class DriveKeys(QObject):
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
+        if kind not in HANDLED:
+            return False
         if kind == QEvent.Type.ShortcutOverride and self._mine(obj) and self._menu_first(event):
             event.ignore()  # the menu's shortcut runs (the box still gets the key when none has it)
             return True

@@ -215,7 +215,11 @@ class Panels:
         self.show_curves()
         w._request_metrics()
         self.sync_sweep()
-        if self.tune_dock.isVisible():
+        # a tabbed dock behind another tab still says isVisible(): only the tab in front is
+        # filled (154 number boxes); the others fill when brought forward (visibilityChanged).
+        # Minimized, nothing has a visible region and no signal comes back with the window.
+        front = w.isMinimized() or not self.tune_dock.visibleRegion().isEmpty()
+        if self.tune_dock.isVisible() and front:
             self.sync_tune()
         w.sensitivity.request(w.model, w.tuning, w.sim.hz)
 
