@@ -121,7 +121,7 @@ def test_a_switch_to_a_model_not_compiled_keeps_driving_the_car_until_it_is_read
 
 def test_a_new_models_force_curve_says_it_is_prepared_then_draws_once_its_kernels_are_ready(window, qtbot, monkeypatch):
     from sandbox.analysis.kernel_prep import CURVE
-    from sandbox.ui import curves
+    from sandbox.ui import force_curve_plot as curves
 
     held = HeldPreparation()
     monkeypatch.setattr(curves, "prepare", held.prepare)
