@@ -44,6 +44,18 @@ QUESTION_WAIT_S = 30.0
 """s a message box may stay open in a test before it counts as unanswered."""
 
 
+@pytest.fixture
+def small(window):
+    """The window at 1024×640, the smallest screen it is made for, its docks laid out anew."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1024, 640)
+    QApplication.processEvents()
+    window.panels.reset_layout()
+    QApplication.processEvents()
+    return window
+
+
 @pytest.fixture(autouse=True)
 def no_unanswered_questions(request):
     """A question no test answers would hang the suite (its exec waits forever): after

@@ -57,15 +57,6 @@ def test_a_size_saved_on_a_larger_screen_is_brought_inside_a_small_one(qtbot, mo
     assert _fits(window.geometry(), SMALL_SCREEN), window.geometry()
 
 
-@pytest.fixture
-def small(window):
-    window.resize(1024, 640)
-    QApplication.processEvents()
-    window.panels.reset_layout()
-    QApplication.processEvents()
-    return window
-
-
 @pytest.mark.parametrize("preset", PRESETS)
 def test_at_1024x640_every_slider_is_long_enough_and_its_label_and_number_whole(small, preset):
     small.apply_preset(load_preset(BUILTIN_DIR / preset))

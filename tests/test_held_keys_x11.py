@@ -2,36 +2,18 @@
 only real key events show how the window takes them (offscreen Qt has no
 auto-repeat). The README promises a held key stays one steady press."""
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from window_helpers import run_under_x11
+
 DRIVE = Path(__file__).parent / "x11" / "held_key_drive.py"
-TOOLS = ("xvfb-run", "xdotool")
 
 
 @pytest.fixture(scope="module")
 def seen() -> dict:
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        pytest.skip(f"needs {' and '.join(missing)} (apt-get install xvfb xdotool)")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    env.pop("QT_QPA_PLATFORM", None)
-    run = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, str(DRIVE)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
-    assert run.returncode == 0 and lines, run.stdout + run.stderr
-    return json.loads(lines[-1])
+    return run_under_x11(DRIVE, timeout=300)
 
 
 def test_a_held_key_steers_every_tick_while_a_slider_is_dragged(seen):

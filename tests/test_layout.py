@@ -10,15 +10,6 @@ from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.ui.panels import PANEL_MIN
 
 
-@pytest.fixture
-def small(window, qtbot):
-    window.resize(1024, 640)
-    QApplication.processEvents()
-    window.panels.reset_layout()
-    QApplication.processEvents()
-    return window
-
-
 def test_the_car_view_gets_most_of_the_window(small):
     view = small.track
     assert view.width() >= 0.6 * small.width() and view.height() >= 0.5 * small.height()

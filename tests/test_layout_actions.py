@@ -13,15 +13,6 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QPushButton
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 
 
-@pytest.fixture
-def small(window):
-    window.resize(1024, 640)
-    QApplication.processEvents()
-    window.panels.reset_layout()
-    QApplication.processEvents()
-    return window
-
-
 def _side_tabs(window):
     """The docks tabified with the Tuning dock, in the order of their tabs."""
     first = window.panels.panel_dock

@@ -6,28 +6,15 @@ Shift held does not stop the driving keys."""
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 from sandbox.physics.models import MODELS
 from sandbox.ui.input import ACTIONS, SHIFTS
-from window_helpers import paused
+from window_helpers import paused, shortcut_actions
 
 K = Qt.Key
 HELD = (K.Key_W, K.Key_D, K.Key_Space)
 """Driving keys held through every shortcut: throttle, steering right, handbrake."""
-
-
-def _shortcut_actions(owner) -> list:
-    """Every action with a shortcut under `owner` (a menu bar or menu), read from the
-    menus themselves (submenus as child widgets, as the window's own list reads them)."""
-    submenus = {m.menuAction(): m for m in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)}
-    found = []
-    for action in owner.actions():
-        if action in submenus:
-            found += _shortcut_actions(submenus[action])
-        elif action.shortcuts():
-            found.append(action)
-    return found
 
 
 @pytest.fixture
@@ -58,7 +45,7 @@ def test_every_menu_shortcut_runs_its_command_while_driving(window, qtbot, no_mo
         param = window.panel.sliders[name].param
         window.panel.set_values({name: param.min + fraction * (param.max - param.min)}, "a change")
     window.undo.undo()
-    actions = sorted(_shortcut_actions(window.menuBar()), key=_quits)  # Quit last: it may close the window
+    actions = sorted(shortcut_actions(window.menuBar()), key=_quits)  # Quit last: it may close the window
     assert len(actions) >= 20
     ran, disabled = [], []
     for action in actions:

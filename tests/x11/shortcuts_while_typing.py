@@ -11,14 +11,15 @@ import subprocess
 import sys
 
 os.environ["QT_QPA_PLATFORM"] = "xcb"
-from PySide6.QtCore import QPoint, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import QPoint, QTimer  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMenu, QMessageBox  # noqa: E402
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox  # noqa: E402
 
 app = QApplication(sys.argv)
 from sandbox.physics.models import MODELS  # noqa: E402
 from sandbox.ui.app import MainWindow  # noqa: E402
 from sandbox.ui.input import SHORTCUT_MODIFIERS  # noqa: E402
+from window_helpers import shortcut_actions  # noqa: E402  (tests/ is on the path: run_under_x11)
 
 # every modal dialog a command opens answers at once: cancelled, nothing chosen
 QDialog.exec = lambda self: QDialog.DialogCode.Rejected
@@ -30,17 +31,6 @@ XDOTOOL_KEYS = {"=": "equal", "-": "minus", "+": "plus"}
 """xdotool's names of the keys whose Qt name is a sign."""
 EDITING = [getattr(QKeySequence.StandardKey, k) for k in ("Undo", "Redo", "Copy", "Cut", "Paste", "SelectAll")]
 """A text box's own editing keys: the box being typed in keeps them."""
-
-
-def shortcut_actions(owner) -> list:
-    submenus = {m.menuAction(): m for m in owner.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly)}
-    found = []
-    for action in owner.actions():
-        if action in submenus:
-            found += shortcut_actions(submenus[action])
-        elif action.shortcuts():
-            found.append(action)
-    return found
 
 
 def editing(keys: QKeySequence) -> bool:
