@@ -64,7 +64,8 @@ def difference(row: dict, other: dict) -> tuple[str, QColor | None]:
     return text, BETTER if d * row["sense"] > 0 else WORSE
 
 
-PREPARING = "preparing the metrics (compiled once, the first time a model is measured)…"
+PREPARING = "preparing the metrics…"
+PREPARING_WHY = "The metrics' manoeuvres are compiled once, the first time a model is measured."
 
 
 def _compute(task, car, ghosts):
@@ -209,7 +210,8 @@ class MetricsPanel(QWidget):
 
     def _set_status(self, text: str) -> None:
         if text != self.status.text():
-            self.status.setText(text)
+            self.status.setText(text)  # short: the side panel is about 300 px wide at 1024×640
+            self.status.setToolTip(PREPARING_WHY if text.startswith(PREPARING[:-1]) else "")
 
     def _make_items(self, rows, ghost_rows, names) -> None:
         self.table.setUpdatesEnabled(False)
