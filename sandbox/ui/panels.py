@@ -261,6 +261,7 @@ class Panels:
         w = self.window
         dock = self.by_name[f"{name}_dock"]
         dock.raise_()
+        w.panel.complete()  # every slider row built (the rows come a slice a turn after a switch)
         QApplication.processEvents()
         if name == "metrics":
             w.metrics.settle()

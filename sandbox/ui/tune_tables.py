@@ -4,7 +4,10 @@ best value found so far) and the parameters (locked, or the range to search)."""
 from __future__ import annotations
 
 import math
+import time
+from contextlib import contextmanager
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QHeaderView, QTableWidget, QTableWidgetItem
 
 from ..analysis.metrics import DECIMALS, METRICS, format_value, reference_speed, unit_of
@@ -15,6 +18,8 @@ SPIN_MAX = 1e7
 """The largest target a box takes (far above any metric in either unit)."""
 SPIN_WIDTH = 84
 """px: a number box (the names get the rest of the panel's width)."""
+AHEAD_SLICE_S = 0.006
+"""s: the longest an idle turn of the event loop spends building rows ahead."""
 
 
 def _fit_columns(table: QTableWidget) -> None:
@@ -25,6 +30,20 @@ def _fit_columns(table: QTableWidget) -> None:
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(table.columnCount() - 1, QHeaderView.ResizeMode.Stretch)
     table.setColumnWidth(0, 16)
+
+
+@contextmanager
+def _columns_still(table: QTableWidget):
+    """The columns keep their widths while rows are added, then fit their contents
+    once: fitting them after every box placed costs milliseconds each in a shown table."""
+    header = table.horizontalHeader()
+    modes = [header.sectionResizeMode(column) for column in range(table.columnCount())]
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    try:
+        yield
+    finally:
+        for column, mode in enumerate(modes):
+            header.setSectionResizeMode(column, mode)
 
 
 def _spin(decimals: int, maximum: float = SPIN_MAX, minimum: float = 0.0) -> QDoubleSpinBox:
@@ -39,12 +58,20 @@ def _spin(decimals: int, maximum: float = SPIN_MAX, minimum: float = 0.0) -> QDo
 
 class TuneTables:
     """`targets` (metric → (use, target, tolerance) boxes in `target_rows`) and
-    `params` (name → (lock, from, to) in `param_rows`) for one model."""
+    `params` (name → (lock, from, to) in `param_rows`) for one model.
 
-    def __init__(self):
+    The boxes are kept between models: placing a box in a table costs milliseconds
+    each while the tab is in front (its columns fit their contents), and the dynamic
+    car has over a hundred, so a model switch relabels the rows it has and hides the
+    ones it does not need instead of building them anew."""
+
+    def __init__(self, rows_ahead: int = 0):
+        """`rows_ahead`: parameter rows built in idle turns after the window shows (the
+        most any model has), so no switch has to build them."""
         self.meanings: tuple = ()
         self.target_rows: dict = {}
         self.param_rows: dict = {}
+        self._pool: list[tuple] = []  # (lock, from, to) of every parameter row built so far
         self._own_tolerance: set[str] = set()  # metrics whose tolerance the user typed
         self._following = False
         self.targets = QTableWidget(0, 4)
@@ -62,32 +89,29 @@ class TuneTables:
         )
         for table in (self.targets, self.params):
             table.setMinimumHeight(48)  # the panel must fit above the plots in a small window
+        self._build_targets()
+        self._rows_ahead = rows_ahead
+        self._ahead = QTimer(self.params)
+        self._ahead.setInterval(0)
+        self._ahead.timeout.connect(self._build_ahead)
+        self._ahead.start()
 
-    def fill(self, model, meanings: tuple) -> None:
-        """Rows for `model`: every metric and every slider of the parameters `meanings`
-        declares (its whole range). The targets wait, disabled, for the metrics of the
-        tuning now (`set_now`), computed off the window's thread."""
-        self.meanings, self._own_tolerance = meanings, set()
-        for table in (self.targets, self.params):  # the last model's boxes go at once (not at the next idle turn)
-            for row in range(table.rowCount()):
-                for column in range(table.columnCount()):
-                    widget = table.cellWidget(row, column)
-                    if widget is not None:
-                        widget.hide()
-            table.setRowCount(0)
-        _, ref = reference_speed(model)
+    def _build_ahead(self) -> None:
+        end = time.perf_counter() + AHEAD_SLICE_S
+        with _columns_still(self.params):
+            while len(self._pool) < self._rows_ahead and time.perf_counter() < end:
+                self._param_row(len(self._pool))
+        if len(self._pool) >= self._rows_ahead:
+            self._ahead.stop()
+
+    def _build_targets(self) -> None:
+        """A row pair per metric (every model has the same metrics; `fill` labels them)."""
         self.targets.setRowCount(2 * len(METRICS))
-        self.target_rows = {}
         for row, (name, metric) in enumerate(METRICS.items()):
-            use = QCheckBox(metric.label.replace("100", ref))
-            use.setToolTip(metric.how.replace("100", ref))
+            use = QCheckBox()
             target, tolerance = _spin(DECIMALS[metric.kind]), _spin(DECIMALS[metric.kind] + 1)
-            unit = unit_of(metric.kind, model)
-            target.setSuffix(f" {unit}")
             tolerance.setPrefix("± ")
             tolerance.setMinimum(10.0 ** -(DECIMALS[metric.kind] + 1))
-            for widget in (use, target, tolerance):
-                widget.setEnabled(False)  # until the metrics now arrive (`set_now`)
             tolerance.setToolTip(
                 f"How far from the target still counts as met. It follows the target "
                 f"({DEFAULT_TOLERANCE[metric.kind]:.0%} of it) until you type your own."
@@ -101,24 +125,64 @@ class TuneTables:
             self.targets.setCellWidget(2 * row + 1, 2, tolerance)
             self.targets.setItem(2 * row + 1, 3, QTableWidgetItem("—"))
             self.target_rows[name] = (use, target, tolerance)
+
+    def _param_row(self, row: int) -> tuple:
+        """The boxes of parameter row pair `row`, built the first time a model needs it."""
+        while len(self._pool) <= row:
+            at = len(self._pool)
+            lock, low, high = QCheckBox(), _spin(0), _spin(0)
+            if self.params.rowCount() < 2 * (at + 1):
+                self.params.setRowCount(2 * (at + 1))
+            self.params.setSpan(2 * at, 0, 1, 3)
+            self.params.setCellWidget(2 * at, 0, lock)
+            self.params.setCellWidget(2 * at + 1, 1, low)
+            self.params.setCellWidget(2 * at + 1, 2, high)
+            for pair in (2 * at, 2 * at + 1):  # until a model needs it
+                self.params.setRowHidden(pair, True)
+            self._pool.append((lock, low, high))
+        return self._pool[row]
+
+    def fill(self, model, meanings: tuple) -> None:
+        """Rows for `model`: every metric and every slider of the parameters `meanings`
+        declares (its whole range, unlocked). The targets wait, disabled and unticked,
+        for the metrics of the tuning now (`set_now`), computed off the window's thread."""
+        with _columns_still(self.targets), _columns_still(self.params):
+            self._fill(model, meanings)
+
+    def _fill(self, model, meanings: tuple) -> None:
+        self.meanings, self._own_tolerance = meanings, set()
+        _, ref = reference_speed(model)
+        for row, (name, metric) in enumerate(METRICS.items()):
+            use, target, tolerance = self.target_rows[name]
+            use.setText(metric.label.replace("100", ref))
+            use.setToolTip(metric.how.replace("100", ref))
+            target.setSuffix(f" {unit_of(metric.kind, model)}")
+            for widget in (use, target, tolerance):
+                widget.setEnabled(False)  # until the metrics now arrive (`set_now`)
+            use.setChecked(False)
+            self.targets.item(2 * row + 1, 3).setText("—")
         sliders = [p for p in meanings if not p.is_bool]
-        self.params.setRowCount(2 * len(sliders))
         self.param_rows = {}
         for row, p in enumerate(sliders):
-            lock = QCheckBox(p.label)
+            lock, low, high = self._param_row(row)
+            lock.setText(p.label)
             lock.setToolTip(f"{p.name}: {p.help} Ticked: locked, the search leaves it as it is.")
-            low, high = _spin(p.decimals, p.max, p.min), _spin(p.decimals, p.max, p.min)
-            for box in (low, high):
+            lock.setChecked(False)
+            for box, value in ((low, p.min), (high, p.max)):
+                box.setDecimals(p.decimals)
+                box.setRange(p.min, p.max)
                 box.setSingleStep(p.step)
-            low.setValue(p.min)
-            high.setValue(p.max)
-            self.params.setSpan(2 * row, 0, 1, 3)
-            self.params.setCellWidget(2 * row, 0, lock)
-            self.params.setCellWidget(2 * row + 1, 1, low)
-            self.params.setCellWidget(2 * row + 1, 2, high)
-            for box in (low, high):
                 box.setSuffix(f" {p.unit}" if p.unit else "")
+                box.setValue(value)
             self.param_rows[p.name] = (lock, low, high)
+        for row in range(len(self._pool)):
+            for pair in (2 * row, 2 * row + 1):
+                self.params.setRowHidden(pair, row >= len(sliders))
+
+    @property
+    def shown_rows(self) -> int:
+        """Rows of the parameters' table in use (a name and its range for each)."""
+        return sum(not self.params.isRowHidden(row) for row in range(self.params.rowCount()))
 
     @property
     def ready(self) -> bool:

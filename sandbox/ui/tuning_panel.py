@@ -2,13 +2,16 @@
 
 Parameters are shown in collapsible sections by their declared group: each one's name
 and unit on a line of its own (never cut), under it its slider, number
-and reset, so the slider has the panel's width. Every change goes through the window's QUndoStack: a
+and reset, so the slider has the panel's width. The rows are built a few at a time,
+one slice per event-loop turn (open sections first), so a model switch never holds
+the window's frames; reading the rows (`sliders`, `labels`, …) builds the rest first. Every change goes through the window's QUndoStack: a
 click, a typed number, a reset or a preset load is one step; a slider drag applies
 live while the mouse moves and becomes one step when the mouse is released.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Mapping
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -37,6 +40,9 @@ OPEN_UP_TO = 8
 torque curve) start closed, so a model's sections all fit on a screen."""
 NOTE_MS = 6000
 """How long a note about a typed value stays."""
+BUILD_SLICE_S = 0.006
+"""s: the longest a turn of the event loop spends building rows (a row takes about 2 ms;
+a frame is 16.7 ms at 60 Hz)."""
 
 
 class SetValues(QUndoCommand):
@@ -121,10 +127,11 @@ class TuningPanel(QWidget):
         super().__init__(parent)
         self.undo = undo
         self.tuning = tuning
-        self.sliders: dict[str, ParamSlider] = {}
-        self.switches: dict[str, QCheckBox] = {}
-        self.labels: dict[str, ParamLabel] = {}
-        self.resets: dict[str, QToolButton] = {}
+        self._sliders: dict[str, ParamSlider] = {}  # the rows built so far
+        self._switches: dict[str, QCheckBox] = {}
+        self._labels: dict[str, ParamLabel] = {}
+        self._resets: dict[str, QToolButton] = {}
+        self._unbuilt: list[tuple[Section, str]] = []  # (section, parameter name), in build order
         self._committed: dict[str, float] = dict(tuning)  # values as of the last undo step
         self._dragging: set[str] = set()
         self._editing = False  # a value of the panel's own going into the tuning now
@@ -147,20 +154,22 @@ class TuningPanel(QWidget):
         rate_row.addWidget(self.rate, 1)
         self.sections: dict[str, Section] = {}
         opened = opened if opened is not None else {}
+        closed_rows = []
         for name, params in groups(tuning.effective()).items():
             section = Section(name, len(params), opened.get(name, len(params) <= OPEN_UP_TO))
             section.toggled.connect(self.section_toggled)
-            row = 0
-            for p in params:
-                if p.is_bool:
-                    section.grid.addWidget(self._make_switch(p), row, 0)
-                else:
-                    section.grid.addWidget(self._make_label(p), row, 0, 1, 2)
-                    row += 1
-                    section.grid.addWidget(self._make_slider(p), row, 0)
-                section.grid.addWidget(self._make_reset(p), row, 1)
-                row += 1
+            section.toggled.connect(self._section_opened)
+            rows = [(section, p.name) for p in params]
+            if section.is_open():
+                self._unbuilt += rows
+            else:
+                closed_rows += rows
             self.sections[name] = section
+        self._unbuilt += closed_rows
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.setInterval(0)
+        self._build_timer.timeout.connect(self._build_slice)
         self.note = QLabel()
         self.note.setObjectName("typed_note")
         self.note.setWordWrap(True)
@@ -191,8 +200,67 @@ class TuningPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
         outer.addWidget(reset_all)  # below the scrolled rows: in sight however many sections are open
-        self._refresh_meanings()
         tuning.changed.connect(self._tuning_changed)
+        self._build_slice()
+
+    # --- rows built a slice at a time ----------------------------------------
+    def _build_slice(self) -> None:
+        """Build rows for up to BUILD_SLICE_S, then the rest at the next turns."""
+        end = time.perf_counter() + BUILD_SLICE_S
+        while self._unbuilt and time.perf_counter() < end:
+            self._build_row(*self._unbuilt.pop(0))
+        if self._unbuilt:
+            self._build_timer.start()
+
+    def _section_opened(self, name: str, open_: bool) -> None:
+        """A section opened while its rows wait: they are built now, before the next paint."""
+        if open_ and any(section.name == name for section, _ in self._unbuilt):
+            rows = [row for row in self._unbuilt if row[0].name == name]
+            self._unbuilt = [row for row in self._unbuilt if row[0].name != name]
+            for row in rows:
+                self._build_row(*row)
+
+    def _build_row(self, section: Section, name: str) -> None:
+        """Parameter `name`'s row at the foot of `section`, as the tuning has it now."""
+        p = self.tuning.param(name)
+        grid, row = section.grid, section.grid.rowCount() if section.grid.count() else 0
+        if p.is_bool:
+            grid.addWidget(self._make_switch(p), row, 0)
+        else:
+            grid.addWidget(self._make_label(p), row, 0, 1, 2)
+            row += 1
+            grid.addWidget(self._make_slider(p), row, 0)
+        grid.addWidget(self._make_reset(p), row, 1)
+        if p.is_bool:
+            self._refresh_switch(name)
+
+    def complete(self) -> None:
+        """Build every row still waiting."""
+        self._build_timer.stop()
+        while self._unbuilt:
+            self._build_row(*self._unbuilt.pop(0))
+
+    @property
+    def sliders(self) -> dict[str, ParamSlider]:
+        """Every number parameter's slider, by name."""
+        self.complete()
+        return self._sliders
+
+    @property
+    def switches(self) -> dict[str, QCheckBox]:
+        """Every switch's box, by name."""
+        self.complete()
+        return self._switches
+
+    @property
+    def labels(self) -> dict[str, ParamLabel]:
+        self.complete()
+        return self._labels
+
+    @property
+    def resets(self) -> dict[str, QToolButton]:
+        self.complete()
+        return self._resets
 
     def eventFilter(self, obj, event) -> bool:
         """The mouse wheel over a slider, or a number box not clicked into, scrolls the
@@ -206,7 +274,7 @@ class TuningPanel(QWidget):
     def _make_label(self, p: Param) -> ParamLabel:
         label = ParamLabel(f"{p.label} [{p.unit}]")
         label.setToolTip(_tooltip(p))
-        self.labels[p.name] = label
+        self._labels[p.name] = label
         return label
 
     def _make_slider(self, p: Param) -> ParamSlider:
@@ -225,7 +293,7 @@ class TuningPanel(QWidget):
         slider.sliderReleased.connect(lambda name=p.name: self._on_release(name))
         slider.editingFinished.connect(self.edit_finished)
         slider.note.connect(self.show_note)
-        self.sliders[p.name] = slider
+        self._sliders[p.name] = slider
         return slider
 
     def show_note(self, text: str) -> None:
@@ -245,7 +313,7 @@ class TuningPanel(QWidget):
         box.setObjectName(p.name)
         box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         box.toggled.connect(lambda on, name=p.name: self._on_value(name, on))
-        self.switches[p.name] = box
+        self._switches[p.name] = box
         return box
 
     def _make_reset(self, p: Param) -> QToolButton:
@@ -254,31 +322,35 @@ class TuningPanel(QWidget):
         button.setObjectName(f"reset_{p.name}")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button.clicked.connect(lambda _=False, name=p.name: self.reset(name))
-        self.resets[p.name] = button
+        self._resets[p.name] = button
         self._describe_reset(p)
         return button
 
     def _describe_reset(self, p: Param) -> None:
         default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} {p.unit}"
-        self.resets[p.name].setToolTip(f"Reset {p.label} to {default}")
+        self._resets[p.name].setToolTip(f"Reset {p.label} to {default}")
 
     def _refresh_meanings(self) -> None:
         """Rows whose parameter a switch has given another unit and range show it; a
         switch that does nothing under the others is greyed out."""
-        for name, box in self.switches.items():
-            p = self.tuning.params[name]
-            box.setEnabled(p.applies(self.tuning))
-            box.setToolTip(
-                _tooltip(p) + ("" if p.applies(self.tuning) else f"<br><i>does nothing while {p.unused_with} is on</i>")
-            )
-        for name, slider in self.sliders.items():
+        for name in self._switches:
+            self._refresh_switch(name)
+        for name, slider in self._sliders.items():
             p = self.tuning.param(name)
             if p != slider.param:
                 slider.set_param(p, self.tuning[name])
                 slider.setToolTip(_slider_tooltip(p))
-                self.labels[name].set_full_text(f"{p.label} [{p.unit}]")
-                self.labels[name].setToolTip(_tooltip(p))
+                self._labels[name].set_full_text(f"{p.label} [{p.unit}]")
+                self._labels[name].setToolTip(_tooltip(p))
                 self._describe_reset(p)
+
+    def _refresh_switch(self, name: str) -> None:
+        p = self.tuning.params[name]
+        box = self._switches[name]
+        box.setEnabled(p.applies(self.tuning))
+        box.setToolTip(
+            _tooltip(p) + ("" if p.applies(self.tuning) else f"<br><i>does nothing while {p.unused_with} is on</i>")
+        )
 
     # --- changes from the user ----------------------------------------------
     def _on_value(self, name: str, value: float) -> None:
@@ -349,6 +421,8 @@ class TuningPanel(QWidget):
         shown already; a drag becomes an undo step when it ends)."""
         if change.model:  # another model's panel replaces this one
             self.tuning.changed.disconnect(self._tuning_changed)
+            self._build_timer.stop()
+            self._unbuilt = []  # the rows left are the last model's
             return
         if change.hz is not None:
             self.show_rate(change.hz[1])
@@ -368,13 +442,15 @@ class TuningPanel(QWidget):
         self.rate.setCurrentIndex(index)
 
     def _show(self, name: str, value: float) -> None:
-        if name in self.switches:
-            box = self.switches[name]
+        if name in self._switches:
+            box = self._switches[name]
             box.blockSignals(True)
             box.setChecked(bool(value))
             box.blockSignals(False)
             return
-        slider = self.sliders[name]
+        if name not in self._sliders:  # not built yet: it reads the tuning when it is
+            return
+        slider = self._sliders[name]
         slider.blockSignals(True)
         slider.setValue(value)
         slider.blockSignals(False)

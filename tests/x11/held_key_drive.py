@@ -48,6 +48,7 @@ app.installEventFilter(spy)
 
 
 def drive() -> None:
+    window.panel.complete()
     slider = [s for s in window.panel.findChildren(QSlider) if s.isVisible()][1]
     at = slider.mapToGlobal(QPoint(slider.width() // 2, slider.height() // 2))
     steps = ["xdotool keydown a", "sleep 0.6", f"xdotool mousemove {at.x()} {at.y()} mousedown 1"]
