@@ -1,12 +1,14 @@
 """Slider panel generated from a model's parameter declaration, with undo.
 
 Parameters are shown in collapsible sections by their declared group: each one's name
-and unit on a line of its own (never cut), under it its slider, number
-and reset, so the slider has the panel's width. The rows are built a few at a time,
-one slice per event-loop turn (open sections first), so a model switch never holds
-the window's frames; reading the rows (`sliders`, `labels`, …) builds the rest first. Every change goes through the window's QUndoStack: a
-click, a typed number, a reset or a preset load is one step; a slider drag applies
-live while the mouse moves and becomes one step when the mouse is released.
+and unit on a line of its own (never cut), under it its slider, number and reset, so
+the slider has the panel's width. The rows are built a few at a time, one slice per
+event-loop turn (open sections first), so a model switch never holds the window's
+frames; reading the rows (`sliders`, `labels`, …) builds the rest first.
+
+Every change goes through the window's QUndoStack: a click, a typed number, a reset
+or a preset load is one step; a slider drag applies live while the mouse moves and
+becomes one step when the mouse is released.
 """
 
 from __future__ import annotations
