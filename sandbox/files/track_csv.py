@@ -118,7 +118,11 @@ def circuit(rows: np.ndarray, name: str, source: str) -> Track:
         centre_line=lap,
         spawn=Pose(float(spawn_at[0]), float(spawn_at[1]), math.atan2(ahead[i][1], ahead[i][0])),
     )
-    check_track(track, source, {("polyline", 0): "the wall inside the loop", ("polyline", 1): "the outer wall"})
+    check_track(  # a wall's point n is from line n + 2 of the file
+        track,
+        source,
+        {("polyline", 0): "the wall inside the loop (point n from line n + 2)", ("polyline", 1): "the outer wall"},
+    )
     return track
 
 

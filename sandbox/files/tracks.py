@@ -349,3 +349,39 @@ def find_builtin_track(name: str | os.PathLike) -> Path:
     whose file stem or name it is, whatever the case ("skid_pad", "Skid pad",
     "Skid_Pad.json"); TrackError listing the close built-in names when there is none."""
     return find_builtin(name, _builtin_files(), "track", TrackError)
+
+
+def open_track(path: str | os.PathLike) -> Track:
+    """The track in any file a track can be read from, by its name's ending: a JSON
+    track (.json), a racetrack-database circuit (.csv) or a Godot level (.tscn)."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".csv":
+        from .track_csv import read_track_csv
+
+        return read_track_csv(path)
+    if suffix == ".tscn":
+        return _godot_level(path)
+    if suffix != ".json":
+        raise TrackError(
+            f"{printable(path)}: not a kind of track file car-sandbox reads (a track .json, a circuit .csv of "
+            "the racetrack-database, or a Godot level .tscn)"
+        )
+    return load_track(path)
+
+
+GODOT_LEVELS = f"{__package__}.godot_level"
+"""The module that reads Godot levels (`read_level(path) -> Track`)."""
+
+
+def _godot_level(path: str | os.PathLike) -> Track:
+    import importlib
+
+    try:
+        reader = importlib.import_module(GODOT_LEVELS)
+    except ModuleNotFoundError as exc:
+        if exc.name != GODOT_LEVELS:  # the reader is there but something it needs is not: a bug, shown as one
+            raise
+        raise TrackError(
+            f"{printable(path)}: reading Godot levels (.tscn) is not available in this car-sandbox"
+        ) from None
+    return reader.read_level(path)
