@@ -68,12 +68,12 @@ class _Reader:
 
     def number(self, value, where: str, low: float = -MAX_COORDINATE, high: float = MAX_COORDINATE) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(where, f"expected a number, got {_kind(value)}")
+            raise TrackError(f"{self.source}: {where} is {_kind(value)}, not a number")
         x = float(value)
         if math.isnan(x):
-            raise self.fail(where, "is NaN")
+            raise TrackError(f"{self.source}: {where} is NaN")
         if not low <= x <= high:
-            raise self.fail(where, f"{x:g} is outside {low:g} … {high:g}")
+            raise TrackError(f"{self.source}: {where} is {x:g}, outside {low:g} … {high:g}")
         return x
 
     def point(self, value, where: str) -> tuple[float, float]:
