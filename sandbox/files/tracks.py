@@ -86,7 +86,9 @@ class _Reader:
             raise self.fail(where, f"expected a list of [x, y] points, got {_kind(value)}")
         if len(value) < least:
             raise self.fail(where, f"{len(value)} point(s); at least {least} are needed")
-        array = np.array([self.point(p, f"{where} point {i}") for i, p in enumerate(value)], dtype=np.float64)
+        array = _plain_points(value)
+        if array is None:  # something is wrong: found point by point, to name it
+            array = np.array([self.point(p, f"{where} point {i}") for i, p in enumerate(value)], dtype=np.float64)
         repeated = np.flatnonzero(np.all(array[1:] == array[:-1], axis=1))
         if len(repeated):
             raise self.fail(where, f"point {repeated[0] + 1} is point {repeated[0]} again")
@@ -135,6 +137,22 @@ class _Reader:
         if abs((x2 - x1) * dy - (y2 - y1) * dx) / along < math.sin(math.radians(5)):
             raise self.fail(f"{where}.direction", "runs along the line; give the way a lap crosses it")
         return Line(x1, y1, x2, y2, (dx, dy))
+
+
+def _plain_points(value: list) -> np.ndarray | None:
+    """(n, 2) of a list of [x, y] number pairs within ±MAX_COORDINATE, read at numpy's
+    speed; None when any is not (then each is read on its own, to name the one)."""
+    try:
+        cells = np.array(value, dtype=object)
+    except ValueError:
+        return None
+    if cells.ndim != 2 or cells.shape[1] != 2:
+        return None
+    kinds = np.frompyfunc(type, 1, 1)(cells)
+    if not np.all((kinds == float) | (kinds == int)):  # no text, no true/false, no lists
+        return None
+    array = cells.astype(np.float64)
+    return array if bool(np.all(np.abs(array) <= MAX_COORDINATE)) else None
 
 
 def _kind(value) -> str:
@@ -308,6 +326,8 @@ def load_track(path: str | os.PathLike) -> Track:
     """The track in the JSON file `path`; TrackError naming the file and the problem."""
     source = printable(path)
     text = read_text(path, TRACK_LIMIT, TrackError)
+    if text.count("[") > 4 * MAX_ELEMENTS:  # every point opens a list: far too many, known before parsing
+        raise TrackError(f"{source}: more than {MAX_ELEMENTS:,d} points and shapes; a track holds at most that many")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
