@@ -70,11 +70,11 @@ def paint_track(painter: QPainter, track: Track, knocked: Collection[int] = (), 
     for circle in track.circles:
         painter.drawEllipse(QPointF(circle.x, circle.y), circle.radius, circle.radius)
     _cones(painter, track, knocked, line_px)
+    _spawn(painter, track, line_px)
     for sector in track.sectors:
         _timing_line(painter, sector, SECTOR, line_px)
     if track.start is not None:
         _timing_line(painter, track.start, START, line_px * 1.5)
-    _spawn(painter, track, line_px)
     painter.restore()
 
 
@@ -112,7 +112,7 @@ def _timing_line(painter: QPainter, line: Line, colour: str, width: float) -> No
 def _spawn(painter: QPainter, track: Track, line_px: float) -> None:
     """A small arrow where the car starts, pointing its way."""
     s = track.spawn
-    size = 14 * line_px / _scale(painter)
+    size = 8 * line_px / _scale(painter)
     c, n = QPointF(math.cos(s.heading), math.sin(s.heading)), QPointF(-math.sin(s.heading), math.cos(s.heading))
     at = QPointF(s.x, s.y)
     path = QPainterPath(at + c * size)
@@ -140,9 +140,18 @@ def fit_transform(track: Track, width: int, height: int, margin_px: float = 24.0
     return scale, (width - scale * span_x) / 2 - scale * left, (height - scale * span_y) / 2 - scale * top
 
 
-def track_image(track: Track, width: int = 1200, height: int = 800) -> QImage:
+def picture_height(track: Track, width: int) -> int:
+    """The height of a picture `width` wide that fits the track's shape (within 1/3 … 1 of the width)."""
+    left, top, right, bottom = track.bounds()
+    shape = (bottom - top) / (right - left) if right > left else 0.5
+    return round(width * min(max(shape, 1 / 3), 1.0))
+
+
+def track_image(track: Track, width: int = 1200, height: int | None = None) -> QImage:
     """A picture of the whole track: the ground, the track fitted in it, its name and a
-    scale bar (needs a QGuiApplication for the text)."""
+    scale bar; `height` by the track's shape when not given (needs a QGuiApplication for
+    the text)."""
+    height = picture_height(track, width) if height is None else height
     image = QImage(width, height, QImage.Format.Format_RGB32)
     image.fill(QColor(GROUND))
     painter = QPainter(image)
