@@ -42,7 +42,8 @@ def test_info_draws_the_track_to_a_png(tmp_path):
     assert result.returncode == 0, result.stderr
     assert f"wrote {out}" in result.stdout
     image = QImage(str(out))
-    assert (image.width(), image.height()) == (1200, 800)
+    # the demo's map is 18 tiles of 128 px across and 14 down: the picture takes its shape
+    assert (image.width(), image.height()) == (1200, round(1200 * 14 / 18))
     colours = {QColor(image.pixel(x, y)).name() for x in range(0, 1200, 4) for y in range(0, 800, 4)}
     assert "#6d737c" in colours and "#3b4a3a" in colours  # walls filled, on the ground
     assert "#4fc3f7" in colours  # the car's spawn
