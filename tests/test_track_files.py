@@ -154,6 +154,8 @@ BAD = [
     ("walls.3.polyline", [[20, -10], [30, -10]], "walls[3].polyline: 2 point(s); at least 3 are needed"),
     ("unit", "ft", 'unit: "ft": expected "px" or "m"'),
     ("cones.0.x", "10", "cones[0].x is text, not a number"),
+    ("walls.0.polyline.1.1", True, "walls[0].polyline point 1: y is true/false, not a number"),
+    ("centre_line.points.2", [1, 2, 3], "centre_line.points point 2: expected [x, y], got a list"),
     ("name", DELETE, "name is missing"),
     ("surfaces.0.grip", 50, "surfaces[0].grip is 50, outside 0 … 10"),
     ("pixels_per_metre", 0, "pixels_per_metre is 0, outside"),

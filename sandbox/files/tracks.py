@@ -148,11 +148,16 @@ def _plain_points(value: list) -> np.ndarray | None:
         return None
     if cells.ndim != 2 or cells.shape[1] != 2:
         return None
-    kinds = np.frompyfunc(type, 1, 1)(cells)
-    if not np.all((kinds == float) | (kinds == int)):  # no text, no true/false, no lists
+    plain = np.frompyfunc(_is_plain_number, 1, 1)(cells)
+    if not plain.all():
         return None
     array = cells.astype(np.float64)
     return array if bool(np.all(np.abs(array) <= MAX_COORDINATE)) else None
+
+
+def _is_plain_number(value) -> bool:
+    """A JSON number: int or float, never true/false (bool is an int in Python), text or a list."""
+    return type(value) in (int, float)
 
 
 def _kind(value) -> str:
