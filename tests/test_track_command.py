@@ -106,3 +106,10 @@ def test_an_unknown_track_name_lists_the_built_in_ones(action):
 def test_a_track_action_is_required():
     result = track()
     assert result.returncode == 2 and "ACTION" in result.stderr
+
+
+def test_the_track_arguments_help_names_every_built_in_track():
+    from sandbox.cli import TRACK_HELP
+    from sandbox.files.tracks import builtin_track_names
+
+    assert all(name in TRACK_HELP for name in builtin_track_names())
