@@ -139,7 +139,7 @@ def check_parking_lot(track, unit, kerb, width, stop, m):
     raise AssertionError("no room to turn straight ahead")
 
 
-def check_indianapolis(track, unit, kerb, width, stop, m):
+def check_circuit(track, unit, kerb, width, stop, m):
     """The lap's tightest bend (over a car's length of points) is no tighter than the
     car's circle, and the walls everywhere leave the body room beside the centre line."""
     centre = track.centre_line.points
@@ -150,7 +150,15 @@ def check_indianapolis(track, unit, kerb, width, stop, m):
     assert width / 2 + clearance(unit, track) <= narrowest
 
 
-CHECKS = {name[len("check_") :]: f for name, f in globals().items() if name.startswith("check_")}
+CHECKS = {
+    "open_field": check_open_field,
+    "skid_pad": check_skid_pad,
+    "slalom": check_slalom,
+    "drag_strip": check_drag_strip,
+    "parking_lot": check_parking_lot,
+    "club_circuit": check_circuit,
+    "indianapolis": check_circuit,
+}
 
 
 def test_every_built_in_track_has_its_check():
@@ -169,7 +177,8 @@ def test_every_built_in_preset_can_drive_the_track(cars, name):
 
 def test_the_checks_can_fail():
     """The heavy truck's circle (1662 px kerb to kerb, 66 m at 25 px/m) does not fit a
-    skid pad of the standard 30 m radius, nor a slalom of cones 15 m apart."""
+    skid pad of the standard 30 m radius, nor a slalom of cones 15 m apart, nor the club
+    circuit at 17.5 px/m (its 40 m hairpin 700 px round)."""
     from dataclasses import replace
 
     from sandbox.physics.track import Polyline
@@ -183,3 +192,7 @@ def test_the_checks_can_fail():
     close = replace(slalom, cones=tuple(replace(c, x=50 + 15 * i) for i, c in enumerate(slalom.cones)))
     with pytest.raises(AssertionError):
         check_slalom(close.in_unit("px"), "px", 1662 / 2, 80, 0, {})
+    club = load_track(find_builtin_track("club_circuit"))
+    check_circuit(club.in_unit("px"), "px", 1662 / 2, 80, 0, {})
+    with pytest.raises(AssertionError):
+        check_circuit(replace(club, pixels_per_metre=17.5).in_unit("px"), "px", 1662 / 2, 80, 0, {})

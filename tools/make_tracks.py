@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.files.track_csv import read_track_csv  # noqa: E402
+from sandbox.files.track_csv import circuit, read_track_csv  # noqa: E402
 from sandbox.files.tracks import BUILTIN_TRACKS, save_track  # noqa: E402
 from sandbox.physics.track import Circle, Line, Polyline, Pose, Track  # noqa: E402
 
@@ -109,9 +110,54 @@ def _tile(polygon, col: int, row: int) -> Polyline:
     return Polyline(np.array(polygon, dtype=np.float64) + centre, closed=True)
 
 
-def oval(csv: Path) -> Track:
-    from dataclasses import replace
+CLUB_LAYOUT = (
+    ("straight", 300.0),
+    ("turn", 180.0, 40.0),  # the hairpin
+    ("straight", 100.0),
+    ("turn", -90.0, 50.0),
+    ("straight", 60.0),
+    ("turn", 90.0, 50.0),
+    ("straight", 100.0),
+    ("turn", 90.0, 60.0),
+    ("straight", 120.0),
+    ("turn", 90.0, 60.0),
+)
+"""The club circuit as a driver's notes, on a map (y up, left turns positive): metres
+and degrees; it closes on itself."""
+CLUB_HALF_WIDTH = 6.0
+STEP_M = 5.0
 
+
+def club_circuit() -> Track:
+    """A 1.15 km lap of straights and arcs (the tightest a 40 m hairpin), walls 12 m
+    apart, made as a racetrack-database circuit is (start at the first point, sectors at thirds)."""
+    x, y, heading, points = 0.0, 0.0, 0.0, []
+    for part in CLUB_LAYOUT:
+        if part[0] == "straight":
+            n = round(part[1] / STEP_M)
+            for _ in range(n):
+                points.append((x, y))
+                x, y = x + part[1] / n * math.cos(heading), y + part[1] / n * math.sin(heading)
+        else:
+            turn, radius = math.radians(part[1]), part[2]
+            side = math.copysign(1.0, turn)
+            cx, cy = x - side * radius * math.sin(heading), y + side * radius * math.cos(heading)
+            n = max(2, round(abs(turn) * radius / STEP_M))
+            for _ in range(n):
+                points.append((x, y))
+                heading += turn / n
+                x, y = cx + side * radius * math.sin(heading), cy - side * radius * math.cos(heading)
+    assert math.hypot(x, y) < 1e-6, "the layout does not close"
+    rows = np.array([(px, py, CLUB_HALF_WIDTH, CLUB_HALF_WIDTH) for px, py in points])
+    track = circuit(rows, "Club circuit", "the club circuit")
+    return replace(
+        track,
+        description="A 1.15 km lap: a 300 m straight into a 40 m hairpin, an S of 50 m bends, two 60 m "
+        "bends home; walls 12 m apart, three sectors.",
+    )
+
+
+def oval(csv: Path) -> Track:
     track = read_track_csv(csv)
     return replace(
         track,
@@ -132,6 +178,7 @@ def main() -> None:
         "slalom": slalom(),
         "drag_strip": drag_strip(),
         "parking_lot": parking_lot(),
+        "club_circuit": club_circuit(),
         "indianapolis": oval(Path(sys.argv[1])),
     }
     for stem, track in tracks.items():
