@@ -153,6 +153,11 @@ BAD = [
     ("start.direction", [0, 1], "start.direction: runs along the line"),
     ("walls.0.polyline.1", [-50, -50], "walls[0].polyline: point 1 is point 0 again"),
     ("walls.3.polyline", [[20, -10], [30, -10]], "walls[3].polyline: 2 point(s); at least 3 are needed"),
+    (
+        "walls.3.polyline",
+        [[20, -10], [30, -10], [30, 0], [20, -10]],
+        "walls[3].polyline: point 0 is point 3 again (a closed line joins its ends",
+    ),
     ("unit", "ft", 'unit: "ft": expected "px" or "m"'),
     ("cones.0.x", "10", "cones[0].x is text, not a number"),
     ("walls.0.polyline.1.1", True, "walls[0].polyline point 1: y is true/false, not a number"),

@@ -11,7 +11,14 @@ import numpy as np
 
 from ..errors import UserError
 from ..physics.track import Track
-from ..physics.track_geometry import first_self_crossing, line_crosses, meeting_point, segments, solid_at
+from ..physics.track_geometry import (
+    first_self_crossing,
+    line_crosses,
+    meeting_point,
+    repeated_point,
+    segments,
+    solid_at,
+)
 
 MAX_COORDINATE = 1e7
 """Largest |x| or |y| a track may hold, in its unit: 10 000 km in m, far beyond any
@@ -73,6 +80,16 @@ def check_track(track: Track, source: str, names: Mapping[tuple[str, int], str] 
         bad = np.flatnonzero(~(np.abs(values) <= MAX_COORDINATE))
         if len(bad):
             raise fail(where, f"{values[bad[0]]!r} is not a coordinate within ±{MAX_COORDINATE:g}")
+    lines = [(name("polyline", i), line) for i, line in enumerate(track.polylines)]
+    for where, line in lines + ([("centre_line", track.centre_line)] if track.centre_line is not None else []):
+        again = repeated_point(line)
+        if again is not None:
+            before = (again - 1) % len(line.points)
+            raise fail(
+                where,
+                f"point {again} is point {before} again"
+                + (" (a closed line joins its ends itself)" if again == 0 else ""),
+            )
     for index, line in enumerate(track.polylines):
         crossing = first_self_crossing(line)
         if crossing is not None:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import printable
 from ..physics.track import UNITS, Circle, Line, Polyline, Pose, Rect, Surface, Track
+from ..physics.track_geometry import repeated_point
 from .disk import read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
 from .track_checks import MAX_COORDINATE, MAX_ELEMENTS, TrackError, check_track, count_elements  # noqa: F401
@@ -88,9 +89,9 @@ class _Reader:
         array = _plain_points(value)
         if array is None:  # something is wrong: found point by point, to name it
             array = np.array([self.point(p, f"{where} point {i}") for i, p in enumerate(value)], dtype=np.float64)
-        repeated = np.flatnonzero(np.all(array[1:] == array[:-1], axis=1))
-        if len(repeated):
-            raise self.fail(where, f"point {repeated[0] + 1} is point {repeated[0]} again")
+        again = repeated_point(Polyline(array))
+        if again is not None:
+            raise self.fail(where, f"point {again} is point {again - 1} again")
         return array
 
     def flag(self, value, where: str) -> bool:

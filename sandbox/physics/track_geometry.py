@@ -26,6 +26,14 @@ def segments(line: Polyline) -> tuple[np.ndarray, np.ndarray]:
     return p[:-1], p[1:]
 
 
+def repeated_point(line: Polyline) -> int | None:
+    """The first point that is the one before it again (a segment of no length; a closed
+    polyline's first point counts as after its last), or None."""
+    a, b = segments(line)
+    same = np.flatnonzero(np.all(a == b, axis=1))
+    return None if not len(same) else (int(same[0]) + 1) % len(line.points)
+
+
 def length(line: Polyline) -> float:
     """The polyline's length (a closed one's includes the segment back to its first point)."""
     a, b = segments(line)
