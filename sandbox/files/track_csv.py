@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import printable
 from ..physics.track import Line, Polyline, Pose, Track
 from .disk import read_text
-from .track_checks import MAX_ELEMENTS, TrackError, check_track
+from .track_checks import MAX_COORDINATE, MAX_ELEMENTS, TrackError, check_track
 
 HEADER = "# x_m,y_m,w_tr_right_m,w_tr_left_m"
 COLUMNS = ("x_m", "y_m", "w_tr_right_m", "w_tr_left_m")
@@ -66,7 +66,7 @@ def _rows(text: str, source: str) -> np.ndarray:
             except ValueError:
                 what = "is missing" if not field.strip() else f"{printable(field.strip()[:40])!r} is not a number"
                 raise TrackError(f"{source}: line {number}: {column} {what}") from None
-            if not math.isfinite(value) or abs(value) > 1e7:
+            if not math.isfinite(value) or abs(value) > MAX_COORDINATE:
                 raise TrackError(f"{source}: line {number}: {column} is {field.strip()}, not a finite coordinate")
             if column.startswith("w_") and value <= 0:
                 raise TrackError(f"{source}: line {number}: {column} is {value:g}; a width must be more than 0")
