@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import printable
-from ..physics.track import UNITS, Circle, Line, Polyline, Pose, Rect, Surface, Track
+from ..physics.track import DEFAULT_PIXELS_PER_METRE, UNITS, Circle, Line, Polyline, Pose, Rect, Surface, Track
 from ..physics.track_geometry import repeated_point
 from .disk import read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
@@ -224,7 +224,9 @@ def track_from_json(data, source: str) -> Track:
     track = Track(
         name=r.text(d["name"], "name"),
         unit=unit,
-        pixels_per_metre=r.number(d.get("pixels_per_metre", 25.0), "pixels_per_metre", 0.001, 100_000.0),
+        pixels_per_metre=r.number(
+            d.get("pixels_per_metre", DEFAULT_PIXELS_PER_METRE), "pixels_per_metre", 0.001, 100_000.0
+        ),
         polylines=tuple(polylines),
         rects=tuple(rects),
         circles=tuple(circles),
