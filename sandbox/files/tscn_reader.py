@@ -1,0 +1,311 @@
+"""Godot's text scenes and resources (.tscn, .tres) read as sections of values, never run.
+
+A file is a header (`[gd_scene …]` or `[gd_resource …]`) then sections: `[ext_resource …]`,
+`[sub_resource …]`, `[node …]`, `[resource]`, `[connection …]`, `[editable …]`; a section's
+properties follow it a line each (`key = value`; a value may run over several lines).
+Godot 3 (`format=2`) and Godot 4 (`format=3`) write the same grammar with other spellings
+(`Vector2( 1, 2 )` / `Vector2(1, 2)`, `PoolVector2Array` / `PackedVector2Array`,
+`ExtResource( 1 )` / `ExtResource("1_abc")`).
+
+Values: numbers (int or float; `inf`, `inf_neg`, `nan`), `true`/`false`, `null`, strings,
+`&"StringName"` and `^"NodePath"` (as str), arrays (list), dictionaries (dict), and
+constructors as `Call(name, args)`: `Vector2(1, 2)` is `Call("Vector2", (1, 2))`, a numeric
+packed array holds its numbers flat (`Call("PackedVector2Array", (x0, y0, x1, y1, …))`).
+GDScript's reader (gdscript_reader.py) reads a language, not this: strings here run over
+lines, `;` starts a comment and keys hold `/` and `:` (`0:1/0/physics_layer_0/polygon_0`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..errors import UserError, printable, shown
+
+
+class SceneError(UserError):
+    """A Godot scene or resource file that cannot be read."""
+
+
+class Call(NamedTuple):
+    """A constructor in a value: `Vector2( 1, 2 )` is Call("Vector2", (1, 2))."""
+
+    name: str
+    args: tuple
+
+
+SECTIONS = frozenset(
+    {"gd_scene", "gd_resource", "ext_resource", "sub_resource", "node", "resource", "connection", "editable"}
+)
+"""Every section Godot 3 and 4 write in a text scene or resource."""
+
+
+@dataclass
+class Section:
+    """One `[kind attr=value …]` section and the `key = value` properties under it (in
+    the file's order; Godot sets them in that order)."""
+
+    kind: str
+    attrs: dict
+    props: dict = field(default_factory=dict)
+    line: int = 0
+
+
+@dataclass
+class SceneFile:
+    """A parsed .tscn or .tres: its header, resources by id, nodes in file order, and the
+    `[resource]` section of a .tres."""
+
+    source: str
+    header: Section
+    ext: dict = field(default_factory=dict)
+    sub: dict = field(default_factory=dict)
+    nodes: list = field(default_factory=list)
+    resource: Section | None = None
+
+    @property
+    def format(self) -> int:
+        """2 for Godot 3, 3 for Godot 4 (Godot's own number, as the header says)."""
+        return self.header.attrs.get("format", 2)
+
+
+_SPACE = re.compile(r"(?:[ \t\r\n]+|;[^\n]*)*")
+_TOKEN = re.compile(
+    r"""(?:[ \t\r\n]+|;[^\n]*)*(?:
+  (?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+| (?P<str>"(?:[^"\\]|\\.)*")
+| (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+| (?P<op>[\[\](){},:=&^@-])
+)""",
+    re.VERBOSE | re.DOTALL,
+)
+_KEY = re.compile(r"([^=\[\n;][^=\n]*?)[ \t]*=")
+_NUMBERS = re.compile(r"[^()\"]*\)")
+_NUMBER = re.compile(r"-?inf(?:_neg)?|nan|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "b": "\b", "f": "\f", "a": "\a", "v": "\v"}
+_WORDS = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "nil": None,
+    "inf": math.inf,
+    "inf_neg": -math.inf,
+    "nan": math.nan,
+}
+NUMERIC_ARRAYS = frozenset(
+    {
+        "PoolVector2Array",
+        "PackedVector2Array",
+        "PoolRealArray",
+        "PackedFloat32Array",
+        "PackedFloat64Array",
+        "PoolIntArray",
+        "PackedInt32Array",
+        "PackedInt64Array",
+        "PackedByteArray",
+        "PoolByteArray",
+        "PoolColorArray",
+        "PackedColorArray",
+        "PoolVector3Array",
+        "PackedVector3Array",
+    }
+)
+"""Packed arrays of numbers only: read in one pass (a level's polygons are long)."""
+DEPTH = 64
+"""Arrays and dictionaries nested deeper than this are refused (no file of Godot's is)."""
+
+
+class _Reader:
+    def __init__(self, text: str, source: str):
+        self.text, self.source = text, source
+        self.counted, self.lines = 0, 1  # lines before offset `counted`, kept as the reader moves on
+
+    def line(self, pos: int) -> int:
+        """The 1-based line of `pos`, at or after the last one asked for."""
+        self.lines += self.text.count("\n", self.counted, pos)
+        self.counted = pos
+        return self.lines
+
+    def fail(self, pos: int, problem: str) -> SceneError:
+        line = self.text.count("\n", 0, pos) + 1
+        return SceneError(f"{self.source} line {line}: {problem}")
+
+    def token(self, pos: int) -> tuple[str, str, int]:
+        """(kind, text, end) of the token at `pos`, spaces and comments skipped."""
+        m = _TOKEN.match(self.text, pos)
+        if m is None:
+            end = _SPACE.match(self.text, pos).end()
+            if end >= len(self.text):
+                raise self.fail(end, "the file ends inside a value")
+            raise self.fail(end, f"unexpected {shown(self.text[end : end + 20])!r}")
+        return m.lastgroup, m.group(m.lastgroup), m.end()
+
+    def value(self, pos: int, depth: int = 0):
+        """(value, end) of the value at `pos`."""
+        if depth > DEPTH:
+            raise self.fail(pos, f"values nested over {DEPTH} deep")
+        kind, text, end = self.token(pos)
+        if kind == "num":
+            return (float(text) if any(c in text for c in ".eE") else int(text)), end
+        if kind == "str":
+            return _unquoted(text), end
+        if kind == "name":
+            return self.named(text, end, depth)
+        if text in "&^@":  # StringName, NodePath (Godot 4)
+            kind, inner, end = self.token(end)
+            if kind != "str":
+                raise self.fail(end, f"a string expected after {text}")
+            return _unquoted(inner), end
+        if text == "-":
+            kind, word, end = self.token(end)
+            if word not in ("inf", "nan"):
+                raise self.fail(end, "a number expected after -")
+            return -_WORDS[word], end
+        if text == "[":
+            return self.items(end, "]", depth)
+        if text == "{":
+            return self.mapping(end, depth)
+        raise self.fail(end - 1, f"unexpected {text!r}")
+
+    def named(self, name: str, end: int, depth: int):
+        if name in _WORDS:
+            return _WORDS[name], end
+        kind, text, after = self.token(end)
+        if text == "[":  # a typed array or dictionary (Godot 4): Array[int]([1, 2])
+            _, after = self.items(after, "]", depth + 1)
+            kind, text, after = self.token(after)
+        if text != "(":
+            raise self.fail(end, f"{shown(name)} is not a value Godot writes")
+        if name in NUMERIC_ARRAYS:
+            m = _NUMBERS.match(self.text, after)
+            if m is not None:
+                numbers = _NUMBER.findall(self.text, after, m.end() - 1)
+                if len(numbers) == self.text.count(",", after, m.end() - 1) + (1 if numbers else 0):
+                    return Call(name, tuple(_number(n) for n in numbers)), m.end()
+        args, after = self.items(after, ")", depth)
+        if name in ("Array", "Dictionary") and len(args) == 1:
+            return args[0], after
+        return Call(name, tuple(args)), after
+
+    def items(self, pos: int, close: str, depth: int) -> tuple[list, int]:
+        result = []
+        while True:
+            kind, text, end = self.token(pos)
+            if kind == "op" and text == close:
+                return result, end
+            item, pos = self.value(pos, depth + 1)
+            result.append(item)
+            kind, text, pos = self.token(pos)
+            if text == close:
+                return result, pos
+            if text != ",":
+                raise self.fail(pos - 1, f"',' or '{close}' expected, not {shown(text)!r}")
+
+    def mapping(self, pos: int, depth: int) -> tuple[dict, int]:
+        result = {}
+        while True:
+            kind, text, end = self.token(pos)
+            if text == "}":
+                return result, end
+            key, pos = self.value(pos, depth + 1)
+            kind, text, pos = self.token(pos)
+            if text not in (":", "="):
+                raise self.fail(pos - 1, f"':' expected after a dictionary key, not {shown(text)!r}")
+            item, pos = self.value(pos, depth + 1)
+            result[key if isinstance(key, (str, int, float, bool)) else repr(key)] = item
+            kind, text, pos = self.token(pos)
+            if text == "}":
+                return result, pos
+            if text != ",":
+                raise self.fail(pos - 1, f"',' or '}}' expected, not {shown(text)!r}")
+
+    def section(self, pos: int) -> tuple[Section, int]:
+        """The section whose '[' is at `pos`, and where its header ends."""
+        kind, name, end = self.token(pos + 1)
+        if kind != "name":
+            raise self.fail(pos, "a section's name expected after '['")
+        if name not in SECTIONS:
+            raise self.fail(pos, f"unknown section [{shown(name)}] (a Godot scene has {', '.join(sorted(SECTIONS))})")
+        attrs = {}
+        while True:
+            kind, text, end = self.token(end)
+            if text == "]":
+                return Section(name, attrs, line=self.line(pos)), end
+            if kind != "name":
+                raise self.fail(end - 1, f"[{name}]: an attribute name or ']' expected, not {shown(text)!r}")
+            kind, eq, after = self.token(end)
+            if eq != "=":
+                raise self.fail(end, f"[{name}]: '=' expected after {text}")
+            attrs[text], end = self.value(after)
+
+    def sections(self) -> list[Section]:
+        text, result, pos = self.text, [], 0
+        while True:
+            pos = _SPACE.match(text, pos).end()
+            if pos >= len(text):
+                return result
+            if text[pos] == "[":
+                section, pos = self.section(pos)
+                result.append(section)
+                continue
+            m = _KEY.match(text, pos)
+            if m is None:
+                raise self.fail(
+                    pos, f"a '[section]' or a 'key = value' line expected, not {shown(text[pos : pos + 40])!r}"
+                )
+            if not result:
+                raise self.fail(pos, "a property before the file's first section")
+            result[-1].props[m.group(1).strip()], pos = self.value(m.end())
+
+
+def _unquoted(text: str) -> str:
+    inner = text[1:-1]
+    if "\\" not in inner:
+        return inner
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _escape, inner, flags=re.DOTALL)
+
+
+def _escape(m: re.Match) -> str:
+    code = m.group(1)
+    return chr(int(code[1:], 16)) if len(code) == 5 else _ESCAPES.get(code, code)
+
+
+def _number(text: str) -> float:
+    if text in ("inf", "-inf", "inf_neg", "nan"):
+        return {"inf": math.inf, "-inf": -math.inf, "inf_neg": -math.inf, "nan": math.nan}[text]
+    return float(text)
+
+
+def parse_scene(text: str, source: str = "<scene>") -> SceneFile:
+    """A .tscn or .tres text as sections; SceneError naming the line for anything
+    malformed (an unknown section, an unclosed value, a property before any section)."""
+    source = printable(source)
+    reader = _Reader(text, source)
+    sections = reader.sections()
+    if not sections or sections[0].kind not in ("gd_scene", "gd_resource"):
+        raise SceneError(
+            f"{source}: not a Godot scene or resource (its first line is not [gd_scene …] or [gd_resource …])"
+        )
+    scene = SceneFile(source, sections[0])
+    if scene.format not in (2, 3):
+        raise SceneError(
+            f"{source}: format={shown(scene.format)}; Godot 3 writes format=2 and Godot 4 format=3, the two read here"
+        )
+    for section in sections[1:]:
+        if section.kind in ("ext_resource", "sub_resource"):
+            table = scene.ext if section.kind == "ext_resource" else scene.sub
+            key = section.attrs.get("id")
+            if key is None:
+                raise SceneError(f"{source} line {section.line}: [{section.kind}] without an id")
+            if key in table:
+                raise SceneError(f"{source} line {section.line}: a second [{section.kind}] with id {shown(key)}")
+            table[key] = section
+        elif section.kind == "node":
+            scene.nodes.append(section)
+        elif section.kind == "resource":
+            scene.resource = section
+        elif section.kind in ("gd_scene", "gd_resource"):
+            raise SceneError(f"{source} line {section.line}: a second [{section.kind}] header")
+    return scene
