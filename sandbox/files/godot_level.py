@@ -44,6 +44,8 @@ NODE_LIMIT = 200_000
 """A level whose scenes, instanced, make more nodes than this is refused."""
 CAR_MASK = 1
 """The car's collision mask: Godot's default (layer 1)."""
+CAR_LAYER = 1
+"""The car's collision layer: Godot's default (layer 1)."""
 STATIC = frozenset({"StaticBody2D", "AnimatableBody2D"})
 MOVING = frozenset({"RigidBody2D", "KinematicBody2D", "CharacterBody2D", "PhysicalBone2D", "RigidDynamicBody2D"})
 AREAS = frozenset({"Area2D"})
@@ -264,13 +266,21 @@ def _kind(level: _Level, node: Node, where: str) -> str | None:
     return "moving" if kind in MOVING else "area" if kind in AREAS else "tiles" if kind in TILE_MAPS else None
 
 
-def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_kind, mask: int) -> None:
+def meets_car(godot: int, layer: int, mask: int, car_layer: int = CAR_LAYER, car_mask: int = CAR_MASK) -> bool:
+    """Whether a body on `layer` with `mask` stops the car. Godot 3 tests both ways (3.x
+    CollisionObject2DSW::test_collision_mask: the body's layer in the car's mask, or the
+    car's layer in the body's mask); Godot 4's CharacterBody2D only the body's layer in
+    the car's mask (4.x GodotCollisionObject2D::collides_with)."""
+    return bool(layer & car_mask or (godot == 3 and mask & car_layer))
+
+
+def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_kind, car: tuple[int, int]) -> None:
     own = IDENTITY if node.type in OFF_CANVAS else local_transform(node, where)
     top = node.props.get("top_level", (False,))[0] is True
     here = own if top or node.type in OFF_CANVAS else compose(outer, own)
     kind = _kind(level, node, where)
     if node.type in SHAPES:
-        _shape(level, walls, node, here, where, parent_kind, mask)
+        _shape(level, walls, node, here, where, parent_kind, car)
     elif kind == "tiles":
         level.note("tile maps: their collision is not read", where)
     elif node.type == "Path2D":
@@ -281,10 +291,10 @@ def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_ki
             level.note("more Path2D nodes: only the first is the centre line", where)
     below = (kind, node) if kind else (node.type, node)
     for name, child in node.children.items():
-        _walk(level, walls, child, IDENTITY if node.type in OFF_CANVAS else here, f"{where}/{name}", below, mask)
+        _walk(level, walls, child, IDENTITY if node.type in OFF_CANVAS else here, f"{where}/{name}", below, car)
 
 
-def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, mask: int) -> None:
+def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, car: tuple[int, int]) -> None:
     kind, body = parent if parent else (None, None)
     if kind == "moving":
         return level.note(f"shapes of moving bodies ({body.type}, not static): not walls", where)
@@ -292,9 +302,11 @@ def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, m
         return level.note("shapes of areas (Area2D): not walls", where)
     if kind != "static":
         return level.note("collision shapes whose parent is not a static body (unknown or not a body): not read", where)
-    layer = body.props.get("collision_layer", (1,))[0]
-    if isinstance(layer, int) and not layer & mask:
-        return level.note(f"shapes on physics layers outside the car's mask ({mask}): not walls", where)
+    layer, mask = (body.props.get(name, (1,))[0] for name in ("collision_layer", "collision_mask"))
+    if not (isinstance(layer, int) and isinstance(mask, int)):
+        raise LevelError(f"{where}: the body's collision_layer and collision_mask are whole numbers")
+    if not meets_car(level.godot, layer, mask, *car):
+        return level.note(f"shapes of bodies the car does not meet (on layer {car[0]}, mask {car[1]}): not walls", where)
     if node.props.get("disabled", (False,))[0] is True:
         return level.note("disabled shapes: not walls", where)
     if node.props.get("one_way_collision", (False,))[0] is True:
@@ -320,10 +332,13 @@ def _notes(notes: dict[str, list[str]]) -> tuple[str, ...]:
     return tuple(said)
 
 
-def read_level(path: str | os.PathLike, project: Path | None = None, *, mask: int = CAR_MASK) -> Track:
+def read_level(
+    path: str | os.PathLike, project: Path | None = None, *, layer: int = CAR_LAYER, mask: int = CAR_MASK
+) -> Track:
     """The level scene at `path` as a track in px; `project`: the Godot project's folder
-    (found upward from the scene when None); `mask`: the car's collision mask. LevelError
-    (a UserError) names the file, the node (`Level/Walls/Wall3`) and the problem."""
+    (found upward from the scene when None); `layer`, `mask`: the car's collision layer
+    and mask (see `meets_car`). LevelError (a UserError) names the file, the node
+    (`Level/Walls/Wall3`) and the problem."""
     scene = Path(os.path.realpath(path))
     project = Path(os.path.realpath(project)) if project is not None else find_project(scene)
     if project is not None and not scene.is_relative_to(project):
@@ -331,7 +346,7 @@ def read_level(path: str | os.PathLike, project: Path | None = None, *, mask: in
     level = _Level(project)
     root = level.build(scene, (), None)
     walls = _Walls()
-    _walk(level, walls, root, IDENTITY, root.name, None, mask)
+    _walk(level, walls, root, IDENTITY, root.name, None, (layer, mask))
     return Track(
         name=scene.stem,
         unit="px",

@@ -1,13 +1,16 @@
 # Loads a level scene in the engine and writes what its physics holds, for the level
 # import's tests: every shape of every StaticBody2D (its type, its data and its global
 # transform, as the physics server has them), every Path2D's baked curve in global
-# coordinates, and which static bodies contain each probe point (on layer 1, the car's
-# mask). Run as the main loop, from the level's own project:
+# coordinates (on the exact Bézier), which static bodies contain each probe point, and
+# whether a car on Godot's default layer and mask meets each body named in LEVEL_MEETS. Run as the main loop, from the level's own project:
 #   LEVEL_SCENE=res://level.tscn LEVEL_OUT=out.txt LEVEL_PROBES=probes.txt \
 #     godot3-server --path PROJECT -s /path/to/level_dump.gd
 # Lines written: shape|shape node's path|index|type|disabled|one way|layer|6 transform numbers|data...
-# path|node path|x y x y ...; probe|index|node paths containing it, comma-separated.
+# path|node path|x y x y ...; probe|index|node paths containing it, comma-separated;
+# meets|node path|1 or 0.
 extends SceneTree
+
+const PATH_STEPS = 400  # points a stretch of a Path2D's curve is written at (on the exact Bézier)
 
 var level
 var frames = 0
@@ -20,13 +23,15 @@ func _init():
 
 func _idle(_delta):
 	frames += 1
-	if frames < 3:  # a physics step or two: the bodies are in the space's broadphase
+	if frames != 3:  # a physics step or two first: the bodies are in the space's broadphase
 		return false
 	var out = File.new()
 	out.open(OS.get_environment("LEVEL_OUT"), File.WRITE)
 	_walk(level, out)
 	_probe(out)
+	_meets(out)
 	out.close()
+	quit()
 	return true
 
 
@@ -74,11 +79,21 @@ func _walk(node, out):
 			out.store_line(PoolStringArray(fields).join("|"))
 	if node is Path2D and node.curve != null:
 		var points = []
-		for p in node.curve.get_baked_points():
-			points.append(node.global_transform.xform(p))
+		var curve = node.curve
+		for i in range(curve.get_point_count() - 1):
+			for k in range(PATH_STEPS):
+				points.append(node.global_transform.xform(curve.interpolate(i, float(k) / PATH_STEPS)))
+		points.append(node.global_transform.xform(curve.get_point_position(curve.get_point_count() - 1)))
 		out.store_line("path|%s|%s" % [path, _numbers(_flat(points))])
 	for child in node.get_children():
 		_walk(child, out)
+
+
+func _canvases(node, found):
+	if node is StaticBody2D and not node.get_canvas().get_id() in found:
+		found.append(node.get_canvas().get_id())
+	for child in node.get_children():
+		_canvases(child, found)
 
 
 func _probe(out):
@@ -86,6 +101,8 @@ func _probe(out):
 	if file.open(OS.get_environment("LEVEL_PROBES"), File.READ) != OK:
 		return
 	var space = get_root().world_2d.direct_space_state
+	var canvases = []
+	_canvases(level, canvases)
 	var index = 0
 	while not file.eof_reached():
 		var line = file.get_line().strip_edges()
@@ -93,10 +110,26 @@ func _probe(out):
 			continue
 		var xy = line.split(" ")
 		var inside = []
-		for hit in space.intersect_point(Vector2(float(xy[0]), float(xy[1])), 64, [], 1, true, false):
-			if hit.collider is StaticBody2D:
-				inside.append(str(level.get_path_to(hit.collider)))
+		for canvas in canvases:  # a point query sees the bodies of one canvas (a CanvasLayer has its own)
+			var at = Vector2(float(xy[0]), float(xy[1]))
+			for hit in space.intersect_point_on_canvas(at, canvas, 64, [], 0x7FFFFFFF, true, false):
+				if hit.collider is StaticBody2D and not str(level.get_path_to(hit.collider)) in inside:
+					inside.append(str(level.get_path_to(hit.collider)))
 		inside.sort()
 		out.store_line("probe|%d|%s" % [index, PoolStringArray(inside).join(",")])
 		index += 1
 	file.close()
+
+
+# Whether a car (a KinematicBody2D of radius 10 on layer 1 with mask 1, Godot's defaults)
+# moving down through the origin of each body named in LEVEL_MEETS hits something.
+func _meets(out):
+	var car = KinematicBody2D.new()
+	var shape = CollisionShape2D.new()
+	shape.shape = CircleShape2D.new()
+	car.add_child(shape)
+	get_root().add_child(car)
+	for path in OS.get_environment("LEVEL_MEETS").split(",", false):
+		var at = level.get_node(path).global_position
+		car.global_position = at - Vector2(0, 40)
+		out.store_line("meets|%s|%d" % [path, int(car.test_move(car.global_transform, Vector2(0, 80)))])
