@@ -61,7 +61,9 @@ def engine_level(
         shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".import"))
         shutil.copy(DUMP, copy / DUMP.name)
         probe_file, out = Path(tmp) / "probes.txt", Path(tmp) / "out.txt"
-        probe_file.write_text("".join(f"{x!r} {y!r}\n" for x, y in np.asarray(probes, dtype=float).tolist()), encoding="utf-8")
+        probe_file.write_text(
+            "".join(f"{x!r} {y!r}\n" for x, y in np.asarray(probes, dtype=float).tolist()), encoding="utf-8"
+        )
         env = {**os.environ, "LEVEL_SCENE": scene, "LEVEL_OUT": str(out), "LEVEL_PROBES": str(probe_file)}
         env["LEVEL_MEETS"] = ",".join(meets)
         result = subprocess.run(

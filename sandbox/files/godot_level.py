@@ -131,49 +131,47 @@ class _Level:
         file = self.load(path)
         if where is None:
             where = shown(file.nodes[0].attrs.get("name", path.stem)) if file.nodes else path.stem
-        self.godot = 4 if file.format == 3 else 3 if len(chain) == 0 else self.godot
+            self.godot = 4 if file.format == 3 else 3
         root: Node | None = None
         for section in file.nodes:
-            attrs = section.attrs
-            name, parent = attrs.get("name"), attrs.get("parent")
-            if not isinstance(name, str) or not name:
-                raise LevelError(f"{file.source} line {section.line}: a [node] without a name")
-            if parent is None and root is not None:
-                raise LevelError(f"{file.source} line {section.line}: node {shown(name)}: a second root (no parent=)")
-            if parent is not None and root is None:
-                raise LevelError(f"{file.source} line {section.line}: node {shown(name)} comes before the root node")
-            at = name if parent in (None, ".") else f"{parent}/{name}"
-            holder = None if parent is None else _find(root, parent)
-            if parent is not None and holder is None:
-                raise LevelError(
-                    f"{file.source} line {section.line}: node {shown(at)}: its parent {shown(parent)} is not in the scene"
-                )
-            node = None if holder is None else holder.children.get(name)
-            if "instance" in attrs:
-                instance = attrs["instance"]
-                if not (isinstance(instance, Call) and instance.name == "ExtResource" and instance.args):
-                    raise LevelError(
-                        f"{file.source} line {section.line}: node {shown(at)}: instance= is not an ExtResource"
-                    )
-                inside = where if parent is None else f"{where}/{at}"
-                node = self.build(self.resource_path(file, instance.args[0], inside), (*chain, path), inside)
-                node.name = name
-            elif node is None or "type" in attrs:
-                node = Node(name, attrs.get("type"))
-                self.nodes += 1
-            if self.nodes > NODE_LIMIT:
-                raise LevelError(
-                    f"{where}: more than {NODE_LIMIT:,d} nodes with its instanced scenes: too large a level"
-                )
+            node, holder = self.place(file, section, root, (*chain, path), where)
             for key, value in section.props.items():
                 node.props[key] = (value, file)
             if holder is None:
                 root = node
             else:
-                holder.children[name] = node
+                holder.children[node.name] = node
         if root is None:
             raise LevelError(f"{file.source}: a scene without nodes")
         return root
+
+    def place(self, file: SceneFile, section, root: Node | None, chain: tuple[Path, ...], where: str):
+        """(the node a [node] section makes or changes, its parent or None for the root)."""
+        attrs, line = section.attrs, f"{file.source} line {section.line}"
+        name, parent = attrs.get("name"), attrs.get("parent")
+        if not isinstance(name, str) or not name:
+            raise LevelError(f"{line}: a [node] without a name")
+        if (parent is None) != (root is None):
+            problem = "a second root (no parent=)" if parent is None else "comes before the root node"
+            raise LevelError(f"{line}: node {shown(name)}: {problem}")
+        at = name if parent in (None, ".") else f"{parent}/{name}"
+        holder = None if parent is None else _find(root, parent)
+        if parent is not None and holder is None:
+            raise LevelError(f"{line}: node {shown(at)}: its parent {shown(parent)} is not in the scene")
+        node = None if holder is None else holder.children.get(name)
+        if "instance" in attrs:
+            instance = attrs["instance"]
+            if not (isinstance(instance, Call) and instance.name == "ExtResource" and instance.args):
+                raise LevelError(f"{line}: node {shown(at)}: instance= is not an ExtResource")
+            inside = where if parent is None else f"{where}/{at}"
+            node = self.build(self.resource_path(file, instance.args[0], inside), chain, inside)
+            node.name = name
+        elif node is None or "type" in attrs:  # else: a node of an instanced scene, changed
+            node = Node(name, attrs.get("type"))
+            self.nodes += 1
+        if self.nodes > NODE_LIMIT:
+            raise LevelError(f"{where}: more than {NODE_LIMIT:,d} nodes with its instanced scenes: too large a level")
+        return node, holder
 
     def script_base(self, node: Node, where: str) -> str | None:
         """The class a node's script extends, when it names one (`extends StaticBody2D`)."""
@@ -306,7 +304,9 @@ def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, c
     if not (isinstance(layer, int) and isinstance(mask, int)):
         raise LevelError(f"{where}: the body's collision_layer and collision_mask are whole numbers")
     if not meets_car(level.godot, layer, mask, *car):
-        return level.note(f"shapes of bodies the car does not meet (on layer {car[0]}, mask {car[1]}): not walls", where)
+        return level.note(
+            f"shapes of bodies the car does not meet (on layer {car[0]}, mask {car[1]}): not walls", where
+        )
     if node.props.get("disabled", (False,))[0] is True:
         return level.note("disabled shapes: not walls", where)
     if node.props.get("one_way_collision", (False,))[0] is True:
