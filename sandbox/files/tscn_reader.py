@@ -29,6 +29,10 @@ class SceneError(UserError):
     """A Godot scene or resource file that cannot be read."""
 
 
+class _Unclosed(SceneError):
+    """The file ends inside a value (said at the line the value starts on, when known)."""
+
+
 class Call(NamedTuple):
     """A constructor in a value: `Vector2( 1, 2 )` is Call("Vector2", (1, 2))."""
 
@@ -138,7 +142,7 @@ class _Reader:
         if m is None:
             end = _SPACE.match(self.text, pos).end()
             if end >= len(self.text):
-                raise self.fail(end, "the file ends inside a value")
+                raise _Unclosed(self.fail(end, "the file ends inside a value"))
             raise self.fail(end, f"unexpected {shown(self.text[end : end + 20])!r}")
         return m.lastgroup, m.group(m.lastgroup), m.end()
 
@@ -172,9 +176,10 @@ class _Reader:
     def named(self, name: str, end: int, depth: int):
         if name in _WORDS:
             return _WORDS[name], end
-        kind, text, after = self.token(end)
+        m = _TOKEN.match(self.text, end)
+        text, after = (m.group(m.lastgroup), m.end()) if m else ("", end)
         if text == "[":  # a typed array or dictionary (Godot 4): Array[int]([1, 2])
-            _, after = self.items(after, "]", depth + 1)
+            after = self.skip_types(after)
             kind, text, after = self.token(after)
         if text != "(":
             raise self.fail(end, f"{shown(name)} is not a value Godot writes")
@@ -188,6 +193,14 @@ class _Reader:
         if name in ("Array", "Dictionary") and len(args) == 1:
             return args[0], after
         return Call(name, tuple(args)), after
+
+    def skip_types(self, pos: int) -> int:
+        """Past the `]` closing a typed container's element types (names, an ExtResource)."""
+        depth = 1
+        while depth:
+            _, text, pos = self.token(pos)
+            depth += (text in "[(") - (text in "])")
+        return pos
 
     def items(self, pos: int, close: str, depth: int) -> tuple[list, int]:
         result = []
@@ -257,7 +270,11 @@ class _Reader:
                 )
             if not result:
                 raise self.fail(pos, "a property before the file's first section")
-            result[-1].props[m.group(1).strip()], pos = self.value(m.end())
+            key = m.group(1).strip()
+            try:
+                result[-1].props[key], pos = self.value(m.end())
+            except _Unclosed:
+                raise self.fail(pos, f"{shown(key)}: its value is not closed before the file ends") from None
 
 
 def _unquoted(text: str) -> str:
