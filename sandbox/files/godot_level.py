@@ -85,6 +85,7 @@ class _Level:
     def __init__(self, project: Path | None):
         self.project = project
         self.files: dict[Path, SceneFile] = {}
+        self.paths: dict[tuple, Path] = {}  # (id of a file read, ext_resource id) -> its file
         self.nodes = 0
         self.notes: dict[str, list[str]] = defaultdict(list)
         self.godot = 3
@@ -97,6 +98,12 @@ class _Level:
 
     def resource_path(self, file: SceneFile, key, where: str) -> Path:
         """The file an `ExtResource(key)` of `file` names, checked to be in the project."""
+        found = self.paths.get((id(file), key))
+        if found is None:
+            found = self.paths[(id(file), key)] = self._resource_path(file, key, where)
+        return found
+
+    def _resource_path(self, file: SceneFile, key, where: str) -> Path:
         section = file.ext.get(key)
         if section is None:
             raise LevelError(f"{where}: ExtResource({shown(key)}): {file.source} has no [ext_resource] with that id")
@@ -218,10 +225,15 @@ class _Walls:
             kind.append(wall)
 
 
+TRANSFORM_KEYS = frozenset({"position", "rotation", "rotation_degrees", "scale", "skew", "transform"})
+
+
 def local_transform(node: Node, where: str):
     """A Node2D's transform from its properties, set in the file's order."""
     x = y = rotation = skew = 0.0
     sx = sy = 1.0
+    if not TRANSFORM_KEYS.intersection(node.props):
+        return IDENTITY
     for key, (value, _file) in node.props.items():
         if key == "position":
             x, y = _vector(value, f"{where}: position")
@@ -273,9 +285,12 @@ def meets_car(godot: int, layer: int, mask: int, car_layer: int = CAR_LAYER, car
 
 
 def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_kind, car: tuple[int, int]) -> None:
-    own = IDENTITY if node.type in OFF_CANVAS else local_transform(node, where)
-    top = node.props.get("top_level", (False,))[0] is True
-    here = own if top or node.type in OFF_CANVAS else compose(outer, own)
+    if node.type in OFF_CANVAS:
+        here = IDENTITY
+    elif node.props.get("top_level", (False,))[0] is True:
+        here = local_transform(node, where)
+    else:
+        here = compose(outer, local_transform(node, where))
     kind = _kind(level, node, where)
     if node.type in SHAPES:
         _shape(level, walls, node, here, where, parent_kind, car)

@@ -49,6 +49,8 @@ class ShapeRefused(Exception):
 
 def compose(parent: Transform, child: Transform) -> Transform:
     """parent × child: `child` in the coordinates of `parent`'s parent."""
+    if child is IDENTITY:
+        return parent
     a, b, c, d, e, f = parent
     ca, cb, cc, cd, ce, cf = child
     return (

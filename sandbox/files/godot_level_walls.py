@@ -7,6 +7,7 @@ an error naming the node and the property), Godot's defaults where a value is no
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -50,13 +51,24 @@ def _vector(value, where: str, error) -> tuple[float, float]:
     return _number(value.args[0], where, error), _number(value.args[1], where, error)
 
 
+@functools.lru_cache(maxsize=1024)
+def _packed(value: Call) -> np.ndarray | None:
+    """A packed array of vectors as (n, 2), read once however many shapes share it; None
+    when it holds something other than pairs of numbers."""
+    flat = value.args
+    if any(isinstance(v, (str, bool)) or not isinstance(v, (int, float)) for v in flat) or len(flat) % 2:
+        return None
+    points = np.array(flat, dtype=np.float64).reshape(-1, 2)
+    points.setflags(write=False)
+    return points
+
+
 def _points(value, where: str, error) -> np.ndarray:
     """A PoolVector2Array/PackedVector2Array (or an array of Vector2) as (n, 2)."""
     if isinstance(value, Call) and value.name in VECTOR_ARRAYS:
-        flat = value.args
-        if any(isinstance(v, (str, bool)) or not isinstance(v, (int, float)) for v in flat) or len(flat) % 2:
+        points = _packed(value)
+        if points is None:
             raise error(f"{where}: {shown(value.name)} holds something other than pairs of numbers")
-        points = np.array(flat, dtype=np.float64).reshape(-1, 2)
     elif isinstance(value, list):
         points = np.array([_vector(v, where, error) for v in value], dtype=np.float64).reshape(-1, 2)
     else:

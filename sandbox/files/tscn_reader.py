@@ -254,15 +254,35 @@ class _Reader:
             attrs[text], end = self.value(after)
 
     def sections(self) -> list[Section]:
-        text, result, pos = self.text, [], 0
+        text, result, pos, size = self.text, [], 0, len(self.text)
         while True:
             pos = _SPACE.match(text, pos).end()
-            if pos >= len(text):
+            if pos >= size:
                 return result
-            if text[pos] == "[":
+            end = text.find("\n", pos)
+            end = size if end < 0 else end
+            line = text[pos:end].rstrip()
+            if line[:1] == "[":
+                simple = _SIMPLE_HEADER.fullmatch(line)
+                if simple and simple.group(1) in SECTIONS:  # most headers: read in one match
+                    attrs = {}
+                    for a in _SIMPLE_ATTR.finditer(simple.group(2) + "]"):
+                        value = a.group(2)
+                        attrs[a.group(1)] = value[1:-1] if value[0] == '"' else _simple(value)
+                    if _NOT_SIMPLE not in attrs.values():
+                        result.append(Section(simple.group(1), attrs, line=self.line(pos)))
+                        pos = end
+                        continue
                 section, pos = self.section(pos)
                 result.append(section)
                 continue
+            key, equals, value = line.partition(" = ")
+            if equals and result and "=" not in key and key[:1] not in ';"':
+                value = _simple(value)  # most properties are one line of a simple form
+                if value is not _NOT_SIMPLE:
+                    result[-1].props[key] = value
+                    pos = end
+                    continue
             m = _KEY.match(text, pos)
             if m is None:
                 raise self.fail(
@@ -282,6 +302,56 @@ def _unquoted(text: str) -> str:
     if "\\" not in inner:
         return inner
     return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _escape, inner, flags=re.DOTALL)
+
+
+_SIMPLE_ATTR = re.compile(
+    r'[ \t]+(\w+)=("[^"\\\n]*"|\w+\([^()"\n]*\)|\w+\([ \t]*"[^"\\\n]*"[ \t]*\)|[-+\w.]+)(?=[ \t\]])'
+)
+_SIMPLE_HEADER = re.compile(r"\[(\w+)((?:" + _SIMPLE_ATTR.pattern + r")*)\][ \t]*(?=\n|\Z)")
+_NOT_SIMPLE = object()
+
+
+def _simple(text: str):
+    """The value of `text` when it has one of the forms most lines take (a level has tens
+    of thousands): a number, a one-line string without escapes, true/false/null, or a call
+    of numbers or of one string (`Vector2( 1, 2 )`, `ExtResource("1_abc")`); else
+    _NOT_SIMPLE, for the full reader."""
+    first = text[:1]
+    if first == '"':
+        return text[1:-1] if text.count('"') == 2 and text[-1] == '"' and "\\" not in text else _NOT_SIMPLE
+    if first.isdigit() or first == "-":
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                return float(text)
+            except ValueError:
+                return _NOT_SIMPLE
+    if text in ("true", "false", "null"):
+        return _WORDS[text]
+    open_at = text.find("(")
+    if open_at < 1 or text[-1] != ")" or text.count("(") != 1 or text.count(")") != 1:
+        return _NOT_SIMPLE
+    name, inner = text[:open_at].rstrip(), text[open_at + 1 : -1].strip()
+    if not name.isidentifier():
+        return _NOT_SIMPLE
+    if inner[:1] == '"':
+        simple = inner.count('"') == 2 and inner[-1] == '"' and "\\" not in inner
+        return Call(name, (inner[1:-1],)) if simple else _NOT_SIMPLE
+    if '"' in inner or "[" in inner or "{" in inner:
+        return _NOT_SIMPLE
+    args = []
+    for part in inner.split(",") if inner else ():
+        try:
+            args.append(int(part))
+        except ValueError:
+            try:
+                args.append(float(part))  # also inf, nan
+            except ValueError:
+                if part.strip() != "inf_neg":
+                    return _NOT_SIMPLE
+                args.append(-math.inf)
+    return Call(name, tuple(args))
 
 
 def _escape(m: re.Match) -> str:
