@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from godot_level_projects import HEADER4, project
 from sandbox.errors import UserError
 from sandbox.files.godot_level import SCENE_LIMIT, read_level
 from sandbox.physics.track import Circle, Rect
 
-HEADER4 = '[gd_scene load_steps=2 format=3 uid="uid://level"]\n\n'
 CONE = """[gd_scene load_steps=2 format=3 uid="uid://cone"]
 
 [sub_resource type="CircleShape2D" id="CircleShape2D_cone"]
@@ -136,17 +136,6 @@ curve = SubResource("Curve2D_line")
 text = &"Lap [1]"
 """
 )
-
-
-def project(tmp_path: Path, files: dict[str, str]) -> Path:
-    """A Godot project in tmp_path/game with `files` (path -> text)."""
-    root = tmp_path / "game"
-    (root / "props").mkdir(parents=True, exist_ok=True)
-    (root / "project.godot").write_text("config_version=5\n", encoding="utf-8")
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    return root
 
 
 @pytest.fixture

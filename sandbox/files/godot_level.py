@@ -13,12 +13,13 @@ and the shape node's own.
 
 Read: the CollisionShape2D and CollisionPolygon2D children of StaticBody2D (and Godot 4's
 AnimatableBody2D, derived from it; a node of a type unknown here counts as static when its
-script `extends StaticBody2D`) whose `collision_layer` shares a bit with the car's
-collision mask (1 by default, as Godot's). Named in the track's notes and left out: shapes
-of moving bodies (RigidBody2D, KinematicBody2D, CharacterBody2D) and of Area2D, disabled
-shapes, bodies on other layers, tile maps' collision, collision shapes under nodes that
-are not bodies; one-way shapes are kept as walls from both sides, and named. Shapes:
-see godot_level_shapes.py.
+script `extends StaticBody2D`) of the bodies the car meets (`meets_car`: the car is on
+Godot's default layer 1 with mask 1), and Godot 4 TileMaps' collision
+(godot_level_tiles.py). Named in the track's notes and left out: shapes of moving bodies
+(RigidBody2D, KinematicBody2D, CharacterBody2D) and of Area2D, disabled shapes, bodies the
+car does not meet, other tile maps, collision shapes under nodes that are not bodies;
+one-way shapes are kept as walls from both sides, and named. Shapes:
+godot_level_shapes.py.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ..physics.track import Circle, Polyline, Rect, Track
 from .disk import read_text
 from .godot import SCRIPT_LIMIT
 from .godot_level_shapes import IDENTITY, ShapeRefused, compose, from_parts, parts
+from .godot_level_tiles import tile_walls
 from .godot_level_walls import node_walls, path_line
 from .tscn_reader import Call, SceneFile, parse_scene
 
@@ -87,7 +89,7 @@ class _Level:
         self.files: dict[Path, SceneFile] = {}
         self.paths: dict[tuple, Path] = {}  # (id of a file read, ext_resource id) -> its file
         self.nodes = 0
-        self.notes: dict[str, list[str]] = defaultdict(list)
+        self.notes: dict[str, dict[str, None]] = defaultdict(dict)  # what -> the nodes, in order, once each
         self.godot = 3
 
     def load(self, path: Path) -> SceneFile:
@@ -196,7 +198,7 @@ class _Level:
         return found.group(1) if found else None
 
     def note(self, what: str, where: str) -> None:
-        self.notes[what].append(where)
+        self.notes[what][where] = None
 
 
 def _find(root: Node, path: str) -> Node | None:
@@ -295,7 +297,7 @@ def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_ki
     if node.type in SHAPES:
         _shape(level, walls, node, here, where, parent_kind, car)
     elif kind == "tiles":
-        level.note("tile maps: their collision is not read", where)
+        walls.add(tile_walls(level, node, here, where, LevelError, lambda *bits: meets_car(level.godot, *bits, *car)))
     elif node.type == "Path2D":
         line = path_line(level, node, here, where, LevelError)
         if line is not None and walls.centre_line is None:
@@ -339,9 +341,10 @@ NOTE_PATHS = 5
 """A note names at most this many nodes, then says how many more."""
 
 
-def _notes(notes: dict[str, list[str]]) -> tuple[str, ...]:
+def _notes(notes: dict[str, dict[str, None]]) -> tuple[str, ...]:
     said = []
-    for what, paths in notes.items():
+    for what, nodes in notes.items():
+        paths = list(nodes)
         more = f" and {len(paths) - NOTE_PATHS} more" if len(paths) > NOTE_PATHS else ""
         said.append(f"{what}: {', '.join(paths[:NOTE_PATHS])}{more}")
     return tuple(said)
