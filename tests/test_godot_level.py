@@ -291,6 +291,10 @@ def test_a_100_mb_scene_is_refused_by_its_size_unread(tmp_path):
 
 def test_unknown_nodes_are_skipped_and_their_shapes_named(tmp_path):
     text = WALL3.replace("Vector2(nan, 0)", "Vector2(5, 5)").replace('type="StaticBody2D"', 'type="MysteryBody"')
-    track = read_level(write(tmp_path, text))
+    text = text.replace(
+        '[sub_resource type="CircleShape2D"',
+        '[ext_resource type="Script" path="res://gone.gd" id="9"]\n\n[sub_resource type="CircleShape2D"',
+    ).replace("position = Vector2(5, 5)", 'position = Vector2(5, 5)\nscript = ExtResource("9")')
+    track = read_level(write(tmp_path, text))  # its script is missing: it cannot say what the node is
     assert track.is_open_field
     assert any("Level/Walls/Wall3/Shape" in note for note in track.notes)

@@ -88,6 +88,7 @@ class _Level:
         self.project = project
         self.files: dict[Path, SceneFile] = {}
         self.paths: dict[tuple, Path] = {}  # (id of a file read, ext_resource id) -> its file
+        self.bases: dict[int, str | None] = {}  # id of a node of an unknown type -> its script's role
         self.nodes = 0
         self.notes: dict[str, dict[str, None]] = defaultdict(dict)  # what -> the nodes, in order, once each
         self.godot = 3
@@ -183,16 +184,20 @@ class _Level:
         return node, holder
 
     def script_base(self, node: Node, where: str) -> str | None:
-        """The class a node's script extends, when it names one (`extends StaticBody2D`)."""
+        """The class a node's script extends, when it names one (`extends StaticBody2D`);
+        None when it has no script, or one that cannot be read (its shapes are noted)."""
         value, file = node.props.get("script", (None, None))
         if not isinstance(value, Call) or not value.args:
             return None
-        if value.name == "SubResource":
-            section = file.sub.get(value.args[0])
-            text = section.props.get("script/source", "") if section else ""
-        elif value.name == "ExtResource":
-            text = read_text(self.resource_path(file, value.args[0], where), SCRIPT_LIMIT, LevelError)
-        else:
+        try:
+            if value.name == "SubResource":
+                section = file.sub.get(value.args[0])
+                text = section.props.get("script/source", "") if section else ""
+            elif value.name == "ExtResource":
+                text = read_text(self.resource_path(file, value.args[0], where), SCRIPT_LIMIT, LevelError)
+            else:
+                return None
+        except UserError:
             return None
         found = _EXTENDS.search(text) if isinstance(text, str) else None
         return found.group(1) if found else None
@@ -268,11 +273,9 @@ def _vector(value, where: str) -> tuple[float, float]:
     return _finite(value.args[0], where), _finite(value.args[1], where)
 
 
-def _kind(level: _Level, node: Node, where: str) -> str | None:
-    """The node's physics role (static, moving, area, tiles), or None."""
-    kind = node.type if node.type in STATIC | MOVING | AREAS | TILE_MAPS else None
-    if kind is None and node.type not in OFF_CANVAS and node.type is not None and not node.type.endswith("2D"):
-        kind = level.script_base(node, where)  # a type of an extension: its script may say what it is
+def _kind(node_type: str | None) -> str | None:
+    """A node type's physics role (static, moving, area, tiles), or None."""
+    kind = node_type
     if kind in STATIC:
         return "static"
     return "moving" if kind in MOVING else "area" if kind in AREAS else "tiles" if kind in TILE_MAPS else None
@@ -293,7 +296,7 @@ def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_ki
         here = local_transform(node, where)
     else:
         here = compose(outer, local_transform(node, where))
-    kind = _kind(level, node, where)
+    kind = _kind(node.type)
     if node.type in SHAPES:
         _shape(level, walls, node, here, where, parent_kind, car)
     elif kind == "tiles":
@@ -304,13 +307,17 @@ def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_ki
             walls.centre_line = line
         elif line is not None:
             level.note("more Path2D nodes: only the first is the centre line", where)
-    below = (kind, node) if kind else (node.type, node)
+    below = (kind, node)
     for name, child in node.children.items():
         _walk(level, walls, child, IDENTITY if node.type in OFF_CANVAS else here, f"{where}/{name}", below, car)
 
 
 def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, car: tuple[int, int]) -> None:
     kind, body = parent if parent else (None, None)
+    if kind is None and body is not None:  # a type of an extension: its script may say what it is
+        if id(body) not in level.bases:
+            level.bases[id(body)] = _kind(level.script_base(body, where.rsplit("/", 1)[0]))
+        kind = level.bases[id(body)]
     if kind == "moving":
         return level.note(f"shapes of moving bodies ({body.type}, not static): not walls", where)
     if kind == "area":
