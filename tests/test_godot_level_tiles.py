@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from godot_level_projects import HEADER4, project
+from sandbox.errors import UserError
 from sandbox.files.godot_level import read_level
 
 
@@ -101,3 +102,12 @@ def test_the_recipe_demos_map(tmp_path):
     assert track.notes == (
         "shapes of moving bodies (CharacterBody2D, not static): not walls: Main/Car/CollisionShape2D",
     )
+
+
+def test_broken_cells_or_polygons_name_the_map(tmp_path):
+    broken = TILES.replace("layer_2/tile_data = PackedInt32Array(", "layer_2/tile_data = PackedInt32Array(1, ")
+    with pytest.raises(UserError, match="Map/Walls: layer_2/tile_data: not cells of three whole numbers"):
+        read_level(project(tmp_path, {"map.tscn": broken}) / "map.tscn")
+    broken = TILES.replace("(-16, -16, 16, -16, -16, 16)", "(-16, -16, 16, nan, -16, 16)")
+    with pytest.raises(UserError, match="Map/Walls: .*polygon_0/points: point 1 is not finite"):
+        read_level(project(tmp_path, {"map.tscn": broken}) / "map.tscn")

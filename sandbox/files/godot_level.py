@@ -37,7 +37,7 @@ from .disk import read_text
 from .godot import SCRIPT_LIMIT
 from .godot_level_shapes import IDENTITY, ShapeRefused, compose, from_parts, parts
 from .godot_level_tiles import tile_walls
-from .godot_level_walls import node_walls, path_line
+from .godot_level_walls import node_walls, number, path_line, vector
 from .tscn_reader import Call, SceneFile, parse_scene
 
 SCENE_LIMIT = 32 * 1024 * 1024
@@ -243,34 +243,22 @@ def local_transform(node: Node, where: str):
         return IDENTITY
     for key, (value, _file) in node.props.items():
         if key == "position":
-            x, y = _vector(value, f"{where}: position")
+            x, y = vector(value, f"{where}: position", LevelError)
         elif key == "rotation":
-            rotation = _finite(value, f"{where}: rotation")
+            rotation = number(value, f"{where}: rotation", LevelError)
         elif key == "rotation_degrees":
-            rotation = math.radians(_finite(value, f"{where}: rotation_degrees"))
+            rotation = math.radians(number(value, f"{where}: rotation_degrees", LevelError))
         elif key == "scale":
-            sx, sy = _vector(value, f"{where}: scale")
+            sx, sy = vector(value, f"{where}: scale", LevelError)
         elif key == "skew":
-            skew = _finite(value, f"{where}: skew")
+            skew = number(value, f"{where}: skew", LevelError)
         elif key == "transform":
             if not (isinstance(value, Call) and value.name == "Transform2D" and len(value.args) == 6):
                 raise LevelError(f"{where}: transform: {shown(value)} is not a Transform2D of six numbers")
-            x, y, rotation, sx, sy, skew = parts(tuple(_finite(v, f"{where}: transform") for v in value.args))
+            x, y, rotation, sx, sy, skew = parts(
+                tuple(number(v, f"{where}: transform", LevelError) for v in value.args)
+            )
     return from_parts(x, y, rotation, sx, sy, skew)
-
-
-def _finite(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise LevelError(f"{where}: {shown(value)} is not a number")
-    if not math.isfinite(value):
-        raise LevelError(f"{where}: {shown(value)} is not a finite number")
-    return float(value)
-
-
-def _vector(value, where: str) -> tuple[float, float]:
-    if not (isinstance(value, Call) and value.name in ("Vector2", "Vector2i") and len(value.args) == 2):
-        raise LevelError(f"{where}: {shown(value)} is not a Vector2")
-    return _finite(value.args[0], where), _finite(value.args[1], where)
 
 
 def _kind(node_type: str | None) -> str | None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..physics.track import Polyline
 from .godot_level_shapes import Transform, apply
-from .godot_level_walls import resource
+from .godot_level_walls import points_of, resource, vector
 from .tscn_reader import Call
 
 FLIP_H, FLIP_V, TRANSPOSE = 1 << 12, 1 << 13, 1 << 14
@@ -33,15 +33,16 @@ _POLYGON = re.compile(r"(-?\d+):(-?\d+)/(\d+)/physics_layer_(\d+)/polygon_(\d+)/
 _LAYER = re.compile(r"layer_(\d+)/tile_data")
 
 
-def _polygons(atlas: dict) -> dict:
+def _polygons(atlas: dict, where: str, error) -> dict:
     """{(atlas x, atlas y, alternative): [(physics layer, polygon index, (n, 2) points)]}."""
     found: dict = {}
     for key, value in atlas.items():
         m = _POLYGON.fullmatch(key)
-        if m and isinstance(value, Call) and len(value.args) >= 6 and len(value.args) % 2 == 0:
-            x, y, alternative, layer, index = (int(g) for g in m.groups())
-            points = np.array(value.args, dtype=np.float64).reshape(-1, 2)
-            found.setdefault((x, y, alternative), []).append((layer, index, points))
+        if m:
+            points = points_of(value, f"{where}: {key}", error)
+            if len(points) >= 3:
+                x, y, alternative, layer, index = (int(g) for g in m.groups())
+                found.setdefault((x, y, alternative), []).append((layer, index, points))
     return found
 
 
@@ -65,19 +66,22 @@ def tile_walls(level, node, here: Transform, where: str, error, meets) -> list[P
     if tile_set.get("tile_shape", 0) != 0:
         level.note("tile maps of tiles that are not square: their collision is not read", where)
         return []
-    size = tile_set.get("tile_size", Call("Vector2i", (16, 16))).args
+    size = vector(tile_set.get("tile_size", Call("Vector2i", (16, 16))), f"{where}: tile_set tile_size", error)
     sources = {}
     for key, ref in tile_set.items():
         if key.startswith("sources/"):
             source = resource(level, ref, tile_file, f"{where}: tile_set {key}", error)
             if source is not None and source[0] == "TileSetAtlasSource":
-                sources[int(key.split("/")[1])] = (_polygons(source[1]), source[1])
+                sources[int(key.split("/")[1])] = (_polygons(source[1], f"{where}: tile_set {key}", error), source[1])
     walls: list[Polyline] = []
     for key, (data, _) in node.props.items():
         m = _LAYER.fullmatch(key)
         if m is None or node.props.get(f"layer_{m.group(1)}/enabled", (True,))[0] is False:
             continue
-        cells = np.asarray(data.args if isinstance(data, Call) else (), dtype=np.int64).reshape(-1, 3) & 0xFFFFFFFF
+        words = data.args if isinstance(data, Call) else None
+        if words is None or len(words) % 3 or not all(isinstance(w, int) and not isinstance(w, bool) for w in words):
+            raise error(f"{where}: {key}: not cells of three whole numbers each, as Godot 4 writes them")
+        cells = np.asarray(words, dtype=np.int64).reshape(-1, 3) & 0xFFFFFFFF
         for packed, source_word, atlas_word in cells.tolist():
             x, y = _int16(packed & 0xFFFF), _int16(packed >> 16)
             source_id, atlas_x = source_word & 0xFFFF, source_word >> 16

@@ -37,7 +37,8 @@ SEGMENT_DEFAULT = ((0.0, 0.0), (0.0, 10.0))
 """SegmentShape2D's `a` and `b` when not written (both versions)."""
 
 
-def _number(value, where: str, error) -> float:
+def number(value, where: str, error) -> float:
+    """A finite number, or `error` naming `where`."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise error(f"{where}: {shown(value)} is not a number")
     if not math.isfinite(value):
@@ -45,10 +46,11 @@ def _number(value, where: str, error) -> float:
     return float(value)
 
 
-def _vector(value, where: str, error) -> tuple[float, float]:
+def vector(value, where: str, error) -> tuple[float, float]:
+    """A Vector2 of finite numbers as (x, y), or `error` naming `where`."""
     if not (isinstance(value, Call) and value.name in ("Vector2", "Vector2i") and len(value.args) == 2):
         raise error(f"{where}: {shown(value)} is not a Vector2")
-    return _number(value.args[0], where, error), _number(value.args[1], where, error)
+    return number(value.args[0], where, error), number(value.args[1], where, error)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -63,14 +65,14 @@ def _packed(value: Call) -> np.ndarray | None:
     return points
 
 
-def _points(value, where: str, error) -> np.ndarray:
+def points_of(value, where: str, error) -> np.ndarray:
     """A PoolVector2Array/PackedVector2Array (or an array of Vector2) as (n, 2)."""
     if isinstance(value, Call) and value.name in VECTOR_ARRAYS:
         points = _packed(value)
         if points is None:
             raise error(f"{where}: {shown(value.name)} holds something other than pairs of numbers")
     elif isinstance(value, list):
-        points = np.array([_vector(v, where, error) for v in value], dtype=np.float64).reshape(-1, 2)
+        points = np.array([vector(v, where, error) for v in value], dtype=np.float64).reshape(-1, 2)
     else:
         raise error(f"{where}: {shown(value)} is not an array of points")
     if not np.isfinite(points).all():
@@ -103,7 +105,7 @@ def node_walls(level, node, here: Transform, where: str, error) -> list | None:
     `here`; None when it has no shape. ShapeRefused for a shape that cannot be a wall."""
     if node.type == "CollisionPolygon2D":
         value = node.props.get("polygon", (None,))[0]
-        points = np.zeros((0, 2)) if value is None else _points(value, f"{where}: polygon", error)
+        points = np.zeros((0, 2)) if value is None else points_of(value, f"{where}: polygon", error)
         mode = node.props.get("build_mode", (0,))[0]
         if len(points) < (3 if mode == 0 else 2):
             return None
@@ -126,15 +128,15 @@ def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str,
     """A Shape2D resource of type `kind` with `props` as walls through `here`."""
     defaults = DEFAULTS[godot]
 
-    def get(name, read=_number):
+    def get(name, read=number):
         value = props.get(name)
         return defaults[name] if value is None else read(value, f"{where}: {name}", error)
 
     if kind == "RectangleShape2D":
         if "size" in props or ("extents" not in props and godot == 4):
-            width, height = get("size", _vector) if "size" in props else defaults["size"]
+            width, height = get("size", vector) if "size" in props else defaults["size"]
             return [rect(here, width / 2, height / 2)]
-        half = _vector(props["extents"], f"{where}: extents", error) if "extents" in props else DEFAULTS[3]["extents"]
+        half = vector(props["extents"], f"{where}: extents", error) if "extents" in props else DEFAULTS[3]["extents"]
         return [rect(here, *half)]
     if kind == "CircleShape2D":
         return [circle(here, get("radius"))]
@@ -142,15 +144,15 @@ def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str,
         radius, height = _capsule_sizes(props, godot, where, error)
         return capsule(here, radius, capsule_half_straight(radius, height, godot))
     if kind == "SegmentShape2D":
-        a = _vector(props["a"], f"{where}: a", error) if "a" in props else SEGMENT_DEFAULT[0]
-        b = _vector(props["b"], f"{where}: b", error) if "b" in props else SEGMENT_DEFAULT[1]
+        a = vector(props["a"], f"{where}: a", error) if "a" in props else SEGMENT_DEFAULT[0]
+        b = vector(props["b"], f"{where}: b", error) if "b" in props else SEGMENT_DEFAULT[1]
         return chained(here, np.array([a, b]))
     if kind == "ConvexPolygonShape2D":
-        points = _points(props.get("points", Call("PackedVector2Array", ())), f"{where}: points", error)
+        points = points_of(props.get("points", Call("PackedVector2Array", ())), f"{where}: points", error)
         return [_closed(here, points)] if len(points) >= 3 else []
     if kind == "ConcavePolygonShape2D":
         return chained(
-            here, _points(props.get("segments", Call("PackedVector2Array", ())), f"{where}: segments", error)
+            here, points_of(props.get("segments", Call("PackedVector2Array", ())), f"{where}: segments", error)
         )
     raise error(f"{where}: not a 2D collision shape Godot has")
 
@@ -162,15 +164,15 @@ def _capsule_sizes(props: dict, godot: int, where: str, error) -> tuple[float, f
     for name, value in props.items():
         if name not in ("radius", "height"):
             continue
-        number = _number(value, f"{where}: {name}", error)
-        if number < 0:
+        given = number(value, f"{where}: {name}", error)
+        if given < 0:
             raise error(f"{where}: {name} {shown(value)} is negative")
         if name == "radius":
-            radius = number
+            radius = given
             if godot == 4 and radius > height / 2:
                 height = radius * 2
         else:
-            height = number
+            height = given
             if godot == 4 and radius > height / 2:
                 radius = height / 2
     return radius, height
@@ -186,7 +188,7 @@ def path_line(level, node, here: Transform, where: str, error):
     data = props.get("_data")
     if not isinstance(data, dict) or "points" not in data:
         raise error(f"{where}: curve: no _data with points (a Curve2D as Godot writes it)")
-    points = _points(data["points"], f"{where}: curve points", error)
+    points = points_of(data["points"], f"{where}: curve points", error)
     if len(points) % 3:
         raise error(f"{where}: curve points: {len(points)} vectors, not (in, out, position) triples")
     return curve_points(here, points)
