@@ -64,13 +64,22 @@ class LevelError(UserError):
 
 @dataclass(eq=False)
 class Node:
-    """A node of the built scene: its type, its properties (name -> (value, the file the
-    value was written in: resources are looked up there)) and its children by name."""
+    """A node of the built scene: its type, the scene file that made it, its properties
+    (name -> value), the file of each property another scene set (an instance changed by
+    the scene instancing it: its resources are looked up there) and its children by name."""
 
     name: str
     type: str | None
+    file: SceneFile | None = None
     props: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)
     children: dict = field(default_factory=dict)
+
+    def source(self, name: str):
+        """(value, the file it was written in) of a property; (None, None) when unset."""
+        if name not in self.props:
+            return None, None
+        return self.props[name], self.files.get(name, self.file)
 
 
 def find_project(scene: Path) -> Path | None:
@@ -145,8 +154,9 @@ class _Level:
         root: Node | None = None
         for section in file.nodes:
             node, holder = self.place(file, section, root, (*chain, path), where)
-            for key, value in section.props.items():
-                node.props[key] = (value, file)
+            node.props.update(section.props)
+            if node.file is not file:  # a node of another scene, changed by this one
+                node.files.update(dict.fromkeys(section.props, file))
             if holder is None:
                 root = node
             else:
@@ -177,7 +187,7 @@ class _Level:
             node = self.build(self.resource_path(file, instance.args[0], inside), chain, inside)
             node.name = name
         elif node is None or "type" in attrs:  # else: a node of an instanced scene, changed
-            node = Node(name, attrs.get("type"))
+            node = Node(name, attrs.get("type"), file)
             self.nodes += 1
         if self.nodes > NODE_LIMIT:
             raise LevelError(f"{where}: more than {NODE_LIMIT:,d} nodes with its instanced scenes: too large a level")
@@ -186,7 +196,7 @@ class _Level:
     def script_base(self, node: Node, where: str) -> str | None:
         """The class a node's script extends, when it names one (`extends StaticBody2D`);
         None when it has no script, or one that cannot be read (its shapes are noted)."""
-        value, file = node.props.get("script", (None, None))
+        value, file = node.source("script")
         if not isinstance(value, Call) or not value.args:
             return None
         try:
@@ -241,7 +251,7 @@ def local_transform(node: Node, where: str):
     sx = sy = 1.0
     if not TRANSFORM_KEYS.intersection(node.props):
         return IDENTITY
-    for key, (value, _file) in node.props.items():
+    for key, value in node.props.items():
         if key == "position":
             x, y = vector(value, f"{where}: position", LevelError)
         elif key == "rotation":
@@ -280,7 +290,7 @@ def meets_car(godot: int, layer: int, mask: int, car_layer: int = CAR_LAYER, car
 def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_kind, car: tuple[int, int]) -> None:
     if node.type in OFF_CANVAS:
         here = IDENTITY
-    elif node.props.get("top_level", (False,))[0] is True:
+    elif node.props.get("top_level") is True:
         here = local_transform(node, where)
     else:
         here = compose(outer, local_transform(node, where))
@@ -312,16 +322,16 @@ def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, c
         return level.note("shapes of areas (Area2D): not walls", where)
     if kind != "static":
         return level.note("collision shapes whose parent is not a static body (unknown or not a body): not read", where)
-    layer, mask = (body.props.get(name, (1,))[0] for name in ("collision_layer", "collision_mask"))
+    layer, mask = (body.props.get(name, 1) for name in ("collision_layer", "collision_mask"))
     if not (isinstance(layer, int) and isinstance(mask, int)):
         raise LevelError(f"{where}: the body's collision_layer and collision_mask are whole numbers")
     if not meets_car(level.godot, layer, mask, *car):
         return level.note(
             f"shapes of bodies the car does not meet (on layer {car[0]}, mask {car[1]}): not walls", where
         )
-    if node.props.get("disabled", (False,))[0] is True:
+    if node.props.get("disabled") is True:
         return level.note("disabled shapes: not walls", where)
-    if node.props.get("one_way_collision", (False,))[0] is True:
+    if node.props.get("one_way_collision") is True:
         level.note("one-way collision is not read: these are walls from both sides", where)
     try:
         found = node_walls(level, node, here, where, LevelError)

@@ -58,7 +58,7 @@ def tile_walls(level, node, here: Transform, where: str, error, meets) -> list[P
     if level.godot != 4 or node.type != "TileMap":
         level.note("tile maps: their collision is not read (Godot 4 TileMap nodes only)", where)
         return []
-    value, file = node.props.get("tile_set", (None, None))
+    value, file = node.source("tile_set")
     found = resource(level, value, file, f"{where}: tile_set", error)
     if found is None:
         return []
@@ -74,9 +74,9 @@ def tile_walls(level, node, here: Transform, where: str, error, meets) -> list[P
             if source is not None and source[0] == "TileSetAtlasSource":
                 sources[int(key.split("/")[1])] = (_polygons(source[1], f"{where}: tile_set {key}", error), source[1])
     walls: list[Polyline] = []
-    for key, (data, _) in node.props.items():
+    for key, data in node.props.items():
         m = _LAYER.fullmatch(key)
-        if m is None or node.props.get(f"layer_{m.group(1)}/enabled", (True,))[0] is False:
+        if m is None or node.props.get(f"layer_{m.group(1)}/enabled") is False:
             continue
         words = data.args if isinstance(data, Call) else None
         if words is None or len(words) % 3 or not all(isinstance(w, int) and not isinstance(w, bool) for w in words):

@@ -104,15 +104,15 @@ def node_walls(level, node, here: Transform, where: str, error) -> list | None:
     """The walls a CollisionShape2D or CollisionPolygon2D makes at its global transform
     `here`; None when it has no shape. ShapeRefused for a shape that cannot be a wall."""
     if node.type == "CollisionPolygon2D":
-        value = node.props.get("polygon", (None,))[0]
+        value = node.props.get("polygon")
         points = np.zeros((0, 2)) if value is None else points_of(value, f"{where}: polygon", error)
-        mode = node.props.get("build_mode", (0,))[0]
+        mode = node.props.get("build_mode", 0)
         if len(points) < (3 if mode == 0 else 2):
             return None
         if mode == 0:
             return [_closed(here, points)]
         return chained(here, np.repeat(np.vstack([points, points[:1]]), 2, axis=0)[1:-1])
-    value, file = node.props.get("shape", (None, None))
+    value, file = node.source("shape")
     found = resource(level, value, file, f"{where}: shape", error)
     if found is None:
         return None
@@ -180,7 +180,7 @@ def _capsule_sizes(props: dict, godot: int, where: str, error) -> tuple[float, f
 
 def path_line(level, node, here: Transform, where: str, error):
     """A Path2D's curve (Curve2D `_data.points`) as a polyline through `here`, or None."""
-    value, file = node.props.get("curve", (None, None))
+    value, file = node.source("curve")
     found = resource(level, value, file, f"{where}: curve", error)
     if found is None:
         return None

@@ -254,47 +254,63 @@ class _Reader:
             attrs[text], end = self.value(after)
 
     def sections(self) -> list[Section]:
-        text, result, pos, size = self.text, [], 0, len(self.text)
-        while True:
-            pos = _SPACE.match(text, pos).end()
-            if pos >= size:
-                return result
-            end = text.find("\n", pos)
-            end = size if end < 0 else end
-            line = text[pos:end].rstrip()
-            if line[:1] == "[":
+        """Every section with its properties, line by line: a line of a common form is read
+        on its own (_SIMPLE_HEADER, _simple), any other through the full reader."""
+        text, result = self.text, []
+        lines = text.split("\n")
+        pos, i, count = 0, 0, len(lines)  # pos: where line i starts
+        while i < count:
+            raw = lines[i]
+            line = raw.strip()
+            if not line or line[0] == ";":
+                pos, i = pos + len(raw) + 1, i + 1
+                continue
+            if line[0] == "[":
                 simple = _SIMPLE_HEADER.fullmatch(line)
-                if simple and simple.group(1) in SECTIONS:  # most headers: read in one match
+                if simple and simple.group(1) in SECTIONS:
                     attrs = {}
                     for a in _SIMPLE_ATTR.finditer(simple.group(2) + "]"):
                         value = a.group(2)
                         attrs[a.group(1)] = value[1:-1] if value[0] == '"' else _simple(value)
                     if _NOT_SIMPLE not in attrs.values():
-                        result.append(Section(simple.group(1), attrs, line=self.line(pos)))
-                        pos = end
+                        result.append(Section(simple.group(1), attrs, line=i + 1))
+                        pos, i = pos + len(raw) + 1, i + 1
                         continue
-                section, pos = self.section(pos)
+                section, end = self.section(pos + raw.index("["))
                 result.append(section)
-                continue
-            key, equals, value = line.partition(" = ")
-            if equals and result and "=" not in key and key[:1] not in ';"':
-                value = _simple(value)  # most properties are one line of a simple form
-                if value is not _NOT_SIMPLE:
-                    result[-1].props[key] = value
-                    pos = end
-                    continue
-            m = _KEY.match(text, pos)
-            if m is None:
-                raise self.fail(
-                    pos, f"a '[section]' or a 'key = value' line expected, not {shown(text[pos : pos + 40])!r}"
-                )
-            if not result:
-                raise self.fail(pos, "a property before the file's first section")
-            key = m.group(1).strip()
-            try:
-                result[-1].props[key], pos = self.value(m.end())
-            except _Unclosed:
-                raise self.fail(pos, f"{shown(key)}: its value is not closed before the file ends") from None
+            else:
+                key, equals, value = line.partition(" = ")
+                if equals and result and "=" not in key and key[0] != '"':
+                    value = _simple(value)
+                    if value is not _NOT_SIMPLE:
+                        result[-1].props[key] = value
+                        pos, i = pos + len(raw) + 1, i + 1
+                        continue
+                end = self.property(result, pos + len(raw) - len(raw.lstrip()))
+            after = text.find("\n", end)
+            rest = text[end : len(text) if after < 0 else after].strip()
+            if rest and rest[0] != ";":
+                raise self.fail(end, f"unexpected {shown(rest[:20])!r} after a value")
+            while i < count and pos + len(lines[i]) < end:  # on to the line after the value's end
+                pos, i = pos + len(lines[i]) + 1, i + 1
+            pos, i = pos + len(lines[i]) + 1 if i < count else pos, i + 1
+        return result
+
+    def property(self, result: list[Section], pos: int) -> int:
+        """Reads the `key = value` at `pos` into the last section; returns where it ends."""
+        m = _KEY.match(self.text, pos)
+        if m is None:
+            raise self.fail(
+                pos, f"a '[section]' or a 'key = value' line expected, not {shown(self.text[pos : pos + 40])!r}"
+            )
+        if not result:
+            raise self.fail(pos, "a property before the file's first section")
+        key = m.group(1).strip()
+        try:
+            result[-1].props[key], end = self.value(m.end())
+        except _Unclosed:
+            raise self.fail(pos, f"{shown(key)}: its value is not closed before the file ends") from None
+        return end
 
 
 def _unquoted(text: str) -> str:
