@@ -298,3 +298,15 @@ def test_unknown_nodes_are_skipped_and_their_shapes_named(tmp_path):
     track = read_level(write(tmp_path, text))  # its script is missing: it cannot say what the node is
     assert track.is_open_field
     assert any("Level/Walls/Wall3/Shape" in note for note in track.notes)
+
+
+def test_a_circle_or_capsule_stretched_one_way_is_left_out_and_named(tmp_path):
+    text = WALL3.replace("position = Vector2(nan, 0)", "position = Vector2(0, 0)\nscale = Vector2(2, 1)")
+    track = read_level(write(tmp_path, text))
+    assert track.is_open_field
+    assert track.notes == (
+        "left out, a non-uniform scale or a skew on a circle or capsule (Godot does not support it): "
+        "Level/Walls/Wall3/Shape",
+    )
+    mirrored = WALL3.replace("position = Vector2(nan, 0)", "position = Vector2(0, 0)\nscale = Vector2(-2, 2)")
+    assert read_level(write(tmp_path, mirrored)).circles == (Circle(0, 0, 20),)  # a mirror keeps a circle round

@@ -99,22 +99,9 @@ _WORDS = {
     "nan": math.nan,
 }
 NUMERIC_ARRAYS = frozenset(
-    {
-        "PoolVector2Array",
-        "PackedVector2Array",
-        "PoolRealArray",
-        "PackedFloat32Array",
-        "PackedFloat64Array",
-        "PoolIntArray",
-        "PackedInt32Array",
-        "PackedInt64Array",
-        "PackedByteArray",
-        "PoolByteArray",
-        "PoolColorArray",
-        "PackedColorArray",
-        "PoolVector3Array",
-        "PackedVector3Array",
-    }
+    """PoolVector2Array PackedVector2Array PoolRealArray PackedFloat32Array PackedFloat64Array PoolIntArray
+    PackedInt32Array PackedInt64Array PackedByteArray PoolByteArray PoolColorArray PackedColorArray
+    PoolVector3Array PackedVector3Array""".split()
 )
 """Packed arrays of numbers only: read in one pass (a level's polygons are long)."""
 DEPTH = 64
@@ -124,13 +111,6 @@ DEPTH = 64
 class _Reader:
     def __init__(self, text: str, source: str):
         self.text, self.source = text, source
-        self.counted, self.lines = 0, 1  # lines before offset `counted`, kept as the reader moves on
-
-    def line(self, pos: int) -> int:
-        """The 1-based line of `pos`, at or after the last one asked for."""
-        self.lines += self.text.count("\n", self.counted, pos)
-        self.counted = pos
-        return self.lines
 
     def fail(self, pos: int, problem: str) -> SceneError:
         line = self.text.count("\n", 0, pos) + 1
@@ -234,8 +214,8 @@ class _Reader:
             if text != ",":
                 raise self.fail(pos - 1, f"',' or '}}' expected, not {shown(text)!r}")
 
-    def section(self, pos: int) -> tuple[Section, int]:
-        """The section whose '[' is at `pos`, and where its header ends."""
+    def section(self, pos: int, line: int) -> tuple[Section, int]:
+        """The section whose '[' is at `pos` (on `line`), and where its header ends."""
         kind, name, end = self.token(pos + 1)
         if kind != "name":
             raise self.fail(pos, "a section's name expected after '['")
@@ -245,7 +225,7 @@ class _Reader:
         while True:
             kind, text, end = self.token(end)
             if text == "]":
-                return Section(name, attrs, line=self.line(pos)), end
+                return Section(name, attrs, line=line), end
             if kind != "name":
                 raise self.fail(end - 1, f"[{name}]: an attribute name or ']' expected, not {shown(text)!r}")
             kind, eq, after = self.token(end)
@@ -276,7 +256,7 @@ class _Reader:
                         result.append(Section(simple.group(1), attrs, line=i + 1))
                         pos, i = pos + len(raw) + 1, i + 1
                         continue
-                section, end = self.section(pos + raw.index("["))
+                section, end = self.section(pos + raw.index("["), i + 1)
                 result.append(section)
             else:
                 key, equals, value = line.partition(" = ")
