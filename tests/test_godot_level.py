@@ -228,7 +228,8 @@ shape = SubResource("c")
 
 
 def test_nan_in_a_vector_names_the_node_and_the_property(tmp_path):
-    refused(write(tmp_path, WALL3), "Level/Walls/Wall3", "position", "not a finite number")
+    message = refused(write(tmp_path, WALL3), "Level/Walls/Wall3", "position", "not a finite number")
+    assert message == "level.tscn: Level/Walls/Wall3: position: nan is not a finite number"
     points = WALL3.replace("Vector2(nan, 0)", "Vector2(0, 0)").replace(
         '[sub_resource type="CircleShape2D" id="c"]',
         '[sub_resource type="ConvexPolygonShape2D" id="c"]\npoints = PackedVector2Array(0, 0, 1e999, 0, 1, 1)',

@@ -101,6 +101,7 @@ class _Level:
         self.nodes = 0
         self.notes: dict[str, dict[str, None]] = defaultdict(dict)  # what -> the nodes, in order, once each
         self.godot = 3
+        self.root = ""  # the level's root node's name, which every node's path starts with
 
     def load(self, path: Path) -> SceneFile:
         if path not in self.files:
@@ -150,6 +151,7 @@ class _Level:
         file = self.load(path)
         if where is None:
             where = shown(file.nodes[0].attrs.get("name", path.stem)) if file.nodes else path.stem
+            self.root = where
             self.godot = 4 if file.format == 3 else 3
         root: Node | None = None
         for section in file.nodes:
@@ -366,10 +368,14 @@ def read_level(
     project = Path(os.path.realpath(project)) if project is not None else find_project(scene)
     if project is not None and not scene.is_relative_to(project):
         raise LevelError(f"{printable(path)}: not inside the project folder {printable(project)}")
-    level = _Level(project)
-    root = level.build(scene, (), None)
-    walls = _Walls()
-    _walk(level, walls, root, IDENTITY, root.name, None, (layer, mask))
+    level, walls = _Level(project), _Walls()
+    try:
+        root = level.build(scene, (), None)
+        _walk(level, walls, root, IDENTITY, root.name, None, (layer, mask))
+    except LevelError as error:
+        if level.root and str(error).startswith((f"{level.root}:", f"{level.root}/")):
+            raise LevelError(f"{printable(scene.name)}: {error}") from None  # a node's path: the file first
+        raise
     return Track(
         name=scene.stem,
         unit="px",

@@ -127,8 +127,7 @@ def capsule(t: Transform, radius: float, half_straight: float) -> list[Rect | Ci
     ends = apply(t, np.array([(0.0, -half_straight), (0.0, half_straight)]))
     return [
         Rect(t[4], t[5], 2 * radius * scale, 2 * half_straight * scale, math.atan2(t[1], t[0])),
-        Circle(ends[0, 0], ends[0, 1], radius * scale),
-        Circle(ends[1, 0], ends[1, 1], radius * scale),
+        *(Circle(float(x), float(y), radius * scale) for x, y in ends),
     ]
 
 
