@@ -247,13 +247,26 @@ class _Walls:
 TRANSFORM_KEYS = frozenset({"position", "rotation", "rotation_degrees", "scale", "skew", "transform"})
 
 
-def local_transform(node: Node, where: str):
-    """A Node2D's transform from its properties, set in the file's order."""
-    x = y = rotation = skew = 0.0
-    sx = sy = 1.0
+def local_transform(node: Node, where: str, godot: int = 4):
+    """A Node2D's transform from its properties, set in the file's order. A whole
+    `transform` is kept as it is (Node2D's set_transform), until a later position, rotation
+    or scale rebuilds it from its parts (rotation, scale, and in Godot 4 its skew)."""
     if not TRANSFORM_KEYS.intersection(node.props):
         return IDENTITY
+    x = y = rotation = skew = 0.0
+    sx = sy = 1.0
+    whole = None
     for key, value in node.props.items():
+        if key not in TRANSFORM_KEYS:
+            continue
+        if key == "transform":
+            if not (isinstance(value, Call) and value.name == "Transform2D" and len(value.args) == 6):
+                raise LevelError(f"{where}: transform: {shown(value)} is not a Transform2D of six numbers")
+            whole = tuple(number(v, f"{where}: transform", LevelError) for v in value.args)
+            x, y, rotation, sx, sy, skew = parts(whole)
+            skew = skew if godot == 4 else 0.0
+            continue
+        whole = None
         if key == "position":
             x, y = vector(value, f"{where}: position", LevelError)
         elif key == "rotation":
@@ -262,15 +275,9 @@ def local_transform(node: Node, where: str):
             rotation = math.radians(number(value, f"{where}: rotation_degrees", LevelError))
         elif key == "scale":
             sx, sy = vector(value, f"{where}: scale", LevelError)
-        elif key == "skew":
+        else:
             skew = number(value, f"{where}: skew", LevelError)
-        elif key == "transform":
-            if not (isinstance(value, Call) and value.name == "Transform2D" and len(value.args) == 6):
-                raise LevelError(f"{where}: transform: {shown(value)} is not a Transform2D of six numbers")
-            x, y, rotation, sx, sy, skew = parts(
-                tuple(number(v, f"{where}: transform", LevelError) for v in value.args)
-            )
-    return from_parts(x, y, rotation, sx, sy, skew)
+    return whole if whole is not None else from_parts(x, y, rotation, sx, sy, skew)
 
 
 def _kind(node_type: str | None) -> str | None:
@@ -293,9 +300,9 @@ def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_ki
     if node.type in OFF_CANVAS:
         here = IDENTITY
     elif node.props.get("top_level") is True:
-        here = local_transform(node, where)
+        here = local_transform(node, where, level.godot)
     else:
-        here = compose(outer, local_transform(node, where))
+        here = compose(outer, local_transform(node, where, level.godot))
     kind = _kind(node.type)
     if node.type in SHAPES:
         _shape(level, walls, node, here, where, parent_kind, car)
@@ -326,7 +333,7 @@ def _shape(level: _Level, walls: _Walls, node: Node, here, where: str, parent, c
         return level.note("collision shapes whose parent is not a static body (unknown or not a body): not read", where)
     layer, mask = (body.props.get(name, 1) for name in ("collision_layer", "collision_mask"))
     if not (isinstance(layer, int) and isinstance(mask, int)):
-        raise LevelError(f"{where}: the body's collision_layer and collision_mask are whole numbers")
+        raise LevelError(f"{where}: the body's collision_layer and collision_mask must be whole numbers")
     if not meets_car(level.godot, layer, mask, *car):
         return level.note(
             f"shapes of bodies the car does not meet (on layer {car[0]}, mask {car[1]}): not walls", where
