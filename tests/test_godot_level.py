@@ -311,3 +311,13 @@ def test_a_circle_or_capsule_stretched_one_way_is_left_out_and_named(tmp_path):
     )
     mirrored = WALL3.replace("position = Vector2(nan, 0)", "position = Vector2(0, 0)\nscale = Vector2(-2, 2)")
     assert read_level(write(tmp_path, mirrored)).circles == (Circle(0, 0, 20),)  # a mirror keeps a circle round
+
+
+def test_an_endless_line_is_named_and_a_texture_is_no_shape(tmp_path):
+    endless = WALL3.replace("Vector2(nan, 0)", "Vector2(0, 0)").replace("CircleShape2D", "WorldBoundaryShape2D")
+    track = read_level(write(tmp_path, endless))
+    assert (
+        track.is_open_field and "WorldBoundaryShape2D" in track.notes[0] and "Level/Walls/Wall3/Shape" in track.notes[0]
+    )
+    texture = WALL3.replace("Vector2(nan, 0)", "Vector2(0, 0)").replace("CircleShape2D", "GradientTexture2D")
+    refused(write(tmp_path, texture), "Level/Walls/Wall3/Shape", "GradientTexture2D", "not a 2D collision shape")

@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import shown
 from ..physics.track import Polyline
 from .godot_level_shapes import (
+    ShapeRefused,
     Transform,
     apply,
     capsule,
@@ -33,6 +34,8 @@ DEFAULTS = {
 }
 """Godot's defaults of the shape properties whose default differs between 3 and 4
 (RectangleShape2D, CircleShape2D, CapsuleShape2D)."""
+ENDLESS = frozenset({"LineShape2D", "WorldBoundaryShape2D", "RayShape2D", "SeparationRayShape2D"})
+"""Godot's shapes that are not a bounded outline: named in the notes, not read."""
 SEGMENT_DEFAULT = ((0.0, 0.0), (0.0, 10.0))
 """SegmentShape2D's `a` and `b` when not written (both versions)."""
 
@@ -139,7 +142,10 @@ def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str,
         half = vector(props["extents"], f"{where}: extents", error) if "extents" in props else DEFAULTS[3]["extents"]
         return [rect(here, *half)]
     if kind == "CircleShape2D":
-        return [circle(here, get("radius"))]
+        radius = get("radius")
+        if radius < 0:
+            raise error(f"{where}: radius {radius!r} is negative")
+        return [circle(here, radius)]
     if kind == "CapsuleShape2D":
         radius, height = _capsule_sizes(props, godot, where, error)
         return capsule(here, radius, capsule_half_straight(radius, height, godot))
@@ -154,7 +160,9 @@ def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str,
         return chained(
             here, points_of(props.get("segments", Call("PackedVector2Array", ())), f"{where}: segments", error)
         )
-    raise error(f"{where}: not a 2D collision shape Godot has")
+    if kind in ENDLESS:
+        raise ShapeRefused(f"an endless line or a ray ({kind}), not read")
+    raise error(f"{where}: not a 2D collision shape")
 
 
 def _capsule_sizes(props: dict, godot: int, where: str, error) -> tuple[float, float]:
