@@ -321,3 +321,12 @@ def test_an_endless_line_is_named_and_a_texture_is_no_shape(tmp_path):
     )
     texture = WALL3.replace("Vector2(nan, 0)", "Vector2(0, 0)").replace("CircleShape2D", "GradientTexture2D")
     refused(write(tmp_path, texture), "Level/Walls/Wall3/Shape", "GradientTexture2D", "not a 2D collision shape")
+
+
+def test_a_level_outside_the_project_given_is_refused(tmp_path):
+    level = write(tmp_path, WALL3.replace("Vector2(nan, 0)", "Vector2(0, 0)"))
+    other = tmp_path / "other"
+    other.mkdir()
+    with pytest.raises(UserError, match="not inside the project folder"):
+        read_level(level, project=other)
+    assert read_level(level, project=level.parent).circles == (Circle(0, 0, 10),)  # Godot's default radius
