@@ -154,8 +154,9 @@ class _Level:
             self.root = where
             self.godot = 4 if file.format == 3 else 3
         root: Node | None = None
+        placed: dict[str, Node] = {}  # this scene's nodes by their path from its root
         for section in file.nodes:
-            node, holder = self.place(file, section, root, (*chain, path), where)
+            node, holder = self.place(file, section, root, (*chain, path), where, placed)
             node.props.update(section.props)
             if node.file is not file:  # a node of another scene, changed by this one
                 node.files.update(dict.fromkeys(section.props, file))
@@ -167,17 +168,18 @@ class _Level:
             raise LevelError(f"{file.source}: a scene without nodes")
         return root
 
-    def place(self, file: SceneFile, section, root: Node | None, chain: tuple[Path, ...], where: str):
+    def place(self, file: SceneFile, section, root: Node | None, chain: tuple[Path, ...], where: str, placed: dict):
         """(the node a [node] section makes or changes, its parent or None for the root)."""
-        attrs, line = section.attrs, f"{file.source} line {section.line}"
+        attrs = section.attrs
         name, parent = attrs.get("name"), attrs.get("parent")
+        line = f"{file.source} line {section.line}"  # for the messages below
         if not isinstance(name, str) or not name:
             raise LevelError(f"{line}: a [node] without a name")
         if (parent is None) != (root is None):
             problem = "a second root (no parent=)" if parent is None else "comes before the root node"
             raise LevelError(f"{line}: node {shown(name)}: {problem}")
         at = name if parent in (None, ".") else f"{parent}/{name}"
-        holder = None if parent is None else _find(root, parent)
+        holder = None if parent is None else root if parent == "." else placed.get(parent) or _find(root, parent)
         if parent is not None and holder is None:
             raise LevelError(f"{line}: node {shown(at)}: its parent {shown(parent)} is not in the scene")
         node = None if holder is None else holder.children.get(name)
@@ -193,6 +195,7 @@ class _Level:
             self.nodes += 1
         if self.nodes > NODE_LIMIT:
             raise LevelError(f"{where}: more than {NODE_LIMIT:,d} nodes with its instanced scenes: too large a level")
+        placed[at] = node
         return node, holder
 
     def script_base(self, node: Node, where: str) -> str | None:
