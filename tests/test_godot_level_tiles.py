@@ -3,7 +3,6 @@ centre, flipped and transposed as the cell says, through the map's transform (ha
 from Godot 4's cell format and `map_to_local`); and the recipe "Car steering" demo's map,
 whose walls are tiles, imported from its repository when a copy is on this machine."""
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -82,15 +81,15 @@ def test_tile_polygons_sit_on_their_cells_flipped_as_the_cell_says(tmp_path):
     assert notes.count("Map/Walls") == 2
 
 
-DEMO = Path("/work/.mirror/godotrecipes+2d_car_steering/repo")
+DEMO = Path(__file__).parent / "data" / "godot_levels" / "recipe_demo"
+"""The Godot recipe "Car steering" demo's project files (github.com/godotrecipes/2d_car_steering,
+MIT licence, its LICENSE beside them), without its images."""
 
 
-@pytest.mark.skipif(not DEMO.is_dir(), reason="no copy of the godotrecipes/2d_car_steering repository here")
-def test_the_recipe_demos_map(tmp_path):
+def test_the_recipe_demos_map():
     """The demo (Godot 4.4, MIT): a parking lot 18 × 14 tiles of 128 px walled by tiles
     whose polygons leave a strip of 2.5 to 5 px at the wall's foot."""
-    demo = tmp_path / "demo"
-    subprocess.run(["git", "clone", "-q", str(DEMO), str(demo)], check=True)
+    demo = DEMO
     track = read_level(demo / "main.tscn")
     assert len(track.polylines) == 26 and not track.rects and not track.circles
     # cell (0, 0): tile 14:8, polygon (-2.5, -64), (-64, -64), (-64, 64), (-5, 64), centred on (64, 64)
