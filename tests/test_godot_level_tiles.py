@@ -99,8 +99,14 @@ def test_the_recipe_demos_map():
     car = np.array([563.0, 512.0])  # where the demo puts the car: clear of every wall
     assert all(np.min(np.linalg.norm(p.points - car, axis=1)) > 100 for p in track.polylines)
     assert track.notes == (
+        "the car starts where the level's first moving body is: Main/Car",
         "shapes of moving bodies (CharacterBody2D, not static): not walls: Main/Car/CollisionShape2D",
     )
+    assert (track.spawn.x, track.spawn.y, track.spawn.heading) == (
+        563,
+        512,
+        0,
+    )  # the demo's `position = Vector2(563, 512)`
 
 
 def test_broken_cells_or_polygons_name_the_map(tmp_path):

@@ -113,3 +113,15 @@ def test_the_track_arguments_help_names_every_built_in_track():
     from sandbox.files.tracks import builtin_track_names
 
     assert all(name in TRACK_HELP for name in builtin_track_names())
+
+
+def test_convert_turns_the_recipe_demos_level_into_a_track_that_checks(tmp_path):
+    demo = Path(__file__).parent / "data" / "godot_levels" / "recipe_demo" / "main.tscn"
+    out = tmp_path / "demo.json"
+    result = track("convert", demo, out)
+    assert result.returncode == 0, result.stderr
+    converted = load_track(out)
+    assert converted.unit == "px" and len(converted.polylines) == 26  # the demo's 26 wall tiles
+    assert "note: shapes of moving bodies (CharacterBody2D, not static): not walls" in result.stdout  # the car itself
+    assert (converted.spawn.x, converted.spawn.y) == (563, 512)  # where main.tscn places the car
+    assert track("check", out).returncode == 0

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError, printable, shown
-from ..physics.track import Circle, Polyline, Rect, Track
+from ..physics.track import Circle, Polyline, Pose, Rect, Track
 from .disk import read_text
 from .godot import SCRIPT_LIMIT
 from .godot_level_shapes import IDENTITY, ShapeRefused, compose, from_parts, parts
@@ -238,6 +238,7 @@ class _Walls:
     rects: list = field(default_factory=list)
     circles: list = field(default_factory=list)
     centre_line: Polyline | None = None
+    spawn: Pose | None = None  # where the level's first moving body (the player's car) stands
 
     def add(self, walls) -> None:
         for wall in walls:
@@ -307,6 +308,10 @@ def _walk(level: _Level, walls: _Walls, node: Node, outer, where: str, parent_ki
     else:
         here = compose(outer, local_transform(node, where, level.godot))
     kind = _kind(node.type)
+    if kind == "moving" and walls.spawn is None:
+        x, y, rotation, *_ = parts(here)
+        walls.spawn = Pose(x, y, rotation)
+        level.note("the car starts where the level's first moving body is", where)
     if node.type in SHAPES:
         _shape(level, walls, node, here, where, parent_kind, car)
     elif kind == "tiles":
@@ -393,5 +398,15 @@ def read_level(
         rects=tuple(walls.rects),
         circles=tuple(walls.circles),
         centre_line=walls.centre_line,
+        spawn=walls.spawn or _start_of(walls.centre_line),
         notes=_notes(level.notes),
     )
+
+
+def _start_of(line: Polyline | None) -> Pose:
+    """Without a moving body in the level: the centre line's first point, heading along
+    it; without either, the origin heading +x."""
+    if line is None or len(line.points) < 2:
+        return Pose()
+    (x, y), (x2, y2) = line.points[0], line.points[1]
+    return Pose(float(x), float(y), math.atan2(y2 - y, x2 - x))
