@@ -1,0 +1,191 @@
+"""Godot 3's `KinematicBody2D.move_and_slide(velocity)` for a car with one shape
+among static walls, with up_direction (0, 0): every contact is a wall.
+
+From Godot 3.2's source (the rules in words: docs/tracks.md, "Walls: how a kinematic
+car meets them (Godot 3)"):
+- `move_and_slide` (scene/2d/physics_body_2d.cpp): motion = velocity · delta; up to 4
+  times: `move_and_collide(motion)`; no collision: done; a collision: motion = its
+  remainder slid along the normal, velocity slid along it (v − n(v·n)), and again
+  while the motion is not zero. It returns the slid velocity.
+- `move_and_collide` → `Space2DSW::test_body_motion` (servers/physics_2d/space_2d_sw.cpp)
+  with the body's safe margin (0.08 px):
+  1. recovery, up to 4 passes: the shape grown by min(margin, |motion| − ε) against
+     every wall near it; the car moves by the mean of all contacts' offsets (wall
+     point − car point); no contact: done;
+  2. the cast: per wall the swept shape (margin 0) is tested over the whole motion,
+     a wall already overlapped makes the car stuck (safe = unsafe = 0), else 8 halvings
+     find the last free fraction `safe` and the first hit `unsafe`; the least safe wins;
+  3. safe < 1: a collision; at the unsafe fraction the deepest contact of all walls
+     (margin 0) gives the normal (wall point − car point, normalised) and the point.
+  The car moves by the recovery plus safe·motion; the remainder is the rest.
+The shapes' tests: `contact_sat`. Arithmetic in float64 (Godot 3 2D uses 32-bit
+floats; see docs/tracks.md for why that is not mirrored).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .body_shape import body_at, bounds
+from .contact_sat import contacts, overlap
+from .kernel import kernel
+from .world import SEGMENT, cell_index, item_kind
+
+SAFE_MARGIN = 0.08
+"""px: KinematicBody2D's default `collision/safe_margin` in Godot 3."""
+MAX_SLIDES = 4
+"""move_and_slide's default max_slides."""
+RECOVER_PASSES = 4
+"""test_body_motion's recovery attempts."""
+CAST_STEPS = 8
+"""test_body_motion's halvings of the motion per wall."""
+MAX_CONTACTS = 32
+"""Contacts one recovery pass collects (the engine's max_results)."""
+RECOVER_RATIO = 0.4
+"""Share of each contact's depth one recovery pass removes."""
+MIN_CONTACT_DEPTH = 0.005
+"""px: contacts shallower than this (or than the motion) are not a collision (the
+engine's test_motion_min_contact_depth)."""
+RECOVER, CAST, REST = 0, 1, 2
+"""What `_visit` does with each wall near the car."""
+
+
+@kernel
+def _culled(body, dx, dy, world, kind, idx) -> bool:
+    """Whether a concave wall's segment is left out: the engine looks only at the
+    segments whose bounding box strictly overlaps the car shape's own (moved by
+    (dx, dy), without the motion or the margin: ConcavePolygonShape2DSW::cull)."""
+    if kind != SEGMENT:
+        return False
+    left, top, right, bottom = bounds(body, dx, dy, 0.0)
+    b = world.boxes[idx]
+    return left >= b[2] or right <= b[0] or top >= b[3] or bottom <= b[1]
+
+
+@kernel
+def _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item):
+    """One wall (`item`) in a phase of test_body_motion; `acc` is the phase's
+    running result: RECOVER (recovery x, y, contacts), CAST (stuck, safe, unsafe),
+    REST (depth, normal x, y, point x, y; contacts under `least` deep ignored)."""
+    kind, idx = item_kind(world, item)
+    if _culled(body, dx, dy, world, kind, idx):
+        return acc
+    if phase == CAST:
+        if acc[0] != 0.0:  # stuck already
+            return acc
+        if not overlap(body, dx, dy, mx, my, 0.0, world, kind, idx)[0]:  # free all the way
+            return acc
+        if overlap(body, dx, dy, 0.0, 0.0, 0.0, world, kind, idx)[0]:
+            return (1.0, 0.0, 0.0, 0.0, 0.0)
+        low, hi = 0.0, 1.0
+        for _ in range(CAST_STEPS):
+            ofs = (low + hi) * 0.5
+            if overlap(body, dx, dy, mx * ofs, my * ofs, 0.0, world, kind, idx)[0]:
+                hi = ofs
+            else:
+                low = ofs
+        if low < acc[1]:
+            return (0.0, low, hi, 0.0, 0.0)
+        return acc
+    hit, nx, ny, _ = overlap(body, dx, dy, 0.0, 0.0, margin, world, kind, idx)
+    if not hit:
+        return acc
+    c = contacts(body, dx, dy, margin, world, kind, idx, nx, ny)
+    for k in range(int(c[0])):
+        ax, ay, bx, by = c[1 + 4 * k], c[2 + 4 * k], c[3 + 4 * k], c[4 + 4 * k]
+        length = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+        if phase == RECOVER:
+            if acc[2] >= MAX_CONTACTS or length == 0.0:
+                continue
+            # the plane through the wall's point facing the car's; what is left of
+            # this depth after the recovery so far, 0.4 of it
+            ux, uy = (ax - bx) / length, (ay - by) / length
+            depth = ux * (ax + acc[0]) + uy * (ay + acc[1]) - (ux * bx + uy * by)
+            if depth > 0.0:
+                acc = (acc[0] - ux * depth * RECOVER_RATIO, acc[1] - uy * depth * RECOVER_RATIO, acc[2] + 1.0, 0.0, 0.0)
+            else:
+                acc = (acc[0], acc[1], acc[2] + 1.0, 0.0, 0.0)
+        elif length >= least and length > acc[0]:
+            acc = (length, (bx - ax) / length, (by - ay) / length, bx, by)
+    return acc
+
+
+@kernel
+def _visit(world, box, phase, acc, body, dx, dy, mx, my, margin, least):
+    """`_pair` on every wall whose bounding box meets `box` (left, top, right,
+    bottom), each once, found through the world's grid."""
+    if world.cell_items.shape[0] == 0:
+        return acc
+    left, top, right, bottom = box
+    g = world.grid
+    i0, i1 = cell_index(g, left, 0, 3), cell_index(g, right, 0, 3)
+    j0, j1 = cell_index(g, top, 1, 4), cell_index(g, bottom, 1, 4)
+    nx = int(g[3])
+    for j in range(j0, j1 + 1):
+        for i in range(i0, i1 + 1):
+            c = j * nx + i
+            for k in range(world.cell_start[c], world.cell_start[c + 1]):
+                item = world.cell_items[k]
+                b = world.boxes[item]
+                if b[0] > right or b[2] < left or b[1] > bottom or b[3] < top:
+                    continue
+                # an item in several of the box's cells is taken in the first of them
+                if max(cell_index(g, b[0], 0, 3), i0) != i or max(cell_index(g, b[1], 1, 4), j0) != j:
+                    continue
+                acc = _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item)
+    return acc
+
+
+@kernel
+def test_motion(world, body, mx: float, my: float, margin: float):
+    """Godot 3's test_body_motion of the car's shape `body` (body_shape.body_at) by
+    (mx, my): (collided, travel x, y, remainder x, y, normal x, y, point x, y); the
+    travel includes the recovery."""
+    zero = (0.0, 0.0, 0.0, 0.0, 0.0)
+    rx, ry = 0.0, 0.0
+    for _ in range(RECOVER_PASSES):
+        box = bounds(body, rx, ry, margin)
+        sx, sy, found, _, _ = _visit(world, box, RECOVER, zero, body, rx, ry, 0.0, 0.0, margin, 0.0)
+        if found == 0.0 or (sx == 0.0 and sy == 0.0):
+            break
+        rx, ry = rx + sx, ry + sy
+    left, top, right, bottom = bounds(body, rx, ry, margin)
+    swept = (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))
+    _, safe, unsafe, _, _ = _visit(world, swept, CAST, (0.0, 1.0, 1.0, 0.0, 0.0), body, rx, ry, mx, my, 0.0, 0.0)
+    # the contact where the car ends (at the first hit when the cast met a wall)
+    ux, uy = rx + mx * unsafe, ry + my * unsafe
+    least = min(math.sqrt(mx * mx + my * my), MIN_CONTACT_DEPTH)
+    depth, nx, ny, px, py = _visit(world, bounds(body, ux, uy, margin), REST, zero, body, ux, uy, 0.0, 0.0, margin, least)
+    return depth != 0.0, rx + safe * mx, ry + safe * my, mx - safe * mx, my - safe * my, nx, ny, px, py
+
+
+@kernel
+def _slid(x: float, y: float, nx: float, ny: float) -> tuple[float, float]:
+    """Godot's Vector2.slide(n): v − n(v·n)."""
+    d = x * nx + y * ny
+    return x - nx * d, y - ny * d
+
+
+@kernel
+def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
+    """Godot 3's move_and_slide(velocity) for a car at (x, y) turned by `heading`
+    with collision `shape` (body_shape's array) in `world`, over one tick of `dt` s,
+    `margin` its safe margin (SAFE_MARGIN px, in the world's unit): (x, y, vx, vy,
+    slides, normal x, normal y) after it: the returned velocity, how many contacts
+    (0: none), and the last contact's normal. The open field: position + v·dt."""
+    if world.cell_items.shape[0] == 0:
+        return x + vx * dt, y + vy * dt, vx, vy, 0, 0.0, 0.0
+    mx, my = vx * dt, vy * dt
+    slides, nx, ny = 0, 0.0, 0.0
+    for _ in range(MAX_SLIDES):
+        body = body_at(shape, x, y, heading)
+        hit, tx, ty, rx, ry, cnx, cny, _, _ = test_motion(world, body, mx, my, margin)
+        x, y = x + tx, y + ty
+        if not hit:
+            break
+        slides, nx, ny = slides + 1, cnx, cny
+        mx, my = _slid(rx, ry, nx, ny)
+        vx, vy = _slid(vx, vy, nx, ny)
+        if mx == 0.0 and my == 0.0:
+            break
+    return x, y, vx, vy, slides, nx, ny
