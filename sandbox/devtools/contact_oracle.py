@@ -111,7 +111,7 @@ def _drives() -> dict:
         "glancing_35": (floor, (0.0, 0.0, math.radians(35)), np.vstack([_heading(35, 500, 110), _heading(-20, 300, 20)])),
         "corridor": (corridor, (0.0, 0.0, 0.0), weave),
         "reverse_park": (garage, (0.0, 0.0, 0.0), np.vstack([_steady(-150, 0, 40), _steady(-180, 25, 80)])),
-        "convex_corner": (block, (100.0, -300.0, math.radians(45)), _heading(45, 400, 90)),
+        "convex_corner": (block, (90.0, -300.0, math.radians(45)), _heading(45, 400, 90)),
         "concave_corner": (corner, (-100.0, -100.0, math.radians(45)), _heading(45, 450, 90)),
         "circle_post": (post, (200.0, 0.0, 0.0), _steady(350, 0, 90)),
         "tilted_walls": (tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])),

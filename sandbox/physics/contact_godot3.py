@@ -42,7 +42,7 @@ CAST_STEPS = 8
 MAX_CONTACTS = 32
 """Contacts one recovery pass collects (the engine's max_results)."""
 RECOVER_RATIO = 0.4
-"""Share of each contact's depth one recovery pass removes."""
+"""Share of each contact's offset one recovery pass adds (summed over the contacts)."""
 MIN_CONTACT_DEPTH = 0.005
 """px: contacts shallower than this (or than the motion) are not a collision (the
 engine's test_motion_min_contact_depth)."""
@@ -95,16 +95,8 @@ def _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item):
         ax, ay, bx, by = c[1 + 4 * k], c[2 + 4 * k], c[3 + 4 * k], c[4 + 4 * k]
         length = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
         if phase == RECOVER:
-            if acc[2] >= MAX_CONTACTS or length == 0.0:
-                continue
-            # the plane through the wall's point facing the car's; what is left of
-            # this depth after the recovery so far, 0.4 of it
-            ux, uy = (ax - bx) / length, (ay - by) / length
-            depth = ux * (ax + acc[0]) + uy * (ay + acc[1]) - (ux * bx + uy * by)
-            if depth > 0.0:
-                acc = (acc[0] - ux * depth * RECOVER_RATIO, acc[1] - uy * depth * RECOVER_RATIO, acc[2] + 1.0, 0.0, 0.0)
-            else:
-                acc = (acc[0], acc[1], acc[2] + 1.0, 0.0, 0.0)
+            if acc[2] < MAX_CONTACTS:  # each contact's offset, 0.4 of it, summed
+                acc = (acc[0] + (bx - ax) * RECOVER_RATIO, acc[1] + (by - ay) * RECOVER_RATIO, acc[2] + 1.0, 0.0, 0.0)
         elif length >= least and length > acc[0]:
             acc = (length, (bx - ax) / length, (by - ay) / length, bx, by)
     return acc
