@@ -14,6 +14,7 @@ import os
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,10 +28,11 @@ PROJECT = Path(__file__).resolve().parents[2] / "tools" / "godot_contact"
 COLUMNS = ("tick", "x", "y", "vx", "vy", "slides", "nx", "ny")
 
 
-def scene(track: Track, shape, pose, velocities, hz: int) -> dict:
+def scene(track: Track, shape, pose, velocities, hz: int, concave: bool = False) -> dict:
     """The JSON description the engine's driver builds its scene from."""
     return {
         "hz": hz,
+        "concave": concave,
         "polylines": [{"points": p.points.tolist(), "closed": p.closed} for p in track.polylines],
         "rects": [[r.x, r.y, r.width, r.height, r.angle] for r in track.rects],
         "circles": [[c.x, c.y, c.radius] for c in track.circles],
@@ -41,14 +43,14 @@ def scene(track: Track, shape, pose, velocities, hz: int) -> dict:
     }
 
 
-def run_engine(track: Track, shape, pose, velocities, hz: int = 60, timeout: float = 120) -> np.ndarray:
+def run_engine(track: Track, shape, pose, velocities, hz: int = 60, concave: bool = False, timeout: float = 120) -> np.ndarray:
     """Rows (COLUMNS) from Godot 3: move_and_slide(velocity) once per physics tick."""
     binary = required_binary()
     if not PROJECT.is_dir():
         raise OracleError("the contact oracle's Godot project (tools/godot_contact) is in the source checkout only")
     with tempfile.TemporaryDirectory(prefix="car-contact-") as tmp:
         description, out = Path(tmp) / "scene.json", Path(tmp) / "rows.csv"
-        description.write_text(json.dumps(scene(track, shape, pose, velocities, hz)), encoding="utf-8")
+        description.write_text(json.dumps(scene(track, shape, pose, velocities, hz, concave)), encoding="utf-8")
         env = {**os.environ, "LC_ALL": "C.UTF-8", "CONTACT_SCENE": str(description), "CONTACT_OUT": str(out)}
         result = subprocess.run(
             [binary, "--path", str(PROJECT), "--fixed-fps", str(hz)],
@@ -59,9 +61,9 @@ def run_engine(track: Track, shape, pose, velocities, hz: int = 60, timeout: flo
         return np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)
 
 
-def run_sandbox(track: Track, shape, pose, velocities, hz: int = 60) -> np.ndarray:
+def run_sandbox(track: Track, shape, pose, velocities, hz: int = 60, concave: bool = False) -> np.ndarray:
     """Rows (COLUMNS) from the sandbox's kernel fed the same velocities."""
-    world = build_world(track)
+    world = build_world(track, concave)
     x, y, heading = (float(v) for v in pose)
     rows = []
     for n, (vx, vy) in enumerate(np.asarray(velocities, dtype=float)):
@@ -94,8 +96,19 @@ def _heading(degrees: float, speed: float, ticks: int) -> np.ndarray:
     return _steady(speed * math.cos(a), speed * math.sin(a), ticks)
 
 
+class Drive(NamedTuple):
+    """A scripted drive: walls, the car's start (x, y, heading), a velocity per tick
+    (px/s), the tick rate, and whether the polylines are Godot concave polygons."""
+
+    track: Track
+    pose: tuple
+    velocities: np.ndarray
+    hz: int = 60
+    concave: bool = False
+
+
 def _drives() -> dict:
-    """name -> (track, pose (x, y, heading), velocities per tick)."""
+    """The drives by name (see Drive)."""
     px = dict(unit="px")
     wall_x = Track("wall", polylines=(Polyline([(600, -400), (600, 400)]),), **px)
     floor = Track("floor", rects=(Rect(0, 300, 4000, 100),), **px)
@@ -105,16 +118,27 @@ def _drives() -> dict:
     block = Track("block", rects=(Rect(400, 0, 200, 200),), **px)
     corner = Track("corner", polylines=(Polyline([(-300, 300), (300, 300), (300, -300)]),), **px)
     post = Track("post", circles=(Circle(500, 40, 50),), **px)
-    tilted = Track("tilted box", rects=(Rect(500, 0, 120, 400, math.radians(20)),), polylines=(Polyline([(350, -500), (700, -350), (900, 100)], closed=True),), **px)
+    tilted = Track(
+        "tilted box",
+        rects=(Rect(500, 0, 120, 400, math.radians(20)),),
+        polylines=(Polyline([(350, -500), (700, -350), (900, 100)], closed=True),),
+        **px,
+    )
+    thin = Track("thin wall", polylines=(Polyline([(3000, -2000), (3000, 2000)]),), **px)
+    head_on = np.vstack([_steady(400, 0, 70), _steady(-200, 0, 15), _steady(300, 0, 25)])
     return {
-        "head_on": (wall_x, (300.0, 0.0, 0.0), np.vstack([_steady(400, 0, 70), _steady(-200, 0, 15), _steady(300, 0, 25)])),
-        "glancing_35": (floor, (0.0, 0.0, math.radians(35)), np.vstack([_heading(35, 500, 110), _heading(-20, 300, 20)])),
-        "corridor": (corridor, (0.0, 0.0, 0.0), weave),
-        "reverse_park": (garage, (0.0, 0.0, 0.0), np.vstack([_steady(-150, 0, 40), _steady(-180, 25, 80)])),
-        "convex_corner": (block, (90.0, -300.0, math.radians(45)), _heading(45, 400, 90)),
-        "concave_corner": (corner, (-100.0, -100.0, math.radians(45)), _heading(45, 450, 90)),
-        "circle_post": (post, (200.0, 0.0, 0.0), _steady(350, 0, 90)),
-        "tilted_walls": (tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])),
+        "head_on": Drive(wall_x, (300.0, 0.0, 0.0), head_on),
+        "head_on_concave": Drive(wall_x, (300.0, 0.0, 0.0), head_on, concave=True),
+        "glancing_35": Drive(floor, (0.0, 0.0, math.radians(35)), np.vstack([_heading(35, 500, 110), _heading(-20, 300, 20)])),
+        "corridor": Drive(corridor, (0.0, 0.0, 0.0), weave),
+        "corridor_concave": Drive(corridor, (0.0, 0.0, 0.0), weave, concave=True),
+        "reverse_park": Drive(garage, (0.0, 0.0, 0.0), np.vstack([_steady(-150, 0, 40), _steady(-180, 25, 80)])),
+        "convex_corner": Drive(block, (90.0, -300.0, math.radians(45)), _heading(45, 400, 90)),
+        "concave_corner": Drive(corner, (-100.0, -100.0, math.radians(45)), _heading(45, 450, 90)),
+        "concave_corner_concave": Drive(corner, (-100.0, -100.0, math.radians(45)), _heading(45, 450, 90), concave=True),
+        "circle_post": Drive(post, (200.0, 0.0, 0.0), _steady(350, 0, 90)),
+        "tilted_walls": Drive(tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])),
+        "fast_thin_wall_30hz": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30),
     }
 
 
@@ -123,9 +147,12 @@ DRIVES = _drives()
 SHAPE = RECIPE_CAPSULE_GODOT3
 
 
-def report(hz: int = 60) -> dict:
+def both(drive: Drive) -> tuple[np.ndarray, np.ndarray]:
+    """(the sandbox's rows, the engine's rows) for `drive`."""
+    args = (drive.track, SHAPE, drive.pose, drive.velocities, drive.hz)
+    return run_sandbox(*args, concave=drive.concave), run_engine(*args, concave=drive.concave)
+
+
+def report() -> dict:
     """Each drive on the engine and on the sandbox: compare()'s figures by name."""
-    figures = {}
-    for name, (track, pose, velocities) in DRIVES.items():
-        figures[name] = compare(run_sandbox(track, SHAPE, pose, velocities, hz), run_engine(track, SHAPE, pose, velocities, hz))
-    return figures
+    return {name: compare(*both(drive)) for name, drive in DRIVES.items()}

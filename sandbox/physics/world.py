@@ -4,8 +4,11 @@ from a `Track`, in the track's unit (the model's: px or m).
 Shapes are the kinds Godot's 2D physics has, so a contact kernel can follow the
 engine's rules shape by shape:
 - segments (n, 4): x1, y1, x2, y2: every open polyline's pieces and every closed
-  polyline's outline (a Godot `ConcavePolygonShape2D`, or a `CollisionPolygon2D` in
-  segments mode, is segments);
+  polyline's outline, each as a Godot `SegmentShape2D`; `concave` (n,) is 1 for the
+  pieces of a `ConcavePolygonShape2D` (or a `CollisionPolygon2D` in segments mode),
+  which Godot 3 looks at only when the car's own box already crosses them (see
+  docs/tracks.md): a level importer that read one says so, `build_world(track,
+  concave=True)`;
 - circles (m, 3): x, y, radius (`CircleShape2D`);
 - convex polygons: their vertices in order, `poly_points` (k, 2), each edge's outward
   unit normal `poly_normals` (k, 2) (edge i runs from vertex i to the next), and where
@@ -44,6 +47,7 @@ class World(NamedTuple):
     """Static arrays a kernel takes as one argument (see the module's docstring)."""
 
     segments: np.ndarray
+    concave: np.ndarray
     circles: np.ndarray
     poly_points: np.ndarray
     poly_normals: np.ndarray
@@ -54,8 +58,9 @@ class World(NamedTuple):
     cell_items: np.ndarray
 
 
-def build_world(track: Track) -> World:
-    """The world of `track`'s walls (polylines, rectangles, circles) in its unit."""
+def build_world(track: Track, concave: bool = False) -> World:
+    """The world of `track`'s walls (polylines, rectangles, circles) in its unit;
+    `concave`: its polylines are Godot concave polygons (else segment shapes)."""
     segments = []
     for line in track.polylines:
         points = np.asarray(line.points, dtype=np.float64)
@@ -64,18 +69,20 @@ def build_world(track: Track) -> World:
         segments.extend(np.hstack([points[:-1], points[1:]]))
     circles = [(c.x, c.y, c.radius) for c in track.circles]
     polygons = [np.asarray(r.corners(), dtype=np.float64) for r in track.rects]
-    return from_shapes(segments, circles, polygons)
+    return from_shapes(segments, circles, polygons, np.full(len(segments), concave))
 
 
-def from_shapes(segments, circles, polygons) -> World:
+def from_shapes(segments, circles, polygons, concave=None) -> World:
     """A world of `segments` ((n, 4) or rows of 4), `circles` (rows x, y, r) and convex
-    `polygons` (a list of (k, 2) vertex arrays, in order around each)."""
+    `polygons` (a list of (k, 2) vertex arrays, in order around each); `concave`
+    (n,): which segments are pieces of Godot concave polygons (default none)."""
     seg = np.asarray(segments, dtype=np.float64).reshape(-1, 4)
+    flags = np.zeros(len(seg), dtype=np.uint8) if concave is None else np.asarray(concave, dtype=np.uint8).reshape(-1)
     circ = np.asarray(circles, dtype=np.float64).reshape(-1, 3)
     points, normals, offsets = _polygons(polygons)
     boxes = np.vstack([_segment_boxes(seg), _circle_boxes(circ), _polygon_boxes(points, offsets)])
     grid, cell_start, cell_items = _grid(boxes)
-    world = World(seg, circ, points, normals, offsets, boxes, grid, cell_start, cell_items)
+    world = World(seg, flags, circ, points, normals, offsets, boxes, grid, cell_start, cell_items)
     for array in world:
         array.setflags(write=False)
     return world

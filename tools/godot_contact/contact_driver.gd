@@ -5,7 +5,8 @@
 #
 # Environment: CONTACT_SCENE (the JSON file), CONTACT_OUT (CSV out).
 # JSON: {"hz": 60, "polylines": [{"points": [[x, y], ...], "closed": bool}],
-#  "rects": [[x, y, width, height, angle]], "circles": [[x, y, r]],
+#  "concave": bool (polylines as one ConcavePolygonShape2D each, else a SegmentShape2D
+#  per piece), "rects": [[x, y, width, height, angle]], "circles": [[x, y, r]],
 #  "polygons": [[[x, y], ...]], "shape": [kind, size1, size2, offset_x, offset_y, angle],
 #  "pose": [x, y, rotation], "velocities": [[vx, vy], ...]}
 # shape kinds: 0 circle (radius), 1 rectangle (full width, height), 2 capsule
@@ -109,9 +110,16 @@ func _add_polyline(points, closed):
 		var b = points[(i + 1) % count]
 		pairs.append(Vector2(a[0], a[1]))
 		pairs.append(Vector2(b[0], b[1]))
-	var shape = ConcavePolygonShape2D.new()
-	shape.segments = pairs
-	_add_static(shape, Vector2(), 0.0)
+	if data["concave"]:
+		var shape = ConcavePolygonShape2D.new()
+		shape.segments = pairs
+		_add_static(shape, Vector2(), 0.0)
+		return
+	for i in range(0, pairs.size(), 2):
+		var segment = SegmentShape2D.new()
+		segment.a = pairs[i]
+		segment.b = pairs[i + 1]
+		_add_static(segment, Vector2(), 0.0)
 
 
 func _add_static(shape, position, rotation):
