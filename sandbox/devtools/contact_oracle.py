@@ -134,11 +134,12 @@ def _drives() -> dict:
         "corridor_concave": Drive(corridor, (0.0, 0.0, 0.0), weave, concave=True),
         "reverse_park": Drive(garage, (0.0, 0.0, 0.0), np.vstack([_steady(-150, 0, 40), _steady(-180, 25, 80)])),
         "convex_corner": Drive(block, (90.0, -300.0, math.radians(45)), _heading(45, 400, 90)),
-        "concave_corner": Drive(corner, (-100.0, -100.0, math.radians(45)), _heading(45, 450, 90)),
-        "concave_corner_concave": Drive(corner, (-100.0, -100.0, math.radians(45)), _heading(45, 450, 90), concave=True),
+        "concave_corner": Drive(corner, (-100.0, -100.0, math.radians(40)), _heading(40, 450, 90)),
+        "concave_corner_concave": Drive(corner, (-100.0, -100.0, math.radians(40)), _heading(40, 450, 90), concave=True),
         "circle_post": Drive(post, (200.0, 0.0, 0.0), _steady(350, 0, 90)),
         "tilted_walls": Drive(tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])),
         "fast_thin_wall_30hz": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30),
+        "fast_thin_wall_30hz_concave": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30, concave=True),
     }
 
 

@@ -133,8 +133,8 @@ def _visit(world, box, phase, acc, body, dx, dy, mx, my, margin, least):
 @kernel
 def test_motion(world, body, mx: float, my: float, margin: float):
     """Godot 3's test_body_motion of the car's shape `body` (body_shape.body_at) by
-    (mx, my): (collided, travel x, y, remainder x, y, normal x, y, point x, y); the
-    travel includes the recovery."""
+    (mx, my): (collided, travel x, y, remainder x, y, normal x, y, point x, y, safe
+    fraction); the travel includes the recovery."""
     zero = (0.0, 0.0, 0.0, 0.0, 0.0)
     length = math.sqrt(mx * mx + my * my)
     separation = min(margin, max(0.0, length - CMP_EPSILON))  # never apart by more than the motion
@@ -152,7 +152,7 @@ def test_motion(world, body, mx: float, my: float, margin: float):
     ux, uy = rx + mx * unsafe, ry + my * unsafe
     least = min(length, MIN_CONTACT_DEPTH)
     depth, nx, ny, px, py = _visit(world, bounds(body, ux, uy, margin), REST, zero, body, ux, uy, 0.0, 0.0, margin, least)
-    return depth != 0.0, rx + safe * mx, ry + safe * my, mx - safe * mx, my - safe * my, nx, ny, px, py
+    return depth != 0.0, rx + safe * mx, ry + safe * my, mx - safe * mx, my - safe * my, nx, ny, px, py, safe
 
 
 @kernel
@@ -172,20 +172,21 @@ def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
     if world.cell_items.shape[0] == 0:
         return x + vx * dt, y + vy * dt, vx, vy, 0, 0.0, 0.0
     mx, my = vx * dt, vy * dt
+    moving = mx != 0.0 or my != 0.0
     slides, nx, ny = 0, 0.0, 0.0
     for _ in range(MAX_SLIDES):
         body = body_at(shape, x, y, heading)
-        hit, tx, ty, rx, ry, cnx, cny, _, _ = test_motion(world, body, mx, my, margin)
+        hit, tx, ty, rx, ry, cnx, cny, _, _, safe = test_motion(world, body, mx, my, margin)
         x, y = x + tx, y + ty
         if not hit:
             break
         slides, nx, ny = slides + 1, cnx, cny
         mx, my = _slid(rx, ry, nx, ny)
         vx, vy = _slid(vx, vy, nx, ny)
-        # The engine stops when the slid motion is zero; its 32-bit normals are never
-        # exactly along the motion, so that happens only when nothing was left (a
-        # contact at the end of a free move): else it goes on with a motion of ~1e-7
-        # px, as the next pass here does with a zero one (see docs/tracks.md).
-        if rx == 0.0 and ry == 0.0:
+        # The engine stops when the slid motion is zero. Its 32-bit normals are never
+        # exactly along the motion, so that happens only when no motion was left (a
+        # whole free move, or none asked): else it goes on with a motion of ~1e-7 px,
+        # as the next pass here does with a zero one (see docs/tracks.md).
+        if safe >= 1.0 or not moving:
             break
     return x, y, vx, vy, slides, nx, ny
