@@ -131,8 +131,8 @@ def _visit(world, box, phase, acc, body, dx, dy, mx, my, margin, least):
 
 
 @kernel
-def test_motion(world, body, mx: float, my: float, margin: float):
-    """Godot 3's test_body_motion of the car's shape `body` (body_shape.body_at) by
+def body_test_motion(world, body, mx: float, my: float, margin: float):
+    """Godot 3's body_test_motion (Space2DSW::test_body_motion) of the car's shape `body` (body_shape.body_at) by
     (mx, my): (collided, travel x, y, remainder x, y, normal x, y, point x, y, safe
     fraction); the travel includes the recovery."""
     zero = (0.0, 0.0, 0.0, 0.0, 0.0)
@@ -176,7 +176,7 @@ def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
     slides, nx, ny = 0, 0.0, 0.0
     for _ in range(MAX_SLIDES):
         body = body_at(shape, x, y, heading)
-        hit, tx, ty, rx, ry, cnx, cny, _, _, safe = test_motion(world, body, mx, my, margin)
+        hit, tx, ty, rx, ry, cnx, cny, _, _, safe = body_test_motion(world, body, mx, my, margin)
         x, y = x + tx, y + ty
         if not hit:
             break

@@ -72,16 +72,17 @@ def build_world(track: Track, concave: bool = False) -> World:
     return from_shapes(segments, circles, polygons, np.full(len(segments), concave))
 
 
-def from_shapes(segments, circles, polygons, concave=None) -> World:
+def from_shapes(segments, circles, polygons, concave=None, max_cells: int = MAX_CELLS) -> World:
     """A world of `segments` ((n, 4) or rows of 4), `circles` (rows x, y, r) and convex
     `polygons` (a list of (k, 2) vertex arrays, in order around each); `concave`
-    (n,): which segments are pieces of Godot concave polygons (default none)."""
+    (n,): which segments are pieces of Godot concave polygons (default none);
+    `max_cells`: the most cells the grid may have."""
     seg = np.asarray(segments, dtype=np.float64).reshape(-1, 4)
     flags = np.zeros(len(seg), dtype=np.uint8) if concave is None else np.asarray(concave, dtype=np.uint8).reshape(-1)
     circ = np.asarray(circles, dtype=np.float64).reshape(-1, 3)
     points, normals, offsets = _polygons(polygons)
     boxes = np.vstack([_segment_boxes(seg), _circle_boxes(circ), _polygon_boxes(points, offsets)])
-    grid, cell_start, cell_items = _grid(boxes)
+    grid, cell_start, cell_items = _grid(boxes, max_cells)
     world = World(seg, flags, circ, points, normals, offsets, boxes, grid, cell_start, cell_items)
     for array in world:
         array.setflags(write=False)
@@ -127,16 +128,16 @@ def _polygon_boxes(points, offsets):
     ).reshape(-1, 4)
 
 
-def _grid(boxes):
+def _grid(boxes, max_cells):
     """(grid, cell_start, cell_items) for items with bounding `boxes`: cells about
-    the size of an item, as many as items or so, at most MAX_CELLS."""
+    the size of an item, as many as items or so, at most `max_cells`."""
     if len(boxes) == 0:
         return np.zeros(5), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
     left, top = boxes[:, 0].min(), boxes[:, 1].min()
     width, height = boxes[:, 2].max() - left, boxes[:, 3].max() - top
     extent = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     cell = max(float(np.median(extent)), math.sqrt(width * height / len(boxes)), 1e-9 * max(width, height, 1.0))
-    while math.ceil(width / cell + 1e-9) * math.ceil(height / cell + 1e-9) > MAX_CELLS:
+    while max(1, math.ceil(width / cell + 1e-9)) * max(1, math.ceil(height / cell + 1e-9)) > max_cells:
         cell *= 2
     nx, ny = max(1, math.ceil(width / cell + 1e-9)), max(1, math.ceil(height / cell + 1e-9))
     grid = np.array([left, top, cell, nx, ny], dtype=np.float64)
