@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import math
 
-from .body_shape import body_at, bounds
+from .body_shape import CX, CY, HALF_1, HALF_2, KIND, RADIUS, RECTANGLE_SHAPE, body_at, bounds, vertex, vertex_count
 from .contact_sat import contacts, overlap
 from .kernel import kernel
-from .world import SEGMENT, cell_index, item_kind
+from .world import POLYGON, SEGMENT, cell_index, item_kind
 
 SAFE_MARGIN = 0.08
 """px: KinematicBody2D's default `collision/safe_margin` in Godot 3."""
@@ -65,12 +65,83 @@ def _culled(body, dx, dy, world, kind, idx) -> bool:
 
 
 @kernel
+def _point_gap(px, py, ax, ay, bx, by) -> float:
+    """Distance from point p to segment a-b."""
+    ux, uy = bx - ax, by - ay
+    l2 = ux * ux + uy * uy
+    t = 0.0 if l2 == 0.0 else min(max(((px - ax) * ux + (py - ay) * uy) / l2, 0.0), 1.0)
+    ex, ey = ax + ux * t - px, ay + uy * t - py
+    return math.sqrt(ex * ex + ey * ey)
+
+
+@kernel
+def _segment_gap(ax, ay, bx, by, cx, cy, dx, dy) -> float:
+    """Distance between segments a-b and c-d (0 when they cross)."""
+    rx, ry, sx, sy = bx - ax, by - ay, dx - cx, dy - cy
+    den = rx * sy - ry * sx
+    if den != 0.0:
+        t = ((cx - ax) * sy - (cy - ay) * sx) / den
+        u = ((cx - ax) * ry - (cy - ay) * rx) / den
+        if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+            return 0.0
+    return min(
+        min(_point_gap(ax, ay, cx, cy, dx, dy), _point_gap(bx, by, cx, cy, dx, dy)),
+        min(_point_gap(cx, cy, ax, ay, bx, by), _point_gap(dx, dy, ax, ay, bx, by)),
+    )
+
+
+@kernel
+def _inside(px, py, ox, oy, ex, ey, mx, my) -> bool:
+    """Whether p is inside the parallelogram o + a·e + b·m, 0 ≤ a, b ≤ 1."""
+    den = ex * my - ey * mx
+    if den == 0.0:
+        return False
+    a = ((px - ox) * my - (py - oy) * mx) / den
+    b = (ex * (py - oy) - ey * (px - ox)) / den
+    return 0.0 <= a <= 1.0 and 0.0 <= b <= 1.0
+
+
+@kernel
+def _swept_gap(x0, y0, x1, y1, mx, my, ax, ay, bx, by) -> float:
+    """Distance from segment a-b to the region swept by segment 0-1 moving by m."""
+    if _inside(ax, ay, x0, y0, x1 - x0, y1 - y0, mx, my) or _inside(bx, by, x0, y0, x1 - x0, y1 - y0, mx, my):
+        return 0.0
+    return min(
+        min(_segment_gap(x0, y0, x1, y1, ax, ay, bx, by), _segment_gap(x0 + mx, y0 + my, x1 + mx, y1 + my, ax, ay, bx, by)),
+        min(_segment_gap(x0, y0, x0 + mx, y0 + my, ax, ay, bx, by), _segment_gap(x1, y1, x1 + mx, y1 + my, ax, ay, bx, by)),
+    )
+
+
+@kernel
+def _out_of_reach(body, dx, dy, mx, my, margin, world, kind, idx) -> bool:
+    """Whether the wall (a segment or a circle) is farther than the shape's radius
+    and the margin from all the shape's core sweeps over (a rectangle: farther than
+    its corners from its centre's path): no test of the engine's can meet it. Saves
+    the tests, changes no answer."""
+    if kind == POLYGON:
+        return False
+    if body[KIND] == RECTANGLE_SHAPE:
+        x0, y0 = body[CX] + dx, body[CY] + dy
+        x1, y1 = x0, y0
+        reach = math.sqrt(body[HALF_1] ** 2 + body[HALF_2] ** 2) + margin
+    else:
+        x0, y0 = vertex(body, 0, dx, dy)
+        x1, y1 = vertex(body, vertex_count(body) - 1, dx, dy)
+        reach = body[RADIUS] + margin
+    if kind == SEGMENT:
+        s = world.segments[idx]
+        return _swept_gap(x0, y0, x1, y1, mx, my, s[0], s[1], s[2], s[3]) > reach
+    c = world.circles[idx]
+    return _swept_gap(x0, y0, x1, y1, mx, my, c[0], c[1], c[0], c[1]) > reach + c[2]
+
+
+@kernel
 def _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item):
     """One wall (`item`) in a phase of test_body_motion; `acc` is the phase's
     running result: RECOVER (recovery x, y, contacts), CAST (stuck, safe, unsafe),
     REST (depth, normal x, y, point x, y; contacts under `least` deep ignored)."""
     kind, idx = item_kind(world, item)
-    if _culled(body, dx, dy, world, kind, idx):
+    if _culled(body, dx, dy, world, kind, idx) or _out_of_reach(body, dx, dy, mx, my, 2 * margin, world, kind, idx):
         return acc
     if phase == CAST:
         if acc[0] != 0.0:  # stuck already
@@ -131,6 +202,23 @@ def _visit(world, box, phase, acc, body, dx, dy, mx, my, margin, least):
 
 
 @kernel
+def _any_near(world, box) -> bool:
+    """Whether any wall's bounding box meets `box` (left, top, right, bottom)."""
+    left, top, right, bottom = box
+    g = world.grid
+    i0, i1 = cell_index(g, left, 0, 3), cell_index(g, right, 0, 3)
+    j0, j1 = cell_index(g, top, 1, 4), cell_index(g, bottom, 1, 4)
+    for j in range(j0, j1 + 1):
+        for i in range(i0, i1 + 1):
+            c = j * int(g[3]) + i
+            for k in range(world.cell_start[c], world.cell_start[c + 1]):
+                b = world.boxes[world.cell_items[k]]
+                if not (b[0] > right or b[2] < left or b[1] > bottom or b[3] < top):
+                    return True
+    return False
+
+
+@kernel
 def body_test_motion(world, body, mx: float, my: float, margin: float):
     """Godot 3's body_test_motion (Space2DSW::test_body_motion) of the car's shape `body` (body_shape.body_at) by
     (mx, my): (collided, travel x, y, remainder x, y, normal x, y, point x, y, safe
@@ -169,9 +257,12 @@ def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
     `margin` its safe margin (SAFE_MARGIN px, in the world's unit): (x, y, vx, vy,
     slides, normal x, normal y) after it: the returned velocity, how many contacts
     (0: none), and the last contact's normal. The open field: position + v·dt."""
-    if world.cell_items.shape[0] == 0:
-        return x + vx * dt, y + vy * dt, vx, vy, 0, 0.0, 0.0
     mx, my = vx * dt, vy * dt
+    if world.cell_items.shape[0] == 0:
+        return x + mx, y + my, vx, vy, 0, 0.0, 0.0
+    left, top, right, bottom = bounds(body_at(shape, x, y, heading), 0.0, 0.0, 2 * margin)
+    if not _any_near(world, (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))):
+        return x + mx, y + my, vx, vy, 0, 0.0, 0.0  # nothing within reach this tick: the open field's move
     moving = mx != 0.0 or my != 0.0
     slides, nx, ny = 0, 0.0, 0.0
     for _ in range(MAX_SLIDES):
