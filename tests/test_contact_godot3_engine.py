@@ -1,7 +1,8 @@
 """The sandbox's Godot 3 move_and_slide against the real engine (godot3-server):
 scripted drives of the recipe car's capsule among static walls (head-on, a 35°
 glancing hit, a corridor, a reverse park, corners, a post, tilted walls, a wall met at
-20 000 px/s at 30 Hz), the engine and the kernel fed the same velocity each tick. Each
+20 000 px/s at 30 Hz; walls as segment shapes and as concave polygons), and of a box
+and a round car, the engine and the kernel fed the same velocity each tick. Each
 tick: the positions within 1 px and the same decision, contact or none.
 
 Skipped only where the engine is not installed (CI has it)."""

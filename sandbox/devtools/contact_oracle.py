@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..physics.body_shape import RECIPE_CAPSULE_GODOT3
+from ..physics.body_shape import RECIPE_CAPSULE_GODOT3, circle, rectangle
 from ..physics.contact_godot3 import SAFE_MARGIN, move_and_slide
 from ..physics.track import Circle, Polyline, Rect, Track
 from ..physics.world import build_world
@@ -98,13 +98,15 @@ def _heading(degrees: float, speed: float, ticks: int) -> np.ndarray:
 
 class Drive(NamedTuple):
     """A scripted drive: walls, the car's start (x, y, heading), a velocity per tick
-    (px/s), the tick rate, and whether the polylines are Godot concave polygons."""
+    (px/s), the tick rate, whether the polylines are Godot concave polygons, and the
+    car's shape (body_shape's array; the recipe car's capsule unless said)."""
 
     track: Track
     pose: tuple
     velocities: np.ndarray
     hz: int = 60
     concave: bool = False
+    shape: np.ndarray = RECIPE_CAPSULE_GODOT3
 
 
 def _drives() -> dict:
@@ -140,17 +142,21 @@ def _drives() -> dict:
         "tilted_walls": Drive(tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])),
         "fast_thin_wall_30hz": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30),
         "fast_thin_wall_30hz_concave": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30, concave=True),
+        "box_car_glancing": Drive(
+            floor, (0.0, 0.0, math.radians(30)), _heading(30, 450, 100), shape=rectangle(120, 60, 10, 0, 0.1)
+        ),
+        "round_car_corners": Drive(tilted, (100.0, -100.0, 0.0), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)]), shape=circle(30, 5, -3)),
     }
 
 
 DRIVES = _drives()
-"""The engine tests' scripted drives; the car's shape is SHAPE."""
+"""The engine tests' scripted drives."""
 SHAPE = RECIPE_CAPSULE_GODOT3
 
 
 def both(drive: Drive) -> tuple[np.ndarray, np.ndarray]:
     """(the sandbox's rows, the engine's rows) for `drive`."""
-    args = (drive.track, SHAPE, drive.pose, drive.velocities, drive.hz)
+    args = (drive.track, drive.shape, drive.pose, drive.velocities, drive.hz)
     return run_sandbox(*args, concave=drive.concave), run_engine(*args, concave=drive.concave)
 
 
