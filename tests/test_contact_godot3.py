@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.physics.body_shape import RECIPE_CAPSULE_GODOT3, capsule, circle, rectangle
+from sandbox.physics.body_shape import RECIPE_CAPSULE_GODOT3, body_at, capsule, circle, rectangle
 from sandbox.physics.contact_godot3 import SAFE_MARGIN, body_test_motion, move_and_slide
-from sandbox.physics.body_shape import body_at
 from sandbox.physics.track import Circle, Polyline, Rect, Track
 from sandbox.physics.world import EMPTY, build_world, from_shapes
 
@@ -39,7 +38,13 @@ def test_the_open_field_moves_the_car_by_exactly_v_dt():
     for x, y, vx, vy in rng.normal(0, 500, (50, 4)):
         for world in (EMPTY, far):
             assert move_and_slide(world, RECIPE_CAPSULE_GODOT3, x, y, 0.3, vx, vy, DT, SAFE_MARGIN) == (
-                x + vx * DT, y + vy * DT, vx, vy, 0, 0.0, 0.0
+                x + vx * DT,
+                y + vy * DT,
+                vx,
+                vy,
+                0,
+                0.0,
+                0.0,
             )
 
 
@@ -88,6 +93,7 @@ def test_a_slide_along_a_wall_keeps_the_tangential_component(angle):
 
 def _segment_distance(p0, p1, q0, q1):
     """Least distance between segments p0-p1 and q0-q1 (independent of the kernels)."""
+
     def point_segment(p, a, b):
         ab = b - a
         if not ab.any():
@@ -102,7 +108,9 @@ def _segment_distance(p0, p1, q0, q1):
         u = ((q0 - p0)[0] * d1[1] - (q0 - p0)[1] * d1[0]) / cross
         if 0 <= t <= 1 and 0 <= u <= 1:
             return 0.0
-    return min(point_segment(p0, q0, q1), point_segment(p1, q0, q1), point_segment(q0, p0, p1), point_segment(q1, p0, p1))
+    return min(
+        point_segment(p0, q0, q1), point_segment(p1, q0, q1), point_segment(q0, p0, p1), point_segment(q1, p0, p1)
+    )
 
 
 def test_a_corridor_narrower_than_the_car_is_never_entered_deeper_than_its_cap_fits():
@@ -178,7 +186,8 @@ def test_the_grid_changes_the_cost_not_the_motion():
 
 def test_a_world_holds_godot_shape_kinds():
     track = Track(
-        "kinds", unit="px",
+        "kinds",
+        unit="px",
         polylines=(Polyline([(0, 0), (100, 0), (100, 100)], closed=True), Polyline([(0, 200), (50, 250)])),
         rects=(Rect(500, 0, 40, 20, 0.5),),
         circles=(Circle(0, 500, 10),),

@@ -43,7 +43,9 @@ def scene(track: Track, shape, pose, velocities, hz: int, concave: bool = False)
     }
 
 
-def run_engine(track: Track, shape, pose, velocities, hz: int = 60, concave: bool = False, timeout: float = 120) -> np.ndarray:
+def run_engine(
+    track: Track, shape, pose, velocities, hz: int = 60, concave: bool = False, timeout: float = 120
+) -> np.ndarray:
     """Rows (COLUMNS) from Godot 3: move_and_slide(velocity) once per physics tick."""
     binary = required_binary()
     if not PROJECT.is_dir():
@@ -54,7 +56,10 @@ def run_engine(track: Track, shape, pose, velocities, hz: int = 60, concave: boo
         env = {**os.environ, "LC_ALL": "C.UTF-8", "CONTACT_SCENE": str(description), "CONTACT_OUT": str(out)}
         result = subprocess.run(
             [binary, "--path", str(PROJECT), "--fixed-fps", str(hz)],
-            env=env, capture_output=True, text=True, timeout=timeout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
         if result.returncode != 0 or not out.exists() or "SCRIPT ERROR" in result.stderr:
             raise OracleError(f"Godot failed ({result.returncode}): {result.stderr.strip()[-500:]}")
@@ -114,7 +119,9 @@ def _drives() -> dict:
     px = dict(unit="px")
     wall_x = Track("wall", polylines=(Polyline([(600, -400), (600, 400)]),), **px)
     floor = Track("floor", rects=(Rect(0, 300, 4000, 100),), **px)
-    corridor = Track("corridor", polylines=(Polyline([(-100, -60), (3000, -60)]), Polyline([(-100, 60), (3000, 60)])), **px)
+    corridor = Track(
+        "corridor", polylines=(Polyline([(-100, -60), (3000, -60)]), Polyline([(-100, 60), (3000, 60)])), **px
+    )
     weave = np.array([(420.0, 260.0 * math.sin(n / 9.0)) for n in range(150)])
     garage = Track("garage", rects=(Rect(-300, 0, 40, 600),), circles=(Circle(-200, 150, 20),), **px)
     block = Track("block", rects=(Rect(400, 0, 200, 200),), **px)
@@ -131,21 +138,32 @@ def _drives() -> dict:
     return {
         "head_on": Drive(wall_x, (300.0, 0.0, 0.0), head_on),
         "head_on_concave": Drive(wall_x, (300.0, 0.0, 0.0), head_on, concave=True),
-        "glancing_35": Drive(floor, (0.0, 0.0, math.radians(35)), np.vstack([_heading(35, 500, 110), _heading(-20, 300, 20)])),
+        "glancing_35": Drive(
+            floor, (0.0, 0.0, math.radians(35)), np.vstack([_heading(35, 500, 110), _heading(-20, 300, 20)])
+        ),
         "corridor": Drive(corridor, (0.0, 0.0, 0.0), weave),
         "corridor_concave": Drive(corridor, (0.0, 0.0, 0.0), weave, concave=True),
         "reverse_park": Drive(garage, (0.0, 0.0, 0.0), np.vstack([_steady(-150, 0, 40), _steady(-180, 25, 80)])),
         "convex_corner": Drive(block, (90.0, -300.0, math.radians(45)), _heading(45, 400, 90)),
         "concave_corner": Drive(corner, (-100.0, -100.0, math.radians(40)), _heading(40, 450, 90)),
-        "concave_corner_concave": Drive(corner, (-100.0, -100.0, math.radians(40)), _heading(40, 450, 90), concave=True),
+        "concave_corner_concave": Drive(
+            corner, (-100.0, -100.0, math.radians(40)), _heading(40, 450, 90), concave=True
+        ),
         "circle_post": Drive(post, (200.0, 0.0, 0.0), _steady(350, 0, 90)),
-        "tilted_walls": Drive(tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])),
+        "tilted_walls": Drive(
+            tilted, (100.0, -100.0, math.radians(10)), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)])
+        ),
         "fast_thin_wall_30hz": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30),
         "fast_thin_wall_30hz_concave": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30, concave=True),
         "box_car_glancing": Drive(
             floor, (0.0, 0.0, math.radians(30)), _heading(30, 450, 100), shape=rectangle(120, 60, 10, 0, 0.1)
         ),
-        "round_car_corners": Drive(tilted, (100.0, -100.0, 0.0), np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)]), shape=circle(30, 5, -3)),
+        "round_car_corners": Drive(
+            tilted,
+            (100.0, -100.0, 0.0),
+            np.vstack([_heading(10, 380, 80), _heading(-60, 380, 60)]),
+            shape=circle(30, 5, -3),
+        ),
     }
 
 
@@ -163,3 +181,8 @@ def both(drive: Drive) -> tuple[np.ndarray, np.ndarray]:
 def report() -> dict:
     """Each drive on the engine and on the sandbox: compare()'s figures by name."""
     return {name: compare(*both(drive)) for name, drive in DRIVES.items()}
+
+
+if __name__ == "__main__":
+    for drive_name, figures in report().items():
+        print(f"{drive_name:28s} {figures}")

@@ -107,8 +107,14 @@ def _swept_gap(x0, y0, x1, y1, mx, my, ax, ay, bx, by) -> float:
     if _inside(ax, ay, x0, y0, x1 - x0, y1 - y0, mx, my) or _inside(bx, by, x0, y0, x1 - x0, y1 - y0, mx, my):
         return 0.0
     return min(
-        min(_segment_gap(x0, y0, x1, y1, ax, ay, bx, by), _segment_gap(x0 + mx, y0 + my, x1 + mx, y1 + my, ax, ay, bx, by)),
-        min(_segment_gap(x0, y0, x0 + mx, y0 + my, ax, ay, bx, by), _segment_gap(x1, y1, x1 + mx, y1 + my, ax, ay, bx, by)),
+        min(
+            _segment_gap(x0, y0, x1, y1, ax, ay, bx, by),
+            _segment_gap(x0 + mx, y0 + my, x1 + mx, y1 + my, ax, ay, bx, by),
+        ),
+        min(
+            _segment_gap(x0, y0, x0 + mx, y0 + my, ax, ay, bx, by),
+            _segment_gap(x1, y1, x1 + mx, y1 + my, ax, ay, bx, by),
+        ),
     )
 
 
@@ -239,7 +245,9 @@ def body_test_motion(world, body, mx: float, my: float, margin: float):
     # the contact where the car ends (at the first hit when the cast met a wall)
     ux, uy = rx + mx * unsafe, ry + my * unsafe
     least = min(length, MIN_CONTACT_DEPTH)
-    depth, nx, ny, px, py = _visit(world, bounds(body, ux, uy, margin), REST, zero, body, ux, uy, 0.0, 0.0, margin, least)
+    depth, nx, ny, px, py = _visit(
+        world, bounds(body, ux, uy, margin), REST, zero, body, ux, uy, 0.0, 0.0, margin, least
+    )
     return depth != 0.0, rx + safe * mx, ry + safe * my, mx - safe * mx, my - safe * my, nx, ny, px, py, safe
 
 
@@ -261,7 +269,9 @@ def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
     if world.cell_items.shape[0] == 0:
         return x + mx, y + my, vx, vy, 0, 0.0, 0.0
     left, top, right, bottom = bounds(body_at(shape, x, y, heading), 0.0, 0.0, 2 * margin)
-    if not _any_near(world, (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))):
+    if not _any_near(
+        world, (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))
+    ):
         return x + mx, y + my, vx, vy, 0, 0.0, 0.0  # nothing within reach this tick: the open field's move
     moving = mx != 0.0 or my != 0.0
     slides, nx, ny = 0, 0.0, 0.0

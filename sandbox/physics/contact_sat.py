@@ -23,8 +23,20 @@ from __future__ import annotations
 
 import math
 
-from .body_shape import CAPSULE_SHAPE, COS, KIND, RADIUS, RECTANGLE_SHAPE, SIN, CX, CY, HALF_1, HALF_2
-from .body_shape import vertex, vertex_count
+from .body_shape import (
+    CAPSULE_SHAPE,
+    COS,
+    CX,
+    CY,
+    HALF_1,
+    HALF_2,
+    KIND,
+    RADIUS,
+    RECTANGLE_SHAPE,
+    SIN,
+    vertex,
+    vertex_count,
+)
 from .kernel import kernel
 from .world import CIRCLE, POLYGON, SEGMENT
 
@@ -137,7 +149,9 @@ def overlap(body, dx, dy, mx, my, margin, world, kind, idx):
             ax, ay = vertex(body, i, dx, dy)
             for j in range(wall_count(world, kind, idx)):
                 bx, by = wall_vertex(world, kind, idx, j)
-                sep, best, nx, ny = _axis(ax - bx, ay - by, body, dx, dy, mx, my, ra, world, kind, idx, rb, best, nx, ny)
+                sep, best, nx, ny = _axis(
+                    ax - bx, ay - by, body, dx, dy, mx, my, ra, world, kind, idx, rb, best, nx, ny
+                )
                 if sep:
                     return False, nx, ny, best
                 if mx != 0.0 or my != 0.0:
@@ -205,7 +219,13 @@ def wall_supports(world, kind, idx, ux, uy):
             k2 = k + 1 if k + 1 < end else start
             p = world.poly_points
             return 2.0, p[k, 0], p[k, 1], p[k2, 0], p[k2, 1]
-    return 1.0, world.poly_points[best_k, 0], world.poly_points[best_k, 1], world.poly_points[best_k, 0], world.poly_points[best_k, 1]
+    return (
+        1.0,
+        world.poly_points[best_k, 0],
+        world.poly_points[best_k, 1],
+        world.poly_points[best_k, 0],
+        world.poly_points[best_k, 1],
+    )
 
 
 @kernel

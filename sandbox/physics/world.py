@@ -112,8 +112,12 @@ def _polygons(polygons):
 
 def _segment_boxes(seg):
     return np.column_stack(
-        [np.minimum(seg[:, 0], seg[:, 2]), np.minimum(seg[:, 1], seg[:, 3]),
-         np.maximum(seg[:, 0], seg[:, 2]), np.maximum(seg[:, 1], seg[:, 3])]
+        [
+            np.minimum(seg[:, 0], seg[:, 2]),
+            np.minimum(seg[:, 1], seg[:, 3]),
+            np.maximum(seg[:, 0], seg[:, 2]),
+            np.maximum(seg[:, 1], seg[:, 3]),
+        ]
     ).reshape(-1, 4)
 
 
