@@ -28,6 +28,7 @@ from .commands import (
     sensitivity,
     simulate,
     sweep,
+    track,
     tune,
     window,
 )
@@ -81,6 +82,7 @@ COMMANDS = {
     "sweep": sweep.run,
     "soak": reports.soak,
     "link": link.run,
+    "track": track.run,
 }
 
 
@@ -300,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     declare_link(sub)
 
+    declare_track(sub)
+
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     shared(p, "--preset")
     shared(p, "--out", help="PNG file to write")
@@ -349,6 +353,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --dialog update-script: the car script the tuning is written into (it is not changed)",
     )
     return parser
+
+
+TRACK_HELP = (
+    "a track file (.json; a racetrack-database circuit .csv; a Godot level .tscn) or a built-in track's "
+    "name (open_field, skid_pad, slalom, drag_strip, parking_lot, club_circuit, indianapolis)"
+)
+
+
+def declare_track(sub) -> None:
+    p = sub.add_parser("track", help="describe, draw, check or convert a track (walls, cones, timing lines)")
+    actions = p.add_subparsers(dest="track_command", metavar="ACTION", required=True)
+    a = actions.add_parser("info", help="what the track holds: its unit, walls, cones, timing lines, lap length")
+    a.add_argument("track", help=TRACK_HELP)
+    a.add_argument(
+        "--png", dest="out", type=output_path, metavar="OUT.png", help="also draw the whole track to this PNG"
+    )
+    a = actions.add_parser("check", help="check a track: exit 0 when it is good, else 2 with the problem")
+    a.add_argument("track", help=TRACK_HELP)
+    a = actions.add_parser("convert", help="write a circuit CSV, a Godot level or a track file as a track file")
+    a.add_argument("track", metavar="IN", help=TRACK_HELP)
+    a.add_argument("out", type=output_path, metavar="OUT.json", help="the track file to write")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from sandbox.files.godot import GODOT_VERSIONS, TEMPLATES, has_script
 from sandbox.files.package_data import FOLDERS
 from sandbox.files.presets import BUILTIN_DIR, list_presets
 from sandbox.files.traces import BUILTIN_TRACES, list_traces
+from sandbox.files.tracks import BUILTIN_TRACKS, builtin_track_names
 from sandbox.physics.models import MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,10 +46,10 @@ def test_every_file_the_app_reads_is_in_the_wheel(wheel):
     assert missing_from(wheel) == []
 
 
-def test_the_files_to_ship_are_the_presets_the_drives_and_the_templates_of_every_model():
+def test_the_files_to_ship_are_the_presets_the_drives_the_tracks_and_the_templates_of_every_model():
     """The list the wheel is checked against holds what the app reads: each data folder,
-    every preset, every built-in test drive, and every model's template for each Godot
-    version."""
+    every preset, every built-in test drive and track, and every model's template for
+    each Godot version."""
     files = shipped_files()
     for folder in FOLDERS:
         assert any(name.startswith(f"sandbox/files/{folder}/") for name in files), folder
@@ -58,6 +59,8 @@ def test_the_files_to_ship_are_the_presets_the_drives_and_the_templates_of_every
     drives = [p for p, builtin in list_traces() if builtin]
     assert sorted(p.stem for p in drives) == sorted(DRIVES)  # those tools/make_test_drives.py writes
     assert {p.relative_to(ROOT).as_posix() for p in drives} <= set(files)
+    tracks = {f"sandbox/files/builtin_tracks/{name}.json" for name in builtin_track_names()}
+    assert len(tracks) >= 6 and tracks <= set(files)
     for model in MODELS.values():
         assert has_script(model), model.NAME
         for godot in GODOT_VERSIONS:
@@ -65,7 +68,7 @@ def test_the_files_to_ship_are_the_presets_the_drives_and_the_templates_of_every
 
 
 def test_the_built_in_folders_are_inside_the_package():
-    for folder in (BUILTIN_DIR, BUILTIN_TRACES, TEMPLATES):
+    for folder in (BUILTIN_DIR, BUILTIN_TRACES, BUILTIN_TRACKS, TEMPLATES):
         assert folder.is_dir() and PACKAGE in folder.resolve().parents, folder
 
 

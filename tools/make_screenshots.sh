@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every picture in screenshots/, made by the sandbox's own screenshot command.
+# Every picture in screenshots/, made by the sandbox's own screenshot command (the tracks by `track info --png`).
 # Run from the repository root: sh tools/make_screenshots.sh
 set -e
 PYTHON=${PYTHON:-.venv/bin/python}  # the interpreter the sandbox is installed in
@@ -32,4 +32,8 @@ for size in 1024x640 1440x900 1920x1080; do
   shot --preset monster_corvette_c5 --size $size --tab tune --drive 3 --out screenshots/sizes/corvette_tune_$size.png
   shot --preset monster_corvette_c5 --size $size --tab link --drive 3 --out screenshots/sizes/corvette_link_$size.png
   shot --preset drift --ghost recipe_defaults --ghost ice --size $size --tab metrics --drive 7 --out screenshots/sizes/compare_drift_$size.png
+done
+# each built-in track, drawn by `track info --png` (docs/tracks.md)
+for t in open_field skid_pad slalom drag_strip parking_lot club_circuit indianapolis; do
+  QT_QPA_PLATFORM=offscreen "$PYTHON" -m sandbox track info $t --png screenshots/tracks/$t.png > /dev/null
 done

@@ -10,7 +10,7 @@ from pathlib import Path
 
 def command_files(args) -> tuple[list[Path], list[Path]]:
     """(every file a command writes, every file it reads), from its arguments."""
-    named = ("preset", "controls", "script", "trace")
+    named = ("preset", "controls", "script", "trace", "track")
     reads = [getattr(args, name, None) for name in named] + list(getattr(args, "ghost", []))
     writes = [getattr(args, "out", None)]
     if writes[0] is not None and getattr(args, "scene", False):  # a scene's script beside it, the old one kept

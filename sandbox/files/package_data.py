@@ -4,6 +4,7 @@ is installed: a clone (editable install), a wheel, pipx.
 
   builtin_presets/   the built-in presets (one JSON file each)
   builtin_traces/    the built-in test drives (one control trace CSV each)
+  builtin_tracks/    the built-in tracks (one JSON track file each)
   godot_templates/   the Godot script templates, a folder per Godot version
 
 A user names a built-in file by its name wherever a file of its kind is asked for
@@ -21,7 +22,7 @@ from typing import Mapping
 
 from ..errors import printable
 
-FOLDERS = ("builtin_presets", "builtin_traces", "godot_templates")
+FOLDERS = ("builtin_presets", "builtin_traces", "builtin_tracks", "godot_templates")
 """The package data folders of sandbox.files (a wheel's file-list test checks each ships)."""
 
 

@@ -13,7 +13,11 @@ clockwise on screen (as `rotation`).
 - sectors: more timing lines, in lap order;
 - centre_line: the line distance along the lap is measured on (closed for a circuit);
 - surfaces: polygons whose grip is scaled by `grip` for the models that can use it;
-- spawn: where a car starts (position and heading).
+- spawn: where a car starts (position and heading);
+- description, credit: what the track is and where its data comes from, in words.
+
+A wall that is a ring but not solid (a circuit's outer wall, a Godot concave polygon)
+is an open polyline whose last point is its first.
 
 `in_unit` gives the same track in the other unit (px ↔ m at `pixels_per_metre`, the
 Godot export's scale).
@@ -129,6 +133,8 @@ class Track:
     surfaces: tuple[Surface, ...] = ()
     spawn: Pose = field(default_factory=Pose)
     notes: tuple[str, ...] = ()
+    description: str = ""
+    credit: str = ""
 
     @property
     def is_open_field(self) -> bool:

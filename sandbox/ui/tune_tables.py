@@ -20,6 +20,9 @@ SPIN_WIDTH = 84
 """px: a number box (the names get the rest of the panel's width)."""
 AHEAD_SLICE_S = 0.006
 """s: the longest an idle turn of the event loop spends building rows ahead."""
+AHEAD_AFTER_MS = 3000
+"""ms: rows are built ahead only this long after the tables exist (the window's first
+paints, which lay out every panel, come first)."""
 
 
 def _fit_columns(table: QTableWidget) -> None:
@@ -94,7 +97,7 @@ class TuneTables:
         self._ahead = QTimer(self.params)
         self._ahead.setInterval(0)
         self._ahead.timeout.connect(self._build_ahead)
-        self._ahead.start()
+        QTimer.singleShot(AHEAD_AFTER_MS, self._ahead, self._ahead.start)
 
     def _build_ahead(self) -> None:
         end = time.perf_counter() + AHEAD_SLICE_S
