@@ -259,20 +259,8 @@ def _slid(x: float, y: float, nx: float, ny: float) -> tuple[float, float]:
 
 
 @kernel
-def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
-    """Godot 3's move_and_slide(velocity) for a car at (x, y) turned by `heading`
-    with collision `shape` (body_shape's array) in `world`, over one tick of `dt` s,
-    `margin` its safe margin (SAFE_MARGIN px, in the world's unit): (x, y, vx, vy,
-    slides, normal x, normal y) after it: the returned velocity, how many contacts
-    (0: none), and the last contact's normal. The open field: position + v·dt."""
-    mx, my = vx * dt, vy * dt
-    if world.cell_items.shape[0] == 0:
-        return x + mx, y + my, vx, vy, 0, 0.0, 0.0
-    left, top, right, bottom = bounds(body_at(shape, x, y, heading), 0.0, 0.0, 2 * margin)
-    if not _any_near(
-        world, (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))
-    ):
-        return x + mx, y + my, vx, vy, 0, 0.0, 0.0  # nothing within reach this tick: the open field's move
+def _near_walls(world, shape, x, y, heading, vx, vy, mx, my, margin):
+    """move_and_slide where walls may be within reach (see move_and_slide)."""
     moving = mx != 0.0 or my != 0.0
     slides, nx, ny = 0, 0.0, 0.0
     for _ in range(MAX_SLIDES):
@@ -291,3 +279,27 @@ def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
         if safe >= 1.0 or not moving:
             break
     return x, y, vx, vy, slides, nx, ny
+
+
+@kernel
+def _within_reach(world, shape, x, y, heading, mx, my, margin) -> bool:
+    """Whether any wall's bounding box meets the car's box swept by the tick's motion
+    and grown by twice the margin (else the tick is the open field's move)."""
+    left, top, right, bottom = bounds(body_at(shape, x, y, heading), 0.0, 0.0, 2 * margin)
+    return _any_near(
+        world, (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))
+    )
+
+
+@kernel(inline=True)
+def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
+    """Godot 3's move_and_slide(velocity) for a car at (x, y) turned by `heading`
+    with collision `shape` (body_shape's array) in `world`, over one tick of `dt` s,
+    `margin` its safe margin (SAFE_MARGIN px, in the world's unit): (x, y, vx, vy,
+    slides, normal x, normal y) after it: the returned velocity, how many contacts
+    (0: none), and the last contact's normal. The open field, or no wall within the
+    tick's reach: position + v·dt. (Written into each caller, so that costs nothing.)"""
+    mx, my = vx * dt, vy * dt
+    if world.cell_items.shape[0] == 0 or not _within_reach(world, shape, x, y, heading, mx, my, margin):
+        return x + mx, y + my, vx, vy, 0, 0.0, 0.0
+    return _near_walls(world, shape, x, y, heading, vx, vy, mx, my, margin)
