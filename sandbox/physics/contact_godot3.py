@@ -29,7 +29,20 @@ import math
 from .body_shape import CX, CY, HALF_1, HALF_2, KIND, RADIUS, RECTANGLE_SHAPE, body_at, bounds, vertex, vertex_count
 from .contact_sat import contacts, overlap
 from .kernel import kernel
-from .world import POLYGON, SEGMENT, cell_index, item_kind
+from .world import (
+    POLYGON,
+    SEGMENT,
+    box,
+    cell_first,
+    cell_index,
+    cell_item,
+    circle,
+    grid_value,
+    has_walls,
+    is_concave,
+    item_kind,
+    segment,
+)
 
 SAFE_MARGIN = 0.08
 """px: KinematicBody2D's default `collision/safe_margin` in Godot 3."""
@@ -57,11 +70,15 @@ def _culled(body, dx, dy, world, kind, idx) -> bool:
     segments whose bounding box strictly overlaps the car shape's own (moved by
     (dx, dy), without the motion or the margin: CollisionSolver2DSW::solve_concave's
     cull)."""
-    if kind != SEGMENT or world.concave[idx] == 0:
+    if kind != SEGMENT or not is_concave(world, idx):
         return False
     left, top, right, bottom = bounds(body, dx, dy, 0.0)
-    b = world.boxes[idx]
-    return left >= b[2] or right <= b[0] or top >= b[3] or bottom <= b[1]
+    return (
+        left >= box(world, idx, 2)
+        or right <= box(world, idx, 0)
+        or top >= box(world, idx, 3)
+        or bottom <= box(world, idx, 1)
+    )
 
 
 @kernel
@@ -135,10 +152,10 @@ def _out_of_reach(body, dx, dy, mx, my, margin, world, kind, idx) -> bool:
         x1, y1 = vertex(body, vertex_count(body) - 1, dx, dy)
         reach = body[RADIUS] + margin
     if kind == SEGMENT:
-        s = world.segments[idx]
-        return _swept_gap(x0, y0, x1, y1, mx, my, s[0], s[1], s[2], s[3]) > reach
-    c = world.circles[idx]
-    return _swept_gap(x0, y0, x1, y1, mx, my, c[0], c[1], c[0], c[1]) > reach + c[2]
+        ax, ay, bx, by = segment(world, idx, 0), segment(world, idx, 1), segment(world, idx, 2), segment(world, idx, 3)
+        return _swept_gap(x0, y0, x1, y1, mx, my, ax, ay, bx, by) > reach
+    cx, cy = circle(world, idx, 0), circle(world, idx, 1)
+    return _swept_gap(x0, y0, x1, y1, mx, my, cx, cy, cx, cy) > reach + circle(world, idx, 2)
 
 
 @kernel
@@ -182,44 +199,54 @@ def _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item):
 
 
 @kernel
-def _visit(world, box, phase, acc, body, dx, dy, mx, my, margin, least):
-    """`_pair` on every wall whose bounding box meets `box` (left, top, right,
+def _meets(world, item, left, top, right, bottom) -> bool:
+    """Whether item `item`'s bounding box meets the box (left, top, right, bottom)."""
+    return not (
+        box(world, item, 0) > right
+        or box(world, item, 2) < left
+        or box(world, item, 1) > bottom
+        or box(world, item, 3) < top
+    )
+
+
+@kernel
+def _visit(world, query, phase, acc, body, dx, dy, mx, my, margin, least):
+    """`_pair` on every wall whose bounding box meets `query` (left, top, right,
     bottom), each once, found through the world's grid."""
-    if world.cell_items.shape[0] == 0:
+    if not has_walls(world):
         return acc
-    left, top, right, bottom = box
-    g = world.grid
-    i0, i1 = cell_index(g, left, 0, 3), cell_index(g, right, 0, 3)
-    j0, j1 = cell_index(g, top, 1, 4), cell_index(g, bottom, 1, 4)
-    nx = int(g[3])
+    left, top, right, bottom = query
+    i0, i1 = cell_index(world, left, 0), cell_index(world, right, 0)
+    j0, j1 = cell_index(world, top, 1), cell_index(world, bottom, 1)
+    columns = int(grid_value(world, 3))
     for j in range(j0, j1 + 1):
         for i in range(i0, i1 + 1):
-            c = j * nx + i
-            for k in range(world.cell_start[c], world.cell_start[c + 1]):
-                item = world.cell_items[k]
-                b = world.boxes[item]
-                if b[0] > right or b[2] < left or b[1] > bottom or b[3] < top:
+            c = j * columns + i
+            for k in range(cell_first(world, c), cell_first(world, c + 1)):
+                item = cell_item(world, k)
+                if not _meets(world, item, left, top, right, bottom):
                     continue
-                # an item in several of the box's cells is taken in the first of them
-                if max(cell_index(g, b[0], 0, 3), i0) != i or max(cell_index(g, b[1], 1, 4), j0) != j:
+                # an item in several of the query's cells is taken in the first of them
+                if max(cell_index(world, box(world, item, 0), 0), i0) != i:
+                    continue
+                if max(cell_index(world, box(world, item, 1), 1), j0) != j:
                     continue
                 acc = _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item)
     return acc
 
 
 @kernel
-def _any_near(world, box) -> bool:
-    """Whether any wall's bounding box meets `box` (left, top, right, bottom)."""
-    left, top, right, bottom = box
-    g = world.grid
-    i0, i1 = cell_index(g, left, 0, 3), cell_index(g, right, 0, 3)
-    j0, j1 = cell_index(g, top, 1, 4), cell_index(g, bottom, 1, 4)
+def _any_near(world, query) -> bool:
+    """Whether any wall's bounding box meets `query` (left, top, right, bottom)."""
+    left, top, right, bottom = query
+    i0, i1 = cell_index(world, left, 0), cell_index(world, right, 0)
+    j0, j1 = cell_index(world, top, 1), cell_index(world, bottom, 1)
+    columns = int(grid_value(world, 3))
     for j in range(j0, j1 + 1):
         for i in range(i0, i1 + 1):
-            c = j * int(g[3]) + i
-            for k in range(world.cell_start[c], world.cell_start[c + 1]):
-                b = world.boxes[world.cell_items[k]]
-                if not (b[0] > right or b[2] < left or b[1] > bottom or b[3] < top):
+            c = j * columns + i
+            for k in range(cell_first(world, c), cell_first(world, c + 1)):
+                if _meets(world, cell_item(world, k), left, top, right, bottom):
                     return True
     return False
 
@@ -300,6 +327,6 @@ def move_and_slide(world, shape, x, y, heading, vx, vy, dt, margin):
     (0: none), and the last contact's normal. The open field, or no wall within the
     tick's reach: position + v·dt. (Written into each caller, so that costs nothing.)"""
     mx, my = vx * dt, vy * dt
-    if world.cell_items.shape[0] == 0 or not _within_reach(world, shape, x, y, heading, mx, my, margin):
+    if not has_walls(world) or not _within_reach(world, shape, x, y, heading, mx, my, margin):
         return x + mx, y + my, vx, vy, 0, 0.0, 0.0
     return _near_walls(world, shape, x, y, heading, vx, vy, mx, my, margin)

@@ -38,7 +38,7 @@ from .body_shape import (
     vertex_count,
 )
 from .kernel import kernel
-from .world import CIRCLE, POLYGON, SEGMENT
+from .world import CIRCLE, POLYGON, SEGMENT, circle, corner, face_normal, polygon_start, segment
 
 SUPPORT_THRESHOLD = 0.99998
 """Godot's _SEGMENT_IS_VALID_SUPPORT_THRESHOLD: a face within this cosine of an axis
@@ -54,25 +54,24 @@ def wall_count(world, kind: int, idx: int) -> int:
         return 2
     if kind == CIRCLE:
         return 1
-    return world.poly_offsets[idx + 1] - world.poly_offsets[idx]
+    return polygon_start(world, idx + 1) - polygon_start(world, idx)
 
 
 @kernel
 def wall_vertex(world, kind: int, idx: int, j: int) -> tuple[float, float]:
     """Corner `j` of wall `idx` of `kind` (a circle's centre)."""
     if kind == SEGMENT:
-        return world.segments[idx, 2 * j], world.segments[idx, 2 * j + 1]
+        return segment(world, idx, 2 * j), segment(world, idx, 2 * j + 1)
     if kind == CIRCLE:
-        return world.circles[idx, 0], world.circles[idx, 1]
-    k = world.poly_offsets[idx] + j
-    return world.poly_points[k, 0], world.poly_points[k, 1]
+        return circle(world, idx, 0), circle(world, idx, 1)
+    k = polygon_start(world, idx) + j
+    return corner(world, k, 0), corner(world, k, 1)
 
 
 @kernel
 def _segment_normal(world, idx: int) -> tuple[float, float]:
     """Godot's segment normal: (b - a).tangent().normalized()."""
-    s = world.segments[idx]
-    tx, ty = s[3] - s[1], -(s[2] - s[0])
+    tx, ty = segment(world, idx, 3) - segment(world, idx, 1), -(segment(world, idx, 2) - segment(world, idx, 0))
     length = math.sqrt(tx * tx + ty * ty)
     if length == 0.0:
         return 0.0, 0.0
@@ -118,7 +117,7 @@ def overlap(body, dx, dy, mx, my, margin, world, kind, idx):
     by (mx, my) and grown by `margin`, against wall `idx` of `kind`; the axis of least
     overlap points from the wall towards the car."""
     ra = body[RADIUS] + margin
-    rb = world.circles[idx, 2] if kind == CIRCLE else 0.0
+    rb = circle(world, idx, 2) if kind == CIRCLE else 0.0
     best, nx, ny = math.inf, 0.0, 0.0
     if mx != 0.0 or my != 0.0:
         for ux, uy in ((mx, my), (my, -mx)):
@@ -139,8 +138,8 @@ def overlap(body, dx, dy, mx, my, margin, world, kind, idx):
         if sep:
             return False, nx, ny, best
     elif kind == POLYGON:
-        for k in range(world.poly_offsets[idx], world.poly_offsets[idx + 1]):
-            ux, uy = world.poly_normals[k, 0], world.poly_normals[k, 1]
+        for k in range(polygon_start(world, idx), polygon_start(world, idx + 1)):
+            ux, uy = face_normal(world, k, 0), face_normal(world, k, 1)
             sep, best, nx, ny = _axis(ux, uy, body, dx, dy, mx, my, ra, world, kind, idx, rb, best, nx, ny)
             if sep:
                 return False, nx, ny, best
@@ -199,33 +198,27 @@ def wall_supports(world, kind, idx, ux, uy):
     """(count (a float), x0, y0, x1, y1): wall `idx`'s supports along (ux, uy) (Godot's
     get_supports of a segment, circle or convex polygon)."""
     if kind == CIRCLE:
-        x, y, r = world.circles[idx, 0], world.circles[idx, 1], world.circles[idx, 2]
+        x, y, r = circle(world, idx, 0), circle(world, idx, 1), circle(world, idx, 2)
         return 1.0, x + ux * r, y + uy * r, x + ux * r, y + uy * r
     if kind == SEGMENT:
-        s = world.segments[idx]
+        ax, ay, bx, by = segment(world, idx, 0), segment(world, idx, 1), segment(world, idx, 2), segment(world, idx, 3)
         nx, ny = _segment_normal(world, idx)
         if abs(ux * nx + uy * ny) > SUPPORT_THRESHOLD:
-            return 2.0, s[0], s[1], s[2], s[3]
-        if ux * (s[2] - s[0]) + uy * (s[3] - s[1]) > 0:
-            return 1.0, s[2], s[3], s[2], s[3]
-        return 1.0, s[0], s[1], s[0], s[1]
-    start, end = world.poly_offsets[idx], world.poly_offsets[idx + 1]
+            return 2.0, ax, ay, bx, by
+        if ux * (bx - ax) + uy * (by - ay) > 0:
+            return 1.0, bx, by, bx, by
+        return 1.0, ax, ay, ax, ay
+    start, end = polygon_start(world, idx), polygon_start(world, idx + 1)
     best, best_k = -1e10, start
     for k in range(start, end):
-        d = ux * world.poly_points[k, 0] + uy * world.poly_points[k, 1]
+        d = ux * corner(world, k, 0) + uy * corner(world, k, 1)
         if d > best:
             best, best_k = d, k
-        if world.poly_normals[k, 0] * ux + world.poly_normals[k, 1] * uy > SUPPORT_THRESHOLD:
+        if face_normal(world, k, 0) * ux + face_normal(world, k, 1) * uy > SUPPORT_THRESHOLD:
             k2 = k + 1 if k + 1 < end else start
-            p = world.poly_points
-            return 2.0, p[k, 0], p[k, 1], p[k2, 0], p[k2, 1]
-    return (
-        1.0,
-        world.poly_points[best_k, 0],
-        world.poly_points[best_k, 1],
-        world.poly_points[best_k, 0],
-        world.poly_points[best_k, 1],
-    )
+            return 2.0, corner(world, k, 0), corner(world, k, 1), corner(world, k2, 0), corner(world, k2, 1)
+    x, y = corner(world, best_k, 0), corner(world, best_k, 1)
+    return 1.0, x, y, x, y
 
 
 @kernel

@@ -23,8 +23,15 @@ whose bounding box touches cell c are `cell_items[cell_start[c]:cell_start[c + 1
 (CSR); `boxes` (items, 4) holds each item's bounding box (left, top, right, bottom),
 also used to visit an item once when a query covers several of its cells.
 
+These parts are the `World`'s properties; a kernel gets them packed in two flat arrays
+(`World.floats`, `World.ints`) and reads them through the accessors below (`segment`,
+`circle`, `corner`, `box`, ...): every array a compiled function is handed costs it
+reference counting on each call, about 5 ns an array, so ten arrays cost a car more
+than its whole tick.
+
 The open field is the empty world (`EMPTY`): no items, no cells, and the contact
-kernels move a car by exactly v·dt there.
+kernels move a car by exactly v·dt there (`has_walls` is false: a caller's loop can
+test it once and skip the contact altogether).
 """
 
 from __future__ import annotations
@@ -43,19 +50,60 @@ MAX_CELLS = 1 << 20
 """The grid never has more cells than this (a huge sparse track gets bigger cells)."""
 
 
-class World(NamedTuple):
-    """Static arrays a kernel takes as one argument (see the module's docstring)."""
+F_GRID, F_SEGMENTS, F_CIRCLES, F_POINTS, F_NORMALS, F_BOXES = range(6)
+I_CONCAVE, I_POLY_OFFSETS, I_CELL_START, I_CELL_ITEMS = range(6, 10)
+N_SEGMENTS, N_CIRCLES, N_POLYGONS, N_CELL_ITEMS = range(10, 14)
+HEADER = 14
+"""`World.ints` starts with where each part starts (in `floats`, F_*; in `ints`, I_*)
+and the counts (N_*)."""
+_FLOAT_PARTS = ("grid", "segments", "circles", "poly_points", "poly_normals", "boxes")
+_FLOAT_WIDTHS = (5, 4, 3, 2, 2, 4)
+_INT_PARTS = ("concave", "poly_offsets", "cell_start", "cell_items")
 
-    segments: np.ndarray
-    concave: np.ndarray
-    circles: np.ndarray
-    poly_points: np.ndarray
-    poly_normals: np.ndarray
-    poly_offsets: np.ndarray
-    boxes: np.ndarray
-    grid: np.ndarray
-    cell_start: np.ndarray
-    cell_items: np.ndarray
+
+class World(NamedTuple):
+    """The world as a kernel takes it: two flat arrays (every array a kernel is handed
+    costs it reference counting on each call, so the parts are packed in two). The
+    parts, as arrays, are the properties of the same names (see the module's
+    docstring); a kernel reads them through this module's accessors."""
+
+    floats: np.ndarray
+    ints: np.ndarray
+
+    def _float_part(self, k: int) -> np.ndarray:
+        begin = self.ints[k]
+        end = self.ints[k + 1] if k + 1 < len(_FLOAT_PARTS) else len(self.floats)
+        return self.floats[begin:end].reshape(-1, _FLOAT_WIDTHS[k]) if k else self.floats[begin:end]
+
+    def _int_part(self, k: int) -> np.ndarray:
+        begin = self.ints[k]
+        end = self.ints[k + 1] if k + 1 < HEADER - 4 else len(self.ints)
+        return self.ints[begin:end]
+
+    grid = property(lambda self: self._float_part(F_GRID))
+    segments = property(lambda self: self._float_part(F_SEGMENTS))
+    circles = property(lambda self: self._float_part(F_CIRCLES))
+    poly_points = property(lambda self: self._float_part(F_POINTS))
+    poly_normals = property(lambda self: self._float_part(F_NORMALS))
+    boxes = property(lambda self: self._float_part(F_BOXES))
+    concave = property(lambda self: self._int_part(I_CONCAVE))
+    poly_offsets = property(lambda self: self._int_part(I_POLY_OFFSETS))
+    cell_start = property(lambda self: self._int_part(I_CELL_START))
+    cell_items = property(lambda self: self._int_part(I_CELL_ITEMS))
+
+
+def _packed(parts: dict) -> World:
+    """A World of its parts (name -> array)."""
+    floats = [np.asarray(parts[name], dtype=np.float64).reshape(-1) for name in _FLOAT_PARTS]
+    ints = [np.asarray(parts[name], dtype=np.int64).reshape(-1) for name in _INT_PARTS]
+    float_starts = np.cumsum([0] + [len(f) for f in floats[:-1]])
+    int_starts = HEADER + np.cumsum([0] + [len(i) for i in ints[:-1]])
+    counts = [len(parts["segments"]), len(parts["circles"]), len(parts["poly_offsets"]) - 1, len(parts["cell_items"])]
+    header = np.concatenate([float_starts, int_starts, counts]).astype(np.int64)
+    world = World(np.concatenate(floats), np.concatenate([header, *ints]))
+    world.floats.setflags(write=False)
+    world.ints.setflags(write=False)
+    return world
 
 
 def build_world(track: Track, concave: bool = False) -> World:
@@ -83,10 +131,20 @@ def from_shapes(segments, circles, polygons, concave=None, max_cells: int = MAX_
     points, normals, offsets = _polygons(polygons)
     boxes = np.vstack([_segment_boxes(seg), _circle_boxes(circ), _polygon_boxes(points, offsets)])
     grid, cell_start, cell_items = _grid(boxes, max_cells)
-    world = World(seg, flags, circ, points, normals, offsets, boxes, grid, cell_start, cell_items)
-    for array in world:
-        array.setflags(write=False)
-    return world
+    return _packed(
+        dict(
+            segments=seg,
+            concave=flags,
+            circles=circ,
+            poly_points=points,
+            poly_normals=normals,
+            poly_offsets=offsets,
+            boxes=boxes,
+            grid=grid,
+            cell_start=cell_start,
+            cell_items=cell_items,
+        )
+    )
 
 
 def _polygons(polygons):
@@ -168,23 +226,88 @@ def _cells(x, y, grid):
 
 
 @kernel
-def cell_index(grid, value: float, origin: int, count: int) -> int:
-    """The grid column (origin 0, count 3) or row (1, 4) holding `value`, clamped."""
-    k = math.floor((value - grid[origin]) / grid[2])
-    return int(min(max(k, 0.0), grid[count] - 1))
+def grid_value(world, k: int) -> float:
+    """The grid's x0, y0, cell, nx or ny (k = 0 … 4)."""
+    return world.floats[world.ints[F_GRID] + k]
+
+
+@kernel
+def cell_index(world, value: float, axis: int) -> int:
+    """The grid column (axis 0) or row (axis 1) holding `value`, clamped."""
+    k = math.floor((value - grid_value(world, axis)) / grid_value(world, 2))
+    return int(min(max(k, 0.0), grid_value(world, 3 + axis) - 1))
+
+
+@kernel
+def has_walls(world) -> bool:
+    """Whether there is anything to meet (the open field has nothing)."""
+    return world.ints[N_CELL_ITEMS] > 0
+
+
+@kernel
+def cell_first(world, c: int) -> int:
+    """Where cell `c`'s items start in the CSR list (cell c + 1's start is its end)."""
+    return world.ints[world.ints[I_CELL_START] + c]
+
+
+@kernel
+def cell_item(world, k: int) -> int:
+    """Item number `k` of the CSR list."""
+    return world.ints[world.ints[I_CELL_ITEMS] + k]
+
+
+@kernel
+def box(world, item: int, k: int) -> float:
+    """Item `item`'s bounding box: left, top, right, bottom (k = 0 … 3)."""
+    return world.floats[world.ints[F_BOXES] + 4 * item + k]
+
+
+@kernel
+def segment(world, i: int, k: int) -> float:
+    """Segment `i`'s x1, y1, x2, y2 (k = 0 … 3)."""
+    return world.floats[world.ints[F_SEGMENTS] + 4 * i + k]
+
+
+@kernel
+def is_concave(world, i: int) -> bool:
+    """Whether segment `i` is a piece of a Godot concave polygon."""
+    return world.ints[world.ints[I_CONCAVE] + i] != 0
+
+
+@kernel
+def circle(world, i: int, k: int) -> float:
+    """Circle `i`'s x, y, radius (k = 0 … 2)."""
+    return world.floats[world.ints[F_CIRCLES] + 3 * i + k]
+
+
+@kernel
+def polygon_start(world, p: int) -> int:
+    """Where polygon `p`'s corners start (polygon p + 1's start is its end)."""
+    return world.ints[world.ints[I_POLY_OFFSETS] + p]
+
+
+@kernel
+def corner(world, k: int, axis: int) -> float:
+    """Polygon corner `k`'s x (axis 0) or y (1)."""
+    return world.floats[world.ints[F_POINTS] + 2 * k + axis]
+
+
+@kernel
+def face_normal(world, k: int, axis: int) -> float:
+    """The outward normal's x (axis 0) or y (1) of the face from corner k to the next."""
+    return world.floats[world.ints[F_NORMALS] + 2 * k + axis]
 
 
 @kernel
 def item_kind(world, item: int) -> tuple[int, int]:
-    """(kind, index in its kind's arrays) of item number `item`."""
-    n_seg = world.segments.shape[0]
+    """(kind, index among its kind) of item number `item`."""
+    n_seg = world.ints[N_SEGMENTS]
     if item < n_seg:
         return SEGMENT, item
     item -= n_seg
-    n_circ = world.circles.shape[0]
-    if item < n_circ:
+    if item < world.ints[N_CIRCLES]:
         return CIRCLE, item
-    return POLYGON, item - n_circ
+    return POLYGON, item - world.ints[N_CIRCLES]
 
 
 EMPTY = from_shapes(np.zeros((0, 4)), np.zeros((0, 3)), [])
