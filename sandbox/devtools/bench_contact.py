@@ -1,7 +1,8 @@
 """What wall contact costs: nanoseconds per Godot 3 `move_and_slide` call of the recipe
 car (its capsule, 600 px/s at 60 Hz) on the open field and on a ring circuit of
 2 000 wall segments (1 000 per side, 9 px and 6 px long), in the middle of the track
-and pushed against its outer wall, and at the built-in club circuit's start. Printed by `python -m sandbox.devtools.bench_contact`.
+and pushed against its outer wall, and at the built-in club circuit's start. Printed
+by `python -m sandbox.devtools.bench_contact`.
 
 The aim for later: a car on a circuit costs at most twice a car on the open field,
 the whole tick (the arcade's is printed beside; a tick with contact is the model's
@@ -15,11 +16,11 @@ import time
 
 import numpy as np
 
+from ..files.tracks import find_builtin_track, load_track
 from ..physics.body_shape import RECIPE_CAPSULE_GODOT3
 from ..physics.contact_godot3 import SAFE_MARGIN, move_and_slide
 from ..physics.kernel import kernel
 from ..physics.models import arcade
-from ..files.tracks import find_builtin_track, load_track
 from ..physics.world import EMPTY, build_world, from_shapes
 from .bench import tick_ns
 
