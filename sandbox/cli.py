@@ -357,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 TRACK_HELP = (
     "a track file (.json; a racetrack-database circuit .csv; a Godot level .tscn) or a built-in track's "
-    "name (open_field, skid_pad, slalom, drag_strip, parking_lot, club_circuit, indianapolis)"
+    "name (open_field, skid_pad, slalom, drag_strip, parking_lot, club_circuit)"
 )
 
 

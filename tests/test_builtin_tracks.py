@@ -157,7 +157,6 @@ CHECKS = {
     "drag_strip": check_drag_strip,
     "parking_lot": check_parking_lot,
     "club_circuit": check_circuit,
-    "indianapolis": check_circuit,
 }
 
 

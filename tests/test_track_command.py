@@ -50,7 +50,7 @@ def test_info_draws_the_track_to_a_png(tmp_path):
 
 
 def test_check_passes_a_good_track_and_refuses_a_bad_one_naming_it(tmp_path):
-    good = track("check", "indianapolis")
+    good = track("check", "club_circuit")
     assert good.returncode == 0 and "a good track (2 walls, 0 cones, 2 sector lines, a start line)" in good.stdout
     data = json.loads(load_track_text("slalom"))
     data["cones"][3]["x"] = 1e300
@@ -100,7 +100,7 @@ def test_an_unknown_track_name_lists_the_built_in_ones(action):
     result = track(action, "oval")
     assert result.returncode == 2
     assert "oval: no such file, and no built-in track of that name" in result.stderr
-    assert "indianapolis" in result.stderr
+    assert "club_circuit" in result.stderr
 
 
 def test_a_track_action_is_required():

@@ -100,7 +100,7 @@ def test_a_built_in_track_is_found_by_its_name_or_file_stem(name):
 
 def test_the_built_in_tracks_all_load_and_a_miss_lists_them():
     names = builtin_track_names()
-    expected = {"open_field", "skid_pad", "slalom", "drag_strip", "parking_lot", "club_circuit", "indianapolis"}
+    expected = {"open_field", "skid_pad", "slalom", "drag_strip", "parking_lot", "club_circuit"}
     assert expected <= set(names)
     for name in names:
         assert load_track(find_builtin_track(name)).name

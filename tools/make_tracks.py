@@ -1,11 +1,10 @@
 """Write the built-in tracks (sandbox/files/builtin_tracks/*.json).
 
-python tools/make_tracks.py RACETRACK_DATABASE/tracks/IMS.csv
+python tools/make_tracks.py
 
-The oval is made from the racetrack-database's IMS.csv (github.com/TUMFTM/racetrack-database,
-LGPL-3.0; centre line from OpenStreetMap): give its path. The sizes are set by the
-largest turning circle of the built-in presets (the heavy truck's, 66 m kerb to kerb at
-25 px/m): tests/test_builtin_tracks.py checks every preset fits each track.
+The sizes are set by the largest turning circle of the built-in presets (the heavy
+truck's, 66 m kerb to kerb at 25 px/m): tests/test_builtin_tracks.py checks every
+preset fits each track.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sandbox.files.track_csv import circuit, read_track_csv  # noqa: E402
+from sandbox.files.track_csv import circuit  # noqa: E402
 from sandbox.files.tracks import BUILTIN_TRACKS, save_track  # noqa: E402
 from sandbox.physics.track import Circle, Line, Polyline, Pose, Track  # noqa: E402
 
@@ -157,21 +156,7 @@ def club_circuit() -> Track:
     )
 
 
-def oval(csv: Path) -> Track:
-    track = read_track_csv(csv)
-    return replace(
-        track,
-        name="Indianapolis oval",
-        description="The Indianapolis Motor Speedway's 4 km oval, walls at the track's edges, three sectors.",
-        credit="Centre line and widths from the racetrack-database of TUM's Institute of Automotive "
-        "Technology (github.com/TUMFTM/racetrack-database, LGPL-3.0), its centre line from "
-        "OpenStreetMap (© OpenStreetMap contributors).",
-    )
-
-
 def main() -> None:
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
     tracks = {
         "open_field": open_field(),
         "skid_pad": skid_pad(),
@@ -179,7 +164,6 @@ def main() -> None:
         "drag_strip": drag_strip(),
         "parking_lot": parking_lot(),
         "club_circuit": club_circuit(),
-        "indianapolis": oval(Path(sys.argv[1])),
     }
     for stem, track in tracks.items():
         save_track(track, BUILTIN_TRACKS / f"{stem}.json")
