@@ -10,14 +10,20 @@ car meets them (Godot 3)"):
 - `move_and_collide` → `Space2DSW::test_body_motion` (servers/physics_2d/space_2d_sw.cpp)
   with the body's safe margin (0.08 px):
   1. recovery, up to 4 passes: the shape grown by min(margin, |motion| − ε) against
-     every wall near it; the car moves by the mean of all contacts' offsets (wall
-     point − car point); no contact: done;
+     every wall near it; the car moves by 0.4 of each contact's offset (wall point −
+     car point), summed; no contact: done;
   2. the cast: per wall the swept shape (margin 0) is tested over the whole motion,
      a wall already overlapped makes the car stuck (safe = unsafe = 0), else 8 halvings
      find the last free fraction `safe` and the first hit `unsafe`; the least safe wins;
-  3. safe < 1: a collision; at the unsafe fraction the deepest contact of all walls
-     (margin 0) gives the normal (wall point − car point, normalised) and the point.
+  3. rest info: at the unsafe fraction (the motion's end when nothing was met) the
+     deepest contact of all walls, the shape grown by the margin, at least 0.005 px
+     deep (or the motion's length), is the collision: its normal (wall point − car
+     point, normalised) and point. No such contact: no collision.
   The car moves by the recovery plus safe·motion; the remainder is the rest.
+- A concave polygon's segments are looked at only when the car's own box (no motion,
+  no margin) crosses theirs (CollisionSolver2DSW::solve_concave).
+The engine's 3.2 revision was settled against the engine itself (Debian's 3.2.3), which
+this follows where the source's revisions differ (tests/test_contact_godot3_engine.py).
 The shapes' tests: `contact_sat`. Arithmetic in float64 (Godot 3 2D uses 32-bit
 floats; see docs/tracks.md for why that is not mirrored).
 """
