@@ -54,8 +54,9 @@ def test_save_then_load_restores_every_value_exactly(tmp_path, switches):
     """Every switch on (then off) and awkward floats within the ranges the switches give."""
     values = {p.name: switches for p in arcade.PARAMS if p.is_bool}
     values.update(
-        {p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if not p.is_bool for q in [p.under(values)]}
+        {p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if p.is_number for q in [p.under(values)]}
     )
+    values["shape_kind"] = 2.0 if switches else 0.0  # a choice: its index in the tuning, its name in the file
     original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
     save_preset(original, tmp_path / "mine.json")
     back = load_preset(tmp_path / "mine.json")

@@ -24,6 +24,7 @@ import math
 from typing import Mapping
 
 from ..kernel import kernel
+from ..car_shape import shape_params
 from ..params import Param
 from ..state import Layout, Slot, index_of
 from . import speed_control
@@ -71,7 +72,7 @@ PARAMS = (
         help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
         group="Steering",
     ),
-) + speed_control.PARAMS
+) + speed_control.PARAMS + shape_params("m", "rectangle", 3.8, 1.8)  # the drawn body: l + 1.2, w + 0.3
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
