@@ -72,7 +72,7 @@ def test_every_exported_scene_carries_the_tunings_shape(path, godot):
     scale = 20.0 if preset.model.LENGTH_UNIT == "m" else 1.0
     expected = to_godot(CarShape.of(preset.tuning).scaled(scale), godot)
     assert f'[sub_resource type="{expected.type}"' in text
-    assert text.count("type=\"CollisionShape2D\"") == 1
+    assert text.count('type="CollisionShape2D"') == 1
 
 
 def _probe_points(shape: CarShape, inset: float) -> list[tuple[tuple[float, float], bool]]:
@@ -140,7 +140,13 @@ SHAPES = {
     ),
     "a rectangle turned backwards": (
         "arcade",
-        {"shape_kind": "rectangle", "shape_length": 96, "shape_width": 44, "shape_offset_x": -6, "shape_rotation": -135},
+        {
+            "shape_kind": "rectangle",
+            "shape_length": 96,
+            "shape_width": 44,
+            "shape_offset_x": -6,
+            "shape_rotation": -135,
+        },
     ),
     "a circle off centre": ("arcade", {"shape_kind": "circle", "shape_width": 60, "shape_offset_y": 9}),
     "a metric car's rectangle (m, at 25 px/m)": ("bicycle", {"shape_offset_x": 0.4, "shape_rotation": 10}),

@@ -67,7 +67,9 @@ def parse_axis(text: str, model: ModuleType, tuning: Mapping[str, object] | None
     if p.is_bool:
         raise UserError(f"--param {text!r}: {name} is a switch; sweep numbers only")
     if not p.moves_motion:
-        raise UserError(f"--param {text!r}: {name} is the car's collision shape; no motion on the open field depends on it")
+        raise UserError(
+            f"--param {text!r}: {name} is the car's collision shape; no motion on the open field depends on it"
+        )
     for value in (low, high):
         try:
             p.check(value)

@@ -245,9 +245,7 @@ def parse_script(
         raise GodotError(f"{source}: nothing was imported: {exc}") from None
     declared = script_params(model.PARAMS)
     missing = [
-        p
-        for p in declared
-        if p.name not in found and p.name not in told and (version is None or p.since <= version)
+        p for p in declared if p.name not in found and p.name not in told and (version is None or p.since <= version)
     ]
     if named and missing:
         errors.append(

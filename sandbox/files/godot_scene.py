@@ -70,7 +70,11 @@ def _shape_lines(shape: GodotShape, godot: int) -> tuple[list[str], list[str]]:
     ]
     node = [f"position = {_vector(*shape.position, godot)}"] if shape.position != (0.0, 0.0) else []
     if shape.rotation:  # to 9 digits: the round ends of a long capsule sit where the angle says
-        turn = f"rotation = {math.radians(shape.rotation):.9g}" if godot == 4 else f"rotation_degrees = {shape.rotation:.9g}"
+        turn = (
+            f"rotation = {math.radians(shape.rotation):.9g}"
+            if godot == 4
+            else f"rotation_degrees = {shape.rotation:.9g}"
+        )
         node.append(turn)
     return resource, node
 
@@ -148,7 +152,12 @@ def export_scene(
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', "current = true", ""]
         link = "ExtResource( 2 )"
-    nodes = ['[node name="CollisionShape2D" type="CollisionShape2D" parent="."]', *shape_transform, f"shape = {shape}", ""]
+    nodes = [
+        '[node name="CollisionShape2D" type="CollisionShape2D" parent="."]',
+        *shape_transform,
+        f"shape = {shape}",
+        "",
+    ]
     for name, points in shapes.items():
         colour = BODY_COLOUR if name == "Body" else CABIN_COLOUR if name == "Cabin" else WHEEL_COLOUR
         nodes += [

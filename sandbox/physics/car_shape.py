@@ -71,8 +71,7 @@ def shape_params(unit: str, kind: str, length: float, width: float) -> tuple[Par
             low,
             high,
             step,
-            "Width of the collision shape across its axis: a capsule's round ends and a circle have this "
-            "diameter.",
+            "Width of the collision shape across its axis: a capsule's round ends and a circle have this diameter.",
             **common,
         ),
         Param(

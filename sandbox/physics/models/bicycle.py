@@ -48,8 +48,8 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..kernel import kernel
 from ..car_shape import shape_params
+from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
 from . import speed_control
