@@ -48,3 +48,33 @@ def test_importing_a_car_scene_sets_the_shape(window, tmp_path):
     assert window.godot.import_script(str(scene))
     assert CarShape.of(window.tuning) == CarShape("rectangle", 120, 50, 4, 0, 0)
     assert window.panel.choices["shape_kind"].currentText() == "rectangle"
+
+
+def _shape_pixels(window) -> int:
+    """Pixels of the car view in the collision outline's red (nothing else in the view is red)."""
+    from PySide6.QtGui import QColor
+
+    image = window.track.grab().toImage()
+    count = 0
+    for y in range(image.height()):
+        for x in range(image.width()):
+            c = QColor(image.pixel(x, y))
+            count += c.red() > 200 and c.green() < 110 and c.blue() < 110
+    return count
+
+
+def test_view_collision_shape_draws_the_outline_and_is_off_by_default(window, qtbot):
+    window.drive_view.timer.stop()  # the car at rest at the origin, drawn
+    window.drive_view.reset_car()
+    action = window.collision_shape_action
+    assert action.isCheckable() and not action.isChecked() and window.track.shape_outline is None
+    assert _shape_pixels(window) == 0
+    action.trigger()
+    assert action.isChecked()
+    outline = window.track.shape_outline
+    assert outline[:, 0].max() == 69 and outline[:, 1].max() == 34  # the 138 × 68 capsule
+    qtbot.waitUntil(lambda: _shape_pixels(window) > 20)
+    window.panel.choices["shape_kind"].activated.emit(0)  # a rectangle: the outline follows
+    assert len(window.track.shape_outline) == 4
+    action.trigger()
+    assert window.track.shape_outline is None
