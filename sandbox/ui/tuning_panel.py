@@ -63,13 +63,11 @@ class SetValues(QUndoCommand):
 
 def _default_text(p: Param) -> str:
     """The parameter's default as the panel says it: on/off, a choice's name, a number and its unit."""
-    return (
-        ("on" if p.default else "off")
-        if p.is_bool
-        else p.written(p.default)
-        if p.is_choice
-        else f"{p.default:g} {p.unit}"
-    )
+    if p.is_bool:
+        return "on" if p.default else "off"
+    if p.is_choice:
+        return p.written(p.default)
+    return f"{p.default:g} {p.unit}"
 
 
 def _tooltip(p: Param) -> str:

@@ -37,46 +37,44 @@ REFERENCE_POINT = "the car's centre, midway between the axles"
 """The point the state's position is (where path metrics are measured)."""
 TOP_SPEED_FORMULA, NO_TOP_SPEED = speed_control.TOP_SPEED_FORMULA, speed_control.NO_TOP_SPEED
 MAX_INNER = 89.0 * RADIANS
+SHAPE = shape_params("m", "rectangle", 3.8, 1.8)
+"""The collision shape: the body the window draws at the defaults (l + 1.2 by w + 0.3)."""
 
 PARAMS = (
-    (
-        Param(
-            name="wheel_base",
-            label="Wheel base",
-            unit="m",
-            default=2.6,
-            min=0.5,
-            max=10,
-            step=0.05,
-            help="l: distance between the front and rear axles.",
-            group="Chassis",
-        ),
-        Param(
-            name="track_width",
-            label="Track width",
-            unit="m",
-            default=1.5,
-            min=0.3,
-            max=5,
-            step=0.05,
-            help="w: distance between the left and right wheels.",
-            group="Chassis",
-        ),
-        Param(
-            name="max_steer",
-            label="Outer wheel angle",
-            unit="°",
-            default=30,
-            min=1,
-            max=60,
-            step=0.5,
-            help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
-            group="Steering",
-        ),
-    )
-    + speed_control.PARAMS
-    + shape_params("m", "rectangle", 3.8, 1.8)
-)  # the drawn body: l + 1.2, w + 0.3
+    Param(
+        name="wheel_base",
+        label="Wheel base",
+        unit="m",
+        default=2.6,
+        min=0.5,
+        max=10,
+        step=0.05,
+        help="l: distance between the front and rear axles.",
+        group="Chassis",
+    ),
+    Param(
+        name="track_width",
+        label="Track width",
+        unit="m",
+        default=1.5,
+        min=0.3,
+        max=5,
+        step=0.05,
+        help="w: distance between the left and right wheels.",
+        group="Chassis",
+    ),
+    Param(
+        name="max_steer",
+        label="Outer wheel angle",
+        unit="°",
+        default=30,
+        min=1,
+        max=60,
+        step=0.5,
+        help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
+        group="Steering",
+    ),
+) + (*speed_control.PARAMS, *SHAPE)
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
