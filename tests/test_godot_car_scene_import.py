@@ -197,3 +197,29 @@ def test_import_godot_writes_the_scenes_shape_into_the_preset(tmp_path):
     preset = load_preset(out)
     assert CarShape.of(preset.tuning).kind == "capsule" and preset.tuning["shape_length"] == 138
     assert math.isclose(preset.tuning["shape_rotation"], 0, abs_tol=1e-3)
+
+
+def test_a_second_shape_a_nested_one_and_a_skew_are_named_in_the_notes(tmp_path):
+    second = (
+        '\n[node name="Bumper" type="CollisionShape2D" parent="."]\nshape = SubResource("CapsuleShape2D_7k0mh")\n'
+        '\n[node name="Deep" type="CollisionShape2D" parent="Sprite2D"]\nshape = SubResource("CapsuleShape2D_7k0mh")\n'
+    )
+    scene = DEMO_GODOT4.replace("rotation = 1.5708\nshape", "rotation = 1.5708\nskew = 0.2\nshape") + second
+    path = _project(tmp_path, scene, SCRIPTS / "recipe_demo_godot4.gd")
+    result = load_car(path, None, fallback=arcade)
+    notes = "\n".join(result.warnings)
+    assert "CollisionShape2D: its skew is not read" in notes
+    assert "Deep: not a direct child of the car's body" in notes
+    assert "the car has 2 collision shapes: the first is read" in notes
+    assert CarShape.of(result.values).length == 70  # the first: CollisionShape2D
+
+
+def test_an_inherited_car_scene_says_its_parts_are_in_the_other_scene(tmp_path):
+    scene = (
+        "[gd_scene load_steps=2 format=3]\n\n"
+        '[ext_resource type="PackedScene" path="res://base_car.tscn" id="1_base"]\n\n'
+        '[node name="Car" instance=ExtResource("1_base")]\n'
+    )
+    path = _project(tmp_path, scene, SCRIPTS / "recipe_demo_godot4.gd")
+    result = load_car(path, None, fallback=arcade)
+    assert "an instance of another scene" in result.warnings[0] and result.values == {}

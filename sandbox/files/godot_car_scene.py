@@ -146,6 +146,8 @@ def car_shape(parsed: list[Section], godot: int, notes: list[str]) -> CarShape |
         except ValueError as exc:
             raise GodotError(f"line {node.line}: {name}: {exc}") from None
         notes += [f"{name}: {note}" for note in found.notes]
+        if props.get("skew", 0.0) != 0.0:
+            notes.append(f"{name}: its skew is not read (the shape is read unskewed)")
     if len(shapes) > 1:
         notes.append(f"the car has {len(shapes)} collision shapes: the first is read (the sandbox's car has one)")
     if not shapes:
@@ -172,9 +174,14 @@ def _rotation(props: dict, godot: int) -> float:
     return turn
 
 
+def _root(parsed: list[Section]) -> Section | None:
+    """The scene's root node (the car's body): the node without a parent."""
+    return next((s for s in parsed if s.kind == "node" and "parent" not in s.attributes), None)
+
+
 def _script_path(parsed: list[Section], scene: Path) -> Path | None:
     """The file of the script on the scene's root node, or None when it has none."""
-    root = next((s for s in parsed if s.kind == "node" and "parent" not in s.attributes), None)
+    root = _root(parsed)
     reference = value(root.properties.get("script", "")) if root is not None else None
     if not isinstance(reference, tuple) or reference[0] != "Ext":
         return None
@@ -211,6 +218,8 @@ def load_car_scene(
     source = printable(scene)
     parsed = sections(read_text(scene, SCENE_LIMIT, GodotError))
     godot = scene_version(parsed, source)
+    root = _root(parsed)
+    inherited = root is not None and "instance" in root.attributes
     script = _script_path(parsed, scene)
     script_text = read_text(script, SCRIPT_LIMIT, GodotError) if script is not None else None
     if script_text is not None:
@@ -219,7 +228,12 @@ def load_car_scene(
         chosen = model or fallback
         if chosen is None:
             raise GodotError(f"{source}: the car's body has no script, and no model is given to read it for")
-        result = ImportResult({}, chosen, ["the car's body has no script: only its collision shape is read"])
+        why = (
+            "the car is an instance of another scene: its script and shape there are not read (import that scene)"
+            if inherited
+            else "the car's body has no script: only its collision shape is read"
+        )
+        result = ImportResult({}, chosen, [why])
     notes: list[str] = []
     try:
         shape = car_shape(parsed, godot, notes)
