@@ -223,3 +223,18 @@ def test_an_inherited_car_scene_says_its_parts_are_in_the_other_scene(tmp_path):
     path = _project(tmp_path, scene, SCRIPTS / "recipe_demo_godot4.gd")
     result = load_car(path, None, fallback=arcade)
     assert "an instance of another scene" in result.warnings[0] and result.values == {}
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("position = Vector2( 1, nan )", "CollisionShape2D: its position"),
+        ("rotation_degrees = inf", "CollisionShape2D: its rotation"),
+        ("scale = 2", "CollisionShape2D: its scale"),
+    ],
+)
+def test_a_transform_that_is_no_transform_is_refused_naming_the_node(tmp_path, line, message):
+    scene = DEMO_GODOT3.replace("rotation = 1.5708\nshape", f"{line}\nshape")
+    path = _project(tmp_path, scene, SCRIPTS / "godot3_export_port.gd")
+    with pytest.raises(GodotError, match=f"nothing was imported: line \\d+: {message}"):
+        load_car(path, None, fallback=arcade)

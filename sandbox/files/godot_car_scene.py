@@ -129,19 +129,18 @@ def car_shape(parsed: list[Section], godot: int, notes: list[str]) -> CarShape |
             where = f"in another file ({resource.attributes.get('path', '?')})" if resource is not None else "missing"
             notes.append(f"{name}: its shape is {where}: not read")
             continue
-        found = GodotShape(
-            resource.attributes.get("type", "?"),
-            {k: value(v) for k, v in resource.properties.items()},
-            _pair(props, "position", (0.0, 0.0)),
-            _rotation(props, godot),
-            _pair(props, "scale", (1.0, 1.0)),
-        )
-        if found.type not in KINDS:
-            notes.append(
-                f"{name}: a {found.type} is not one of the car's shapes (rectangle, capsule, circle): not read"
-            )
+        kind = resource.attributes.get("type", "?")
+        if kind not in KINDS:
+            notes.append(f"{name}: a {kind} is not one of the car's shapes (rectangle, capsule, circle): not read")
             continue
         try:
+            found = GodotShape(
+                kind,
+                {k: value(v) for k, v in resource.properties.items()},
+                _pair(props, "position", (0.0, 0.0)),
+                _rotation(props, godot),
+                _pair(props, "scale", (1.0, 1.0)),
+            )
             shapes.append(from_godot(found, godot))
         except ValueError as exc:
             raise GodotError(f"line {node.line}: {name}: {exc}") from None
@@ -157,8 +156,8 @@ def car_shape(parsed: list[Section], godot: int, notes: list[str]) -> CarShape |
 
 def _pair(props: dict, name: str, default: tuple[float, float]) -> tuple[float, float]:
     found = props.get(name, default)
-    if not (isinstance(found, tuple) and isinstance(found[0], float)):
-        raise GodotError(f"its {name} {shown(str(found))} is not a Vector2")
+    if not (isinstance(found, tuple) and isinstance(found[0], float) and all(map(math.isfinite, found))):
+        raise ValueError(f"its {name} {shown(str(found))} is not a Vector2 of finite numbers")
     return found
 
 
@@ -169,8 +168,8 @@ def _rotation(props: dict, godot: int) -> float:
     else:
         turn = props.get("rotation", 0.0)
         turn = math.degrees(turn) if isinstance(turn, float) else turn
-    if not isinstance(turn, float):
-        raise GodotError(f"its rotation {shown(str(turn))} is not a number")
+    if not (isinstance(turn, float) and math.isfinite(turn)):
+        raise ValueError(f"its rotation {shown(str(turn))} is not a finite number")
     return turn
 
 
