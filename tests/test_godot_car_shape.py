@@ -169,3 +169,13 @@ def test_the_godot3_engine_finds_the_exported_shapes_edges_where_the_tuning_puts
     expected_type = {"rectangle": "RectangleShape2D", "capsule": "CapsuleShape2D", "circle": "CircleShape2D"}
     assert answer[0] == expected_type[shape.kind]
     assert answer[1:] == ["1" if inside else "0" for _, inside in probes], probes
+
+
+def test_a_godot4_capsule_shorter_than_its_width_is_the_circle_the_setters_leave():
+    """Godot 4 keeps height ≥ 2 × radius as each property is set, in the file's order: a
+    height set after the radius lowers the radius, a radius set after the height raises it."""
+    height_last = GodotShape("CapsuleShape2D", {"radius": 34.0, "height": 50.0})
+    radius_last = GodotShape("CapsuleShape2D", {"height": 50.0, "radius": 34.0})
+    assert (from_godot(height_last, 4).length, from_godot(height_last, 4).width) == (50, 50)
+    assert (from_godot(radius_last, 4).length, from_godot(radius_last, 4).width) == (68, 68)
+    assert from_godot(GodotShape("CapsuleShape2D", {"radius": 5.0}), 4).length == 30  # the default height

@@ -79,8 +79,10 @@ def from_godot(found: GodotShape, godot: int) -> CarShape:
             length = width = 2 * radius * max(sx, sy)
             rotation = 0.0
         else:
-            height = abs(_number(p, "height", 20.0 if godot == 3 else 30.0))
-            length = height + 2 * radius if godot == 3 else max(height, 2 * radius)
+            if godot == 3:
+                length = abs(_number(p, "height", 20.0)) + 2 * radius
+            else:
+                radius, length = _godot4_capsule(p)
             length, width = length * sy, 2 * radius * sx  # the capsule stands along its y
             rotation = _turned(found.rotation, -CAPSULE_TURN)
         if sx != sy:
@@ -89,6 +91,22 @@ def from_godot(found: GodotShape, godot: int) -> CarShape:
     if found.scale[0] < 0 or found.scale[1] < 0:
         found.notes.append("the shape is mirrored (a negative scale): read as the same shape unmirrored")
     return CarShape(kind, length, width, found.position[0], found.position[1], rotation)
+
+
+def _godot4_capsule(properties: dict) -> tuple[float, float]:
+    """(radius, height) of a Godot 4 CapsuleShape2D as the engine has them once its
+    properties are set in the file's order: each setter keeps height ≥ 2 × radius, a
+    larger radius raising the height, a smaller height lowering the radius
+    (scene/resources/capsule_shape_2d.cpp, 4.x)."""
+    radius, height = 10.0, 30.0  # the class's defaults
+    for name in properties:
+        if name == "radius":
+            radius = abs(_number(properties, name, radius))
+            height = max(height, 2 * radius)
+        elif name == "height":
+            height = abs(_number(properties, name, height))
+            radius = min(radius, height / 2)
+    return radius, height
 
 
 def _turned(degrees: float, by: float) -> float:
