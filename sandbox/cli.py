@@ -193,13 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "import-godot",
-        help="read a Godot car script (exported by the sandbox, or your own recipe car.gd) back into a preset",
+        help="read a Godot car script (exported by the sandbox, or your own recipe car.gd), or a car scene "
+        "(its script and its collision shape), back into a preset",
     )
     p.add_argument(
         "script",
         type=Path,
-        help="the car.gd to read (nothing in it is run); one that does not name "
-        "its model is read as the recipe's car (the arcade)",
+        help="the car.gd or car.tscn to read (nothing in it is run); a script that does not name "
+        "its model is read as the recipe's car (the arcade); a scene gives its CollisionShape2D as the car's shape",
     )
     shared(p, "--out", help="preset JSON file to write")
     shared(

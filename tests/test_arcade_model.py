@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sandbox.physics.models import arcade
-from sandbox.physics.params import Tuning
+from sandbox.physics.params import Tuning, script_params
 from sandbox.physics.sim import step
 from sandbox.physics.state import Controls, State
 
@@ -48,7 +48,7 @@ def run(state, controls, p, ticks):
 def test_declared_defaults_are_the_recipes():
     """The seed's ten numbers, its own formula (not 2020's) and its is_action_pressed
     pedals (on/off), with the rate dependence it has."""
-    assert {p.name: p.default for p in arcade.PARAMS} == {
+    assert {p.name: p.default for p in script_params(arcade.PARAMS)} == {  # the shape: the scene's
         **RECIPE,
         "rate_independent": False,
         "recipe_2020": False,

@@ -9,6 +9,7 @@ from sandbox.files.godot import GodotError, export_script, variable_name
 from sandbox.files.godot_import import parse_script
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.physics.models import MODELS
+from sandbox.physics.params import script_params
 
 FIRST_PRESETS = {}
 for _path in sorted(BUILTIN_DIR.glob("*.json")):
@@ -45,7 +46,8 @@ def test_a_script_edited_by_hand_is_read(path, godot):
     moved = lines.pop(last)  # the last exported variable moved to the top, a comment added
     lines[first:first] = ["# my note: this one matters most", moved]
     result = parse_script("\n".join(lines), preset.model)
-    assert result.values == {**preset.tuning, p.name: new}
+    script = {q.name: preset.tuning[q.name] for q in script_params(preset.model.PARAMS)}  # the shape: the scene's
+    assert result.values == {**script, p.name: new}
 
 
 @pytest.mark.parametrize("path", MODEL_PRESETS, ids=lambda p: p.stem)
@@ -103,7 +105,7 @@ def test_a_script_from_before_a_parameter_existed_takes_its_default():
     parameters are not in it and take their declared defaults."""
     preset = load_preset(FIRST_PRESETS["monster"]) if "monster" in FIRST_PRESETS else None
     monster = MODELS["monster"]
-    newer = [p for p in monster.PARAMS if p.since > 2]
+    newer = [p for p in script_params(monster.PARAMS) if p.since > 2]  # the shape is the scene's
     assert newer
     lines = ["extends KinematicBody2D", 'const SANDBOX_MODEL = "monster"', "const SANDBOX_FORMAT = 2"]
     lines += [
@@ -118,7 +120,7 @@ def test_a_script_from_before_a_parameter_existed_takes_its_default():
     for p in newer:
         assert result.values[p.name] == p.default
         assert any(variable_name(p.name) in w and "newer than the script" in w for w in result.warnings)
-    assert preset is None or set(result.values) == set(preset.tuning)
+    assert preset is None or set(result.values) == {p.name for p in script_params(monster.PARAMS)}
 
 
 def test_a_script_without_a_model_line_needs_one_named():
@@ -139,5 +141,6 @@ def test_a_script_exported_before_every_model_exported_still_imports():
     path = Path(__file__).parent / "data" / "godot3_script_before_every_model_go_kart.gd"
     result = load_script(path, arcade)
     # its code reads the pedals' strength: analog pedals, as that version's scripts drove
-    expected = {**load_preset(BUILTIN_DIR / "go_kart.json").tuning, "drag": -0.0123, "analog_pedals": True}
+    kart = load_preset(BUILTIN_DIR / "go_kart.json").tuning
+    expected = {p.name: kart[p.name] for p in script_params(arcade.PARAMS)} | {"drag": -0.0123, "analog_pedals": True}
     assert result.model is arcade and result.values == expected and result.warnings == []

@@ -9,7 +9,7 @@ import pytest
 from sandbox.files.godot import GodotError, export_script
 from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_into import update_text
-from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.files.presets import BUILTIN_DIR, FORMAT, load_preset
 
 DRIFT = load_preset(BUILTIN_DIR / "drift.json")
 SCRIPT = export_script(DRIFT, 4)
@@ -47,14 +47,14 @@ def test_two_model_lines_are_refused_naming_both():
 
 @pytest.mark.parametrize("number", ["9" * 5000, "٤"])
 def test_a_format_number_too_long_or_not_in_0_9_is_refused_naming_the_line(number):
-    text = SCRIPT.replace("SANDBOX_FORMAT: int = 4", f"SANDBOX_FORMAT: int = {number}")
+    text = SCRIPT.replace(f"SANDBOX_FORMAT: int = {FORMAT}", f"SANDBOX_FORMAT: int = {number}")
     with pytest.raises(GodotError, match=f"line {line_of(SCRIPT, 'SANDBOX_FORMAT')}: SANDBOX_FORMAT"):
         parse_script(text, None, "car.gd")
 
 
 def test_the_command_and_the_window_say_why_a_huge_format_number_is_refused(tmp_path, window):
     script = tmp_path / "car.gd"
-    script.write_text(SCRIPT.replace("SANDBOX_FORMAT: int = 4", "SANDBOX_FORMAT: int = " + "9" * 5000))
+    script.write_text(SCRIPT.replace(f"SANDBOX_FORMAT: int = {FORMAT}", "SANDBOX_FORMAT: int = " + "9" * 5000))
     result = subprocess.run(
         [sys.executable, "-m", "sandbox", "import-godot", str(script), "--out", str(tmp_path / "p.json")],
         capture_output=True,

@@ -14,6 +14,7 @@ from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_into import update_text, write_into
 from sandbox.files.presets import BUILTIN_DIR, declared_preset, load_preset
 from sandbox.physics.models import MODELS, arcade
+from sandbox.physics.params import script_params
 
 SCRIPTS = Path(__file__).parent / "data" / "godot_scripts"
 PORTS = {
@@ -131,7 +132,8 @@ def test_a_script_exported_by_the_sandbox_takes_any_preset_of_its_formula_bit_fo
             tuning.set(switch, preset.tuning[switch])
     text = export_script(replace(defaults, tuning=tuning), godot)
     update = update_text(text, preset, "car.gd")
-    assert parse_script(update.text, None).values == dict(preset.tuning)
+    script = {p.name: preset.tuning[p.name] for p in script_params(preset.model.PARAMS)}  # the shape: the scene's
+    assert parse_script(update.text, None).values == script
 
 
 def _refused(tmp_path, name: str, text: str, preset, message: str, capsys) -> None:

@@ -1,5 +1,5 @@
-"""The exported Godot scene: a body with the script attached, a collision shape sized
-from the model's body, polygons drawing the car, a camera; it drives in the engine."""
+"""The exported Godot scene: a body with the script attached, the tuning's collision
+shape, polygons drawing the car, a camera; it drives in the engine."""
 
 import re
 
@@ -42,7 +42,7 @@ def parse_tscn(text: str) -> list[tuple[str, dict[str, str], dict[str, str]]]:
 
 @pytest.mark.parametrize("godot", (3, 4))
 @pytest.mark.parametrize("path", PRESETS, ids=lambda p: p.stem)
-def test_every_scene_is_well_formed_and_sized_from_the_body(path, godot):
+def test_every_scene_is_well_formed_and_carries_the_tunings_shape(path, godot):
     preset = load_preset(path)
     sections = parse_tscn(export_scene(preset, godot, "car.gd", px_per_metre=20.0))
     kind, attributes, _ = sections[0]
@@ -60,16 +60,22 @@ def test_every_scene_is_well_formed_and_sized_from_the_body(path, godot):
                 assert (kind.lower(), ref) in resources
     script_id = re.search(r'ExtResource\( ?"?(\w+)', root_properties["script"]).group(1)
     assert resources[("ext", script_id)]["path"] == "car.gd"
-    # the collision box is the model's body, in pixels
-    size = preset.model.body(preset.tuning)
+    # the collision shape is the tuning's, in pixels
+    t = preset.tuning
     scale = 20.0 if preset.model.LENGTH_UNIT == "m" else 1.0
-    shape = next(p for k, a, p in sections if k == "sub_resource")
-    numbers = [
-        float(v) for v in re.search(r"\( ?(-?[\d.]+), (-?[\d.]+)", shape.get("size") or shape["extents"]).groups()
-    ]
-    factor = 1.0 if godot == 4 else 2.0  # Godot 3 gives half extents
-    assert numbers[0] * factor == pytest.approx(size["length"] * scale, rel=1e-5)
-    assert numbers[1] * factor == pytest.approx(size["width"] * scale, rel=1e-5)
+    length, width = t["shape_length"] * scale, t["shape_width"] * scale
+    _, attributes, shape = next(s for s in sections if s[0] == "sub_resource")
+    kind = attributes["type"]
+    if kind == "RectangleShape2D":
+        numbers = [
+            float(v) for v in re.search(r"\( ?(-?[\d.]+), (-?[\d.]+)", shape.get("size") or shape["extents"]).groups()
+        ]
+        factor = 1.0 if godot == 4 else 2.0  # Godot 3 gives half extents
+        assert numbers[0] * factor == pytest.approx(length, rel=1e-5)
+        assert numbers[1] * factor == pytest.approx(width, rel=1e-5)
+    else:  # the arcade's capsule: Godot 3's height is its straight middle, Godot 4's the whole length
+        assert kind == "CapsuleShape2D" and float(shape["radius"]) == pytest.approx(width / 2, rel=1e-5)
+        assert float(shape["height"]) == pytest.approx(length - width if godot == 3 else length, rel=1e-5)
     names = [a["name"] for a, _ in nodes]
     assert {"CollisionShape2D", "Body", "Camera2D", "WheelFrontLeft", "WheelRearRight"} <= set(names)
 

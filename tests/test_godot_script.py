@@ -11,6 +11,7 @@ from sandbox.files.godot_import import load_script, parse_script
 from sandbox.files.godot_scene import save_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
 from sandbox.physics.models import arcade
+from sandbox.physics.params import script_params
 
 RECIPE_ACTIONS = ('"accelerate"', '"brake"', '"steer_left"', '"steer_right"')
 _DEMO = (Path(__file__).parent / "data" / "godot_scripts" / "recipe_demo_godot4.gd").read_text()
@@ -58,7 +59,7 @@ def test_export_has_the_recipes_structure_and_actions(godot, base, api):
     assert base in text
     for piece in api + RECIPE_ACTIONS:
         assert piece in text
-    for p in arcade.PARAMS:
+    for p in script_params(arcade.PARAMS):  # the collision shape is the scene's
         typed = "" if godot == 3 else ": bool" if p.is_bool else ": float"
         if p.name == "recipe_2020":  # not a variable: the script's code is the Godot 4 recipe's
             assert "recipe_2020" not in text
@@ -310,9 +311,10 @@ def test_export_then_import_gives_the_same_tuning_and_the_range_as_export_hint(p
     preset = load_preset(path)
     text = export_script(preset, godot)
     result = parse_script(text, None)
-    assert result.model is preset.model and result.values == dict(preset.tuning)  # bit for bit
+    script = {p.name: preset.tuning[p.name] for p in script_params(preset.model.PARAMS)}  # the shape: the scene's
+    assert result.model is preset.model and result.values == script  # bit for bit
     assert result.warnings == []
-    for p in preset.tuning.effective():  # each with the range it has under the tuning's switches
+    for p in script_params(preset.tuning.effective()):  # each with the range it has under the tuning's switches
         name = variable_name(p.name)
         if not re.search(rf"\b{name}\b", text):
             # the switch that chose this script's formula, or an option that formula has not

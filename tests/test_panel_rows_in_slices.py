@@ -9,7 +9,12 @@ from sandbox.physics.models import MODELS  # noqa: E402
 
 
 def _numbers(model) -> list[str]:
-    return [p.name for p in model.PARAMS if not p.is_bool]
+    return [p.name for p in model.PARAMS if p.is_number]
+
+
+def _tuned(model) -> list[str]:
+    """The Tune tab's rows: the numbers a tune moves (not the collision shape)."""
+    return [p.name for p in model.PARAMS if p.moves_motion]
 
 
 def test_a_row_built_after_a_change_shows_the_value_the_tuning_has(window, qtbot):
@@ -45,7 +50,7 @@ def test_opening_a_closed_section_builds_its_rows_at_once(window):
     closed = next(s for s in panel.sections.values() if not s.is_open())
     assert any(section is closed for section, _ in panel._unbuilt)  # closed sections come last
     closed.header.click()
-    declared = [p.name for p in MODELS["monster"].PARAMS if p.group == closed.name and not p.is_bool]
+    declared = [p.name for p in MODELS["monster"].PARAMS if p.group == closed.name and p.is_number]
     assert all(name in panel._sliders for name in declared)
 
 
@@ -58,8 +63,8 @@ def test_the_tune_tables_relabel_their_rows_for_each_model(window, qtbot):
     qtbot.waitUntil(lambda: tune.tables.ready)
     window.switch_model("arcade")
     window.panels.sync_tune()
-    assert list(tune.param_rows) == _numbers(MODELS["arcade"])
-    assert tune.tables.shown_rows == 2 * len(_numbers(MODELS["arcade"]))
+    assert list(tune.param_rows) == _tuned(MODELS["arcade"])
+    assert tune.tables.shown_rows == 2 * len(_tuned(MODELS["arcade"]))
     use, target, _ = tune.target_rows["top_speed"]
     assert not use.isChecked()  # a target of the last model is not this one's
     assert target.suffix() == " px/s"  # the arcade's unit

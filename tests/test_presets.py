@@ -54,8 +54,9 @@ def test_save_then_load_restores_every_value_exactly(tmp_path, switches):
     """Every switch on (then off) and awkward floats within the ranges the switches give."""
     values = {p.name: switches for p in arcade.PARAMS if p.is_bool}
     values.update(
-        {p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if not p.is_bool for q in [p.under(values)]}
+        {p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if p.is_number for q in [p.under(values)]}
     )
+    values["shape_kind"] = 2.0 if switches else 0.0  # a choice: its index in the tuning, its name in the file
     original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
     save_preset(original, tmp_path / "mine.json")
     back = load_preset(tmp_path / "mine.json")
@@ -303,3 +304,35 @@ def test_an_autosave_with_damaged_values_keeps_the_good_ones_and_says_which():
         assert preset.tuning[name] == defaults[name]
     said = " | ".join(fixes)
     assert len(fixes) == 5 and all(part in said for part in ("'hz'", "steering_angle", "drag", "braking", "ghost"))
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("preset_format*.json")), ids=lambda p: p.stem)
+def test_a_file_from_before_the_collision_shape_loads_with_the_declared_shape(path):
+    """Presets of formats 1 to 4 (tests/data, written by earlier releases) carry no
+    shape: each loads with its model's declared one, and saves it by name."""
+    data = json.loads(path.read_text())
+    assert data["format"] < 5 and not any(name.startswith("shape_") for name in data["params"])
+    old = load_preset(path)
+    declared = {p.name: p.default for p in old.model.PARAMS if p.group == "Collision shape"}
+    assert len(declared) == 6 and {name: old.tuning[name] for name in declared} == declared
+    again = json.loads(presets.dump_preset(old))["params"]
+    kinds = ("rectangle", "capsule", "circle")
+    assert again["shape_kind"] == kinds[int(declared["shape_kind"])]
+
+
+def test_the_shape_kind_is_written_and_read_by_name():
+    data = preset_text()
+    data["format"] = presets.FORMAT
+    data["params"].update(
+        shape_kind="circle", shape_length=80, shape_width=50, shape_offset_x=4, shape_offset_y=-2, shape_rotation=0
+    )
+    preset = parse_preset(json.dumps(data), "mine.json")
+    assert preset.tuning["shape_kind"] == 2.0  # the kernels' number: its index
+    assert json.loads(presets.dump_preset(preset))["params"]["shape_kind"] == "circle"
+    data["params"]["shape_kind"] = "triangle"
+    with pytest.raises(PresetError, match=r"params.shape_kind': 'triangle' is not one of rectangle, capsule or circle"):
+        parse_preset(json.dumps(data), "mine.json")
+    del data["params"]["shape_width"]
+    data["params"]["shape_kind"] = "capsule"
+    with pytest.raises(PresetError, match="params.shape_width' is missing"):
+        parse_preset(json.dumps(data), "mine.json")

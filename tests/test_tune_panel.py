@@ -109,7 +109,7 @@ def test_the_tables_follow_the_model(window):
     window.switch_model("arcade")
     window.panels.sync_tune()
     assert "engine_power" in window.tune.param_rows
-    assert window.tune.tables.shown_rows == 2 * len([p for p in window.model.PARAMS if not p.is_bool])  # name, range
+    assert window.tune.tables.shown_rows == 2 * len([p for p in window.model.PARAMS if p.moves_motion])  # name, range
 
 
 def test_a_hidden_tune_tab_is_filled_when_shown_not_on_each_switch(window, qtbot):

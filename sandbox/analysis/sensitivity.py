@@ -46,7 +46,7 @@ def _probes(p, value: float, move: float) -> tuple[float, float]:
 
 def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float) -> Sensitivity:
     """Every slider against every metric, as one batch."""
-    sliders = [p for p in effective_params(model.PARAMS, tuning) if not p.is_bool]
+    sliders = [p for p in effective_params(model.PARAMS, tuning) if p.moves_motion]
     moves = []  # (parameter index, low value, high value, move) for the step, then the share
     for j, p in enumerate(sliders):
         value = float(tuning[p.name])

@@ -61,11 +61,15 @@ def parse_axis(text: str, model: ModuleType, tuning: Mapping[str, object] | None
     if name not in declared:
         raise UserError(
             f"--param {text!r}: {name!r} is not a parameter of {model.NAME} "
-            f"({', '.join(p.name for p in model.PARAMS if not p.is_bool)})"
+            f"({', '.join(p.name for p in model.PARAMS if p.moves_motion)})"
         )
     p = declared[name]
     if p.is_bool:
         raise UserError(f"--param {text!r}: {name} is a switch; sweep numbers only")
+    if not p.moves_motion:
+        raise UserError(
+            f"--param {text!r}: {name} is the car's collision shape; no motion on the open field depends on it"
+        )
     for value in (low, high):
         try:
             p.check(value)

@@ -113,7 +113,7 @@ def parse_range(
         low, high = (float(v) for v in span.split(":"))
     except ValueError:
         raise UserError(f"--range {shown(text)}: expected NAME=LO:HI, e.g. drag=-0.1:-0.02") from None
-    p = next((q for q in effective_params(model.PARAMS, tuning or {}) if q.name == name and not q.is_bool), None)
+    p = next((q for q in effective_params(model.PARAMS, tuning or {}) if q.name == name and q.moves_motion), None)
     if p is None:
         raise UserError(f"--range {shown(text)}: {name!r} is not a slider of the {model.TITLE} model")
     try:
@@ -166,13 +166,15 @@ class Space:
 def free_names(model: ModuleType, free: list[str] | None = None, lock: list[str] | None = None) -> list[str]:
     """The parameters the search may move: `free`, or every slider but those in `lock`
     (options never move)."""
-    sliders = [p.name for p in model.PARAMS if not p.is_bool]
+    sliders = [p.name for p in model.PARAMS if p.moves_motion]
     declared = {p.name: p for p in model.PARAMS}
     for name in (free or []) + (lock or []):
         if name not in declared:
             raise UserError(f"{name!r} is not a parameter of the {model.TITLE} model")
         if declared[name].is_bool:
             raise UserError(f"{name!r} is an option (on/off): options stay as they are")
+        if name in (free or []) and not declared[name].moves_motion:
+            raise UserError(f"{name!r} is the car's collision shape: no motion on the open field depends on it")
     names = [name for name in sliders if name in free] if free else [n for n in sliders if n not in (lock or [])]
     if not names:
         raise UserError("no parameter is free to move: free one, or lock fewer")

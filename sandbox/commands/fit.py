@@ -73,7 +73,7 @@ def run(args) -> int:
         preset = preset or reference_preset(model)
         declared = {p.name for p in model.PARAMS}
         if args.model == "all" and args.free:  # each model fits those of the names it has (none: as it is)
-            names = [p.name for p in model.PARAMS if p.name in args.free and not p.is_bool]
+            names = [p.name for p in model.PARAMS if p.name in args.free and p.moves_motion]
         else:
             lock = [n for n in args.lock if n in declared] if args.lock and args.model == "all" else args.lock
             names = free_names(model, args.free, lock)

@@ -1,4 +1,5 @@
-"""`import-godot`: a Godot car script read back into a preset (nothing in it is run)."""
+"""`import-godot`: a Godot car script, or a car scene (its script and its collision shape),
+read back into a preset (nothing in it is run)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from ..errors import printable
 def run(args) -> None:
     from dataclasses import replace
 
-    from ..files.godot_import import load_script
+    from ..files.godot_car_scene import load_car
     from ..files.presets import declared_preset, load_preset, precision_kept, save_preset
     from ..physics.models import arcade
 
     base = load_preset(args.preset) if args.preset else None
     # a script that names no model is the recipe's own car.gd, or a port of it
-    result = load_script(args.script, base.model if base else None, fallback=arcade)
+    result = load_car(args.script, base.model if base else None, fallback=arcade)
     if base is None:  # the script named its model: the rest at that model's defaults
         base = declared_preset(result.model, f"{result.model.TITLE} defaults")
     tuning = base.tuning.copy()

@@ -21,6 +21,9 @@ def params_table_markdown() -> str:
             if p.is_bool:
                 default = "true" if p.default else "false"
                 lines.append(f"| `{p.name}` | {p.label} | {p.unit} | {default} | – | – | – | {p.help} |")
+            elif p.is_choice:
+                default = p.written(p.default)
+                lines.append(f"| `{p.name}` | {p.label} | {p.range_text()} | {default} | – | – | – | {p.help} |")
             else:
                 lines.append(
                     f"| `{p.name}` | {p.label} | {p.unit} | {p.default:g} | {p.min:g} | {p.max:g} | "
@@ -51,9 +54,10 @@ def run(args) -> None:
         for name, model in MODELS.items():
             print(f"{name}: {model.TITLE}")
             for p in model.PARAMS:
-                span = "[true or false]" if p.is_bool else f"[{p.min:g} … {p.max:g}, step {p.step:g}]"
+                span = f"[{p.range_text()}]" if not p.is_number else f"[{p.min:g} … {p.max:g}, step {p.step:g}]"
+                default = str(p.default).lower() if p.is_bool else p.written(p.default) if p.is_choice else p.default
                 print(
-                    f"  {p.name:18s} {str(p.default).lower() if p.is_bool else format(p.default, 'g'):>8s} "
+                    f"  {p.name:18s} {format(default, 'g') if p.is_number else default:>8s} "
                     f"{p.unit:9s} {span}  {p.help}"
                 )
                 if p.variant is not None:

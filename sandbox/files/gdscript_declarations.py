@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from ..errors import shown
-from ..physics.params import Param
+from ..physics.params import Param, script_params
 from .gdscript_reader import Statement, Token, leading_annotations, statements
 from .godot import gdscript_literal, variable_name
 from .json_text import GivenNumber
@@ -120,8 +120,8 @@ def parameter_names(model: ModuleType) -> dict[str, Param]:
     """The variable names a script may declare `model`'s parameters under: each one's
     exported name (variable_name), and its own name where that differs and GDScript
     does not reserve it."""
-    names = {variable_name(p.name): p for p in model.PARAMS}
-    for p in model.PARAMS:
+    names = {variable_name(p.name): p for p in script_params(model.PARAMS)}
+    for p in script_params(model.PARAMS):
         if p.name not in names and p.name not in GDSCRIPT_RESERVED:
             names[p.name] = p
     return names

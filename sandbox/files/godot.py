@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Mapping
 
 from ..errors import UserError
-from ..physics.params import effective_params, groups
+from ..physics.params import effective_params, groups, script_params
 from .disk import write_text_atomic
 from .package_data import package_folder
 from .presets import Preset
@@ -141,7 +141,7 @@ def off_step(preset: Preset) -> dict[str, str]:
     """The tuning's values that a script holds rounded (`rounded`), by name: "wheel_base
     74.9747302957341 as 75 (step 1)", "friction -47.30021 as -47.3 (± 0.0004, the fit's)"."""
     found = {}
-    for p in effective_params(preset.model.PARAMS, preset.tuning):
+    for p in effective_params(script_params(preset.model.PARAMS), preset.tuning):
         value, precision = preset.tuning[p.name], precision_of(preset, p)
         if p.is_bool or not p.applies(preset.tuning) or not rounded(value, p.step, precision):
             continue
@@ -222,7 +222,7 @@ def _declarations(preset: Preset, godot: int) -> str:
     blocks = []
     exported = [
         p
-        for p in effective_params(preset.model.PARAMS, preset.tuning)
+        for p in effective_params(script_params(preset.model.PARAMS), preset.tuning)
         if p.name not in TEMPLATE_SWITCHES and p.applies(preset.tuning)
     ]
     for group, params in groups(exported).items():

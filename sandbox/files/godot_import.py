@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from ..errors import printable, shown
-from ..physics.params import Param, dependents, effective_params
+from ..physics.params import Param, dependents, effective_params, script_params
 from .disk import read_text
 from .gdscript_declarations import Declaration, declarations, literal, not_a_literal, parameter_names
 from .gdscript_reader import Statement, code_names, statements
@@ -243,10 +243,9 @@ def parse_script(
         version = script_format(text)
     except GodotError as exc:
         raise GodotError(f"{source}: nothing was imported: {exc}") from None
+    declared = script_params(model.PARAMS)
     missing = [
-        p
-        for p in model.PARAMS
-        if p.name not in found and p.name not in told and (version is None or p.since <= version)
+        p for p in declared if p.name not in found and p.name not in told and (version is None or p.since <= version)
     ]
     if named and missing:
         errors.append(
@@ -257,7 +256,7 @@ def parse_script(
     if errors:
         shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
         raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
-    for p in model.PARAMS:
+    for p in declared:
         if p.name not in result.values and version is not None and p.since > version:
             older = p.older_value() if p.legacy is not None else params[p.name].default
             result.values[p.name] = params[p.name].check(older)
@@ -265,7 +264,7 @@ def parse_script(
                 f"{variable_name(p.name)} is newer than the script: "
                 f"{gdscript_literal(older)} is used, as before it existed"
             )
-    left = [p.name for p in model.PARAMS if p.name not in result.values]
+    left = [p.name for p in declared if p.name not in result.values]
     switched = {d.name: switch for switch in result.values for d in dependents(model.PARAMS, switch) if d.name in left}
     plain = [name for name in left if name not in switched]
     if not named and plain:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import printable
-from ..physics.params import effective_params
+from ..physics.params import effective_params, script_params
 from .disk import backup_names, read_text, write_text_atomic, write_text_keeping_old
 from .gdscript_reader import Statement, statements
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_float, gdscript_literal, off_step, precision_of
@@ -99,7 +99,7 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     differences, notes = _formula_differences(text, preset, found, parsed)
     errors += differences
     update = Update(text, "", model, notes=notes)
-    for p in effective_params(model.PARAMS, preset.tuning):  # the step each value is written to: its own
+    for p in effective_params(script_params(model.PARAMS), preset.tuning):  # the step each value is written to: its own
         if p.name not in found:
             if not p.is_bool:  # a switch it lacks is what its code computes (checked above)
                 update.missing.append(p.name)

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Mapping
 
 from ..physics.models import DEFAULT_MODEL, MODELS
-from ..physics.params import effective_params
+from ..physics.params import effective_params, script_params
 from .disk import write_text_atomic
 from .gdscript_reader import code_names, statements
 from .godot import (
@@ -63,7 +63,11 @@ class LinkTable:
 def _declared(model: ModuleType, values: Mapping[str, object]) -> list:
     """The parameters an exported script of `model` declares under the switches of
     `values`, with their ranges under them (as godot._declarations writes them)."""
-    return [p for p in effective_params(model.PARAMS, values) if p.name not in TEMPLATE_SWITCHES and p.applies(values)]
+    return [
+        p
+        for p in effective_params(script_params(model.PARAMS), values)
+        if p.name not in TEMPLATE_SWITCHES and p.applies(values)
+    ]
 
 
 def _row(p, variable: str) -> tuple[str, float, float, bool]:

@@ -1,5 +1,5 @@
-"""A Godot scene of the car: the exported script on its body, a collision shape sized
-from the model's body, polygons drawing it, and a camera that follows it. Open the
+"""A Godot scene of the car: the exported script on its body, the tuning's collision
+shape (godot_shape.py), polygons drawing it, and a camera that follows it. Open the
 scene in Godot, press Play, drive.
 
 Written beside the script (car.tscn next to car.gd, which the scene names by a path
@@ -8,14 +8,17 @@ relative to itself), in the text scene format of Godot 3 (format=2) or 4 (format
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from pathlib import Path
 
 from ..errors import printable
+from ..physics.car_shape import CarShape
 from .disk import check_target, write_text_atomic, write_text_keeping_old
 from .godot import DEFAULT_PX_PER_METRE, DIALECTS, GodotError, export_script
 from .godot_link import export_link_node
+from .godot_shape import GodotShape, to_godot
 from .presets import Preset
 
 BODY_COLOUR = (0.16, 0.47, 0.71)
@@ -51,6 +54,29 @@ def car_outline(preset: Preset, px_per_metre: float) -> dict[str, list[tuple[flo
     for name, (x, y) in wheels.items():
         shapes[name] = box(x, y, wheel_length, wheel_width)
     return shapes
+
+
+def scene_shape(preset: Preset, godot: int, px_per_metre: float) -> GodotShape:
+    """The tuning's collision shape as the scene's CollisionShape2D (px)."""
+    scale = px_per_metre if preset.model.LENGTH_UNIT == "m" else 1.0
+    return to_godot(CarShape.of(preset.tuning).scaled(scale), godot)
+
+
+def _shape_lines(shape: GodotShape, godot: int) -> tuple[list[str], list[str]]:
+    """(the shape resource's property lines, the CollisionShape2D's transform lines)."""
+    resource = [
+        f"{name} = {_vector(*value, godot) if isinstance(value, tuple) else _number(value)}"
+        for name, value in shape.properties.items()
+    ]
+    node = [f"position = {_vector(*shape.position, godot)}"] if shape.position != (0.0, 0.0) else []
+    if shape.rotation:  # to 9 digits: the round ends of a long capsule sit where the angle says
+        turn = (
+            f"rotation = {math.radians(shape.rotation):.9g}"
+            if godot == 4
+            else f"rotation_degrees = {shape.rotation:.9g}"
+        )
+        node.append(turn)
+    return resource, node
 
 
 def _number(value: float) -> str:
@@ -91,19 +117,20 @@ def export_scene(
     if godot not in DIALECTS:
         raise GodotError(f"Godot version {godot!r} is not one of {tuple(sorted(DIALECTS))}")
     shapes = car_outline(preset, px_per_metre)
-    (x0, y0), _, (x1, y1), _ = shapes["Body"]
+    collision = scene_shape(preset, godot, px_per_metre)
+    shape_properties, shape_transform = _shape_lines(collision, godot)
     body_type = DIALECTS[godot]["BODY"]
     steps = 3 if link_name is None else 4
     if godot == 4:
-        script, shape = 'ExtResource("1_script")', 'SubResource("RectangleShape2D_body")'
+        script, shape = 'ExtResource("1_script")', f'SubResource("{collision.type}_body")'
         head = [
             f"[gd_scene load_steps={steps} format=3]",
             "",
             f'[ext_resource type="Script" path="{_string(script_name)}" id="1_script"]',
             *([] if link_name is None else [f'[ext_resource type="Script" path="{_string(link_name)}" id="2_link"]']),
             "",
-            '[sub_resource type="RectangleShape2D" id="RectangleShape2D_body"]',
-            f"size = {_vector(x1 - x0, y1 - y0, godot)}",
+            f'[sub_resource type="{collision.type}" id="{collision.type}_body"]',
+            *shape_properties,
             "",
         ]
         # no motion_mode here: the script makes the body float (top-down) wherever it is attached
@@ -118,14 +145,19 @@ def export_scene(
             f'[ext_resource path="{_string(script_name)}" type="Script" id=1]',
             *([] if link_name is None else [f'[ext_resource path="{_string(link_name)}" type="Script" id=2]']),
             "",
-            '[sub_resource type="RectangleShape2D" id=1]',
-            f"extents = {_vector((x1 - x0) / 2, (y1 - y0) / 2, godot)}",
+            f'[sub_resource type="{collision.type}" id=1]',
+            *shape_properties,
             "",
         ]
         root = [f'[node name="Car" type="{body_type}"]', f"script = {script}", ""]
         camera = ['[node name="Camera2D" type="Camera2D" parent="."]', "current = true", ""]
         link = "ExtResource( 2 )"
-    nodes = ['[node name="CollisionShape2D" type="CollisionShape2D" parent="."]', f"shape = {shape}", ""]
+    nodes = [
+        '[node name="CollisionShape2D" type="CollisionShape2D" parent="."]',
+        *shape_transform,
+        f"shape = {shape}",
+        "",
+    ]
     for name, points in shapes.items():
         colour = BODY_COLOUR if name == "Body" else CABIN_COLOUR if name == "Cabin" else WHEEL_COLOUR
         nodes += [

@@ -17,6 +17,10 @@ Format history (a file of an older format loads with the newer fields' defaults)
      the parameter's unit (a Godot export writes that value to it); written only when
      there is one, so a file without it is as before (and loads as before: each value
      to its slider's step).
+  5  every model's collision shape (physics/car_shape.py): `shape_kind` (written by
+     name: "rectangle", "capsule" or "circle"), `shape_length`, `shape_width`,
+     `shape_offset_x`, `shape_offset_y`, `shape_rotation`; files of an older format
+     load with the model's declared shape.
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """
@@ -40,7 +44,7 @@ from . import json_text
 from .disk import read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
 
-FORMAT = 4
+FORMAT = 5
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""
@@ -220,7 +224,7 @@ def _precision(given: object, declared: dict, replaced) -> dict[str, float]:
     precision = {}
     for name, value in given.items():
         p = declared.get(name)
-        if p is None or p.is_bool:
+        if p is None or not p.is_number:
             replaced(f"field 'precision.{shown(name)}': not a numeric parameter of this model")
         elif not _is_precision(value):
             replaced(f"field 'precision.{name}': {shown(repr(value))} is not a positive number (the ± a fit found)")
@@ -263,7 +267,7 @@ def dump_preset(preset: Preset) -> str:
         "name": preset.name,
         "description": preset.description,
         "hz": preset.hz,
-        "params": {p.name: preset.tuning[p.name] for p in preset.model.PARAMS},
+        "params": {p.name: p.written(preset.tuning[p.name]) for p in preset.model.PARAMS},
     }
     if preset.precision:
         data["precision"] = dict(preset.precision)

@@ -41,8 +41,10 @@ class Param:
 
     `since` is the preset format version that introduced the parameter: files of an
     older format do not carry it and load with `default` (see presets.py).
-    `kind` is "float" (a slider) or "bool" (a switch: value True/False, in JSON
-    true/false; min 0, max 1, step 1).
+    `kind` is "float" (a slider), "bool" (a switch: value True/False, in JSON
+    true/false; min 0, max 1, step 1) or "choice" (one of `choices`: in the tuning and
+    the kernels its index, 0.0, 1.0, …; in files and on screen its name; min 0,
+    max len(choices) - 1, step 1; see `Param.choice`).
     `group` names the section of the tuning panel it is shown in (engine, tyres, …).
     `log`: the slider is logarithmic, for ranges over more than two decades (see
     `to_slider`).
@@ -52,6 +54,10 @@ class Param:
     (`under`); turning that switch sets the parameter to the default it then has.
     `unused_with`: a switch under which this one does nothing (that formula has no such
     form): the panel greys it out, the tables and scripts of that formula leave it out.
+    `scene`: the value lives in the Godot scene (the car's collision shape), not in its
+    script: the script export, the script reader, writing into a script and the link
+    leave it out, and the analyses on the open field (fit, tune, sweep, sensitivity)
+    never move it (no motion there depends on it).
     """
 
     name: str
@@ -69,6 +75,8 @@ class Param:
     legacy: float | bool | None = None
     variant: Variant | None = None
     unused_with: str | None = None
+    choices: tuple[str, ...] = ()
+    scene: bool = False
 
     @classmethod
     def switch(
@@ -86,6 +94,13 @@ class Param:
         return cls(
             name, label, "on/off", default, 0, 1, 1, help, since, "bool", group, legacy=legacy, unused_with=unused_with
         )
+
+    @classmethod
+    def choice(cls, name: str, label: str, choices: tuple[str, ...], default: str, help: str, **fields) -> "Param":
+        """A pick of one of `choices` (names); its value is the index of the name."""
+        top = len(choices) - 1
+        index = float(choices.index(default))
+        return cls(name, label, "kind", index, 0, top, 1, help, kind="choice", choices=choices, **fields)
 
     def applies(self, values: Mapping[str, object]) -> bool:
         """Whether the parameter does anything with the switches of `values`."""
@@ -109,9 +124,30 @@ class Param:
     def is_bool(self) -> bool:
         return self.kind == "bool"
 
+    @property
+    def is_choice(self) -> bool:
+        return self.kind == "choice"
+
+    @property
+    def is_number(self) -> bool:
+        """A number on a slider (not a switch, not a choice)."""
+        return self.kind == "float"
+
+    @property
+    def moves_motion(self) -> bool:
+        """A number the open-field analyses (fit, tune, sweep, sensitivity) may move:
+        a slider that is not the car's collision shape."""
+        return self.is_number and not self.scene
+
+    def written(self, value: float | bool) -> float | bool | str:
+        """`value` as files write it: a choice by its name, else as it is."""
+        return self.choices[int(value)] if self.is_choice else value
+
     def __post_init__(self) -> None:
-        if self.kind not in ("float", "bool"):
-            raise ValueError(f"{self.name}: kind must be 'float' or 'bool'")
+        if self.kind not in ("float", "bool", "choice"):
+            raise ValueError(f"{self.name}: kind must be 'float', 'bool' or 'choice'")
+        if self.is_choice and self.max != len(self.choices) - 1:
+            raise ValueError(f"{self.name}: a choice's max is its number of choices less one")
         if not (self.min <= self.default <= self.max):
             raise ValueError(f"{self.name}: default {self.default} outside {self.min}..{self.max}")
         if self.step <= 0:
@@ -130,6 +166,8 @@ class Param:
     def range_text(self) -> str:
         if self.is_bool:
             return "true or false"
+        if self.is_choice:
+            return ", ".join(self.choices[:-1]) + " or " + self.choices[-1]
         unit = f" {self.unit}" if self.unit else ""
         return f"{self.min:g} … {self.max:g}{unit}"
 
@@ -140,6 +178,8 @@ class Param:
             if not isinstance(value, bool):
                 raise ValueError(f"{shown(repr(value))} is not true or false")
             return value
+        if self.is_choice:
+            return self._check_choice(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{shown(repr(value))} is not a number (allowed {self.range_text()})")
         number = float(value)
@@ -149,6 +189,16 @@ class Param:
         if not (self.min <= number <= self.max):  # huge numbers too: written out, they overflow to inf
             raise ValueError(f"{shown(value)} is outside the allowed range {self.range_text()}")
         return number
+
+    def _check_choice(self, value: object) -> float:
+        """A choice given by its name (files, the command line) or its index (the tuning)."""
+        if isinstance(value, str):
+            if value not in self.choices:
+                raise ValueError(f"{shown(repr(value))} is not one of {self.range_text()}")
+            return float(self.choices.index(value))
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value in range(len(self.choices)):
+            return float(value)
+        raise ValueError(f"{shown(repr(value))} is not one of {self.range_text()}")
 
     def snap(self, value: float) -> float:
         """Nearest multiple of `step` from `min`, clamped to the range (for sliders)."""
@@ -261,6 +311,12 @@ class Tuning(dict):
 
     def copy(self) -> "Tuning":
         return Tuning(self.params.values(), self)
+
+
+def script_params(params: Iterable[Param]) -> tuple[Param, ...]:
+    """Those of `params` a Godot car script declares: all but the scene's (`Param.scene`,
+    the collision shape, which the scene's CollisionShape2D holds)."""
+    return tuple(p for p in params if not p.scene)
 
 
 def effective_params(params: Iterable[Param], values: Mapping[str, object]) -> tuple[Param, ...]:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 from ..analysis.kernel_prep import stop_children
 from ..files.disk import png_complete, write_atomic
 from ..files.presets import Preset, values_and_precision
+from ..physics.car_shape import CarShape
 from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
 from .drive_view import DriveView
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
             )
         self.drive.px_per_metre = self.px_per_metre
         self.body = self.model.body(self.tuning)
+        self.show_collision_shape = False  # View → Collision shape: off until asked for
         self.track = TrackView(hz)
         self.setCentralWidget(self.track)
         self.switcher = PresetSwitcher(self)
@@ -143,9 +145,17 @@ class MainWindow(QMainWindow):
         return self.tuning.model
 
     # --- tuning and presets (preset_switcher.py) -------------------------------------
-    def _new_body(self, change: TuningChange) -> None:
-        """The car's shape for the tuning now (the view draws it from the next frame)."""
+    def _new_body(self, change: TuningChange | None = None) -> None:
+        """The car's shape for the tuning now (the view draws it from the next frame),
+        and its collision outline while View → Collision shape is on."""
         self.body = self.model.body(self.tuning)
+        self.track.shape_outline = CarShape.of(self.tuning).outline() if self.show_collision_shape else None
+        self.track.update()
+
+    def set_collision_shape_shown(self, shown: bool) -> None:
+        """Draw the tuning's collision shape over the car (View → Collision shape), or not."""
+        self.show_collision_shape = shown
+        self._new_body()
 
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""

@@ -213,7 +213,7 @@ class FitDialog(QDialog):
             else f"{start_preset(model).name} (its reference preset, as car-sandbox fit starts from)"
         )
         locked = self._tune_locks() if model is w.model else set()
-        sliders = [p for p in effective_params(model.PARAMS, start) if not p.is_bool]
+        sliders = [p for p in effective_params(model.PARAMS, start) if p.moves_motion]
         for i, p in enumerate(sliders):
             check = QCheckBox(p.label)
             check.setChecked(p.name not in locked)
@@ -251,7 +251,7 @@ class FitDialog(QDialog):
             runs = []
             for model in models:
                 start = self.start_of(model)
-                free = [p.name for p in effective_params(model.PARAMS, start) if not p.is_bool]
+                free = [p.name for p in effective_params(model.PARAMS, start) if p.moves_motion]
                 runs.append(FitRun(model, start, free))
         self._remove_ghost()
         self.window.recordings.plot.mark_spans([])  # the last fit's stretches: this one names its own

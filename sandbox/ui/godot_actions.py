@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from ..errors import UserError, printable
 from ..files.disk import read_text
 from ..files.godot import SCRIPT_LIMIT, GodotError, export_script, save_script
-from ..files.godot_import import load_script
+from ..files.godot_car_scene import load_car
 from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node, script_label
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog, save_scene_asking
@@ -163,23 +163,26 @@ class GodotActions:
         )
         return True
 
-    def ask_script(self, title: str) -> str | None:
-        """Open dialog for a car script, in the folder of the last Godot export."""
+    def ask_script(self, title: str, scenes: bool = False) -> str | None:
+        """Open dialog for a car script (with `scenes`, or a car scene), in the folder of
+        the last Godot export."""
         folder = self.files.folder("godot/last_dir")
+        kinds = "Car script or scene (*.gd *.tscn);;" if scenes else ""
         path, _ = QFileDialog.getOpenFileName(
-            self.window, title, str(folder or Path.home()), "GDScript (*.gd);;All files (*)"
+            self.window, title, str(folder or Path.home()), kinds + "GDScript (*.gd);;All files (*)"
         )
         return path or None
 
     def import_dialog(self) -> None:
-        path = self.ask_script("Import Godot script")
+        path = self.ask_script("Import Godot script or scene", scenes=True)
         if path:
             self.import_script(path)
 
     def import_script(self, path) -> bool:
-        """Apply the parameters a car.gd declares, as one undo step; list what was not used."""
+        """Apply the parameters a car.gd declares (a car.tscn: its script's and its collision
+        shape), as one undo step; list what was not used."""
         window = self.window
-        result = self.files.read(lambda p: load_script(p, window.model), path)
+        result = self.files.read(lambda p: load_car(p, window.model), path)
         if result is None:
             return False
         window.panel.set_values(result.values, f"Import {Path(path).name}")

@@ -184,6 +184,13 @@ VIEW = Submenu(
         Command("Zoom &in", lambda w: _zoom(w, 1.25), "Ctrl+="),
         Command("Zoom &out", lambda w: _zoom(w, 1 / 1.25), "Ctrl+-"),
         Command("&Actual size", lambda w: _zoom(w, None), "Ctrl+0"),
+        Command(
+            "&Collision shape",
+            lambda w: w.set_collision_shape_shown(not w.show_collision_shape),
+            tip="Draw the car's collision shape (the Tuning tab's Collision shape section) as a dashed outline",
+            checked=lambda w: w.show_collision_shape,
+            name="collision_shape_action",
+        ),
         SEPARATOR,
         Choices(
             lambda w: [(text, value, tip, keys) for value, text, keys, tip in CAMERAS],

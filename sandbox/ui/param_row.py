@@ -14,7 +14,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QStyle, QStyleOptionSlider, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSlider,
+    QStyle,
+    QStyleOptionSlider,
+    QWidget,
+)
 
 from ..physics.params import Param
 
@@ -249,3 +258,24 @@ class ParamSlider(QWidget):
         self.number.setStyleSheet("background: #fff3c4; color: black")
         self._flash.start()
         self.note.emit(message)
+
+
+class ParamChoice(QWidget):
+    """A choice's row (the collision shape's kind): its label, then a drop-down list of
+    its names. It never takes keyboard focus: the keys keep driving. `box` is the list."""
+
+    def __init__(self, p: Param, value: float, tooltip: str, parent=None):
+        super().__init__(parent)
+        self.box = QComboBox()
+        self.box.addItems(list(p.choices))
+        self.box.setCurrentIndex(int(value))
+        self.box.setObjectName(p.name)
+        self.box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        label = QLabel(p.label)
+        for part in (self, label, self.box):
+            part.setToolTip(tooltip)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(label)
+        layout.addWidget(self.box, 1)
+        self.setObjectName(p.name)

@@ -84,7 +84,7 @@ class _AxisRow:
         self.params: dict = {}
 
     def set_model(self, model, base: dict) -> None:
-        self.params = {p.name: p for p in effective_params(model.PARAMS, base) if not p.is_bool}
+        self.params = {p.name: p for p in effective_params(model.PARAMS, base) if p.moves_motion}
         self.name.blockSignals(True)
         self.name.clear()
         for p in self.params.values():

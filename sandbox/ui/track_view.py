@@ -49,6 +49,8 @@ GLASS = QColor("#a9d2f5")
 TYRE = QColor("#111111")
 HEADING = QColor("#ffffff")
 VELOCITY = QColor("#ffeb3b")
+SHAPE = QColor("#ff5252")
+"""The collision shape's outline (View → Collision shape)."""
 
 
 def default_body(params) -> dict[str, float]:
@@ -87,6 +89,7 @@ class TrackView(QWidget):
         self.unit_scale = 1.0  # screen px per model unit at zoom 1
         self.state = None
         self.body = default_body({"wheel_base": 70.0})
+        self.shape_outline: np.ndarray | None = None  # the collision shape (car frame, model units), when shown
         self.hud_lines: list[str] = []
         self.ghost_lines: list[str] = []  # one readout line per ghost, drawn in its colour
         self.ghosts: list = []  # (state, body, scale into this view's units, colour index)
@@ -213,6 +216,7 @@ class TrackView(QWidget):
         if self.state is not None:
             self._paint_axes(p)
             self._paint_car(p)
+            self._paint_shape(p)
         p.restore()
         self.text_boxes = [("text", self._paint_hud(p))]
         plate = self.dashboard is not None and self._plate_fits()
@@ -352,6 +356,22 @@ class TrackView(QWidget):
         p.drawLine(QLineF(0, 0, length / 2 + 25 / self.scale, 0))
         p.restore()
         self._paint_arrow(p, x, y, float(s.vx[0]) * ARROW_SECONDS, float(s.vy[0]) * ARROW_SECONDS)
+
+    def _paint_shape(self, p: QPainter) -> None:
+        """The collision shape's outline, dashed, turned with the car's path heading (not
+        a drawn drift illusion: walls meet the car where it is)."""
+        if self.shape_outline is None:
+            return
+        s = self.state
+        p.save()
+        p.translate(float(s.x[0]), float(s.y[0]))
+        p.rotate(math.degrees(float(s.heading[0])))
+        pen = _cosmetic(SHAPE, 1.5)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in self.shape_outline]))
+        p.restore()
 
     def _paint_ghost(self, p: QPainter, state, body: dict, scale: float, colour: int) -> None:
         """A compare car: translucent body and its heading, in this view's units.

@@ -77,7 +77,7 @@ class TunePanel(QWidget):
         self.targets_job = Worker(self, "tune targets")
         self.targets_job.finished.connect(self._targets_arrived)
         self.targets_job.failed.connect(lambda why: self.status.setText(f"Could not compute the metrics ({why})."))
-        self.tables = TuneTables(rows_ahead=max(sum(not p.is_bool for p in m.PARAMS) for m in MODELS.values()))
+        self.tables = TuneTables(rows_ahead=max(sum(p.moves_motion for p in m.PARAMS) for m in MODELS.values()))
         self.targets, self.params = self.tables.targets, self.tables.params
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)

@@ -164,7 +164,7 @@ class TuneTables:
                 widget.setEnabled(False)  # until the metrics now arrive (`set_now`)
             use.setChecked(False)
             self.targets.item(2 * row + 1, 3).setText("—")
-        sliders = [p for p in meanings if not p.is_bool]
+        sliders = [p for p in meanings if p.moves_motion]
         self.param_rows = {}
         for row, p in enumerate(sliders):
             lock, low, high = self._param_row(row)

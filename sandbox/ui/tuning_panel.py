@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from ..physics.params import Param, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
 from ..session.tuning import LiveTuning, TuningChange
-from .param_row import COARSE_WHEEL, SLOW_DRAG, ParamLabel, ParamSlider, number_text
+from .param_row import COARSE_WHEEL, SLOW_DRAG, ParamChoice, ParamLabel, ParamSlider, number_text
 
 OPEN_UP_TO = 8
 """Sections of at most this many parameters start open; longer ones (a gearbox, a
@@ -61,8 +61,17 @@ class SetValues(QUndoCommand):
         self.tuning.update(self.old)
 
 
+def _default_text(p: Param) -> str:
+    """The parameter's default as the panel says it: on/off, a choice's name, a number and its unit."""
+    if p.is_bool:
+        return "on" if p.default else "off"
+    if p.is_choice:
+        return p.written(p.default)
+    return f"{p.default:g} {p.unit}"
+
+
 def _tooltip(p: Param) -> str:
-    default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} · range {p.range_text()}"
+    default = _default_text(p) if not p.is_number else f"{p.default:g} · range {p.range_text()}"
     scale = "<br>logarithmic slider: each decade the same length" if p.log else ""
     return f"<b>{p.label}</b> ({p.name}, {p.unit})<br>{p.help}<br>default {default}{scale}"
 
@@ -131,6 +140,7 @@ class TuningPanel(QWidget):
         self.tuning = tuning
         self._sliders: dict[str, ParamSlider] = {}  # the rows built so far
         self._switches: dict[str, QCheckBox] = {}
+        self._choices: dict[str, QComboBox] = {}
         self._labels: dict[str, ParamLabel] = {}
         self._resets: dict[str, QToolButton] = {}
         self._unbuilt: list[tuple[Section, str]] = []  # (section, parameter name), in build order
@@ -228,6 +238,8 @@ class TuningPanel(QWidget):
         grid, row = section.grid, section.grid.rowCount() if section.grid.count() else 0
         if p.is_bool:
             grid.addWidget(self._make_switch(p), row, 0)
+        elif p.is_choice:
+            grid.addWidget(self._make_choice(p), row, 0)
         else:
             grid.addWidget(self._make_label(p), row, 0, 1, 2)
             row += 1
@@ -253,6 +265,12 @@ class TuningPanel(QWidget):
         """Every switch's box, by name."""
         self.complete()
         return self._switches
+
+    @property
+    def choices(self) -> dict[str, QComboBox]:
+        """Every choice's drop-down list (the shape's kind), by name."""
+        self.complete()
+        return self._choices
 
     @property
     def labels(self) -> dict[str, ParamLabel]:
@@ -318,6 +336,13 @@ class TuningPanel(QWidget):
         self._switches[p.name] = box
         return box
 
+    def _make_choice(self, p: Param) -> ParamChoice:
+        row = ParamChoice(p, self.tuning[p.name], _tooltip(p))
+        row.box.installEventFilter(self)  # the wheel over it scrolls the panel
+        row.box.activated.connect(lambda index, name=p.name: self._on_value(name, float(index)))
+        self._choices[p.name] = row.box
+        return row
+
     def _make_reset(self, p: Param) -> QToolButton:
         button = QToolButton()
         button.setText("↺")
@@ -329,8 +354,7 @@ class TuningPanel(QWidget):
         return button
 
     def _describe_reset(self, p: Param) -> None:
-        default = ("on" if p.default else "off") if p.is_bool else f"{p.default:g} {p.unit}"
-        self._resets[p.name].setToolTip(f"Reset {p.label} to {default}")
+        self._resets[p.name].setToolTip(f"Reset {p.label} to {_default_text(p)}")
 
     def _refresh_meanings(self) -> None:
         """Rows whose parameter a switch has given another unit and range show it; a
@@ -384,7 +408,12 @@ class TuningPanel(QWidget):
         old, new = self._committed[name], self.tuning[name]
         if old != new:
             p = self.tuning.param(name)
-            text = f"{p.label} {'on' if new else 'off'}" if p.is_bool else f"{p.label} {old:g} → {new:g}"
+            if p.is_bool:
+                text = f"{p.label} {'on' if new else 'off'}"
+            elif p.is_choice:
+                text = f"{p.label} {p.written(old)} → {p.written(new)}"
+            else:
+                text = f"{p.label} {old:g} → {new:g}"
             self.undo.push(SetValues(self.tuning, {name: old}, {name: new}, text))  # its redo: nothing new
             self._committed[name] = new
 
@@ -449,6 +478,9 @@ class TuningPanel(QWidget):
             box.blockSignals(True)
             box.setChecked(bool(value))
             box.blockSignals(False)
+            return
+        if name in self._choices:
+            self._choices[name].setCurrentIndex(int(value))  # `activated` is the user's pick only
             return
         if name not in self._sliders:  # not built yet: it reads the tuning when it is
             return

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
+from ..car_shape import shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -36,6 +37,8 @@ REFERENCE_POINT = "the car's centre, midway between the axles"
 """The point the state's position is (where path metrics are measured)."""
 TOP_SPEED_FORMULA, NO_TOP_SPEED = speed_control.TOP_SPEED_FORMULA, speed_control.NO_TOP_SPEED
 MAX_INNER = 89.0 * RADIANS
+SHAPE = shape_params("m", "rectangle", 3.8, 1.8)
+"""The collision shape: the body the window draws at the defaults (l + 1.2 by w + 0.3)."""
 
 PARAMS = (
     Param(
@@ -71,7 +74,7 @@ PARAMS = (
         help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
         group="Steering",
     ),
-) + speed_control.PARAMS
+) + (*speed_control.PARAMS, *SHAPE)
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))

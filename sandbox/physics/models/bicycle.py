@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
+from ..car_shape import shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -161,6 +162,7 @@ PARAMS = (
             group="Drift illusion",
         ),
     )
+    + shape_params("m", "rectangle", 3.7, 1.8)  # the drawn body at the defaults: wb + 1.2, 0.6 wb + 0.3
 )
 
 

@@ -3,6 +3,7 @@
 The tuning panel, preset files, the Godot scripts and the parameter tables are made
 from this tuple; the kernel reads the values by name through `P`."""
 
+from ..car_shape import shape_params
 from ..params import Param
 from ..state import index_of
 from .monster_drivetrain_params import DRIVETRAIN
@@ -276,6 +277,7 @@ PARAMS = (
             group="Wheels and tyres",
         ),
     )
+    + shape_params("m", "rectangle", 4.1, 1.85)  # the drawn body at the defaults: b + c + 1.6, w + 0.25
 )
 
 P = index_of(p.name for p in PARAMS)

@@ -3,6 +3,7 @@
 The tuning panel, preset files, the Godot scripts and the parameter tables are made
 from this tuple; the kernel reads the values by name through `P`."""
 
+from ..car_shape import shape_params
 from ..params import Param
 
 PARAMS = (
@@ -170,4 +171,5 @@ PARAMS = (
         help="Fix the seed's inertia formula, which multiplies the half sizes.",
         group="Chassis",
     ),
-)
+) + shape_params("m", "rectangle", 3.0, 1.5)
+"""The shape: the chassis box the window draws at the default half sizes."""
