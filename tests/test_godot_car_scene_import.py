@@ -238,3 +238,19 @@ def test_a_transform_that_is_no_transform_is_refused_naming_the_node(tmp_path, l
     path = _project(tmp_path, scene, SCRIPTS / "godot3_export_port.gd")
     with pytest.raises(GodotError, match=f"nothing was imported: line \\d+: {message}"):
         load_car(path, None, fallback=arcade)
+
+
+def test_the_recipe_demos_own_car_scene_gives_its_capsule():
+    """The demo's car.tscn as its repository holds it (Godot 4.4, MIT): a CapsuleShape2D of
+    radius 34 and height 138 (Godot 4: tip to tip), turned 1.5708 rad on the body: a
+    capsule 138 px long along the heading and 68 px wide, with the script's values."""
+    demo = Path(__file__).parent / "data" / "godot_levels" / "recipe_demo" / "car.tscn"
+    result = load_car(demo, arcade)
+    assert result.model is arcade
+    values = result.values
+    assert arcade.PARAMS[[p.name for p in arcade.PARAMS].index("shape_kind")].choices[int(values["shape_kind"])] == (
+        "capsule"
+    )
+    assert (values["shape_length"], values["shape_width"]) == (138.0, 68.0)
+    assert values["shape_rotation"] == pytest.approx(math.degrees(1.5708) - 90.0, abs=1e-9)  # along the heading
+    assert values["engine_power"] == 900.0  # car.gd's `engine_power = 900`
