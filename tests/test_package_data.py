@@ -31,6 +31,7 @@ FROM_THIS_FILE = re.compile(r"Path\(__file__\)(?:\.resolve\(\))?(?P<up>\.parents
 OUTSIDE_KNOWN = {
     "sandbox/devtools/oracle.py": "the Godot project of the engine checks, in tools/ (a developer's tool)",
     "sandbox/devtools/export_goldens.py": "the engine's recorded drives, in tests/ (a developer's tool)",
+    "sandbox/devtools/contact_oracle.py": "the Godot project of the wall checks, in tools/ (a developer's tool)",
 }
 """The modules still reading a file of the clone, outside the package, and what; a module
 that stops doing so leaves this list (the test says so)."""

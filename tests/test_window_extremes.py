@@ -46,6 +46,14 @@ def test_every_parameter_at_each_end_and_every_switch(window, qtbot, tmp_path, m
     exercise(window, qtbot, tmp_path, "defaults")
     assert window.sim.state.speed[0] > 0  # the keys did drive it
     for p in window.model.PARAMS:
+        if p.is_choice:
+            choices = window.panel.choices[p.name]
+            for index in [*range(len(p.choices)), int(p.default)]:  # each choice, then back to the default
+                choices.setCurrentIndex(index)
+                choices.activated.emit(index)  # as a click on that item does
+                assert window.tuning[p.name] == index
+                exercise(window, qtbot, tmp_path, f"{p.name}={p.choices[index]}")
+            continue
         if p.is_bool:
             box = window.panel.switches[p.name]
             for on in (not p.default, p.default):
