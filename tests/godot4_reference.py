@@ -126,7 +126,11 @@ def _normalized(v):
     return (v[0] / length, v[1] / length) if length else (0.0, 0.0)
 
 
-def move_and_slide(world, shape, pose, velocity, dt, margin=0.08, wall_min_slide_angle=math.radians(15)):
+WALL_MIN_SLIDE_ANGLE = math.radians(15)
+"""CharacterBody2D's default wall_min_slide_angle (15°)."""
+
+
+def move_and_slide(world, shape, pose, velocity, dt, margin=0.08, wall_min_slide_angle=WALL_MIN_SLIDE_ANGLE):
     """CharacterBody2D::_move_and_slide_floating of Godot 4.4: (x, y, velocity,
     collisions, last normal); the velocity comes back as it was."""
     x, y, heading = pose

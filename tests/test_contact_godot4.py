@@ -8,17 +8,17 @@ drives. There is no Godot 4 engine on the build machine."""
 
 import math
 
-import godot4_reference as reference
 import numpy as np
 import pytest
-from test_contact_godot3 import _segment_distance
 
+import godot4_reference as reference
 from sandbox.devtools.contact_oracle import DRIVES
 from sandbox.physics.body_shape import RECIPE_CAPSULE_GODOT3, body_at, capsule, circle, rectangle
 from sandbox.physics.contact_godot3 import move_and_slide as move_and_slide_3
 from sandbox.physics.contact_godot4 import SAFE_MARGIN, body_test_motion, move_and_slide
 from sandbox.physics.track import Polyline, Rect, Track
 from sandbox.physics.world import EMPTY, build_world
+from test_contact_godot3 import _segment_distance
 
 DT = 1 / 60
 HALF = 69.0
@@ -82,7 +82,9 @@ def test_a_hit_20_degrees_off_head_on_slides_on_at_the_whole_length_of_the_motio
     assert np.all(steps >= m - (m - m_y) * safe_max) and np.all(steps <= m + 1e-12)
     assert np.all(600 - (rows[hit:, 0] + HALF) <= SAFE_MARGIN + 1e-9)
     assert np.allclose(rows[:, 2:4], _toward_the_wall(20.0)[0])
-    godot3 = drive(world, RECIPE_CAPSULE_GODOT3, (300.0, 0.0, 0.0), _toward_the_wall(20.0, ticks=80), slide=move_and_slide_3)
+    godot3 = drive(
+        world, RECIPE_CAPSULE_GODOT3, (300.0, 0.0, 0.0), _toward_the_wall(20.0, ticks=80), slide=move_and_slide_3
+    )
     assert np.diff(godot3[-10:, 1]).max() < m_y + 1e-6  # Godot 3 keeps the tangential share
 
 

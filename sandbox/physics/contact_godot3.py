@@ -85,7 +85,12 @@ def _culled(body, dx, dy, mx, my, world, kind, idx) -> bool:
     if kind != SEGMENT or not is_concave(world, idx):
         return False
     left, top, right, bottom = bounds(body, dx, dy, 0.0)
-    left, top, right, bottom = min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my)
+    left, top, right, bottom = (
+        min(left, left + mx),
+        min(top, top + my),
+        max(right, right + mx),
+        max(bottom, bottom + my),
+    )
     return (
         left >= box(world, idx, 2)
         or right <= box(world, idx, 0)

@@ -63,7 +63,9 @@ def body_test_motion(world, body, mx: float, my: float, margin: float):
     length = math.sqrt(mx * mx + my * my)
     rx, ry, recovered = 0.0, 0.0, False
     for _ in range(RECOVER_PASSES):
-        sx, sy, found, _, _ = _visit(world, bounds(body, rx, ry, margin), RECOVER_4, zero, body, rx, ry, 0.0, 0.0, margin, least)
+        sx, sy, found, _, _ = _visit(
+            world, bounds(body, rx, ry, margin), RECOVER_4, zero, body, rx, ry, 0.0, 0.0, margin, least
+        )
         if found == 0.0:
             break
         recovered = True
