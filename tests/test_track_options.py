@@ -15,7 +15,12 @@ from sandbox.ui.track_painter import WALL
 def cli(*args, cwd=None):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     return subprocess.run(
-        [sys.executable, "-m", "sandbox", *map(str, args)], capture_output=True, text=True, timeout=300, env=env, cwd=cwd
+        [sys.executable, "-m", "sandbox", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=cwd,
     )
 
 

@@ -38,7 +38,6 @@ def run(args) -> None:
     from ..ui.app import MainWindow
     from ..ui.qt import application, dispose
     from ..ui.screenshot_scenes import fit_dialog_in, open_recording, replay_at, run_fit, save_beside_window
-
     from ..ui.world_tracks import read_named_track
 
     preset = load_preset(args.preset)

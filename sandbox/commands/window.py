@@ -18,7 +18,6 @@ def run(args) -> int:
     from ..ui.app import MainWindow
     from ..ui.terminal_signals import follow_terminal_signals
     from ..ui.warm_up import compile_first_start, prepare_physics
-
     from ..ui.world_tracks import read_named_track
 
     try:

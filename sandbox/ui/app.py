@@ -34,8 +34,8 @@ from .replay_control import ReplayControl
 from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .track_view import TrackView
 from .window_memory import SHOWN_MS, SessionMemory, settings
-from .world_tracks import WorldTracks
 from .worker import Worker
+from .world_tracks import WorldTracks
 
 DEFAULT_PX_PER_METRE = 25.0
 CONTROLS_HELP = """<b>Driving</b><br>

@@ -218,8 +218,12 @@ _NO_CONTACT = f"The track is drawn under the car; {NO_CONTACT}"
 TRACK = Submenu(
     "Trac&k",
     (
-        Command("&Open track…", lambda w: w.world.open_dialog(), "Ctrl+T", f"A track file (.json), a racetrack-database "
-                f"circuit (.csv) or a Godot level (.tscn). {_NO_CONTACT}"),
+        Command(
+            "&Open track…",
+            lambda w: w.world.open_dialog(),
+            "Ctrl+T",
+            f"A track file (.json), a racetrack-database circuit (.csv) or a Godot level (.tscn). {_NO_CONTACT}",
+        ),
         Submenu("&Built-in tracks", fill=lambda w, menu: w.world.fill_builtin(menu), name="builtin_tracks_menu"),
         Submenu("&Recent tracks", fill=lambda w, menu: w.world.fill_recent(menu), name="recent_tracks_menu"),
         SEPARATOR,
@@ -232,7 +236,7 @@ TRACK = Submenu(
         ),
     ),
     name="track_menu",
-)  # fmt: skip
+)
 MODEL = Submenu(
     "&Model",
     (
@@ -338,7 +342,14 @@ PHYSICS = Submenu(
 )
 CAR = Submenu(
     "&Car",
-    (Command("&Reset car", lambda w: w.drive_view.reset_car(), "R", "Put the car back at the track's start (the origin on the open field), at rest"),),
+    (
+        Command(
+            "&Reset car",
+            lambda w: w.drive_view.reset_car(),
+            "R",
+            "Put the car back at the track's start (the origin on the open field), at rest",
+        ),
+    ),
 )
 HELP = Submenu("&Help", (Command("&Controls…", lambda w: w.show_controls(), _STD.HelpContents),))
 

@@ -46,7 +46,9 @@ class WorldLayer:
         self.track = None if self.source is None else self.source.in_unit(self.unit)
         self._image = None
 
-    def paint(self, p: QPainter, centre: tuple[float, float], scale: float, size: tuple[int, int], ratio: float) -> None:
+    def paint(
+        self, p: QPainter, centre: tuple[float, float], scale: float, size: tuple[int, int], ratio: float
+    ) -> None:
         """Draw the track with `p` in screen px (no transform): the view centred on
         `centre` (view units) at `scale` screen px per unit, `size` (px) the view's,
         `ratio` the device pixel ratio."""
@@ -79,7 +81,9 @@ class WorldLayer:
             painter.end()
         self._image, self._key, self._area = image, (scale, ratio), area
 
-    def fit_zoom(self, around: tuple[float, float], size: tuple[int, int], unit_scale: float, margin_px: float) -> float:
+    def fit_zoom(
+        self, around: tuple[float, float], size: tuple[int, int], unit_scale: float, margin_px: float
+    ) -> float:
         """The zoom that shows the whole track in a view of `size` px centred on
         `around` (view units), `margin_px` inside each edge; `unit_scale` screen px per
         unit at zoom 1."""

@@ -25,7 +25,9 @@ LAST_KEY = "track/last"
 """The last track: "builtin:NAME", a file's path, or "" for the open field."""
 RECENT_KEY = "track/recent"
 """The recent track files, newest first, as a JSON list of paths."""
-FILE_PATTERN = "Tracks (*.json *.csv *.tscn);;Track files (*.json);;Racetrack-database circuits (*.csv);;Godot levels (*.tscn)"
+FILE_PATTERN = (
+    "Tracks (*.json *.csv *.tscn);;Track files (*.json);;Racetrack-database circuits (*.csv);;Godot levels (*.tscn)"
+)
 BUILTIN = "builtin:"
 
 
