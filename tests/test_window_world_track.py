@@ -231,3 +231,40 @@ def test_zoom_to_track_puts_the_whole_track_in_view_and_the_wheel_still_zooms(wi
 def test_zoom_to_track_without_a_track_is_disabled(window):
     zoom_action = next(a for a in window.findChildren(type(window.open_field_action)) if a.text() == "Zoom to &track")
     assert not zoom_action.isEnabled()
+
+
+@pytest.mark.parametrize("spoil", ["deleted", "damaged"])
+def test_a_last_track_that_cannot_be_read_is_said_once_and_the_window_opens_on_the_open_field(qtbot, tmp_path, spoil):
+    first = MainWindow(remember=True)
+    qtbot.addWidget(first)
+    slalom = copy_builtin("slalom", tmp_path)
+    assert first.world.open_file(slalom)
+    first.close()
+    if spoil == "deleted":
+        slalom.unlink()
+    else:
+        slalom.write_text("{not json")
+    second = MainWindow(remember=True)
+    qtbot.addWidget(second)
+    assert ("no such file" if spoil == "deleted" else "not JSON") in (second.last_error or "")
+    assert second.world_track is None
+    assert (float(second.sim.state.x[0]), float(second.sim.state.y[0])) == (0.0, 0.0)
+    second.close()
+    third = MainWindow(remember=True)
+    qtbot.addWidget(third)
+    assert third.last_error is None and third.world_track is None
+    third.close()
+
+
+def test_frames_that_move_the_car_a_little_copy_the_tracks_picture_instead_of_drawing_it(window, qtbot):
+    builtin_action(window, "Club circuit").trigger()
+    view = window.track
+    view.grab()
+    drawn = view.world._image
+    assert drawn is not None
+    window.scripted_drive(0.1)  # a few ticks: the car moves a few px
+    view.grab()
+    assert view.world._image is drawn
+    view.set_zoom(view.zoom * 1.15)  # a new zoom: drawn again, at it
+    view.grab()
+    assert view.world._image is not drawn

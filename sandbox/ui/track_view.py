@@ -422,6 +422,7 @@ class TrackView(QWidget):
             lines.append((self.game.line, GAME))
             zoom += {"both": " (both cars in view)", "game": " (following the game's car)"}.get(self.camera_mode, "")
         lines.append((f"{zoom}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
-        if self.world.track is not None:
-            lines.append((f"track: {self.world.track.name} ({NO_CONTACT})", None))
+        track = self.world.track
+        if track is not None:
+            lines.append((f"track: {track.name}" + ("" if track.is_open_field else f" ({NO_CONTACT})"), None))
         return paint_text_lines(p, lines)

@@ -18,8 +18,11 @@ from .track_painter import paint_track
 
 NO_CONTACT = "walls are drawn; the car does not meet them yet"
 """Said wherever the user sees a track, until contact reaches the models."""
-MARGIN = 0.5
-"""The picture reaches this share of the view's size beyond each of its edges."""
+MARGIN = 0.25
+"""The picture reaches this share of the view's size beyond each of its edges (cut to
+the track's bounds: no picture of empty ground)."""
+EDGE_PX = 20
+"""Screen px kept around the track's bounds in the picture: wide lines, the spawn's arrow."""
 
 
 class WorldLayer:
@@ -30,9 +33,10 @@ class WorldLayer:
         self.source: Track | None = None  # as opened, in its own unit
         self.track: Track | None = None  # in the view's unit
         self.unit = "px"
-        self._image: QImage | None = None
+        self._image: QImage | None = None  # None: not drawn, or nothing of the track near the view
         self._key = None  # (scale, device pixel ratio) the picture was drawn at
-        self._area = QRectF()  # the world (view units) the picture covers
+        self._covered = QRectF()  # the world (view units) the picture stands for
+        self._area = QRectF()  # the part of it drawn: the track's bounds within it
 
     def set_track(self, track: Track | None) -> None:
         self.source = track
@@ -44,7 +48,7 @@ class WorldLayer:
 
     def _convert(self) -> None:
         self.track = None if self.source is None else self.source.in_unit(self.unit)
-        self._image = None
+        self._image, self._key = None, None
 
     def paint(
         self, p: QPainter, centre: tuple[float, float], scale: float, size: tuple[int, int], ratio: float
@@ -52,21 +56,30 @@ class WorldLayer:
         """Draw the track with `p` in screen px (no transform): the view centred on
         `centre` (view units) at `scale` screen px per unit, `size` (px) the view's,
         `ratio` the device pixel ratio."""
-        if self.track is None or self.track.is_open_field and self.track.start is None:
+        if self.track is None:
             return
         w, h = size
         seen = QRectF(centre[0] - w / 2 / scale, centre[1] - h / 2 / scale, w / scale, h / scale)
-        if self._image is None or self._key != (scale, ratio) or not self._area.contains(seen):
+        if self._key != (scale, ratio) or not self._covered.contains(seen):
             self._draw(seen, scale, ratio)
+        if self._image is None:
+            return
         # the picture's top left on screen, whole device pixels: no resampling
         x = round((self._area.left() - seen.left()) * scale * ratio) / ratio
         y = round((self._area.top() - seen.top()) * scale * ratio) / ratio
         p.drawImage(QPointF(x, y), self._image)
 
     def _draw(self, seen: QRectF, scale: float, ratio: float) -> None:
-        """The picture of `seen` and MARGIN of it around, at `scale`."""
+        """The picture of `seen` and MARGIN of it around, at `scale`, cut to the track."""
         mx, my = seen.width() * MARGIN, seen.height() * MARGIN
-        area = seen.adjusted(-mx, -my, mx, my)
+        covered = seen.adjusted(-mx, -my, mx, my)
+        left, top, right, bottom = self.track.bounds()
+        edge = EDGE_PX / scale
+        area = covered.intersected(QRectF(left, top, right - left, bottom - top).adjusted(-edge, -edge, edge, edge))
+        self._key, self._covered, self._area = (scale, ratio), covered, area
+        if area.isEmpty():
+            self._image = None
+            return
         width = max(1, math.ceil(area.width() * scale * ratio))
         height = max(1, math.ceil(area.height() * scale * ratio))
         image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
@@ -79,7 +92,7 @@ class WorldLayer:
             paint_track(painter, self.track)
         finally:
             painter.end()
-        self._image, self._key, self._area = image, (scale, ratio), area
+        self._image = image
 
     def fit_zoom(
         self, around: tuple[float, float], size: tuple[int, int], unit_scale: float, margin_px: float

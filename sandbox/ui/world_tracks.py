@@ -106,10 +106,13 @@ class WorldTracks:
     def restore(self) -> None:
         """The last track of the last run (a file gone: said, and the open field)."""
         last = self.window.memory.setting(LAST_KEY, "")
+        opened = True
         if last.startswith(BUILTIN):
-            self.open_builtin(last[len(BUILTIN) :])
+            opened = self.open_builtin(last[len(BUILTIN) :])
         elif last:
-            self.open_file(last)
+            opened = self.open_file(last)
+        if not opened:
+            self._keep()  # the open field from now on: the message is not said at every start
 
     def show_track(self, track: Track | None, source: str) -> None:
         """Show `track` (None: the open field), read from `source` (a file's path, or
@@ -123,7 +126,8 @@ class WorldTracks:
         if track is None:
             w.statusBar().showMessage("The open field: nothing to meet", 5000)
         else:
-            w.statusBar().showMessage(f"Track: {track.name} ({NO_CONTACT})", 10000)
+            said = "" if track.is_open_field else f" ({NO_CONTACT})"
+            w.statusBar().showMessage(f"Track: {track.name}{said}", 10000)
         w.menus.refresh()
 
     def _keep(self) -> None:
