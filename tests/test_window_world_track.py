@@ -268,3 +268,29 @@ def test_frames_that_move_the_car_a_little_copy_the_tracks_picture_instead_of_dr
     view.set_zoom(view.zoom * 1.15)  # a new zoom: drawn again, at it
     view.grab()
     assert view.world._image is not drawn
+
+
+@pytest.mark.parametrize("model", ["arcade", "bicycle", "ackermann", "rigid_body", "monster"])
+def test_every_model_starts_at_the_spawn_and_drives_off_the_way_it_points(model):
+    """The drive session alone: a reset on the club circuit puts the car at its spawn (in
+    the model's unit) and full throttle takes it along the spawn's heading."""
+    from sandbox.files.presets import declared_preset
+    from sandbox.physics.models import MODELS
+    from sandbox.physics.state import Controls
+    from sandbox.session.drive import DriveSession
+    from sandbox.session.sources import HeldControls
+
+    preset = declared_preset(MODELS[model], model)
+    drive = DriveSession(preset.model, preset.tuning, 60, HeldControls(Controls(throttle=1.0)))
+    drive.track = open_track(find_builtin_track("club_circuit"))
+    drive.reset()
+    spawn = drive.track.in_unit(preset.model.LENGTH_UNIT).spawn
+    start = drive.sim.state
+    assert (float(start.x[0]), float(start.y[0]), float(start.heading[0])) == pytest.approx(
+        (spawn.x, spawn.y, spawn.heading)
+    )
+    for _ in range(60):
+        drive.tick()
+    dx, dy = float(drive.sim.state.x[0]) - spawn.x, float(drive.sim.state.y[0]) - spawn.y
+    assert math.hypot(dx, dy) > 0.5 * (25 if preset.model.LENGTH_UNIT == "px" else 1)
+    assert math.atan2(dy, dx) == pytest.approx(spawn.heading, abs=0.01)
