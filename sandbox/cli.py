@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         required=False,
         help="preset file, or a built-in preset's name, to open (default: the last one used)",
     )
+    parser.add_argument("--track", help=f"the track to open the window on: {TRACK_HELP} (default: the last one used)")
     parser.add_argument("--version", action="version", version=f"car-sandbox {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     hz_else_60 = "physics tick rate in Hz (default: the preset's, else 60)"
@@ -323,6 +324,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a preset to drive beside the car as a compare ghost (up to 4 times)",
     )
     p.add_argument("--zoom", type=zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
+    p.add_argument(
+        "--track",
+        help=f"the track under the car (the car starts at its spawn): {TRACK_HELP}; with --zoom-to-track, "
+        "the whole track in view",
+    )
+    p.add_argument("--zoom-to-track", action="store_true", help="zoom out to the whole track (with --track)")
     p.add_argument(
         "--tab",
         choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity"),

@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 
 from sandbox.physics.state import State
 from sandbox.ui.app import MainWindow
-from sandbox.ui.camera import FIT_MARGIN_PX, ZOOM_RANGE
+from sandbox.ui.camera import BOTH_LOWEST_ZOOM, FIT_MARGIN_PX
 from sandbox.ui.input import ACTIONS, SHIFTS
 from sandbox.ui.palette import GAME
 from sandbox.ui.track_view import BODY, GROUND_RGB
@@ -120,7 +120,7 @@ def test_both_cars_are_in_view_zoomed_out_no_closer_than_the_users_zoom(linked, 
         assert columns.min() >= FIT_MARGIN_PX / 2 and columns.max() <= view.width() - FIT_MARGIN_PX / 2
         assert rows.min() >= FIT_MARGIN_PX / 2 and rows.max() <= view.height() - FIT_MARGIN_PX / 2
     shown = view.view()[2]
-    assert ZOOM_RANGE[0] <= shown <= view.zoom
+    assert BOTH_LOWEST_ZOOM <= shown <= view.zoom
     # no arrow to a car that is in view
     assert not [name for name, _ in view.text_boxes if "pointer" in name]
 
@@ -130,7 +130,7 @@ def test_a_game_car_too_far_for_the_lowest_zoom_keeps_your_car_in_view_and_point
     window.set_camera("both")
     game_at(window, peer, qtbot, (90000.0, 0.0, 0.0, 0.0, 0.0))
     view = window.track
-    assert view.view()[2] == ZOOM_RANGE[0]
+    assert view.view()[2] == BOTH_LOWEST_ZOOM
     assert len(seen(pixels(view), [BODY.red(), BODY.green(), BODY.blue()])) > 0  # your car still drawn
     assert [name for name, _ in view.text_boxes if "pointer" in name] == ["game pointer"]
 

@@ -28,7 +28,7 @@ def test_export_items_that_can_only_fail_are_greyed_out(window, qtbot):
         window.switch_model(model)
         assert all(a.isEnabled() for a in window.godot_exports)
     sweep = window.sweep
-    with qtbot.waitSignal(sweep.finished, timeout=60000):
+    with qtbot.waitSignal(sweep.finished, timeout=600_000):
         sweep.run()
     assert all(a.isEnabled() for a in window.sweep_exports)
 

@@ -59,7 +59,7 @@ def test_a_long_sweep_can_be_cancelled(window, qtbot):
     window.panels.sync_sweep()
     sweep = window.sweep
     set_axis(sweep.first, "drag", -0.5, -0.01, 200)
-    with qtbot.waitSignal(sweep.finished, timeout=60000):
+    with qtbot.waitSignal(sweep.finished, timeout=600_000):
         sweep.run()
         sweep.cancel_button.click()
     assert "cancelled" in sweep.note.text() and sweep.run_button.isEnabled()

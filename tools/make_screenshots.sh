@@ -37,3 +37,6 @@ done
 for t in open_field skid_pad slalom drag_strip parking_lot club_circuit; do
   QT_QPA_PLATFORM=offscreen "$PYTHON" -m sandbox track info $t --png screenshots/tracks/$t.png > /dev/null
 done
+# the window on a track (docs/tracks.md, "In the window")
+shot --preset go_kart --track club_circuit --zoom-to-track --size 1440x900 --out screenshots/track_club_circuit.png
+shot --preset recipe_defaults --track parking_lot --drive 2 --zoom-to-track --size 1440x900 --out screenshots/track_parking_lot.png

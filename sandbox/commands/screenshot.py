@@ -38,8 +38,12 @@ def run(args) -> None:
     from ..ui.app import MainWindow
     from ..ui.qt import application, dispose
     from ..ui.screenshot_scenes import fit_dialog_in, open_recording, replay_at, run_fit, save_beside_window
+    from ..ui.world_tracks import read_named_track
 
     preset = load_preset(args.preset)
+    track = read_named_track(args.track) if args.track else None
+    if args.zoom_to_track and track is None:
+        raise UserError("--zoom-to-track needs --track: the track to show whole")
     if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
         raise UserError(
             f"--ghost given {len(args.ghost)} times: the window drives {MAX_SCREENSHOT_GHOSTS} ghosts at most"
@@ -54,6 +58,8 @@ def run(args) -> None:
         window.apply_preset(preset)
         for ghost in ghosts:
             window.set_ghost(ghost, ghost.name)
+        if track is not None:
+            window.world.show_track(*track)
         window.track.set_zoom(args.zoom)
         if args.recording is not None:  # the recording's controls drive the car: its replay at --drive s
             open_recording(window, args.recording, args.drive)
@@ -61,6 +67,9 @@ def run(args) -> None:
             window.scripted_drive(args.drive)
         window.show_tab(args.tab)
         app.processEvents()
+        if args.zoom_to_track:  # the view's size is settled now
+            window.world.zoom_to_track()
+            app.processEvents()
         if args.dialog == "fit":
             dialog = run_fit(window)
             replay_at(window, args.drive)  # the fitted ghost drives from the recording's start to there

@@ -18,9 +18,11 @@ def run(args) -> int:
     from ..ui.app import MainWindow
     from ..ui.terminal_signals import follow_terminal_signals
     from ..ui.warm_up import compile_first_start, prepare_physics
+    from ..ui.world_tracks import read_named_track
 
     try:
         preset = load_preset(args.preset) if args.preset else None
+        track = read_named_track(args.track) if args.track else None
     except UserError:
         splash.close()
         raise
@@ -38,6 +40,8 @@ def run(args) -> int:
         window.show_error(note, "Last session set aside")
     if preset is not None:
         window.apply_preset(preset)
+    if track is not None:
+        window.world.show_track(*track)
     follow_terminal_signals(window)
     prepare_physics(app, window)
     if os.environ.get("CAR_SANDBOX_FIRST_FRAME"):

@@ -68,17 +68,29 @@ MIN_CONTACT_DEPTH = 0.005
 engine's test_motion_min_contact_depth)."""
 RECOVER, CAST, REST = 0, 1, 2
 """What `_visit` does with each wall near the car."""
+RECOVER_4, CAST_4 = 3, 4
+"""The same steps as Godot 4's physics server takes them (`contact_godot4`): the
+recovery measures each contact's depth after the moves so far and keeps a small
+depth; the cast's search speeds towards the end it keeps hitting, and a concave
+polygon's segments are culled with the motion (see docs/tracks.md)."""
 
 
 @kernel
-def _culled(body, dx, dy, world, kind, idx) -> bool:
+def _culled(body, dx, dy, mx, my, world, kind, idx) -> bool:
     """Whether a concave polygon's segment is left out: the engine looks only at the
     segments whose bounding box strictly overlaps the car shape's own (moved by
-    (dx, dy), without the motion or the margin: CollisionSolver2DSW::solve_concave's
-    cull)."""
+    (dx, dy), without the margin: CollisionSolver2DSW::solve_concave's cull), in
+    Godot 4 merged with the same box moved by the test's motion (mx, my) (Godot 3
+    leaves the motion out: 0, 0)."""
     if kind != SEGMENT or not is_concave(world, idx):
         return False
     left, top, right, bottom = bounds(body, dx, dy, 0.0)
+    left, top, right, bottom = (
+        min(left, left + mx),
+        min(top, top + my),
+        max(right, right + mx),
+        max(bottom, bottom + my),
+    )
     return (
         left >= box(world, idx, 2)
         or right <= box(world, idx, 0)
@@ -165,27 +177,62 @@ def _out_of_reach(body, dx, dy, mx, my, margin, world, kind, idx) -> bool:
 
 
 @kernel
+def _cast_search(body, dx, dy, mx, my, world, kind, idx, godot4):
+    """(last free fraction, first touching one) of the motion (mx, my) against one
+    wall, in CAST_STEPS steps. Godot 3 halves the interval each step; Godot 4
+    (GodotSpace2D::test_body_motion) halves it when the answer alternates, else goes
+    a quarter of the way towards the end it keeps hitting (0.25 after two hits in a
+    row, 0.75 after two misses), for long motions that meet a wall near an end."""
+    low, hi, coeff = 0.0, 1.0, 0.5
+    for k in range(CAST_STEPS):
+        ofs = low + (hi - low) * coeff
+        if overlap(body, dx, dy, mx * ofs, my * ofs, 0.0, world, kind, idx)[0]:
+            hi = ofs
+            if godot4:
+                coeff = 0.5 if k == 0 or low > 0.0 else 0.25
+        else:
+            low = ofs
+            if godot4:
+                coeff = 0.5 if k == 0 or hi < 1.0 else 0.75
+    return low, hi
+
+
+@kernel
+def _recover_4(acc, ax, ay, bx, by, length, least):
+    """Godot 4's recovery step for one contact (car point a, wall point b, `length`
+    apart): its depth along a − b once the car has moved by the pass's recovery so
+    far (acc x, y), and 0.4 of what exceeds `least` (the server's min_contact_depth)
+    taken off; acc's count goes up whatever the depth."""
+    rx, ry = acc[0], acc[1]
+    if length > 0.0:
+        nx, ny = (ax - bx) / length, (ay - by) / length
+        depth = nx * (ax + rx) + ny * (ay + ry) - (nx * bx + ny * by)
+        if depth > least + CMP_EPSILON:
+            rx, ry = rx - nx * (depth - least) * RECOVER_RATIO, ry - ny * (depth - least) * RECOVER_RATIO
+    return (rx, ry, acc[2] + 1.0, 0.0, 0.0)
+
+
+@kernel
 def _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item):
     """One wall (`item`) in a phase of test_body_motion; `acc` is the phase's
-    running result: RECOVER (recovery x, y, contacts), CAST (stuck, safe, unsafe),
-    REST (depth, normal x, y, point x, y; contacts under `least` deep ignored)."""
+    running result: RECOVER and RECOVER_4 (recovery x, y, contacts; RECOVER_4 keeps
+    `least` of each depth), CAST and CAST_4 (stuck, safe, unsafe), REST (depth,
+    normal x, y, point x, y; contacts under `least` deep ignored)."""
     kind, idx = item_kind(world, item)
-    if _culled(body, dx, dy, world, kind, idx) or _out_of_reach(body, dx, dy, mx, my, 2 * margin, world, kind, idx):
+    godot4 = phase == CAST_4
+    if _culled(body, dx, dy, mx if godot4 else 0.0, my if godot4 else 0.0, world, kind, idx):
         return acc
-    if phase == CAST:
+    if _out_of_reach(body, dx, dy, mx, my, 2 * margin, world, kind, idx):
+        return acc
+    if phase == CAST or phase == CAST_4:
         if acc[0] != 0.0:  # stuck already
             return acc
         if not overlap(body, dx, dy, mx, my, 0.0, world, kind, idx)[0]:  # free all the way
             return acc
         if overlap(body, dx, dy, 0.0, 0.0, 0.0, world, kind, idx)[0]:
-            return (1.0, 0.0, 0.0, 0.0, 0.0)
-        low, hi = 0.0, 1.0
-        for _ in range(CAST_STEPS):
-            ofs = (low + hi) * 0.5
-            if overlap(body, dx, dy, mx * ofs, my * ofs, 0.0, world, kind, idx)[0]:
-                hi = ofs
-            else:
-                low = ofs
+            if not (godot4 and _culled(body, dx, dy, 0.0, 0.0, world, kind, idx)):
+                return (1.0, 0.0, 0.0, 0.0, 0.0)
+        low, hi = _cast_search(body, dx, dy, mx, my, world, kind, idx, godot4)
         if low < acc[1]:
             return (0.0, low, hi, 0.0, 0.0)
         return acc
@@ -199,6 +246,9 @@ def _pair(phase, acc, body, dx, dy, mx, my, margin, least, world, item):
         if phase == RECOVER:
             if acc[2] < MAX_CONTACTS:  # each contact's offset, 0.4 of it, summed
                 acc = (acc[0] + (bx - ax) * RECOVER_RATIO, acc[1] + (by - ay) * RECOVER_RATIO, acc[2] + 1.0, 0.0, 0.0)
+        elif phase == RECOVER_4:
+            if acc[2] < MAX_CONTACTS:
+                acc = _recover_4(acc, ax, ay, bx, by, length, least)
         elif length >= least and length > acc[0]:
             acc = (length, (bx - ax) / length, (by - ay) / length, bx, by)
     return acc

@@ -13,6 +13,7 @@ from ..analysis.force_curves import time_to_cover
 from ..files.traces import TRACE_COLUMNS
 from ..physics.sim import Simulation, seek_states
 from ..physics.state import Controls, State
+from ..physics.track import Track
 from .clock import FrameClock
 from .ghosts import MAX_GHOSTS, Gap, Ghost, step_length
 from .sources import ControlSource, HeldControls, TraceSource
@@ -43,6 +44,7 @@ class DriveSession:
         self.recording: list | None = None  # controls of every tick while recording
         self.last_recording: np.ndarray | None = None
         self.replay: TraceSource | None = None
+        self.track: Track | None = None  # the world: where a reset puts the car (no contact yet)
         self.playing = False
         self.speed = 1.0  # replay speed: wall seconds × speed is played
         self.distances: np.ndarray | None = None  # per replay tick: the car's and each ghost's odometer
@@ -92,8 +94,8 @@ class DriveSession:
         return self.replay if self.replay is not None else self.live
 
     def reset(self) -> None:
-        """The car and every ghost at rest at the origin (a replay with a start: at its
-        start); odometers at 0; a replay at its start."""
+        """The car and every ghost at rest at the track's spawn (the origin without a
+        track; a replay with a start: at its start); odometers at 0; a replay at its start."""
         self.sim.reset()
         self.clock.reset()
         self.travelled = 0.0
@@ -112,11 +114,24 @@ class DriveSession:
         velocity divided by `scale` (its length unit into the car's)."""
         start = self.replay.start if self.replay is not None else None
         if start is None:
+            self._put_at_spawn(sim, scale)
             return
         state = start.bound(sim.model.STATE).copy()
         for name in ("x", "y", "vx", "vy"):
             state.data[:, state.layout.offset[name]] /= scale
         sim.state = state
+
+    def _put_at_spawn(self, sim: Simulation, scale: float) -> None:
+        """`sim`'s car at the track's spawn, heading its way: the spawn in the car's length
+        unit (at the track's own px per metre), divided by `scale` (into `sim`'s unit)."""
+        if self.track is None:
+            return
+        spawn = self.track.in_unit(self.sim.model.LENGTH_UNIT).spawn
+        state = sim.state
+        for name, value in (("x", spawn.x / scale), ("y", spawn.y / scale), ("heading", spawn.heading)):
+            state.data[:, state.layout.offset[name]] = value
+        if "display_heading" in state.layout.offset:
+            state.data[:, state.layout.offset["display_heading"]] = spawn.heading
 
     # --- ticks -----------------------------------------------------------------------
     def tick(self) -> State:

@@ -36,6 +36,7 @@ from .screen_fit import PREFERRED_SIZE, fit_to_screen
 from .track_view import TrackView
 from .window_memory import SHOWN_MS, SessionMemory, settings
 from .worker import Worker
+from .world_tracks import WorldTracks
 
 DEFAULT_PX_PER_METRE = 25.0
 CONTROLS_HELP = """<b>Driving</b><br>
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.link = LinkControl(self)  # the live link to the game, in the Link panel
+        self.world = WorldTracks(self)  # the track the car drives on (Track menu); `track` is the car view
         self.menus = Menus(self, MENU_BAR)
         self.sweep.finished.connect(self.menus.refresh)
         self.undo.indexChanged.connect(self._update_title)
@@ -123,6 +125,8 @@ class MainWindow(QMainWindow):
         self.switcher.update_title()  # the first figures of the views that follow the tuning
         self.panels.tuning_changed()
         self.memory.timer.start()
+        if remember:
+            self.world.restore()  # the last track (and the car at its spawn)
         self.drive_view.reset_car()
         note = self.memory.note
         if restored is not None:
@@ -143,6 +147,11 @@ class MainWindow(QMainWindow):
     def model(self):
         """The driven model (the tuning's)."""
         return self.tuning.model
+
+    @property
+    def world_track(self):
+        """The track the car drives on (a `Track` in its own unit), None on the open field."""
+        return self.world.track
 
     # --- tuning and presets (preset_switcher.py) -------------------------------------
     def _new_body(self, change: TuningChange | None = None) -> None:

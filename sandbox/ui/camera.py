@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 
-ZOOM_RANGE = (0.1, 8.0)
-"""The view's zoom range (×): the mouse wheel and View → Zoom stay within it, and
-keeping both cars in view zooms out no further than its low end."""
+ZOOM_RANGE = (0.01, 8.0)
+"""The view's zoom range (×): the mouse wheel and View → Zoom stay within it (its low
+end shows a whole quarter-mile drag strip, View → Zoom to track)."""
+BOTH_LOWEST_ZOOM = 0.1
+"""Keeping both cars in view zooms out no further than this (×): a car stays a few px."""
 CAMERAS = (
     (
         "car",
@@ -51,7 +53,7 @@ def frame(
     and `game` the two cars' positions (view units; None when absent), `size` the view
     (px), `zoom` the user's, `unit_scale` px per unit at zoom 1, `reach` each car's
     half-length (units). "both" centres the box around both and zooms out until it fits
-    within FIT_MARGIN_PX of the edges, down to ZOOM_RANGE's low end; further apart
+    within FIT_MARGIN_PX of the edges, down to BOTH_LOWEST_ZOOM; further apart
     than that, your car stays in view and the centre moves as far towards the game's as
     it can."""
     home = car if car is not None else (game if game is not None else (0.0, 0.0))
@@ -65,7 +67,7 @@ def frame(
     ys = (car[1] - reach[0], car[1] + reach[0], game[1] - reach[1], game[1] + reach[1])
     span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
     fit = min(room_x / max(span_x * unit_scale, 1e-9), room_y / max(span_y * unit_scale, 1e-9))
-    shown = max(min(zoom, fit), ZOOM_RANGE[0])
+    shown = max(min(zoom, fit), min(BOTH_LOWEST_ZOOM, zoom))
     mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
     # how far the centre may stray from your car with your car still FIT_MARGIN_PX inside
     scale = shown * unit_scale

@@ -14,6 +14,7 @@ from ..physics.sim import TICK_RATES
 from .camera import CAMERAS
 from .ghosts import MAX_GHOSTS
 from .menus import SEPARATOR, Choices, Command, Owned, Submenu, Window, add_action
+from .world_layer import NO_CONTACT
 
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 """View → Pixels per metre: the scale of the models that work in metres."""
@@ -185,6 +186,14 @@ VIEW = Submenu(
         Command("Zoom &out", lambda w: _zoom(w, 1 / 1.25), "Ctrl+-"),
         Command("&Actual size", lambda w: _zoom(w, None), "Ctrl+0"),
         Command(
+            "Zoom to &track",
+            lambda w: w.world.zoom_to_track(),
+            "Ctrl+Shift+T",
+            "Zoom out until the whole track is in view around the car",
+            enabled=lambda w: w.world.track is not None,
+            why_disabled="No track is open (Track menu)",
+        ),
+        Command(
             "&Collision shape",
             lambda w: w.set_collision_shape_shown(not w.show_collision_shape),
             tip="Draw the car's collision shape (the Tuning tab's Collision shape section) as a dashed outline",
@@ -211,6 +220,29 @@ VIEW = Submenu(
             ),
         ),
     ),
+)
+_NO_CONTACT = f"The track is drawn under the car; {NO_CONTACT}"
+TRACK = Submenu(
+    "Trac&k",
+    (
+        Command(
+            "&Open track…",
+            lambda w: w.world.open_dialog(),
+            "Ctrl+T",
+            f"A track file (.json), a racetrack-database circuit (.csv) or a Godot level (.tscn). {_NO_CONTACT}",
+        ),
+        Submenu("&Built-in tracks", fill=lambda w, menu: w.world.fill_builtin(menu), name="builtin_tracks_menu"),
+        Submenu("&Recent tracks", fill=lambda w, menu: w.world.fill_recent(menu), name="recent_tracks_menu"),
+        SEPARATOR,
+        Command(
+            "Open &field (no track)",
+            lambda w: w.world.open_field(),
+            tip="Nothing to meet: the car starts at the origin",
+            checked=lambda w: w.world.track is None,
+            name="open_field_action",
+        ),
+    ),
+    name="track_menu",
 )
 MODEL = Submenu(
     "&Model",
@@ -317,9 +349,16 @@ PHYSICS = Submenu(
 )
 CAR = Submenu(
     "&Car",
-    (Command("&Reset car", lambda w: w.drive_view.reset_car(), "R", "Put the car back at the origin, at rest"),),
+    (
+        Command(
+            "&Reset car",
+            lambda w: w.drive_view.reset_car(),
+            "R",
+            "Put the car back at the track's start (the origin on the open field), at rest",
+        ),
+    ),
 )
 HELP = Submenu("&Help", (Command("&Controls…", lambda w: w.show_controls(), _STD.HelpContents),))
 
-MENU_BAR = (FILE, EDIT, PRESETS, VIEW, MODEL, TRACES, COMPARE, LINK, PHYSICS, CAR, HELP)
+MENU_BAR = (FILE, EDIT, PRESETS, VIEW, TRACK, MODEL, TRACES, COMPARE, LINK, PHYSICS, CAR, HELP)
 """The window's menus, left to right."""

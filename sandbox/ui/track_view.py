@@ -1,4 +1,5 @@
-"""Top-down view: ground grid, trail and skid marks, the car with its wheels and arrows.
+"""Top-down view: ground grid, the track (world_layer.py), trail and skid marks, the car
+with its wheels and arrows.
 
 World coordinates are the model's (Godot: x right, y down; px or m). The painter maps
 them with translate and scale (zoom × pixels per model unit); the camera follows the
@@ -18,13 +19,14 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
-from .camera import DEFAULT_CAMERA, ZOOM_RANGE, frame
+from .camera import DEFAULT_CAMERA, FIT_MARGIN_PX, ZOOM_RANGE, frame
 from .game_car import GameCar
 from .palette import GAME, ghost_colour
 from .plot_style import opaque
 from .ring_buffer import RingBuffer
 from .track_pointers import paint_pointers
 from .view_overlays import Dashboard, paint_dashboard, paint_text_lines, plate_rect
+from .world_layer import NO_CONTACT, WorldLayer
 
 TRAIL_SECONDS = 8.0
 ZOOM_STEP = 1.15
@@ -98,6 +100,7 @@ class TrackView(QWidget):
         self.camera_mode = DEFAULT_CAMERA  # "car", "game" or "both" (camera.py)
         self.text_boxes: list[tuple[str, QRectF]] = []  # what the last paint wrote over the world, and where (px)
         self.world_overlays: list = []  # objects with paint(painter, view), in world coordinates (a recording)
+        self.world = WorldLayer()  # the track under the car (none: the open field)
         self.set_hz(hz)
 
     def set_hz(self, hz: int) -> None:
@@ -109,7 +112,22 @@ class TrackView(QWidget):
     def set_units(self, unit: str, unit_scale: float) -> None:
         """Model length unit and screen px per unit (1 for px; pixels per metre for m)."""
         self.unit, self.unit_scale = unit, unit_scale
+        self.world.set_unit(unit)
         self.update()
+
+    def set_world_track(self, track) -> None:
+        """The track drawn under the car (a `Track` in any unit; None: nothing)."""
+        self.world.set_track(track)
+        self.update()
+
+    def zoom_to_world(self) -> bool:
+        """Zoom out (or in) until the whole track is in view around the camera's centre;
+        False when there is no track to fit."""
+        if self.world.track is None:
+            return False
+        size = (self.width(), self.height())
+        self.set_zoom(self.world.fit_zoom(self.camera(), size, self.unit_scale, FIT_MARGIN_PX))
+        return True
 
     # --- data in -------------------------------------------------------------
     def record(self, state, body: dict) -> None:
@@ -200,6 +218,7 @@ class TrackView(QWidget):
         p.fillRect(self.rect(), GROUND)
         cx, cy = self.camera()
         self._paint_grid(p, cx, cy)
+        self.world.paint(p, (cx, cy), self.scale, (self.width(), self.height()), self.devicePixelRatioF())
         p.save()
         p.translate(self.width() / 2, self.height() / 2)
         p.scale(self.scale, self.scale)
@@ -423,4 +442,7 @@ class TrackView(QWidget):
             lines.append((self.game.line, GAME))
             zoom += {"both": " (both cars in view)", "game": " (following the game's car)"}.get(self.camera_mode, "")
         lines.append((f"{zoom}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
+        track = self.world.track
+        if track is not None:
+            lines.append((f"track: {track.name}" + ("" if track.is_open_field else f" ({NO_CONTACT})"), None))
         return paint_text_lines(p, lines)
