@@ -110,8 +110,8 @@ def test_a_metric_car_pushed_into_a_wall_has_its_speed_brought_down(model):
 @pytest.mark.parametrize("model", [arcade, bicycle, ackermann], ids=lambda m: m.NAME)
 def test_nothing_tunnels_at_top_speed_at_30_hz(model):
     """At top speed (the arcade without friction and drag at its speed limit, 20 000
-    px/s, 667 px a tick; the metric cars at max_speed) at 30 Hz toward a wall one segment thin: no tick's swept path crosses
-    it, and the shape never passes it."""
+    px/s, 667 px a tick; the metric cars at max_speed) at 30 Hz toward a wall one
+    segment thin: no tick's swept path crosses it, and the shape never passes it."""
     unit = model.LENGTH_UNIT
     wall = 5000.0 if unit == "px" else 60.0
     tuning = defaults(model) | ({"friction": 0.0, "drag": 0.0} if model is arcade else {})
