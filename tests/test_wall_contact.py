@@ -175,3 +175,31 @@ def test_a_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model):
         one = sim.step(model, one, Controls(steer=0.5, throttle=1.0), tuning, 1 / 60, walls=walls)
     assert np.array_equal(traced.data[0], one.data[0], equal_nan=True)
     assert (batch.data[:, contacts] > 0).any()  # some are pressed against the wall
+
+
+@pytest.mark.parametrize("model", [arcade, bicycle], ids=lambda m: m.NAME)
+def test_a_parallel_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model):
+    """From sim.PARALLEL_FROM cars a batch is spread over the cores (its own driver for
+    walls): cars spread over every steering, the first and every 97th checked."""
+    track = parking_lot()
+    unit = model.LENGTH_UNIT
+    walls = walls_for(track, unit)
+    spawn = track.in_unit(unit).spawn
+    start = Pose(spawn.x, spawn.y, math.pi)
+    n, ticks = sim.PARALLEL_FROM, 200
+    steers = np.linspace(-1.0, 1.0, n)
+    tuning = defaults(model)
+    batch = sim.run_batch(
+        model, tuning, n, Controls(steer=steers, throttle=np.ones(n)), ticks, walls=walls, start=start
+    )
+    trace = np.tile([0.25, 1.0, 0.0, 0.0, 0.0], (ticks, 1))
+    traced = sim.run_batch(model, tuning, n, trace, ticks, walls=walls, start=start)
+    for i in range(0, n, 97):
+        one = sim.at_rest(model, 1, start)
+        for _ in range(ticks):
+            one = sim.step(model, one, Controls(steer=steers[i], throttle=1.0), tuning, 1 / 60, walls=walls)
+        assert np.array_equal(batch.data[i], one.data[0], equal_nan=True), i
+    one = sim.at_rest(model, 1, start)
+    for _ in range(ticks):
+        one = sim.step(model, one, Controls(steer=0.25, throttle=1.0), tuning, 1 / 60, walls=walls)
+    assert np.array_equal(traced.data[n - 1], one.data[0], equal_nan=True)

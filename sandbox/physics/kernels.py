@@ -12,7 +12,9 @@ controls rows are (steer, throttle, brake, handbrake, shift); a tuning is a row 
 out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
 
 Every driver's last argument, `walls`, is the world the cars drive in (`walls.Walls`,
-built once per track); left out (None), the open field, compiled without contact. A
+built once per track); left out (None), the open field, compiled without contact. The
+parallel drivers take no walls (the open field); their `_walls` twins take them as the
+world's two arrays and the scale (`walls_arguments`). A
 model that meets walls (`MEETS_WALLS`, the kinematic ones) takes it as its tick's fifth
 argument; the others drive as on the open field.
 """
@@ -27,12 +29,19 @@ from . import chunks
 from .chunks import CHUNK
 from .kernel import OPTIONS, kernel
 from .models import MODELS
+from .walls import Walls
+from .world import World
 
 ORDER = tuple(MODELS.values())
 """The models the drivers know, by number."""
 
 _BOUND: dict = {}
 _DRIVERS: dict = {}
+
+
+def walls_arguments(walls) -> tuple:
+    """The last arguments of a parallel driver's `_walls` twin for `walls` (a Walls)."""
+    return (walls.world.floats, walls.world.ints, float(walls.scale))
 
 
 def call(driver, model: int, *args):
@@ -114,6 +123,11 @@ def _forwarder(driver, arity: int):
         def forward(name, model, args):
             return driver(model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
 
+    elif arity == 9:
+
+        def forward(name, model, args):
+            return driver(model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8])
+
     elif arity == 10:
 
         def forward(name, model, args):
@@ -135,6 +149,14 @@ def _forwarder(driver, arity: int):
             return driver(
                 model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
                 args[10], args[11], args[12], args[13], args[14], args[15],
+            )  # fmt: skip
+
+    elif arity == 18:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10], args[11], args[12], args[13], args[14], args[15], args[16], args[17],
             )  # fmt: skip
 
     else:
@@ -253,13 +275,25 @@ def run_held(model, states, controls, params, which, dt, ticks, walls=None):
 
 
 @kernel(parallel=True)
-def run_held_parallel(model, states, controls, params, which, dt, ticks, walls=None):
+def run_held_parallel(model, states, controls, params, which, dt, ticks):
     """`run_held` spread over the cores, a chunk of cars at a time (each car runs
     alone: the same bits)."""
     literally(model)
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
         start = k * CHUNK
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks, None)
+
+
+@kernel(parallel=True)
+def run_held_parallel_walls(model, states, controls, params, which, dt, ticks, floats, ints, scale):
+    """`run_held_parallel` among walls: `walls.Walls(World(floats, ints), scale)` given as
+    its arrays (numba's parallel loop cannot take a tuple holding arrays)."""
+    literally(model)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        walls = Walls(World(floats, ints), scale)
         cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks, walls)
 
 
@@ -273,12 +307,23 @@ def run_trace_cars(model, states, trace, params, which, dt, walls=None):
 
 
 @kernel(parallel=True)
-def run_trace_cars_parallel(model, states, trace, params, which, dt, walls=None):
+def run_trace_cars_parallel(model, states, trace, params, which, dt):
     """`run_trace_cars` spread over the cores, a chunk of cars at a time."""
     literally(model)
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
         start = k * CHUNK
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt, None)
+
+
+@kernel(parallel=True)
+def run_trace_cars_parallel_walls(model, states, trace, params, which, dt, floats, ints, scale):
+    """`run_trace_cars_parallel` among walls given as their arrays (as `run_held_parallel_walls`)."""
+    literally(model)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        walls = Walls(World(floats, ints), scale)
         cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt, walls)
 
 

@@ -31,6 +31,8 @@ from numba import literally, prange
 from .kernel import kernel
 from .kernels import tick_in
 from .state import GENERIC
+from .walls import Walls
+from .world import World
 
 C = GENERIC.index
 """The common slots' columns (x, y, heading, vx, vy), the same in every model's layout."""
@@ -182,11 +184,43 @@ def shoot_parallel(
     integrator,
     sums,
     out,
-    walls=None,
 ):
     """`shoot` spread over the cores, one tuning at a time (each runs alone: the same bits)."""
     literally(model)
     for i in prange(params.shape[0]):
+        _one(
+            model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, anchors, ends,
+            fresh, integrator, sums[i], out[i], None,
+        )  # fmt: skip
+
+
+@kernel(parallel=True)
+def shoot_parallel_walls(
+    model,
+    start,
+    controls,
+    pose,
+    velocity,
+    columns,
+    values,
+    heading_vector,
+    params,
+    dt,
+    anchors,
+    ends,
+    fresh,
+    integrator,
+    sums,
+    out,
+    floats,
+    ints,
+    scale,
+):
+    """`shoot_parallel` among walls given as their arrays (kernels.walls_arguments: numba's
+    parallel loop cannot take a tuple holding arrays)."""
+    literally(model)
+    for i in prange(params.shape[0]):
+        walls = Walls(World(floats, ints), scale)
         _one(
             model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, anchors, ends,
             fresh, integrator, sums[i], out[i], walls,

@@ -73,9 +73,25 @@ def step(
             *more,
         )
         return after
-    run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
+    run, more = _batch_driver(kernels.run_held, n, walls)
     kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), int(ticks), *more)
     return after
+
+
+_PARALLEL = {
+    kernels.run_held: (kernels.run_held_parallel, kernels.run_held_parallel_walls),
+    kernels.run_trace_cars: (kernels.run_trace_cars_parallel, kernels.run_trace_cars_parallel_walls),
+}
+
+
+def _batch_driver(serial, n: int, walls: Walls | None) -> tuple:
+    """(the driver, its arguments after the batch's own) for `n` cars among `walls`:
+    `serial`, or from PARALLEL_FROM cars its parallel form (for walls, its `_walls`
+    twin, which takes them as arrays)."""
+    if n < PARALLEL_FROM:
+        return serial, (() if walls is None else (walls,))
+    parallel, among_walls = _PARALLEL[serial]
+    return (parallel, ()) if walls is None else (among_walls, kernels.walls_arguments(walls))
 
 
 class Simulation:
@@ -274,17 +290,16 @@ def run_batch(
     of rows, one per tick, that every car follows; `walls`: the world (None: the open
     field)."""
     state = at_rest(model, n, start)
-    more = () if walls is None else (walls,)
     rows, which = tuning_rows(model, params, n)
-    number, dt, parallel = model_number(model), 1.0 / hz, n >= PARALLEL_FROM
+    number, dt = model_number(model), 1.0 / hz
     if isinstance(controls, Controls):
-        run = kernels.run_held_parallel if parallel else kernels.run_held
+        run, more = _batch_driver(kernels.run_held, n, walls)
         kernels.call(run, number, state.data, controls.rows(n), rows, which, dt, int(ticks), *more)
     else:
         trace = np.zeros((int(ticks), 5))
         given = np.asarray(controls, dtype=np.float64)[:ticks]
         trace[:, : given.shape[1]] = as_engine_controls(given)
-        run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
+        run, more = _batch_driver(kernels.run_trace_cars, n, walls)
         kernels.call(run, number, state.data, trace, rows, which, dt, *more)
     return state
 
