@@ -39,6 +39,7 @@ from .commands.arguments import (
     px_per_metre,
     seconds,
     seed_number,
+    start_pose,
     whole_minutes,
     zoom,
 )
@@ -112,6 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     shared(p, "--out", help="trajectory CSV to write")
     shared(p, "--hz", help=hz_else_60)
+    p.add_argument("--track", help="drive on this track, from its spawn: " + TRACK_HELP)
+    p.add_argument(
+        "--start",
+        type=start_pose,
+        metavar="X,Y,HEADING",
+        help="start here instead (the track's unit, else the model's; heading in degrees, 0 along +x)",
+    )
 
     p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
     shared(p, "--preset")

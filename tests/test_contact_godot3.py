@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sandbox.physics.body_shape import RECIPE_CAPSULE_GODOT3, body_at, bounds, capsule, circle, rectangle
+from sandbox.physics.car_shape import SHAPE_KINDS
 from sandbox.physics.contact_godot3 import SAFE_MARGIN, body_test_motion, move_and_slide
 from sandbox.physics.track import Circle, Polyline, Rect, Track
 from sandbox.physics.world import EMPTY, build_world, from_shapes
@@ -187,7 +188,8 @@ def test_the_grid_changes_the_cost_not_the_motion():
 def test_the_recipe_capsule_is_godot_3_s_radius_34_height_70_turned_a_quarter():
     """Godot 3's CapsuleShape2D height is the straight part: 70 + 2·34 = 138 tip to
     tip; turned 90° on a car heading +x, it reaches 69 px ahead and 34 px aside."""
-    assert RECIPE_CAPSULE_GODOT3.tolist() == [2.0, 34.0, 138.0, 0.0, 0.0, math.pi / 2]
+    capsule_kind = float(SHAPE_KINDS.index("capsule"))  # numbered as the tuning's Shape list
+    assert RECIPE_CAPSULE_GODOT3.tolist() == [capsule_kind, 34.0, 138.0, 0.0, 0.0, math.pi / 2]
     body = body_at(RECIPE_CAPSULE_GODOT3, 100.0, 50.0, 0.0)
     left, top, right, bottom = bounds(body, 0.0, 0.0, 0.0)
     assert (left, top, right, bottom) == pytest.approx((100 - 69, 50 - 34, 100 + 69, 50 + 34), abs=1e-9)

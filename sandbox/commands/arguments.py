@@ -40,6 +40,15 @@ def segment_ticks(text: str) -> int:
     return int(number_in(text, "segment", 1, 1_000_000, " ticks", whole=True))
 
 
+def start_pose(text: str) -> tuple[float, float, float]:
+    """`x,y,heading`: where a car starts (the track's unit; heading in degrees)."""
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise argparse.ArgumentTypeError(f"start {shown(repr(text))} is not x,y,heading (three numbers)")
+    x, y = (number_in(part, name, -1e9, 1e9) for part, name in zip(parts[:2], ("start x", "start y")))
+    return x, y, number_in(parts[2], "start heading", -3600.0, 3600.0, "°")
+
+
 def heading_weight(text: str) -> float:
     return number_in(text, "heading weight", 1e-6, 1e6, " length units per radian")
 

@@ -1,9 +1,31 @@
-"""`simulate`: replay a control trace through a preset's car and write the trajectory CSV."""
+"""`simulate`: replay a control trace through a preset's car and write the trajectory CSV
+(on a track: from its spawn, or `--start`, with the tick's wall contacts as a last column)."""
 
 from __future__ import annotations
 
+import sys
+
 from ..errors import TraceError
 from .progress import Progress
+
+CONTACT_COLUMN = "wall_contacts"
+"""The trajectory's column on a track: the walls the tick met (0: none); the state
+value of that name, so a recording holding it reads as before."""
+
+
+def _track_and_start(args):
+    """(the track or None, the start pose in the model's unit or None) of the options."""
+    import math
+    from dataclasses import replace
+
+    from ..files.tracks import find_builtin_track, open_track
+    from ..physics.track import Pose
+
+    pose = None if args.start is None else Pose(args.start[0], args.start[1], math.radians(args.start[2]))
+    if args.track is None:
+        return None, pose
+    track = open_track(find_builtin_track(args.track))
+    return (track if pose is None else replace(track, spawn=pose)), None
 
 
 def run(args) -> None:
@@ -14,6 +36,10 @@ def run(args) -> None:
     from ..physics.sim import trace_trajectory
 
     preset = load_preset(args.preset)
+    track, start = _track_and_start(args)
+    if track is not None and not getattr(preset.model, "MEETS_WALLS", False):
+        print(f"note: the {preset.model.TITLE} model does not meet walls yet; it drives through them", file=sys.stderr)
+    columns = TRAJECTORY_COLUMNS + (CONTACT_COLUMN,) if track is not None else TRAJECTORY_COLUMNS
     progress = Progress("simulating")
     shares = []
 
@@ -25,8 +51,12 @@ def run(args) -> None:
     def write(name: str) -> None:
         """Header, then each chunk's rows as it is simulated: memory bounded by a chunk."""
         with open(name, "w", encoding="utf-8", newline="\n") as f:
-            f.write(",".join(TRAJECTORY_COLUMNS) + "\n")
-            for rows in trace_trajectory(preset.model, preset.tuning, chunks(), args.hz or preset.hz):
+            f.write(",".join(columns) + "\n")
+            hz = args.hz or preset.hz
+            drives = trace_trajectory(
+                preset.model, preset.tuning, chunks(), hz, track, start, contacts=track is not None
+            )
+            for rows in drives:
                 f.write(format_rows((), rows)[1:])
                 progress(shares[-1])
 

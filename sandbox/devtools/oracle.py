@@ -7,6 +7,7 @@ sandbox runs without it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -94,6 +95,9 @@ def run_oracle(
     timeout: float = 300,
     car_adds_actions: bool = False,
     scene: Mapping[str, str] | None = None,
+    track=None,
+    shape=None,
+    start: tuple[float, float, float] | None = None,
 ) -> np.ndarray:
     """Trajectory rows (t, x, y, heading, vx, vy, speed, slip_angle) from Godot.
 
@@ -102,12 +106,18 @@ def run_oracle(
     `car_adds_actions`: the project has no input actions until the car script adds
     them (an exported script does, in its `_ready`). `scene`: files (name -> text) of a
     car scene, the first a .tscn, copied into the project; the driver instances it.
+    `track` (a Track in px): its walls built as static bodies, and each row ends with
+    the car's slide count after the tick; `shape`: the car's shape array
+    (body_shape's); `start`: (x, y, rotation) where the car starts.
     """
     binary = required_binary()
     with tempfile.TemporaryDirectory(prefix="car-oracle-") as tmp:
         project = Path(tmp) / "project"
         script = copy_project(project, script_text, scene)
         out = Path(tmp) / "trajectory.csv"
+        walls = Path(tmp) / "walls.json"
+        if track is not None:
+            walls.write_text(json.dumps(_walls_description(track)), encoding="utf-8")
         env = {
             **os.environ,
             "LC_ALL": "C.UTF-8",
@@ -118,6 +128,9 @@ def run_oracle(
             "ORACLE_HZ": str(hz),
             "ORACLE_CAR_ADDS_ACTIONS": "1" if car_adds_actions else "",
             "ORACLE_SCENE": f"res://{next(iter(scene))}" if scene else "",
+            "ORACLE_WALLS": str(walls) if track is not None else "",
+            "ORACLE_SHAPE": ",".join(repr(float(v)) for v in shape) if shape is not None else "",
+            "ORACLE_START": ",".join(repr(float(v)) for v in start) if start is not None else "",
             "ORACLE_PARAMS": ";".join(f"{k}={float(v)!r}" for k, v in (params or {}).items() if k in RECIPE_VARIABLES),
         }
         result = subprocess.run(
@@ -130,11 +143,20 @@ def run_oracle(
         if result.returncode != 0 or not out.exists():
             raise OracleError(f"Godot failed ({result.returncode}): {result.stderr.strip()[-500:]}")
         header = out.read_text().splitlines()[0].split(",")
-        if tuple(header) != TRAJECTORY_COLUMNS:
+        if tuple(header) != TRAJECTORY_COLUMNS + (("slides",) if track is not None else ()):
             raise OracleError(f"unexpected trajectory header {header}")
         if "SCRIPT ERROR" in result.stderr or "Parse Error" in result.stderr:
             raise OracleError(f"Godot reported a script error: {result.stderr.strip()[-500:]}")
         return np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)
+
+
+def _walls_description(track) -> dict:
+    """The walls of `track` (px) as tools/godot_oracle/walls.gd reads them."""
+    return {
+        "polylines": [{"points": p.points.tolist(), "closed": p.closed} for p in track.polylines],
+        "rects": [[r.x, r.y, r.width, r.height, r.angle] for r in track.rects],
+        "circles": [[c.x, c.y, c.radius] for c in track.circles],
+    }
 
 
 def compare(sandbox_rows: np.ndarray, godot_rows: np.ndarray) -> dict[str, float]:

@@ -4,14 +4,18 @@
 
 in the world's unit (px or m) and radians, on the car's body (its position is the
 state's, its rotation the car's heading):
-- kind CIRCLE (0): size1 = radius (size2 unused);
-- kind RECTANGLE (1): size1 = width along the shape's own x, size2 = height (full
+- kind RECTANGLE (0): size1 = width along the shape's own x, size2 = height (full
   sizes: Godot's `extents`, or Godot 4's `size` / 2, doubled);
-- kind CAPSULE (2): size1 = radius, size2 = the whole length from tip to tip along the
+- kind CAPSULE (1): size1 = radius, size2 = the whole length from tip to tip along the
   shape's own y, as Godot 4's `height`; Godot 3's `height` is the straight part only,
   so a Godot 3 capsule of radius r and height h is size2 = h + 2r;
+- kind CIRCLE (2): size1 = radius (size2 unused);
 - offset_x, offset_y: the shape's centre on the body (the CollisionShape2D's
   `position`), angle: its rotation on the body (its `rotation`).
+
+The kinds are numbered as `car_shape.SHAPE_KINDS` (rectangle, capsule, circle), the
+index a tuning holds, so a tuning's `shape_kind` is the array's kind as it is;
+`of_tuning` is the one mapping from a tuning's `shape_*` parameters to this array.
 
 `RECIPE_CAPSULE_GODOT3`: the Godot recipe demo's car in Godot 3 (a CapsuleShape2D of
 radius 34 and height 70, turned 90° so it lies along the car).
@@ -30,7 +34,8 @@ import numpy as np
 
 from .kernel import kernel
 
-CIRCLE_SHAPE, RECTANGLE_SHAPE, CAPSULE_SHAPE = 0, 1, 2
+RECTANGLE_SHAPE, CAPSULE_SHAPE, CIRCLE_SHAPE = 0, 1, 2
+"""The kinds, numbered as car_shape.SHAPE_KINDS."""
 KIND, RADIUS, CX, CY, COS, SIN, HALF_1, HALF_2 = range(8)
 """Slots of `body_at`'s tuple."""
 
@@ -52,6 +57,29 @@ def circle(radius: float, x: float = 0.0, y: float = 0.0) -> np.ndarray:
 
 RECIPE_CAPSULE_GODOT3 = capsule(34.0, 70.0 + 2 * 34.0, angle=math.pi / 2)
 """px: the recipe demo's car shape as Godot 3 reads it (radius 34, height 70, turned 90°)."""
+
+
+@kernel
+def of_tuning(p, first: int) -> tuple[float, float, float, float, float, float]:
+    """The shape array (as a tuple) of a tuning row `p` whose shape parameters
+    (car_shape.NAMES: kind, length, width, offset x, offset y, rotation in degrees)
+    start at `first`: a car_shape capsule's length lies along the car (its x), this
+    array's along the shape's y, hence the quarter turn; a length below the width is a
+    circle; a circle's diameter is the width."""
+    kind, length, width = p[first], p[first + 1], p[first + 2]
+    angle = p[first + 5] * (math.pi / 180.0)
+    if kind == CAPSULE_SHAPE:
+        return (kind, width / 2, max(length, width), p[first + 3], p[first + 4], angle + math.pi / 2)
+    if kind == RECTANGLE_SHAPE:
+        return (kind, length, width, p[first + 3], p[first + 4], angle)
+    return (float(CIRCLE_SHAPE), width / 2, 0.0, p[first + 3], p[first + 4], angle)
+
+
+def shape_of(values) -> np.ndarray:
+    """The shape array of a tuning (a mapping holding car_shape.NAMES), from Python."""
+    from .car_shape import NAMES
+
+    return np.array(of_tuning(np.array([float(values[name]) for name in NAMES]), 0))
 
 
 @kernel

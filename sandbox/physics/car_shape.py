@@ -166,3 +166,13 @@ class CarShape:
         c, s = math.cos(angle), math.sin(angle)
         turned = local @ np.array([[c, s], [-s, c]])
         return turned + (self.offset_x, self.offset_y)
+
+
+def first_shape_slot(params) -> int:
+    """Where the shape parameters start in a model's PARAMS (its tuning rows): the
+    kernels read them from there in car_shape.NAMES's order (body_shape.of_tuning)."""
+    names = [p.name for p in params]
+    first = names.index(NAMES[0])
+    if tuple(names[first : first + len(NAMES)]) != NAMES:
+        raise ValueError(f"the shape parameters must follow each other in the order {', '.join(NAMES)}")
+    return first

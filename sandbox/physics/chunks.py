@@ -5,14 +5,17 @@ Such a model (see models/arcade.py) declares, beside its `tick`:
 - `settle(s)`: what a car placed by hand needs once, on its state row;
 - `held(c, p, dt)`: a tuple (laid out by its `HELD`) of what stays the same while
   controls row `c` and tuning `p` are held;
-- `advance(moves, u, p, dt)`: one tick, a function of floats (`@kernel(inline=True)`:
+- `advance(moves, u, p, dt, walls)`: one tick, a function of floats (`@kernel(inline=True)`:
   the loop over cars must hold no call): the state slots `MOVES`, the held values
-  `u` and the tuning `p` (tuples) in; the slots `MOVED` (MOVES first) out;
+  `u` and the tuning `p` (tuples) and the world (`walls.Walls`, or None: the open
+  field) in; the slots `MOVED` (MOVES first) out;
 - `show(s, u)`: what is read from the state after the last tick (an angle drawn).
 `tick` must be settle, held, advance and show in a row. The chunk's slots, held values
 and tunings are copied into columns of local arrays, so the loop over cars holds no
 array view and no call (`advance` inlined): the compiler vectorises it across cars
 without reassociating anything, and each car gets the bits of its one-car `tick`.
+On the open field (no walls, or none in the world) the loop is compiled with None
+for the walls: no contact code in it, the same loop as before there were walls.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import intrinsic
 
 from .kernel import OPTIONS, kernel
+from .walls import is_open
 
 CHUNK = 256
 """Cars advanced together (their columns stay in the core's cache)."""
@@ -39,7 +43,7 @@ def held_controls(module):
     moved, n_held, n_params, code = _code(module)
     settle, show, held_of, step, held_values = module.settle, module.show, *code
 
-    def chunk(model, states, start, stop, controls, params, which, dt, ticks):
+    def chunk(model, states, start, stop, controls, params, which, dt, ticks, walls):
         if ticks <= 0:
             return
         for i in range(start, stop):
@@ -51,9 +55,14 @@ def held_controls(module):
             values = held_of((c[0], c[1], c[2], c[3], c[4]), p, j, dt)
             for k in range(n_held):
                 u[k, j] = values[k]
-        for _ in range(ticks):
-            for j in range(stop - start):
-                step(car, u, p, j, dt)
+        if is_open(walls):
+            for _ in range(ticks):
+                for j in range(stop - start):
+                    step(car, u, p, j, dt, None)
+        else:
+            for _ in range(ticks):
+                for j in range(stop - start):
+                    step(car, u, p, j, dt, walls)
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
@@ -67,7 +76,7 @@ def trace_controls(module):
     moved, n_held, n_params, code = _code(module)
     settle, show, held_of, step, held_values = module.settle, module.show, *code
 
-    def chunk(model, states, start, stop, trace, params, which, dt):
+    def chunk(model, states, start, stop, trace, params, which, dt, walls):
         if trace.shape[0] == 0:
             return
         for i in range(start, stop):
@@ -79,8 +88,12 @@ def trace_controls(module):
                 values = held_of(c, p, j, dt)
                 for k in range(n_held):
                     u[k, j] = values[k]
-            for j in range(stop - start):
-                step(car, u, p, j, dt)
+            if is_open(walls):
+                for j in range(stop - start):
+                    step(car, u, p, j, dt, None)
+            else:
+                for j in range(stop - start):
+                    step(car, u, p, j, dt, walls)
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
@@ -122,7 +135,7 @@ def _code(module):
 
 def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int):
     """held_of(c, p, j, dt): `held` for car j's tuning column of `p`;
-    step(car, u, p, j, dt): car j's column of `car` advanced one tick;
+    step(car, u, p, j, dt, walls): car j's column of `car` advanced one tick;
     held_values(u, j): car j's held values as a tuple.
     A column is read as a tuple of floats of a length fixed when compiling
     (`_column`), each function inlined where called. Plain closures in this file,
@@ -134,9 +147,9 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
         return held(c, _column(p, j, n_params), dt)
 
     @numba.njit(inline="always", **_INLINED)
-    def step(car, u, p, j, dt):
+    def step(car, u, p, j, dt, walls):
         moves = _column(car, j, n_moves)
-        after = advance(moves, _column(u, j, n_held), _column(p, j, n_params), dt)
+        after = advance(moves, _column(u, j, n_held), _column(p, j, n_params), dt, walls)
         for k in range(n_moved):
             car[k, j] = after[k]
 

@@ -25,6 +25,7 @@ import math
 
 from .body_shape import (
     CAPSULE_SHAPE,
+    CIRCLE_SHAPE,
     COS,
     CX,
     CY,
@@ -124,7 +125,7 @@ def overlap(body, dx, dy, mx, my, margin, world, kind, idx):
             sep, best, nx, ny = _axis(ux, uy, body, dx, dy, mx, my, ra, world, kind, idx, rb, best, nx, ny)
             if sep:
                 return False, nx, ny, best
-    if body[KIND] != CIRCLE:  # the car's faces (a capsule's sides face its x)
+    if body[KIND] != CIRCLE_SHAPE:  # the car's faces (a capsule's sides face its x)
         sep, best, nx, ny = _axis(body[COS], body[SIN], body, dx, dy, mx, my, ra, world, kind, idx, rb, best, nx, ny)
         if sep:
             return False, nx, ny, best

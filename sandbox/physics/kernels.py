@@ -10,6 +10,13 @@ advanced a chunk of cars at a time, tick by tick, vectorised across the cars.
 Arrays (float64, C order): a car's state is a row laid out by its model's `STATE`;
 controls rows are (steer, throttle, brake, handbrake, shift); a tuning is a row laid
 out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
+
+Every driver's last argument, `walls`, is the world the cars drive in (`walls.Walls`,
+built once per track); left out (None), the open field, compiled without contact. The
+parallel drivers take no walls (the open field); their `_walls` twins take them as the
+world's two arrays and the scale (`walls_arguments`). A
+model that meets walls (`MEETS_WALLS`, the kinematic ones) takes it as its tick's fifth
+argument; the others drive as on the open field.
 """
 
 from __future__ import annotations
@@ -22,12 +29,19 @@ from . import chunks
 from .chunks import CHUNK
 from .kernel import OPTIONS, kernel
 from .models import MODELS
+from .walls import Walls
+from .world import World
 
 ORDER = tuple(MODELS.values())
 """The models the drivers know, by number."""
 
 _BOUND: dict = {}
 _DRIVERS: dict = {}
+
+
+def walls_arguments(walls) -> tuple:
+    """The last arguments of a parallel driver's `_walls` twin for `walls` (a Walls)."""
+    return (walls.world.floats, walls.world.ints, float(walls.scale))
 
 
 def call(driver, model: int, *args):
@@ -99,6 +113,21 @@ def _forwarder(driver, arity: int):
         def forward(name, model, args):
             return driver(model, args[0], args[1], args[2], args[3], args[4], args[5])
 
+    elif arity == 7:
+
+        def forward(name, model, args):
+            return driver(model, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+
+    elif arity == 8:
+
+        def forward(name, model, args):
+            return driver(model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
+
+    elif arity == 9:
+
+        def forward(name, model, args):
+            return driver(model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8])
+
     elif arity == 10:
 
         def forward(name, model, args):
@@ -112,6 +141,22 @@ def _forwarder(driver, arity: int):
             return driver(
                 model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
                 args[10], args[11], args[12], args[13], args[14],
+            )  # fmt: skip
+
+    elif arity == 16:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10], args[11], args[12], args[13], args[14], args[15],
+            )  # fmt: skip
+
+    elif arity == 18:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10], args[11], args[12], args[13], args[14], args[15], args[16], args[17],
             )  # fmt: skip
 
     else:
@@ -130,21 +175,53 @@ def _tick_of(model, s, c, p, dt):
     a driver compiled for one model holds that model's tick and no other."""
     if not isinstance(model, numba.types.IntegerLiteral):
         return None
-    kernel = ORDER[model.literal_value].tick
 
     def one_tick(model, s, c, p, dt):
-        kernel(s, c, p, dt)
+        tick_in(model, s, c, p, dt, None)
 
     return one_tick
 
 
-def cars_held(model, states, start, stop, controls, params, which, dt, ticks):
+def tick_in(model, s, c, p, dt, walls):
+    """As `tick`, among `walls` (None: the open field), inside compiled code only."""
+    raise TypeError("kernels.tick_in is called from compiled code; from Python use sim.step")
+
+
+@overload(tick_in, jit_options=OPTIONS)
+def _tick_in_of(model, s, c, p, dt, walls):
+    """The model's kernel with the walls for a model that meets them (`MEETS_WALLS`),
+    else its kernel alone."""
+    if not isinstance(model, numba.types.IntegerLiteral):
+        return None
+    module = ORDER[model.literal_value]
+    kernel = module.tick
+    if getattr(module, "MEETS_WALLS", False) and not isinstance(walls, (numba.types.NoneType, numba.types.Omitted)):
+
+        def among_walls(model, s, c, p, dt, walls):
+            kernel(s, c, p, dt, walls)
+
+        return among_walls
+
+    if getattr(module, "MEETS_WALLS", False):
+
+        def open_field(model, s, c, p, dt, walls):
+            kernel(s, c, p, dt, None)
+
+        return open_field
+
+    def no_walls(model, s, c, p, dt, walls):
+        kernel(s, c, p, dt)
+
+    return no_walls
+
+
+def cars_held(model, states, start, stop, controls, params, which, dt, ticks, walls):
     """Cars start..stop-1 for `ticks` ticks with their held controls, inside compiled code only."""
     raise TypeError("kernels.cars_held is called from compiled code; from Python use sim.step")
 
 
 @overload(cars_held, jit_options=OPTIONS)
-def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks):
+def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks, walls):
     """A model split the arcade's way runs its chunk tick by tick across the cars
     (`chunks`); any other model runs each car's ticks in turn."""
     if not isinstance(model, numba.types.IntegerLiteral):
@@ -152,51 +229,49 @@ def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks
     module = ORDER[model.literal_value]
     if hasattr(module, "advance"):
         return chunks.held_controls(module)
-    one_tick = module.tick
 
-    def each_car(model, states, start, stop, controls, params, which, dt, ticks):
+    def each_car(model, states, start, stop, controls, params, which, dt, ticks, walls):
         for i in range(start, stop):
             c = controls[i] if controls.shape[0] > 1 else controls[0]
             p = params[which[i]]
             s = states[i]
             for _ in range(ticks):
-                one_tick(s, c, p, dt)
+                tick_in(model, s, c, p, dt, walls)
 
     return each_car
 
 
-def cars_trace(model, states, start, stop, trace, params, which, dt):
+def cars_trace(model, states, start, stop, trace, params, which, dt, walls):
     """Cars start..stop-1 through the control rows of `trace`, inside compiled code only."""
     raise TypeError("kernels.cars_trace is called from compiled code; from Python use sim.run_batch")
 
 
 @overload(cars_trace, jit_options=OPTIONS)
-def _cars_trace_of(model, states, start, stop, trace, params, which, dt):
+def _cars_trace_of(model, states, start, stop, trace, params, which, dt, walls):
     """As `cars_held`, the controls a row of `trace` per tick."""
     if not isinstance(model, numba.types.IntegerLiteral):
         return None
     module = ORDER[model.literal_value]
     if hasattr(module, "advance"):
         return chunks.trace_controls(module)
-    one_tick = module.tick
 
-    def each_car(model, states, start, stop, trace, params, which, dt):
+    def each_car(model, states, start, stop, trace, params, which, dt, walls):
         for i in range(start, stop):
             s = states[i]
             p = params[which[i]]
             for t in range(trace.shape[0]):
-                one_tick(s, trace[t], p, dt)
+                tick_in(model, s, trace[t], p, dt, walls)
 
     return each_car
 
 
 @kernel
-def run_held(model, states, controls, params, which, dt, ticks):
+def run_held(model, states, controls, params, which, dt, ticks, walls=None):
     """Every car of `states` (in place) for `ticks` ticks, controls held."""
     literally(model)
     n = states.shape[0]
     for start in range(0, n, CHUNK):
-        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks)
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks, walls)
 
 
 @kernel(parallel=True)
@@ -207,16 +282,28 @@ def run_held_parallel(model, states, controls, params, which, dt, ticks):
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
         start = k * CHUNK
-        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks)
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks, None)
+
+
+@kernel(parallel=True)
+def run_held_parallel_walls(model, states, controls, params, which, dt, ticks, floats, ints, scale):
+    """`run_held_parallel` among walls: `walls.Walls(World(floats, ints), scale)` given as
+    its arrays (numba's parallel loop cannot take a tuple holding arrays)."""
+    literally(model)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        walls = Walls(World(floats, ints), scale)
+        cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks, walls)
 
 
 @kernel
-def run_trace_cars(model, states, trace, params, which, dt):
+def run_trace_cars(model, states, trace, params, which, dt, walls=None):
     """Every car of `states` (in place) through the same control trace (T, 5)."""
     literally(model)
     n = states.shape[0]
     for start in range(0, n, CHUNK):
-        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt)
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt, walls)
 
 
 @kernel(parallel=True)
@@ -226,26 +313,37 @@ def run_trace_cars_parallel(model, states, trace, params, which, dt):
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
         start = k * CHUNK
-        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt)
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt, None)
+
+
+@kernel(parallel=True)
+def run_trace_cars_parallel_walls(model, states, trace, params, which, dt, floats, ints, scale):
+    """`run_trace_cars_parallel` among walls given as their arrays (as `run_held_parallel_walls`)."""
+    literally(model)
+    n = states.shape[0]
+    for k in prange((n + CHUNK - 1) // CHUNK):
+        start = k * CHUNK
+        walls = Walls(World(floats, ints), scale)
+        cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt, walls)
 
 
 @kernel
-def run_one(model, s, c, p, dt, ticks):
+def run_one(model, s, c, p, dt, ticks, walls=None):
     """One car (row `s`, in place) for `ticks` ticks with controls row `c` held, tick
     after tick: the live car's step. The same bits as a batch gives the car, and far
     quicker to compile than the batch drivers, which a window's first frame on a first
     start would otherwise wait for."""
     literally(model)
     for _ in range(ticks):
-        tick(model, s, c, p, dt)
+        tick_in(model, s, c, p, dt, walls)
 
 
 @kernel
-def record_trace(model, s, trace, p, dt, columns, out):
+def record_trace(model, s, trace, p, dt, columns, out, walls=None):
     """One car (row `s`, in place) through `trace`; out[t] = the state's `columns`
     after tick t (out has len(trace) rows, or fewer: the run stops there)."""
     literally(model)
     for t in range(out.shape[0]):
-        tick(model, s, trace[t], p, dt)
+        tick_in(model, s, trace[t], p, dt, walls)
         for j in range(columns.shape[0]):
             out[t, j] = s[columns[j]]

@@ -17,7 +17,8 @@ the first anchor after a gap is the first row after it, or the second when the
 velocities come from the pose differences (never taken across the gap); the slots the
 recording does not hold carry over the gap from the car's run before it.
 
-Python enters once per batch (`kernels.call(shoot, …)`), never once per tick.
+Python enters once per batch (`kernels.call(shoot, …)`), never once per tick. The last
+argument, `walls`, is the world of the recording (walls.Walls; left out, the open field).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ import numpy as np
 from numba import literally, prange
 
 from .kernel import kernel
-from .kernels import tick
+from .kernels import tick_in
 from .state import GENERIC
+from .walls import Walls
+from .world import World
 
 C = GENERIC.index
 """The common slots' columns (x, y, heading, vx, vy), the same in every model's layout."""
@@ -109,6 +112,7 @@ def _one(
     integrator,
     sums,
     out,
+    walls=None,
 ):
     """One candidate (tuning row `p`) through the whole recording: sums[0] = Σ position
     error² (length²), sums[1] = Σ heading error² (rad², wrapped); out[t − 1] = (dx, dy,
@@ -122,7 +126,7 @@ def _one(
         _anchor(s, a, pose, velocity, columns, values, heading_vector, integrator, fresh[i], before_x, before_y, dt)
         for t in range(a + 1, ends[i] + 1):
             before_x, before_y = s[C.vx], s[C.vy]
-            tick(model, s, controls[t], p, dt)
+            tick_in(model, s, controls[t], p, dt, walls)
             dx, dy = s[C.x] - pose[t, 0], s[C.y] - pose[t, 1]
             dh = wrapped(s[C.heading] - pose[t, 2])
             sums[0] += dx * dx + dy * dy
@@ -149,6 +153,7 @@ def shoot(
     integrator,
     sums,
     out,
+    walls=None,
 ):
     """Every tuning row of `params` through the recording's segments (`segments`; see
     the module's text): sums (k, 2), and out (k, n − 1, 3) the per-tick errors when it
@@ -157,7 +162,7 @@ def shoot(
     for i in range(params.shape[0]):
         _one(
             model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, anchors, ends,
-            fresh, integrator, sums[i], out[i],
+            fresh, integrator, sums[i], out[i], walls,
         )  # fmt: skip
 
 
@@ -185,7 +190,40 @@ def shoot_parallel(
     for i in prange(params.shape[0]):
         _one(
             model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, anchors, ends,
-            fresh, integrator, sums[i], out[i],
+            fresh, integrator, sums[i], out[i], None,
+        )  # fmt: skip
+
+
+@kernel(parallel=True)
+def shoot_parallel_walls(
+    model,
+    start,
+    controls,
+    pose,
+    velocity,
+    columns,
+    values,
+    heading_vector,
+    params,
+    dt,
+    anchors,
+    ends,
+    fresh,
+    integrator,
+    sums,
+    out,
+    floats,
+    ints,
+    scale,
+):
+    """`shoot_parallel` among walls given as their arrays (kernels.walls_arguments: numba's
+    parallel loop cannot take a tuple holding arrays)."""
+    literally(model)
+    for i in prange(params.shape[0]):
+        walls = Walls(World(floats, ints), scale)
+        _one(
+            model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, anchors, ends,
+            fresh, integrator, sums[i], out[i], walls,
         )  # fmt: skip
 
 

@@ -5,6 +5,10 @@ many ticks run (the drive session's frame clock, sandbox/session/clock.py), neve
 what a tick computes, so the same controls give the same trajectory whatever the
 frame rate. Every tick is a model's compiled kernel, reached through the drivers in
 `kernels.py`.
+
+A track: its `walls.Walls` (`walls.walls_for(track, model.LENGTH_UNIT)`, built once per
+track) go to every driver as its last argument; None (the default) is the open field.
+`Simulation(..., track=…)` builds them and starts the cars at the track's spawn.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import numpy as np
 from . import kernels
 from .params import param_rows
 from .state import Controls, State, as_engine_controls, slip_angle
+from .track import Pose, Track
+from .walls import Walls, walls_for
 
 DEFAULT_HZ = 60
 TICK_RATES = (30, 60, 120, 144, 240)
@@ -44,10 +50,13 @@ def step(
     dt: float,
     packed: tuple[np.ndarray, np.ndarray] | None = None,
     ticks: int = 1,
+    walls: Walls | None = None,
 ) -> State:
     """Every car of `state` `ticks` ticks of `dt` seconds with `controls` held; returns
     a new State (the old one is left as it was). One compiled call for the whole batch;
-    `packed` is the tuning as `tuning_rows` gives it, when the caller keeps it."""
+    `packed` is the tuning as `tuning_rows` gives it, when the caller keeps it; `walls`
+    the world (None: the open field)."""
+    more = () if walls is None else (walls,)
     after = state.bound(model.STATE)
     after = after.copy() if after is state else after
     n = len(after)
@@ -61,21 +70,55 @@ def step(
             rows[which[0]],
             float(dt),
             int(ticks),
+            *more,
         )
         return after
-    run = kernels.run_held_parallel if n >= PARALLEL_FROM else kernels.run_held
-    kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), int(ticks))
+    run, more = _batch_driver(kernels.run_held, n, walls)
+    kernels.call(run, model_number(model), after.data, controls.rows(n), rows, which, float(dt), int(ticks), *more)
     return after
 
 
-class Simulation:
-    """A batch of cars under one model, stepped at a fixed rate."""
+_PARALLEL = {
+    kernels.run_held: (kernels.run_held_parallel, kernels.run_held_parallel_walls),
+    kernels.run_trace_cars: (kernels.run_trace_cars_parallel, kernels.run_trace_cars_parallel_walls),
+}
 
-    def __init__(self, model: ModuleType, params: Mapping[str, float], n: int = 1, hz: int = DEFAULT_HZ):
+
+def _batch_driver(serial, n: int, walls: Walls | None) -> tuple:
+    """(the driver, its arguments after the batch's own) for `n` cars among `walls`:
+    `serial`, or from PARALLEL_FROM cars its parallel form (for walls, its `_walls`
+    twin, which takes them as arrays)."""
+    if n < PARALLEL_FROM:
+        return serial, (() if walls is None else (walls,))
+    parallel, among_walls = _PARALLEL[serial]
+    return (parallel, ()) if walls is None else (among_walls, kernels.walls_arguments(walls))
+
+
+class Simulation:
+    """A batch of cars under one model, stepped at a fixed rate, on the open field or
+    on `track` (see `set_track`)."""
+
+    def __init__(
+        self,
+        model: ModuleType,
+        params: Mapping[str, float],
+        n: int = 1,
+        hz: int = DEFAULT_HZ,
+        track: Track | None = None,
+    ):
         self.model = model
         self.params = params
         self.hz = hz
         self.n = n
+        self.set_track(track)
+
+    def set_track(self, track: Track | None, start: Pose | None = None) -> None:
+        """Drive on `track` (None: the open field), converted to the model's unit at
+        the track's pixels_per_metre; the cars start again, at `start` (in the model's
+        unit) or else the track's spawn."""
+        self.track = None if track is None else track.in_unit(self.model.LENGTH_UNIT)
+        self.walls = walls_for(self.track, self.model.LENGTH_UNIT)
+        self.start = start if start is not None else (None if self.track is None else self.track.spawn)
         self.reset()
 
     @property
@@ -88,7 +131,7 @@ class Simulation:
         return self.ticks / self.hz
 
     def reset(self) -> None:
-        self.state = State.at_rest(self.n, self.model.STATE)
+        self.state = at_rest(self.model, self.n, self.start)
         self.retune()
         self.ticks = 0
 
@@ -102,9 +145,19 @@ class Simulation:
         """Advance exactly one physics tick."""
         if self._packed is None:
             self._packed = tuning_rows(self.model, self.params, self.n)
-        self.state = step(self.model, self.state, controls, self.params, self.dt, self._packed)
+        self.state = step(self.model, self.state, controls, self.params, self.dt, self._packed, walls=self.walls)
         self.ticks += 1
         return self.state
+
+
+def at_rest(model: ModuleType, n: int = 1, start: Pose | None = None) -> State:
+    """`n` cars at rest, at the origin or at pose `start` (in the model's unit)."""
+    state = State.at_rest(n, model.STATE)
+    if start is not None:
+        columns = model.STATE.offset
+        state.data[:, columns["x"]], state.data[:, columns["y"]] = start.x, start.y
+        state.data[:, columns["heading"]] = start.heading
+    return state
 
 
 TRAJECTORY_SLOTS = ("x", "y", "heading", "vx", "vy")
@@ -119,6 +172,7 @@ def _record(
     start: State | None,
     ticks: int | None,
     carry: bool = False,
+    walls: Walls | None = None,
 ) -> np.ndarray:
     """`record`'s rows; with `carry`, `start` itself goes on through the trace (in place)."""
     controls = np.zeros((len(trace), 5))
@@ -139,6 +193,7 @@ def _record(
         1.0 / hz,
         np.asarray(columns, dtype=np.int64),
         out,
+        *(() if walls is None else (walls,)),
     )
     return out
 
@@ -151,11 +206,14 @@ def record(
     names: tuple[str, ...],
     start: State | None = None,
     ticks: int | None = None,
+    walls: Walls | None = None,
 ) -> np.ndarray:
     """One car from `start` (rest at the origin) through the control rows of `trace`
     (steer, throttle, brake[, handbrake, shift]); returns the state values `names`
-    after each tick, one row per tick, in one compiled call. `ticks` stops early."""
-    return _record(model, params, trace, hz, [model.STATE.offset[name] for name in names], start, ticks)
+    after each tick, one row per tick, in one compiled call. `ticks` stops early;
+    `walls`: the world (None: the open field)."""
+    columns = [model.STATE.offset[name] for name in names]
+    return _record(model, params, trace, hz, columns, start, ticks, walls=walls)
 
 
 def seek_states(
@@ -183,20 +241,38 @@ def run_trace(model: ModuleType, params: Mapping[str, float], trace: np.ndarray,
     return next(trace_trajectory(model, params, iter([trace]), hz))
 
 
-def trace_trajectory(model: ModuleType, params: Mapping[str, float], chunks, hz: int = DEFAULT_HZ):
+def trace_trajectory(
+    model: ModuleType,
+    params: Mapping[str, float],
+    chunks,
+    hz: int = DEFAULT_HZ,
+    track: Track | None = None,
+    start: Pose | None = None,
+    contacts: bool = False,
+):
     """`run_trace` of a trace given as consecutive chunks of rows: yields each chunk's
     rows of the trajectory, the car carried on from one to the next (the same numbers,
-    bit for bit, as one run of the whole trace; memory bounded by a chunk)."""
-    state = State.at_rest(1, model.STATE)
+    bit for bit, as one run of the whole trace; memory bounded by a chunk). On `track`
+    (None: the open field) from `start` (model's unit; else the track's spawn); with
+    `contacts` each row ends with the tick's wall contacts (0: none)."""
+    track = None if track is None else track.in_unit(model.LENGTH_UNIT)
+    walls = walls_for(track, model.LENGTH_UNIT)
+    start = start if start is not None or track is None else track.spawn
+    state = at_rest(model, 1, start)
     drawn = ("display_heading",) if "display_heading" in model.STATE.offset else ("heading",)
+    touched = ("wall_contacts",) if contacts else ()
     columns = [model.STATE.offset[name] for name in TRAJECTORY_SLOTS + drawn]
+    columns += [model.STATE.offset[name] if name in model.STATE.offset else -1 for name in touched]
     done = 0
     for chunk in chunks:
-        values = _record(model, params, chunk, hz, columns, state, None, carry=True)
-        x, y, heading, vx, vy, display = values.T
+        values = _record(model, params, chunk, hz, [max(c, 0) for c in columns], state, None, True, walls)
+        x, y, heading, vx, vy, display = values.T[:6]
         t = np.arange(done + 1, done + len(values) + 1) / hz
         done += len(values)
-        yield np.column_stack([t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)])
+        rows = [t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)]
+        if contacts:  # a model that meets no walls: none
+            rows.append(values[:, 6] if columns[6] >= 0 else np.zeros(len(values)))
+        yield np.column_stack(rows)
 
 
 def run_batch(
@@ -206,22 +282,25 @@ def run_batch(
     controls: Controls | np.ndarray,
     ticks: int,
     hz: float = DEFAULT_HZ,
+    walls: Walls | None = None,
+    start: Pose | None = None,
 ) -> State:
-    """`n` cars from rest for `ticks` ticks; returns their final state. `controls`
-    are held (scalars or arrays of length n), or a trace of rows, one per tick, that
-    every car follows."""
-    state = State.at_rest(n, model.STATE)
+    """`n` cars from rest (at the origin, or at `start`) for `ticks` ticks; returns
+    their final state. `controls` are held (scalars or arrays of length n), or a trace
+    of rows, one per tick, that every car follows; `walls`: the world (None: the open
+    field)."""
+    state = at_rest(model, n, start)
     rows, which = tuning_rows(model, params, n)
-    number, dt, parallel = model_number(model), 1.0 / hz, n >= PARALLEL_FROM
+    number, dt = model_number(model), 1.0 / hz
     if isinstance(controls, Controls):
-        run = kernels.run_held_parallel if parallel else kernels.run_held
-        kernels.call(run, number, state.data, controls.rows(n), rows, which, dt, int(ticks))
+        run, more = _batch_driver(kernels.run_held, n, walls)
+        kernels.call(run, number, state.data, controls.rows(n), rows, which, dt, int(ticks), *more)
     else:
         trace = np.zeros((int(ticks), 5))
         given = np.asarray(controls, dtype=np.float64)[:ticks]
         trace[:, : given.shape[1]] = as_engine_controls(given)
-        run = kernels.run_trace_cars_parallel if parallel else kernels.run_trace_cars
-        kernels.call(run, number, state.data, trace, rows, which, dt)
+        run, more = _batch_driver(kernels.run_trace_cars, n, walls)
+        kernels.call(run, number, state.data, trace, rows, which, dt, *more)
     return state
 
 

@@ -9,8 +9,9 @@
 #  per piece), "rects": [[x, y, width, height, angle]], "circles": [[x, y, r]],
 #  "polygons": [[[x, y], ...]], "shape": [kind, size1, size2, offset_x, offset_y, angle],
 #  "pose": [x, y, rotation], "velocities": [[vx, vy], ...]}
-# shape kinds: 0 circle (radius), 1 rectangle (full width, height), 2 capsule
-# (radius, length tip to tip: Godot 3's height is that minus two radii).
+# shape kinds (the sandbox's numbering, as its tuning's Shape list): 0 rectangle (full
+# width, height), 1 capsule (radius, length tip to tip: Godot 3's height is that minus
+# two radii), 2 circle (radius).
 extends Node2D
 
 const SETTLE_TICKS = 2
@@ -87,11 +88,11 @@ func _physics_process(_delta):
 
 
 func _body_shape(s):
-	if int(s[0]) == 1:
+	if int(s[0]) == 0:
 		var rect = RectangleShape2D.new()
 		rect.extents = Vector2(s[1] / 2.0, s[2] / 2.0)
 		return rect
-	if int(s[0]) == 2:
+	if int(s[0]) == 1:
 		var capsule = CapsuleShape2D.new()
 		capsule.radius = s[1]
 		capsule.height = s[2] - 2.0 * s[1]

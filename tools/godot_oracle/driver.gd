@@ -10,7 +10,12 @@
 # car before it starts), ORACLE_HZ (physics ticks per second, default 60),
 # ORACLE_CAR_ADDS_ACTIONS (set: the input actions are left for the car script to add),
 # ORACLE_SCENE (a car scene to drive instead, e.g. an exported car.tscn).
+# On a track: ORACLE_WALLS (the walls' JSON, see walls.gd), ORACLE_SHAPE (the car's
+# shape array, comma separated, see walls.gd), ORACLE_START (x,y,rotation); each row
+# then ends with `slides`, the car's get_slide_count() after its tick.
 extends Node
+
+const Walls = preload("res://walls.gd")
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
 
@@ -19,6 +24,7 @@ var tick = 0
 var out
 var car
 var hz = 60
+var on_track = false
 
 
 func _ready():
@@ -34,9 +40,22 @@ func _ready():
 	else:
 		car = KinematicBody2D.new()
 		car.set_script(load(_env("ORACLE_SCRIPT", "res://recipe_car.gd")))
-		var shape = CollisionShape2D.new()
-		shape.shape = CapsuleShape2D.new()
-		car.add_child(shape)
+		if _env("ORACLE_SHAPE", "") != "":
+			car.add_child(Walls.car_shape(_numbers(_env("ORACLE_SHAPE", ""))))
+		else:
+			var shape = CollisionShape2D.new()
+			shape.shape = CapsuleShape2D.new()
+			car.add_child(shape)
+	if _env("ORACLE_WALLS", "") != "":
+		on_track = true
+		if not Walls.add_walls(self, _env("ORACLE_WALLS", "")):
+			printerr("cannot read ORACLE_WALLS")
+			get_tree().quit(1)
+			return
+	if _env("ORACLE_START", "") != "":
+		var start = _numbers(_env("ORACLE_START", ""))
+		car.position = Vector2(start[0], start[1])
+		car.rotation = start[2]
 	for pair in _env("ORACLE_PARAMS", "").split(";", false):
 		var kv = pair.split("=")
 		car.set(kv[0], _number(kv[1]))
@@ -46,7 +65,7 @@ func _ready():
 		printerr("cannot write ORACLE_OUT")
 		get_tree().quit(1)
 		return
-	out.store_line("t,x,y,heading,vx,vy,speed,slip_angle")
+	out.store_line("t,x,y,heading,vx,vy,speed,slip_angle" + (",slides" if on_track else ""))
 
 
 func _physics_process(_delta):
@@ -86,6 +105,8 @@ func _record():
 	var slip = atan2(h.x * v.y - h.y * v.x, h.x * v.x + h.y * v.y)
 	var values = [float(tick) / hz, car.position.x / scale, car.position.y / scale, heading, v.x, v.y,
 			v.length(), slip]
+	if on_track:
+		values.append(float(car.get_slide_count()))
 	var cells = PoolStringArray()
 	for value in values:
 		cells.append("%.7f" % value)
@@ -107,6 +128,13 @@ func _read_trace(path):
 		var cells = line.split(",")
 		result.append([_number(cells[0]), _number(cells[1]), _number(cells[2])])
 	f.close()
+	return result
+
+
+func _numbers(text):
+	var result = []
+	for cell in text.split(","):
+		result.append(float(cell))
 	return result
 
 

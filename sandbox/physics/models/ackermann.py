@@ -13,9 +13,17 @@ all four wheels meet in one centre (the exercise the notes leave open). Each tic
 Going straight (α = 0) the car moves s·dt along d. The speed comes from the pedals
 (speed_control.py).
 
+ 4. walls (on a track with walls; none on the open field): the body turned to the new
+    heading, the tick's motion p_old → p goes through Godot 3's move_and_slide
+    (`contact_godot3`, the collision shape from the tuning) as the exported script
+    does, and what it returns is fed back: p where the slides left it, the returned
+    velocity, and the speed becomes that velocity's component along d (a car pushed
+    into a wall comes to rest instead of keeping its pedal speed).
+
 Guard: α is limited to keep β below MAX_INNER (89°); wider locks would put the centre
 inside the car. State after the common slots: speed (m/s, signed), alpha, beta,
-wheel_left, wheel_right (rad), omega (rad/s), icr_x, icr_y (m; NaN going straight).
+wheel_left, wheel_right (rad), omega (rad/s), icr_x, icr_y (m; NaN going straight),
+wall_contacts (the walls the last tick met, step 4).
 """
 
 from __future__ import annotations
@@ -23,10 +31,11 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..car_shape import shape_params
+from ..car_shape import first_shape_slot, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
+from ..walls import slide_pose
 from . import speed_control
 from .geometry import DEGREES, RADIANS, rotate_about, sign, wrap
 
@@ -98,10 +107,15 @@ STATE = Layout(
         Slot("wheel_right", "rad"),
         Slot("icr_x", "m", math.nan),
         Slot("icr_y", "m", math.nan),
+        Slot("wall_contacts", "count"),
     )
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
+SHAPE_AT = first_shape_slot(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+MEETS_WALLS = True
+"""Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 
 
 @kernel
@@ -123,8 +137,9 @@ def outer_limit(track_width: float, wheel_base: float) -> float:
 
 
 @kernel
-def tick(s, c, p, dt):
-    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+def tick(s, c, p, dt, walls):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
+    `walls` (walls.Walls, or None: the open field), in place."""
     x0, y0, h = s[S.x], s[S.y], s[S.heading]
     steer_in = c[0]
     # the pedals' speed; speed_control.PARAMS sit in `p` from max_speed on
@@ -149,8 +164,13 @@ def tick(s, c, p, dt):
         x, y = x0 + speed * dt * dx, y0 + speed * dt * dy
     heading = wrap(h + omega * dt)
 
+    # walls: move_and_slide of the tick's motion, its returned velocity fed back
+    x, y, vx, vy, contacts = slide_pose(walls, p, SHAPE_AT, x0, y0, x, y, heading, dt)
+    if contacts != 0.0:  # the speed along the heading after the wall
+        speed = vx * math.cos(heading) + vy * math.sin(heading)
     s[S.x], s[S.y], s[S.heading] = x, y, heading
-    s[S.vx], s[S.vy] = (x - x0) / dt, (y - y0) / dt
+    s[S.vx], s[S.vy] = vx, vy
+    s[S.wall_contacts] = contacts
     s[S.wheel_angle] = side * alpha
     s[S.traction_fast] = 0.0
     s[S.speed], s[S.alpha], s[S.beta], s[S.omega] = speed, alpha, beta, omega

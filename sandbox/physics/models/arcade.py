@@ -18,7 +18,7 @@ text, in its order (the recipe's line beside each line of code):
     above slip_speed, else traction_slow. Backward: v = -new_heading *
     min(|v|, max_speed_reverse). rotation = new_heading.angle().
  4. `velocity += acceleration * delta`; `move_and_slide()`: position += v * delta
-    (no collisions).
+    on the open field.
 
 The heading is kept as the recipe keeps it, the unit vector `transform.x` (state
 slots heading_x, heading_y); `rotation`, the angle in the state's `heading` slot, is
@@ -30,6 +30,16 @@ of cars, then `show` once at the end; `tick` is `settle`, `held`, `advance` and 
 in a row, so each car of a batch gets the same bits as the one-car kernel.
 
 Departures, each a named step after the text's step it changes:
+
+Step 4a, walls (on a track with walls; none on the open field): `move_and_slide`
+is Godot 3's (`contact_godot3`, the car's collision shape from its tuning), and as the
+recipe's Godot 3 text writes it, `velocity = move_and_slide(velocity)`: the position
+where the slides left the car and the velocity they returned go back into the state
+(a car driven into a wall stops there; along a wall it keeps v − n(v·n)). The body is
+at the tick's new rotation (calculate_steering sets it first). With
+`rate_independent` the motion is the mean velocity's, and on a contact the state's
+velocity becomes what move_and_slide returned for it. `wall_contacts` counts the
+tick's contacts (0: it touched no wall).
 
 Option `recipe_2020` (default off: the recipe's Godot 4 text, the seed). On, the
 recipe's Godot 3 version (2020), as that text writes it: apply_friction() without
@@ -63,7 +73,8 @@ heading; no car goes faster than limits.SPEED_LIMIT_PX (20 000 px/s).
 
 State after the common slots: the body's unit heading vector (`transform.x`, kept
 from the tick that set it, as Godot keeps the node's transform; NaN until the first
-tick, which then takes it from the `heading` angle: a car placed by hand).
+tick, which then takes it from the `heading` angle: a car placed by hand), and
+`wall_contacts`, the walls the last tick met (step 4a).
 """
 
 from __future__ import annotations
@@ -73,8 +84,10 @@ from typing import Mapping
 
 import numpy as np
 
+from ..car_shape import first_shape_slot
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
+from ..walls import slide
 from .arcade_params import PARAMS
 from .geometry import DEGREES, RADIANS, rotate
 from .limits import SPEED_LIMIT_PX, limit_speed
@@ -115,14 +128,18 @@ HUD = {
     "gauges": {},
 }
 
-STATE = Layout((Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan)))
+MEETS_WALLS = True
+"""Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
+STATE = Layout((Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan), Slot("wall_contacts", "count")))
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
+SHAPE_AT = first_shape_slot(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning)."""
 HELD = index_of(("steer_direction", "cos_steer", "sin_steer", "push", "weight_slow", "weight_fast"))
 """What `held` takes once while the controls and the tuning are held (see `held`)."""
 MOVES = ("x", "y", "vx", "vy", "heading_x", "heading_y")
 """The state slots `advance` takes, in its order; it returns them and then MOVED's last."""
-MOVED = MOVES + ("traction_fast",)
+MOVED = MOVES + ("traction_fast", "wall_contacts")
 
 
 @kernel
@@ -255,35 +272,42 @@ def calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt):
 
 
 @kernel
-def integrate(x, y, vx, vy, ax, ay, dt):
+def integrate(x, y, vx, vy, ax, ay, hx, hy, p, dt, walls):
     """The recipe's step 4: velocity += acceleration * delta, then move_and_slide()
-    moves by velocity * delta; (x, y, vx, vy) after the tick."""
+    moves by velocity * delta (among `walls`, step 4a, the body along (hx, hy)); (x, y,
+    vx, vy, wall contacts) after the tick."""
     vx, vy = vx + ax * dt, vy + ay * dt  # velocity += acceleration * delta
     vx, vy = limit_speed(vx, vy, SPEED_LIMIT_PX)  # guard: zero friction and drag
-    return x + vx * dt, y + vy * dt, vx, vy  # move_and_slide()
+    return slide(walls, p, SHAPE_AT, x, y, hx, hy, vx, vy, dt)  # velocity = move_and_slide(velocity)
 
 
 @kernel
-def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, push, p, dt):
+def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, nhx, nhy, push, p, dt, walls):
     """Departure (`rate_independent`) in place of step 4: the engine and the
     resistance at the 60 Hz strength by the midpoint rule from the tick's start
     velocity (start_x, start_y, after the stop; its resistance rate start_rate),
     added to the steered velocity (vx, vy); the car moves by the mean of the start
-    and end velocities."""
+    and end velocities (among `walls`, step 4a, the body along (nhx, nhy)): (x, y,
+    vx, vy, wall contacts)."""
     mid_x = start_x + (hx * push + start_x * start_rate) * (dt / 2)
     mid_y = start_y + (hy * push + start_y * start_rate) * (dt / 2)
     mid_rate = _resistance(math.sqrt(mid_x * mid_x + mid_y * mid_y), p, REFERENCE_DT, dt)
     vx, vy = vx + (hx * push + mid_x * mid_rate) * dt, vy + (hy * push + mid_y * mid_rate) * dt
     vx, vy = limit_speed(vx, vy, SPEED_LIMIT_PX)  # guard: zero friction and drag
-    return x + (start_x + vx) / 2 * dt, y + (start_y + vy) / 2 * dt, vx, vy
+    x, y, mean_x, mean_y, contacts = slide(
+        walls, p, SHAPE_AT, x, y, nhx, nhy, (start_x + vx) / 2, (start_y + vy) / 2, dt
+    )
+    if contacts != 0.0:  # step 4a: the velocity move_and_slide returned
+        vx, vy = mean_x, mean_y
+    return x, y, vx, vy, contacts
 
 
 @kernel(inline=True)
-def advance(moves, u, p, dt):
+def advance(moves, u, p, dt, walls):
     """One tick of `_physics_process(delta)` from `moves`, laid out by MOVES: position
     (x, y), velocity (vx, vy) and transform.x (hx, hy); with `u` what `held` took for
-    the held controls and tuning: (x, y, vx, vy, hx, hy) after it, and 1.0 if it slid
-    (else 0.0): MOVED."""
+    the held controls and tuning, among `walls` (None: the open field): (x, y, vx, vy,
+    hx, hy) after it, 1.0 if it slid (else 0.0) and its wall contacts: MOVED."""
     x, y, vx, vy, hx, hy = moves
     push = u[HELD.push]
     ax, ay = hx * push, hy * push  # get_input(): acceleration = transform.x * engine_power (or braking)
@@ -292,10 +316,13 @@ def advance(moves, u, p, dt):
     start_x, start_y = vx, vy
     nhx, nhy, vx, vy, slid = calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt)
     if p[P.rate_independent] != 0.0 and p[P.recipe_2020] == 0.0:  # departure: its own step 4
-        x, y, vx, vy = integrate_midpoint(x, y, start_x, start_y, rate, vx, vy, hx, hy, push, p, dt)
-    else:  # velocity += acceleration * delta; move_and_slide()
-        x, y, vx, vy = integrate(x, y, vx, vy, ax, ay, dt)
-    return x, y, vx, vy, nhx, nhy, 1.0 if slid else 0.0  # rotation = new_heading.angle(): kept as transform.x
+        x, y, vx, vy, contacts = integrate_midpoint(
+            x, y, start_x, start_y, rate, vx, vy, hx, hy, nhx, nhy, push, p, dt, walls
+        )
+    else:  # velocity += acceleration * delta; velocity = move_and_slide(velocity)
+        x, y, vx, vy, contacts = integrate(x, y, vx, vy, ax, ay, nhx, nhy, p, dt, walls)
+    # rotation = new_heading.angle(): kept as transform.x
+    return x, y, vx, vy, nhx, nhy, 1.0 if slid else 0.0, contacts
 
 
 @kernel(inline=True)
@@ -307,12 +334,15 @@ def show(s, u):
 
 
 @kernel
-def tick(s, c, p, dt):
-    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+def tick(s, c, p, dt, walls):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
+    `walls` (walls.Walls, or None: the open field), in place."""
     settle(s)
     u = held(c, p, dt)
-    x, y, vx, vy, hx, hy, slid = advance((s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y]), u, p, dt)
-    s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y], s[S.traction_fast] = x, y, vx, vy, hx, hy, slid
+    moves = (s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y])
+    x, y, vx, vy, hx, hy, slid, contacts = advance(moves, u, p, dt, walls)
+    s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.heading_x], s[S.heading_y] = x, y, vx, vy, hx, hy
+    s[S.traction_fast], s[S.wall_contacts] = slid, contacts
     show(s, u)
 
 

@@ -34,13 +34,23 @@ Options from the comment thread, all off by default:
   that many seconds ago while the body is drawn at the current one; drift_overrotate
   draws the body turned further by steer·(speed/top speed)·drift_overrotate.
 
+Walls (on a track with walls; none on the open field), a step after the six lines:
+the car's body turned to the new heading, the tick's motion (from the old centre to
+the new) goes through Godot 3's move_and_slide (`contact_godot3`, the collision shape
+from the tuning) as the exported script does, and what it returns is fed back: the
+centre where the slides left it, the velocity it returned, and `speed` becomes that
+velocity's component along the heading (a car pushed head-on into a wall is brought
+to rest, not left at its pedal speed while its body stands still; along a wall it
+keeps the share of its speed the wall lets through). `wall_contacts` counts the
+tick's contacts (0: it touched no wall).
+
 State after the common slots: speed (m/s, signed), steer (rad), display_heading
 (rad), wheel_gap (m, back-to-front distance after the move, before the rebuild),
 ticks (count), icr_x, icr_y (m: the instantaneous centre; NaN going straight), and
 heading_history (HISTORY ticks, a ring indexed by ticks) for drift_delay: kept only
 while drift_delay is on; its first slot holds UNSET while there is none (a fresh car,
 or the delay off the tick before), and the next tick with the delay fills it with the
-current heading.
+current heading; wall_contacts (count).
 """
 
 from __future__ import annotations
@@ -48,10 +58,11 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..car_shape import shape_params
+from ..car_shape import first_shape_slot, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
+from ..walls import slide_pose
 from . import speed_control
 from .geometry import DEGREES, RADIANS, rotate_about, wrap
 
@@ -188,10 +199,15 @@ STATE = Layout(
         Slot("icr_x", "m", math.nan),
         Slot("icr_y", "m", math.nan),
         Slot("heading_history", "rad", UNSET, HISTORY),
+        Slot("wall_contacts", "count"),
     )
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
+SHAPE_AT = first_shape_slot(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+MEETS_WALLS = True
+"""Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 
 
 @kernel
@@ -231,8 +247,9 @@ def _motion_heading(s, p, dt: float) -> float:
 
 
 @kernel
-def tick(s, c, p, dt):
-    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+def tick(s, c, p, dt, walls):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
+    `walls` (walls.Walls, or None: the open field), in place."""
     x0, y0, h = s[S.x], s[S.y], s[S.heading]
     steer_in = c[0]
     # the pedals' speed; speed_control.PARAMS sit in `p` from max_speed on
@@ -279,8 +296,13 @@ def tick(s, c, p, dt):
         gap = L
 
     ticks = s[S.ticks] + 1
+    # walls: move_and_slide of the tick's motion, its returned velocity fed back
+    x, y, vx, vy, contacts = slide_pose(walls, p, SHAPE_AT, x0, y0, x, y, heading, dt)
+    if contacts != 0.0:  # the speed along the heading after the wall
+        speed = vx * math.cos(heading) + vy * math.sin(heading)
     s[S.x], s[S.y], s[S.heading] = x, y, heading
-    s[S.vx], s[S.vy] = (x - x0) / dt, (y - y0) / dt
+    s[S.vx], s[S.vy] = vx, vy
+    s[S.wall_contacts] = contacts
     s[S.wheel_angle] = steer
     s[S.traction_fast] = 0.0
     s[S.speed], s[S.steer] = speed, steer
