@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from sandbox.files.tracks import find_builtin_track, open_track
 from sandbox.ui.app import MainWindow
 from sandbox.ui.track_painter import WALL
-from sandbox.ui.world_layer import NO_CONTACT
+from sandbox.ui.world_layer import contact_note
 
 WALL_RGB = np.array(QColor(WALL).getRgb()[:3])
 
@@ -87,7 +87,8 @@ def test_opening_a_built_in_track_from_the_menu_draws_its_walls_and_starts_the_c
     assert len(spots) >= 5
     missing = [spot for spot in spots if not wall_drawn_at(image, *spot)]
     assert not missing, f"{len(missing)} of {len(spots)} wall points not drawn, e.g. {missing[:3]}"
-    assert NO_CONTACT in window.statusBar().currentMessage()
+    assert contact_note(window.model) == "walls met as in Godot 3"  # the arcade meets walls
+    assert contact_note(window.model) in window.statusBar().currentMessage()
 
 
 def test_the_walls_follow_the_camera_as_the_car_moves(window, qtbot):
@@ -294,3 +295,36 @@ def test_every_model_starts_at_the_spawn_and_drives_off_the_way_it_points(model)
     dx, dy = float(drive.sim.state.x[0]) - spawn.x, float(drive.sim.state.y[0]) - spawn.y
     assert math.hypot(dx, dy) > 0.5 * (25 if preset.model.LENGTH_UNIT == "px" else 1)
     assert math.atan2(dy, dx) == pytest.approx(spawn.heading, abs=0.01)
+
+
+@pytest.mark.parametrize("model", ["arcade", "bicycle", "ackermann"])
+def test_a_car_backed_into_the_parking_lots_wall_stops_at_it(model):
+    """The drive session on the recipe demo's lot: backing up from the demo's start (563,
+    512) px towards the wall tiles on the left, whose faces stand at x = 59 … 61.5 px
+    (docs/tracks.md). On the open field the same drive goes on past x = 0; on the lot the
+    car stops with its rear against the wall: its centre at least half its collision
+    shape's length from the face, less the 0.08 px margin."""
+    from sandbox.files.presets import declared_preset
+    from sandbox.physics.models import MODELS
+    from sandbox.physics.state import Controls
+    from sandbox.session.drive import DriveSession
+    from sandbox.session.sources import HeldControls
+
+    preset = declared_preset(MODELS[model], model)
+    lot = open_track(find_builtin_track("parking_lot"))
+    scale = 1.0 if preset.model.LENGTH_UNIT == "px" else lot.pixels_per_metre  # px per the model's unit
+    reverse = HeldControls(Controls(brake=1.0))
+    free = DriveSession(preset.model, preset.tuning, 60, reverse)
+    free.sim.state.data[0, free.sim.state.layout.offset["x"]] = 563 / scale
+    free.sim.state.data[0, free.sim.state.layout.offset["y"]] = 512 / scale
+    walled = DriveSession(preset.model, preset.tuning, 60, reverse)
+    walled.track = lot
+    walled.reset()
+    for _ in range(60 * 20):
+        free.tick()
+        walled.tick()
+    half = preset.tuning["shape_length"] / 2 * scale  # px: the shape along the heading, centred on the car
+    x = float(walled.sim.state.x[0]) * scale
+    assert float(free.sim.state.x[0]) * scale < 0  # nothing stops it on the open field
+    assert x >= 59 + half - 0.5, f"{model}: its centre at {x:.1f} px, the wall's face at 59–61.5 px"
+    assert x <= 61.5 + half + 2.0  # and it did reach the wall

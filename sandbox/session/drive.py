@@ -34,6 +34,7 @@ class DriveSession:
     each tick; `first`: the car's tick count before)."""
 
     def __init__(self, model: ModuleType, tuning: Mapping[str, object], hz: int, live: ControlSource | None = None):
+        self._track: Track | None = None
         self.sim = Simulation(model, tuning, n=1, hz=hz)
         self.live: ControlSource = live or HeldControls()
         self.ghosts: list[Ghost] = []
@@ -44,7 +45,6 @@ class DriveSession:
         self.recording: list | None = None  # controls of every tick while recording
         self.last_recording: np.ndarray | None = None
         self.replay: TraceSource | None = None
-        self.track: Track | None = None  # the world: where a reset puts the car (no contact yet)
         self.playing = False
         self.speed = 1.0  # replay speed: wall seconds × speed is played
         self.distances: np.ndarray | None = None  # per replay tick: the car's and each ghost's odometer
@@ -77,9 +77,21 @@ class DriveSession:
 
         tuning.changed.connect(changed)
 
+    @property
+    def track(self) -> Track | None:
+        """The world: where a reset puts the car and every ghost, and the walls the
+        models that meet walls (`MEETS_WALLS`) meet; None: the open field."""
+        return self._track
+
+    @track.setter
+    def track(self, track: Track | None) -> None:
+        self._track = track
+        for sim in [self.sim] + [g.sim for g in self.ghosts]:
+            sim.set_track(track)
+
     def set_car(self, model: ModuleType, tuning: Mapping[str, object], hz: int) -> None:
         """Drive another model (or tuning object) from rest; the ghosts tick at `hz` too."""
-        self.sim = Simulation(model, tuning, n=1, hz=hz)
+        self.sim = Simulation(model, tuning, n=1, hz=hz, track=self._track)
         self.set_hz(hz)
         self.reset()
 
@@ -203,7 +215,12 @@ class DriveSession:
         together. ValueError beyond MAX_GHOSTS."""
         if len(self.ghosts) >= MAX_GHOSTS:
             raise ValueError(f"at most {MAX_GHOSTS} ghosts")
-        ghost = Ghost(Simulation(model, tuning, n=1, hz=self.sim.hz), model.body(tuning), name, len(self.ghosts))
+        ghost = Ghost(
+            Simulation(model, tuning, n=1, hz=self.sim.hz, track=self._track),
+            model.body(tuning),
+            name,
+            len(self.ghosts),
+        )
         self.ghosts.append(ghost)
         self.reset()
         return ghost

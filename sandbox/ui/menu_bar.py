@@ -14,7 +14,7 @@ from ..physics.sim import TICK_RATES
 from .camera import CAMERAS
 from .ghosts import MAX_GHOSTS
 from .menus import SEPARATOR, Choices, Command, Owned, Submenu, Window, add_action
-from .world_layer import NO_CONTACT
+from .world_layer import CONTACT
 
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
 """View → Pixels per metre: the scale of the models that work in metres."""
@@ -221,7 +221,7 @@ VIEW = Submenu(
         ),
     ),
 )
-_NO_CONTACT = f"The track is drawn under the car; {NO_CONTACT}"
+_CONTACT = f"The track is drawn under the car; {CONTACT}."
 TRACK = Submenu(
     "Trac&k",
     (
@@ -229,7 +229,7 @@ TRACK = Submenu(
             "&Open track…",
             lambda w: w.world.open_dialog(),
             "Ctrl+T",
-            f"A track file (.json), a racetrack-database circuit (.csv) or a Godot level (.tscn). {_NO_CONTACT}",
+            f"A track file (.json), a racetrack-database circuit (.csv) or a Godot level (.tscn). {_CONTACT}",
         ),
         Submenu("&Built-in tracks", fill=lambda w, menu: w.world.fill_builtin(menu), name="builtin_tracks_menu"),
         Submenu("&Recent tracks", fill=lambda w, menu: w.world.fill_recent(menu), name="recent_tracks_menu"),

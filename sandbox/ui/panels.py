@@ -29,6 +29,7 @@ from .telemetry import LivePlots
 from .tune_panel import TunePanel
 from .tuning_panel import TuningPanel
 from .window_memory import settings
+from .world_layer import contact_note
 
 PANEL_MIN = 280
 """px: the narrowest a panel can be made (the side panels' width, the plots' width)."""
@@ -195,6 +196,7 @@ class Panels:
         w = self.window
         unit = w.model.LENGTH_UNIT
         w.track.set_units(unit, 1.0 if unit == "px" else w.px_per_metre)
+        w.track.contact_note = contact_note(w.model)
         w.plots.set_units(unit)
         self.channel_box.blockSignals(True)
         self.channel_box.clear()

@@ -26,7 +26,7 @@ from .plot_style import opaque
 from .ring_buffer import RingBuffer
 from .track_pointers import paint_pointers
 from .view_overlays import Dashboard, paint_dashboard, paint_text_lines, plate_rect
-from .world_layer import NO_CONTACT, WorldLayer
+from .world_layer import WorldLayer
 
 TRAIL_SECONDS = 8.0
 ZOOM_STEP = 1.15
@@ -91,6 +91,7 @@ class TrackView(QWidget):
         self.unit_scale = 1.0  # screen px per model unit at zoom 1
         self.state = None
         self.body = default_body({"wheel_base": 70.0})
+        self.contact_note = ""  # what the car does at the track's walls (world_layer.contact_note)
         self.shape_outline: np.ndarray | None = None  # the collision shape (car frame, model units), when shown
         self.hud_lines: list[str] = []
         self.ghost_lines: list[str] = []  # one readout line per ghost, drawn in its colour
@@ -444,5 +445,5 @@ class TrackView(QWidget):
         lines.append((f"{zoom}  ·  white: heading  ·  yellow: velocity (0.25 s ahead)", None))
         track = self.world.track
         if track is not None:
-            lines.append((f"track: {track.name}" + ("" if track.is_open_field else f" ({NO_CONTACT})"), None))
+            lines.append((f"track: {track.name}" + ("" if track.is_open_field else f" ({self.contact_note})"), None))
         return paint_text_lines(p, lines)

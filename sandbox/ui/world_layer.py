@@ -16,8 +16,20 @@ from PySide6.QtGui import QImage, QPainter
 from ..physics.track import Track
 from .track_painter import paint_track
 
-NO_CONTACT = "walls are drawn; the car does not meet them yet"
-"""Said wherever the user sees a track, until contact reaches the models."""
+CONTACT = (
+    "the arcade, bicycle and Ackermann cars meet its walls as Godot 3's move_and_slide does; "
+    "the rigid body and the dynamic car pass through them for now"
+)
+"""What cars do at a track's walls, said where a track is chosen."""
+
+
+def contact_note(model) -> str:
+    """What `model`'s car does at a track's walls, said where the track is shown."""
+    if getattr(model, "MEETS_WALLS", False):
+        return "walls met as in Godot 3"
+    return f"the {model.TITLE} car passes through walls for now"
+
+
 MARGIN = 0.25
 """The picture reaches this share of the view's size beyond each of its edges (cut to
 the track's bounds: no picture of empty ground)."""
