@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="a preset to drive beside the car as a compare ghost (up to 4 times)",
     )
-    p.add_argument("--zoom", type=zoom, default=1.0, help="view zoom, 0.1 … 8 (default 1)")
+    p.add_argument("--zoom", type=zoom, default=1.0, help="view zoom, 0.01 … 8 (default 1)")
     p.add_argument(
         "--track",
         help=f"the track under the car (the car starts at its spawn): {TRACK_HELP}; with --zoom-to-track, "

@@ -351,3 +351,28 @@ def test_the_window_drives_on_a_damaged_cache(filled, tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["60", "True"]
     assert len(cache_lines(result.stderr)) == 1, result.stderr
+
+
+def test_a_data_file_written_under_another_key_is_a_miss_not_another_functions_code(tmp_path):
+    """Two runs compiling at once can give two functions the same free data file name:
+    the index ends up naming B's key, while the last data written there is A's. Loaded
+    under B's key, A's code must be a miss (compiled again), never run as B."""
+    from sandbox.physics.kernel_cache_guard import CheckedCacheFile
+
+    run_a = CheckedCacheFile(cache_path=str(tmp_path), filename_base="f", source_stamp=("stamp", 1))
+    run_b = CheckedCacheFile(cache_path=str(tmp_path), filename_base="f", source_stamp=("stamp", 1))
+    key_a, key_b = (("int64",), "target", "a"), (("float64",), "target", "b")
+    run_a.save(key_a, "A's code")  # A: index {A: f.1}, its data in f.1
+    run_b._load_index = lambda: {}  # B read the index before A saved it: f.1 looked free to B too
+    run_b.save(key_b, "B's code")  # B: index {B: f.1} (A's entry lost), its data in f.1
+    run_a._save_data("f.1.nbc", _keyed(key_a, "A's code"))  # A's data write lands last
+    del run_b._load_index
+    assert run_b._load_index() == {key_b: "f.1.nbc"}
+    assert run_b.load(key_b) is None  # A's code under B's key: a miss, compiled again
+    assert run_a.load(key_a) is None  # A's key is no longer in the index: a miss too
+
+
+def _keyed(key, data):
+    from sandbox.physics.kernel_cache_guard import KEYED
+
+    return (KEYED, key, data)

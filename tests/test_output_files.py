@@ -187,7 +187,7 @@ def test_a_writer_that_fails_leaves_the_old_file(tmp_path):
 
 def test_zoom_and_size_out_of_range_are_refused():
     result = cli("screenshot", "--preset", PRESET, "--out", "/tmp/never.png", "--zoom", "20")
-    assert result.returncode == 2 and "zoom 20 is not within 0.1 … 8" in result.stderr
+    assert result.returncode == 2 and "zoom 20 is not within 0.01 … 8" in result.stderr
     result = cli("screenshot", "--preset", PRESET, "--out", "/tmp/never.png", "--size", "100000x100000")
     assert result.returncode == 2 and "each side must be 200 … 8000 px" in result.stderr
     assert "QPainter" not in result.stderr

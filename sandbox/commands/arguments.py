@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import shown
 
 HZ_RANGE = (10, 1000)
-ZOOMS = (0.1, 8.0)
+ZOOMS = (0.01, 8.0)
 """The view's zoom range (the window's ZOOM_RANGE; the CLI does not load Qt to parse)."""
 
 

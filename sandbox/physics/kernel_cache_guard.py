@@ -9,6 +9,12 @@ damage: the function's files are removed and it is compiled again. A cache that
 cannot be written is not written for the rest of the run. Each is said once, on
 stderr. Only the cache's files are checked: compiling itself is untouched.
 
+Each data file also holds the key it was saved under, and is a miss when read under
+another key. Runs that compile at the same time (a test suite's processes) can each
+give a new function the same free data file name, and the last write of the data can
+then sit under another function's key: loaded, that would run another function's code
+(a crash).
+
 This is the only module that touches numba's private cache classes (it replaces them
 for the whole process, `install`); `numba_changes` lists what a numba release changed
 of what it relies on, and the tests fail on any.
@@ -32,8 +38,10 @@ from .kernel_cache import DAMAGED, say_once
 MAX_FILE_BYTES = 64 * 2**20
 """The largest cache file read: the largest kernel's data file is about 250 KB and an
 index 2 KB, so a bigger file is damage (or a device), never read to its end."""
-MAGIC = b"car-sandbox kernel cache 1\n"
+MAGIC = b"car-sandbox kernel cache 2\n"
 DIGEST_BYTES = 32
+KEYED = "car-sandbox keyed entry"
+"""The first item of each data file's (KEYED, key, data)."""
 
 _NUMBA_FILE = caching.IndexDataCacheFile
 """numba's own class, before `install` puts CheckedCacheFile in its place."""
@@ -120,6 +128,19 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
         body = self._dump((self._version, self._source_stamp, overloads))
         with self._open_for_write(self._index_path) as f:
             f.write(_sealed(body))
+
+    def save(self, key, data):
+        """numba's save, the data file holding its key too (see the module's docstring)."""
+        super().save(key, (KEYED, key, data))
+
+    def load(self, key):
+        """numba's load; a data file saved under another key is a miss."""
+        entry = super().load(key)
+        if entry is None:
+            return None
+        if not (isinstance(entry, tuple) and len(entry) == 3 and entry[0] == KEYED) or entry[1] != key:
+            return None  # another function's code under this name: compiled again, then saved over it
+        return entry[2]
 
     def _load_data(self, name):
         body = read_checked(self._data_path(name))
