@@ -328,3 +328,30 @@ def test_a_car_backed_into_the_parking_lots_wall_stops_at_it(model):
     assert float(free.sim.state.x[0]) * scale < 0  # nothing stops it on the open field
     assert x >= 59 + half - 0.5, f"{model}: its centre at {x:.1f} px, the wall's face at 59–61.5 px"
     assert x <= 61.5 + half + 2.0  # and it did reach the wall
+
+
+@pytest.mark.parametrize("model", ["arcade", "bicycle"])
+def test_many_ticks_in_one_call_meet_the_walls_as_tick_by_tick_does(model):
+    """A frame that runs many ticks at once (a scripted drive, a late frame) gives the
+    same car, bit for bit, as ticking one at a time: on the lot, backed into its wall."""
+    from sandbox.files.presets import declared_preset
+    from sandbox.physics.models import MODELS
+    from sandbox.physics.state import Controls
+    from sandbox.session.drive import DriveSession
+    from sandbox.session.sources import HeldControls
+
+    preset = declared_preset(MODELS[model], model)
+    lot = open_track(find_builtin_track("parking_lot"))
+    sessions = []
+    for _ in range(2):
+        drive = DriveSession(preset.model, preset.tuning, 60, HeldControls(Controls(brake=1.0)))
+        drive.track = lot
+        drive.reset()
+        sessions.append(drive)
+    ticked, at_once = sessions
+    for _ in range(600):
+        ticked.tick()
+    rows = np.tile([0.0, 0.0, 1.0, 0.0, 0.0], (600, 1))  # steer, throttle, brake, handbrake, shift
+    at_once.drive_through(rows)
+    assert np.array_equal(ticked.sim.state.data, at_once.sim.state.data, equal_nan=True)  # NaN: slots unset
+    assert float(ticked.sim.state.data[0, ticked.sim.state.layout.offset["wall_contacts"]]) > 0  # it met the wall

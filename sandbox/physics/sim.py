@@ -223,11 +223,12 @@ def seek_states(
     hz: float,
     ticks: int | None = None,
     start: State | None = None,
+    walls: Walls | None = None,
 ) -> State:
     """The whole state after each of the first `ticks` ticks of `trace` from `start`
     (rest at the origin), as a State of one row per tick (a replay's seek: one
-    compiled call)."""
-    rows = _record(model, params, trace, hz, np.arange(model.STATE.size), start, ticks)
+    compiled call); `walls`: the world (None: the open field)."""
+    rows = _record(model, params, trace, hz, np.arange(model.STATE.size), start, ticks, walls=walls)
     return State.of(model.STATE, rows)
 
 

@@ -189,7 +189,7 @@ class DriveSession:
         done = self.sim.ticks
         rows = np.asarray(rows, dtype=np.float64)
         sims = [self.sim] + [g.sim for g in self.ghosts]
-        runs = [seek_states(sim.model, sim.params, rows, sim.hz, start=sim.state) for sim in sims]
+        runs = [seek_states(sim.model, sim.params, rows, sim.hz, start=sim.state, walls=sim.walls) for sim in sims]
         odometers = []
         for sim, states in zip(sims, runs):
             x0, y0 = float(sim.state.x[0]), float(sim.state.y[0])
