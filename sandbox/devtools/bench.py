@@ -25,7 +25,7 @@ from ..physics.models import MODELS
 from ..physics.params import Tuning
 from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
-from . import bench_first_use, bench_fit, bench_inputs, bench_link, bench_tune
+from . import bench_first_use, bench_fit, bench_inputs, bench_level, bench_link, bench_tune, bench_walls
 from .bench_baseline import tick as baseline_tick
 from .bench_game_report import fit_report, flood_report
 from .bench_lines import per_model as _per_model
@@ -265,6 +265,10 @@ def run(quick: bool = False) -> dict:
     figures["recompute"] = recompute
     figures["recompute_frame_p99_ms"] = {name: r["frame_p99_ms"] for name, r in recompute.items()}
     figures["recompute_max_gap_ms"] = {name: r["max_gap_ms"] for name, r in recompute.items()}
+    _step("a car among walls (the club circuit against the open field) and a large Godot level's import")
+    figures["walls"] = bench_walls.run(quick)
+    figures["level_import_s"] = bench_level.level_import_seconds()
+    figures["level_import_cpu_s"] = bench_level.level_import_seconds(clock=time.process_time)
     _step("the live link to the game (Godot 3, in real time: about a minute)")
     figures["link"] = bench_link.run(quick)
     figures["link_flood"] = flood_frames(5.0 if quick else 20.0)
@@ -387,6 +391,10 @@ def report(f: dict) -> str:
             t["metrics_latency_frames"],
             True,
         )
+    if "walls" in f:
+        lines += bench_walls.report(f["walls"])
+    if "level_import_s" in f:
+        lines += bench_level.report(f["level_import_s"], f["level_import_cpu_s"])
     if "link" in f:
         lines += bench_link.report(f["link"])
     if "link_flood" in f:

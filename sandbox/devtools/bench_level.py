@@ -104,10 +104,8 @@ def level_import_seconds(shapes: int = SHAPES, runs: int = 3, clock=time.perf_co
     return best
 
 
-def level_import_lines() -> list[str]:
+def report(seconds: float, cpu: float) -> list[str]:
     """The figure as `car-sandbox bench` words it."""
-    seconds = level_import_seconds()
-    cpu = level_import_seconds(clock=time.process_time)
     return [
         f"Godot level import, {SHAPES:,d} shapes: {seconds:.2f} s ({cpu:.2f} s of CPU)  "
         f"target ≤ {TARGET_SECONDS:g} s: {verdict(seconds <= TARGET_SECONDS)}"
@@ -115,4 +113,4 @@ def level_import_lines() -> list[str]:
 
 
 if __name__ == "__main__":
-    print("\n".join(level_import_lines()))
+    print("\n".join(report(level_import_seconds(), level_import_seconds(clock=time.process_time))))

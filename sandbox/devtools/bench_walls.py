@@ -1,8 +1,10 @@
-"""What a track's walls cost a kinematic car's whole tick: the one-car tick (ns) and a
-batch's car-ticks per second, on the open field and on the built-in club circuit
-(from its spawn, full throttle, straight on: the cars meet the walls after a while and
-drive pressed against them), and the one-car tick pressed against the parking lot's
-wall. Printed by `python -m sandbox.devtools.bench_walls [MODEL …]`; no assertions.
+"""What a track's walls cost a kinematic car: a car lapping the built-in club circuit
+(a lap's controls made once by a simple pure-pursuit driver along the track's centre
+line, then replayed in one compiled call) against the same controls on the open field
+(the same moves, tick for tick, as long as the car meets no wall), for one car (ns per
+tick) and a batch (car-ticks per second); and, for the record, a car pressed against
+the parking lot's wall (every tick a contact). Printed by `python -m
+sandbox.devtools.bench_walls [MODEL …]` and by `car-sandbox bench`; no assertions.
 The aim: a car on the circuit costs at most twice a car on the open field.
 """
 
@@ -15,16 +17,22 @@ import time
 import numpy as np
 
 from ..files.tracks import find_builtin_track, load_track
-from ..physics import kernels, sim
+from ..physics import sim
 from ..physics.models import get_model
 from ..physics.state import Controls
 from ..physics.track import Pose
 from ..physics.walls import walls_for
+from .bench_lines import verdict
 
-TICKS = 600
-"""ticks a one-car run (10 s at 60 Hz)."""
+MODELS = ("arcade", "bicycle", "ackermann")
+"""The models that meet walls."""
+TARGET_RATIO = 2.0
+"""A car on the circuit costs at most this many times a car on the open field."""
 CARS = 2048
 """cars of a batch."""
+HZ = 60
+LAP = {"px": (350.0, 150.0), "m": (14.0, 8.0)}
+"""The lapping driver's speed (unit/s) and look-ahead (unit), by the model's unit."""
 
 
 def _best(run, repeats: int = 3) -> float:
@@ -38,66 +46,101 @@ def _best(run, repeats: int = 3) -> float:
     return best
 
 
-def one_car_ns(model, track=None, start: Pose | None = None, ticks: int = TICKS) -> tuple[float, float]:
-    """(ns per tick, share of the ticks that met a wall) of one car (`kernels.run_one`)
-    at full throttle, straight on, for `ticks` ticks from `start` (else the spawn)."""
+def lap_controls(model, track, ticks: int) -> np.ndarray:
+    """Control rows (steer, throttle, brake) of `ticks` ticks that keep the car on
+    `track` (its default tuning, from the spawn): steer toward the centre line's point a
+    look-ahead ahead of the nearest one, throttle below the driver's speed, brake well
+    above it. A plain driver, only good enough to lap without touching a wall."""
+    speed, look = LAP[model.LENGTH_UNIT]
+    car = sim.Simulation(model, {p.name: p.default for p in model.PARAMS}, 1, HZ, track)
+    line = np.asarray(car.track.centre_line.points, dtype=np.float64)
+    pieces = np.hypot(*(np.roll(line, -1, axis=0) - line).T)
+    at = model.STATE.offset
+    rows = np.zeros((ticks, 3))
+    for t in range(ticks):
+        s = car.state.data[0]
+        x, y, heading = s[at["x"]], s[at["y"]], s[at["heading"]]
+        i = int(np.argmin(np.hypot(line[:, 0] - x, line[:, 1] - y)))
+        ahead = 0.0
+        while ahead < look:
+            ahead += pieces[i]
+            i = (i + 1) % len(line)
+        error = math.remainder(math.atan2(line[i, 1] - y, line[i, 0] - x) - heading, math.tau)
+        v = math.hypot(s[at["vx"]], s[at["vy"]])
+        rows[t] = (min(max(2.0 * error, -1.0), 1.0), float(v < speed), float(v > 1.3 * speed))
+        car.tick(Controls(*rows[t]))
+    return rows
+
+
+def one_car(model, controls, track=None, start=None) -> tuple[float, float]:
+    """(ns per tick, share of ticks at a wall) of one car replaying `controls` from
+    `start` (else the track's spawn) in one compiled call."""
     tuning = {p.name: p.default for p in model.PARAMS}
     walls = walls_for(track, model.LENGTH_UNIT)
     if start is None and track is not None:
         start = track.in_unit(model.LENGTH_UNIT).spawn
-    rows, _ = sim.tuning_rows(model, tuning, 1)
-    controls = Controls(throttle=1.0).rows(1)[0]
-    more = () if walls is None else (walls,)
-    number = sim.model_number(model)
+    trace = np.zeros((len(controls), 5))
+    trace[:, :3] = controls
 
     def run():
-        state = sim.at_rest(model, 1, start)
-        kernels.call(kernels.run_one, number, state.data[0], controls, rows[0], 1 / 60, ticks, *more)
+        return sim.record(model, tuning, trace, HZ, ("wall_contacts",), sim.at_rest(model, 1, start), walls=walls)
 
-    ns = _best(run) / ticks * 1e9
-    if walls is None:
-        return ns, 0.0
-    trace = np.tile([0.0, 1.0, 0.0, 0.0, 0.0], (ticks, 1))
-    met = sim.record(model, tuning, trace, 60, ("wall_contacts",), sim.at_rest(model, 1, start), walls=walls)
-    return ns, float(np.mean(met[:, 0] > 0))
+    seconds = _best(run)
+    return seconds / len(controls) * 1e9, float(np.mean(run()[:, 0] > 0))
 
 
-def batch_rate(model, track=None, cars: int = CARS) -> float:
-    """car-ticks per second of a batch of `cars` from the track's spawn, steering
-    spread from full left to full right, for 60 ticks."""
+def batch_rate(model, controls, track=None, cars: int = CARS) -> float:
+    """car-ticks per second of `cars` cars from the spawn all replaying `controls`."""
     tuning = {p.name: p.default for p in model.PARAMS}
     walls = walls_for(track, model.LENGTH_UNIT)
     start = None if track is None else track.in_unit(model.LENGTH_UNIT).spawn
-    held = Controls(steer=np.linspace(-1.0, 1.0, cars), throttle=np.ones(cars))
-    seconds = _best(lambda: sim.run_batch(model, tuning, cars, held, 60, walls=walls, start=start))
-    return cars * 60 / seconds
+    seconds = _best(lambda: sim.run_batch(model, tuning, cars, controls, len(controls), HZ, walls=walls, start=start))
+    return cars * len(controls) / seconds
 
 
-def figures(names=("arcade", "bicycle", "ackermann")) -> list[str]:
-    """The lines printed: per model, the open field, the club circuit and a car pressed
-    against the parking lot's wall."""
+def run(quick: bool = False, names=MODELS) -> dict:
+    """The figures, per model."""
     club = load_track(find_builtin_track("club_circuit"))
     lot = load_track(find_builtin_track("parking_lot"))
-    lines = []
+    ticks = 1200 if quick else 3600
+    figures = {}
     for name in names:
         model = get_model(name)
+        controls = lap_controls(model, club, ticks)
         k = 1.0 if model.LENGTH_UNIT == "px" else 1.0 / lot.pixels_per_metre
         pressed = Pose(100.0 * k, 300.0 * k, math.pi)  # heading left into the lot's left wall
-        (open_ns, _), (club_ns, club_met) = one_car_ns(model), one_car_ns(model, club)
-        first_ns, first_met = one_car_ns(model, club, ticks=60)
-        pressed_ns, pressed_met = one_car_ns(model, lot, pressed)
-        open_rate, club_rate = batch_rate(model), batch_rate(model, club)
+        (open_ns, _), (club_ns, club_met) = one_car(model, controls), one_car(model, controls, club)
+        held = np.tile([0.0, 1.0, 0.0], (ticks // 4, 1))
+        pressed_ns, pressed_met = one_car(model, held, lot, pressed)
+        figures[name] = {
+            "seconds": ticks / HZ,
+            "tick_ns_open": open_ns,
+            "tick_ns_circuit": club_ns,
+            "circuit_at_wall": club_met,
+            "tick_ns_pressed": pressed_ns,
+            "pressed_at_wall": pressed_met,
+            "batch_open": batch_rate(model, controls),
+            "batch_circuit": batch_rate(model, controls, club),
+        }
+    return figures
+
+
+def report(figures: dict) -> list[str]:
+    """The lines `car-sandbox bench` prints."""
+    lines = [f"a car lapping the club circuit against the same drive on the open field (target ≤ {TARGET_RATIO:g}×):"]
+    for name, f in figures.items():
+        tick = f["tick_ns_circuit"] / f["tick_ns_open"]
+        batch = f["batch_open"] / f["batch_circuit"]
         lines += [
-            f"{name}: one-car tick {open_ns:.0f} ns on the open field; on the club circuit "
-            f"{first_ns:.0f} ns its first second from the spawn ({first_ns / open_ns:.1f}×, "
-            f"{first_met:.0%} of ticks at a wall), {club_ns:.0f} ns over 10 s ({club_ns / open_ns:.1f}×, "
-            f"{club_met:.0%} at a wall); {pressed_ns:.0f} ns into the parking lot's wall ({pressed_met:.0%} at it)",
-            f"{name}: batch of {CARS}: {open_rate / 1e6:.1f} M car-ticks/s on the open field, "
-            f"{club_rate / 1e6:.1f} M on the club circuit ({open_rate / club_rate:.1f}× the time)",
+            f"  {name:10s} one car {f['tick_ns_open']:.0f} → {f['tick_ns_circuit']:.0f} ns a tick ({tick:.2f}×: "
+            f"{verdict(tick <= TARGET_RATIO)}; {f['seconds']:.0f} s, {f['circuit_at_wall']:.0%} of ticks at a wall); "
+            f"batch of {CARS} {f['batch_open'] / 1e6:.1f} → {f['batch_circuit'] / 1e6:.1f} M car-ticks/s "
+            f"({batch:.2f}× the time: {verdict(batch <= TARGET_RATIO)})",
+            f"  {'':10s} pressed against the parking lot's wall: {f['tick_ns_pressed']:.0f} ns a tick "
+            f"({f['pressed_at_wall']:.0%} of ticks at it; reported)",
         ]
     return lines
 
 
 if __name__ == "__main__":
-    for line in figures(tuple(sys.argv[1:]) or ("arcade", "bicycle", "ackermann")):
-        print(line)
+    print("\n".join(report(run(names=tuple(sys.argv[1:]) or MODELS))))

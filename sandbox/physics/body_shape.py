@@ -83,6 +83,21 @@ def shape_of(values) -> np.ndarray:
 
 
 @kernel
+def reach(shape) -> float:
+    """The farthest any point of the shape is from the body's origin, whatever the
+    heading: the offset's length plus the shape's own farthest point (a rectangle's
+    half diagonal, half a capsule's tip-to-tip length, a circle's radius)."""
+    kind = shape[0]
+    if kind == RECTANGLE_SHAPE:
+        own = 0.5 * math.sqrt(shape[1] * shape[1] + shape[2] * shape[2])
+    elif kind == CAPSULE_SHAPE:
+        own = max(shape[2] / 2, shape[1])
+    else:
+        own = shape[1]
+    return math.sqrt(shape[3] * shape[3] + shape[4] * shape[4]) + own
+
+
+@kernel
 def body_at(shape, x: float, y: float, heading: float):
     """The shape on a body at (x, y) turned by `heading` (rad), as the kernels' tuple
     (see the module's docstring)."""

@@ -32,7 +32,20 @@ from __future__ import annotations
 
 import math
 
-from .body_shape import CX, CY, HALF_1, HALF_2, KIND, RADIUS, RECTANGLE_SHAPE, body_at, bounds, vertex, vertex_count
+from .body_shape import (
+    CX,
+    CY,
+    HALF_1,
+    HALF_2,
+    KIND,
+    RADIUS,
+    RECTANGLE_SHAPE,
+    body_at,
+    bounds,
+    reach,
+    vertex,
+    vertex_count,
+)
 from .contact_sat import contacts, overlap
 from .kernel import kernel
 from .world import (
@@ -43,6 +56,7 @@ from .world import (
     cell_index,
     cell_item,
     circle,
+    clearance_at,
     grid_value,
     has_walls,
     is_concave,
@@ -367,7 +381,11 @@ def _near_walls(world, shape, x, y, heading, vx, vy, mx, my, margin):
 @kernel
 def _within_reach(world, shape, x, y, heading, mx, my, margin) -> bool:
     """Whether any wall's bounding box meets the car's box swept by the tick's motion
-    and grown by twice the margin (else the tick is the open field's move)."""
+    and grown by twice the margin (else the tick is the open field's move). First the
+    world's clearance at the car: nothing within the car's reach, its motion and the
+    margins (one look-up, the usual case between walls), nothing to look for."""
+    if clearance_at(world, x, y) > reach(shape) + math.sqrt(mx * mx + my * my) + 2 * margin:
+        return False
     left, top, right, bottom = bounds(body_at(shape, x, y, heading), 0.0, 0.0, 2 * margin)
     return _any_near(
         world, (min(left, left + mx), min(top, top + my), max(right, right + mx), max(bottom, bottom + my))

@@ -29,7 +29,7 @@ from .body_shape import of_tuning
 from .contact_godot3 import SAFE_MARGIN, move_and_slide
 from .kernel import OPTIONS, kernel
 from .track import Track
-from .world import EMPTY, World, build_world, has_walls
+from .world import EMPTY, World, build_world, clearance_at, has_walls
 
 
 class Walls(NamedTuple):
@@ -74,6 +74,23 @@ def _is_open_of(walls):
     return lambda walls: not has_walls(walls.world)
 
 
+@kernel(inline=True)
+def _clear(walls, p, first, x, y, mx, my) -> bool:
+    """Whether the car at (x, y) (model units) moving by (mx, my) this tick cannot
+    reach any wall: the world's clearance at it is more than the shape's reach, the
+    motion and twice the safe margin (`world.clearance_at`). The usual case between
+    walls, decided in one look-up; kept apart from the contact itself (a separate
+    compiled call, `_slide_near`/`_slide_pose_near`) so that a tick away from walls
+    stays as small as the open field's."""
+    # the shape's reach, for every kind at once: half its length and width's diagonal
+    # (a rectangle's exactly; more than a capsule's or a circle's, which lie inside it)
+    length, width, ox, oy = p[first + 1], p[first + 2], p[first + 3], p[first + 4]
+    shape = 0.5 * math.sqrt(length * length + width * width) + math.sqrt(ox * ox + oy * oy)
+    k = walls.scale
+    far = (shape + math.sqrt(mx * mx + my * my)) * k + 2 * SAFE_MARGIN
+    return clearance_at(walls.world, x * k, y * k) > far
+
+
 @kernel
 def _scaled(shape, k):
     """A shape tuple (body_shape's layout) with its lengths times `k`."""
@@ -89,7 +106,7 @@ def slide(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
     raise TypeError("walls.slide is called from compiled code")
 
 
-@overload(slide, jit_options=OPTIONS)
+@overload(slide, jit_options=OPTIONS, inline="always")
 def _slide_of(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
     if _open(walls):
 
@@ -99,17 +116,23 @@ def _slide_of(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
         return open_field
 
     def among_walls(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
-        if not has_walls(walls.world):
+        if not has_walls(walls.world) or _clear(walls, p, first, x, y, vx * dt, vy * dt):
             return x + vx * dt, y + vy * dt, vx, vy, 0.0
-        k = walls.scale
-        shape = _scaled(of_tuning(p, first), k)
-        heading = math.atan2(heading_y, heading_x)
-        x, y, vx, vy, slides, _, _ = move_and_slide(
-            walls.world, shape, x * k, y * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
-        )
-        return x / k, y / k, vx / k, vy / k, float(slides)
+        return _slide_near(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt)
 
     return among_walls
+
+
+@kernel
+def _slide_near(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
+    """`slide` where a wall may be within the tick's reach."""
+    k = walls.scale
+    shape = _scaled(of_tuning(p, first), k)
+    heading = math.atan2(heading_y, heading_x)
+    x, y, vx, vy, slides, _, _ = move_and_slide(
+        walls.world, shape, x * k, y * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
+    )
+    return x / k, y / k, vx / k, vy / k, float(slides)
 
 
 def slide_pose(walls, p, first, x0, y0, x, y, heading, dt):
@@ -121,7 +144,7 @@ def slide_pose(walls, p, first, x0, y0, x, y, heading, dt):
     raise TypeError("walls.slide_pose is called from compiled code")
 
 
-@overload(slide_pose, jit_options=OPTIONS)
+@overload(slide_pose, jit_options=OPTIONS, inline="always")
 def _slide_pose_of(walls, p, first, x0, y0, x, y, heading, dt):
     if _open(walls):
 
@@ -132,15 +155,22 @@ def _slide_pose_of(walls, p, first, x0, y0, x, y, heading, dt):
 
     def among_walls(walls, p, first, x0, y0, x, y, heading, dt):
         vx, vy = (x - x0) / dt, (y - y0) / dt
-        if not has_walls(walls.world):
+        if not has_walls(walls.world) or _clear(walls, p, first, x0, y0, x - x0, y - y0):
             return x, y, vx, vy, 0.0
-        k = walls.scale
-        shape = _scaled(of_tuning(p, first), k)
-        mx, my, mvx, mvy, slides, _, _ = move_and_slide(
-            walls.world, shape, x0 * k, y0 * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
-        )
-        if slides == 0:
-            return x, y, vx, vy, 0.0
-        return mx / k, my / k, mvx / k, mvy / k, float(slides)
+        return _slide_pose_near(walls, p, first, x0, y0, x, y, heading, dt)
 
     return among_walls
+
+
+@kernel
+def _slide_pose_near(walls, p, first, x0, y0, x, y, heading, dt):
+    """`slide_pose` where a wall may be within the tick's reach."""
+    vx, vy = (x - x0) / dt, (y - y0) / dt
+    k = walls.scale
+    shape = _scaled(of_tuning(p, first), k)
+    mx, my, mvx, mvy, slides, _, _ = move_and_slide(
+        walls.world, shape, x0 * k, y0 * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
+    )
+    if slides == 0:
+        return x, y, vx, vy, 0.0
+    return mx / k, my / k, mvx / k, mvy / k, float(slides)

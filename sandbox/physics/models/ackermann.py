@@ -136,7 +136,7 @@ def outer_limit(track_width: float, wheel_base: float) -> float:
     return math.atan2(1.0, 1 / math.tan(MAX_INNER) + track_width / wheel_base)
 
 
-@kernel
+@kernel(inline=True)
 def tick(s, c, p, dt, walls):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
     `walls` (walls.Walls, or None: the open field), in place."""

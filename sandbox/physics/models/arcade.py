@@ -271,7 +271,7 @@ def calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt):
     return nhx, nhy, vx, vy, fast and d > 0
 
 
-@kernel
+@kernel(inline=True)
 def integrate(x, y, vx, vy, ax, ay, hx, hy, p, dt, walls):
     """The recipe's step 4: velocity += acceleration * delta, then move_and_slide()
     moves by velocity * delta (among `walls`, step 4a, the body along (hx, hy)); (x, y,
@@ -281,7 +281,7 @@ def integrate(x, y, vx, vy, ax, ay, hx, hy, p, dt, walls):
     return slide(walls, p, SHAPE_AT, x, y, hx, hy, vx, vy, dt)  # velocity = move_and_slide(velocity)
 
 
-@kernel
+@kernel(inline=True)
 def integrate_midpoint(x, y, start_x, start_y, start_rate, vx, vy, hx, hy, nhx, nhy, push, p, dt, walls):
     """Departure (`rate_independent`) in place of step 4: the engine and the
     resistance at the 60 Hz strength by the midpoint rule from the tick's start
@@ -333,7 +333,7 @@ def show(s, u):
     s[S.wheel_angle] = u[HELD.steer_direction]
 
 
-@kernel
+@kernel(inline=True)
 def tick(s, c, p, dt, walls):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
     `walls` (walls.Walls, or None: the open field), in place."""

@@ -246,7 +246,7 @@ def _motion_heading(s, p, dt: float) -> float:
     return h
 
 
-@kernel
+@kernel(inline=True)
 def tick(s, c, p, dt, walls):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
     `walls` (walls.Walls, or None: the open field), in place."""
