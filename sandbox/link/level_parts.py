@@ -2,7 +2,7 @@
 parts, each under a datagram's size, asked for a few at a time and again when one is
 lost. `LevelParts` gathers the parts of one level; `GameLevel` is the level whole, as the
 game's node collected it (its shapes are checked where they become walls:
-files/godot_level_game.py)."""
+level_track.py)."""
 
 from __future__ import annotations
 

@@ -217,7 +217,7 @@ def _check(message: dict) -> dict:
 def _level(message: dict) -> dict:
     """A level part's own fields checked: its place among the parts, its shapes a list of
     objects (each shape's fields are checked where it becomes a wall:
-    files/godot_level_game.py); part 0 also says what was not read and where the car is."""
+    level_track.py); part 0 also says what was not read and where the car is."""
     out = {name: _whole(message, name, "level") for name in ("seq", "level", "part", "parts")}
     if not 1 <= out["parts"] <= LEVEL_PARTS:
         raise _bad("level.parts", f"{out['parts']:,d} is not 1 … {LEVEL_PARTS:,d}")
