@@ -30,7 +30,7 @@ const WARNINGS_PER_SECOND = 5  # a flood of bad messages does not flood the log
 # the node's physics step runs before the car's (0 by default), so a value set now is
 # used in this very tick, and the controls it reads are the ones the car reads
 const PRIORITY = -1000
-const LEVEL_SHAPES = 10000  # shapes of the level sent at most: those beyond are counted, not sent
+const LEVEL_SHAPES = 10000  # shapes of the level sent at most (those beyond are counted)
 const LEVEL_PART_BYTES = 60000  # the shapes' text in one level message at most
 const NOTE_NODES = 5  # nodes named for each reason a shape was not read
 {{TABLES}}
@@ -398,7 +398,8 @@ func _answer_level(seq, part, level):
 	elif not _is_number(level) or level != _level_id or part >= _level_parts.size():
 		_warn("a get_level message for a level part this node does not hold was dropped")
 		return
-	var head = {"type": "level", "seq": seq, "level": _level_id, "part": int(part), "parts": _level_parts.size()}
+	var head = {"type": "level", "seq": seq, "level": _level_id, "part": int(part)}
+	head["parts"] = _level_parts.size()
 	var more = ',"shapes":[' + _level_parts[int(part)] + "]"
 	_send(head, more + (_level_head if part == 0 else ""))
 
@@ -430,7 +431,8 @@ func _collect_level(seq):
 			if not (child is CollisionShape2D or child is CollisionPolygon2D):
 				continue
 			if not meets:
-				_note(notes, "shapes of bodies the car does not meet (its layer %d, mask %d): not read" % [layer, mask], child)
+				var unmet = "shapes of bodies the car does not meet (its layer %d, mask %d)"
+				_note(notes, unmet % [layer, mask] + ": not read", child)
 			elif child.disabled:
 				_note(notes, "disabled shapes: not read", child)
 			elif texts.size() >= LEVEL_SHAPES:
@@ -438,7 +440,8 @@ func _collect_level(seq):
 			else:
 				var text = _shape_text(child, notes)
 				if text.length() > LEVEL_PART_BYTES:
-					_note(notes, "shapes of too many points to send (over %d bytes): not read" % LEVEL_PART_BYTES, child)
+					var too_big = "shapes of too many points to send (over %d bytes)"
+					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
 				elif text != "":
 					texts.append(text)
 	_level_id = seq
