@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 LEVEL_TIMEOUT_S = 5.0
 """s the game may send nothing of its level before the pull is given up."""
 RESEND_S = 0.5
-"""s after which a part asked for and not come is asked for again."""
+"""s after which a part asked for and not come is asked for again..."""
+FIRST_RESEND_S = 2.0
+"""...but part 0 only after this long: the node collects the level for it, in one physics
+tick (10 000 shapes take Godot 3 a few tenths of a second), and collects it anew each time."""
 WINDOW = 4
 """parts asked for at once (each up to 64 KB: the sandbox's receive buffer holds them)."""
 

@@ -19,7 +19,7 @@ from .. import __version__
 from . import recorder
 from .failures import Failures
 from .game import GameInfo, LinkStatus, RecordingSummary, Telemetry
-from .level_parts import LEVEL_TIMEOUT_S, RESEND_S, WINDOW, GameLevel, LevelParts
+from .level_parts import FIRST_RESEND_S, LEVEL_TIMEOUT_S, RESEND_S, WINDOW, GameLevel, LevelParts
 from .protocol import (
     DEFAULT_PORT,
     FROM_GAME,
@@ -383,7 +383,7 @@ class LinkServer:
 
     def request_level(self, timeout: float = LEVEL_TIMEOUT_S) -> GameLevel:
         """The static collision shapes of the running game (docs/link.md, `get_level`),
-        asked for in parts, WINDOW at a time, each asked again after RESEND_S; LinkError
+        asked for in parts, WINDOW at a time, each asked again when lost; LinkError
         when no game is linked, its node does not send levels (an older one), the game
         changes, or nothing of the level comes for `timeout` s."""
         with self._cond:
@@ -413,11 +413,12 @@ class LinkServer:
             return parts.whole(game.game, game.godot)
 
     def _ask_level(self, parts: LevelParts, asked: dict[int, float], now: float) -> None:
-        """Ask for part 0 until it comes, then for the missing parts, WINDOW at a time,
-        each again after RESEND_S (lock held)."""
+        """Ask for part 0 until it comes (again after FIRST_RESEND_S), then for the
+        missing parts, WINDOW at a time, each again after RESEND_S (lock held)."""
         wanted = [0] if parts.first is None else parts.missing()[:WINDOW]
         for part in wanted:
-            if now - asked.get(part, -RESEND_S) >= RESEND_S:
+            wait = FIRST_RESEND_S if part == 0 else RESEND_S
+            if now - asked.get(part, -wait) >= wait:
                 asked[part] = now
                 level = {} if part == 0 else {"level": parts.level}
                 self._send({"type": "get_level", "seq": self._next_seq(), "part": part, **level})
