@@ -193,7 +193,7 @@ def test_what_the_game_did_not_read_and_left_out_are_the_tracks_notes():
 @pytest.mark.parametrize(
     "shape, said",
     [
-        ({**dot(0), "transform": [1, 0, 0, 1, None, 0]}, "Main/Dot0: transform[4]: not a finite number (the game sent null"),
+        ({**dot(0), "transform": [1, 0, 0, 1, None, 0]}, "Main/Dot0: transform[4]: not a finite number (the game"),
         ({**dot(0), "radius": None}, "Main/Dot0: radius: not a finite number"),
         ({**dot(0), "transform": [1, 0, 0, 1, 1e300, 0]}, "transform[4]: 1e+300 is beyond ±1e+07"),
         ({**dot(0), "transform": [1, 0, 0, 1]}, "Main/Dot0: transform: not a list of six numbers"),

@@ -98,7 +98,7 @@ def test_the_walls_the_game_sends_are_the_walls_of_its_scene_file(mask):
     )
     assert "tile maps' collision: not read: Driver/Level/Ground" in notes
     # Upstairs (layers 2 and 3, mask 4) is met by a car whose mask holds layer 2
-    assert (f"its layer 1, mask 1): not read: Driver/Level/Upstairs/Dot" in notes) == (mask == 1)
+    assert ("its layer 1, mask 1): not read: Driver/Level/Upstairs/Dot" in notes) == (mask == 1)
     assert any(isinstance(c, Circle) and (c.x, c.y) == (1500, 400) for c in track.circles) == (mask == 3)
     assert game_level.left_out == 0 and game_level.parts == 1
     assert track.spawn.x == pytest.approx(game_level.car["x"]) and track.name.endswith("(from the game)")

@@ -25,8 +25,8 @@ from ..physics.models import MODELS
 from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
 from .game_car import STALE_S, game_body, game_car
-from .link_panel import LinkPanel
 from .link_level import PullLevel
+from .link_panel import LinkPanel
 from .link_pull import PullFromGame
 from .link_recording import GameDriveRecording
 from .link_settings import LinkSettings
