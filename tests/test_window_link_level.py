@@ -63,7 +63,8 @@ def test_pull_level_puts_the_games_walls_in_the_window_and_the_car_meets_them(wi
     (post,) = track.circles
     assert (post.x, post.y, post.radius) == (100, 200, 30)
     assert window.world.game_action.isChecked() and window.world.game_action.text() == track.name  # the Track menu
-    assert "2 walls" in window.link_panel.level.text() and "Main/Gate/Bar" in window.link_panel.level.text()
+    assert window.link_panel.level.text().startswith("The game's level: 2 walls; 1 notes")
+    assert window.link_panel.level.toolTip() == "<qt>disabled shapes: not read: Main/Gate/Bar</qt>"
     # the car starts where the game's car is, drives east into the wall and stops at it
     drive = window.drive
     window.drive_view.timer.stop()

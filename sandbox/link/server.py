@@ -402,7 +402,7 @@ class LinkServer:
                 while not parts.complete:
                     now = time.perf_counter()
                     if self._game is not game or self._stopping.is_set():
-                        raise LinkError("The game left the link while its level was coming; the track is unchanged")
+                        raise LinkError("The game left the link while its level was coming")
                     if now - max(self._level_heard, start) > timeout:
                         got = f" ({len(parts.got)} of its {parts.parts} parts came)" if parts.parts else ""
                         raise LinkError(f"The game did not send its level within {timeout:g} s{got}")

@@ -265,9 +265,12 @@ class LinkPanel(QWidget):
         self.pull_button.setEnabled(game is not None)
         self.level_button.setEnabled(game is not None)
 
-    def show_level(self, text: str) -> None:
-        """What the last level pulled from the game holds (its walls, what was not read)."""
+    def show_level(self, text: str, notes=()) -> None:
+        """What the last level pulled from the game holds: its walls, and (the tooltip,
+        one a line) the notes on what was not read."""
         self.level.setText(text)
+        tip = "<br>".join(html.escape(note) for note in notes)  # the game's node names: never markup
+        self.level.setToolTip(f"<qt>{tip}</qt>" if tip else "The last level pulled from the game")
 
     def show_change(self, text: str) -> None:
         """That the game changed (`text` names the new one); "" hides it."""

@@ -114,10 +114,8 @@ class WorldTracks:
         """The linked game's level (link_level.py) as the track, "from the game"."""
         self.show_track(track, GAME + track.name)
         walls = len(track.polylines) + len(track.rects) + len(track.circles)
-        said = f"The game's level: {walls} walls"
-        if track.notes:
-            said += "; " + "; ".join(track.notes)
-        self.window.link_panel.show_level(said)
+        notes = f"; {len(track.notes)} notes on what was not read (point here for them)" if track.notes else ""
+        self.window.link_panel.show_level(f"The game's level: {walls} walls{notes}", track.notes)
 
     def _pull_from_game(self) -> None:
         self.game_action.setChecked(self.from_game)  # ticked once the level is shown, not at the click

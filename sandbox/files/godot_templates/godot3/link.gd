@@ -444,8 +444,6 @@ func _collect_level(seq):
 					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
 				elif text != "":
 					texts.append(text)
-	_level_id = seq
-	_level_parts = _parts(texts)
 	var head = {"left_out": left_out, "not_read": notes.values()}
 	var where = _car.global_position if is_instance_valid(_car) else Vector2(NAN, NAN)
 	var turn = _car.global_rotation if is_instance_valid(_car) else NAN
@@ -453,6 +451,8 @@ func _collect_level(seq):
 		head["car"] = {"x": where.x, "y": where.y, "rotation": turn}
 	var text = JSON.print(head)
 	_level_head = "," + text.substr(1, text.length() - 2)
+	_level_id = seq
+	_level_parts = _parts(texts, LEVEL_PART_BYTES - _level_head.length())
 
 
 func _shape_text(node, notes):
@@ -494,16 +494,23 @@ func _shape_text(node, notes):
 	return JSON.print(shape)
 
 
-func _parts(texts):
-	# the shapes' texts joined into parts of at most LEVEL_PART_BYTES (at least one part)
-	var parts = [""]
+func _parts(texts, room):
+	# the shapes' texts joined into parts of at most LEVEL_PART_BYTES, the first within
+	# `room` (it carries the level's other members too); at least one part
+	var parts = []
+	var part = PoolStringArray()
+	var size = 0
 	for text in texts:
-		if parts[-1] == "":
-			parts[-1] = text
-		elif parts[-1].length() + text.length() + 1 > LEVEL_PART_BYTES:
-			parts.append(text)
-		else:
-			parts[-1] += "," + text
+		var more = text.length() + (1 if part.size() > 0 else 0)
+		if size + more > room and (part.size() > 0 or room < LEVEL_PART_BYTES):
+			parts.append(part.join(","))
+			part = PoolStringArray()
+			size = 0
+			room = LEVEL_PART_BYTES
+			more = text.length()
+		part.append(text)
+		size += more
+	parts.append(part.join(","))
 	return parts
 
 
@@ -516,8 +523,10 @@ func _note(notes, why, node):
 
 
 func _node_path(node):
+	# below the tree's root; a long one by its last 200 characters (a message's size is bounded)
 	var path = str(node.get_path())
-	return path.substr(6) if path.begins_with("/root/") else path
+	path = path.substr(6) if path.begins_with("/root/") else path
+	return path if path.length() <= 200 else "…" + path.right(path.length() - 200)
 
 
 func _flat(vectors):

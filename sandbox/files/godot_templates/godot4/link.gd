@@ -460,8 +460,6 @@ func _collect_level(seq: int) -> void:
 					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
 				elif text != "":
 					texts.append(text)
-	_level_id = seq
-	_level_parts = _parts(texts)
 	var head := {"left_out": left_out, "not_read": notes.values()}
 	var where := _car.global_position if is_instance_valid(_car) else Vector2(NAN, NAN)
 	var turn: float = _car.global_rotation if is_instance_valid(_car) else NAN
@@ -469,6 +467,8 @@ func _collect_level(seq: int) -> void:
 		head["car"] = {"x": where.x, "y": where.y, "rotation": turn}
 	var text := JSON.stringify(head)
 	_level_head = "," + text.substr(1, text.length() - 2)
+	_level_id = seq
+	_level_parts = _parts(texts, LEVEL_PART_BYTES - _level_head.length())
 
 
 func _shape_text(node: Node2D, notes: Dictionary) -> String:
@@ -510,16 +510,23 @@ func _shape_text(node: Node2D, notes: Dictionary) -> String:
 	return JSON.stringify(shape)
 
 
-func _parts(texts: Array) -> Array:
-	# the shapes' texts joined into parts of at most LEVEL_PART_BYTES (at least one part)
-	var parts: Array = [""]
+func _parts(texts: Array, room: int) -> Array:
+	# the shapes' texts joined into parts of at most LEVEL_PART_BYTES, the first within
+	# `room` (it carries the level's other members too); at least one part
+	var parts: Array = []
+	var part := PackedStringArray()
+	var size: int = 0
 	for text in texts:
-		if parts[-1] == "":
-			parts[-1] = text
-		elif parts[-1].length() + text.length() + 1 > LEVEL_PART_BYTES:
-			parts.append(text)
-		else:
-			parts[-1] += "," + text
+		var more: int = text.length() + (1 if part.size() > 0 else 0)
+		if size + more > room and (part.size() > 0 or room < LEVEL_PART_BYTES):
+			parts.append(",".join(part))
+			part = PackedStringArray()
+			size = 0
+			room = LEVEL_PART_BYTES
+			more = text.length()
+		part.append(text)
+		size += more
+	parts.append(",".join(part))
 	return parts
 
 
@@ -532,8 +539,10 @@ func _note(notes: Dictionary, why: String, node: Node) -> void:
 
 
 func _node_path(node: Node) -> String:
+	# below the tree's root; a long one by its last 200 characters (a message's size is bounded)
 	var path := str(node.get_path())
-	return path.substr(6) if path.begins_with("/root/") else path
+	path = path.substr(6) if path.begins_with("/root/") else path
+	return path if path.length() <= 200 else "…" + path.right(200)
 
 
 func _flat(vectors: Variant) -> Array:
