@@ -3,8 +3,8 @@ to paste into the game's link node, the address and port (kept between runs), wh
 the linked game is (name, Godot version, model, tick rate) and how the link is doing
 (messages a second, dropped packets by reason, lost ticks, round trip), the names the
 game's script lacks, the values the game refused, and the buttons that pull values
-from the game, send them all, pull the game's level, and record the game's drive. Widgets only: the window's
-LinkControl (link_control.py) drives them."""
+from the game, send them all, pull the game's level, and record the game's drive.
+Widgets only: the window's LinkControl (link_control.py) drives them."""
 
 from __future__ import annotations
 
