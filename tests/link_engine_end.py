@@ -14,6 +14,7 @@ import pytest
 from sandbox.files.godot import export_script
 from sandbox.files.godot_scene import export_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.link.protocol import VERSION
 from sandbox.physics import sim
 from sandbox.physics.models import arcade
 from sandbox.physics.state import Controls, State
@@ -42,7 +43,7 @@ class Sandbox:
         self.sock.settimeout(timeout)
         data, self.game = self.sock.recvfrom(70000)
         message = json.loads(data)
-        assert message["v"] == 1 and message["token"] == self.token, message
+        assert message["v"] == VERSION and message["token"] == self.token, message
         self.messages.append(message)
         if message["type"] == "telemetry":
             self.telemetry[message["tick"]] = message
@@ -59,7 +60,7 @@ class Sandbox:
                 return message
 
     def send(self, kind: str, **fields) -> None:
-        self.send_raw(json.dumps({"v": 1, "type": kind, "token": self.token, **fields}).encode())
+        self.send_raw(json.dumps({"v": VERSION, "type": kind, "token": self.token, **fields}).encode())
 
     def send_raw(self, data: bytes) -> None:
         self.sock.sendto(data, self.game)

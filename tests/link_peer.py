@@ -1,7 +1,8 @@
 """A test tool that plays the game's side of the link by the protocol of docs/link.md
 (it is the protocol's peer for the tests of the sandbox's end, not the engine: the
 link node itself is tested in Godot). It sends what a test tells it, answers ping,
-get and (when `acks` is on) set on its own thread, and keeps every message received."""
+get, (when `acks` is on) set and (when it has `level_parts`) get_level on its own
+thread, and keeps every message received."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ class Peer:
         self.port, self.token = port, token
         self.values = dict(values or {"engine_power": 800.0, "drag": -0.001})
         self.acks, self.tick = True, 0
+        self.level_parts: list[list[dict]] | None = None  # the level's shapes, part by part
+        self.level_first: dict = {}  # part 0's other fields (left_out, not_read, car)
+        self.level_id = -1
+        self.spoil: dict[int, bytes] = {}  # part -> what is sent instead of it, the first time it is asked for
         self.received: list[dict] = []
         self.lock = threading.Lock()
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -73,6 +78,21 @@ class Peer:
         self.send({**message, **fields})
         return self.tick
 
+    def _level_part(self, message: dict) -> None:
+        """Answer a get_level as docs/link.md says: part 0 collects the level anew."""
+        part = message["part"]
+        if part == 0:
+            self.level_id = message["seq"]
+        elif message["level"] != self.level_id or part >= len(self.level_parts):
+            return
+        spoiled = self.spoil.pop(part, None)
+        if spoiled is not None:
+            self.send_raw(spoiled)
+            return
+        first = dict(self.level_first, left_out=self.level_first.get("left_out", 0)) if part == 0 else {}
+        self.send({"type": "level", "seq": message["seq"], "level": self.level_id, "part": part,
+                   "parts": len(self.level_parts), "shapes": self.level_parts[part], **first})  # fmt: skip
+
     def of_type(self, kind: str) -> list[dict]:
         with self.lock:
             return [m for m in self.received if m["type"] == kind]
@@ -94,6 +114,8 @@ class Peer:
                 self.send({"type": "pong", "seq": message["seq"]})
             elif kind == "get":
                 self.send({"type": "values", "seq": message["seq"], "params": dict(self.values)})
+            elif kind == "get_level" and self.level_parts is not None:
+                self._level_part(message)
             elif kind == "set" and self.acks:
                 self.values.update(message["params"])
                 self.send({"type": "ack", "seq": message["seq"], "tick": self.tick + 1,

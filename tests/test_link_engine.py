@@ -24,6 +24,7 @@ from sandbox.files.godot import export_script
 from sandbox.files.godot_link import export_link_node
 from sandbox.files.godot_scene import export_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
+from sandbox.link.protocol import VERSION
 from sandbox.physics import sim
 from sandbox.physics.models import arcade
 from sandbox.physics.params import script_params
@@ -41,7 +42,7 @@ def test_the_hello_lists_the_values_the_game_holds_and_its_tick_rate(sandbox):
         last = sandbox.until(lambda m: m["type"] == "bye")  # the game quits after its trace
         assert game.wait(30) == 0
     assert {m["type"] for m in sandbox.messages} == {"hello", "bye"}  # not welcomed: no telemetry
-    assert last["v"] == 1 and last["token"] == TOKEN
+    assert last["v"] == VERSION and last["token"] == TOKEN
     assert hello["hz"] == HZ and hello["units"] == "px" and hello["missing"] == []
     assert hello["switches"] == {"recipe_2020": False}  # the template's formula; the other options are params
     assert hello["model"] == "arcade" and isinstance(hello["format"], int) and hello["godot"].startswith("3.")

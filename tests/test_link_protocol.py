@@ -56,7 +56,7 @@ def reason_of(data: bytes) -> str:
 def test_every_example_in_the_docs_decodes_with_its_type():
     """The examples of docs/link.md (with "…" filled in) are messages the code takes."""
     text = DOCS.read_text(encoding="utf-8")
-    examples = re.findall(r"`(\{\"v\":1,\"type\":\"\w+\".*?\})`", text)
+    examples = re.findall(r"`(\{\"v\":2,\"type\":\"\w+\".*?\})`", text)
     kinds = set()
     for example in examples:
         filled = example.replace("{…}", '{"mu":1.5}').replace(",…", "").replace("…", "1.5")
@@ -95,7 +95,7 @@ def test_the_token_holds_64_random_bits_and_differs_each_time():
         (b'{"v":1,', "not JSON"),
         (b"[" * 30_000 + b"]" * 30_000, "not JSON"),  # deeper than the parser goes
         (b"[1,2]", "not an object"),
-        (json.dumps({**TELEMETRY, "v": 2}).encode(), "version"),
+        (json.dumps({**TELEMETRY, "v": 3}).encode(), "version"),
         (json.dumps(TELEMETRY).encode(), "version"),  # no version at all
         (raw({**TELEMETRY, "token": "ffffffff"}), "token"),
         (raw({k: v for k, v in TELEMETRY.items() if k != "token"}), "token"),

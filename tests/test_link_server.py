@@ -83,7 +83,7 @@ def test_bad_datagrams_are_counted_by_reason_and_the_game_still_served(linked, p
     bad = [
         (b"\x00\xffgarbage", "not JSON"),
         (b"[1, 2, 3]", "not an object"),
-        (peer.raw({"type": "telemetry", "tick": 1}) .replace(b'"v": 1', b'"v": 2'), "version"),
+        (peer.raw({"type": "telemetry", "tick": 1}) .replace(b'"v": 2', b'"v": 3'), "version"),
         (peer.raw({"type": "reboot"}), "unknown type"),
         (peer.raw({"type": "pong", "seq": math.nan}), "bad field"),
         (peer.raw({"type": "ack", "seq": 1, "tick": 1, "applied": {"drag": math.inf}, "refused": {}}), "bad field"),

@@ -1,8 +1,9 @@
 """A stand-in for the game's link node in the window's tests: a thread that speaks the
 protocol of docs/link.md from the game's side, written from the document (not from the
 sandbox's code): hello until welcomed, telemetry at `hz`, ack for each set (refusing
-what `limits` says is out of range), values for get, pong for ping. It keeps what it
-was sent and the telemetry it sent, for the tests to compare."""
+what `limits` says is out of range), values for get, pong for ping, and (speaking
+`version` 2, with a `level`) its level in one part for get_level. It keeps what it was
+sent and the telemetry it sent, for the tests to compare."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ class GamePeer(threading.Thread):
         self.errors: list[bytes] = []  # messages from the sandbox that break the protocol
         self.sent: dict[int, dict] = {}  # tick -> the telemetry sent for it
         self.welcomed = threading.Event()
+        self.version = 1  # the link's version the game's node speaks
+        self.level: dict | None = None  # a level message's shapes, not_read, car: sent for get_level
+        self.level_asked = 0
         self.applied = 0
         self.tick = 0
         self._pending: list[dict] = []  # sets to apply at the start of the next tick
@@ -46,7 +50,7 @@ class GamePeer(threading.Thread):
         self.sock.settimeout(0.0)
 
     def send(self, message: dict) -> None:
-        data = json.dumps({"v": 1, "token": self.token, **message}).encode()
+        data = json.dumps({"v": self.version, "token": self.token, **message}).encode()
         self.sock.sendto(data, self.address)
 
     def send_raw(self, data: bytes) -> None:
@@ -87,7 +91,7 @@ class GamePeer(threading.Thread):
                 message = json.loads(data)
             except ValueError:
                 message = None
-            if not isinstance(message, dict) or message.get("v") != 1 or message.get("token") != self.token:
+            if not isinstance(message, dict) or message.get("v") != self.version or message.get("token") != self.token:
                 self.errors.append(data[:200])  # the sandbox broke the protocol: the test says so
                 continue
             kind = message["type"]
@@ -102,6 +106,11 @@ class GamePeer(threading.Thread):
                     self.send({"type": "values", "seq": message["seq"], "params": dict(self.params)})
             elif kind == "ping":
                 self.send({"type": "pong", "seq": message["seq"]})
+            elif kind == "get_level" and self.version >= 2 and self.level is not None:
+                self.level_asked += 1
+                level = {"left_out": 0, "not_read": [], **self.level}
+                self.send({"type": "level", "seq": message["seq"], "level": message["seq"], "part": 0, "parts": 1,
+                           **level})  # fmt: skip
 
     def _apply(self) -> None:
         """The sets received, at the start of a physics tick: applied or refused, then ack."""

@@ -85,6 +85,7 @@ def start_link_game(
     link_before_car: bool = False,
     frame_sleep_us: int | None = None,
     driver_priority: int = -2000,
+    level: Mapping[str, str] | None = None,
 ) -> LinkGame:
     """Start the game: the link node (`link_node`, its GDScript) talks to 127.0.0.1
     `port` with `token`; the car is `scene` (files name -> text, the first a .tscn),
@@ -97,7 +98,9 @@ def start_link_game(
     by default 6 900 µs, and a physics tick starts up to that much late).
     `link_before_car`: the node is not the car's child but enters the tree before it (as
     an autoload does) and finds it by its path. `driver_priority`: the process_priority of
-    the node that presses the trace's input actions (the link node's is -1000, the car's 0)."""
+    the node that presses the trace's input actions (the link node's is -1000, the car's 0).
+    `level`: a level's files (path in the project -> text, the first its .tscn), instanced
+    beside the car."""
     binary = required_binary()
     folder = tempfile.TemporaryDirectory(prefix="car-link-game-")
     try:
@@ -105,6 +108,9 @@ def start_link_game(
         script = copy_project(project, script_text, scene)
         (project / "main.tscn").write_text(DRIVER_SCENE, encoding="utf-8")
         (project / "sandbox_link.gd").write_text(link_node, encoding="utf-8")
+        for name, text in (level or {}).items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text, encoding="utf-8")
         rows = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
         trace_csv = Path(folder.name) / "trace.csv"
         lines = ["steer,throttle,brake,handbrake,shift"] + [",".join(repr(float(v)) for v in row) for row in rows]
@@ -126,6 +132,7 @@ def start_link_game(
             "LINK_FRAME_SLEEP_US": "" if frame_sleep_us is None else str(int(frame_sleep_us)),
             "LINK_BEFORE_CAR": "1" if link_before_car else "",
             "LINK_DRIVER_PRIORITY": str(int(driver_priority)),
+            "LINK_LEVEL": f"res://{next(iter(level))}" if level else "",
         }
         command = [binary, "--path", str(project)] + (["--fixed-fps", str(int(hz))] if fixed_fps else [])
         log = Path(folder.name) / "game.log"

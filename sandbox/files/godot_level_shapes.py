@@ -20,6 +20,8 @@ What each shape becomes (exact, never an approximation):
   an open one returning to its first point (Godot joins the last point to the first).
 
 Circles and capsules need a transform that keeps their shape (a rotation and one scale):
+within `tolerance` (relative: 1e-9 for a scene file's doubles, more for the running game's
+32-bit transforms sent over the link with six decimals, link/level_track.py).
 Godot collides a non-uniformly scaled circle as an ellipse only in some of its tests
 (Godot 4 warns it is unsupported), so those are refused, left out and named in the notes.
 """
@@ -41,6 +43,8 @@ CURVE_STEP = 5.0
 `bake_interval`); a straight one (both handles zero) keeps its two ends."""
 CURVE_SAMPLES = 256
 """At most this many samples a Bézier stretch of a Path2D."""
+EXACT = 1e-9
+"""Relative: a transform this close to keeping angles (or one scale) is taken as one."""
 
 
 class ShapeRefused(Exception):
@@ -95,33 +99,33 @@ def apply(t: Transform, points: np.ndarray) -> np.ndarray:
     return np.column_stack((a * points[:, 0] + c * points[:, 1] + e, b * points[:, 0] + d * points[:, 1] + f))
 
 
-def _similar(t: Transform) -> float:
+def _similar(t: Transform, tolerance: float = EXACT) -> float:
     """The one scale of a transform that keeps shapes (rotation, uniform scale, mirror),
     or ShapeRefused."""
     a, b, c, d = t[:4]
     sx, sy = math.hypot(a, b), math.hypot(c, d)
-    if abs(a * c + b * d) > 1e-9 * sx * sy or abs(sx - sy) > 1e-9 * max(sx, sy):
+    if abs(a * c + b * d) > tolerance * sx * sy or abs(sx - sy) > tolerance * max(sx, sy):
         raise ShapeRefused("a non-uniform scale or a skew on a circle or capsule (Godot does not support it)")
     return sx
 
 
-def rect(t: Transform, half_w: float, half_h: float) -> Rect | Polyline:
+def rect(t: Transform, half_w: float, half_h: float, tolerance: float = EXACT) -> Rect | Polyline:
     """A rectangle of half sizes (half_w, half_h) centred on the origin, through `t`."""
     a, b, c, d, e, f = t
     sx, sy = math.hypot(a, b), math.hypot(c, d)
-    if abs(a * c + b * d) <= 1e-9 * sx * sy:
+    if abs(a * c + b * d) <= tolerance * sx * sy:
         return Rect(e, f, 2 * half_w * sx, 2 * half_h * sy, math.atan2(b, a))
     corners = np.array([(-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h)])
     return Polyline(apply(t, corners), closed=True)
 
 
-def circle(t: Transform, radius: float) -> Circle:
-    return Circle(t[4], t[5], radius * _similar(t))
+def circle(t: Transform, radius: float, tolerance: float = EXACT) -> Circle:
+    return Circle(t[4], t[5], radius * _similar(t, tolerance))
 
 
-def capsule(t: Transform, radius: float, half_straight: float) -> list[Rect | Circle]:
+def capsule(t: Transform, radius: float, half_straight: float, tolerance: float = EXACT) -> list[Rect | Circle]:
     """A capsule along its own y axis: caps centred at (0, ±half_straight)."""
-    scale = _similar(t)
+    scale = _similar(t, tolerance)
     if half_straight <= 0:
         return [Circle(t[4], t[5], radius * scale)]
     ends = apply(t, np.array([(0.0, -half_straight), (0.0, half_straight)]))

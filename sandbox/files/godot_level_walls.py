@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import shown
 from ..physics.track import Polyline
 from .godot_level_shapes import (
+    EXACT,
     ShapeRefused,
     Transform,
     apply,
@@ -109,12 +110,7 @@ def node_walls(level, node, here: Transform, where: str, error) -> list | None:
     if node.type == "CollisionPolygon2D":
         value = node.props.get("polygon")
         points = np.zeros((0, 2)) if value is None else points_of(value, f"{where}: polygon", error)
-        mode = node.props.get("build_mode", 0)
-        if len(points) < (3 if mode == 0 else 2):
-            return None
-        if mode == 0:
-            return [_closed(here, points)]
-        return chained(here, np.repeat(np.vstack([points, points[:1]]), 2, axis=0)[1:-1])
+        return polygon_walls(here, points, node.props.get("build_mode", 0))
     value, file = node.source("shape")
     found = resource(level, value, file, f"{where}: shape", error)
     if found is None:
@@ -123,12 +119,25 @@ def node_walls(level, node, here: Transform, where: str, error) -> list | None:
     return shape_walls(kind, props, level.godot, here, f"{where}: shape {kind}", error)
 
 
+def polygon_walls(here: Transform, points: np.ndarray, mode) -> list | None:
+    """A CollisionPolygon2D's `polygon` ((n, 2)) as walls through `here`: `build_mode` 0
+    (solids) a closed polyline, 1 (segments) an open one back to its first point; None
+    with too few points."""
+    if len(points) < (3 if mode == 0 else 2):
+        return None
+    if mode == 0:
+        return [_closed(here, points)]
+    return chained(here, np.repeat(np.vstack([points, points[:1]]), 2, axis=0)[1:-1])
+
+
 def _closed(here: Transform, points: np.ndarray) -> Polyline:
     return Polyline(apply(here, points), closed=True)
 
 
-def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str, error) -> list:
-    """A Shape2D resource of type `kind` with `props` as walls through `here`."""
+def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str, error, tolerance=EXACT) -> list:
+    """A Shape2D resource of type `kind` with `props` as walls through `here`; `tolerance`
+    (relative): how far from keeping angles `here` may be and still keep a rectangle
+    one and a circle round (godot_level_shapes.py)."""
     defaults = DEFAULTS[godot]
 
     def get(name, read=number):
@@ -138,17 +147,17 @@ def shape_walls(kind: str, props: dict, godot: int, here: Transform, where: str,
     if kind == "RectangleShape2D":
         if "size" in props or ("extents" not in props and godot == 4):
             width, height = get("size", vector) if "size" in props else defaults["size"]
-            return [rect(here, width / 2, height / 2)]
+            return [rect(here, width / 2, height / 2, tolerance)]
         half = vector(props["extents"], f"{where}: extents", error) if "extents" in props else DEFAULTS[3]["extents"]
-        return [rect(here, *half)]
+        return [rect(here, *half, tolerance)]
     if kind == "CircleShape2D":
         radius = get("radius")
         if radius < 0:
             raise error(f"{where}: radius {radius!r} is negative")
-        return [circle(here, radius)]
+        return [circle(here, radius, tolerance)]
     if kind == "CapsuleShape2D":
         radius, height = _capsule_sizes(props, godot, where, error)
-        return capsule(here, radius, capsule_half_straight(radius, height, godot))
+        return capsule(here, radius, capsule_half_straight(radius, height, godot), tolerance)
     if kind == "SegmentShape2D":
         a = vector(props["a"], f"{where}: a", error) if "a" in props else SEGMENT_DEFAULT[0]
         b = vector(props["b"], f"{where}: b", error) if "b" in props else SEGMENT_DEFAULT[1]

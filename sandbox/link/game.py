@@ -78,7 +78,8 @@ class GameInfo:
     `number`: the how-manieth game linked since the link began to listen (a restarted
     game, or another one after the first said bye or fell silent, counts anew); the
     model's on/off options the node knows from the script's code (`switches`, empty when
-    it does not say) and how many entries of its `switches` were left out as not such."""
+    it does not say) and how many entries of its `switches` were left out as not such;
+    `protocol`, the link's version its node speaks (docs/link.md)."""
 
     game: str
     godot: str
@@ -92,6 +93,7 @@ class GameInfo:
     number: int = 1
     switches: dict[str, bool] = field(default_factory=dict)
     switches_ignored: int = 0
+    protocol: int = 1
 
     @classmethod
     def of(cls, message: dict, address: tuple[str, int]) -> "GameInfo":
@@ -99,7 +101,7 @@ class GameInfo:
         fields = {name: message[name] for name in ("game", "godot", "model", "format", "hz", "units")}
         switches, ignored = known_switches(message.get("switches"), message["model"])
         return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address,
-                   switches=switches, switches_ignored=ignored)  # fmt: skip
+                   switches=switches, switches_ignored=ignored, protocol=int(message["v"]))  # fmt: skip
 
     @property
     def named(self) -> str:

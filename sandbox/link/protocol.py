@@ -1,4 +1,4 @@
-"""The link's messages (docs/link.md, version 1): one JSON object per UDP datagram,
+"""The link's messages (docs/link.md, version 2): one JSON object per UDP datagram,
 UTF-8, at most MAX_BYTES bytes, each with the version `v`, its `type` and the
 session's `token`. `decode` checks every field of every message type (numbers finite,
 whole numbers whole) and names what is wrong; `encode` checks the same before sending."""
@@ -13,7 +13,15 @@ import secrets
 from ..errors import UserError, shown
 from ..files.recordings import HZ_RANGE
 
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
+"""The versions taken from a game: version 1 is version 2 without the level."""
+LEVEL_VERSION = 2
+"""The first version whose node sends the game's level."""
+LEVEL_PARTS = 1024
+"""parts of a level at most (each under MAX_BYTES: 64 MB in all)."""
+LEVEL_SHAPES = 10_000
+"""shapes the link node sends at most; those beyond are counted as left out."""
 DEFAULT_PORT = 47620
 MAX_BYTES = 65536
 """bytes: a longer datagram is dropped unread."""
@@ -26,8 +34,8 @@ MAX_WHOLE = 2**53
 """The largest whole number a field may hold: beyond it a double (Godot's JSON numbers)
 no longer holds every whole number exactly."""
 
-FROM_GAME = ("hello", "telemetry", "ack", "values", "pong", "bye")
-FROM_SANDBOX = ("welcome", "set", "get", "ping")
+FROM_GAME = ("hello", "telemetry", "ack", "values", "pong", "bye", "level")
+FROM_SANDBOX = ("welcome", "set", "get", "ping", "get_level")
 CONTROLS = ("steer", "throttle", "brake", "handbrake", "shift")
 """The controls of a tick, in the order of a trace's columns."""
 POSE = ("t", "x", "y", "heading", "vx", "vy")
@@ -196,15 +204,54 @@ def _check(message: dict) -> dict:
         out["params"] = _values(message, "params", kind)
     elif kind in ("pong", "get", "ping"):
         out["seq"] = _whole(message, "seq", kind)
+    elif kind == "get_level":
+        out["seq"], out["part"] = _whole(message, "seq", kind), _whole(message, "part", kind)
+        out["level"] = _whole(message, "level", kind, none=True)
+    elif kind == "level":
+        out.update(_level(message))
     elif kind == "welcome":
         out["sandbox"] = _text(message, "sandbox", kind)
     return out
 
 
-def encode(message: dict) -> bytes:
-    """The datagram of `message` (its `v` added): compact JSON in UTF-8. ValueError
-    (a ProtocolError) when a field is bad or the datagram would be over MAX_BYTES."""
-    message = {"v": VERSION, **message}
+def _level(message: dict) -> dict:
+    """A level part's own fields checked: its place among the parts, its shapes a list of
+    objects (each shape's fields are checked where it becomes a wall:
+    level_track.py); part 0 also says what was not read and where the car is."""
+    out = {name: _whole(message, name, "level") for name in ("seq", "level", "part", "parts")}
+    if not 1 <= out["parts"] <= LEVEL_PARTS:
+        raise _bad("level.parts", f"{out['parts']:,d} is not 1 … {LEVEL_PARTS:,d}")
+    if out["part"] >= out["parts"]:
+        raise _bad("level.part", f"{out['part']:,d} is not below its parts ({out['parts']:,d})")
+    shapes = message.get("shapes")
+    if not isinstance(shapes, list) or not all(isinstance(shape, dict) for shape in shapes):
+        raise _bad("level.shapes", "is not a list of objects" if "shapes" in message else "is missing")
+    if out["part"] == 0:
+        out["left_out"] = _whole(message, "left_out", "level")
+        not_read = message.get("not_read", [])
+        if not isinstance(not_read, list) or not all(
+            isinstance(note, dict) and isinstance(note.get("why"), str) and _is_count(note.get("count"))
+            and isinstance(note.get("nodes"), list) and all(isinstance(node, str) for node in note["nodes"])
+            for note in not_read
+        ):  # fmt: skip
+            raise _bad("level.not_read", 'is not a list of {"why": text, "nodes": [names], "count": n}')
+        car = message.get("car")
+        if car is not None:
+            if not isinstance(car, dict):
+                raise _bad("level.car", "is not an object")
+            out["car"] = {name: _number(car, name, "level.car") for name in ("x", "y", "rotation")}
+    return out
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_WHOLE
+
+
+def encode(message: dict, version: int = VERSION) -> bytes:
+    """The datagram of `message` (its `v` added: `version`, the game's, for a message to
+    a game of an older version): compact JSON in UTF-8. ValueError (a ProtocolError)
+    when a field is bad or the datagram would be over MAX_BYTES."""
+    message = {"v": version, **message}
     if message.get("type") not in FROM_GAME + FROM_SANDBOX:
         raise ProtocolError("unknown type", repr(message.get("type")))
     _check(message)
@@ -227,8 +274,8 @@ def decode(data: bytes, token: str) -> dict:
     if not isinstance(message, dict):
         raise ProtocolError("not an object", type(message).__name__)
     version = message.get("v")
-    if isinstance(version, bool) or version != VERSION:
-        raise ProtocolError("version", f"version {str(version)[:20]}, expected {VERSION}")
+    if isinstance(version, bool) or version not in VERSIONS:
+        raise ProtocolError("version", f"version {str(version)[:20]}, expected {' or '.join(map(str, VERSIONS))}")
     given = message.get("token")
     if not isinstance(given, str) or not secrets.compare_digest(given.encode("utf-8", "replace"), token.encode()):
         raise ProtocolError("token")

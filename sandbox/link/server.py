@@ -19,10 +19,21 @@ from .. import __version__
 from . import recorder
 from .failures import Failures
 from .game import GameInfo, LinkStatus, RecordingSummary, Telemetry
-from .protocol import DEFAULT_PORT, FROM_GAME, ProtocolError, check_token, decode, encode, new_token
+from .level_parts import FIRST_RESEND_S, LEVEL_TIMEOUT_S, RESEND_S, WINDOW, GameLevel, LevelParts
+from .protocol import (
+    DEFAULT_PORT,
+    FROM_GAME,
+    LEVEL_VERSION,
+    LinkError,
+    ProtocolError,
+    check_token,
+    decode,
+    encode,
+    new_token,
+)
 from .receiver import Datagram, Receiver
 
-__all__ = ["GameInfo", "LinkServer", "LinkStatus", "RecordingSummary", "Telemetry"]
+__all__ = ["GameInfo", "GameLevel", "LinkServer", "LinkStatus", "RecordingSummary", "Telemetry"]
 
 PING_S = 1.0
 RESEND_TICKS = 3
@@ -74,6 +85,7 @@ class LinkServer:
         self._in_flight: tuple[int, dict, int] | None = None  # (seq, values, tick count when sent)
         self._slot = True  # a set may go out before the next telemetry
         self._acks: OrderedDict[int, dict] = OrderedDict()
+        self._level: LevelParts | None = None  # the level being pulled
         self._answers: OrderedDict[int, dict] = OrderedDict()
         self._pings: OrderedDict[int, float] = OrderedDict()
         self._last_ping = -math.inf
@@ -238,6 +250,10 @@ class LinkServer:
         if sent is not None:
             self._rtt_ms = (now - sent) * 1000.0
 
+    def _on_level(self, message: dict, address, now: float) -> None:
+        if self._level is not None and self._level.add(message):
+            self._level_heard = now
+
     def _on_bye(self, message: dict, address, now: float) -> None:
         self._game = None
 
@@ -263,7 +279,8 @@ class LinkServer:
     def _send(self, message: dict) -> None:
         """Send to the game (lock held); a failed send is counted, not raised."""
         try:
-            self._receiver.send(encode({**message, "token": self.token}), self._game.address)
+            data = encode({**message, "token": self.token}, self._game.protocol)
+            self._receiver.send(data, self._game.address)
         except (OSError, ValueError, AttributeError):
             self._dropped["not sent"] += 1
 
@@ -363,6 +380,48 @@ class LinkServer:
             self._cond.wait_for(lambda: seq in self._answers or self._stopping.is_set(), timeout)
             answer = self._answers.get(seq)
             return dict(answer) if answer is not None else None
+
+    def request_level(self, timeout: float = LEVEL_TIMEOUT_S) -> GameLevel:
+        """The static collision shapes of the running game (docs/link.md, `get_level`),
+        asked for in parts, WINDOW at a time, each asked again when lost; LinkError
+        when no game is linked, its node does not send levels (an older one), the game
+        changes, or nothing of the level comes for `timeout` s."""
+        with self._cond:
+            game = self._game
+            if game is None:
+                raise LinkError("No game is linked: Listen, then run the game with the token")
+            if game.protocol < LEVEL_VERSION:
+                raise LinkError(
+                    f"The game's link node speaks the link's version {game.protocol}, which does not send the "
+                    "level: export the link node again (File → Export → Godot link node) and put it in the game"
+                )
+            parts = self._level = LevelParts()
+            self._level_heard = start = time.perf_counter()
+            asked: dict[int, float] = {}  # part -> when it was last asked for
+            try:
+                while not parts.complete:
+                    now = time.perf_counter()
+                    if self._game is not game or self._stopping.is_set():
+                        raise LinkError("The game left the link while its level was coming")
+                    if now - max(self._level_heard, start) > timeout:
+                        got = f" ({len(parts.got)} of its {parts.parts} parts came)" if parts.parts else ""
+                        raise LinkError(f"The game did not send its level within {timeout:g} s{got}")
+                    self._ask_level(parts, asked, now)
+                    self._cond.wait(RESEND_S / 4)
+            finally:
+                self._level = None
+            return parts.whole(game.game, game.godot)
+
+    def _ask_level(self, parts: LevelParts, asked: dict[int, float], now: float) -> None:
+        """Ask for part 0 until it comes (again after FIRST_RESEND_S), then for the
+        missing parts, WINDOW at a time, each again after RESEND_S (lock held)."""
+        wanted = [0] if parts.first is None else parts.missing()[:WINDOW]
+        for part in wanted:
+            wait = FIRST_RESEND_S if part == 0 else RESEND_S
+            if now - asked.get(part, -wait) >= wait:
+                asked[part] = now
+                level = {} if part == 0 else {"level": parts.level}
+                self._send({"type": "get_level", "seq": self._next_seq(), "part": part, **level})
 
     def start_recording(self) -> None:
         """Keep every telemetry from now on for stop_recording."""

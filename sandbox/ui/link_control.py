@@ -25,6 +25,7 @@ from ..physics.models import MODELS
 from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
 from .game_car import STALE_S, game_body, game_car
+from .link_level import PullLevel
 from .link_panel import LinkPanel
 from .link_pull import PullFromGame
 from .link_recording import GameDriveRecording
@@ -94,9 +95,11 @@ class LinkControl(GameDriveRecording):
         self.puller = PullFromGame(
             self, w.tuning, lambda values, text: w.panel.set_values(values, text), Messages.of(w), w
         )
+        self.level_puller = PullLevel(self, Messages.of(w), w)
         p.listen_button.clicked.connect(self.toggle)
         p.copy_button.clicked.connect(self.copy_token)
         p.pull_button.clicked.connect(self.pull)
+        p.level_button.clicked.connect(self.pull_level)
         p.send_button.clicked.connect(self.send_all)
         p.record_button.clicked.connect(lambda on: self.set_recording(on))
         p.open_recorded.clicked.connect(self.open_saved)
@@ -355,3 +358,7 @@ class LinkControl(GameDriveRecording):
     def pulling(self) -> bool:
         """A pull from the game is under way."""
         return self.puller.pulling
+
+    def pull_level(self) -> None:
+        """The game's level as the window's track (link_level.py)."""
+        self.level_puller.pull()

@@ -3,8 +3,8 @@ to paste into the game's link node, the address and port (kept between runs), wh
 the linked game is (name, Godot version, model, tick rate) and how the link is doing
 (messages a second, dropped packets by reason, lost ticks, round trip), the names the
 game's script lacks, the values the game refused, and the buttons that pull values
-from the game, send them all, and record the game's drive. Widgets only: the window's
-LinkControl (link_control.py) drives them."""
+from the game, send them all, pull the game's level, and record the game's drive.
+Widgets only: the window's LinkControl (link_control.py) drives them."""
 
 from __future__ import annotations
 
@@ -129,6 +129,14 @@ class LinkPanel(QWidget):
             "Take the game's values into the sliders (one undo step); values the sliders cannot take are listed",
             "link_pull",
         )
+        self.level_button = _button(
+            "Pull level from game",
+            "Draw the running game's walls (its static collision shapes) and drive on them: the window's "
+            "track becomes the game's level (Ctrl+Shift+K; Track → Save track as… keeps it)",
+            "link_pull_level",
+        )
+        self.level = _label("The last level pulled from the game: its walls and what was not read", "link_level")
+        self.level.setText("")
         self.send_button = _button(
             "Send all values", "Send every value of this tuning to the game now (it takes them next tick)", "link_send"
         )
@@ -177,6 +185,9 @@ class LinkPanel(QWidget):
         actions = QHBoxLayout()
         actions.addWidget(self.pull_button)
         actions.addWidget(self.send_button)
+        level = QHBoxLayout()
+        level.addWidget(self.level_button)
+        level.addWidget(self.level, 1)
 
         # Listen above, the choices and actions below: in sight however short the
         # window; the token, the settings and the game's figures scroll between them
@@ -206,6 +217,7 @@ class LinkPanel(QWidget):
         outer.addWidget(scroll, 1)
         outer.addLayout(choose)
         outer.addLayout(actions)
+        outer.addLayout(level)
         outer.addWidget(self.record_button)
         outer.addLayout(recorded)
         self.show_listening(None, "", None)
@@ -251,6 +263,14 @@ class LinkPanel(QWidget):
             self.lost.setText(f"{status.lost_ticks} ticks")
             self.rtt.setText(NONE if status.rtt_ms is None else f"{status.rtt_ms:.1f} ms")
         self.pull_button.setEnabled(game is not None)
+        self.level_button.setEnabled(game is not None)
+
+    def show_level(self, text: str, notes=()) -> None:
+        """What the last level pulled from the game holds: its walls, and (the tooltip,
+        one a line) the notes on what was not read."""
+        self.level.setText(text)
+        tip = "<br>".join(html.escape(note) for note in notes)  # the game's node names: never markup
+        self.level.setToolTip(f"<qt>{tip}</qt>" if tip else "The last level pulled from the game")
 
     def show_change(self, text: str) -> None:
         """That the game changed (`text` names the new one); "" hides it."""

@@ -233,6 +233,15 @@ TRACK = Submenu(
         ),
         Submenu("&Built-in tracks", fill=lambda w, menu: w.world.fill_builtin(menu), name="builtin_tracks_menu"),
         Submenu("&Recent tracks", fill=lambda w, menu: w.world.fill_recent(menu), name="recent_tracks_menu"),
+        Owned(lambda w: w.world.game_action),
+        Command(
+            "&Save track as…",
+            lambda w: w.world.save_dialog(),
+            tip="Write the track shown (a level pulled from the game, an imported level or circuit) as a "
+            "track file (.json)",
+            enabled=lambda w: w.world.track is not None,
+            why_disabled="No track is open (the open field)",
+        ),
         SEPARATOR,
         Command(
             "Open &field (no track)",
@@ -313,6 +322,15 @@ LINK = Submenu(
             "&Pull from game",
             lambda w: w.link.pull(),
             tip="Take the game's values into the sliders (one undo step)",
+            **_LINKED,
+        ),
+        Command(
+            "Pull &level from game",
+            lambda w: w.link.pull_level(),
+            "Ctrl+Shift+K",
+            "Draw the running game's walls (its static collision shapes) and drive on them: the track "
+            "becomes the game's level (Track → Save track as… keeps it as a file)",
+            name="link_pull_level_action",
             **_LINKED,
         ),
         Command(

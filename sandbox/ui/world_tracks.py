@@ -1,6 +1,8 @@
 """The Track menu's work: which track (the world) the window shows, opened from a file
-(.json, .csv, .tscn), a built-in by name, a recent file, or none (the open field); the
-car put at its spawn; the last track and the recent files kept in the settings.
+(.json, .csv, .tscn), a built-in by name, a recent file, the linked game's level (Link →
+Pull level from game), or none (the open field); the car put at its spawn; the last
+track and the recent files kept in the settings (a game's level is not a file: the last
+file track stays the one kept); Save track as… writes the track shown as a track file.
 
 The walls are drawn; the car does not meet them yet (contact comes to the models later).
 Not to be confused with the car view, `window.track` (a TrackView)."""
@@ -10,10 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from ..errors import UserError
-from ..files.tracks import BUILTIN_TRACKS, builtin_track_names, find_builtin_track, open_track
+from ..files.tracks import BUILTIN_TRACKS, builtin_track_names, find_builtin_track, open_track, save_track
 from ..physics.track import Track
 from .menus import add_action
 from .window_memory import settings
@@ -29,6 +32,8 @@ FILE_PATTERN = (
     "Tracks (*.json *.csv *.tscn);;Track files (*.json);;Racetrack-database circuits (*.csv);;Godot levels (*.tscn)"
 )
 BUILTIN = "builtin:"
+GAME = "game:"
+"""The source of a level pulled from the linked game (not kept as the last track)."""
 
 
 def _recent_list(text: str) -> list[str]:
@@ -59,6 +64,12 @@ class WorldTracks:
         self.track: Track | None = None
         self.source = ""
         self.recent: list[str] = []
+        # the Track menu's entry of the game's level: ticked, and named after it, while it is shown
+        self.game_action = QAction("Level from the game", window)
+        self.game_action.setObjectName("track_from_game_action")
+        self.game_action.setCheckable(True)
+        self.game_action.setStatusTip("Pull the linked game's level (Link → Pull level from game)")
+        self.game_action.triggered.connect(self._pull_from_game)
         if window.remember:
             self.recent = _recent_list(window.memory.setting(RECENT_KEY, "[]", check=_recent_list))
 
@@ -99,6 +110,40 @@ class WorldTracks:
         UserError (TrackError) when it cannot be read, nothing changed."""
         self.show_track(*read_named_track(text))
 
+    def show_game_level(self, track: Track) -> None:
+        """The linked game's level (link_level.py) as the track, "from the game"."""
+        self.show_track(track, GAME + track.name)
+        walls = len(track.polylines) + len(track.rects) + len(track.circles)
+        notes = f"; {len(track.notes)} notes on what was not read (point here for them)" if track.notes else ""
+        self.window.link_panel.show_level(f"The game's level: {walls} walls{notes}", track.notes)
+
+    def _pull_from_game(self) -> None:
+        self.game_action.setChecked(self.from_game)  # ticked once the level is shown, not at the click
+        self.window.link.pull_level()
+
+    @property
+    def from_game(self) -> bool:
+        """The track shown is a level pulled from the game."""
+        return self.source.startswith(GAME)
+
+    def save_dialog(self) -> None:
+        """Track → Save track as…: the track shown as a JSON track file; one that cannot
+        be written (or would not load again) is said, nothing written."""
+        if self.track is None:
+            self.window.show_error("No track is open: the open field has nothing to save", "Save track")
+            return
+        name = self.track.name.replace(" (from the game)", "").strip() or "track"
+        safe = "".join(c if c.isalnum() or c in "-_ " else "_" for c in name).strip().replace(" ", "_") + ".json"
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save track as", safe, "Track files (*.json)")
+        if not path:
+            return
+        try:
+            written = save_track(self.track, path)
+        except UserError as exc:
+            self.window.show_error(str(exc), "Could not save the track")
+            return
+        self.window.statusBar().showMessage(f"Track saved as {written}", 8000)
+
     def open_field(self) -> None:
         """No track: the open field, the car at the origin."""
         self.show_track(None, "")
@@ -123,6 +168,8 @@ class WorldTracks:
         w.track.set_world_track(track)
         self._keep()
         w.drive_view.reset_car()  # at the track's spawn
+        self.game_action.setChecked(self.from_game)
+        self.game_action.setText(track.name if self.from_game else "Level from the game")
         if track is None:
             w.statusBar().showMessage("The open field: nothing to meet", 5000)
         else:
@@ -131,7 +178,7 @@ class WorldTracks:
         w.menus.refresh()
 
     def _keep(self) -> None:
-        if self.window.remember:
+        if self.window.remember and not self.from_game:
             store = settings()
             store.setValue(LAST_KEY, self.source)
             store.setValue(RECENT_KEY, json.dumps(self.recent))

@@ -14,7 +14,8 @@
 # LINK_FRAME_SLEEP_US (µs the headless engine sleeps between frames: it cannot draw,
 # so it sleeps 6900 by default and a physics tick can start that much late; a game that
 # draws runs its frames back to back or at the display's rate), LINK_DRIVER_PRIORITY (the
-# driver's process_priority, default -2000: before the link node's -1000).
+# driver's process_priority, default -2000: before the link node's -1000), LINK_LEVEL (a
+# level scene instanced beside the car, before it in the tree).
 extends Node
 
 const ACTIONS = ["accelerate", "brake", "steer_left", "steer_right", "handbrake", "shift_up", "shift_down"]
@@ -49,6 +50,8 @@ func _ready():
 	for pair in _env("LINK_PARAMS", "").split(";", false):
 		var kv = pair.split("=")
 		car.set(kv[0], _number(kv[1]))
+	if _env("LINK_LEVEL", "") != "":
+		add_child(load(_env("LINK_LEVEL", "")).instance())
 	var link = Node.new()
 	link.set_script(load(_env("LINK_NODE", "res://sandbox_link.gd")))
 	link.name = "SandboxLink"

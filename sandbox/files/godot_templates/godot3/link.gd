@@ -2,11 +2,12 @@
 # car_path at it), run the game, and the sandbox sees the car and tunes it while it drives.
 # JSON over UDP on this computer; what it sends and takes is written in the sandbox's
 # docs/link.md. It never runs what it receives: it only sets the car's variables named
-# below, to numbers within their ranges.
+# below, to numbers within their ranges. Asked, it sends the level's static collision
+# shapes (those the car meets), so the sandbox drives on the game's walls.
 {{HEADER}}
 extends Node
 
-const PROTOCOL = 1
+const PROTOCOL = 2  # version 1 (a sandbox from before the level) is version 2 without it
 const MAX_BYTES = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK = 64  # read in a tick at most: a flood costs a tick little
 const BYTES_PER_TICK = 65536  # once as much is read in a tick, the rest is dropped unread
@@ -29,6 +30,9 @@ const WARNINGS_PER_SECOND = 5  # a flood of bad messages does not flood the log
 # the node's physics step runs before the car's (0 by default), so a value set now is
 # used in this very tick, and the controls it reads are the ones the car reads
 const PRIORITY = -1000
+const LEVEL_SHAPES = 10000  # shapes of the level sent at most (those beyond are counted)
+const LEVEL_PART_BYTES = 60000  # the shapes' text in one level message at most
+const NOTE_NODES = 5  # nodes named for each reason a shape was not read
 {{TABLES}}
 
 # the sandbox's UDP port on this computer
@@ -66,6 +70,9 @@ var _has_velocity = false
 var _warn_since = 0  # ms: the start of the warnings' second
 var _warned = 0
 var _quiet = 0
+var _level_id = -1  # the seq of the request that collected the level kept below
+var _level_parts = []  # each level message's shapes, as JSON text
+var _level_head = ""  # the first level message's other members, as JSON text
 
 
 func _ready():
@@ -237,7 +244,7 @@ func _handle(message):
 		_warn("a message that is not a JSON object was dropped")
 		return
 	var version = message.get("v")
-	if not _is_number(version) or version != PROTOCOL:
+	if not _is_number(version) or (version != PROTOCOL and version != 1):
 		_warn("a message of another protocol version was dropped (this node speaks %d)" % PROTOCOL)
 		return
 	var given = message.get("token")
@@ -252,7 +259,7 @@ func _handle(message):
 			print("car-sandbox link: linked to the sandbox on %s port %d" % [host, port])
 		_welcomed = true
 		return
-	if not (kind in ["set", "get", "ping"]):
+	if not (kind in ["set", "get", "ping", "get_level"]):
 		_warn("a message of an unknown type was dropped")
 		return
 	var seq = message.get("seq")
@@ -265,6 +272,8 @@ func _handle(message):
 		_send({"type": "pong", "seq": seq})
 	elif kind == "get":
 		_send({"type": "values", "seq": seq, "params": _values()})
+	elif kind == "get_level":
+		_answer_level(seq, message.get("part"), message.get("level"))
 	elif typeof(message.get("params")) != TYPE_DICTIONARY:
 		_warn("a set message without params was dropped")
 	else:
@@ -377,6 +386,163 @@ func _send_telemetry():
 		state.join(","), _applied, _cost_us, _controls_text, _tail(),
 	]
 	_peer.put_packet(text.to_utf8())
+
+
+func _answer_level(seq, part, level):
+	# part 0: the level collected anew (kept for the other parts, asked for with its id)
+	if not (_is_finite_number(part) and part >= 0 and part == floor(part)):
+		_warn("a get_level message without a part (a whole number) was dropped")
+		return
+	if part == 0:
+		_collect_level(seq)
+	elif not _is_number(level) or level != _level_id or part >= _level_parts.size():
+		_warn("a get_level message for a level part this node does not hold was dropped")
+		return
+	var head = {"type": "level", "seq": seq, "level": _level_id, "part": int(part)}
+	head["parts"] = _level_parts.size()
+	var more = ',"shapes":[' + _level_parts[int(part)] + "]"
+	_send(head, more + (_level_head if part == 0 else ""))
+
+
+func _collect_level(seq):
+	# the static bodies' shapes the car meets, in the tree's order, with their global
+	# transforms (px); what is not read is named by reason
+	var layer = 1
+	var mask = 1
+	if _car is CollisionObject2D:
+		layer = _car.collision_layer
+		mask = _car.collision_mask
+	var texts = []
+	var notes = {}
+	var left_out = 0
+	var stack = [get_tree().get_root()]
+	while stack.size() > 0:
+		var node = stack.pop_back()
+		var children = node.get_children()
+		for k in range(children.size() - 1, -1, -1):
+			stack.append(children[k])
+		if node is TileMap:
+			_note(notes, "tile maps' collision: not read", node)
+		if not (node is StaticBody2D):
+			continue
+		# Godot 3 collides two bodies when either one's layer is in the other's mask
+		var meets = (node.collision_layer & mask) != 0 or (node.collision_mask & layer) != 0
+		for child in children:
+			if not (child is CollisionShape2D or child is CollisionPolygon2D):
+				continue
+			if not meets:
+				var unmet = "shapes of bodies the car does not meet (its layer %d, mask %d)"
+				_note(notes, unmet % [layer, mask] + ": not read", child)
+			elif child.disabled:
+				_note(notes, "disabled shapes: not read", child)
+			elif texts.size() >= LEVEL_SHAPES:
+				left_out += 1
+			else:
+				var text = _shape_text(child, notes)
+				if text.length() > LEVEL_PART_BYTES:
+					var too_big = "shapes of too many points to send (over %d bytes)"
+					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
+				elif text != "":
+					texts.append(text)
+	var head = {"left_out": left_out, "not_read": notes.values()}
+	var where = _car.global_position if is_instance_valid(_car) else Vector2(NAN, NAN)
+	var turn = _car.global_rotation if is_instance_valid(_car) else NAN
+	if _is_finite_number(where.x + where.y + turn):
+		head["car"] = {"x": where.x, "y": where.y, "rotation": turn}
+	var text = JSON.print(head)
+	_level_head = "," + text.substr(1, text.length() - 2)
+	_level_id = seq
+	_level_parts = _parts(texts, LEVEL_PART_BYTES - _level_head.length())
+
+
+func _shape_text(node, notes):
+	# one shape's JSON text ("" when it is not sent: named in notes)
+	var t = node.get_global_transform()
+	var shape = {
+		"node": _node_path(node),
+		"transform": _plain_all([t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]),
+	}
+	if node.one_way_collision:
+		shape["one_way"] = true
+	if node is CollisionPolygon2D:
+		shape["type"] = "CollisionPolygon2D"
+		shape["polygon"] = _flat(node.polygon)
+		shape["build_mode"] = node.build_mode
+		return JSON.print(shape)
+	var s = node.shape
+	if s == null:
+		_note(notes, "shape nodes without a shape: not read", node)
+		return ""
+	shape["type"] = s.get_class()
+	if s is RectangleShape2D:
+		shape["extents"] = _flat([s.extents])
+	elif s is CircleShape2D:
+		shape["radius"] = _plain(s.radius)
+	elif s is CapsuleShape2D:
+		shape["radius"] = _plain(s.radius)
+		shape["height"] = _plain(s.height)
+	elif s is SegmentShape2D:
+		shape["a"] = _flat([s.a])
+		shape["b"] = _flat([s.b])
+	elif s is ConvexPolygonShape2D:
+		shape["points"] = _flat(s.points)
+	elif s is ConcavePolygonShape2D:
+		shape["segments"] = _flat(s.segments)
+	else:
+		_note(notes, "endless lines and rays (%s): not read" % s.get_class(), node)
+		return ""
+	return JSON.print(shape)
+
+
+func _parts(texts, room):
+	# the shapes' texts joined into parts of at most LEVEL_PART_BYTES, the first within
+	# `room` (it carries the level's other members too); at least one part
+	var parts = []
+	var part = PoolStringArray()
+	var size = 0
+	for text in texts:
+		var more = text.length() + (1 if part.size() > 0 else 0)
+		if size + more > room and (part.size() > 0 or room < LEVEL_PART_BYTES):
+			parts.append(part.join(","))
+			part = PoolStringArray()
+			size = 0
+			room = LEVEL_PART_BYTES
+			more = text.length()
+		part.append(text)
+		size += more
+	parts.append(part.join(","))
+	return parts
+
+
+func _note(notes, why, node):
+	if not notes.has(why):
+		notes[why] = {"why": why, "nodes": [], "count": 0}
+	notes[why]["count"] += 1
+	if node != null and notes[why]["nodes"].size() < NOTE_NODES:
+		notes[why]["nodes"].append(_node_path(node))
+
+
+func _node_path(node):
+	# below the tree's root; a long one by its last 200 characters (a message's size is bounded)
+	var path = str(node.get_path())
+	path = path.substr(6) if path.begins_with("/root/") else path
+	return path if path.length() <= 200 else "…" + path.right(path.length() - 200)
+
+
+func _flat(vectors):
+	# vectors as a flat list of numbers, x then y (null for one not finite)
+	var out = []
+	for v in vectors:
+		out.append(_plain(v.x))
+		out.append(_plain(v.y))
+	return out
+
+
+func _plain_all(values):
+	var out = []
+	for value in values:
+		out.append(_plain(value))
+	return out
 
 
 func _read_controls():

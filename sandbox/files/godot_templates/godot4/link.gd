@@ -2,11 +2,12 @@
 # car_path at it), run the game, and the sandbox sees the car and tunes it while it drives.
 # JSON over UDP on this computer; what it sends and takes is written in the sandbox's
 # docs/link.md. It never runs what it receives: it only sets the car's variables named
-# below, to numbers within their ranges.
+# below, to numbers within their ranges. Asked, it sends the level's static collision
+# shapes (those the car meets), so the sandbox drives on the game's walls.
 {{HEADER}}
 extends Node
 
-const PROTOCOL: int = 1
+const PROTOCOL: int = 2  # version 1 (a sandbox from before the level) is version 2 without it
 const MAX_BYTES: int = 65536  # a longer datagram is dropped unread
 const MESSAGES_PER_TICK: int = 64  # read in a tick at most: a flood costs a tick little
 const BYTES_PER_TICK: int = 65536  # once as much is read in a tick, the rest is dropped unread
@@ -29,6 +30,9 @@ const WARNINGS_PER_SECOND: int = 5  # a flood of bad messages does not flood the
 # the node's physics step runs before the car's (0 by default), so a value set now is
 # used in this very tick, and the controls it reads are the ones the car reads
 const PRIORITY: int = -1000
+const LEVEL_SHAPES: int = 10000  # shapes of the level sent at most (those beyond are counted)
+const LEVEL_PART_BYTES: int = 60000  # the shapes' text in one level message at most
+const NOTE_NODES: int = 5  # nodes named for each reason a shape was not read
 {{TABLES}}
 
 ## The sandbox's UDP port on this computer
@@ -67,6 +71,9 @@ var _has_scale := false
 var _warn_since: int = 0  # ms: the start of the warnings' second
 var _warned: int = 0
 var _quiet: int = 0
+var _level_id: int = -1  # the seq of the request that collected the level kept below
+var _level_parts: Array = []  # each level message's shapes, as JSON text
+var _level_head := ""  # the first level message's other members, as JSON text
 
 
 func _ready() -> void:
@@ -247,7 +254,7 @@ func _handle(message: Variant) -> void:
 		_warn("a message that is not a JSON object was dropped")
 		return
 	var version: Variant = message.get("v")
-	if not _is_number(version) or version != PROTOCOL:
+	if not _is_number(version) or (version != PROTOCOL and version != 1):
 		_warn("a message of another protocol version was dropped (this node speaks %d)" % PROTOCOL)
 		return
 	var given: Variant = message.get("token")
@@ -262,7 +269,7 @@ func _handle(message: Variant) -> void:
 			print("car-sandbox link: linked to the sandbox on %s port %d" % [host, port])
 		_welcomed = true
 		return
-	if not (kind in ["set", "get", "ping"]):
+	if not (kind in ["set", "get", "ping", "get_level"]):
 		_warn("a message of an unknown type was dropped")
 		return
 	var seq: Variant = message.get("seq")
@@ -274,6 +281,8 @@ func _handle(message: Variant) -> void:
 		_send({"type": "pong", "seq": int(seq)})
 	elif kind == "get":
 		_send({"type": "values", "seq": int(seq), "params": _values()})
+	elif kind == "get_level":
+		_answer_level(int(seq), message.get("part"), message.get("level"))
 	elif typeof(message.get("params")) != TYPE_DICTIONARY:
 		_warn("a set message without params was dropped")
 	else:
@@ -395,6 +404,161 @@ func _send_telemetry() -> void:
 		]
 	)
 	_peer.put_packet(text.to_utf8_buffer())
+
+
+func _answer_level(seq: int, part: Variant, level: Variant) -> void:
+	# part 0: the level collected anew (kept for the other parts, asked for with its id)
+	if not (_is_finite_number(part) and part >= 0 and part == floor(part)):
+		_warn("a get_level message without a part (a whole number) was dropped")
+		return
+	if part == 0:
+		_collect_level(seq)
+	elif not _is_number(level) or level != _level_id or part >= _level_parts.size():
+		_warn("a get_level message for a level part this node does not hold was dropped")
+		return
+	var head := {"type": "level", "seq": seq, "level": _level_id, "part": int(part)}
+	head["parts"] = _level_parts.size()
+	var more: String = ',"shapes":[' + _level_parts[int(part)] + "]"
+	_send(head, more + (_level_head if part == 0 else ""))
+
+
+func _collect_level(seq: int) -> void:
+	# the static bodies' shapes the car meets, in the tree's order, with their global
+	# transforms (px); what is not read is named by reason
+	var mask: int = 1
+	if _car is CollisionObject2D:
+		mask = (_car as CollisionObject2D).collision_mask
+	var texts: Array = []
+	var notes := {}
+	var left_out: int = 0
+	var stack: Array = [get_tree().get_root()]
+	while stack.size() > 0:
+		var node: Node = stack.pop_back()
+		var children: Array = node.get_children()
+		for k in range(children.size() - 1, -1, -1):
+			stack.append(children[k])
+		if node.get_class() in ["TileMap", "TileMapLayer"]:
+			_note(notes, "tile maps' collision: not read", node)
+		if not (node is StaticBody2D):
+			continue
+		# Godot 4 stops a CharacterBody2D at a body whose layer is in its mask
+		var meets: bool = ((node as StaticBody2D).collision_layer & mask) != 0
+		for child in children:
+			if not (child is CollisionShape2D or child is CollisionPolygon2D):
+				continue
+			if not meets:
+				var unmet := "shapes of bodies the car does not meet (its mask %d)" % mask
+				_note(notes, unmet + ": not read", child)
+			elif child.disabled:
+				_note(notes, "disabled shapes: not read", child)
+			elif texts.size() >= LEVEL_SHAPES:
+				left_out += 1
+			else:
+				var text := _shape_text(child, notes)
+				if text.length() > LEVEL_PART_BYTES:
+					var too_big := "shapes of too many points to send (over %d bytes)"
+					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
+				elif text != "":
+					texts.append(text)
+	var head := {"left_out": left_out, "not_read": notes.values()}
+	var where := _car.global_position if is_instance_valid(_car) else Vector2(NAN, NAN)
+	var turn: float = _car.global_rotation if is_instance_valid(_car) else NAN
+	if is_finite(where.x + where.y + turn):
+		head["car"] = {"x": where.x, "y": where.y, "rotation": turn}
+	var text := JSON.stringify(head)
+	_level_head = "," + text.substr(1, text.length() - 2)
+	_level_id = seq
+	_level_parts = _parts(texts, LEVEL_PART_BYTES - _level_head.length())
+
+
+func _shape_text(node: Node2D, notes: Dictionary) -> String:
+	# one shape's JSON text ("" when it is not sent: named in notes)
+	var t: Transform2D = node.get_global_transform()
+	var shape := {
+		"node": _node_path(node),
+		"transform": _plain_all([t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y]),
+	}
+	if node.get("one_way_collision"):
+		shape["one_way"] = true
+	if node is CollisionPolygon2D:
+		shape["type"] = "CollisionPolygon2D"
+		shape["polygon"] = _flat((node as CollisionPolygon2D).polygon)
+		shape["build_mode"] = (node as CollisionPolygon2D).build_mode
+		return JSON.stringify(shape)
+	var s: Variant = (node as CollisionShape2D).shape
+	if s == null:
+		_note(notes, "shape nodes without a shape: not read", node)
+		return ""
+	shape["type"] = s.get_class()
+	if s is RectangleShape2D:
+		shape["size"] = _flat([s.size])
+	elif s is CircleShape2D:
+		shape["radius"] = _plain(s.radius)
+	elif s is CapsuleShape2D:
+		shape["radius"] = _plain(s.radius)
+		shape["height"] = _plain(s.height)
+	elif s is SegmentShape2D:
+		shape["a"] = _flat([s.a])
+		shape["b"] = _flat([s.b])
+	elif s is ConvexPolygonShape2D:
+		shape["points"] = _flat(s.points)
+	elif s is ConcavePolygonShape2D:
+		shape["segments"] = _flat(s.segments)
+	else:
+		_note(notes, "endless lines and rays (%s): not read" % s.get_class(), node)
+		return ""
+	return JSON.stringify(shape)
+
+
+func _parts(texts: Array, room: int) -> Array:
+	# the shapes' texts joined into parts of at most LEVEL_PART_BYTES, the first within
+	# `room` (it carries the level's other members too); at least one part
+	var parts: Array = []
+	var part := PackedStringArray()
+	var size: int = 0
+	for text in texts:
+		var more: int = text.length() + (1 if part.size() > 0 else 0)
+		if size + more > room and (part.size() > 0 or room < LEVEL_PART_BYTES):
+			parts.append(",".join(part))
+			part = PackedStringArray()
+			size = 0
+			room = LEVEL_PART_BYTES
+			more = text.length()
+		part.append(text)
+		size += more
+	parts.append(",".join(part))
+	return parts
+
+
+func _note(notes: Dictionary, why: String, node: Node) -> void:
+	if not notes.has(why):
+		notes[why] = {"why": why, "nodes": [], "count": 0}
+	notes[why]["count"] += 1
+	if node != null and notes[why]["nodes"].size() < NOTE_NODES:
+		notes[why]["nodes"].append(_node_path(node))
+
+
+func _node_path(node: Node) -> String:
+	# below the tree's root; a long one by its last 200 characters (a message's size is bounded)
+	var path := str(node.get_path())
+	path = path.substr(6) if path.begins_with("/root/") else path
+	return path if path.length() <= 200 else "…" + path.right(200)
+
+
+func _flat(vectors: Variant) -> Array:
+	# vectors as a flat list of numbers, x then y (null for one not finite)
+	var out: Array = []
+	for v in vectors:
+		out.append(_plain(v.x))
+		out.append(_plain(v.y))
+	return out
+
+
+func _plain_all(values: Array) -> Array:
+	var out: Array = []
+	for value in values:
+		out.append(_plain(value))
+	return out
 
 
 func _read_controls() -> Array:
