@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..car_shape import first_shape_slot, shape_params
+from ..car_shape import contact_slots, engine_param, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -83,7 +83,7 @@ PARAMS = (
         help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
         group="Steering",
     ),
-) + (*speed_control.PARAMS, *SHAPE)
+) + (*speed_control.PARAMS, *SHAPE, engine_param())
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
@@ -112,8 +112,8 @@ STATE = Layout(
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-SHAPE_AT = first_shape_slot(PARAMS)
-"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+SHAPE_AT = contact_slots(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
 MEETS_WALLS = True
 """Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 

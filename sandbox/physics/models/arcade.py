@@ -84,7 +84,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..car_shape import first_shape_slot
+from ..car_shape import contact_slots
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
 from ..walls import slide
@@ -133,8 +133,8 @@ MEETS_WALLS = True
 STATE = Layout((Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan), Slot("wall_contacts", "count")))
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-SHAPE_AT = first_shape_slot(PARAMS)
-"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+SHAPE_AT = contact_slots(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
 HELD = index_of(("steer_direction", "cos_steer", "sin_steer", "push", "weight_slow", "weight_fast"))
 """What `held` takes once while the controls and the tuning are held (see `held`)."""
 MOVES = ("x", "y", "vx", "vy", "heading_x", "heading_y")

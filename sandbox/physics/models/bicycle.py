@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..car_shape import first_shape_slot, shape_params
+from ..car_shape import contact_slots, engine_param, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -174,6 +174,7 @@ PARAMS = (
         ),
     )
     + shape_params("m", "rectangle", 3.7, 1.8)  # the drawn body at the defaults: wb + 1.2, 0.6 wb + 0.3
+    + (engine_param(),)
 )
 
 
@@ -204,8 +205,8 @@ STATE = Layout(
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-SHAPE_AT = first_shape_slot(PARAMS)
-"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+SHAPE_AT = contact_slots(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
 MEETS_WALLS = True
 """Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 
