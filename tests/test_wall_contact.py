@@ -136,7 +136,9 @@ def test_a_metric_car_pushed_into_a_wall_has_its_speed_brought_down(model, engin
     move_and_slide lets through along the heading (Godot 3: the returned velocity's;
     Godot 4: get_real_velocity()'s, what the body moved), about one tick of
     acceleration (4 m/s² / 60 Hz), and the car is not in the wall."""
-    rows = drive(model, defaults(model, engine), floor_at(10.0, "m"), Pose(0.0, 0.0, math.pi / 2), Controls(throttle=1.0), 360)
+    rows = drive(
+        model, defaults(model, engine), floor_at(10.0, "m"), Pose(0.0, 0.0, math.pi / 2), Controls(throttle=1.0), 360
+    )
     S = model.STATE.offset
     last = rows[-1]
     assert last[S["wall_contacts"]] > 0
