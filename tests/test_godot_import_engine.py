@@ -100,3 +100,30 @@ def test_import_godot_writes_the_engine_into_the_preset(tmp_path):
     assert run.returncode == 0, run.stderr
     assert load_preset(out).tuning["godot_engine"] == GODOT3
     assert "Godot 3's move_and_slide" in run.stdout + run.stderr
+
+
+def test_an_export_for_the_other_engine_says_so_and_is_written():
+    """A tuning meeting walls by Godot 4's rules exported for Godot 3: the script's header
+    says the game's car meets walls as Godot 3 does; for Godot 4, and for a model that
+    does not slide, nothing is said."""
+    preset = load_preset(BUILTIN_DIR / "ackermann_van.json")  # Engine: Godot 4, the default
+    said = "meets walls by Godot 4's move_and_slide rules"
+    assert said in " ".join(line.lstrip("# ") for line in export_script(preset, 3).splitlines())
+    assert "move_and_slide rules" not in export_script(preset, 4)
+    preset.tuning["godot_engine"] = GODOT3
+    assert "Godot 3's move_and_slide rules" in export_script(preset, 4).replace("\n# ", " ")
+    rigid = load_preset(BUILTIN_DIR / "rigid_body_seed.json")
+    assert "move_and_slide rules" not in export_script(rigid, 3)
+
+
+def test_export_godot_prints_the_engine_note(tmp_path):
+    out = tmp_path / "car.gd"
+    run = subprocess.run(
+        [sys.executable, "-m", "sandbox", "export-godot", "--preset", str(BUILTIN_DIR / "recipe_defaults.json")]
+        + ["--godot", "3", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert out.is_file() and "note: this tuning meets walls by Godot 4's move_and_slide rules" in run.stdout

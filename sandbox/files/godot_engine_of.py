@@ -64,3 +64,19 @@ def scene_engine(model: ModuleType, godot: int, values: dict, notes: list[str]) 
         said = [f"the script reads as written for another Godot than its scene: {said[0]}"]
     values.update(engine)
     return notes + said
+
+
+def export_note(model: ModuleType, values, godot: int) -> str | None:
+    """What an export for Godot `godot` of a tuning (`values`) says when the tuning meets
+    walls by the other engine's rules: the script meets them as its engine does. None
+    when they agree, or the model has no engine option."""
+    if ENGINE_NAME not in {p.name for p in model.PARAMS}:
+        return None
+    tuned = ENGINE_CHOICES[int(values[ENGINE_NAME])]
+    if tuned == f"Godot {godot}":
+        return None
+    return (
+        f"this tuning meets walls by {tuned}'s move_and_slide rules (its Engine) and this script is for "
+        f"Godot {godot}: in the game the car meets walls as Godot {godot} does (set Engine to Godot {godot} "
+        "to try that in the sandbox); the open field drives the same"
+    )
