@@ -42,7 +42,10 @@ def weave(ticks: int, period: int, steer: float) -> tuple[tuple[int, float, floa
 
 DRIVES = {
     # straight down into the bottom wall, pressed, then steering along it
-    "head_on_then_along": ((563.0, 1450.0, 90.0), drive((150, 0.0, 1.0, 0.0), (90, 1.0, 1.0, 0.0), (60, -1.0, 1.0, 0.0))),
+    "head_on_then_along": (
+        (563.0, 1450.0, 90.0),
+        drive((150, 0.0, 1.0, 0.0), (90, 1.0, 1.0, 0.0), (60, -1.0, 1.0, 0.0)),
+    ),
     # at 35° from the wall's normal into the left wall, then reversing out of it
     "glancing_then_reverse": ((200.0, 900.0, 145.0), drive((150, 0.0, 1.0, 0.0), (120, 0.5, 0.0, 1.0))),
     # the same from farther out: the arcade meets the wall faster (the others barely reach it)
