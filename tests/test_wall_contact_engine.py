@@ -14,9 +14,9 @@ makes one; a car backing off a wall is in contact one tick longer in the engine)
 from __future__ import annotations
 
 import pytest
-from wall_drives import DRIVES, both, gaps
 
 from sandbox.devtools.oracle import godot_binary
+from wall_drives import DRIVES, both, gaps
 
 POSITION_PX = 1.0
 needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server is not installed")
