@@ -14,10 +14,11 @@ Going straight (α = 0) the car moves s·dt along d. The speed comes from the pe
 (speed_control.py).
 
  4. walls (on a track with walls; none on the open field): the body turned to the new
-    heading, the tick's motion p_old → p goes through Godot 3's move_and_slide
-    (`contact_godot3`, the collision shape from the tuning) as the exported script
-    does, and what it returns is fed back: p where the slides left it, the returned
-    velocity, and the speed becomes that velocity's component along d (a car pushed
+    heading, the tick's motion p_old → p goes through move_and_slide of the tuning's
+    engine (`godot_engine`, walls.py; the collision shape from the tuning) as the
+    exported script does, and what it returns is fed back: p where the slides left it,
+    the returned velocity (Godot 3) or the body's own (Godot 4: get_real_velocity()),
+    and the speed becomes that velocity's component along d (a car pushed
     into a wall comes to rest instead of keeping its pedal speed).
 
 Guard: α is limited to keep β below MAX_INNER (89°); wider locks would put the centre

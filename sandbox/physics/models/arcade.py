@@ -32,10 +32,13 @@ in a row, so each car of a batch gets the same bits as the one-car kernel.
 Departures, each a named step after the text's step it changes:
 
 Step 4a, walls (on a track with walls; none on the open field): `move_and_slide`
-is Godot 3's (`contact_godot3`, the car's collision shape from its tuning), and as the
-recipe's Godot 3 text writes it, `velocity = move_and_slide(velocity)`: the position
-where the slides left the car and the velocity they returned go back into the state
-(a car driven into a wall stops there; along a wall it keeps v − n(v·n)). The body is
+is the tuning's engine's (`godot_engine`, walls.py; the car's collision shape from its
+tuning). Godot 3, as the recipe's Godot 3 text writes it, `velocity =
+move_and_slide(velocity)`: the position where the slides left the car and the velocity
+they returned go back into the state (a car driven into a wall stops there; along a
+wall it keeps v − n(v·n)). Godot 4 (the default), as the recipe's Godot 4 text:
+`move_and_slide()` moves the car and leaves `velocity` as it was (4.4's floating mode
+changes nothing in it: pressed into a wall it keeps its speed). The body is
 at the tick's new rotation (calculate_steering sets it first). With
 `rate_independent` the motion is the mean velocity's, and on a contact the state's
 velocity becomes what move_and_slide returned for it. `wall_contacts` counts the
