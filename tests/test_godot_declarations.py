@@ -145,6 +145,7 @@ def test_declarations_that_are_not_parameters_are_passed_by_whatever_their_shape
     text = NOT_PARAMETERS + "var engine_power = 1234\n" + RECIPE_CODE
     result = parse_script(text, arcade)
     assert result.values == {
+        "godot_engine": 0.0,  # extends CharacterBody2D: Godot 4
         "engine_power": 1234,
         "rate_independent": False,
         "recipe_2020": False,

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from sandbox.files.godot import GODOT_VERSIONS, export_script
+from sandbox.files.godot_engine_of import engine_values
 from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_scene import save_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
@@ -42,7 +43,8 @@ def test_a_preset_name_is_only_ever_a_comment(name, preset_file, godot):
     assert _code(text) == _code(plain)  # not a character of code changed
     assert "{{" not in text.replace(name, "") or "{{" in plain  # no placeholder left or made
     scripted = {p.name for p in script_params(preset.model.PARAMS)}  # the shape lives in the scene, not the script
-    assert parse_script(text, None).values == {k: v for k, v in preset.tuning.items() if k in scripted}
+    engine = engine_values(preset.model, godot, "script")[0]  # the engine the script is written for
+    assert parse_script(text, None).values == {k: v for k, v in preset.tuning.items() if k in scripted} | engine
 
 
 @pytest.mark.parametrize("godot", GODOT_VERSIONS)

@@ -47,6 +47,8 @@ def test_a_script_edited_by_hand_is_read(path, godot):
     lines[first:first] = ["# my note: this one matters most", moved]
     result = parse_script("\n".join(lines), preset.model)
     script = {q.name: preset.tuning[q.name] for q in script_params(preset.model.PARAMS)}  # the shape: the scene's
+    if any(q.name == "godot_engine" for q in preset.model.PARAMS):  # and the engine the script is written for
+        script["godot_engine"] = 1.0 if godot == 3 else 0.0
     assert result.values == {**script, p.name: new}
 
 
@@ -143,4 +145,8 @@ def test_a_script_exported_before_every_model_exported_still_imports():
     # its code reads the pedals' strength: analog pedals, as that version's scripts drove
     kart = load_preset(BUILTIN_DIR / "go_kart.json").tuning
     expected = {p.name: kart[p.name] for p in script_params(arcade.PARAMS)} | {"drag": -0.0123, "analog_pedals": True}
-    assert result.model is arcade and result.values == expected and result.warnings == []
+    expected["godot_engine"] = 1.0  # a KinematicBody2D: Godot 3
+    assert result.model is arcade and result.values == expected
+    assert result.warnings == [
+        "walls are met by Godot 3's move_and_slide rules (Engine: Godot 3), as the script is written for Godot 3"
+    ]

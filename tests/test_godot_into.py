@@ -10,6 +10,7 @@ import pytest
 
 from sandbox.cli import main
 from sandbox.files.godot import TEMPLATE_SWITCHES, export_script
+from sandbox.files.godot_engine_of import engine_values
 from sandbox.files.godot_import import parse_script
 from sandbox.files.godot_into import update_text, write_into
 from sandbox.files.presets import BUILTIN_DIR, declared_preset, load_preset
@@ -77,8 +78,10 @@ def test_only_the_values_change_in_each_real_world_script(tmp_path, name):
     assert (tmp_path / f"{name}.bak").read_bytes() == original
     assert sorted(change.name for change in update.changed) == sorted(NEW)
     assert update.missing == []
+    godot = 3 if "extends KinematicBody2D" in original.decode() else 4
     assert parse_script(path.read_text(), arcade).values == {
         **{key: float(spelt) for key, (spelt, _) in NEW.items()},
+        **engine_values(arcade, godot, "script")[0],
         "rate_independent": False,
         "recipe_2020": False,
         "analog_pedals": PORTS[name],
@@ -133,7 +136,7 @@ def test_a_script_exported_by_the_sandbox_takes_any_preset_of_its_formula_bit_fo
     text = export_script(replace(defaults, tuning=tuning), godot)
     update = update_text(text, preset, "car.gd")
     script = {p.name: preset.tuning[p.name] for p in script_params(preset.model.PARAMS)}  # the shape: the scene's
-    assert parse_script(update.text, None).values == script
+    assert parse_script(update.text, None).values == script | engine_values(preset.model, godot, "script")[0]
 
 
 def _refused(tmp_path, name: str, text: str, preset, message: str, capsys) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.files.godot import GODOT_VERSIONS, LINE_WIDTH, GodotError, export_script, gdscript_literal, variable_name
+from sandbox.files.godot_engine_of import engine_values
 from sandbox.files.godot_import import load_script, parse_script
 from sandbox.files.godot_scene import save_scene
 from sandbox.files.presets import BUILTIN_DIR, load_preset
@@ -106,6 +107,7 @@ def test_import_reads_var_lines_in_every_common_spelling():
     )
     result = parse_script(text, arcade)
     assert result.values == {
+        "godot_engine": 1.0,  # extends KinematicBody2D: Godot 3
         "wheel_base": 90,
         "steering_angle": 20.5,
         "engine_power": 1200,
@@ -211,6 +213,7 @@ def test_an_annotation_with_arguments_is_read():
         "@export_range(10, 300) var wheel_base = 80\nexport(float, 0, 60) var steering_angle = 20" + RECIPE_CODE, arcade
     )
     assert result.values == {
+        "godot_engine": 0.0,  # the first declaration's spelling is Godot 4's
         "wheel_base": 80,
         "steering_angle": 20,
         "rate_independent": False,
@@ -312,8 +315,9 @@ def test_export_then_import_gives_the_same_tuning_and_the_range_as_export_hint(p
     text = export_script(preset, godot)
     result = parse_script(text, None)
     script = {p.name: preset.tuning[p.name] for p in script_params(preset.model.PARAMS)}  # the shape: the scene's
-    assert result.model is preset.model and result.values == script  # bit for bit
-    assert result.warnings == []
+    engine, said = engine_values(preset.model, godot, "script")  # and the engine it is written for
+    assert result.model is preset.model and result.values == script | engine  # bit for bit
+    assert result.warnings == said
     for p in script_params(preset.tuning.effective()):  # each with the range it has under the tuning's switches
         name = variable_name(p.name)
         if not re.search(rf"\b{name}\b", text):

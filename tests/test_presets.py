@@ -57,6 +57,7 @@ def test_save_then_load_restores_every_value_exactly(tmp_path, switches):
         {p.name: q.min + (q.max - q.min) / 3 for p in arcade.PARAMS if p.is_number for q in [p.under(values)]}
     )
     values["shape_kind"] = 2.0 if switches else 0.0  # a choice: its index in the tuning, its name in the file
+    values["godot_engine"] = 1.0 if switches else 0.0
     original = Preset(arcade, Tuning(arcade.PARAMS, values), "Mine", "desc")
     save_preset(original, tmp_path / "mine.json")
     back = load_preset(tmp_path / "mine.json")
@@ -335,4 +336,37 @@ def test_the_shape_kind_is_written_and_read_by_name():
     del data["params"]["shape_width"]
     data["params"]["shape_kind"] = "capsule"
     with pytest.raises(PresetError, match="params.shape_width' is missing"):
+        parse_preset(json.dumps(data), "mine.json")
+
+
+BEFORE_THE_ENGINE = [
+    *(BUILTIN_DIR / f"{name}.json" for name in ("recipe_defaults", "bicycle_blog", "ackermann_van")),
+    DATA / "preset_v5_recipe_defaults.json",
+]
+"""Kinematic presets written before the engine option: the built-ins (format 4, as on
+main) and a format-5 file (with the collision shape, without the engine)."""
+
+
+@pytest.mark.parametrize("path", BEFORE_THE_ENGINE, ids=lambda p: p.stem)
+def test_a_file_from_before_the_engine_option_loads_with_godot_4(path):
+    """The engine whose wall rules a kinematic car follows is new in format 6: an older
+    file loads without a word, with the declared engine (Godot 4, the recipe demo's),
+    and saves it by name."""
+    data = json.loads(path.read_text())
+    assert data["format"] < 6 and "godot_engine" not in data["params"]
+    fixes = []
+    old = parse_preset(path.read_text(), path.name, fixes)
+    assert fixes == [] and old.tuning["godot_engine"] == 0.0
+    assert json.loads(presets.dump_preset(old))["params"]["godot_engine"] == "Godot 4"
+
+
+def test_the_engine_is_written_and_read_by_name():
+    data = json.loads((DATA / "preset_v5_recipe_defaults.json").read_text())
+    data["format"] = presets.FORMAT
+    data["params"]["godot_engine"] = "Godot 3"
+    preset = parse_preset(json.dumps(data), "mine.json")
+    assert preset.tuning["godot_engine"] == 1.0
+    assert json.loads(presets.dump_preset(preset))["params"]["godot_engine"] == "Godot 3"
+    data["params"]["godot_engine"] = "Godot 5"
+    with pytest.raises(PresetError, match=r"params.godot_engine': 'Godot 5' is not one of Godot 4 or Godot 3"):
         parse_preset(json.dumps(data), "mine.json")

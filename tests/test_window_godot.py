@@ -22,10 +22,12 @@ def test_export_godot_scripts_then_import_restores_the_values(window, tmp_path):
     window.panel.reset_all()
     steps = window.undo.count()
     assert window.import_godot(tmp_path / "car3.gd")
-    assert dict(window.tuning) == expected
+    assert dict(window.tuning) == expected | {"godot_engine": 1.0}  # a Godot 3 script: Godot 3's walls
     assert window.undo.count() == steps + 1  # the whole import is one undo step
     window.undo.undo()
-    assert window.tuning["wheel_base"] == 70
+    assert window.tuning["wheel_base"] == 70 and window.tuning["godot_engine"] == 0.0
+    assert window.import_godot(tmp_path / "car4.gd")
+    assert dict(window.tuning) == expected  # Godot 4's, as the go-kart has it
 
 
 def test_import_of_a_script_without_parameters_changes_nothing(window, tmp_path):
@@ -46,6 +48,8 @@ def test_every_model_exports_a_godot_script_and_scene_and_imports_it_back(window
     assert (tmp_path / "car.gd").is_file() and 'path="car.gd"' in (tmp_path / "car.tscn").read_text()
     window.panel.reset_all()
     assert window.import_godot(tmp_path / "car.gd")
+    if "godot_engine" in expected:  # a Godot 3 script: its car meets walls as Godot 3's does
+        expected["godot_engine"] = 1.0
     assert dict(window.tuning) == expected
 
 

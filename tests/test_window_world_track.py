@@ -87,8 +87,8 @@ def test_opening_a_built_in_track_from_the_menu_draws_its_walls_and_starts_the_c
     assert len(spots) >= 5
     missing = [spot for spot in spots if not wall_drawn_at(image, *spot)]
     assert not missing, f"{len(missing)} of {len(spots)} wall points not drawn, e.g. {missing[:3]}"
-    assert contact_note(window.model) == "walls met as in Godot 3"  # the arcade meets walls
-    assert contact_note(window.model) in window.statusBar().currentMessage()
+    assert contact_note(window.model, window.tuning) == "walls met as in Godot 4"  # the arcade meets walls
+    assert contact_note(window.model, window.tuning) in window.statusBar().currentMessage()
 
 
 def test_the_walls_follow_the_camera_as_the_car_moves(window, qtbot):
@@ -355,3 +355,13 @@ def test_many_ticks_in_one_call_meet_the_walls_as_tick_by_tick_does(model):
     at_once.drive_through(rows)
     assert np.array_equal(ticked.sim.state.data, at_once.sim.state.data, equal_nan=True)  # NaN: slots unset
     assert float(ticked.sim.state.data[0, ticked.sim.state.layout.offset["wall_contacts"]]) > 0  # it met the wall
+
+
+def test_the_view_says_which_engines_rules_the_car_meets_walls_by(window, qtbot):
+    """The tuning's Engine picks the rules: switching it in the tuning changes what the
+    view says at once."""
+    builtin_action(window, "Parking lot").trigger()
+    QApplication.processEvents()
+    assert window.track.contact_note == "walls met as in Godot 4"
+    window.tuning.set("godot_engine", 1.0)
+    qtbot.waitUntil(lambda: window.track.contact_note == "walls met as in Godot 3")

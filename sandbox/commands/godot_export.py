@@ -10,6 +10,7 @@ from ..errors import UserError, printable, shown
 
 def run(args) -> None:
     from ..files.godot import DEFAULT_PX_PER_METRE, ROUNDED_NOTE, off_step
+    from ..files.godot_engine_of import export_note
     from ..files.presets import load_preset
 
     into_only = [
@@ -37,6 +38,9 @@ def run(args) -> None:
     if args.pixels_per_metre is not None and preset.model.LENGTH_UNIT != "m":
         raise UserError(f"--pixels-per-metre: the {preset.model.TITLE} model works in pixels already")
     _export(args, preset, scale)
+    engine = export_note(preset.model, preset.tuning, args.godot)
+    if engine:
+        print(f"note: {engine}")
     rounded = off_step(preset)
     if rounded:
         print(f"{ROUNDED_NOTE}: " + ", ".join(rounded.values()))

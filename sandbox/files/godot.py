@@ -17,6 +17,7 @@ from typing import Mapping
 from ..errors import UserError
 from ..physics.params import effective_params, groups, script_params
 from .disk import write_text_atomic
+from .godot_engine_of import export_note
 from .package_data import package_folder
 from .presets import Preset
 
@@ -292,6 +293,9 @@ def _header(preset: Preset, godot: int, actions: dict[str, tuple[str, ...]]) -> 
             f"the {keys} read as the recipe reads them, pressed or not (turn on analog_pedals for a gamepad's triggers)"
         )
     header += _comment(f"Input actions, {reading}: {action_list}.")
+    engine = export_note(preset.model, preset.tuning, godot)
+    if engine:
+        header += _comment(engine[0].upper() + engine[1:] + ".")
     if godot == 4:  # physical_keycode: a key by its place on the keyboard
         return header + [
             "# Actions missing from the project's Input Map are added when the car is ready, with",

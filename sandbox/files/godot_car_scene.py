@@ -23,6 +23,7 @@ from ..physics.car_shape import CarShape
 from .disk import read_text
 from .gdscript_declarations import declarations
 from .godot import DEFAULT_PX_PER_METRE, SCALE_VARIABLE, SCRIPT_LIMIT, GodotError
+from .godot_engine_of import scene_engine
 from .godot_import import ImportResult, parse_script
 from .godot_shape import KINDS, GodotShape, from_godot
 
@@ -239,6 +240,7 @@ def load_car_scene(
     except GodotError as exc:
         raise GodotError(f"{source}: nothing was imported: {exc}") from None
     result.warnings += notes
+    result.warnings = scene_engine(result.model, godot, result.values, result.warnings)
     if shape is not None:
         unit = result.model.LENGTH_UNIT
         px_per_metre = _scale(script_text)

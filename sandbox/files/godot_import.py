@@ -18,6 +18,7 @@ from .disk import read_text
 from .gdscript_declarations import Declaration, declarations, literal, not_a_literal, parameter_names
 from .gdscript_reader import Statement, code_names, statements
 from .godot import SCALE_VARIABLE, SCRIPT_LIMIT, GodotError, gdscript_literal, variable_name
+from .godot_engine_of import engine_values, script_godot
 
 _MODEL_LINE = re.compile(r'^const\s+SANDBOX_MODEL\s*(?::\s*\w+\s*)?:?=\s*"(\w*)"')
 _FORMAT_LINE = re.compile(r"^const\s+SANDBOX_FORMAT\s*(?::\s*\w+\s*)?:?=\s*(\w+)\s*(?:#.*)?$")
@@ -264,6 +265,9 @@ def parse_script(
                 f"{variable_name(p.name)} is newer than the script: "
                 f"{gdscript_literal(older)} is used, as before it existed"
             )
+    engine, notes = engine_values(model, script_godot(parsed), "script")
+    result.values.update(engine)
+    result.warnings += notes
     left = [p.name for p in declared if p.name not in result.values]
     switched = {d.name: switch for switch in result.values for d in dependents(model.PARAMS, switch) if d.name in left}
     plain = [name for name in left if name not in switched]

@@ -21,6 +21,9 @@ Format history (a file of an older format loads with the newer fields' defaults)
      name: "rectangle", "capsule" or "circle"), `shape_length`, `shape_width`,
      `shape_offset_x`, `shape_offset_y`, `shape_rotation`; files of an older format
      load with the model's declared shape.
+  6  the kinematic models' (arcade, bicycle, Ackermann) `godot_engine`, the engine whose
+     move_and_slide their walls follow (written by name: "Godot 4" or "Godot 3"); files
+     of an older format load with "Godot 4" (physics/car_shape.py, `engine_param`).
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """
@@ -44,7 +47,7 @@ from . import json_text
 from .disk import read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
 
-FORMAT = 5
+FORMAT = 6
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""

@@ -14,6 +14,10 @@ then turned by `rotation` and moved by (`offset_x`, `offset_y`):
 
 Nothing in the motion on the open field reads these values; they are the car's shape
 for walls (contact) and what a Godot export writes into its CollisionShape2D.
+
+The kinematic models (arcade, bicycle, Ackermann) add `engine_param()` right after
+the shape: which Godot's `move_and_slide` rules their walls follow (`ENGINE_CHOICES`,
+Godot 4 by default); `contact_slots` checks the order the kernels read them in.
 """
 
 from __future__ import annotations
@@ -34,6 +38,16 @@ SHAPE_SINCE = 5
 SIZES = {"px": (4.0, 400.0, 1.0), "m": (0.1, 10.0, 0.01)}
 """(min, max, step) of a length in each unit of length."""
 NAMES = ("shape_kind", "shape_length", "shape_width", "shape_offset_x", "shape_offset_y", "shape_rotation")
+ENGINE_NAME = "godot_engine"
+ENGINE_CHOICES = ("Godot 4", "Godot 3")
+"""The engines whose wall rules a kinematic car can follow, in the order of their index:
+Godot 4 (0, `CharacterBody2D`, the default: the recipe demo's engine), Godot 3 (1,
+`KinematicBody2D`)."""
+GODOT4, GODOT3 = 0.0, 1.0
+"""The tuning's `godot_engine` values (indices of ENGINE_CHOICES)."""
+ENGINE_GROUP = "Walls"
+ENGINE_SINCE = 6
+"""The preset format that introduced the engine option: older files load with Godot 4."""
 
 
 def shape_params(unit: str, kind: str, length: float, width: float) -> tuple[Param, ...]:
@@ -110,6 +124,23 @@ def shape_params(unit: str, kind: str, length: float, width: float) -> tuple[Par
     )
 
 
+def engine_param() -> Param:
+    """The kinematic models' choice of engine whose `move_and_slide` meets the walls."""
+    return Param.choice(
+        ENGINE_NAME,
+        "Engine",
+        ENGINE_CHOICES,
+        "Godot 4",
+        "Which engine's move_and_slide the car meets walls by: Godot 4 (CharacterBody2D, floating: a hit "
+        "within 15° of head-on stops the car, a glancing one slides on at nearly full speed) or Godot 3 "
+        "(KinematicBody2D: the velocity loses its share into the wall). Set by import-godot from the "
+        "script or scene it reads; pick the engine your game runs in. The open field is the same in both.",
+        since=ENGINE_SINCE,
+        group=ENGINE_GROUP,
+        scene=True,
+    )
+
+
 @dataclass(frozen=True)
 class CarShape:
     """A tuning's collision shape in the car's frame (lengths in the model's unit,
@@ -175,4 +206,14 @@ def first_shape_slot(params) -> int:
     first = names.index(NAMES[0])
     if tuple(names[first : first + len(NAMES)]) != NAMES:
         raise ValueError(f"the shape parameters must follow each other in the order {', '.join(NAMES)}")
+    return first
+
+
+def contact_slots(params) -> int:
+    """`first_shape_slot` of a kinematic model, whose engine option (`engine_param`)
+    follows the shape: the walls' kernels read it at first + len(NAMES)."""
+    first = first_shape_slot(params)
+    names = [p.name for p in params]
+    if first + len(NAMES) >= len(names) or names[first + len(NAMES)] != ENGINE_NAME:
+        raise ValueError(f"{ENGINE_NAME} must follow the shape parameters")
     return first

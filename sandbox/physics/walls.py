@@ -13,8 +13,15 @@ drivers are then compiled without any contact code, so a car on the open field d
 bit for bit as it did before there were walls. A `Walls` whose world is empty (a track
 of cones only) drives the same way: the contact kernel moves the car by exactly v·dt.
 
-The rules are Godot 3's `KinematicBody2D.move_and_slide` (`contact_godot3`); the car's
-shape is its tuning's (`body_shape.of_tuning`).
+The rules are those of the engine the tuning names (its `godot_engine` option, read in
+the compiled tick: `car_shape.engine_param`): Godot 4's `CharacterBody2D.move_and_slide`
+in floating mode (`contact_godot4`, the default) or Godot 3's
+`KinematicBody2D.move_and_slide` (`contact_godot3`); the car's shape is its tuning's
+(`body_shape.of_tuning`). What comes back is what each model's exported script feeds
+back into its state: Godot 3 returns the slid velocity; Godot 4.4 leaves `velocity` as
+it was (the arcade keeps it, as the recipe's Godot 4 script does), and a model that
+computes its own pose takes `get_real_velocity()`, the position's change over the tick
+(`slide_pose`).
 """
 
 from __future__ import annotations
@@ -25,8 +32,9 @@ from typing import NamedTuple
 from numba.core import types
 from numba.extending import overload
 
+from . import contact_godot3, contact_godot4
 from .body_shape import of_tuning
-from .contact_godot3 import SAFE_MARGIN, move_and_slide
+from .car_shape import GODOT3, NAMES
 from .kernel import OPTIONS, kernel
 from .track import Track
 from .world import EMPTY, World, build_world, clearance_at, has_walls
@@ -87,7 +95,8 @@ def _clear(walls, p, first, x, y, mx, my) -> bool:
     length, width, ox, oy = p[first + 1], p[first + 2], p[first + 3], p[first + 4]
     shape = 0.5 * math.sqrt(length * length + width * width) + math.sqrt(ox * ox + oy * oy)
     k = walls.scale
-    far = (shape + math.sqrt(mx * mx + my * my)) * k + 2 * SAFE_MARGIN
+    # the engines' safe margins are the same 0.08 px
+    far = (shape + math.sqrt(mx * mx + my * my)) * k + 2 * contact_godot3.SAFE_MARGIN
     return clearance_at(walls.world, x * k, y * k) > far
 
 
@@ -97,12 +106,37 @@ def _scaled(shape, k):
     return (shape[0], shape[1] * k, shape[2] * k, shape[3] * k, shape[4] * k, shape[5])
 
 
+ENGINE_AT = len(NAMES)
+"""Where the engine option sits after the first shape slot (car_shape.contact_slots)."""
+
+
+@kernel(inline=True)
+def _move_and_slide(walls, p, first, x, y, heading, vx, vy, dt):
+    """move_and_slide by the rules of tuning row `p`'s engine (its shape from slot
+    `first`, the engine option after it), in the model's unit: (x, y, vx, vy, slides,
+    whether Godot 3's rules ran); the contact itself is worked out in px."""
+    k = walls.scale
+    shape = _scaled(of_tuning(p, first), k)
+    godot3 = p[first + ENGINE_AT] == GODOT3
+    if godot3:
+        x, y, vx, vy, slides, _, _ = contact_godot3.move_and_slide(
+            walls.world, shape, x * k, y * k, heading, vx * k, vy * k, dt, contact_godot3.SAFE_MARGIN
+        )
+    else:
+        x, y, vx, vy, slides, _, _ = contact_godot4.move_and_slide(
+            walls.world, shape, x * k, y * k, heading, vx * k, vy * k, dt, contact_godot4.SAFE_MARGIN
+        )
+    return x / k, y / k, vx / k, vy / k, slides, godot3
+
+
 def slide(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
-    """move_and_slide(velocity) of a car at (x, y) whose body points along the unit
-    vector (heading_x, heading_y), with the collision shape of tuning row `p` (its
-    shape parameters from slot `first`): (x, y, vx, vy, contacts) after the tick,
-    `contacts` how many times it met a wall (0.0: none). Without walls: position + v·dt,
-    as every kinematic model moved before walls. Compiled code only."""
+    """move_and_slide of a car at (x, y) whose body points along the unit vector
+    (heading_x, heading_y) with `velocity` (vx, vy), with the collision shape and engine
+    of tuning row `p` (its shape parameters from slot `first`): (x, y, vx, vy,
+    contacts) after the tick, the velocity as the engine leaves it (Godot 3: slid,
+    Godot 4: as it was), `contacts` how many times it met a wall (0.0: none). Without
+    walls: position + v·dt, as every kinematic model moved before walls. Compiled code
+    only."""
     raise TypeError("walls.slide is called from compiled code")
 
 
@@ -126,21 +160,20 @@ def _slide_of(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
 @kernel
 def _slide_near(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
     """`slide` where a wall may be within the tick's reach."""
-    k = walls.scale
-    shape = _scaled(of_tuning(p, first), k)
     heading = math.atan2(heading_y, heading_x)
-    x, y, vx, vy, slides, _, _ = move_and_slide(
-        walls.world, shape, x * k, y * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
-    )
-    return x / k, y / k, vx / k, vy / k, float(slides)
+    x, y, vx, vy, slides, _ = _move_and_slide(walls, p, first, x, y, heading, vx, vy, dt)
+    return x, y, vx, vy, float(slides)
 
 
 def slide_pose(walls, p, first, x0, y0, x, y, heading, dt):
     """A model that computes its own pose, meeting walls: the car at (x0, y0) would go
     to (x, y) with its body turned to `heading` (rad); move_and_slide of the velocity
-    ((x, y) − (x0, y0))/dt from (x0, y0). (x, y, vx, vy, contacts): the model's own
-    pose and velocity when no wall was met (the same bits as without walls), else where
-    move_and_slide left the car and the velocity it returned. Compiled code only."""
+    ((x, y) − (x0, y0))/dt from (x0, y0), by the rules of the tuning's engine. (x, y,
+    vx, vy, contacts): the model's own pose and velocity when no wall was met (the same
+    bits as without walls), else where move_and_slide left the car and the velocity
+    the exported script takes from it: Godot 3's returned velocity, Godot 4's
+    `get_real_velocity()` (where it left the car less where it started, over `dt`; its
+    `velocity` stays what it was set to). Compiled code only."""
     raise TypeError("walls.slide_pose is called from compiled code")
 
 
@@ -166,11 +199,9 @@ def _slide_pose_of(walls, p, first, x0, y0, x, y, heading, dt):
 def _slide_pose_near(walls, p, first, x0, y0, x, y, heading, dt):
     """`slide_pose` where a wall may be within the tick's reach."""
     vx, vy = (x - x0) / dt, (y - y0) / dt
-    k = walls.scale
-    shape = _scaled(of_tuning(p, first), k)
-    mx, my, mvx, mvy, slides, _, _ = move_and_slide(
-        walls.world, shape, x0 * k, y0 * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
-    )
+    mx, my, mvx, mvy, slides, godot3 = _move_and_slide(walls, p, first, x0, y0, heading, vx, vy, dt)
     if slides == 0:
         return x, y, vx, vy, 0.0
-    return mx / k, my / k, mvx / k, mvy / k, float(slides)
+    if not godot3:  # get_real_velocity()
+        mvx, mvy = (mx - x0) / dt, (my - y0) / dt
+    return mx, my, mvx, mvy, float(slides)

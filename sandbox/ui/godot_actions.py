@@ -12,6 +12,7 @@ from ..errors import UserError, printable
 from ..files.disk import read_text
 from ..files.godot import SCRIPT_LIMIT, GodotError, export_script, save_script
 from ..files.godot_car_scene import load_car
+from ..files.godot_engine_of import export_note
 from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node, script_label
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog, save_scene_asking
@@ -65,7 +66,10 @@ class GodotActions:
                 save_script(window.current_preset(), path, godot, window.px_per_metre)
                 written.append(path)
 
-        done = self.files.attempt(save, f"Exported Godot {godot} {'scene' if scene else 'script'} {path}")
+        preset = window.current_preset()
+        engine = export_note(preset.model, preset.tuning, godot)
+        said = f"Exported Godot {godot} {'scene' if scene else 'script'} {path}" + (f"; {engine}" if engine else "")
+        done = self.files.attempt(save, said)
         if done and not written:
             window.statusBar().showMessage(f"Not exported: the script beside {path} was kept", 6000)
         return done and bool(written)

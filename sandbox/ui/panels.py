@@ -196,7 +196,7 @@ class Panels:
         w = self.window
         unit = w.model.LENGTH_UNIT
         w.track.set_units(unit, 1.0 if unit == "px" else w.px_per_metre)
-        w.track.contact_note = contact_note(w.model)
+        w.track.contact_note = contact_note(w.model, w.tuning)
         w.plots.set_units(unit)
         self.channel_box.blockSignals(True)
         self.channel_box.clear()
@@ -214,6 +214,7 @@ class Panels:
         """The panels that follow the tuning (the force curve, the metrics, the sweep,
         the auto-tune, the sensitivity) for its values now."""
         w = self.window
+        w.track.contact_note = contact_note(w.model, w.tuning)  # the engine may have changed
         self.show_curves()
         w._request_metrics()
         self.sync_sweep()

@@ -13,20 +13,21 @@ import math
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 
+from ..physics.car_shape import ENGINE_CHOICES, ENGINE_NAME
 from ..physics.track import Track
 from .track_painter import paint_track
 
 CONTACT = (
-    "the arcade, bicycle and Ackermann cars meet its walls as Godot 3's move_and_slide does; "
-    "the rigid body and the dynamic car pass through them for now"
+    "the arcade, bicycle and Ackermann cars meet its walls as move_and_slide does in the engine "
+    "their tuning names (Engine: Godot 4 or Godot 3); the rigid body and the dynamic car pass through them for now"
 )
 """What cars do at a track's walls, said where a track is chosen."""
 
 
-def contact_note(model) -> str:
-    """What `model`'s car does at a track's walls, said where the track is shown."""
+def contact_note(model, tuning) -> str:
+    """What `model`'s car with `tuning` does at a track's walls, said where the track is shown."""
     if getattr(model, "MEETS_WALLS", False):
-        return "walls met as in Godot 3"
+        return f"walls met as in {ENGINE_CHOICES[int(tuning[ENGINE_NAME])]}"
     return f"the {model.TITLE} car passes through walls for now"
 
 

@@ -173,7 +173,7 @@ class WorldTracks:
         if track is None:
             w.statusBar().showMessage("The open field: nothing to meet", 5000)
         else:
-            said = "" if track.is_open_field else f" ({contact_note(w.model)})"
+            said = "" if track.is_open_field else f" ({contact_note(w.model, w.tuning)})"
             w.statusBar().showMessage(f"Track: {track.name}{said}", 10000)
         w.menus.refresh()
 

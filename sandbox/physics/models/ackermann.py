@@ -14,10 +14,11 @@ Going straight (α = 0) the car moves s·dt along d. The speed comes from the pe
 (speed_control.py).
 
  4. walls (on a track with walls; none on the open field): the body turned to the new
-    heading, the tick's motion p_old → p goes through Godot 3's move_and_slide
-    (`contact_godot3`, the collision shape from the tuning) as the exported script
-    does, and what it returns is fed back: p where the slides left it, the returned
-    velocity, and the speed becomes that velocity's component along d (a car pushed
+    heading, the tick's motion p_old → p goes through move_and_slide of the tuning's
+    engine (`godot_engine`, walls.py; the collision shape from the tuning) as the
+    exported script does, and what it returns is fed back: p where the slides left it,
+    the returned velocity (Godot 3) or the body's own (Godot 4: get_real_velocity()),
+    and the speed becomes that velocity's component along d (a car pushed
     into a wall comes to rest instead of keeping its pedal speed).
 
 Guard: α is limited to keep β below MAX_INNER (89°); wider locks would put the centre
@@ -31,7 +32,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..car_shape import first_shape_slot, shape_params
+from ..car_shape import contact_slots, engine_param, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -83,7 +84,7 @@ PARAMS = (
         help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
         group="Steering",
     ),
-) + (*speed_control.PARAMS, *SHAPE)
+) + (*speed_control.PARAMS, *SHAPE, engine_param())
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
@@ -112,8 +113,8 @@ STATE = Layout(
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-SHAPE_AT = first_shape_slot(PARAMS)
-"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+SHAPE_AT = contact_slots(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
 MEETS_WALLS = True
 """Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 

@@ -32,10 +32,13 @@ in a row, so each car of a batch gets the same bits as the one-car kernel.
 Departures, each a named step after the text's step it changes:
 
 Step 4a, walls (on a track with walls; none on the open field): `move_and_slide`
-is Godot 3's (`contact_godot3`, the car's collision shape from its tuning), and as the
-recipe's Godot 3 text writes it, `velocity = move_and_slide(velocity)`: the position
-where the slides left the car and the velocity they returned go back into the state
-(a car driven into a wall stops there; along a wall it keeps v − n(v·n)). The body is
+is the tuning's engine's (`godot_engine`, walls.py; the car's collision shape from its
+tuning). Godot 3, as the recipe's Godot 3 text writes it, `velocity =
+move_and_slide(velocity)`: the position where the slides left the car and the velocity
+they returned go back into the state (a car driven into a wall stops there; along a
+wall it keeps v − n(v·n)). Godot 4 (the default), as the recipe's Godot 4 text:
+`move_and_slide()` moves the car and leaves `velocity` as it was (4.4's floating mode
+changes nothing in it: pressed into a wall it keeps its speed). The body is
 at the tick's new rotation (calculate_steering sets it first). With
 `rate_independent` the motion is the mean velocity's, and on a contact the state's
 velocity becomes what move_and_slide returned for it. `wall_contacts` counts the
@@ -84,7 +87,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..car_shape import first_shape_slot
+from ..car_shape import contact_slots
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
 from ..walls import slide
@@ -133,8 +136,8 @@ MEETS_WALLS = True
 STATE = Layout((Slot("heading_x", "", math.nan), Slot("heading_y", "", math.nan), Slot("wall_contacts", "count")))
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-SHAPE_AT = first_shape_slot(PARAMS)
-"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+SHAPE_AT = contact_slots(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
 HELD = index_of(("steer_direction", "cos_steer", "sin_steer", "push", "weight_slow", "weight_fast"))
 """What `held` takes once while the controls and the tuning are held (see `held`)."""
 MOVES = ("x", "y", "vx", "vy", "heading_x", "heading_y")

@@ -3,7 +3,7 @@
 The tuning panel, preset files, the Godot scripts and the parameter tables are made
 from this tuple; the kernel reads the values by name through `P`."""
 
-from ..car_shape import shape_params
+from ..car_shape import engine_param, shape_params
 from ..params import Param, Variant
 
 PARAMS = (
@@ -186,7 +186,7 @@ PARAMS = (
         since=4,
         legacy=True,
     ),
-) + shape_params("px", "capsule", 138, 68)
+) + (*shape_params("px", "capsule", 138, 68), engine_param())
 """The shape: the Godot recipe demo's car, a CapsuleShape2D of radius 34 and height 70 turned 90°
 (as Godot 3 reads the height: the straight middle; 70 + 2 × 34 = 138 px end to end), lying along
 the heading; the recipe's text recommends a capsule so the car does not catch on corners."""

@@ -36,9 +36,10 @@ Options from the comment thread, all off by default:
 
 Walls (on a track with walls; none on the open field), a step after the six lines:
 the car's body turned to the new heading, the tick's motion (from the old centre to
-the new) goes through Godot 3's move_and_slide (`contact_godot3`, the collision shape
-from the tuning) as the exported script does, and what it returns is fed back: the
-centre where the slides left it, the velocity it returned, and `speed` becomes that
+the new) goes through move_and_slide of the tuning's engine (`godot_engine`, walls.py;
+the collision shape from the tuning) as the exported script does, and what it returns
+is fed back: the centre where the slides left it, the velocity it returned (Godot 3),
+or the body's own (Godot 4: `get_real_velocity()`), and `speed` becomes that
 velocity's component along the heading (a car pushed head-on into a wall is brought
 to rest, not left at its pedal speed while its body stands still; along a wall it
 keeps the share of its speed the wall lets through). `wall_contacts` counts the
@@ -58,7 +59,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..car_shape import first_shape_slot, shape_params
+from ..car_shape import contact_slots, engine_param, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -174,6 +175,7 @@ PARAMS = (
         ),
     )
     + shape_params("m", "rectangle", 3.7, 1.8)  # the drawn body at the defaults: wb + 1.2, 0.6 wb + 0.3
+    + (engine_param(),)
 )
 
 
@@ -204,8 +206,8 @@ STATE = Layout(
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
-SHAPE_AT = first_shape_slot(PARAMS)
-"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+SHAPE_AT = contact_slots(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
 MEETS_WALLS = True
 """Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 

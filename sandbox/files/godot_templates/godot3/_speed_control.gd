@@ -1,5 +1,11 @@
 # The pedals' speed of the kinematic models (speed_control.py), shared by their templates.
 
+func _speed_after_wall(angle):
+	# a wall met: the speed is the share along `angle` (the heading) of the velocity
+	# move_and_slide returned, slid along the wall, in m/s (as the sandbox feeds it back)
+	return (velocity.x * cos(angle) + velocity.y * sin(angle)) / pixels_per_metre
+
+
 func _next_speed(current, throttle, brake, dt):
 	# the pedals: the brake wins, and held at rest drives in reverse; no pedal coasts to 0
 	var accel = acceleration * dt

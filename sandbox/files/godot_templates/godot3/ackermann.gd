@@ -26,8 +26,9 @@ func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
-	_place(delta)
-	rotation = heading
+	rotation = heading  # the body meets walls at the new heading
+	if _place(delta):
+		speed = _speed_after_wall(heading)
 
 
 func step(steer_in, throttle, brake, dt):

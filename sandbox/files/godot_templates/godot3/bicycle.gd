@@ -30,7 +30,10 @@ func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
-	_place(delta)
+	# the body meets walls turned to the model's heading; drawn at the drift's heading
+	rotation = heading
+	if _place(delta):
+		speed = _speed_after_wall(heading)
 	rotation = display_heading
 
 

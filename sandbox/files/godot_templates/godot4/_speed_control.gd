@@ -1,5 +1,13 @@
 # The pedals' speed of the kinematic models (speed_control.py), shared by their templates.
 
+func _speed_after_wall(angle: float) -> float:
+	# a wall met: the speed is the share along `angle` (the heading) of what the body
+	# moved, in m/s (as the sandbox feeds it back); Godot 4's floating move_and_slide
+	# leaves `velocity` as it was set, so that would keep pressing into the wall
+	var moved := get_real_velocity()
+	return (moved.x * cos(angle) + moved.y * sin(angle)) / pixels_per_metre
+
+
 func _next_speed(current: float, throttle: float, brake: float, dt: float) -> float:
 	# the pedals: the brake wins, and held at rest drives in reverse; no pedal coasts to 0
 	var accel := acceleration * dt

@@ -27,8 +27,9 @@ func _physics_process(delta: float) -> void:
 	var turn := Input.get_axis("steer_left", "steer_right")
 	var throttle := Input.get_action_strength("accelerate")
 	_step(turn, throttle, Input.get_action_strength("brake"), delta)
-	_place(delta)
-	rotation = _heading
+	rotation = _heading  # the body meets walls at the new heading
+	if _place(delta):
+		_speed = _speed_after_wall(_heading)
 
 
 func _step(steer_in: float, throttle: float, brake: float, dt: float) -> void:

@@ -31,7 +31,10 @@ func _physics_process(delta: float) -> void:
 	var turn := Input.get_axis("steer_left", "steer_right")
 	var throttle := Input.get_action_strength("accelerate")
 	_step(turn, throttle, Input.get_action_strength("brake"), delta)
-	_place(delta)
+	# the body meets walls turned to the model's heading; drawn at the drift's heading
+	rotation = _heading
+	if _place(delta):
+		_speed = _speed_after_wall(_heading)
 	rotation = _display_heading
 
 
