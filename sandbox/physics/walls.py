@@ -28,16 +28,20 @@ from numba.extending import overload
 from .body_shape import of_tuning
 from .contact_godot3 import SAFE_MARGIN, move_and_slide
 from .kernel import OPTIONS, kernel
-from .track import Track
+from .track import DEFAULT_WALL_FRICTION, DEFAULT_WALL_RESTITUTION, Track
 from .world import EMPTY, World, build_world, has_walls
 
 
 class Walls(NamedTuple):
     """The world as a driver takes it: `world` in px, `scale` px per unit of the
-    model's length (1 for a model in px, the track's pixels_per_metre for one in m)."""
+    model's length (1 for a model in px, the track's pixels_per_metre for one in m),
+    and the track's `restitution` and `friction` of its walls (what a rigid car's
+    impulse contact takes: `contact_impulse`)."""
 
     world: World
     scale: float
+    restitution: float = DEFAULT_WALL_RESTITUTION
+    friction: float = DEFAULT_WALL_FRICTION
 
 
 OPEN_FIELD = Walls(EMPTY, 1.0)
@@ -55,7 +59,13 @@ def walls_for(track: Track | None, unit: str, concave: bool = False) -> Walls | 
     world = build_world(track.in_unit("px"), concave)
     if not has_walls(world):
         return None
-    return Walls(world, 1.0 if unit == "px" else float(track.pixels_per_metre))
+    scale = 1.0 if unit == "px" else float(track.pixels_per_metre)
+    return Walls(world, scale, float(track.wall_restitution), float(track.wall_friction))
+
+
+def is_none(walls) -> bool:
+    """Whether the numba type of `walls` is None or left out: the open field's drivers."""
+    return _open(walls)
 
 
 def _open(walls) -> bool:
@@ -75,7 +85,7 @@ def _is_open_of(walls):
 
 
 @kernel
-def _scaled(shape, k):
+def scaled(shape, k):
     """A shape tuple (body_shape's layout) with its lengths times `k`."""
     return (shape[0], shape[1] * k, shape[2] * k, shape[3] * k, shape[4] * k, shape[5])
 
@@ -102,7 +112,7 @@ def _slide_of(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
         if not has_walls(walls.world):
             return x + vx * dt, y + vy * dt, vx, vy, 0.0
         k = walls.scale
-        shape = _scaled(of_tuning(p, first), k)
+        shape = scaled(of_tuning(p, first), k)
         heading = math.atan2(heading_y, heading_x)
         x, y, vx, vy, slides, _, _ = move_and_slide(
             walls.world, shape, x * k, y * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
@@ -135,7 +145,7 @@ def _slide_pose_of(walls, p, first, x0, y0, x, y, heading, dt):
         if not has_walls(walls.world):
             return x, y, vx, vy, 0.0
         k = walls.scale
-        shape = _scaled(of_tuning(p, first), k)
+        shape = scaled(of_tuning(p, first), k)
         mx, my, mvx, mvy, slides, _, _ = move_and_slide(
             walls.world, shape, x0 * k, y0 * k, heading, vx * k, vy * k, dt, SAFE_MARGIN
         )

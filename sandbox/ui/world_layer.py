@@ -18,13 +18,15 @@ from .track_painter import paint_track
 
 CONTACT = (
     "the arcade, bicycle and Ackermann cars meet its walls as Godot 3's move_and_slide does; "
-    "the rigid body and the dynamic car pass through them for now"
+    "the rigid body and the dynamic car bounce off them (the track's restitution and friction)"
 )
 """What cars do at a track's walls, said where a track is chosen."""
 
 
 def contact_note(model) -> str:
     """What `model`'s car does at a track's walls, said where the track is shown."""
+    if getattr(model, "WALL_IMPULSE", False):
+        return "walls met with a bounce: the track's restitution and friction"
     if getattr(model, "MEETS_WALLS", False):
         return "walls met as in Godot 3"
     return f"the {model.TITLE} car passes through walls for now"
