@@ -190,7 +190,7 @@ def test_a_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model, c
     steers = np.linspace(-1.0, 1.0, cars)
     ticks, tuning = 240, defaults(model)
     batch = sim.run_batch(model, tuning, cars, Controls(steer=steers, throttle=np.ones(cars)), ticks, walls=walls, start=start)
-    trace = np.tile([0.5, 1.0, 0.0, 0.0, 0.0], (ticks, 1))
+    trace = np.tile([0.05, 1.0, 0.0, 0.0, 0.0], (ticks, 1))
     traced = sim.run_batch(model, tuning, cars, trace, ticks, walls=walls, start=start)
     for i in range(0, cars, max(1, cars // 5)):
         one = sim.at_rest(model, 1, start)
@@ -200,7 +200,7 @@ def test_a_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model, c
     one = sim.at_rest(model, 1, start)
     met = False
     for _ in range(ticks):
-        one = sim.step(model, one, Controls(steer=0.5, throttle=1.0), tuning, 1 / 60, walls=walls)
+        one = sim.step(model, one, Controls(steer=0.05, throttle=1.0), tuning, 1 / 60, walls=walls)
         met = met or one.data[0, model.STATE.offset["wall_contacts"]] > 0
     assert np.array_equal(traced.data[cars - 1], one.data[0], equal_nan=True)
     assert met  # the traced car meets the wall
