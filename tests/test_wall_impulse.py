@@ -189,7 +189,9 @@ def test_a_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model, c
     start = Pose(spawn.x, spawn.y, math.pi)
     steers = np.linspace(-1.0, 1.0, cars)
     ticks, tuning = 240, defaults(model)
-    batch = sim.run_batch(model, tuning, cars, Controls(steer=steers, throttle=np.ones(cars)), ticks, walls=walls, start=start)
+    batch = sim.run_batch(
+        model, tuning, cars, Controls(steer=steers, throttle=np.ones(cars)), ticks, walls=walls, start=start
+    )
     trace = np.tile([0.05, 1.0, 0.0, 0.0, 0.0], (ticks, 1))
     traced = sim.run_batch(model, tuning, cars, trace, ticks, walls=walls, start=start)
     for i in range(0, cars, max(1, cars // 5)):
@@ -209,3 +211,11 @@ def test_a_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model, c
 def test_walls_carry_the_tracks_restitution_and_friction():
     walls = walls_for(floor_at(1.0, 0.65, 1.25), "m")
     assert isinstance(walls, Walls) and (walls.restitution, walls.friction) == (0.65, 1.25)
+
+
+def test_the_window_says_the_rigid_cars_bounce_off_walls():
+    from sandbox.ui.world_layer import CONTACT, contact_note
+
+    for model in RIGID:
+        assert contact_note(model) == "walls met with a bounce: the track's restitution and friction"
+    assert "pass through" not in CONTACT

@@ -78,9 +78,15 @@ def check_track(track: Track, source: str, names: Mapping[tuple[str, int], str] 
     if not (math.isfinite(track.pixels_per_metre) and track.pixels_per_metre > 0):
         raise fail("pixels_per_metre", f"{track.pixels_per_metre!r} is not a scale (px/m, more than 0)")
     if not 0.0 <= track.wall_restitution <= 1.0:
-        raise fail("wall_restitution", f"{track.wall_restitution!r} is outside 0 … 1 (the share of the speed into a wall a car keeps going out)")
+        raise fail(
+            "wall_restitution",
+            f"{track.wall_restitution!r} is outside 0 … 1 (the share of the speed into a wall a car keeps going out)",
+        )
     if not 0.0 <= track.wall_friction <= MAX_WALL_FRICTION:
-        raise fail("wall_friction", f"{track.wall_friction!r} is outside 0 … {MAX_WALL_FRICTION:g} (the friction coefficient along a wall)")
+        raise fail(
+            "wall_friction",
+            f"{track.wall_friction!r} is outside 0 … {MAX_WALL_FRICTION:g} (the friction coefficient along a wall)",
+        )
     total = _elements(track)
     if total > MAX_ELEMENTS:
         raise TrackError(f"{source}: {total:,d} points and shapes; a track holds at most {MAX_ELEMENTS:,d}")

@@ -40,7 +40,6 @@ from .kernel import OPTIONS, kernel
 from .walls import is_none, scaled
 from .world import has_walls
 
-
 END_TOLERANCE = 1e-3
 """Share of a face's length within which a contact point counts as its end (with
 the safe margin: a face within the engine's support threshold of the wall, 0.0063 rad,

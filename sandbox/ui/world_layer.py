@@ -4,7 +4,7 @@ pixels (the club circuit's 463 wall points drawn afresh cost 1.5–2 ms a frame;
 a fraction of that, see docs/window.md). The picture is drawn again when the scale
 changes or the view nears its edge.
 
-No contact yet: the car drives through what is drawn (the walls are shown, not met)."""
+How each model's car meets the walls drawn is said beside the track (`contact_note`)."""
 
 from __future__ import annotations
 
