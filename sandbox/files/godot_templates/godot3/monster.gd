@@ -61,11 +61,11 @@ func _physics_process(delta):
 		shift = 1
 	elif Input.is_action_just_pressed("shift_down"):
 		shift = -1
+	var x0 = pos_x
+	var y0 = pos_y
 	step(turn, throttle, brake, handbrake, shift, _tick_length(delta))
-	if _place(delta):
-		# something stopped the node: the model goes on at the velocity the engine slid it with
-		vx = velocity.x / pixels_per_metre
-		vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, yaw_inertia)
 	rotation = heading
 
 
@@ -382,6 +382,9 @@ func _smooth(x):
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}

@@ -39,12 +39,11 @@ func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
+	var x0 = pos_x
+	var y0 = pos_y
 	step(turn, throttle, brake, _tick_length(delta))
-	if _place(delta):
-		# something stopped the node: the chassis goes on with the velocity the engine
-		# left it after the slide (m/s)
-		vx = velocity.x / pixels_per_metre
-		vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, _yaw_inertia())
 	rotation = heading
 
 
@@ -217,6 +216,9 @@ func _forward_grip(cos_steer, sin_steer, inertia, spin_term, dt):
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}

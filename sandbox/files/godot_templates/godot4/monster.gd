@@ -64,11 +64,11 @@ func _physics_process(delta: float) -> void:
 		shift = 1
 	elif Input.is_action_just_pressed("shift_down"):
 		shift = -1
+	var x0 := _pos_x
+	var y0 := _pos_y
 	_step(turn, throttle, brake, handbrake, shift, delta)
-	if _place(delta):
-		# something stopped the node: the model goes on at the velocity the engine slid it with
-		_vx = velocity.x / pixels_per_metre
-		_vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, yaw_inertia)
 	rotation = _heading
 
 
@@ -397,6 +397,9 @@ func _smooth(x: float) -> float:
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}

@@ -41,12 +41,11 @@ func _physics_process(delta: float) -> void:
 	var turn := Input.get_axis("steer_left", "steer_right")
 	var throttle := Input.get_action_strength("accelerate")
 	var brake := Input.get_action_strength("brake")
+	var x0 := _pos_x
+	var y0 := _pos_y
 	_step(turn, throttle, brake, delta)
-	if _place(delta):
-		# something stopped the node: the chassis goes on with the velocity the engine
-		# left it after the slide (m/s)
-		_vx = velocity.x / pixels_per_metre
-		_vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, _yaw_inertia())
 	rotation = _heading
 
 
@@ -224,6 +223,9 @@ func _forward_grip(
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}
