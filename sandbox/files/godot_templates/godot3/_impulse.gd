@@ -20,8 +20,9 @@ func _bounce(x0, y0, inertia):
 	else:
 		pos_x = position.x / pixels_per_metre
 		pos_y = position.y / pixels_per_metre
-		var point = _pressure_point(hit.position, hit.normal) / pixels_per_metre
-		_wall_impulse(point.x - pos_x, point.y - pos_y, hit.normal.x, hit.normal.y, inertia)
+		var normal = hit.get_normal()
+		var point = _pressure_point(hit.get_position(), normal) / pixels_per_metre
+		_wall_impulse(point.x - pos_x, point.y - pos_y, normal.x, normal.y, inertia)
 	velocity = Vector2(vx, vy) * pixels_per_metre  # px/s, as a game reads a body's velocity
 	return hit != null
 
@@ -84,13 +85,13 @@ func _face_along(d):
 				var e = shape.extents
 				if abs(local.x) >= 0.99998:
 					var sx = e.x if local.x > 0 else -e.x
-					return [xf.xform(Vector2(sx, e.y)), xf.xform(Vector2(sx, -e.y))]
+					return [xf * Vector2(sx, e.y), xf * Vector2(sx, -e.y)]
 				if abs(local.y) >= 0.99998:
 					var sy = e.y if local.y > 0 else -e.y
-					return [xf.xform(Vector2(e.x, sy)), xf.xform(Vector2(-e.x, sy))]
+					return [xf * Vector2(e.x, sy), xf * Vector2(-e.x, sy)]
 			elif shape is CapsuleShape2D and abs(local.y) < 2e-5:
 				var r = shape.radius if local.x > 0 else -shape.radius
-				var h = shape.height / 2.0
-				return [xf.xform(Vector2(r, h)), xf.xform(Vector2(r, -h))]
+				var h = shape.height / 2.0  # Godot 3: the straight part
+				return [xf * Vector2(r, h), xf * Vector2(r, -h)]
 			return []
 	return []

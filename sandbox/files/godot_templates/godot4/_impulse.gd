@@ -52,7 +52,7 @@ func _wall_impulse(rx: float, ry: float, nx: float, ny: float, inertia: float) -
 	tx /= sliding
 	ty /= sliding
 	var lever_t := rx * ty - ry * tx
-	var jt := minf(sliding / (1.0 / mass + lever_t * lever_t / inertia), WALL_FRICTION * jn)
+	var jt := minf(WALL_FRICTION * jn, sliding / (1.0 / mass + lever_t * lever_t / inertia))
 	_vx -= jt * tx / mass
 	_vy -= jt * ty / mass
 	_omega -= lever_t * jt / inertia
@@ -68,7 +68,7 @@ func _pressure_point(point: Vector2, normal: Vector2) -> Vector2:
 	var a := face[0].dot(t)
 	var b := face[1].dot(t)
 	var at := point.dot(t)
-	if minf(absf(at - a), absf(at - b)) > FACE_END * absf(b - a) + safe_margin:
+	if minf(absf(at - b), absf(at - a)) > FACE_END * absf(b - a) + get_safe_margin():
 		return point
 	return point + t * ((a + b) / 2.0 - at)
 
@@ -91,7 +91,7 @@ func _face_along(d: Vector2) -> Array[Vector2]:
 					return [xf * Vector2(e.x, sy), xf * Vector2(-e.x, sy)]
 			elif shape is CapsuleShape2D and absf(local.y) < 2e-5:
 				var r: float = shape.radius if local.x > 0 else -shape.radius
-				var h: float = shape.height / 2.0 - shape.radius
+				var h: float = shape.height / 2.0 - shape.radius  # Godot 4: tip to tip
 				return [xf * Vector2(r, h), xf * Vector2(r, -h)]
 			return []
 	return []
