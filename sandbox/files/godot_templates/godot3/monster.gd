@@ -15,6 +15,10 @@ const MAGIC_E = 0.97  # and its curvature E
 # B·x where the Magic Formula peaks (bisection in the sandbox): 3.9800792737318322, written as
 # its exact fraction because Godot 3.2 reads a 17-digit literal an ulp off
 const MAGIC_PEAK = 8962341767041857 / 2251799813685248.0
+# walls (the sandbox's track parameters; see _bounce below)
+const WALL_RESTITUTION = 0.2  # the share of the speed into a wall a car keeps going out
+const WALL_FRICTION = 0.5  # Coulomb friction coefficient along a wall
+const FACE_END = 1e-3  # share of a face's length within which a contact is at its end
 
 {{PARAMS}}
 {{SCALE}}

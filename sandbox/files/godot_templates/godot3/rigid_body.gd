@@ -12,6 +12,10 @@ const SPEED_LIMIT_M = 500.0  # m/s: the sandbox's speed guard (the tutorial has 
 const CORNER_X = [1.0, 1.0, -1.0, -1.0]
 const CORNER_Y = [-1.0, 1.0, -1.0, 1.0]
 const FRONT = [true, true, false, false]
+# walls (the sandbox's track parameters; see _bounce below)
+const WALL_RESTITUTION = 0.2  # the share of the speed into a wall a car keeps going out
+const WALL_FRICTION = 0.5  # Coulomb friction coefficient along a wall
+const FACE_END = 1e-3  # share of a face's length within which a contact is at its end
 
 {{PARAMS}}
 {{SCALE}}

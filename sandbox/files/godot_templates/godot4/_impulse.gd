@@ -2,11 +2,6 @@
 # "Walls: how a rigid car meets them"): move_and_collide of the tick's motion, then an
 # impulse at the contact point with the walls' restitution and friction.
 
-const WALL_RESTITUTION := 0.2  # the share of the speed into a wall a car keeps going out
-const WALL_FRICTION := 0.5  # Coulomb friction coefficient along a wall
-const FACE_END := 1e-3  # share of a face's length within which a contact is at its end
-
-
 func _bounce(x0: float, y0: float, inertia: float) -> bool:
 	# the node where the tick began, turned to the new heading, moved by the tick's motion;
 	# a wall met: the car stays where the engine stopped it and an impulse at the contact
