@@ -14,9 +14,10 @@ out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
 Every driver's last argument, `walls`, is the world the cars drive in (`walls.Walls`,
 built once per track); left out (None), the open field, compiled without contact. The
 parallel drivers take no walls (the open field); their `_walls` twins take them as the
-world's two arrays and the scale (`walls_arguments`). A
-model that meets walls (`MEETS_WALLS`: all but those that say otherwise) takes it as its tick's fifth
-argument; the others drive as on the open field.
+world's two arrays, the scale and the walls' restitution and friction
+(`walls_arguments`). A model that meets walls (`MEETS_WALLS`: the kinematic ones with
+move_and_slide, the rigid ones with an impulse) takes it as its tick's fifth argument;
+any other drives as on the open field.
 """
 
 from __future__ import annotations
