@@ -34,7 +34,7 @@ import math
 from numba.extending import overload
 
 from .body_shape import body_at, of_tuning
-from .contact_godot3 import SAFE_MARGIN, body_test_motion
+from .contact_godot3 import SAFE_MARGIN, _within_reach, body_test_motion
 from .contact_sat import body_supports
 from .kernel import OPTIONS, kernel
 from .walls import is_none, scaled
@@ -116,7 +116,10 @@ def _bounce_of(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, iner
             return x, y, vx, vy, omega, 0.0
         k = walls.scale
         mx, my = (x - x0) * k, (y - y0) * k
-        body = body_at(scaled(of_tuning(p, first), k), x0 * k, y0 * k, heading)
+        shape = scaled(of_tuning(p, first), k)
+        if not _within_reach(walls.world, shape, x0 * k, y0 * k, heading, mx, my, SAFE_MARGIN):
+            return x, y, vx, vy, omega, 0.0  # no wall's box near the swept car: move_and_slide's own test
+        body = body_at(shape, x0 * k, y0 * k, heading)
         hit, tx, ty, _, _, nx, ny, px, py, _ = body_test_motion(walls.world, body, mx, my, SAFE_MARGIN)
         if not hit:
             if tx == mx and ty == my:  # the whole motion, free: the tick's own bits
