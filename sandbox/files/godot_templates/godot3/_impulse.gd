@@ -72,10 +72,11 @@ func _face_along(d):
 	# the ends of the car shape's face along direction d (px), when a face is within the
 	# engine's support threshold of it; else nothing
 	for child in get_children():
-		if child is CollisionShape2D and not child.disabled:
-			var xf = child.global_transform
+		var collision = child as CollisionShape2D
+		if collision != null and not collision.disabled:
+			var xf = collision.global_transform
 			var local = xf.basis_xform_inv(d).normalized()
-			var shape = child.shape
+			var shape = collision.shape  # untyped: its sizes are those of its own kind
 			if shape is RectangleShape2D:
 				var e = shape.extents
 				if abs(local.x) >= 0.99998:

@@ -56,26 +56,27 @@ func _wall_impulse(rx: float, ry: float, nx: float, ny: float, inertia: float) -
 func _pressure_point(point: Vector2, normal: Vector2) -> Vector2:
 	# where the impulse acts (px): the engine's contact point, unless a face of the car meets
 	# the wall flat and the point is one of its ends: then the face's middle, along the wall
-	var face := _face_along(-normal)
+	var face: Array = _face_along(-normal)
 	if face.size() < 2:
 		return point
 	var t := Vector2(-normal.y, normal.x)
-	var a := face[0].dot(t)
-	var b := face[1].dot(t)
+	var a: float = face[0].dot(t)
+	var b: float = face[1].dot(t)
 	var at := point.dot(t)
 	if minf(absf(at - b), absf(at - a)) > FACE_END * absf(b - a) + get_safe_margin():
 		return point
 	return point + t * ((a + b) / 2.0 - at)
 
 
-func _face_along(d: Vector2) -> Array[Vector2]:
+func _face_along(d: Vector2) -> Array:
 	# the ends of the car shape's face along direction d (px), when a face is within the
 	# engine's support threshold of it; else nothing
 	for child in get_children():
-		if child is CollisionShape2D and not child.disabled:
-			var xf: Transform2D = child.global_transform
+		var collision := child as CollisionShape2D
+		if collision != null and not collision.disabled:
+			var xf := collision.global_transform
 			var local := xf.basis_xform_inv(d).normalized()
-			var shape: Shape2D = child.shape
+			var shape = collision.shape  # untyped: its sizes are those of its own kind
 			if shape is RectangleShape2D:
 				var e: Vector2 = shape.size / 2.0
 				if absf(local.x) >= 0.99998:
