@@ -63,6 +63,14 @@ SLIDES = (
 """The engine's sliding call, in Godot 3 and in Godot 4: Godot 3's takes the velocity
 and returns the slid one; Godot 4's slides the body's own `velocity` and leaves the
 slid one in it."""
+SHAPE_SIZES = (
+    ("var e = shape.extents", "var e: Vector2 = shape.size / 2.0"),
+    ("var h = shape.height / 2.0", "var h: float = shape.height / 2.0 - shape.radius"),
+)
+"""The car shape's sizes, read from its CollisionShape2D: a RectangleShape2D's half size
+is Godot 3's `extents` and Godot 4's `size` / 2; half a CapsuleShape2D's straight part
+is half Godot 3's `height` (the straight part) and half Godot 4's (tip to tip) less the
+radius."""
 GODOT4_INTEGERS = {"mini": "minf", "maxi": "maxf"}
 """Godot 4's comparisons of integers: the same as those of floats on integers."""
 RENAMED = {"_next_steer": "_steer"}
@@ -187,7 +195,7 @@ def members(text: str, godot: int) -> dict[str, tuple]:
             body = list(item[2:])
             if godot == 3:
                 body = [_godot3(s) for s in body]
-                for old, new in SLIDES:
+                for old, new in SLIDES + SHAPE_SIZES:
                     body = _replace_runs(body, _statements(old, True), _statements(new, False))
             found[name] = ("func", *item[1][2:], *body)
         elif node.data in ("const_stmt", "class_var_stmt") and not exported:

@@ -7,7 +7,16 @@ import re
 
 import pytest
 
-from gdscript_common_form import GODOT3_CALLS, GODOT3_NAMES, GODOT4_ONLY, RENAMED, SLIDES, differences, typed_literals
+from gdscript_common_form import (
+    GODOT3_CALLS,
+    GODOT3_NAMES,
+    GODOT4_ONLY,
+    RENAMED,
+    SHAPE_SIZES,
+    SLIDES,
+    differences,
+    typed_literals,
+)
 from sandbox.devtools.export_goldens import tunings
 from sandbox.files.godot import export_script
 from sandbox.files.presets import BUILTIN_DIR, load_preset
@@ -34,7 +43,7 @@ def test_every_word_the_comparison_forgives_is_in_some_script():
         assert re.search(rf"(?<![\w.]){name}\(", three), name
     for name in GODOT3_NAMES:
         assert re.search(rf"\b{name}\b", three), name
-    for old, new in SLIDES:
+    for old, new in SLIDES + SHAPE_SIZES:
         assert old.split("\n")[0] in three and new.split("\n")[0] in four, old
     for statement in GODOT4_ONLY:
         assert statement in four
@@ -55,7 +64,13 @@ def test_every_word_the_comparison_forgives_is_in_some_script():
         ("ackermann_van", "_pos_y = y0 + _speed * dt * dy", "_pos_y = y0 + _speed * dt * dx", "step"),
         ("rigid_body_road", "maxf(1e-12, size)", "maxf(size, 1e-12)", "step"),
         ("monster_corvette_c5", "const G: float = 9.8", "const G: float = 9.81", "G"),
-        ("monster_corvette_c5", "\t\t_vx = velocity.x / pixels_per_metre", "\t\tpass", "_physics_process"),
+        ("monster_corvette_c5", "\t_bounce(x0, y0, yaw_inertia)", "\tpass", "_physics_process"),
+        (
+            "rigid_body_road",
+            "\t_omega += lever_n * jn / inertia",
+            "\t_omega -= lever_n * jn / inertia",
+            "_wall_impulse",
+        ),
     ],
 )
 def test_a_changed_line_of_a_godot4_script_is_caught(stem, old, new, member):

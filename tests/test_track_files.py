@@ -143,7 +143,12 @@ BAD = [
     ("spawn", {"x": 25, "y": -7}, "spawn: (25, -7) is inside the wall walls[3].polyline"),
     ("spawn", {"x": -29, "y": 1}, "spawn: (-29, 1) is inside the wall walls[2].circle"),
     ("format", "car-sandbox preset", 'format: "car-sandbox preset" is not a car-sandbox track'),
-    ("version", 2, "version: 2 is not a version this car-sandbox reads"),
+    ("version", 3, "version: 3 is not a version this car-sandbox reads (it reads versions 1, 2"),
+    ("wall_restitution", 1.5, "wall_restitution: 1.5 is outside 0 … 1"),
+    ("wall_restitution", -0.1, "wall_restitution: -0.1 is outside 0 … 1"),
+    ("wall_friction", -0.5, "wall_friction: -0.5 is outside 0 … 10"),
+    ("wall_friction", "high", "wall_friction is text, not a number"),
+    ("wall_restitution", float("nan"), "wall_restitution is NaN"),
     ("colour", "red", 'unknown key "colour"'),
     ("walls.1.rect.depth", 3, 'walls[1].rect: unknown key "depth"'),
     ("walls.2", {"ellipse": {}}, 'walls[2]: expected {"polyline": …}, {"rect": …} or {"circle": …}'),
@@ -177,6 +182,24 @@ def test_a_bad_track_is_refused_naming_the_element_and_a_good_one_still_loads(tm
     assert text.startswith(f"{bad}: ") and message in text, text
     assert isinstance(refused.value, UserError) and "\n" not in text
     assert load_track(write(tmp_path, GOOD)).name == "Test yard"
+
+
+def test_a_version_1_file_loads_with_the_default_wall_restitution_and_friction(tmp_path):
+    """A file written before the walls' restitution and friction (version 1) reads with
+    their stated defaults (0.2 and 0.5); written again it is version 2 and holds them."""
+    track = load_track(write(tmp_path, GOOD))
+    assert GOOD["version"] == 1 and "wall_restitution" not in GOOD
+    assert (track.wall_restitution, track.wall_friction) == (0.2, 0.5)
+    again = track_to_json(track)
+    assert again["version"] == 2 and (again["wall_restitution"], again["wall_friction"]) == (0.2, 0.5)
+
+
+def test_a_version_2_file_keeps_its_wall_restitution_and_friction(tmp_path):
+    data = changed("version", 2) | {"wall_restitution": 0.65, "wall_friction": 1.25}
+    track = load_track(write(tmp_path, data))
+    assert (track.wall_restitution, track.wall_friction) == (0.65, 1.25)
+    saved = save_track(track, tmp_path / "again.json")
+    assert (load_track(saved).wall_restitution, load_track(saved).wall_friction) == (0.65, 1.25)
 
 
 def test_not_json_and_not_an_object_are_refused(tmp_path):

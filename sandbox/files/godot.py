@@ -48,6 +48,7 @@ for them (ui/input.py), added to a project's Input Map by the exported script wh
 action is missing. A script declares the actions its template reads."""
 SNIPPETS = {
     "ADD_ACTIONS": "actions",
+    "IMPULSE": "impulse",
     "METRES": "metres",
     "METRES_STATE": "metres_state",
     "SPEED_CONTROL": "speed_control",

@@ -29,6 +29,10 @@ circles, cones, timing lines) one track may hold: a real circuit takes a few tho
 and 200 000 are checked in under a second."""
 
 
+MAX_WALL_FRICTION = 10.0
+"""Largest wall friction coefficient a track may hold (rubber on concrete is about 1)."""
+
+
 class TrackError(UserError):
     """A track that cannot be read, checked or written; the message names the element."""
 
@@ -61,7 +65,8 @@ def check_track(track: Track, source: str, names: Mapping[tuple[str, int], str] 
     """TrackError (starting with `source`) for the first problem of `track`: too many
     elements, a coordinate not finite or beyond MAX_COORDINATE, a wall polyline that
     crosses itself, a circuit (closed centre line, or sectors) without a start line, a
-    timing line that does not cross the centre line, a spawn inside a wall. `names`:
+    timing line that does not cross the centre line, a spawn inside a wall, a wall
+    restitution outside 0 … 1 or a wall friction outside 0 … MAX_WALL_FRICTION. `names`:
     {(kind, index): how the file names that wall}, else as `wall_name` writes it."""
 
     def name(kind: str, index: int) -> str:
@@ -72,6 +77,16 @@ def check_track(track: Track, source: str, names: Mapping[tuple[str, int], str] 
 
     if not (math.isfinite(track.pixels_per_metre) and track.pixels_per_metre > 0):
         raise fail("pixels_per_metre", f"{track.pixels_per_metre!r} is not a scale (px/m, more than 0)")
+    if not 0.0 <= track.wall_restitution <= 1.0:
+        raise fail(
+            "wall_restitution",
+            f"{track.wall_restitution!r} is outside 0 … 1 (the share of the speed into a wall a car keeps going out)",
+        )
+    if not 0.0 <= track.wall_friction <= MAX_WALL_FRICTION:
+        raise fail(
+            "wall_friction",
+            f"{track.wall_friction!r} is outside 0 … {MAX_WALL_FRICTION:g} (the friction coefficient along a wall)",
+        )
     total = _elements(track)
     if total > MAX_ELEMENTS:
         raise TrackError(f"{source}: {total:,d} points and shapes; a track holds at most {MAX_ELEMENTS:,d}")

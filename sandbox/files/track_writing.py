@@ -12,7 +12,8 @@ import numpy as np
 from ..physics.track import Circle, Line, Track
 
 FORMAT = "car-sandbox track"
-VERSION = 1
+VERSION = 2
+"""The format written: 2 added the walls' restitution and friction (files/tracks.py reads 1 too)."""
 
 
 def _rounded(x: float) -> float | int:
@@ -40,6 +41,7 @@ def track_to_json(track: Track) -> dict:
         if getattr(track, key):
             data[key] = getattr(track, key)
     data |= {"unit": track.unit, "pixels_per_metre": _rounded(track.pixels_per_metre)}
+    data |= {"wall_restitution": _rounded(track.wall_restitution), "wall_friction": _rounded(track.wall_friction)}
     walls = [{"polyline": _pts(p.points), "closed": p.closed} for p in track.polylines]
     walls += [
         {"rect": {"x": _rounded(r.x), "y": _rounded(r.y), "width": _rounded(r.width), "height": _rounded(r.height)}

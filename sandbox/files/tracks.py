@@ -1,8 +1,8 @@
 """Track files: the versioned JSON track format (docs/tracks.md describes every key),
 read into a `Track` and written from one, and the built-in tracks.
 
-    {"format": "car-sandbox track", "version": 1, "name": "Skid pad", "unit": "m",
-     "pixels_per_metre": 25,
+    {"format": "car-sandbox track", "version": 2, "name": "Skid pad", "unit": "m",
+     "pixels_per_metre": 25, "wall_restitution": 0.2, "wall_friction": 0.5,
      "walls": [{"polyline": [[x, y], ...], "closed": true},
                {"rect": {"x": 0, "y": 0, "width": 4, "height": 2, "angle_deg": 0}},
                {"circle": {"x": 0, "y": 0, "radius": 1}}],
@@ -13,7 +13,8 @@ read into a `Track` and written from one, and the built-in tracks.
      "surfaces": [{"polygon": [[x, y], ...], "grip": 0.6}],
      "spawn": {"x": 0, "y": 0, "heading_deg": 0}}
 
-Everything but format, version and name may be left out. A file is checked whole when
+Everything but format, version and name may be left out. Version 1 (before the walls'
+restitution and friction) reads as version 2 with their defaults. A file is checked whole when
 read (files/track_checks.py); a problem is one TrackError naming the element.
 """
 
@@ -27,21 +28,35 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import printable
-from ..physics.track import DEFAULT_PIXELS_PER_METRE, UNITS, Circle, Line, Polyline, Pose, Rect, Surface, Track
+from ..physics.track import (
+    DEFAULT_PIXELS_PER_METRE,
+    DEFAULT_WALL_FRICTION,
+    DEFAULT_WALL_RESTITUTION,
+    UNITS,
+    Circle,
+    Line,
+    Polyline,
+    Pose,
+    Rect,
+    Surface,
+    Track,
+)
 from ..physics.track_geometry import repeated_point
 from .disk import read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
 from .track_checks import MAX_COORDINATE, MAX_ELEMENTS, TrackError, check_track, count_elements  # noqa: F401
 from .track_writing import FORMAT, VERSION, dump_track, track_to_json  # noqa: F401 (part of this module's interface)
 
+READS = (1, VERSION)
+"""The versions read: 1 (no wall_restitution or wall_friction: their defaults) and this one."""
 TRACK_LIMIT = 32 * 1024 * 1024
 """bytes: a track file larger than this is refused unread (200 000 points take about 6 MB)."""
 BUILTIN_TRACKS = package_folder("builtin_tracks")
 """The built-in tracks, shipped inside the package (tools/make_tracks.py writes them)."""
 
 TOP_KEYS = (
-    "format", "version", "name", "description", "credit", "unit", "pixels_per_metre", "walls", "cones",
-    "start", "sectors", "centre_line", "surfaces", "spawn",
+    "format", "version", "name", "description", "credit", "unit", "pixels_per_metre", "wall_restitution",
+    "wall_friction", "walls", "cones", "start", "sectors", "centre_line", "surfaces", "spawn",
 )  # fmt: skip
 
 
@@ -175,11 +190,11 @@ def track_from_json(data, source: str) -> Track:
     d = r.keys(data, "", TOP_KEYS, ("format", "version", "name"))
     if d["format"] != FORMAT:
         raise r.fail("format", f"{shown_json(d['format'])} is not a car-sandbox track (expected {json.dumps(FORMAT)})")
-    if d["version"] != VERSION or isinstance(d["version"], bool):
+    if d["version"] not in READS or isinstance(d["version"], bool):
         raise r.fail(
             "version",
-            f"{shown_json(d['version'])} is not a version this car-sandbox reads (it reads version {VERSION}; "
-            "a newer car-sandbox may have written it)",
+            f"{shown_json(d['version'])} is not a version this car-sandbox reads (it reads versions "
+            f"{', '.join(map(str, READS))}; a newer car-sandbox may have written it)",
         )
     unit = d.get("unit", "m")
     if unit not in UNITS:
@@ -227,6 +242,8 @@ def track_from_json(data, source: str) -> Track:
         pixels_per_metre=r.number(
             d.get("pixels_per_metre", DEFAULT_PIXELS_PER_METRE), "pixels_per_metre", 0.001, 100_000.0
         ),
+        wall_restitution=r.number(d.get("wall_restitution", DEFAULT_WALL_RESTITUTION), "wall_restitution"),
+        wall_friction=r.number(d.get("wall_friction", DEFAULT_WALL_FRICTION), "wall_friction"),
         polylines=tuple(polylines),
         rects=tuple(rects),
         circles=tuple(circles),

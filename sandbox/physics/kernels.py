@@ -14,9 +14,10 @@ out by the model's `PARAMS`, and `which[i]` is the tuning row of car i.
 Every driver's last argument, `walls`, is the world the cars drive in (`walls.Walls`,
 built once per track); left out (None), the open field, compiled without contact. The
 parallel drivers take no walls (the open field); their `_walls` twins take them as the
-world's two arrays and the scale (`walls_arguments`). A
-model that meets walls (`MEETS_WALLS`, the kinematic ones) takes it as its tick's fifth
-argument; the others drive as on the open field.
+world's two arrays, the scale and the walls' restitution and friction
+(`walls_arguments`). A model that meets walls (`MEETS_WALLS`: the kinematic ones with
+move_and_slide, the rigid ones with an impulse) takes it as its tick's fifth argument;
+any other drives as on the open field.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ _DRIVERS: dict = {}
 
 def walls_arguments(walls) -> tuple:
     """The last arguments of a parallel driver's `_walls` twin for `walls` (a Walls)."""
-    return (walls.world.floats, walls.world.ints, float(walls.scale))
+    return (walls.world.floats, walls.world.ints, float(walls.scale), float(walls.restitution), float(walls.friction))
 
 
 def call(driver, model: int, *args):
@@ -135,6 +136,14 @@ def _forwarder(driver, arity: int):
                 model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9]
             )
 
+    elif arity == 11:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10],
+            )  # fmt: skip
+
     elif arity == 15:
 
         def forward(name, model, args):
@@ -149,6 +158,14 @@ def _forwarder(driver, arity: int):
             return driver(
                 model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
                 args[10], args[11], args[12], args[13], args[14], args[15],
+            )  # fmt: skip
+
+    elif arity == 20:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10], args[11], args[12], args[13], args[14], args[15], args[16], args[17], args[18], args[19],
             )  # fmt: skip
 
     elif arity == 18:
@@ -286,14 +303,17 @@ def run_held_parallel(model, states, controls, params, which, dt, ticks):
 
 
 @kernel(parallel=True)
-def run_held_parallel_walls(model, states, controls, params, which, dt, ticks, floats, ints, scale):
-    """`run_held_parallel` among walls: `walls.Walls(World(floats, ints), scale)` given as
-    its arrays (numba's parallel loop cannot take a tuple holding arrays)."""
+def run_held_parallel_walls(
+    model, states, controls, params, which, dt, ticks, floats, ints, scale, restitution, friction
+):
+    """`run_held_parallel` among walls: `walls.Walls(World(floats, ints), scale,
+    restitution, friction)` given as its parts (numba's parallel loop cannot take a
+    tuple holding arrays)."""
     literally(model)
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
         start = k * CHUNK
-        walls = Walls(World(floats, ints), scale)
+        walls = Walls(World(floats, ints), scale, restitution, friction)
         cars_held(model, states, start, min(start + CHUNK, n), controls, params, which, dt, ticks, walls)
 
 
@@ -317,13 +337,13 @@ def run_trace_cars_parallel(model, states, trace, params, which, dt):
 
 
 @kernel(parallel=True)
-def run_trace_cars_parallel_walls(model, states, trace, params, which, dt, floats, ints, scale):
+def run_trace_cars_parallel_walls(model, states, trace, params, which, dt, floats, ints, scale, restitution, friction):
     """`run_trace_cars_parallel` among walls given as their arrays (as `run_held_parallel_walls`)."""
     literally(model)
     n = states.shape[0]
     for k in prange((n + CHUNK - 1) // CHUNK):
         start = k * CHUNK
-        walls = Walls(World(floats, ints), scale)
+        walls = Walls(World(floats, ints), scale, restitution, friction)
         cars_trace(model, states, start, min(start + CHUNK, n), trace, params, which, dt, walls)
 
 

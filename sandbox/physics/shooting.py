@@ -215,12 +215,14 @@ def shoot_parallel_walls(
     floats,
     ints,
     scale,
+    restitution,
+    friction,
 ):
     """`shoot_parallel` among walls given as their arrays (kernels.walls_arguments: numba's
     parallel loop cannot take a tuple holding arrays)."""
     literally(model)
     for i in prange(params.shape[0]):
-        walls = Walls(World(floats, ints), scale)
+        walls = Walls(World(floats, ints), scale, restitution, friction)
         _one(
             model, start, controls, pose, velocity, columns, values, heading_vector, params[i], dt, anchors, ends,
             fresh, integrator, sums[i], out[i], walls,

@@ -14,6 +14,10 @@ clockwise on screen (as `rotation`).
 - centre_line: the line distance along the lap is measured on (closed for a circuit);
 - surfaces: polygons whose grip is scaled by `grip` for the models that can use it;
 - spawn: where a car starts (position and heading);
+- wall_restitution, wall_friction: how a rigid car (the rigid body, the dynamic car)
+  bounces off the walls: the share of its speed into a wall it keeps going out (0 …
+  1) and the Coulomb friction coefficient along the wall (≥ 0); the kinematic cars
+  slide as Godot's move_and_slide does and read neither;
 - description, credit: what the track is and where its data comes from, in words.
 
 A wall that is a ring but not solid (a circuit's outer wall, a Godot concave polygon)
@@ -33,6 +37,12 @@ import numpy as np
 UNITS = ("px", "m")
 DEFAULT_PIXELS_PER_METRE = 25.0
 """px/m: the Godot export's default `pixels_per_metre`."""
+DEFAULT_WALL_RESTITUTION = 0.2
+"""A rigid car's bounce off a wall: a fifth of its speed into the wall comes back out
+(a car's bumper and tyres take most of a hit; 0 would stick, 1 bounce like a ball)."""
+DEFAULT_WALL_FRICTION = 0.5
+"""Coulomb friction coefficient between a car's body and a wall (steel or painted
+concrete against a car's body is about 0.3 … 0.6)."""
 
 
 def _points(points) -> np.ndarray:
@@ -132,6 +142,8 @@ class Track:
     centre_line: Polyline | None = None
     surfaces: tuple[Surface, ...] = ()
     spawn: Pose = field(default_factory=Pose)
+    wall_restitution: float = DEFAULT_WALL_RESTITUTION
+    wall_friction: float = DEFAULT_WALL_FRICTION
     notes: tuple[str, ...] = ()
     description: str = ""
     credit: str = ""

@@ -36,16 +36,20 @@ from . import contact_godot3, contact_godot4
 from .body_shape import of_tuning
 from .car_shape import GODOT3, NAMES
 from .kernel import OPTIONS, kernel
-from .track import Track
+from .track import DEFAULT_WALL_FRICTION, DEFAULT_WALL_RESTITUTION, Track
 from .world import EMPTY, World, build_world, clearance_at, has_walls
 
 
 class Walls(NamedTuple):
     """The world as a driver takes it: `world` in px, `scale` px per unit of the
-    model's length (1 for a model in px, the track's pixels_per_metre for one in m)."""
+    model's length (1 for a model in px, the track's pixels_per_metre for one in m),
+    and the track's `restitution` and `friction` of its walls (what a rigid car's
+    impulse contact takes: `contact_impulse`)."""
 
     world: World
     scale: float
+    restitution: float = DEFAULT_WALL_RESTITUTION
+    friction: float = DEFAULT_WALL_FRICTION
 
 
 OPEN_FIELD = Walls(EMPTY, 1.0)
@@ -63,7 +67,13 @@ def walls_for(track: Track | None, unit: str, concave: bool = False) -> Walls | 
     world = build_world(track.in_unit("px"), concave)
     if not has_walls(world):
         return None
-    return Walls(world, 1.0 if unit == "px" else float(track.pixels_per_metre))
+    scale = 1.0 if unit == "px" else float(track.pixels_per_metre)
+    return Walls(world, scale, float(track.wall_restitution), float(track.wall_friction))
+
+
+def is_none(walls) -> bool:
+    """Whether the numba type of `walls` is None or left out: the open field's drivers."""
+    return _open(walls)
 
 
 def _open(walls) -> bool:
@@ -101,7 +111,7 @@ def _clear(walls, p, first, x, y, mx, my) -> bool:
 
 
 @kernel
-def _scaled(shape, k):
+def scaled(shape, k):
     """A shape tuple (body_shape's layout) with its lengths times `k`."""
     return (shape[0], shape[1] * k, shape[2] * k, shape[3] * k, shape[4] * k, shape[5])
 
@@ -116,7 +126,7 @@ def _move_and_slide(walls, p, first, x, y, heading, vx, vy, dt):
     `first`, the engine option after it), in the model's unit: (x, y, vx, vy, slides,
     whether Godot 3's rules ran); the contact itself is worked out in px."""
     k = walls.scale
-    shape = _scaled(of_tuning(p, first), k)
+    shape = scaled(of_tuning(p, first), k)
     godot3 = p[first + ENGINE_AT] == GODOT3
     if godot3:
         x, y, vx, vy, slides, _, _ = contact_godot3.move_and_slide(

@@ -4,7 +4,7 @@ pixels (the club circuit's 463 wall points drawn afresh cost 1.5–2 ms a frame;
 a fraction of that, see docs/window.md). The picture is drawn again when the scale
 changes or the view nears its edge.
 
-No contact yet: the car drives through what is drawn (the walls are shown, not met)."""
+How each model's car meets the walls drawn is said beside the track (`contact_note`)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,16 @@ from .track_painter import paint_track
 
 CONTACT = (
     "the arcade, bicycle and Ackermann cars meet its walls as move_and_slide does in the engine "
-    "their tuning names (Engine: Godot 4 or Godot 3); the rigid body and the dynamic car pass through them for now"
+    "their tuning names (Engine: Godot 4 or Godot 3); the rigid body and the dynamic car bounce off "
+    "them (the track's restitution and friction)"
 )
 """What cars do at a track's walls, said where a track is chosen."""
 
 
 def contact_note(model, tuning) -> str:
     """What `model`'s car with `tuning` does at a track's walls, said where the track is shown."""
+    if getattr(model, "WALL_IMPULSE", False):
+        return "walls met with a bounce: the track's restitution and friction"
     if getattr(model, "MEETS_WALLS", False):
         return f"walls met as in {ENGINE_CHOICES[int(tuning[ENGINE_NAME])]}"
     return f"the {model.TITLE} car passes through walls for now"

@@ -60,6 +60,11 @@ never reaches zero). A car at rest stays exactly at rest.
 (5) No car goes faster than the sandbox's shared 500 m/s (limits.SPEED_LIMIT_M): a
 long gearing with drag and rolling resistance at zero would otherwise keep
 accelerating.
+(6) Walls (on a track with walls; none on the open field): the body at its new
+heading moves by the tick's motion with Godot 3's move_and_collide, and at the contact
+point an impulse with the track's restitution and friction changes the velocity and
+the yaw rate (`contact_impulse`; the collision shape from the tuning, the mass and
+`yaw_inertia`). `wall_contacts` is 1 on a tick that met a wall, else 0.
 
 Correction on by default: the tutorial writes only the sideways part of the front tyre
 force (cos δ·F_lat,f); this model also applies its part along the car, −sin δ·F_lat,f,
@@ -77,8 +82,9 @@ State after the common slots: the yaw rate `omega` (rad/s), the rear axle's spin
 last tick's longitudinal acceleration `accel_long` (the next tick's weight transfer),
 the telemetry of the last tick (slip angles, lateral forces, axle loads, traction,
 the wheels' angles; the rpm and the slip ratio as they stand after it, with its
-speed), and the body's unit heading vector (kept from
-the tick that set it; NaN until the first tick, which then takes it from the heading).
+speed), the body's unit heading vector (kept from
+the tick that set it; NaN until the first tick, which then takes it from the heading),
+and wall_contacts (departure (6)).
 A state made by hand starts in first gear with everything else at zero.
 
 The kernels live by subject: `monster_drivetrain` (engine, gears, brakes, the rear
@@ -92,6 +98,8 @@ from __future__ import annotations
 
 import math
 
+from ..car_shape import first_shape_slot
+from ..contact_impulse import bounce
 from ..kernel import kernel
 from ..state import Layout, Slot
 from .geometry import DEGREES, RADIANS, rotate
@@ -187,14 +195,22 @@ STATE = Layout(
         Slot("wheel_right", "rad"),
         Slot("heading_x", "", math.nan),
         Slot("heading_y", "", math.nan),
+        Slot("wall_contacts", "count"),
     )
 )
 S = STATE.index
+SHAPE_AT = first_shape_slot(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+MEETS_WALLS = True
+"""Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
+WALL_IMPULSE = True
+"""It bounces off walls with an impulse (`contact_impulse`), not move_and_slide's slide."""
 
 
 @kernel
-def tick(s, c, p, dt):
-    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place.
+def tick(s, c, p, dt, walls):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
+    `walls` (walls.Walls, or None: the open field), in place.
 
     The text's sections in its order, each departure a step of its own after the step
     it modifies. Three moves: the gearbox (not in the text) comes first, as "Braking"
@@ -279,11 +295,17 @@ def tick(s, c, p, dt):
     )
     new_vx, new_vy = limit_speed(new_vx, new_vy, SPEED_LIMIT_M)  # departure (5)
 
-    # "Straight line physics": p = p + dt·v
-    s[S.x] += new_vx * dt
-    s[S.y] += new_vy * dt
+    # "Straight line physics": p = p + dt·v; walls: move_and_collide of that motion,
+    # an impulse at the contact point (departure (6))
+    x0, y0 = s[S.x], s[S.y]
+    x, y, new_vx, new_vy, new_omega, contacts = bounce(
+        walls, p, SHAPE_AT, x0, y0, x0 + new_vx * dt, y0 + new_vy * dt, heading, new_vx, new_vy, new_omega, m,
+        p[P.yaw_inertia],
+    )  # fmt: skip
+    s[S.x], s[S.y] = x, y
     s[S.heading] = math.atan2(hy, hx)
     s[S.vx], s[S.vy] = new_vx, new_vy
+    s[S.wall_contacts] = contacts
 
     # telemetry: the tachometer and the slip ratio as they stand after the tick
     end_long, _ = rotate(new_vx, new_vy, hx, -hy)

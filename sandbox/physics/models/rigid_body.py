@@ -46,10 +46,17 @@ The pedals are the sandbox's: throttle = drive torque on the rear
 wheels; brake = brake torque on all wheels while rolling forward, and drive backwards
 once nearly stopped.
 
+Walls (on a track with walls; none on the open field), a step after the integration:
+the body at its new heading is moved by the tick's motion with Godot 3's
+move_and_collide, and at the contact point an impulse with the track's restitution and
+friction changes the velocity and the yaw rate (`contact_impulse`; the collision shape
+from the tuning, the mass and the yaw inertia above). `wall_contacts` is 1 on a tick
+that met a wall, else 0.
+
 State after the common slots: omega (rad/s), wheel_speed (4 values, rad/s; order
 front-left, front-right, rear-left, rear-right), wheel_left, wheel_right (rad),
-slip_front, slip_rear (rad, tyre slip angles), side_force_front, side_force_rear (N);
-all 0 in a fresh state.
+slip_front, slip_rear (rad, tyre slip angles), side_force_front, side_force_rear (N),
+wall_contacts (count); all 0 in a fresh state.
 """
 
 from __future__ import annotations
@@ -59,6 +66,8 @@ from typing import Mapping
 
 import numpy as np
 
+from ..car_shape import first_shape_slot
+from ..contact_impulse import bounce
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
 from .geometry import DEGREES, RADIANS, rotate, sign, wrap
@@ -106,10 +115,17 @@ STATE = Layout(
         Slot("slip_rear", "rad"),
         Slot("side_force_front", "N"),
         Slot("side_force_rear", "N"),
+        Slot("wall_contacts", "count"),
     )
 )
 S = STATE.index
 P = index_of(p.name for p in PARAMS)
+SHAPE_AT = first_shape_slot(PARAMS)
+"""The tuning's shape parameters start here (body_shape.of_tuning)."""
+MEETS_WALLS = True
+"""Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
+WALL_IMPULSE = True
+"""It bounces off walls with an impulse (`contact_impulse`), not move_and_slide's slide."""
 
 
 def inertia(p: Mapping) -> np.ndarray:
@@ -202,8 +218,10 @@ def _forward_grip(
 
 
 @kernel
-def tick(s, c, p, dt):
-    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s, in place."""
+def tick(s, c, p, dt, walls):
+    """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
+    `walls` (walls.Walls, or None: the open field), in place."""
+    x0, y0 = s[S.x], s[S.y]
     steer = c[0] * (p[P.max_steer] * RADIANS)
     throttle, brake = c[1], c[2]
     radius = p[P.wheel_radius]
@@ -286,7 +304,13 @@ def tick(s, c, p, dt):
 
     vx, vy = integrate(s, force_x, force_y, torque, mass, inertia, dt)
     # guard: the seed has no drag, so a held throttle never stops accelerating
-    s[S.vx], s[S.vy] = limit_speed(vx, vy, SPEED_LIMIT_M)
+    vx, vy = limit_speed(vx, vy, SPEED_LIMIT_M)
+    # walls: move_and_collide of the tick's motion, an impulse at the contact point
+    x, y, vx, vy, omega, contacts = bounce(
+        walls, p, SHAPE_AT, x0, y0, s[S.x], s[S.y], s[S.heading], vx, vy, s[S.omega], mass, inertia
+    )
+    s[S.x], s[S.y], s[S.vx], s[S.vy], s[S.omega] = x, y, vx, vy, omega
+    s[S.wall_contacts] = contacts
     s[S.wheel_angle] = steer
     s[S.traction_fast] = 0.0
     s[S.wheel_left] = steer

@@ -15,6 +15,10 @@ const MAGIC_E = 0.97  # and its curvature E
 # B·x where the Magic Formula peaks (bisection in the sandbox): 3.9800792737318322, written as
 # its exact fraction because Godot 3.2 reads a 17-digit literal an ulp off
 const MAGIC_PEAK = 8962341767041857 / 2251799813685248.0
+# walls (the sandbox's track parameters; see _bounce below)
+const WALL_RESTITUTION = 0.2  # the share of the speed into a wall a car keeps going out
+const WALL_FRICTION = 0.5  # Coulomb friction coefficient along a wall
+const FACE_END = 1e-3  # share of a face's length within which a contact is at its end
 
 {{PARAMS}}
 {{SCALE}}
@@ -61,11 +65,11 @@ func _physics_process(delta):
 		shift = 1
 	elif Input.is_action_just_pressed("shift_down"):
 		shift = -1
+	var x0 = pos_x
+	var y0 = pos_y
 	step(turn, throttle, brake, handbrake, shift, _tick_length(delta))
-	if _place(delta):
-		# something stopped the node: the model goes on at the velocity the engine slid it with
-		vx = velocity.x / pixels_per_metre
-		vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, yaw_inertia)
 	rotation = heading
 
 
@@ -382,6 +386,9 @@ func _smooth(x):
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}

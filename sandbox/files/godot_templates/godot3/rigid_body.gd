@@ -12,6 +12,10 @@ const SPEED_LIMIT_M = 500.0  # m/s: the sandbox's speed guard (the tutorial has 
 const CORNER_X = [1.0, 1.0, -1.0, -1.0]
 const CORNER_Y = [-1.0, 1.0, -1.0, 1.0]
 const FRONT = [true, true, false, false]
+# walls (the sandbox's track parameters; see _bounce below)
+const WALL_RESTITUTION = 0.2  # the share of the speed into a wall a car keeps going out
+const WALL_FRICTION = 0.5  # Coulomb friction coefficient along a wall
+const FACE_END = 1e-3  # share of a face's length within which a contact is at its end
 
 {{PARAMS}}
 {{SCALE}}
@@ -39,12 +43,11 @@ func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
+	var x0 = pos_x
+	var y0 = pos_y
 	step(turn, throttle, brake, _tick_length(delta))
-	if _place(delta):
-		# something stopped the node: the chassis goes on with the velocity the engine
-		# left it after the slide (m/s)
-		vx = velocity.x / pixels_per_metre
-		vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, _yaw_inertia())
 	rotation = heading
 
 
@@ -217,6 +220,9 @@ func _forward_grip(cos_steer, sin_steer, inertia, spin_term, dt):
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}

@@ -12,6 +12,10 @@ const SPEED_LIMIT_M: float = 500.0  # m/s: the sandbox's speed guard (the tutori
 const CORNER_X: Array[float] = [1.0, 1.0, -1.0, -1.0]
 const CORNER_Y: Array[float] = [-1.0, 1.0, -1.0, 1.0]
 const FRONT: Array[bool] = [true, true, false, false]
+# walls (the sandbox's track parameters; see _bounce below)
+const WALL_RESTITUTION := 0.2  # the share of the speed into a wall a car keeps going out
+const WALL_FRICTION := 0.5  # Coulomb friction coefficient along a wall
+const FACE_END := 1e-3  # share of a face's length within which a contact is at its end
 
 {{SCALE}}
 
@@ -41,12 +45,11 @@ func _physics_process(delta: float) -> void:
 	var turn := Input.get_axis("steer_left", "steer_right")
 	var throttle := Input.get_action_strength("accelerate")
 	var brake := Input.get_action_strength("brake")
+	var x0 := _pos_x
+	var y0 := _pos_y
 	_step(turn, throttle, brake, delta)
-	if _place(delta):
-		# something stopped the node: the chassis goes on with the velocity the engine
-		# left it after the slide (m/s)
-		_vx = velocity.x / pixels_per_metre
-		_vy = velocity.y / pixels_per_metre
+	# walls: the tick's motion with move_and_collide, an impulse where it met one
+	_bounce(x0, y0, _yaw_inertia())
 	rotation = _heading
 
 
@@ -224,6 +227,9 @@ func _forward_grip(
 
 
 {{METRES}}
+
+
+{{IMPULSE}}
 
 
 {{ADD_ACTIONS}}
