@@ -37,7 +37,7 @@ from .body_shape import body_at, of_tuning
 from .contact_godot3 import SAFE_MARGIN, _within_reach, body_test_motion
 from .contact_sat import body_supports
 from .kernel import OPTIONS, kernel
-from .walls import is_none, scaled
+from .walls import clear_of_walls, is_none, scaled
 from .world import has_walls
 
 END_TOLERANCE = 1e-3
@@ -102,7 +102,7 @@ def bounce(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, inertia)
     raise TypeError("contact_impulse.bounce is called from compiled code")
 
 
-@overload(bounce, jit_options=OPTIONS)
+@overload(bounce, jit_options=OPTIONS, inline="always")
 def _bounce_of(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, inertia):
     if is_none(walls):
 
@@ -112,24 +112,31 @@ def _bounce_of(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, iner
         return open_field
 
     def among_walls(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, inertia):
-        if not has_walls(walls.world):
+        if not has_walls(walls.world) or clear_of_walls(walls, p, first, x0, y0, x - x0, y - y0):
             return x, y, vx, vy, omega, 0.0
-        k = walls.scale
-        mx, my = (x - x0) * k, (y - y0) * k
-        shape = scaled(of_tuning(p, first), k)
-        if not _within_reach(walls.world, shape, x0 * k, y0 * k, heading, mx, my, SAFE_MARGIN):
-            return x, y, vx, vy, omega, 0.0  # no wall's box near the swept car: move_and_slide's own test
-        body = body_at(shape, x0 * k, y0 * k, heading)
-        hit, tx, ty, _, _, nx, ny, px, py, _ = body_test_motion(walls.world, body, mx, my, SAFE_MARGIN)
-        if not hit:
-            if tx == mx and ty == my:  # the whole motion, free: the tick's own bits
-                return x, y, vx, vy, omega, 0.0
-            return x0 + tx / k, y0 + ty / k, vx, vy, omega, 0.0
-        x, y = x0 + tx / k, y0 + ty / k
-        px, py = pressure_point(body, tx, ty, nx, ny, px, py)
-        vx, vy, omega = wall_impulse(
-            vx, vy, omega, px / k - x, py / k - y, nx, ny, mass, inertia, walls.restitution, walls.friction
-        )
-        return x, y, vx, vy, omega, 1.0
+        return _bounce_near(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, inertia)
 
     return among_walls
+
+
+@kernel
+def _bounce_near(walls, p, first, x0, y0, x, y, heading, vx, vy, omega, mass, inertia):
+    """`bounce` where a wall may be within the tick's reach (a separate compiled call,
+    so that a tick away from walls stays as small as the open field's)."""
+    k = walls.scale
+    mx, my = (x - x0) * k, (y - y0) * k
+    shape = scaled(of_tuning(p, first), k)
+    if not _within_reach(walls.world, shape, x0 * k, y0 * k, heading, mx, my, SAFE_MARGIN):
+        return x, y, vx, vy, omega, 0.0  # no wall's box near the swept car: move_and_slide's own test
+    body = body_at(shape, x0 * k, y0 * k, heading)
+    hit, tx, ty, _, _, nx, ny, px, py, _ = body_test_motion(walls.world, body, mx, my, SAFE_MARGIN)
+    if not hit:
+        if tx == mx and ty == my:  # the whole motion, free: the tick's own bits
+            return x, y, vx, vy, omega, 0.0
+        return x0 + tx / k, y0 + ty / k, vx, vy, omega, 0.0
+    x, y = x0 + tx / k, y0 + ty / k
+    px, py = pressure_point(body, tx, ty, nx, ny, px, py)
+    vx, vy, omega = wall_impulse(
+        vx, vy, omega, px / k - x, py / k - y, nx, ny, mass, inertia, walls.restitution, walls.friction
+    )
+    return x, y, vx, vy, omega, 1.0

@@ -93,12 +93,12 @@ def _is_open_of(walls):
 
 
 @kernel(inline=True)
-def _clear(walls, p, first, x, y, mx, my) -> bool:
+def clear_of_walls(walls, p, first, x, y, mx, my) -> bool:
     """Whether the car at (x, y) (model units) moving by (mx, my) this tick cannot
     reach any wall: the world's clearance at it is more than the shape's reach, the
     motion and twice the safe margin (`world.clearance_at`). The usual case between
     walls, decided in one look-up; kept apart from the contact itself (a separate
-    compiled call, `_slide_near`/`_slide_pose_near`) so that a tick away from walls
+    compiled call, `_slide_near`/`_slide_pose_near`, contact_impulse's `_bounce_near`) so that a tick away from walls
     stays as small as the open field's."""
     # the shape's reach, for every kind at once: half its length and width's diagonal
     # (a rectangle's exactly; more than a capsule's or a circle's, which lie inside it)
@@ -160,7 +160,7 @@ def _slide_of(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
         return open_field
 
     def among_walls(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt):
-        if not has_walls(walls.world) or _clear(walls, p, first, x, y, vx * dt, vy * dt):
+        if not has_walls(walls.world) or clear_of_walls(walls, p, first, x, y, vx * dt, vy * dt):
             return x + vx * dt, y + vy * dt, vx, vy, 0.0
         return _slide_near(walls, p, first, x, y, heading_x, heading_y, vx, vy, dt)
 
@@ -198,7 +198,7 @@ def _slide_pose_of(walls, p, first, x0, y0, x, y, heading, dt):
 
     def among_walls(walls, p, first, x0, y0, x, y, heading, dt):
         vx, vy = (x - x0) / dt, (y - y0) / dt
-        if not has_walls(walls.world) or _clear(walls, p, first, x0, y0, x - x0, y - y0):
+        if not has_walls(walls.world) or clear_of_walls(walls, p, first, x0, y0, x - x0, y - y0):
             return x, y, vx, vy, 0.0
         return _slide_pose_near(walls, p, first, x0, y0, x, y, heading, dt)
 
