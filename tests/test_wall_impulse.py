@@ -217,5 +217,6 @@ def test_the_window_says_the_rigid_cars_bounce_off_walls():
     from sandbox.ui.world_layer import CONTACT, contact_note
 
     for model in RIGID:
-        assert contact_note(model) == "walls met with a bounce: the track's restitution and friction"
+        tuning = {p.name: p.default for p in model.PARAMS}
+        assert contact_note(model, tuning) == "walls met with a bounce: the track's restitution and friction"
     assert "pass through" not in CONTACT
