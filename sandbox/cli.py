@@ -268,6 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
     shared(p, "--preset")
     shared(p, "--hz")
     shared(p, "--json")
+    p.add_argument(
+        "--track",
+        help="drive the manoeuvres on this track, from its spawn (a figure whose run meets a wall is "
+        "given as none, with when): " + TRACK_HELP,
+    )
 
     p = sub.add_parser(
         "sweep",

@@ -135,6 +135,14 @@ def _forwarder(driver, arity: int):
                 model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9]
             )
 
+    elif arity == 11:
+
+        def forward(name, model, args):
+            return driver(
+                model, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8], args[9],
+                args[10],
+            )  # fmt: skip
+
     elif arity == 15:
 
         def forward(name, model, args):
