@@ -62,6 +62,9 @@ GOOD_DEGREES = 1.0
 NOISE_FACTOR = 3.0
 """An RMS position error up to this many times what the recording's noise explains is
 that noise; above it, the values (or the model) drive otherwise than the recording."""
+CONTACT_PULL = 0.5
+"""A segment left out as a contact that pulled the whole fit off must bring the rest's
+RMS position error down to this share of what it was, or better (`_contact_stretch`)."""
 ROUNDING = 1e-9
 """An RMS position error below this share of the distance driven per segment is float rounding."""
 
@@ -167,6 +170,10 @@ def fit(
         objective = Objective(model, drive, hz, start, segment, heading_weight, left_out)
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
+    if not len(left_out) and not standing and not search._stopped():
+        found = _contact_stretch(whole, start, search, best, x0, seed)
+        if found is not None:
+            left_out, objective, search, best, flat = found
     moving = np.flatnonzero(~flat)
     fitted = {**dict(start), **_exact(search.space, best)}
     rough = summary(objective, fitted, names)
@@ -192,6 +199,49 @@ def fit(
     if standing and result.verdict == "good":  # too much stands out to call it good
         result.verdict = "poor"
     return result
+
+
+def _beyond_noise(objective: Objective, tuning: Mapping[str, object]) -> bool:
+    """Whether `tuning` drives `objective`'s recording beyond what its noise explains."""
+    rough = summary(objective, tuning, [])
+    rough.noise_position = noise_position(objective, tuning)
+    return rough.beyond_noise
+
+
+def _contact_stretch(whole: Objective, start, search: Search, best: np.ndarray, x0: np.ndarray, seed: int):
+    """A contact the model cannot explain that pulled the whole fit off, so that no
+    segment stood out: while the fit drives the recording beyond its noise, the segment
+    fitted worst under the latest fit is left out too and the rest fitted anew (the
+    whole search), at most MAX_SHARE of the segments, each leaving out at least
+    dividing the rest's RMS position error by 1/CONTACT_PULL (else the error is spread
+    over the drive: a value held wrong, another model; no stretch); the first fit that
+    drives the rest to within its noise names the stretch. (left out, objective,
+    search, best, flat) of that fit, or None (none found: the result stays as it was,
+    beyond its noise, and is not called good)."""
+    tuning = {**dict(start), **_exact(search.space, best)}
+    if not _beyond_noise(whole, tuning):
+        return None
+    left_out = np.zeros(0, dtype=np.int64)
+    before = summary(whole, tuning, []).rms_position
+    for _ in range(int(MAX_SHARE * len(whole.anchors))):
+        rms = np.nan_to_num(segment_rms(whole, tuning), nan=np.inf)
+        rms[left_out] = -np.inf
+        left_out = np.sort(np.append(left_out, int(np.argmax(rms))))
+        objective = Objective(whole.model, whole.drive, whole.hz, start, whole.segment, whole.heading_weight, left_out)
+        trial = Search(objective, search.space, search.on_progress, search.budget, search.stop)
+        trial.history = search.history
+        found, flat = _settle(trial, trial.evolve(x0, seed), x0)
+        trial.evaluations += search.evaluations
+        if trial._stopped():
+            return None
+        tuning = {**dict(start), **_exact(trial.space, found)}
+        if not _beyond_noise(objective, tuning):
+            return left_out, objective, trial, found, flat
+        rms = summary(objective, tuning, []).rms_position
+        if not rms <= CONTACT_PULL * before:  # the error is spread over the drive: no stretch
+            return None
+        search, before = trial, rms
+    return None
 
 
 def screen(
