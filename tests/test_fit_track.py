@@ -93,13 +93,14 @@ def test_the_command_drives_the_recording_on_the_track_it_names(tmp_path, walled
     path = tmp_path / "lot.csv"
     save_recording(path, recording)
     assert "# track: builtin parking_lot" in path.read_text().splitlines()[:3]
-    free = ",".join(list(HIDDEN)[:2])
-    result = cli("fit", "--trace", path, "--model", "arcade", "--free", free, "--json")
+    result = cli("fit", "--trace", path, "--model", "arcade", "--free", ",".join(HIDDEN), "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["track"] == "Parking lot"
     fitted = report["fits"][0]
     assert fitted["left_out_spans_s"] == [] and fitted["verdict"] == "good"
+    for name, value in HIDDEN.items():
+        assert abs(fitted["params"][name] - value) <= max(0.01 * abs(value), fitted["uncertainty"][name])
 
 
 @pytest.mark.parametrize("content", [None, "{broken"])

@@ -113,13 +113,14 @@ PARKING_LOT_START = (250.0, 1500.0, 45.0)
 towards its bottom wall)."""
 
 
-def parking_lot_drive(hz: float = 60.0) -> np.ndarray:
-    """10 s of controls (n, 5) for the recipe car on the built-in parking lot from
+def parking_lot_drive(hz: float = 60.0, seconds: float = 16.0) -> np.ndarray:
+    """`seconds` of controls (n, 5) for the recipe car on the built-in parking lot from
     PARKING_LOT_START: full throttle into the bottom wall at 45° (a hit, then a slide
     along it), reverse away with the wheel turned, a weave that grazes the wall again
-    at speed, then out through the wall's gap and a brake. With the recipe's defaults
-    the car meets the wall in about 70 of the 600 ticks (0.85–1.6 s and 3.9–4.35 s)."""
-    t = np.arange(int(round(10 * hz))) / hz
+    at speed, then out through the wall's gap, a brake and a weave on the open ground
+    beyond. With the recipe's defaults the car meets the wall in about 70 ticks
+    (0.85–1.6 s and 3.9–4.35 s), none after 5 s."""
+    t = np.arange(int(round(seconds * hz))) / hz
     c = np.zeros((len(t), 5))
     c[:, 1] = 1.0
     back = (t >= 1.5) & (t < 2.6)
