@@ -376,8 +376,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-
-
 def declare_track(sub) -> None:
     p = sub.add_parser("track", help="describe, draw, check or convert a track (walls, cones, timing lines)")
     actions = p.add_subparsers(dest="track_command", metavar="ACTION", required=True)

@@ -68,9 +68,7 @@ def test_a_run_that_meets_the_wall_is_no_figure_and_says_when(wall_ahead):
 
 def test_a_track_without_walls_gives_the_open_fields_figures():
     preset = load_preset(DEFAULTS)
-    values, met = compute_on_track(
-        preset.model, preset.tuning, preset.hz, open_track(find_builtin_track("open_field"))
-    )
+    values, met = compute_on_track(preset.model, preset.tuning, preset.hz, open_track(find_builtin_track("open_field")))
     field = compute(preset.model, preset.tuning, preset.hz)
     for name, value in field.items():
         assert np.array_equal(values[name], value, equal_nan=True)

@@ -33,10 +33,10 @@ from .straight_runs import (
     controls_row,
     distance_run,
     rest_state,
-    start_state,
     reverse_run,
     speed_of,
     standing_start,
+    start_state,
     straight_run,
     up_to,
 )
@@ -72,8 +72,9 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, stand
     standing start (length). On the open field, from rest at the origin."""
     literally(model)
     track_metrics(
-        model, p, dt, has_top, ref, pace, body, defaults, display, standing, out, None, np.empty(0), math.nan, np.empty(13)
-    )
+        model, p, dt, has_top, ref, pace, body, defaults, display, standing, out,
+        None, np.empty(0), math.nan, np.empty(13),
+    )  # fmt: skip
 
 
 @kernel
@@ -138,14 +139,13 @@ def track_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, sta
     out[RADIUS_TOP] = radius_top if settled else math.nan
     met_at[RADIUS_LOW], met_at[RADIUS_TOP] = circle_low, circle_top
     begin(met)
-    out[KERB] = kerb_circle(
-        model, start_state(defaults, start), p, dt, pace, display, body[0] / 2, body[1] / 2, world
-    )
+    out[KERB] = kerb_circle(model, start_state(defaults, start), p, dt, pace, display, body[0] / 2, body[1] / 2, world)
     met_at[KERB] = met[MET_AT]
     out[SLIP], out[LATERAL], out[STEADY_LATERAL] = peaks[0], peaks[1], peaks[2]
     met_at[SLIP] = met_at[LATERAL] = met_at[STEADY_LATERAL] = either(circle_low, circle_top)
     begin(met)
-    out[STANDING] = standing_start(model, start_state(defaults, start), p, dt, standing, int(SETTLE_LIMIT_S / dt), world)
+    ticks = int(SETTLE_LIMIT_S / dt)
+    out[STANDING] = standing_start(model, start_state(defaults, start), p, dt, standing, ticks, world)
     met_at[STANDING] = met[MET_AT]
 
 

@@ -24,7 +24,7 @@ from ..physics.sim import model_number
 from ..physics.track import Track
 from ..physics.walls import walls_for
 from . import manoeuvres
-from .metrics import METRICS, manoeuvre_arguments, compute
+from .metrics import METRICS, compute, manoeuvre_arguments
 
 
 def meets_walls(model: ModuleType) -> bool:

@@ -148,7 +148,8 @@ def comment_lines(switches: Mapping[str, bool], track: TrackRef | None = None) -
     lines = f"{COMMENT} {VERSION_KEY}: {FORMAT_VERSION}\n" + track.line() if track is not None else ""
     if not switches:
         return lines
-    return lines + f"{COMMENT} {SWITCHES_KEY}: " + " ".join(f"{n}={int(bool(switches[n]))}" for n in sorted(switches)) + "\n"
+    stated = " ".join(f"{n}={int(bool(switches[n]))}" for n in sorted(switches))
+    return lines + f"{COMMENT} {SWITCHES_KEY}: {stated}\n"
 
 
 def known_switches(given: object, model_name: str) -> tuple[dict[str, bool], int]:
