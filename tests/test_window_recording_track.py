@@ -77,3 +77,29 @@ def test_a_named_track_file_changed_since_is_said_and_nothing_changes(window, tm
     boxes[0].close()
     assert window.world.track is shown and window.recordings.recording is None
     assert np.isfinite(window.sim.state.x[0])
+
+
+def test_the_fit_dialog_fits_on_the_track_the_window_shows(window, tmp_path, qtbot):
+    """A drive on the parking lot, sliding along its wall, with more engine power and
+    harder brakes than the window's: fitted in the dialog on the lot (the window opened
+    it with the recording), the two values come back and no stretch is left out."""
+    paused(window)
+    x, y, heading = PARKING_LOT_START
+    hidden = dict(
+        window.tuning, engine_power=window.tuning["engine_power"] * 1.2, braking=window.tuning["braking"] * 1.3
+    )
+    recording = drive_recording(
+        window.tuning.model, hidden, parking_lot_drive(), 60, track=open_track(find_builtin_track("parking_lot")),
+        start=Pose(x, y, math.radians(heading)), track_ref=track_ref("parking_lot"),
+    )  # fmt: skip
+    save_recording(tmp_path / "lot.csv", recording)
+    assert window.recordings.open_file(tmp_path / "lot.csv")
+    dialog = window.recordings.fit_dialog()
+    for name, check in dialog.checks.items():
+        check.setChecked(name in ("engine_power", "braking"))
+    assert dialog.run()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=300_000)
+    result = dialog.chosen
+    assert result is not None and result.left_out_spans == []
+    for name in ("engine_power", "braking"):
+        assert abs(result.params[name] / hidden[name] - 1) < 1e-6
