@@ -162,9 +162,9 @@ def replayable(recording: Recording) -> Recording:
 
 
 def save_recording(path: str | os.PathLike, recording: Recording) -> None:
-    """Write `recording` atomically: its track's and switches' comment lines when it states any, the
-    five controls, t (tick/hz from 0 when it has none), the pose, the velocity when it
-    has one, its state values."""
+    """Write `recording` atomically: the comment lines of its track and its switches
+    when it names any, the five controls, t (tick/hz from 0 when it has none), the
+    pose, the velocity when it has one, its state values."""
     n = len(recording)
     ticks = recording.tick if recording.tick is not None else np.arange(n)
     t = recording.t if recording.t is not None else ticks / recording.hz
@@ -194,9 +194,10 @@ def drive_recording(
     track_ref: TrackRef | None = None,
 ) -> Recording:
     """A recording of the sandbox's own car under `tuning` driving `controls` (n, 5)
-    from rest at the origin (on `track`: at `start`, else its spawn, meeting its walls;
-    the recording names `track_ref`): a first row of the car at rest with no controls (as it
-    stood before the drive), then one row per tick of the drive."""
+    from rest at `start` (default: on `track`, its spawn, else the origin), meeting the
+    walls of `track` (None: the open field; the file names `track_ref`): a first row of
+    the car at rest with no controls (as it stood before the drive), then one row per
+    tick of the drive."""
     given = np.asarray(controls, dtype=np.float64)
     controls = np.zeros((len(given), len(CONTROL_COLUMNS)))
     controls[:, : given.shape[1]] = given
