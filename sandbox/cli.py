@@ -48,7 +48,7 @@ from .commands.game_options import declare_fit, declare_link
 from .commands.metrics_help import METRICS_EPILOG, TUNE_EPILOG, MetricsHelp, metrics_help
 from .commands.params import params_table_markdown
 from .commands.progress import Progress, Watchdog
-from .commands.shared_options import PRESET_HELP, shared
+from .commands.shared_options import PRESET_HELP, TRACK_HELP, shared
 from .commands.sweep import LONG_SWEEP_S, SAY_ESTIMATE_AFTER_S
 from .commands.terminal import Stopped, TerminalSafe, say_stopped, stop_on
 from .errors import UserError, printable_lines
@@ -268,6 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
     shared(p, "--preset")
     shared(p, "--hz")
     shared(p, "--json")
+    p.add_argument(
+        "--track",
+        help="drive the manoeuvres on this track, from its spawn (a figure whose run meets a wall is "
+        "given as none, with when): " + TRACK_HELP,
+    )
 
     p = sub.add_parser(
         "sweep",
@@ -369,12 +374,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --dialog update-script: the car script the tuning is written into (it is not changed)",
     )
     return parser
-
-
-TRACK_HELP = (
-    "a track file (.json; a racetrack-database circuit .csv; a Godot level .tscn) or a built-in track's "
-    "name (open_field, skid_pad, slalom, drag_strip, parking_lot, club_circuit)"
-)
 
 
 def declare_track(sub) -> None:

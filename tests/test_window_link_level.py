@@ -149,3 +149,24 @@ def test_the_last_file_track_stays_the_one_kept_when_a_level_comes_from_the_game
     assert second.world.source == "builtin:parking_lot"
     assert second.world_track.name == open_track(find_builtin_track("parking_lot")).name
     second.close()
+
+
+def test_a_drive_recorded_on_the_games_level_is_saved_without_a_track_and_says_how_to_keep_it(window, qtbot, tmp_path):
+    """A pulled level is no file a recording could name: the recording is saved (no
+    track line) and the status bar says to save the level as a track file."""
+    from window_helpers import paused
+
+    peer = link_game(window, qtbot, level=LEVEL)
+    try:
+        window.link_panel.level_button.click()
+        qtbot.waitUntil(lambda: window.world.from_game, timeout=WAIT_MS)
+    finally:
+        peer.stop()
+    paused(window)
+    window.replay.set_recording(True)
+    window.run_for(0.25)
+    window.replay.set_recording(False)
+    assert window.replay.save_recording_to(tmp_path / "drive.csv")
+    lines = (tmp_path / "drive.csv").read_text().splitlines()
+    assert not any(line.startswith("# track") for line in lines)
+    assert "Track → Save track as" in window.statusBar().currentMessage()

@@ -9,8 +9,8 @@ import math
 import numpy as np
 from numba import literally
 
-from ..physics import kernels
 from ..physics.kernel import kernel
+from .run_walls import tick_on
 from .straight_runs import VX, VY, X, Y, controls_row, speed_of, up_to
 
 CIRCLE_S = 4.0
@@ -42,7 +42,7 @@ def unwrapped(previous, angle):
 
 
 @kernel
-def circle_run(model, s, p, dt, target, display, peaks):
+def circle_run(model, s, p, dt, target, display, peaks, world=None):
     """Full lock from `s` (in place) for CIRCLE_S, throttle held below `target` speed
     (inf: always). Returns the path radius over the last second (the chords: each
     tick's is 2R·sin(θ/2), θ the turn of the velocity; inf if it did not turn);
@@ -63,7 +63,7 @@ def circle_run(model, s, p, dt, target, display, peaks):
     for tick in range(ticks):
         c[1] = 1.0 if speed_of(s) < target else 0.0
         x, y = s[X], s[Y]
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         vx, vy = s[VX], s[VY]
         speed = math.hypot(vx, vy)
         moving = speed > 1e-9
@@ -101,7 +101,7 @@ def circumcentre(ax, ay, bx, by, cx, cy):
 
 
 @kernel
-def kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
+def kerb_circle(model, s, p, dt, pace, display, half_length, half_width, world=None):
     """Kerb-to-kerb turning circle (length): straight up to `pace` from `s` (in
     place), then CIRCLE_S at full lock with the speed held there. The circle's centre
     comes from three points of the last second's path; the diameter is twice the
@@ -109,7 +109,7 @@ def kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
     rectangle about the state's point, along the `display` heading). NaN if the car
     never reaches the pace; inf if it does not turn."""
     literally(model)
-    if not up_to(model, s, p, dt, pace):
+    if not up_to(model, s, p, dt, pace, world):
         return math.nan
     c = controls_row(1.0, 0.0, 0.0)
     ticks = int(CIRCLE_S / dt)
@@ -117,7 +117,7 @@ def kerb_circle(model, s, p, dt, pace, display, half_length, half_width):
     ax, ay, bx, by = 0.0, 0.0, 0.0, 0.0
     for tick in range(ticks):
         c[1] = 1.0 if speed_of(s) < pace else 0.0
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         if tick == ticks - 1 - last:
             ax, ay = s[X], s[Y]
         elif tick == ticks - 1 - last // 2:

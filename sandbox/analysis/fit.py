@@ -26,6 +26,11 @@ car to the recorded state every `segment` ticks (multiple shooting), scoring
  5. before 4, the segments whose residual stands far above the rest (fit_outliers.py:
     a wall touched, code of the game's own) left out and steps 3 done again from the
     rest, at most ROUNDS times; too many standing out: none left out, said instead.
+    A contact can pull the whole fit off so that it does not stand out (every segment
+    fitted badly): while the rest is still fitted beyond its noise, the segment fitted
+    worst is left out too and the rest fitted anew, up to MAX_SHARE of the segments
+    (`_contact_stretch`); the stretch is named only when the rest then drives to within
+    its noise, else nothing more is left out and the fit is not called good;
 `screen` is a quick fit, the polish of step 3 alone from the start (fit_switches.py
 screens each set of on/off options with it before fitting the nearest in full).
 Verdict (`verdict_of`): "good" when the RMS position error is at most GOOD_SHARE of
@@ -62,6 +67,9 @@ GOOD_DEGREES = 1.0
 NOISE_FACTOR = 3.0
 """An RMS position error up to this many times what the recording's noise explains is
 that noise; above it, the values (or the model) drive otherwise than the recording."""
+CONTACT_PULL = 0.7
+"""A segment left out as a contact that pulled the whole fit off must bring the rest's
+RMS position error down to this share of what it was, or better (`_contact_stretch`)."""
 ROUNDING = 1e-9
 """An RMS position error below this share of the distance driven per segment is float rounding."""
 
@@ -167,6 +175,11 @@ def fit(
         objective = Objective(model, drive, hz, start, segment, heading_weight, left_out)
         search = _resumed(search, objective)
         best, flat = _settle(search, best, x0)
+    if not search._stopped():
+        found = _contact_stretch(whole, objective, start, search, best, x0, seed)
+        if found is not None:
+            left_out, objective, search, best, flat = found
+            standing = 0
     moving = np.flatnonzero(~flat)
     fitted = {**dict(start), **_exact(search.space, best)}
     rough = summary(objective, fitted, names)
@@ -192,6 +205,50 @@ def fit(
     if standing and result.verdict == "good":  # too much stands out to call it good
         result.verdict = "poor"
     return result
+
+
+def _beyond_noise(objective: Objective, tuning: Mapping[str, object]) -> bool:
+    """Whether `tuning` drives `objective`'s recording beyond what its noise explains."""
+    rough = summary(objective, tuning, [])
+    rough.noise_position = noise_position(objective, tuning)
+    return rough.beyond_noise
+
+
+def _contact_stretch(whole: Objective, objective: Objective, start, search: Search, best, x0, seed: int):
+    """A contact the model cannot explain that pulled the whole fit off, so that it did
+    not stand out (fit_outliers.py): while the fit drives the rest of the recording
+    (`objective`: `whole` less what stood out) beyond its noise, the segment fitted
+    worst under the latest fit is left out too and the rest fitted anew (the whole
+    search), up to MAX_SHARE of the segments in all, each one left out bringing the
+    rest's RMS position error down to CONTACT_PULL of what it was or better (else the
+    error is spread over the drive: a value held wrong, another model; no stretch). The
+    first fit that drives the rest to within its noise names the stretch: (left out,
+    objective, search, best, flat) of that fit, or None (none found: the result stays
+    as it was, beyond its noise, and is not called good)."""
+    tuning = {**dict(start), **_exact(search.space, best)}
+    if not _beyond_noise(objective, tuning):
+        return None
+    left_out = objective.left_out
+    before = summary(objective, tuning, []).rms_position
+    while len(left_out) < int(MAX_SHARE * len(whole.anchors)):
+        rms = np.nan_to_num(segment_rms(whole, tuning), nan=np.inf)
+        rms[left_out] = -np.inf
+        left_out = np.sort(np.append(left_out, int(np.argmax(rms))))
+        objective = Objective(whole.model, whole.drive, whole.hz, start, whole.segment, whole.heading_weight, left_out)
+        trial = Search(objective, search.space, search.on_progress, search.budget, search.stop)
+        trial.history = search.history
+        found, flat = _settle(trial, trial.evolve(x0, seed), x0)
+        trial.evaluations += search.evaluations
+        if trial._stopped():
+            return None
+        tuning = {**dict(start), **_exact(trial.space, found)}
+        if not _beyond_noise(objective, tuning):
+            return left_out, objective, trial, found, flat
+        rms_rest = summary(objective, tuning, []).rms_position
+        if not rms_rest <= CONTACT_PULL * before:
+            return None
+        search, before = trial, rms_rest
+    return None
 
 
 def screen(

@@ -54,7 +54,13 @@ def left_out(result: FitResult) -> str | None:
     """The sentence naming the stretches left out, or None."""
     if not result.left_out_spans:
         return None
-    spans = ", ".join(f"{a:.2f}–{b:.2f} s" for a, b in result.left_out_spans)
+    joined: list[list[float]] = []
+    for a, b in result.left_out_spans:  # segments end to end: one stretch
+        if joined and abs(joined[-1][1] - a) < 1e-9:
+            joined[-1][1] = b
+        else:
+            joined.append([a, b])
+    spans = ", ".join(f"{a:.2f}–{b:.2f} s" for a, b in joined)
     return (
         f"left out: {spans} ({len(result.left_out_spans)} of {result.segments} segments), where the car does what "
         "the model cannot (a wall, a collision, code of the game's own?); the values come from the rest"

@@ -18,6 +18,8 @@ import numpy as np
 from ..physics import kernels, shooting
 from ..physics.sim import model_number, tuning_rows
 from ..physics.state import as_engine_controls
+from ..physics.track import Track
+from ..physics.walls import Walls, walls_for
 
 PARALLEL_TICKS = 20_000
 """candidate-ticks: from this many a batch is spread over the cores."""
@@ -28,13 +30,15 @@ class RecordedDrive:
     """A drive as the fit reads it: controls (n, 5) in Controls order, the pose (n, 3)
     x, y, heading after each tick, the velocity (n, 2) or None, model state values by
     name ((n,) each), and each row's tick counted from the first ((n,) int), None when
-    no tick is missing (a row per tick)."""
+    no tick is missing (a row per tick); the track it was driven on (its walls met as
+    the car drove), None for the open field."""
 
     controls: np.ndarray
     pose: np.ndarray
     velocity: np.ndarray | None = None
     states: dict[str, np.ndarray] = field(default_factory=dict)
     tick: np.ndarray | None = None
+    track: Track | None = None
 
     def __len__(self) -> int:
         return len(self.pose)
@@ -62,9 +66,28 @@ def heading_weight_of(model: ModuleType, tuning: Mapping[str, object]) -> float:
     return float(model.body(tuning)["length"]) / 2.0
 
 
+_WALLS: dict = {}
+"""(id of a track, unit) -> (the track, its Walls): the world is built once per track,
+not once per objective (a fit makes many)."""
+
+
+def walls_of(track: Track | None, unit: str) -> Walls | None:
+    """`walls.walls_for(track, unit)`, kept for the last few tracks."""
+    if track is None:
+        return None
+    key = (id(track), unit)
+    kept = _WALLS.get(key)
+    if kept is None or kept[0] is not track:
+        if len(_WALLS) >= 4:
+            _WALLS.clear()
+        kept = _WALLS[key] = (track, walls_for(track, unit))
+    return kept[1]
+
+
 class Objective:
     """`model`'s car replaying `drive` at `hz` Hz, re-anchored every `segment` ticks,
-    under `base` with the values a batch gives (name -> (k,) arrays)."""
+    under `base` with the values a batch gives (name -> (k,) arrays), among the walls
+    of the drive's track (none: the open field)."""
 
     def __init__(
         self,
@@ -77,6 +100,7 @@ class Objective:
         left_out=(),
     ):
         self.model, self.drive, self.hz, self.base = model, drive, float(hz), dict(base)
+        self.walls = walls_of(drive.track, model.LENGTH_UNIT)
         self.segment = int(segment)
         self.heading_weight = heading_weight_of(model, base) if heading_weight is None else float(heading_weight)
         dt = 1.0 / self.hz
@@ -141,6 +165,10 @@ class Objective:
         out = np.zeros((k, n - 1 if errors else 0, 3))
         parallel = k > 1 and k * n >= PARALLEL_TICKS
         run = shooting.shoot_parallel if parallel else shooting.shoot
+        walls = ()
+        if self.walls is not None:
+            run = shooting.shoot_parallel_walls if parallel else shooting.shoot
+            walls = kernels.walls_arguments(self.walls) if parallel else (self.walls,)
         kernels.call(
             run,
             model_number(self.model),
@@ -159,6 +187,7 @@ class Objective:
             self.integrator,
             sums,
             out,
+            *walls,
         )
         return sums, (out[:, self.scored] if errors else None)
 

@@ -133,7 +133,7 @@ def noise_variance(objective: Objective, tuning: Mapping[str, object], seed: int
     sigma_heading = max(sigma_heading, quantum(pose[:, 2]) / math.sqrt(12))
     truth = synthetic(objective, tuning)
     noise = np.random.default_rng(seed).normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
-    drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
+    drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick, truth.track)
     replica = _replica(objective, drive, tuning)
     values = {name: np.array([float(v)]) for name, v in tuning.items() if not isinstance(v, bool)}
     sums, _ = replica.run(values)
@@ -165,13 +165,13 @@ def synthetic(objective: Objective, tuning: Mapping[str, object]) -> RecordedDri
         row[objective.heading_vector] = np.cos(objective.pose[a, 2]), np.sin(objective.pose[a, 2])
     held = [name for name in drive.states if name in layout.offset and layout.slot[name].size == 1]
     names = ("x", "y", "heading", "vx", "vy") + tuple(held)
-    run = record(model, tuning, objective.controls[a + 1 :], objective.hz, names, start=state)
+    run = record(model, tuning, objective.controls[a + 1 :], objective.hz, names, start=state, walls=objective.walls)
     rows = np.vstack([np.repeat(row[[layout.offset[n] for n in names]][None, :], a + 1, axis=0), run])
     if a > 0:  # a pose before the anchor that gives its velocity by the pose differences
         rows[:a, :2] = rows[a, :2] - rows[a, 3:5] / objective.hz
     states = {name: rows[:, 5 + k] for k, name in enumerate(held)}
     velocity = rows[:, 3:5] if drive.velocity is not None else None
-    return RecordedDrive(drive.controls, rows[:, :3], velocity, states, drive.tick)
+    return RecordedDrive(drive.controls, rows[:, :3], velocity, states, drive.tick, drive.track)
 
 
 def bootstrap(search: Search, x: np.ndarray, seen: np.ndarray, unseen=(), seed: int = 1) -> dict[str, np.ndarray]:
@@ -195,7 +195,7 @@ def bootstrap(search: Search, x: np.ndarray, seen: np.ndarray, unseen=(), seed: 
         if search._stopped():
             break
         noise = rng.normal(0.0, 1.0, truth.pose.shape) * [sigma_xy, sigma_xy, sigma_heading]
-        drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick)
+        drive = RecordedDrive(truth.controls, truth.pose + noise, truth.velocity, truth.states, truth.tick, truth.track)
         replica = _replica(objective, drive, tuning)
         refit = Search(replica, space, None, 0, search.stop)
         found.append(refit.polish(rescan(refit, x, unseen), seen, BOOTSTRAP_ROUNDS))

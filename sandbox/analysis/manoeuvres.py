@@ -23,6 +23,7 @@ from numba import literally, prange
 
 from ..physics.kernel import kernel
 from .circle_runs import circle_run, kerb_circle
+from .run_walls import MET_AT, begin, either, world_of
 from .straight_runs import (
     HEADING,
     SETTLE_LIMIT_S,
@@ -35,6 +36,7 @@ from .straight_runs import (
     reverse_run,
     speed_of,
     standing_start,
+    start_state,
     straight_run,
     up_to,
 )
@@ -67,15 +69,33 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, stand
     `ref` the speed "100" and `pace` walking pace (length/s), `body` the drawn body's
     (length, width), `defaults` the state row at rest, `display` the state column
     slip angles are measured from (-1: the heading), `standing` the distance of the
-    standing start (length)."""
+    standing start (length). On the open field, from rest at the origin."""
+    literally(model)
+    track_metrics(
+        model, p, dt, has_top, ref, pace, body, defaults, display, standing, out,
+        None, np.empty(0), math.nan, np.empty(13),
+    )  # fmt: skip
+
+
+@kernel
+def track_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, standing, out, walls, start, aim, met_at):
+    """`car_metrics` among `walls` (None: the open field) from pose `start` (x, y,
+    heading; empty: the origin). `aim` (length/s; NaN: this run's own top speed) is the
+    top speed the circles aim at 25 % of (a track too short for the top speed run
+    still drives them). met_at[slot] (s; NaN: none) is when, into its run, the first
+    wall was met in a run the figure stands on (on the open field it is not written)."""
     literally(model)
     if display < 0:
         display = HEADING
+    met = np.empty(2)
+    world = world_of(walls, met)
     # the straight run: top speed, times to 100 and to 90 % of top
-    cruising = rest_state(defaults)
+    cruising = start_state(defaults, start)
     ticks = int((SETTLE_LIMIT_S if has_top else UNLIMITED_RUN_S) / dt)
     history = np.empty(ticks)
-    top, t_ref, ran, _ = straight_run(model, cruising, p, dt, ticks, ref, False, history)
+    begin(met)
+    top, t_ref, ran, _ = straight_run(model, cruising, p, dt, ticks, ref, False, history, world)
+    straight = met[MET_AT]
     t90 = math.nan
     for k in range(ran):
         if history[k] >= 0.9 * top:
@@ -83,27 +103,50 @@ def car_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, stand
             break
     settled = math.isfinite(top)
     out[TOP], out[TIME_REF], out[TIME_90] = top, t_ref, t90
+    met_at[TOP], met_at[TIME_90] = straight, straight
+    met_at[TIME_REF] = straight if not t_ref < straight else math.nan  # 100 reached before the wall counts
     # braking: from the top speed, and from 100
     out[BRAKE_TOP] = math.nan
+    begin(met)
     if settled:
         distance, going = distance_run(
-            model, cruising.copy(), controls_row(0.0, 0.0, 1.0), p, dt, int(STOP_LIMIT_S / dt), True
+            model, cruising.copy(), controls_row(0.0, 0.0, 1.0), p, dt, int(STOP_LIMIT_S / dt), True, world
         )
         out[BRAKE_TOP] = math.nan if going else distance
-    out[BRAKE_REF] = math.nan if top < ref else braking_from_ref(model, rest_state(defaults), p, dt, ref)
+    met_at[BRAKE_TOP] = either(straight, met[MET_AT])
+    begin(met)
+    out[BRAKE_REF] = math.nan if top < ref else braking_from_ref(model, start_state(defaults, start), p, dt, ref, world)
+    met_at[BRAKE_REF] = met[MET_AT]
     # reverse: none when the model has no top speed and nothing settled
-    out[REVERSE] = math.inf if (math.isinf(top) and not has_top) else reverse_run(model, rest_state(defaults), p, dt)
+    begin(met)
+    out[REVERSE] = (
+        math.inf
+        if (math.isinf(top) and not has_top)
+        else reverse_run(model, start_state(defaults, start), p, dt, world)
+    )
+    met_at[REVERSE] = met[MET_AT]
     # the circles: from 25 % of top speed (straight up to it), speed held there; from top speed
-    low = 0.25 * (top if settled else speed_of(cruising))
-    slow = rest_state(defaults)
-    up_to(model, slow, p, dt, low)
+    low = 0.25 * ((top if settled else speed_of(cruising)) if aim != aim else aim)
+    slow = start_state(defaults, start)
     peaks = np.zeros(3)
-    out[RADIUS_LOW] = circle_run(model, slow, p, dt, low, display, peaks)
-    radius_top = circle_run(model, cruising, p, dt, math.inf, display, peaks)
+    begin(met)
+    up_to(model, slow, p, dt, low, world)
+    out[RADIUS_LOW] = circle_run(model, slow, p, dt, low, display, peaks, world)
+    circle_low = either(straight if aim != aim else math.nan, met[MET_AT])
+    begin(met)
+    radius_top = circle_run(model, cruising, p, dt, math.inf, display, peaks, world)
+    circle_top = either(straight, met[MET_AT])
     out[RADIUS_TOP] = radius_top if settled else math.nan
-    out[KERB] = kerb_circle(model, rest_state(defaults), p, dt, pace, display, body[0] / 2, body[1] / 2)
+    met_at[RADIUS_LOW], met_at[RADIUS_TOP] = circle_low, circle_top
+    begin(met)
+    out[KERB] = kerb_circle(model, start_state(defaults, start), p, dt, pace, display, body[0] / 2, body[1] / 2, world)
+    met_at[KERB] = met[MET_AT]
     out[SLIP], out[LATERAL], out[STEADY_LATERAL] = peaks[0], peaks[1], peaks[2]
-    out[STANDING] = standing_start(model, rest_state(defaults), p, dt, standing, int(SETTLE_LIMIT_S / dt))
+    met_at[SLIP] = met_at[LATERAL] = met_at[STEADY_LATERAL] = either(circle_low, circle_top)
+    begin(met)
+    ticks = int(SETTLE_LIMIT_S / dt)
+    out[STANDING] = standing_start(model, start_state(defaults, start), p, dt, standing, ticks, world)
+    met_at[STANDING] = met[MET_AT]
 
 
 @kernel
@@ -121,6 +164,19 @@ def metrics_rows_parallel(model, rows, dt, has_top, ref, pace, bodies, defaults,
     literally(model)
     for i in prange(rows.shape[0]):
         car_metrics(model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, standing, out[i])
+
+
+@kernel
+def metrics_rows_on(model, rows, dt, has_top, ref, pace, bodies, defaults, display, standing, out, track):
+    """`metrics_rows` on a track: `track` is (walls, start pose, aims (k,), met_at (k, 13)),
+    `track_metrics`' arguments for each row."""
+    literally(model)
+    walls, start, aims, met_at = track
+    for i in range(rows.shape[0]):
+        track_metrics(
+            model, rows[i], dt, has_top[i], ref, pace, bodies[i], defaults, display, standing, out[i],
+            walls, start, aims[i], met_at[i],
+        )  # fmt: skip
 
 
 @kernel

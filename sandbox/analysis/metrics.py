@@ -179,19 +179,14 @@ def bodies(model: ModuleType, rows: np.ndarray) -> np.ndarray:
     return np.array([[size["length"], size["width"]] for size in sizes], dtype=np.float64).reshape(len(rows), 2)
 
 
-def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[str, np.ndarray]:
-    """Every metric for every tuning in `params` (arrays of one length, or scalars):
-    name -> array, one entry per tuning."""
+def manoeuvre_arguments(model: ModuleType, params: Mapping[str, object], hz: float):
+    """(tuning rows, which row each tuning is, the arguments after `rows` of the
+    manoeuvres' row drivers up to `out`) for `params` at `hz`."""
     n = max([np.size(v) for v in params.values()] + [1])
     dt = 1.0 / hz
     rows, which = tuning_rows(model, params, n)
-    out = np.empty((len(rows), len(METRICS)))
-    run = manoeuvres.metrics_rows_parallel if len(rows) > 1 else manoeuvres.metrics_rows
     layout = model.STATE
-    kernels.call(
-        run,
-        model_number(model),
-        rows,
+    arguments = (
         dt,
         has_top_speed(model, rows, dt),
         reference_speed(model)[0],
@@ -200,8 +195,17 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
         layout.defaults,
         layout.offset.get("display_heading", -1),
         standing_distance(model),
-        out,
     )
+    return rows, which, arguments
+
+
+def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[str, np.ndarray]:
+    """Every metric for every tuning in `params` (arrays of one length, or scalars):
+    name -> array, one entry per tuning."""
+    rows, which, arguments = manoeuvre_arguments(model, params, hz)
+    out = np.empty((len(rows), len(METRICS)))
+    run = manoeuvres.metrics_rows_parallel if len(rows) > 1 else manoeuvres.metrics_rows
+    kernels.call(run, model_number(model), rows, *arguments, out)
     out = out[which]
     return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
 

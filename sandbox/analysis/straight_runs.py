@@ -1,7 +1,8 @@
 """The straight-line runs of the standard manoeuvres as compiled code for one car (see
 manoeuvres.py): full throttle until the speed settles, a distance under given pedals,
 braking, reverse, a standing start; and the small helpers on a state row they share.
-Each run changes the state row `s` in place; `model` is a compile-time constant."""
+Each run changes the state row `s` in place; `model` is a compile-time constant; `world`
+(left out: the open field) is the track a run drives on (run_walls.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import math
 import numpy as np
 from numba import literally
 
-from ..physics import kernels
 from ..physics.kernel import kernel
 from ..physics.state import GENERIC
+from .run_walls import tick_on
 
 SETTLE_LIMIT_S = 120.0
 """s: the longest straight run of a model with a top speed (then the top speed is inf)."""
@@ -36,6 +37,15 @@ def rest_state(defaults):
     """A fresh state row at rest at the origin (the layout's defaults)."""
     s = np.empty(defaults.shape[0])
     s[:] = defaults
+    return s
+
+
+@kernel
+def start_state(defaults, start):
+    """A fresh state row at rest at pose `start` (x, y, heading; empty: the origin)."""
+    s = rest_state(defaults)
+    if start.shape[0] == 3:
+        s[X], s[Y], s[HEADING] = start[0], start[1], start[2]
     return s
 
 
@@ -105,7 +115,7 @@ def second_shape(last, tick):
 
 
 @kernel
-def straight_run(model, s, p, dt, ticks, ref, exact, history):
+def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
     """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
 
     Settled: a geometric approach (each step r times the last, 0 < r < 1) whose
@@ -129,7 +139,7 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history):
     how = 0
     ran = 0
     for tick in range(1, ticks + 1):
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         ran = tick
         speed = speed_of(s)
         if keep:
@@ -171,7 +181,7 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history):
 
 
 @kernel
-def distance_run(model, s, c, p, dt, ticks, forward):
+def distance_run(model, s, c, p, dt, ticks, forward, world=None):
     """Distance (length) covered from state `s` (in place) under controls `c` until
     the car no longer moves forward (`forward`) or stops (else), at most `ticks`.
     Returns (distance, still moving)."""
@@ -182,14 +192,14 @@ def distance_run(model, s, c, p, dt, ticks, forward):
         if not going:
             break
         x, y = s[X], s[Y]
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         travelled += math.hypot(s[X] - x, s[Y] - y)
         going = forward_of(s) > 0 if forward else speed_of(s) > 0
     return travelled, going
 
 
 @kernel
-def braking_from_ref(model, s, p, dt, ref):
+def braking_from_ref(model, s, p, dt, ref, world=None):
     """Full throttle from `s` (in place) to `ref`, then full brake until the car no
     longer moves forward: the braking distance, NaN if not stopped in time."""
     literally(model)
@@ -199,7 +209,7 @@ def braking_from_ref(model, s, p, dt, ref):
     for _ in range(int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)):
         c[1], c[2] = (0.0, 1.0) if braking else (1.0, 0.0)
         x, y = s[X], s[Y]
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         if braking:
             travelled += math.hypot(s[X] - x, s[Y] - y)
             done = forward_of(s) <= 0
@@ -210,7 +220,7 @@ def braking_from_ref(model, s, p, dt, ref):
 
 
 @kernel
-def reverse_run(model, s, p, dt):
+def reverse_run(model, s, p, dt, world=None):
     """Brake held from `s` (in place), the sandbox's reverse, at most REVERSE_S: the
     speed once it stops changing. Settled: a fixed point (a tick changes it by under
     1e-12, after half a second), that speed; or a steady second (`second_shape`:
@@ -222,7 +232,7 @@ def reverse_run(model, s, p, dt):
     last = np.zeros(window)
     before = speed_of(s)
     for tick in range(int(REVERSE_S / dt)):
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         speed = speed_of(s)
         last[tick % window] = speed
         if tick * dt > 0.5 and abs(speed - before) <= 1e-12 * max(speed, 1.0):
@@ -234,7 +244,7 @@ def reverse_run(model, s, p, dt):
 
 
 @kernel
-def standing_start(model, s, p, dt, distance, ticks):
+def standing_start(model, s, p, dt, distance, ticks, world=None):
     """Full throttle straight from rest (`s`, in place) until the car is `distance` from
     where it started, at most `ticks`: the time (s), interpolated within the tick that
     crosses it; NaN if it never gets there."""
@@ -243,7 +253,7 @@ def standing_start(model, s, p, dt, distance, ticks):
     x0, y0 = s[X], s[Y]
     before = 0.0
     for tick in range(1, ticks + 1):
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
         gone = math.hypot(s[X] - x0, s[Y] - y0)
         if gone >= distance:
             return (tick - 1 + (distance - before) / (gone - before)) * dt
@@ -252,7 +262,7 @@ def standing_start(model, s, p, dt, distance, ticks):
 
 
 @kernel
-def up_to(model, s, p, dt, speed):
+def up_to(model, s, p, dt, speed, world=None):
     """Full throttle straight from `s` (in place) until it goes at `speed`, at most
     SETTLE_LIMIT_S; whether it got there."""
     literally(model)
@@ -260,5 +270,5 @@ def up_to(model, s, p, dt, speed):
     for _ in range(int(SETTLE_LIMIT_S / dt)):
         if speed_of(s) >= speed:
             return True
-        kernels.tick(model, s, c, p, dt)
+        tick_on(model, s, c, p, dt, world)
     return speed_of(s) >= speed

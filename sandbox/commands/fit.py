@@ -25,12 +25,14 @@ def run(args) -> int:
     from ..analysis.fit_switches import fit_switches, on_off, switch_names
     from ..analysis.tune_space import free_names
     from ..files.presets import fitted_precision, load_preset, precision_kept, reference_preset, save_preset
+    from ..files.recorded_track import track_for
     from ..files.recordings import load_recording
     from ..physics.models import MODELS, get_model
     from ..physics.sim import TICK_RATES
     from .progress import Progress
 
     recording = load_recording(args.trace, args.hz)
+    recording.track = track_for(recording.track_ref, recording.source, getattr(args, "track", None))
     start = load_preset(args.preset) if args.preset is not None else None
     left_out = []
     if args.model == "all":
@@ -210,6 +212,7 @@ def _as_json(results, best, recording, units: str, searches: dict) -> dict:
             for r in results
         ],
         "best": best.model.NAME,
+        "track": None if recording.track is None else recording.track.name,
         "hz": recording.hz,
         "seconds": recording.seconds,
         "missing_ticks": recording.missing_ticks,
@@ -225,6 +228,8 @@ def _as_text(results, best, recording, units: str, searches: dict) -> list[str]:
         f"positions in {units}; the car put back on the recording every {best.segment} ticks "
         f"({best.segment / recording.hz:.2f} s)"
     ]
+    if recording.track is not None:
+        lines.append(f"  on the track {recording.track.name}: the car meets its walls as it drives")
     if recording.missing_ticks:
         gaps = len(recording.gaps)
         lines.append(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import link
 from .arguments import heading_weight, output_path, param_names, seed_number, segment_ticks
-from .shared_options import PRESET_HELP, shared
+from .shared_options import PRESET_HELP, TRACK_HELP, shared
 
 
 def declare_fit(sub) -> None:
@@ -55,6 +55,11 @@ def declare_fit(sub) -> None:
     )
     p.add_argument(
         "--seed", type=seed_number, default=1, help="the search's random seed: the same seed, the same result"
+    )
+    p.add_argument(
+        "--track",
+        help="the track the drive was on, its walls met as the car drove (default: the track the recording "
+        "names, else the open field): " + TRACK_HELP,
     )
     shared(p, "--out", required=False, help="preset JSON file to write the best fit to")
     shared(p, "--json")

@@ -1,19 +1,44 @@
 """`metrics`: a preset's metrics from the standard manoeuvres, and its top speed from
-the parameters beside the simulated one."""
+the parameters beside the simulated one; with `--track`, the manoeuvres driven on the
+track from its spawn (analysis/track_metrics.py)."""
 
 from __future__ import annotations
 
 import json
 import math
+import sys
+
+
+def _values(preset, hz, track_name):
+    """(values, met_at or None, the track or None) of the preset's manoeuvres."""
+    from ..analysis.metrics import compute
+
+    if track_name is None:
+        return compute(preset.model, preset.tuning, hz), None, None
+    from ..analysis.track_metrics import compute_on_track, meets_walls
+    from ..files.tracks import find_builtin_track, open_track
+
+    track = open_track(find_builtin_track(track_name))
+    if not meets_walls(preset.model):
+        print(f"note: the {preset.model.TITLE} model does not meet walls yet; it drives through them", file=sys.stderr)
+    values, met_at = compute_on_track(preset.model, preset.tuning, hz, track)
+    return values, met_at, track
 
 
 def run(args) -> None:
-    from ..analysis.metrics import compute, format_value, formula_top_speed, table, unit_of
+    from ..analysis.metrics import format_value, formula_top_speed, table, unit_of
+    from ..analysis.track_metrics import wall_note
     from ..files.presets import load_preset
 
     preset = load_preset(args.preset)
     hz = args.hz or preset.hz
-    rows = table(preset.model, compute(preset.model, preset.tuning, hz))
+    values, met_at, track = _values(preset, hz, getattr(args, "track", None))
+    rows = table(preset.model, values)
+    for r in rows:
+        r["met_wall_after_s"] = None
+        if met_at is not None and math.isfinite(met_at[r["name"]][0]):
+            r["met_wall_after_s"] = float(met_at[r["name"]][0])
+            r["missing"] = wall_note(r["met_wall_after_s"])
     formula, how = formula_top_speed(preset.model, preset.tuning, hz)
     if args.json:
         clean = [{**r, "value": r["value"] if math.isfinite(r["value"]) else None} for r in rows]
@@ -24,6 +49,7 @@ def run(args) -> None:
                     "preset": preset.name,
                     "model": preset.model.NAME,
                     "hz": hz,
+                    "track": None if track is None else track.name,
                     "metrics": clean,
                     "top_speed_from_parameters": top,
                 },
@@ -31,9 +57,12 @@ def run(args) -> None:
             )
         )
         return
-    print(f"{preset.name} ({preset.model.TITLE}) at {hz} Hz")
+    where = "" if track is None else f" on {track.name}, from its spawn"
+    print(f"{preset.name} ({preset.model.TITLE}) at {hz} Hz{where}")
     for r in rows:
         point = f"   ({r['point']})" if r["point"] else ""
+        if r["met_wall_after_s"] is not None:
+            point = f"   ({r['missing']})"
         unit = r["unit"] if math.isfinite(r["value"]) else ""  # "none", "—": no unit
         print(f"  {r['label']:42s} {format_value(r['value']):>8s} {unit:6s}{point}".rstrip())
         if r["name"] == "top_speed":

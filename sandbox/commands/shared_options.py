@@ -9,6 +9,10 @@ from pathlib import Path
 from .arguments import output_path, tick_rate
 
 PRESET_HELP = "preset JSON file or built-in preset name"
+TRACK_HELP = (
+    "a track file (.json; a racetrack-database circuit .csv; a Godot level .tscn) or a built-in track's "
+    "name (open_field, skid_pad, slalom, drag_strip, parking_lot, club_circuit)"
+)
 SHARED = {
     "--preset": {"type": Path, "required": True, "help": PRESET_HELP},
     "--hz": {"type": tick_rate, "help": "physics tick rate in Hz (default: the preset's)"},

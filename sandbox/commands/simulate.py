@@ -1,5 +1,7 @@
 """`simulate`: replay a control trace through a preset's car and write the trajectory CSV
-(on a track: from its spawn, or `--start`, with the tick's wall contacts as a last column)."""
+(on a track: from its spawn, or `--start`, with the tick's wall contacts as a last column;
+a trace or recording that names the track it was driven on is driven on it again unless
+`--track` says otherwise)."""
 
 from __future__ import annotations
 
@@ -18,13 +20,19 @@ def _track_and_start(args):
     import math
     from dataclasses import replace
 
+    from ..errors import printable
+    from ..files.recorded_track import named_track, open_recorded_track
     from ..files.tracks import find_builtin_track, open_track
     from ..physics.track import Pose
 
     pose = None if args.start is None else Pose(args.start[0], args.start[1], math.radians(args.start[2]))
     if args.track is None:
-        return None, pose
-    track = open_track(find_builtin_track(args.track))
+        named = named_track(args.controls)  # a drive saved on a track: driven on it again
+        if named is None:
+            return None, pose
+        track = open_recorded_track(named, printable(args.controls))
+    else:
+        track = open_track(find_builtin_track(args.track))
     return (track if pose is None else replace(track, spawn=pose)), None
 
 

@@ -106,3 +106,28 @@ def wall_contact(model, tuning, controls: np.ndarray, hz: float, at, ticks: int,
     return type(plain)(
         controls=plain.controls, pose=pose, velocity=velocity, hz=plain.hz, t=plain.t, source="wall contact"
     )
+
+
+PARKING_LOT_START = (250.0, 1500.0, 45.0)
+"""px, px, °: where `parking_lot_drive` starts on the parking lot (heading down-right,
+towards its bottom wall)."""
+
+
+def parking_lot_drive(hz: float = 60.0, seconds: float = 16.0) -> np.ndarray:
+    """`seconds` of controls (n, 5) for the recipe car on the built-in parking lot from
+    PARKING_LOT_START: full throttle into the bottom wall at 45° (a hit, then a slide
+    along it), reverse away with the wheel turned, a weave that grazes the wall again
+    at speed, then out through the wall's gap, a brake and a weave on the open ground
+    beyond. With the recipe's defaults the car meets the wall in about 70 ticks
+    (0.85–1.6 s and 3.9–4.35 s), none after 5 s."""
+    t = np.arange(int(round(seconds * hz))) / hz
+    c = np.zeros((len(t), 5))
+    c[:, 1] = 1.0
+    back = (t >= 1.5) & (t < 2.6)
+    c[back, 1], c[back, 2], c[back, 0] = 0.0, 1.0, 0.8
+    c[(t >= 2.6) & (t < 3.4), 0] = -1.0
+    weave = t >= 3.4
+    c[weave, 0] = 0.6 * np.sin(1.8 * (t[weave] - 3.4))
+    brake = (t >= 7.0) & (t < 7.5)
+    c[brake, 1], c[brake, 2] = 0.0, 1.0
+    return c

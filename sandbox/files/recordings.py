@@ -24,7 +24,9 @@ import numpy as np
 from ..analysis.fit_objective import RecordedDrive
 from ..csv_rows import format_rows
 from ..errors import TraceError, printable
-from ..physics.sim import record
+from ..physics.sim import at_rest, record
+from ..physics.track import Pose, Track
+from ..physics.walls import walls_for
 from .disk import read_text, write_text_atomic
 from .recording_columns import (
     CONTROL_COLUMNS,
@@ -33,7 +35,7 @@ from .recording_columns import (
     TIME_COLUMN,
     VELOCITY_COLUMNS,
 )
-from .recording_header import comment_lines, leading_comments
+from .recording_header import TrackRef, comment_lines, read_header
 from .recording_ticks import refuse_gap_in_trace, tick_numbers
 from .traces import TRACE_LIMIT, _header, _lines, controls_of, table_rows
 
@@ -57,6 +59,9 @@ class Recording(RecordedDrive):
     switches: dict[str, bool] = field(default_factory=dict)
     """The on/off options the game said its car's script has (its comment line): empty
     when the recording does not say."""
+    track_ref: TrackRef | None = None
+    """The track the file says the drive was on (None: the open field); `track`, the
+    track opened, is set by whoever drives it (files/recorded_track.py)."""
 
     @property
     def seconds(self) -> float:
@@ -70,7 +75,7 @@ def parse_recording(
     """A recording's text as a Recording; TraceError names the source, and the line and
     column where one is at fault (and a drive shorter than `shortest_s` s)."""
     lines = _lines(text)
-    switches, k = leading_comments(lines, source)
+    switches, track_ref, k = read_header(lines, source)
     header = _header(lines[k] if k < len(lines) else "", source, k + 1)
     missing = [name for name in POSE_COLUMNS if name not in header]
     if missing:
@@ -102,6 +107,7 @@ def parse_recording(
         source=source,
         columns=header,
         switches=switches,
+        track_ref=track_ref,
     )
     if recording.seconds < shortest_s:
         raise TraceError(
@@ -156,9 +162,9 @@ def replayable(recording: Recording) -> Recording:
 
 
 def save_recording(path: str | os.PathLike, recording: Recording) -> None:
-    """Write `recording` atomically: its switches' comment line when it states any, the
-    five controls, t (tick/hz from 0 when it has none), the pose, the velocity when it
-    has one, its state values."""
+    """Write `recording` atomically: the comment lines of its track and its switches
+    when it names any, the five controls, t (tick/hz from 0 when it has none), the
+    pose, the velocity when it has one, its state values."""
     n = len(recording)
     ticks = recording.tick if recording.tick is not None else np.arange(n)
     t = recording.t if recording.t is not None else ticks / recording.hz
@@ -171,7 +177,7 @@ def save_recording(path: str | os.PathLike, recording: Recording) -> None:
         if name in recording.states:
             columns.append(name)
             parts.append(np.asarray(recording.states[name])[:, None])
-    text = comment_lines(recording.switches) + format_rows(tuple(columns), np.hstack(parts))
+    text = comment_lines(recording.switches, recording.track_ref) + format_rows(tuple(columns), np.hstack(parts))
     write_text_atomic(path, text, TraceError)
 
 
@@ -183,15 +189,27 @@ def drive_recording(
     velocity: bool = True,
     states: tuple[str, ...] = (),
     source: str = "sandbox drive",
+    track: Track | None = None,
+    start: Pose | None = None,
+    track_ref: TrackRef | None = None,
 ) -> Recording:
     """A recording of the sandbox's own car under `tuning` driving `controls` (n, 5)
-    from rest at the origin: a first row of the car at rest with no controls (as it
-    stood before the drive), then one row per tick of the drive."""
+    from rest at `start` (default: on `track`, its spawn, else the origin), meeting the
+    walls of `track` (None: the open field; the file names `track_ref`): a first row of
+    the car at rest with no controls (as it stood before the drive), then one row per
+    tick of the drive."""
     given = np.asarray(controls, dtype=np.float64)
     controls = np.zeros((len(given), len(CONTROL_COLUMNS)))
     controls[:, : given.shape[1]] = given
     names = POSE_COLUMNS + (VELOCITY_COLUMNS if velocity else ()) + tuple(states)
-    rows = np.vstack([np.zeros((1, len(names))), record(model, tuning, controls, hz, names)])
+    if start is None and track is not None:
+        start = track.in_unit(model.LENGTH_UNIT).spawn
+    walls = walls_for(track, model.LENGTH_UNIT)
+    moved = record(model, tuning, controls, hz, names, at_rest(model, 1, start), walls=walls)
+    first = np.zeros((1, len(names)))
+    if start is not None:
+        first[0, :3] = start.x, start.y, start.heading
+    rows = np.vstack([first, moved])
     rest = model.STATE.rest(1)[0]
     for j, name in enumerate(states):
         rows[0, len(names) - len(states) + j] = rest[model.STATE.offset[name]]
@@ -204,4 +222,6 @@ def drive_recording(
         hz=float(hz),
         t=np.arange(n) / hz,
         source=source,
+        track=track,
+        track_ref=track_ref,
     )

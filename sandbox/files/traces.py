@@ -24,7 +24,7 @@ from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
 from .recording_columns import CONTROL_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
-from .recording_header import is_comment, leading_comments, parse_comment
+from .recording_header import TrackRef, comment_lines, is_comment, leading_comments, parse_comment
 from .recording_ticks import refuse_gap_in_trace, tick_steps
 
 TRACE_COLUMNS = CONTROL_COLUMNS
@@ -235,14 +235,16 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
         raise TraceError(f"{source}: no rows after the header")
 
 
-def save_trace(path: str | os.PathLike, trace: np.ndarray) -> None:
+def save_trace(path: str | os.PathLike, trace: np.ndarray, track: TrackRef | None = None) -> None:
     """Write rows of the five controls (or of the pedals only); the handbrake and shift
     columns only when a row uses them, so pedal-only traces keep the three-column
-    header every earlier version (and the Godot oracle) reads."""
+    header every earlier version (and the Godot oracle) reads. A drive on a track
+    names it above the header (recording_header.py; on the open field, nothing)."""
     trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
     pedals_only = trace.shape[1] == len(PEDAL_COLUMNS) or not trace[:, len(PEDAL_COLUMNS) :].any()
     columns = PEDAL_COLUMNS if pedals_only else TRACE_COLUMNS
-    write_text_atomic(path, format_rows(columns, trace[:, : len(columns)]), TraceError)
+    text = comment_lines({}, track) + format_rows(columns, trace[:, : len(columns)])
+    write_text_atomic(path, text, TraceError)
 
 
 def demo_drive(t: float) -> tuple[float, float, float]:

@@ -23,6 +23,8 @@ from ..files.recordings import Recording
 from ..physics.shooting import velocities
 from ..physics.sim import record
 from ..physics.state import State
+from ..physics.track import Track
+from ..physics.walls import walls_for
 
 POSE = ("x", "y", "heading")
 
@@ -110,13 +112,16 @@ class Divergence:
         return float(np.sqrt(np.mean(self.distance**2))) if len(self.distance) else 0.0
 
 
-def divergence(model: ModuleType, tuning: Mapping[str, object], hz: float, drive: ReplayedRecording) -> Divergence:
+def divergence(
+    model: ModuleType, tuning: Mapping[str, object], hz: float, drive: ReplayedRecording, track: Track | None = None
+) -> Divergence:
     """The sandbox car (`model`, `tuning`, at `hz`) driven through the recording from its
-    start, tick by tick in one compiled call (the same numbers as the window's replay),
-    against the recorded path: hypot(Δx, Δy) per tick."""
+    start on `track` (None: the open field), tick by tick in one compiled call (the same
+    numbers as the window's replay), against the recorded path: hypot(Δx, Δy) per tick."""
     x0, y0 = float(drive.start.x[0]), float(drive.start.y[0])
     if drive.ticks:
-        moved = record(model, tuning, drive.controls, hz, ("x", "y"), start=drive.start)
+        walls = walls_for(track, model.LENGTH_UNIT)
+        moved = record(model, tuning, drive.controls, hz, ("x", "y"), start=drive.start, walls=walls)
         x, y = np.concatenate([[x0], moved[:, 0]]), np.concatenate([[y0], moved[:, 1]])
     else:
         x, y = np.array([x0]), np.array([y0])

@@ -9,6 +9,7 @@ switches the model, asking about unsaved work as every model switch does)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -261,7 +262,7 @@ class FitDialog(QDialog):
         self.progress.setValue(0)
         what = runs[0].model.TITLE if len(runs) == 1 else f"{len(runs)} models"
         self.status.setText(f"Fitting {what} to the recording… (Cancel keeps the best found so far)")
-        recording, segment = self.recording, self.segment.value()
+        recording, segment = replace(self.recording, track=self.window.world.track), self.segment.value()
         self._runs = runs  # the switch search's words come back on them
         self.job.request(lambda task: fit_job(runs, recording, segment, task))
         self._update_buttons()
@@ -351,7 +352,7 @@ class FitDialog(QDialog):
             recordings.plot.mark_spans(result.left_out_spans, LEFT_OUT_TIP)
         if self.recording is not None:
             drive = recorded_drive(result.model, self.recording, "fit")
-            whole = divergence(result.model, result.tuning, self.recording.hz, drive)
+            whole = divergence(result.model, result.tuning, self.recording.hz, drive, self.window.world.track)
             unit = result.model.LENGTH_UNIT
             self.status.setText(
                 self.status.text()

@@ -37,6 +37,7 @@ class RecordingHost(Protocol):
     drive: DriveSession  # the replay (`replay`, `replay_tick`) and the car's tick rate
     replay: object  # the ReplayControl: `play_trace(rows, name, start)`, `scrub(tick)`
     track: object  # the TrackView: `world_overlays` (the recording's path) and `update()`
+    world: object  # the WorldTracks: `track`, the world driven in, and `follow_named(path)`
     files: object  # FileActions' `read(load, path)`: a bad file's message, once
     menus: object  # `refresh()`
     switcher: object  # the PresetSwitcher's `set_rate(hz)` (the recording's tick rate)
@@ -96,7 +97,7 @@ class RecordingControl:
         rate than the window's: asked first (switch the rate, replay anyway, or not)."""
         w = self.window
         recording = w.files.read(lambda name: replayable(load_recording(name, hz)), path)
-        return recording is not None and self.play(recording, Path(path))
+        return recording is not None and w.world.follow_named(path) and self.play(recording, Path(path))
 
     def play(self, recording: Recording, path: Path) -> bool:
         """Replay `recording` (loaded from `path`) from its start, playing; False if the
@@ -202,7 +203,7 @@ class RecordingControl:
         drive = self.drive
         if drive is None:
             return
-        self.result = divergence(w.tuning.model, w.tuning, w.drive.sim.hz, drive)
+        self.result = divergence(w.tuning.model, w.tuning, w.drive.sim.hz, drive, w.world.track)
         unit = w.tuning.model.LENGTH_UNIT
         text = f"<b>{drive.name}</b>: {summary(self.result, drive, unit)}"
         if abs(drive.hz - w.drive.sim.hz) > 1e-6:

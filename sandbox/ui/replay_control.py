@@ -8,9 +8,11 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from ..files.recorded_track import track_ref
 from ..files.traces import list_traces, load_trace, save_trace
 from .menus import add_action
 from .replay_bar import ReplayBar
+from .world_tracks import GAME
 
 REPLAY_LIMIT = 500_000
 """ticks: the longest trace the window replays (2 h 19 min at 60 Hz): seeking re-runs
@@ -32,11 +34,13 @@ class ReplayControl:
         bar.live_action.triggered.connect(self.stop)
         bar.scrubbed.connect(self.scrub)
         bar.speed.currentIndexChanged.connect(lambda _: setattr(w.drive, "speed", bar.speed.currentData()))
+        self.recorded_on = ""  # the window's track source when the last recording started ("": open field)
 
     def set_recording(self, on: bool) -> None:
         """Start (from a fresh start: a trace replays from rest at the origin) or stop."""
         w = self.window
         if on:
+            self.recorded_on = w.world.source  # the track the drive is on: named when it is saved
             w.drive.start_recording()
             w.drive_view.reset_car()
             w.statusBar().showMessage("Recording: drive, then Ctrl+R again to stop", 5000)
@@ -53,8 +57,16 @@ class ReplayControl:
         self.bar.record_action.blockSignals(False)
 
     def save_recording_to(self, path) -> bool:
+        """The last recording as a trace file naming the track it was driven on; a level
+        pulled from the game is no file to name, so the file names none and the status
+        bar says how to keep the level with it."""
         w = self.window
-        return w.files.attempt(lambda: save_trace(path, w.drive.last_recording), f"Saved {path}")
+        on_game_level = self.recorded_on.startswith(GAME)
+        ref = track_ref(self.recorded_on) if self.recorded_on and not on_game_level else None
+        said = f"Saved {path}"
+        if on_game_level:
+            said += " (driven on the game's level: Track → Save track as… keeps the level to open with it)"
+        return w.files.attempt(lambda: save_trace(path, w.drive.last_recording, ref), said)
 
     def fill_traces_menu(self, menu) -> None:
         menu.clear()
@@ -68,7 +80,7 @@ class ReplayControl:
         if self.window.recordings.is_recording(path):
             return self.window.recordings.open_file(path)
         rows = self.window.files.read(lambda name: load_trace(name, REPLAY_LIMIT), path)
-        if rows is None:
+        if rows is None or not self.window.world.follow_named(path):
             return False
         self.play_trace(rows, Path(path).stem)
         return True

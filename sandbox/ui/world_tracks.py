@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from ..errors import UserError
+from ..files.recorded_track import BUILTIN, file_hash, named_track, open_recorded_track
 from ..files.tracks import BUILTIN_TRACKS, builtin_track_names, find_builtin_track, open_track, save_track
 from ..physics.track import Track
 from .menus import add_action
@@ -31,7 +32,6 @@ RECENT_KEY = "track/recent"
 FILE_PATTERN = (
     "Tracks (*.json *.csv *.tscn);;Track files (*.json);;Racetrack-database circuits (*.csv);;Godot levels (*.tscn)"
 )
-BUILTIN = "builtin:"
 GAME = "game:"
 """The source of a level pulled from the linked game (not kept as the last track)."""
 
@@ -143,6 +143,24 @@ class WorldTracks:
             self.window.show_error(str(exc), "Could not save the track")
             return
         self.window.statusBar().showMessage(f"Track saved as {written}", 8000)
+
+    def follow_named(self, path) -> bool:
+        """Before a saved drive is replayed: the track its file names shown (it was driven
+        there), unless it is the one shown already; a file that names none replays on the
+        track shown. False (said in one message, nothing changed) when the named track
+        cannot be opened: moved, deleted or changed since the drive."""
+        try:
+            named = named_track(path)
+            if named is None or (named.builtin and self.source == BUILTIN + named.builtin):
+                return True
+            if not named.builtin and self.source == named.path and file_hash(named.path) == named.sha256:
+                return True
+            track = open_recorded_track(named, Path(path).name)
+        except UserError as exc:
+            self.window.show_error(str(exc), "Could not open the drive's track")
+            return False
+        self.show_track(track, BUILTIN + named.builtin if named.builtin else named.path)
+        return True
 
     def open_field(self) -> None:
         """No track: the open field, the car at the origin."""
