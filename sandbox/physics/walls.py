@@ -10,8 +10,9 @@ for the contact and back.
 
 A driver's `walls` argument is a `Walls`, or None (left out) for the open field: the
 drivers are then compiled without any contact code, so a car on the open field drives
-bit for bit as it did before there were walls. A `Walls` whose world is empty (a track
-of cones only) drives the same way: the contact kernel moves the car by exactly v·dt.
+bit for bit as it did before there were walls. A `Walls` whose world has no walls (a
+track of cones only) moves a car the same way: the contact kernel moves it by exactly
+v·dt (its cones and surfaces are the drivers', `world_step`).
 
 The rules are Godot 3's `KinematicBody2D.move_and_slide` (`contact_godot3`); the car's
 shape is its tuning's (`body_shape.of_tuning`).
@@ -29,7 +30,7 @@ from .body_shape import of_tuning
 from .contact_godot3 import SAFE_MARGIN, move_and_slide
 from .kernel import OPTIONS, kernel
 from .track import Track
-from .world import EMPTY, World, build_world, has_walls
+from .world import EMPTY, World, build_world, cone_count, has_walls, surface_count
 
 
 class Walls(NamedTuple):
@@ -46,14 +47,14 @@ OPEN_FIELD = Walls(EMPTY, 1.0)
 
 def walls_for(track: Track | None, unit: str, concave: bool = False) -> Walls | None:
     """The `Walls` of `track` in `unit` (px or m; px at the track's pixels_per_metre), or
-    None when there is nothing to meet (no track, or none of its walls): the open
-    field's drivers. `concave`: the track's polylines are Godot concave polygons."""
+    None when there is nothing to meet (no track, or no walls, cones or surfaces): the
+    open field's drivers. `concave`: the track's polylines are Godot concave polygons."""
     if track is None:
         return None
     if unit not in ("px", "m"):
         raise ValueError(f"a model's unit of length is px or m, not {unit!r}")
     world = build_world(track.in_unit("px"), concave)
-    if not has_walls(world):
+    if not (has_walls(world) or cone_count(world) or surface_count(world)):
         return None
     return Walls(world, 1.0 if unit == "px" else float(track.pixels_per_metre))
 

@@ -1,0 +1,74 @@
+"""What a driver does around a model's tick on a track, for every model: the grip
+under the car (`surfaces.grip_at`) into its `surface_grip` slot before the tick, and
+the cones it knocked on the tick's swept path (`cones.knock`) counted after it.
+
+Both work in the world's px, as the walls do (`walls.Walls`: a metric model's pose
+and shape are scaled by the track's pixels_per_metre). They belong to the drivers
+(`kernels.tick_in`), not to the models: a model reads `surface_grip` if it has a grip
+to scale, and knows nothing of cones. On the open field (no `walls`) none of this is
+compiled in.
+"""
+
+from __future__ import annotations
+
+import numba
+from numba.core import types
+from numba.extending import overload
+
+from .body_shape import of_tuning
+from .car_shape import first_shape_slot
+from .cones import knock
+from .kernel import OPTIONS
+from .surfaces import grip_at
+from .walls import _scaled
+from .world import cone_count, surface_count
+
+_INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
+"""Compiled only inlined into a driver (cached with the driver)."""
+
+
+def on_track(module, tick, meets_walls: bool):
+    """tick_on_track(s, c, p, dt, walls): `module`'s `tick` (taking the walls when
+    `meets_walls`) with the surface grip before it and the cones knocked after it."""
+    layout = module.STATE
+    x, y, heading = layout.offset["x"], layout.offset["y"], layout.offset["heading"]
+    hit, record, grip = layout.offset["cones_hit"], layout.offset["cones_knocked"], layout.offset["surface_grip"]
+    shape_at = first_shape_slot(module.PARAMS)
+
+    if meets_walls:
+
+        @numba.njit(inline="always", **_INLINED)
+        def model_tick(s, c, p, dt, walls):
+            tick(s, c, p, dt, walls)
+
+    else:
+
+        @numba.njit(inline="always", **_INLINED)
+        def model_tick(s, c, p, dt, walls):
+            tick(s, c, p, dt)
+
+    @numba.njit(inline="always", **_INLINED)
+    def tick_on_track(s, c, p, dt, walls):
+        k = walls.scale
+        x0, y0, heading0 = s[x], s[y], s[heading]
+        if surface_count(walls.world) > 0:
+            s[grip] = grip_at(walls.world, x0 * k, y0 * k)
+        model_tick(s, c, p, dt, walls)
+        if cone_count(walls.world) > 0:
+            shape = _scaled(of_tuning(p, shape_at), k)
+            knock(walls.world, shape, x0 * k, y0 * k, heading0, s[x] * k, s[y] * k, s[heading], s, hit, record)
+
+    return tick_on_track
+
+
+def has_items(walls) -> bool:
+    """Whether `walls` holds cones or surfaces (a driver then runs each car's own tick,
+    not a chunk's vectorised loop); compiled code only."""
+    raise TypeError("world_step.has_items is called from compiled code")
+
+
+@overload(has_items, jit_options=OPTIONS)
+def _has_items_of(walls):
+    if isinstance(walls, (types.NoneType, types.Omitted)):
+        return lambda walls: False
+    return lambda walls: cone_count(walls.world) > 0 or surface_count(walls.world) > 0
