@@ -1,10 +1,11 @@
 """The grip under a point: the world's surfaces (`world.surface_*`) looked up by
 point in polygon (compiled code).
 
-A surface's grip factor multiplies the tyre grip of the models that have one: the
-dynamic car's tyre friction (its `mu`) and the rigid body's contact patches'
-friction, read at the car's centre where the tick starts (`surface_grip` in every
-model's state; see state.py). The arcade's traction, the bicycle and the Ackermann
+A surface's grip factor multiplies the tyre grip of the models that have one (their
+`GRIP_PARAMS`, world_step.py): the dynamic car's tyre friction μ and the rigid body's
+contact patches' friction (side and forward grip, the cap on a patch's force), read
+at the car's centre where the tick starts (`surface_grip` in every model's state; see
+state.py). The arcade's traction, the bicycle and the Ackermann
 car have no grip to scale (the arcade's traction is a blend of velocity towards the
 heading, not a friction), so a surface leaves them as they are. Where surfaces
 overlap the last in the track's list wins; outside every surface the grip is 1.
