@@ -111,7 +111,9 @@ def test_a_batch_among_cones_and_surfaces_gives_each_car_its_one_car_bits(name):
     start = Pose(track.spawn.x, track.spawn.y, 0.0)
     steers = np.array([-0.3, -0.05, 0.0, 0.05, 0.3])
     n, ticks, hz = len(steers), 1800, 60
-    batch = sim.run_batch(model, tuning, n, Controls(steer=steers, throttle=np.ones(n)), ticks, walls=walls, start=start)
+    batch = sim.run_batch(
+        model, tuning, n, Controls(steer=steers, throttle=np.ones(n)), ticks, walls=walls, start=start
+    )
     S = model.STATE.offset
     for i, steer in enumerate(steers):
         one = sim.at_rest(model, 1, start)
@@ -203,6 +205,8 @@ def test_a_surface_leaves_the_kinematic_cars_as_they_are(name):
         car = sim.at_rest(model, 1, Pose(0.0, 0.0, 0.0))
         track = Track("pad", unit="m", surfaces=(Surface(np.array([(-5e3, -5e3), (5e3, -5e3), (0.0, 5e3)]), grip),))
         track = track.in_unit(model.LENGTH_UNIT)
-        car = sim.step(model, car, Controls(0.5, 1.0), tuning, 1 / 60, ticks=120, walls=sim.walls_for(track, model.LENGTH_UNIT))
+        car = sim.step(
+            model, car, Controls(0.5, 1.0), tuning, 1 / 60, ticks=120, walls=sim.walls_for(track, model.LENGTH_UNIT)
+        )
         rows.append(car.data[0, moved])
     assert np.array_equal(rows[0], rows[1])

@@ -98,7 +98,9 @@ def test_every_cone_on_a_path_at_top_speed_is_knocked(name):
     xs = np.linspace(first, last, 40)
     on_path = rng.random(40) < 0.5
     side = np.where(rng.random(40) < 0.5, -1.0, 1.0)
-    ys = np.where(on_path, side * rng.uniform(0.0, 0.5 * half, 40), side * (half + 2 * r + rng.uniform(0.1, 1.0, 40) * half))
+    ys = np.where(
+        on_path, side * rng.uniform(0.0, 0.5 * half, 40), side * (half + 2 * r + rng.uniform(0.1, 1.0, 40) * half)
+    )
     cones = tuple(Circle(float(cx), float(cy), r) for cx, cy in zip(xs, ys))
     track = Track("cones", unit=unit, pixels_per_metre=25.0, cones=cones)
     walls = sim.walls_for(track, unit)

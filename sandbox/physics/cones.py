@@ -105,11 +105,18 @@ def _swept_box(start, end, dx: float, dy: float) -> tuple[float, float, float, f
     """The box around both shapes swept by (dx, dy)."""
     a, b = bounds(start, 0.0, 0.0, 0.0), bounds(start, dx, dy, 0.0)
     c, d = bounds(end, 0.0, 0.0, 0.0), bounds(end, -dx, -dy, 0.0)
-    return min(a[0], b[0], c[0], d[0]), min(a[1], b[1], c[1], d[1]), max(a[2], b[2], c[2], d[2]), max(a[3], b[3], c[3], d[3])
+    return (
+        min(a[0], b[0], c[0], d[0]),
+        min(a[1], b[1], c[1], d[1]),
+        max(a[2], b[2], c[2], d[2]),
+        max(a[3], b[3], c[3], d[3]),
+    )
 
 
 @kernel
-def knock(world, shape, x0: float, y0: float, heading0: float, x1: float, y1: float, heading1: float, s, hit: int, first: int):
+def knock(
+    world, shape, x0: float, y0: float, heading0: float, x1: float, y1: float, heading1: float, s, hit: int, first: int
+):
     """Count the cones of `world` that the car's `shape` (body_shape's array, in the
     world's unit) touched on the tick from (x0, y0, heading0) to (x1, y1, heading1):
     state row `s` holds the count at column `hit` and the record from column `first`
@@ -142,9 +149,5 @@ def knock(world, shape, x0: float, y0: float, heading0: float, x1: float, y1: fl
 
 def knocked_numbers(record: np.ndarray) -> np.ndarray:
     """The numbers of the cones a car's record (`WORDS` floats) holds as knocked."""
-    numbers = []
-    for word, value in enumerate(np.asarray(record, dtype=np.float64).reshape(-1)[:WORDS]):
-        bits = int(value)
-        numbers.extend(word * BITS + bit for bit in range(BITS) if (bits >> bit) & 1)
-    return np.asarray(numbers, dtype=np.int64)
-
+    words = np.asarray(record, dtype=np.float64).reshape(-1)[:WORDS].astype(np.int64)
+    return np.flatnonzero((words[:, None] >> np.arange(BITS)) & 1)

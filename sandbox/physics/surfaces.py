@@ -36,7 +36,9 @@ def inside(world, s: int, x: float, y: float) -> bool:
 def grip_at(world, x: float, y: float) -> float:
     """The grip factor at (x, y): the last surface holding the point, else 1."""
     for s in range(surface_count(world) - 1, -1, -1):
-        if surface_box(world, s, 0) <= x <= surface_box(world, s, 2) and surface_box(world, s, 1) <= y <= surface_box(world, s, 3):
+        if surface_box(world, s, 0) <= x <= surface_box(world, s, 2) and surface_box(world, s, 1) <= y <= surface_box(
+            world, s, 3
+        ):
             if inside(world, s, x, y):
                 return surface_grip(world, s)
     return 1.0

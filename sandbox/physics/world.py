@@ -148,9 +148,7 @@ def build_world(track: Track, concave: bool = False) -> World:
     return from_shapes(segments, circles, polygons, np.full(len(segments), concave), cones=cones, surfaces=surfaces)
 
 
-def from_shapes(
-    segments, circles, polygons, concave=None, max_cells: int = MAX_CELLS, cones=(), surfaces=()
-) -> World:
+def from_shapes(segments, circles, polygons, concave=None, max_cells: int = MAX_CELLS, cones=(), surfaces=()) -> World:
     """A world of `segments` ((n, 4) or rows of 4), `circles` (rows x, y, r) and convex
     `polygons` (a list of (k, 2) vertex arrays, in order around each); `concave`
     (n,): which segments are pieces of Godot concave polygons (default none);
