@@ -33,12 +33,30 @@ import numpy as np
 from .body_shape import COS, CX, CY, HALF_1, HALF_2, RADIUS, SIN, body_at, bounds
 from .kernel import kernel
 from .state import KNOCKED_WORDS as WORDS
-from .world import cone, cone_count, cone_reach
+from .world import F_CONE_REACH, F_CONES, N_CONES
 
 BITS = 48
 """Cones recorded a float."""
 RECORDED = WORDS * BITS
 """Cones numbered below this are each counted once by a car (384)."""
+
+
+@kernel
+def cone_count(world) -> int:
+    """How many cones the world holds."""
+    return world.ints[N_CONES]
+
+
+@kernel
+def cone(world, i: int, k: int) -> float:
+    """The i-th cone by x (see `cones`): its x, y, radius, number (k = 0 … 3)."""
+    return world.floats[world.ints[F_CONES] + 4 * i + k]
+
+
+@kernel
+def cone_reach(world) -> float:
+    """The largest cone's radius (0 without cones)."""
+    return world.floats[world.ints[F_CONE_REACH]]
 
 
 @kernel

@@ -14,7 +14,37 @@ overlap the last in the track's list wins; outside every surface the grip is 1.
 from __future__ import annotations
 
 from .kernel import kernel
-from .world import surface_box, surface_corner, surface_count, surface_grip, surface_start
+from .world import F_SURFACE_BOXES, F_SURFACE_GRIPS, F_SURFACE_POINTS, I_SURFACE_OFFSETS, N_SURFACES
+
+
+@kernel
+def surface_count(world) -> int:
+    """How many surfaces the world holds."""
+    return world.ints[N_SURFACES]
+
+
+@kernel
+def surface_start(world, s: int) -> int:
+    """Where surface `s`'s corners start (surface s + 1's start is its end)."""
+    return world.ints[world.ints[I_SURFACE_OFFSETS] + s]
+
+
+@kernel
+def surface_corner(world, k: int, axis: int) -> float:
+    """Surface corner `k`'s x (axis 0) or y (1)."""
+    return world.floats[world.ints[F_SURFACE_POINTS] + 2 * k + axis]
+
+
+@kernel
+def surface_grip(world, s: int) -> float:
+    """Surface `s`'s grip factor."""
+    return world.floats[world.ints[F_SURFACE_GRIPS] + s]
+
+
+@kernel
+def surface_box(world, s: int, k: int) -> float:
+    """Surface `s`'s bounding box: left, top, right, bottom (k = 0 … 3)."""
+    return world.floats[world.ints[F_SURFACE_BOXES] + 4 * s + k]
 
 
 @kernel

@@ -27,10 +27,12 @@ from numba.core import types
 from numba.extending import overload
 
 from .body_shape import of_tuning
+from .cones import cone_count
 from .contact_godot3 import SAFE_MARGIN, move_and_slide
 from .kernel import OPTIONS, kernel
+from .surfaces import surface_count
 from .track import Track
-from .world import EMPTY, World, build_world, cone_count, has_walls, surface_count
+from .world import EMPTY, World, build_world, has_walls
 
 
 class Walls(NamedTuple):

@@ -348,54 +348,6 @@ def face_normal(world, k: int, axis: int) -> float:
 
 
 @kernel
-def cone_count(world) -> int:
-    """How many cones the world holds."""
-    return world.ints[N_CONES]
-
-
-@kernel
-def cone(world, i: int, k: int) -> float:
-    """The i-th cone by x (see `cones`): its x, y, radius, number (k = 0 … 3)."""
-    return world.floats[world.ints[F_CONES] + 4 * i + k]
-
-
-@kernel
-def cone_reach(world) -> float:
-    """The largest cone's radius (0 without cones)."""
-    return world.floats[world.ints[F_CONE_REACH]]
-
-
-@kernel
-def surface_count(world) -> int:
-    """How many surfaces the world holds."""
-    return world.ints[N_SURFACES]
-
-
-@kernel
-def surface_start(world, s: int) -> int:
-    """Where surface `s`'s corners start (surface s + 1's start is its end)."""
-    return world.ints[world.ints[I_SURFACE_OFFSETS] + s]
-
-
-@kernel
-def surface_corner(world, k: int, axis: int) -> float:
-    """Surface corner `k`'s x (axis 0) or y (1)."""
-    return world.floats[world.ints[F_SURFACE_POINTS] + 2 * k + axis]
-
-
-@kernel
-def surface_grip(world, s: int) -> float:
-    """Surface `s`'s grip factor."""
-    return world.floats[world.ints[F_SURFACE_GRIPS] + s]
-
-
-@kernel
-def surface_box(world, s: int, k: int) -> float:
-    """Surface `s`'s bounding box: left, top, right, bottom (k = 0 … 3)."""
-    return world.floats[world.ints[F_SURFACE_BOXES] + 4 * s + k]
-
-
-@kernel
 def item_kind(world, item: int) -> tuple[int, int]:
     """(kind, index among its kind) of item number `item`."""
     n_seg = world.ints[N_SEGMENTS]

@@ -18,11 +18,10 @@ from numba.extending import overload
 
 from .body_shape import of_tuning
 from .car_shape import first_shape_slot
-from .cones import knock
+from .cones import cone_count, knock
 from .kernel import OPTIONS
-from .surfaces import grip_at
+from .surfaces import grip_at, surface_count
 from .walls import _scaled
-from .world import cone_count, surface_count
 
 _INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
 """Compiled only inlined into a driver (cached with the driver)."""
