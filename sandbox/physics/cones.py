@@ -10,7 +10,7 @@ corner 2.5 m out turning 0.1 rad in the tick). A cone touches when its disc and 
 swept shape meet (distance 0 or less), so a car fast enough to jump over a cone
 between two ticks still knocks it.
 
-The car's record, in its state (`SLOTS`, on every model; see state.py):
+The car's record, in its state (state.WORLD, on every model):
 - `cones_hit` (count): the cones this car has knocked since it was placed;
 - `cones_knocked` (`WORDS` floats): which ones, a bit per cone by its number in the
   track (0, 1, …), `BITS` bits a float (whole numbers below 2^53 are exact in a
@@ -49,7 +49,7 @@ def cone_count(world) -> int:
 
 @kernel
 def cone(world, i: int, k: int) -> float:
-    """The i-th cone by x (see `cones`): its x, y, radius, number (k = 0 … 3)."""
+    """The i-th cone by x (`World.cones`): its x, y, radius, number (k = 0 … 3)."""
     return world.floats[world.ints[F_CONES] + 4 * i + k]
 
 

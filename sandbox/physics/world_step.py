@@ -6,8 +6,7 @@ Both work in the world's px, as the walls do (`walls.Walls`: a metric model's po
 and shape are scaled by the track's pixels_per_metre). They belong to the drivers
 (`kernels.tick_in`), not to the models: a model names the tuning values a surface's
 grip multiplies (`GRIP_PARAMS`; none: the surface leaves it as it is), and knows
-nothing of cones. On the open field (no `walls`) none of this is
-compiled in.
+nothing of cones. On the open field (no `walls`) none of this is compiled in.
 """
 
 from __future__ import annotations
