@@ -141,25 +141,26 @@ def colour_near(image: np.ndarray, row: int, column: int, colour: str) -> bool:
 
 
 def test_cones_knocked_are_counted_drawn_knocked_and_stood_up_by_a_reset(window, qtbot):
-    """The recipe car driven straight into the slalom's first cone (1250 px from its
+    """The arcade car driven straight into the slalom's first cone (1250 px from its
     spawn at 25 px/m): the status bar counts it (with a tooltip), the cone is drawn in
     the knocked colour where it stands, and Reset car stands it up again."""
+    assert window.switch_model("arcade")
     builtin_action(window, "Slalom").trigger()
     view = window.track
     view.set_zoom(1.0)
-    slalom = window.world_track.in_unit("px")
+    slalom = window.world_track.in_unit(window.model.LENGTH_UNIT)
     first = slalom.cones[0]
     window.sim.state.x[0] = first.x - 300.0  # on its way to the first cone, heading +x
     window.drive_view.refresh()
     assert window.cones.isVisible() and window.cones.text() == "cones knocked: 0 of 8"
     assert "Reset car" in window.cones.toolTip()
 
-    def knocked():
+    for _ in range(1200):  # tick by tick until the car's shape reaches the cone
         window.sim.tick(Controls(throttle=1.0))
-        window.drive_view.refresh()
-        return window.sim.state.get("cones_hit")[0] == 1
-
-    qtbot.waitUntil(knocked, timeout=20000)
+        if window.sim.state.get("cones_hit")[0]:
+            break
+    assert window.sim.state.get("cones_hit")[0] == 1, float(window.sim.state.x[0])
+    window.drive_view.refresh()
     assert window.cones.text() == "cones knocked: 1 of 8"
     QApplication.processEvents()
     assert view.world.knocked == {0}
