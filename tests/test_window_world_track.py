@@ -7,6 +7,7 @@ the whole track in view."""
 import json
 import math
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -15,10 +16,12 @@ from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from sandbox.files.tracks import find_builtin_track, open_track
+from sandbox.physics.models import MODELS
 from sandbox.physics.state import Controls
+from sandbox.physics.track import Surface
 from sandbox.ui.app import MainWindow
 from sandbox.ui.track_painter import CONE, CONE_KNOCKED, WALL
-from sandbox.ui.world_layer import contact_note
+from sandbox.ui.world_layer import contact_note, world_note
 
 WALL_RGB = np.array(QColor(WALL).getRgb()[:3])
 
@@ -185,6 +188,17 @@ def test_cones_knocked_are_counted_drawn_knocked_and_stood_up_by_a_reset(window,
     window.open_field_action.trigger()
     window.drive_view.refresh()
     assert not window.cones.isVisible()
+
+
+def test_the_tracks_message_says_whether_the_cars_grip_follows_its_surfaces():
+    slalom = open_track(find_builtin_track("slalom"))
+    mud = Surface(np.array([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]), 0.5)
+    muddy = replace(slalom, surfaces=(mud,))
+    for name in ("monster", "rigid_body"):
+        assert world_note(MODELS[name], muddy) == f"{contact_note(MODELS[name])}; surfaces scale its tyre grip"
+    for name in ("arcade", "bicycle", "ackermann"):
+        assert "surfaces leave it as it is" in world_note(MODELS[name], muddy)
+        assert world_note(MODELS[name], slalom) == contact_note(MODELS[name])  # no surfaces: nothing said
 
 
 def bad_track(tmp_path):

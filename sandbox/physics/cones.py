@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from .body_shape import COS, CX, CY, HALF_1, HALF_2, RADIUS, SIN, body_at, bounds
+from .body_shape import CAPSULE_SHAPE, COS, CX, CY, HALF_1, HALF_2, RADIUS, RECTANGLE_SHAPE, SIN, body_at, bounds
 from .kernel import kernel
 from .state import KNOCKED_WORDS as WORDS
 from .world import F_CONE_REACH, F_CONES, N_CONES
@@ -119,6 +119,31 @@ def _first_from(world, left: float) -> int:
 
 
 @kernel
+def _any_near(world, shape, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether any cone lies within the car's reach (the farthest its shape goes from
+    its position) of the tick's motion's box: most ticks meet no cone, and this
+    test needs no turned shape (a car's tick pays for the shapes only near a cone)."""
+    if cone_count(world) == 0:
+        return False
+    offset = math.hypot(shape[3], shape[4])
+    if shape[0] == RECTANGLE_SHAPE:
+        reach = offset + math.hypot(shape[1], shape[2]) / 2
+    elif shape[0] == CAPSULE_SHAPE:
+        reach = offset + max(shape[2] / 2, shape[1])
+    else:
+        reach = offset + shape[1]
+    reach += cone_reach(world)
+    left, right = min(x0, x1) - reach, max(x0, x1) + reach
+    top, bottom = min(y0, y1) - reach, max(y0, y1) + reach
+    for i in range(_first_from(world, left), cone_count(world)):
+        if cone(world, i, 0) > right:
+            return False
+        if top <= cone(world, i, 1) <= bottom:
+            return True
+    return False
+
+
+@kernel
 def _swept_box(start, end, dx: float, dy: float) -> tuple[float, float, float, float]:
     """The box around both shapes swept by (dx, dy)."""
     a, b = bounds(start, 0.0, 0.0, 0.0), bounds(start, dx, dy, 0.0)
@@ -139,7 +164,7 @@ def knock(
     world's unit) touched on the tick from (x0, y0, heading0) to (x1, y1, heading1):
     state row `s` holds the count at column `hit` and the record from column `first`
     (`WORDS` floats; see the module's docstring)."""
-    if cone_count(world) == 0:
+    if not _any_near(world, shape, x0, y0, x1, y1):
         return
     start, end = body_at(shape, x0, y0, heading0), body_at(shape, x1, y1, heading1)
     dx, dy = x1 - x0, y1 - y0
