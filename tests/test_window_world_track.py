@@ -23,8 +23,6 @@ from sandbox.ui.app import MainWindow
 from sandbox.ui.track_painter import CONE, CONE_KNOCKED, WALL
 from sandbox.ui.world_layer import contact_note, world_note
 
-WALL_RGB = np.array(QColor(WALL).getRgb()[:3])
-
 
 def picture(view) -> np.ndarray:
     """The car view as drawn: (rows, columns, rgb) in device pixels."""
@@ -64,8 +62,14 @@ def visible_wall_points(window, track) -> list[tuple[int, int]]:
 
 def wall_drawn_at(image: np.ndarray, row: int, column: int) -> bool:
     """A pixel of the wall's colour within 2 px of (row, column)."""
+    return colour_near(image, row, column, WALL)
+
+
+def colour_near(image: np.ndarray, row: int, column: int, colour: str) -> bool:
+    """A pixel of `colour` within 2 px of (row, column)."""
+    rgb = np.array(QColor(colour).getRgb()[:3])
     patch = image[row - 2 : row + 3, column - 2 : column + 3].reshape(-1, 3)
-    return bool((np.abs(patch - WALL_RGB).max(axis=1) <= 24).any())
+    return bool((np.abs(patch - rgb).max(axis=1) <= 24).any())
 
 
 def builtin_action(window, text: str):
@@ -134,13 +138,6 @@ def test_reset_puts_the_car_back_at_the_spawn_and_open_field_at_the_origin(windo
     window.open_field_action.trigger()
     assert window.world_track is None and window.open_field_action.isChecked()
     assert (float(window.sim.state.x[0]), float(window.sim.state.y[0])) == (0.0, 0.0)
-
-
-def colour_near(image: np.ndarray, row: int, column: int, colour: str) -> bool:
-    """A pixel of `colour` within 2 px of (row, column)."""
-    rgb = np.array(QColor(colour).getRgb()[:3])
-    patch = image[row - 2 : row + 3, column - 2 : column + 3].reshape(-1, 3)
-    return bool((np.abs(patch - rgb).max(axis=1) <= 24).any())
 
 
 def test_cones_knocked_are_counted_drawn_knocked_and_stood_up_by_a_reset(window, qtbot):
