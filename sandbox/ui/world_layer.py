@@ -22,7 +22,7 @@ CONTACT = (
     "the rigid body and the dynamic car pass through them for now; every car knocks cones over "
     "(counted, never solid); a surface's grip scales the dynamic car's and the rigid body's tyre grip"
 )
-"""What cars do at a track's walls, said where a track is chosen."""
+"""What cars do at a track's walls, cones and surfaces, said where a track is chosen."""
 
 
 def contact_note(model) -> str:
