@@ -7,6 +7,7 @@ the whole track in view."""
 import json
 import math
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -15,11 +16,12 @@ from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from sandbox.files.tracks import find_builtin_track, open_track
+from sandbox.physics.models import MODELS
+from sandbox.physics.state import Controls
+from sandbox.physics.track import Surface
 from sandbox.ui.app import MainWindow
-from sandbox.ui.track_painter import WALL
-from sandbox.ui.world_layer import contact_note
-
-WALL_RGB = np.array(QColor(WALL).getRgb()[:3])
+from sandbox.ui.track_painter import CONE, CONE_KNOCKED, WALL
+from sandbox.ui.world_layer import contact_note, world_note
 
 
 def picture(view) -> np.ndarray:
@@ -60,8 +62,14 @@ def visible_wall_points(window, track) -> list[tuple[int, int]]:
 
 def wall_drawn_at(image: np.ndarray, row: int, column: int) -> bool:
     """A pixel of the wall's colour within 2 px of (row, column)."""
+    return colour_near(image, row, column, WALL)
+
+
+def colour_near(image: np.ndarray, row: int, column: int, colour: str) -> bool:
+    """A pixel of `colour` within 2 px of (row, column)."""
+    rgb = np.array(QColor(colour).getRgb()[:3])
     patch = image[row - 2 : row + 3, column - 2 : column + 3].reshape(-1, 3)
-    return bool((np.abs(patch - WALL_RGB).max(axis=1) <= 24).any())
+    return bool((np.abs(patch - rgb).max(axis=1) <= 24).any())
 
 
 def builtin_action(window, text: str):
@@ -130,6 +138,70 @@ def test_reset_puts_the_car_back_at_the_spawn_and_open_field_at_the_origin(windo
     window.open_field_action.trigger()
     assert window.world_track is None and window.open_field_action.isChecked()
     assert (float(window.sim.state.x[0]), float(window.sim.state.y[0])) == (0.0, 0.0)
+
+
+def test_cones_knocked_are_counted_drawn_knocked_and_stood_up_by_a_reset(window, qtbot):
+    """The arcade car driven straight into the slalom's first cone (1250 px from its
+    spawn at 25 px/m): the status bar counts it (with a tooltip), the cone is drawn in
+    the knocked colour where it stands, and Reset car stands it up again."""
+    assert window.switch_model("arcade")
+    builtin_action(window, "Slalom").trigger()
+    view = window.track
+    view.set_zoom(1.0)
+    slalom = window.world_track.in_unit(window.model.LENGTH_UNIT)
+    first = slalom.cones[0]
+    window.sim.state.x[0] = first.x - 300.0  # on its way to the first cone, heading +x
+    window.drive_view.refresh()
+    assert window.cones.isVisible() and window.cones.text() == "cones knocked: 0 of 8"
+    assert "Reset car" in window.cones.toolTip()
+
+    for _ in range(1200):  # tick by tick until the car's shape reaches the cone
+        window.sim.tick(Controls(throttle=1.0))
+        if window.sim.state.get("cones_hit")[0]:
+            break
+    assert window.sim.state.get("cones_hit")[0] == 1, float(window.sim.state.x[0])
+    window.drive_view.refresh()
+    assert window.cones.text() == "cones knocked: 1 of 8"
+    QApplication.processEvents()
+    assert view.world.knocked == {0}
+    window.sim.state.x[0] = first.x + 200.0  # past it: the cone is in view, not under the car
+    window.drive_view.refresh()
+    QApplication.processEvents()
+    ratio = view.devicePixelRatioF()
+    sx, sy = view.to_screen(first.x, first.y)
+    spot = (round(sy * ratio), round(sx * ratio))
+    assert colour_near(picture(view), *spot, CONE_KNOCKED)
+
+    window.drive_view.reset_car()
+    window.drive_view.refresh()
+    QApplication.processEvents()
+    assert window.cones.text() == "cones knocked: 0 of 8" and view.world.knocked == set()
+    window.sim.state.x[0] = first.x + 200.0  # the car away from the cone, nothing moved
+    window.drive_view.refresh()
+    QApplication.processEvents()
+    sx, sy = view.to_screen(first.x, first.y)
+    spot = (round(sy * ratio), round(sx * ratio))
+    assert colour_near(picture(view), *spot, CONE) and not colour_near(picture(view), *spot, CONE_KNOCKED)
+    window.open_field_action.trigger()
+    window.drive_view.refresh()
+    assert not window.cones.isVisible()
+
+
+def test_the_tracks_message_says_whether_the_cars_grip_follows_its_surfaces():
+    slalom = open_track(find_builtin_track("slalom"))
+    mud = Surface(np.array([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]), 0.5)
+    muddy = replace(slalom, surfaces=(mud,))
+
+    def defaults(name):
+        return {p.name: p.default for p in MODELS[name].PARAMS}
+
+    for name in ("monster", "rigid_body"):
+        note = contact_note(MODELS[name], defaults(name))
+        assert world_note(MODELS[name], defaults(name), muddy) == f"{note}; surfaces scale its tyre grip"
+    for name in ("arcade", "bicycle", "ackermann"):
+        assert "surfaces leave it as it is" in world_note(MODELS[name], defaults(name), muddy)
+        # no surfaces: nothing more said
+        assert world_note(MODELS[name], defaults(name), slalom) == contact_note(MODELS[name], defaults(name))
 
 
 def bad_track(tmp_path):

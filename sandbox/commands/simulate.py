@@ -1,7 +1,8 @@
 """`simulate`: replay a control trace through a preset's car and write the trajectory CSV
-(on a track: from its spawn, or `--start`, with the tick's wall contacts as a last column;
-a trace or recording that names the track it was driven on is driven on it again unless
-`--track` says otherwise)."""
+(on a track: from its spawn, or `--start`, with the tick's wall contacts and the cones
+knocked so far as its last columns, the cones knocked printed at the end; a trace or
+recording that names the track it was driven on is driven on it again unless `--track`
+says otherwise)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from .progress import Progress
 CONTACT_COLUMN = "wall_contacts"
 """The trajectory's column on a track: the walls the tick met (0: none); the state
 value of that name, so a recording holding it reads as before."""
+CONES_COLUMN = "cones_hit"
+"""The trajectory's last column on a track: the cones the car has knocked so far."""
 
 
 def _track_and_start(args):
@@ -47,9 +50,9 @@ def run(args) -> None:
     track, start = _track_and_start(args)
     if track is not None and not getattr(preset.model, "MEETS_WALLS", False):
         print(f"note: the {preset.model.TITLE} model does not meet walls yet; it drives through them", file=sys.stderr)
-    columns = TRAJECTORY_COLUMNS + (CONTACT_COLUMN,) if track is not None else TRAJECTORY_COLUMNS
+    columns = TRAJECTORY_COLUMNS + (CONTACT_COLUMN, CONES_COLUMN) if track is not None else TRAJECTORY_COLUMNS
     progress = Progress("simulating")
-    shares = []
+    shares, knocked = [], []
 
     def chunks():
         for rows, share in trace_chunks(args.controls):
@@ -67,6 +70,8 @@ def run(args) -> None:
             for rows in drives:
                 f.write(format_rows((), rows)[1:])
                 progress(shares[-1])
+                if track is not None and len(rows):
+                    knocked[:] = [int(rows[-1, -1])]
 
     finished = False
     try:
@@ -74,3 +79,5 @@ def run(args) -> None:
         finished = True
     finally:
         progress.close(finished)
+    if finished and track is not None and track.cones:
+        print(f"cones knocked: {knocked[0] if knocked else 0} of {len(track.cones)}")

@@ -92,7 +92,7 @@ def link_table(
         rows = {p.name: _row(p, variable_name(p.name)) for p in _declared(model, values)}
         # the switches that pick the template: its code is that formula
         baked = {name: bool(values[name]) for name in TEMPLATE_SWITCHES if name in values}
-        return LinkTable(model, rows, [], model.STATE.extra_names, "the car script the sandbox exports", baked)
+        return LinkTable(model, rows, [], model.STATE.declared_names, "the car script the sandbox exports", baked)
     result = parse_script(script_text, model, source, fallback=MODELS[DEFAULT_MODEL])
     parsed = statements(script_text)
     found, _, _ = read_parameters(script_text, result.model, parsed)
@@ -107,7 +107,7 @@ def link_table(
             switches.pop(p.name, None)  # the car's variable holds it: its value is in the hello's params
         else:
             missing.append(p.name)
-    return LinkTable(result.model, rows, missing, result.model.STATE.extra_names, source, switches)
+    return LinkTable(result.model, rows, missing, result.model.STATE.declared_names, source, switches)
 
 
 def script_label(path: str | os.PathLike) -> str:

@@ -15,7 +15,9 @@ and tunings are copied into columns of local arrays, so the loop over cars holds
 array view and no call (`advance` inlined): the compiler vectorises it across cars
 without reassociating anything, and each car gets the bits of its one-car `tick`.
 On the open field (no walls, or none in the world) the loop is compiled with None
-for the walls: no contact code in it, the same loop as before there were walls.
+for the walls: no contact code in it, the same loop as before there were walls. On a
+track with cones or surfaces the chunk runs each car's own tick instead (the
+drivers' `each_car`): counting cones and reading the grip are the one-car tick's.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from numba.extending import intrinsic
 
 from .kernel import OPTIONS, kernel
 from .walls import is_open
+from .world_step import has_items
 
 CHUNK = 256
 """Cars advanced together (their columns stay in the core's cache)."""
@@ -37,13 +40,17 @@ _INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
 """For code compiled only inlined into a driver (cached with the driver)."""
 
 
-def held_controls(module):
+def held_controls(module, each_car):
     """The loop of cars start..stop-1 for `ticks` ticks, controls held: `held` once
-    per car, then `advance` tick after tick across the chunk."""
+    per car, then `advance` tick after tick across the chunk; on a track with cones
+    or surfaces `each_car` (what a tick does there is in the one-car tick only)."""
     moved, n_held, n_params, code = _code(module)
     settle, show, held_of, step, held_values = module.settle, module.show, *code
 
     def chunk(model, states, start, stop, controls, params, which, dt, ticks, walls):
+        if has_items(walls):
+            each_car(model, states, start, stop, controls, params, which, dt, ticks, walls)
+            return
         if ticks <= 0:
             return
         for i in range(start, stop):
@@ -70,13 +77,17 @@ def held_controls(module):
     return chunk
 
 
-def trace_controls(module):
+def trace_controls(module, each_car):
     """The loop of cars start..stop-1 through the control rows of `trace`, one a
-    tick: each tick `held` for every car, then `advance` across the chunk."""
+    tick: each tick `held` for every car, then `advance` across the chunk; as
+    `held_controls`, `each_car` on a track with cones or surfaces."""
     moved, n_held, n_params, code = _code(module)
     settle, show, held_of, step, held_values = module.settle, module.show, *code
 
     def chunk(model, states, start, stop, trace, params, which, dt, walls):
+        if has_items(walls):
+            each_car(model, states, start, stop, trace, params, which, dt, walls)
+            return
         if trace.shape[0] == 0:
             return
         for i in range(start, stop):

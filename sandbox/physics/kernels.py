@@ -26,7 +26,7 @@ import numba
 from numba import literally, prange
 from numba.extending import overload
 
-from . import chunks
+from . import chunks, world_step
 from .chunks import CHUNK
 from .kernel import OPTIONS, kernel
 from .models import MODELS
@@ -207,15 +207,16 @@ def tick_in(model, s, c, p, dt, walls):
 @overload(tick_in, jit_options=OPTIONS)
 def _tick_in_of(model, s, c, p, dt, walls):
     """The model's kernel with the walls for a model that meets them (`MEETS_WALLS`),
-    else its kernel alone."""
+    else its kernel alone; on a track, with its surfaces and cones (`world_step`)."""
     if not isinstance(model, numba.types.IntegerLiteral):
         return None
     module = ORDER[model.literal_value]
     kernel = module.tick
-    if getattr(module, "MEETS_WALLS", False) and not isinstance(walls, (numba.types.NoneType, numba.types.Omitted)):
+    if not isinstance(walls, (numba.types.NoneType, numba.types.Omitted)):
+        on_track = world_step.on_track(module, kernel, getattr(module, "MEETS_WALLS", False))
 
         def among_walls(model, s, c, p, dt, walls):
-            kernel(s, c, p, dt, walls)
+            on_track(s, c, p, dt, walls)
 
         return among_walls
 
@@ -245,8 +246,17 @@ def _cars_held_of(model, states, start, stop, controls, params, which, dt, ticks
         return None
     module = ORDER[model.literal_value]
     if hasattr(module, "advance"):
-        return chunks.held_controls(module)
+        return chunks.held_controls(module, each_held)
+    return _each_held_of(model, states, start, stop, controls, params, which, dt, ticks, walls)
 
+
+def each_held(model, states, start, stop, controls, params, which, dt, ticks, walls):
+    """`cars_held` one car after another (each car's own tick), inside compiled code only."""
+    raise TypeError("kernels.each_held is called from compiled code; from Python use sim.step")
+
+
+@overload(each_held, jit_options=OPTIONS)
+def _each_held_of(model, states, start, stop, controls, params, which, dt, ticks, walls):
     def each_car(model, states, start, stop, controls, params, which, dt, ticks, walls):
         for i in range(start, stop):
             c = controls[i] if controls.shape[0] > 1 else controls[0]
@@ -270,8 +280,17 @@ def _cars_trace_of(model, states, start, stop, trace, params, which, dt, walls):
         return None
     module = ORDER[model.literal_value]
     if hasattr(module, "advance"):
-        return chunks.trace_controls(module)
+        return chunks.trace_controls(module, each_trace)
+    return _each_trace_of(model, states, start, stop, trace, params, which, dt, walls)
 
+
+def each_trace(model, states, start, stop, trace, params, which, dt, walls):
+    """`cars_trace` one car after another (each car's own tick), inside compiled code only."""
+    raise TypeError("kernels.each_trace is called from compiled code; from Python use sim.run_batch")
+
+
+@overload(each_trace, jit_options=OPTIONS)
+def _each_trace_of(model, states, start, stop, trace, params, which, dt, walls):
     def each_car(model, states, start, stop, trace, params, which, dt, walls):
         for i in range(start, stop):
             s = states[i]

@@ -255,13 +255,14 @@ def trace_trajectory(
     rows of the trajectory, the car carried on from one to the next (the same numbers,
     bit for bit, as one run of the whole trace; memory bounded by a chunk). On `track`
     (None: the open field) from `start` (model's unit; else the track's spawn); with
-    `contacts` each row ends with the tick's wall contacts (0: none)."""
+    `contacts` each row ends with the tick's wall contacts (0: none) and the cones
+    the car has knocked so far."""
     track = None if track is None else track.in_unit(model.LENGTH_UNIT)
     walls = walls_for(track, model.LENGTH_UNIT)
     start = start if start is not None or track is None else track.spawn
     state = at_rest(model, 1, start)
     drawn = ("display_heading",) if "display_heading" in model.STATE.offset else ("heading",)
-    touched = ("wall_contacts",) if contacts else ()
+    touched = ("wall_contacts", "cones_hit") if contacts else ()
     columns = [model.STATE.offset[name] for name in TRAJECTORY_SLOTS + drawn]
     columns += [model.STATE.offset[name] if name in model.STATE.offset else -1 for name in touched]
     done = 0
@@ -273,6 +274,7 @@ def trace_trajectory(
         rows = [t, x, y, heading, vx, vy, np.hypot(vx, vy), slip_angle(display, vx, vy)]
         if contacts:  # a model that meets no walls: none
             rows.append(values[:, 6] if columns[6] >= 0 else np.zeros(len(values)))
+            rows.append(values[:, 7])
         yield np.column_stack(rows)
 
 

@@ -16,6 +16,15 @@ callers (the window, the tests) with the old field names.
 | vx, vy        | length/s | Godot `velocity`                                   |
 | wheel_angle   | rad    | front wheel angle used in the last tick (for drawing) |
 | traction_fast | 0/1    | the last tick slid (drift regime; skid marks)        |
+
+Every model's layout ends with the slots of the world it drives in (`WORLD`), which
+the drivers keep (kernels.tick_in) and the models do not declare:
+
+| world slot    | unit   | meaning                                              |
+|---------------|--------|------------------------------------------------------|
+| cones_hit     | count  | cones this car has knocked since it was placed       |
+| cones_knocked | bits   | which ones, `KNOCKED_WORDS` floats (see physics/cones.py) |
+| surface_grip  | factor | the track's grip factor under the car's centre at the tick's start (1 off every surface) |
 """
 
 from __future__ import annotations
@@ -47,13 +56,23 @@ COMMON = (
     Slot("traction_fast", "0/1"),
 )
 COMMON_NAMES = tuple(s.name for s in COMMON)
+KNOCKED_WORDS = 8
+"""Floats of a car's record of the cones it knocked (physics/cones.py)."""
+WORLD = (
+    Slot("cones_hit", "count"),
+    Slot("cones_knocked", "bits", 0.0, KNOCKED_WORDS),
+    Slot("surface_grip", "factor", 1.0),
+)
+WORLD_NAMES = tuple(s.name for s in WORLD)
 
 
 class Layout:
     """Columns of a state row, generated from its slots (common ones first)."""
 
-    def __init__(self, extra: tuple[Slot, ...] = ()):
-        self.slots = COMMON + tuple(extra)
+    def __init__(self, extra: tuple[Slot, ...] = (), world: bool = True):
+        """`world`: the layout ends with the world's slots (`WORLD`; every model's does)."""
+        extra = tuple(extra) + (WORLD if world else ())
+        self.slots = COMMON + extra
         self.offset: dict[str, int] = {}
         at = 0
         for slot in self.slots:
@@ -62,6 +81,8 @@ class Layout:
         self.size = at
         self.slot = {s.name: s for s in self.slots}
         self.extra_names = tuple(s.name for s in extra)
+        self.declared_names = tuple(name for name in self.extra_names if name not in WORLD_NAMES)
+        """The model's own extras (without the world's slots)."""
         self.defaults = np.concatenate([np.full(s.size, s.default, dtype=np.float64) for s in self.slots])
         self.index = namedtuple("StateIndex", [s.name for s in self.slots])(*(self.offset[s.name] for s in self.slots))
         """Column of each slot, for the kernels (`s[S.vx]`): numba reads it as constants."""
@@ -76,7 +97,7 @@ class Layout:
         return np.tile(self.defaults, (n, 1))
 
 
-GENERIC = Layout()
+GENERIC = Layout(world=False)
 """The common slots only: a state made before it knows its model (tests, `at_rest`)."""
 
 

@@ -10,8 +10,9 @@ for the contact and back.
 
 A driver's `walls` argument is a `Walls`, or None (left out) for the open field: the
 drivers are then compiled without any contact code, so a car on the open field drives
-bit for bit as it did before there were walls. A `Walls` whose world is empty (a track
-of cones only) drives the same way: the contact kernel moves the car by exactly v·dt.
+bit for bit as it did before there were walls. A `Walls` whose world has no walls (a
+track of cones only) moves a car the same way: the contact kernel moves it by exactly
+v·dt (its cones and surfaces are the drivers', `world_step`).
 
 The rules are those of the engine the tuning names (its `godot_engine` option, read in
 the compiled tick: `car_shape.engine_param`): Godot 4's `CharacterBody2D.move_and_slide`
@@ -35,7 +36,9 @@ from numba.extending import overload
 from . import contact_godot3, contact_godot4
 from .body_shape import of_tuning
 from .car_shape import GODOT3, NAMES
+from .cones import cone_count
 from .kernel import OPTIONS, kernel
+from .surfaces import surface_count
 from .track import DEFAULT_WALL_FRICTION, DEFAULT_WALL_RESTITUTION, Track
 from .world import EMPTY, World, build_world, clearance_at, has_walls
 
@@ -58,14 +61,14 @@ OPEN_FIELD = Walls(EMPTY, 1.0)
 
 def walls_for(track: Track | None, unit: str, concave: bool = False) -> Walls | None:
     """The `Walls` of `track` in `unit` (px or m; px at the track's pixels_per_metre), or
-    None when there is nothing to meet (no track, or none of its walls): the open
-    field's drivers. `concave`: the track's polylines are Godot concave polygons."""
+    None when there is nothing to meet (no track, or no walls, cones or surfaces): the
+    open field's drivers. `concave`: the track's polylines are Godot concave polygons."""
     if track is None:
         return None
     if unit not in ("px", "m"):
         raise ValueError(f"a model's unit of length is px or m, not {unit!r}")
     world = build_world(track.in_unit("px"), concave)
-    if not has_walls(world):
+    if not (has_walls(world) or cone_count(world) or surface_count(world)):
         return None
     scale = 1.0 if unit == "px" else float(track.pixels_per_metre)
     return Walls(world, scale, float(track.wall_restitution), float(track.wall_friction))

@@ -14,7 +14,13 @@ engine's rules shape by shape:
   unit normal `poly_normals` (k, 2) (edge i runs from vertex i to the next), and where
   each polygon starts, `poly_offsets` (p + 1,): a rectangle is one (`RectangleShape2D`
   and `ConvexPolygonShape2D` have the same faces and corners).
-Cones are not walls here: a knocked cone stops being solid, which needs a car's state.
+Cones are not walls (a car knocks them over and is not stopped; `cones.py` counts
+them): `cones` (c, 4) holds x, y, radius and the cone's number in the track, sorted by
+x, so a query finds the cones near a box by bisection; `cone_reach` (1,) is the
+largest cone's radius (0 without cones).
+Surfaces of other grip (`surfaces.py` looks a point up): `surface_points` (k, 2) their
+corners in order, `surface_offsets` (s + 1,) where each starts, `surface_grips` (s,)
+their grip factors, `surface_boxes` (s, 4) their bounding boxes.
 
 Items are numbered segments first, then circles, then polygons. A uniform grid finds
 the items near a box without looking at the others: `grid` = (x0, y0, cell, nx, ny),
@@ -56,16 +62,20 @@ MAX_CELLS = 1 << 20
 """The grid never has more cells than this (a huge sparse track gets bigger cells)."""
 
 
+_FLOAT_PARTS = (
+    "grid", "segments", "circles", "poly_points", "poly_normals", "boxes", "clear_grid", "clearance",
+    "cones", "cone_reach", "surface_points", "surface_grips", "surface_boxes",
+)  # fmt: skip
+_FLOAT_WIDTHS = (0, 4, 3, 2, 2, 4, 0, 0, 4, 0, 2, 0, 4)
+"""Row widths of the float parts (0: a flat array)."""
+_INT_PARTS = ("concave", "poly_offsets", "cell_start", "cell_items", "surface_offsets")
 F_GRID, F_SEGMENTS, F_CIRCLES, F_POINTS, F_NORMALS, F_BOXES, F_CLEAR_GRID, F_CLEARANCE = range(8)
-I_CONCAVE, I_POLY_OFFSETS, I_CELL_START, I_CELL_ITEMS = range(8, 12)
-N_SEGMENTS, N_CIRCLES, N_POLYGONS, N_CELL_ITEMS = range(12, 16)
-HEADER = 16
+F_CONES, F_CONE_REACH, F_SURFACE_POINTS, F_SURFACE_GRIPS, F_SURFACE_BOXES = range(8, 13)
+I_CONCAVE, I_POLY_OFFSETS, I_CELL_START, I_CELL_ITEMS, I_SURFACE_OFFSETS = range(13, 18)
+N_SEGMENTS, N_CIRCLES, N_POLYGONS, N_CELL_ITEMS, N_CONES, N_SURFACES = range(18, 24)
+HEADER = 24
 """`World.ints` starts with where each part starts (in `floats`, F_*; in `ints`, I_*)
 and the counts (N_*)."""
-_FLOAT_PARTS = ("grid", "segments", "circles", "poly_points", "poly_normals", "boxes", "clear_grid", "clearance")
-_FLOAT_WIDTHS = (0, 4, 3, 2, 2, 4, 0, 0)
-"""Each float part's row width (0: a flat part)."""
-_INT_PARTS = ("concave", "poly_offsets", "cell_start", "cell_items")
 
 
 class World(NamedTuple):
@@ -85,7 +95,7 @@ class World(NamedTuple):
 
     def _int_part(self, k: int) -> np.ndarray:
         begin = self.ints[k]
-        end = self.ints[k + 1] if k + 1 < HEADER - 4 else len(self.ints)
+        end = self.ints[k + 1] if k + 1 < I_CONCAVE + len(_INT_PARTS) else len(self.ints)
         return self.ints[begin:end]
 
     grid = property(lambda self: self._float_part(F_GRID))
@@ -100,6 +110,12 @@ class World(NamedTuple):
     poly_offsets = property(lambda self: self._int_part(I_POLY_OFFSETS))
     cell_start = property(lambda self: self._int_part(I_CELL_START))
     cell_items = property(lambda self: self._int_part(I_CELL_ITEMS))
+    cones = property(lambda self: self._float_part(F_CONES))
+    cone_reach = property(lambda self: self._float_part(F_CONE_REACH))
+    surface_points = property(lambda self: self._float_part(F_SURFACE_POINTS))
+    surface_grips = property(lambda self: self._float_part(F_SURFACE_GRIPS))
+    surface_boxes = property(lambda self: self._float_part(F_SURFACE_BOXES))
+    surface_offsets = property(lambda self: self._int_part(I_SURFACE_OFFSETS))
 
 
 def _packed(parts: dict) -> World:
@@ -108,7 +124,14 @@ def _packed(parts: dict) -> World:
     ints = [np.asarray(parts[name], dtype=np.int64).reshape(-1) for name in _INT_PARTS]
     float_starts = np.cumsum([0] + [len(f) for f in floats[:-1]])
     int_starts = HEADER + np.cumsum([0] + [len(i) for i in ints[:-1]])
-    counts = [len(parts["segments"]), len(parts["circles"]), len(parts["poly_offsets"]) - 1, len(parts["cell_items"])]
+    counts = [
+        len(parts["segments"]),
+        len(parts["circles"]),
+        len(parts["poly_offsets"]) - 1,
+        len(parts["cell_items"]),
+        len(parts["cones"]),
+        len(parts["surface_offsets"]) - 1,
+    ]
     header = np.concatenate([float_starts, int_starts, counts]).astype(np.int64)
     world = World(np.concatenate(floats), np.concatenate([header, *ints]))
     world.floats.setflags(write=False)
@@ -117,8 +140,9 @@ def _packed(parts: dict) -> World:
 
 
 def build_world(track: Track, concave: bool = False) -> World:
-    """The world of `track`'s walls (polylines, rectangles, circles) in its unit;
-    `concave`: its polylines are Godot concave polygons (else segment shapes)."""
+    """The world of `track`'s walls (polylines, rectangles, circles), cones and surfaces
+    in its unit; `concave`: its polylines are Godot concave polygons (else segment
+    shapes)."""
     segments = []
     for line in track.polylines:
         points = np.asarray(line.points, dtype=np.float64)
@@ -127,14 +151,17 @@ def build_world(track: Track, concave: bool = False) -> World:
         segments.extend(np.hstack([points[:-1], points[1:]]))
     circles = [(c.x, c.y, c.radius) for c in track.circles]
     polygons = [np.asarray(r.corners(), dtype=np.float64) for r in track.rects]
-    return from_shapes(segments, circles, polygons, np.full(len(segments), concave))
+    cones = [(c.x, c.y, c.radius) for c in track.cones]
+    surfaces = [(s.polygon, s.grip) for s in track.surfaces]
+    return from_shapes(segments, circles, polygons, np.full(len(segments), concave), cones=cones, surfaces=surfaces)
 
 
-def from_shapes(segments, circles, polygons, concave=None, max_cells: int = MAX_CELLS) -> World:
+def from_shapes(segments, circles, polygons, concave=None, max_cells: int = MAX_CELLS, cones=(), surfaces=()) -> World:
     """A world of `segments` ((n, 4) or rows of 4), `circles` (rows x, y, r) and convex
     `polygons` (a list of (k, 2) vertex arrays, in order around each); `concave`
     (n,): which segments are pieces of Godot concave polygons (default none);
-    `max_cells`: the most cells the grid may have."""
+    `max_cells`: the most cells the grid may have; `cones` (rows x, y, r, numbered
+    in their order); `surfaces` (pairs of a (k, 2) polygon and its grip factor)."""
     seg = np.asarray(segments, dtype=np.float64).reshape(-1, 4)
     flags = np.zeros(len(seg), dtype=np.uint8) if concave is None else np.asarray(concave, dtype=np.uint8).reshape(-1)
     circ = np.asarray(circles, dtype=np.float64).reshape(-1, 3)
@@ -157,7 +184,27 @@ def from_shapes(segments, circles, polygons, concave=None, max_cells: int = MAX_
             cell_items=cell_items,
             clear_grid=clear_grid,
             clearance=clearance,
+            cones=_cones(cones),
+            cone_reach=[max((float(c[2]) for c in cones), default=0.0)],
+            **_surfaces(surfaces),
         )
+    )
+
+
+def _cones(cones) -> np.ndarray:
+    """Rows x, y, radius, number (the cone's place in `cones`), sorted by x."""
+    c = np.asarray(cones, dtype=np.float64).reshape(-1, 3)
+    rows = np.column_stack([c, np.arange(len(c), dtype=np.float64)])
+    return rows[np.argsort(rows[:, 0], kind="stable")]
+
+
+def _surfaces(surfaces) -> dict:
+    points = [np.asarray(polygon, dtype=np.float64).reshape(-1, 2) for polygon, _ in surfaces]
+    return dict(
+        surface_points=np.vstack(points) if points else np.zeros((0, 2)),
+        surface_grips=np.array([float(grip) for _, grip in surfaces]),
+        surface_boxes=np.array([[*p.min(axis=0), *p.max(axis=0)] for p in points]).reshape(-1, 4),
+        surface_offsets=np.concatenate([[0], np.cumsum([len(p) for p in points])]).astype(np.int64),
     )
 
 

@@ -16,7 +16,7 @@ from ..files.presets import Preset, values_and_precision
 from ..physics.car_shape import CarShape
 from ..session.drive import DriveSession
 from ..session.tuning import LiveTuning, TuningChange
-from .drive_view import DriveView
+from .drive_view import CONES_TIP, DriveView
 from .file_actions import FileActions
 from .fit_dialog import FitDialog
 from .ghosts import Compare
@@ -98,6 +98,10 @@ class MainWindow(QMainWindow):
 
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
+        self.cones = QLabel()  # the cones knocked, on a track with cones (drive_view.refresh)
+        self.cones.setToolTip(CONES_TIP)
+        self.cones.hide()
+        self.statusBar().addPermanentWidget(self.cones)
         self.keys = DriveKeys(self)
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)

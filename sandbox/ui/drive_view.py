@@ -28,6 +28,13 @@ FPS_FRAMES = 30
 """Drawn frames the frame rate in the status line is averaged over."""
 
 
+CONES_TIP = (
+    "Cones the car has knocked over since it was placed: its shape touched them on its way "
+    "through a tick (a fast car cannot jump one). Each cone counts once; knocked cones are "
+    "drawn knocked and are not solid. Car → Reset car stands them up again."
+)
+
+
 class DriveView:
     """Frames of `window` (a MainWindow, which owns this), and what it draws of
     `window.drive` after each."""
@@ -124,6 +131,7 @@ class DriveView:
         if due(0):
             regime = regime_text(w.model, w.tuning, state)
             w.status.setText(f"{regime}physics {w.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
+            self._show_cones(state)
         w.track.hud_lines = [f"slip {math.degrees(float(state.sideslip[0])):+.1f}°"]  # speed: on the dashboard
         gaps = w.drive.gaps()
         w.track.ghosts = [(g.state, g.ghost.body, g.scale, g.ghost.colour) for g in gaps]
@@ -136,6 +144,14 @@ class DriveView:
             replay = w.drive.replay
             if replay is not None:
                 w.replay.bar.show_position(replay.name, w.drive.replay_tick, len(replay), w.sim.hz)
+
+    def _show_cones(self, state: State) -> None:
+        """The status bar's count of the cones knocked, on a track with cones."""
+        track = self.window.drive.track
+        label = self.window.cones
+        label.setVisible(track is not None and bool(track.cones))
+        if label.isVisible():
+            label.setText(f"cones knocked: {int(state.get('cones_hit')[0])} of {len(track.cones)}")
 
     def _dashboard(self, state: State, speed: float) -> Dashboard:
         """The view's dashboard: speed, the engine's rpm and gear where the model

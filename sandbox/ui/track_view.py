@@ -18,6 +18,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
+from ..physics.cones import knocked_numbers
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .camera import DEFAULT_CAMERA, FIT_MARGIN_PX, ZOOM_RANGE, frame
 from .game_car import GameCar
@@ -219,6 +220,8 @@ class TrackView(QWidget):
         p.fillRect(self.rect(), GROUND)
         cx, cy = self.camera()
         self._paint_grid(p, cx, cy)
+        if self.state is not None and "cones_knocked" in self.state.extra:
+            self.world.set_knocked(knocked_numbers(self.state.extra["cones_knocked"][0]))
         self.world.paint(p, (cx, cy), self.scale, (self.width(), self.height()), self.devicePixelRatioF())
         p.save()
         p.translate(self.width() / 2, self.height() / 2)

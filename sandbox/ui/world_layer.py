@@ -4,7 +4,9 @@ pixels (the club circuit's 463 wall points drawn afresh cost 1.5–2 ms a frame;
 a fraction of that, see docs/window.md). The picture is drawn again when the scale
 changes or the view nears its edge.
 
-How each model's car meets the walls drawn is said beside the track (`contact_note`)."""
+How each model's car meets the walls drawn is said beside the track (`contact_note`).
+The cones the car has knocked (`set_knocked`, from its state) are drawn knocked over;
+the picture is drawn again when that set changes (a knock, a reset)."""
 
 from __future__ import annotations
 
@@ -20,9 +22,10 @@ from .track_painter import paint_track
 CONTACT = (
     "the arcade, bicycle and Ackermann cars meet its walls as move_and_slide does in the engine "
     "their tuning names (Engine: Godot 4 or Godot 3); the rigid body and the dynamic car bounce off "
-    "them (the track's restitution and friction)"
+    "them (the track's restitution and friction); every car knocks cones over (counted, never solid); "
+    "a surface's grip scales the dynamic car's and the rigid body's tyre grip"
 )
-"""What cars do at a track's walls, said where a track is chosen."""
+"""What cars do at a track's walls, cones and surfaces, said where a track is chosen."""
 
 
 def contact_note(model, tuning) -> str:
@@ -32,6 +35,20 @@ def contact_note(model, tuning) -> str:
     if getattr(model, "MEETS_WALLS", False):
         return f"walls met as in {ENGINE_CHOICES[int(tuning[ENGINE_NAME])]}"
     return f"the {model.TITLE} car passes through walls for now"
+
+
+def surface_note(model) -> str:
+    """What a track's surfaces do to `model`'s car (its `GRIP_PARAMS`: physics/surfaces.py)."""
+    if getattr(model, "GRIP_PARAMS", ()):
+        return "surfaces scale its tyre grip"
+    return "surfaces leave it as it is (it has no tyre grip to scale)"
+
+
+def world_note(model, tuning, track: Track | None) -> str:
+    """What `model`'s car with `tuning` does on `track`: `contact_note`, and
+    `surface_note` where the track has surfaces."""
+    note = contact_note(model, tuning)
+    return note if track is None or not track.surfaces else f"{note}; {surface_note(model)}"
 
 
 MARGIN = 0.25
@@ -53,6 +70,7 @@ class WorldLayer:
         self._key = None  # (scale, device pixel ratio) the picture was drawn at
         self._covered = QRectF()  # the world (view units) the picture stands for
         self._area = QRectF()  # the part of it drawn: the track's bounds within it
+        self.knocked: frozenset[int] = frozenset()  # the cones drawn knocked over (their numbers)
 
     def set_track(self, track: Track | None) -> None:
         self.source = track
@@ -61,6 +79,13 @@ class WorldLayer:
     def set_unit(self, unit: str) -> None:
         self.unit = unit
         self._convert()
+
+    def set_knocked(self, numbers) -> None:
+        """Draw the cones numbered `numbers` (their places in the track) knocked over."""
+        knocked = frozenset(int(n) for n in numbers)
+        if knocked != self.knocked:
+            self.knocked = knocked
+            self._image, self._key = None, None
 
     def _convert(self) -> None:
         self.track = None if self.source is None else self.source.in_unit(self.unit)
@@ -105,7 +130,7 @@ class WorldLayer:
         try:
             painter.scale(scale, scale)
             painter.translate(-area.left(), -area.top())
-            paint_track(painter, self.track)
+            paint_track(painter, self.track, self.knocked)
         finally:
             painter.end()
         self._image = image

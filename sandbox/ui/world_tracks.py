@@ -21,7 +21,7 @@ from ..files.tracks import BUILTIN_TRACKS, builtin_track_names, find_builtin_tra
 from ..physics.track import Track
 from .menus import add_action
 from .window_memory import settings
-from .world_layer import contact_note
+from .world_layer import world_note
 
 RECENT_LIMIT = 6
 """Recent track files kept in the Track menu."""
@@ -191,7 +191,7 @@ class WorldTracks:
         if track is None:
             w.statusBar().showMessage("The open field: nothing to meet", 5000)
         else:
-            said = "" if track.is_open_field else f" ({contact_note(w.model, w.tuning)})"
+            said = "" if track.is_open_field else f" ({world_note(w.model, w.tuning, track)})"
             w.statusBar().showMessage(f"Track: {track.name}{said}", 10000)
         w.menus.refresh()
 

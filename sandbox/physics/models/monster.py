@@ -159,6 +159,8 @@ REFERENCE_POINT = "the centre of gravity"
 """The point the state's position is (where path metrics are measured)."""
 TOP_SPEED_FORMULA = "where the best gear's drive force meets drag and rolling resistance"
 NO_TOP_SPEED = "none: with drag and rolling resistance at 0 nothing resists the motion"
+GRIP_PARAMS = ("mu",)
+"""What a track surface's grip factor multiplies (physics/surfaces.py): the tyres' μ."""
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))

@@ -85,6 +85,9 @@ GRAVITY = 9.81
 """m/s²: the weight that loads the tyres with grip ∝ load."""
 REVERSE_BELOW = 0.5
 """m/s: below this forward speed, the brake pedal drives backwards."""
+GRIP_PARAMS = ("side_grip", "forward_grip", "max_grip", "mu")
+"""What a track surface's grip factor multiplies (physics/surfaces.py): each patch's
+friction (its side and forward grip and the cap on its force)."""
 
 
 # wheel corners in units of (half_length, half_width): front-left, front-right, rear-left, rear-right
