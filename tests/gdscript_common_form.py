@@ -71,6 +71,15 @@ SHAPE_SIZES = (
 is Godot 3's `extents` and Godot 4's `size` / 2; half a CapsuleShape2D's straight part
 is half Godot 3's `height` (the straight part) and half Godot 4's (tip to tip) less the
 radius."""
+WALL_SPEEDS = (
+    (
+        "return (velocity.x * cos(angle) + velocity.y * sin(angle)) / pixels_per_metre",
+        "var moved := get_real_velocity()\nreturn (moved.x * cos(angle) + moved.y * sin(angle)) / pixels_per_metre",
+    ),
+)
+"""The speed a metric car keeps after a wall: the share along its heading of Godot 3's
+returned (slid) velocity, and of Godot 4's get_real_velocity() (Godot 4's floating
+move_and_slide leaves `velocity` as it was set: what the body moved is what it did)."""
 GODOT4_INTEGERS = {"mini": "minf", "maxi": "maxf"}
 """Godot 4's comparisons of integers: the same as those of floats on integers."""
 RENAMED = {"_next_steer": "_steer"}
@@ -195,7 +204,7 @@ def members(text: str, godot: int) -> dict[str, tuple]:
             body = list(item[2:])
             if godot == 3:
                 body = [_godot3(s) for s in body]
-                for old, new in SLIDES + SHAPE_SIZES:
+                for old, new in SLIDES + SHAPE_SIZES + WALL_SPEEDS:
                     body = _replace_runs(body, _statements(old, True), _statements(new, False))
             found[name] = ("func", *item[1][2:], *body)
         elif node.data in ("const_stmt", "class_var_stmt") and not exported:

@@ -152,6 +152,7 @@ def test_a_replayed_recording_has_its_divergence_for_each_tuning(qtbot, tuning):
         drive=drive,
         replay=SimpleNamespace(play_trace=drive.play_trace, scrub=lambda tick: None),
         track=TrackView(60),
+        world=SimpleNamespace(track=None, follow_named=lambda path: True),  # the open field
         files=SimpleNamespace(),
         menus=SimpleNamespace(refresh=lambda: None),
         switcher=SimpleNamespace(),

@@ -101,7 +101,7 @@ class GameInfo:
         fields = {name: message[name] for name in ("game", "godot", "model", "format", "hz", "units")}
         switches, ignored = known_switches(message.get("switches"), message["model"])
         return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address,
-                   switches=switches, switches_ignored=ignored, protocol=int(message["v"]))  # fmt: skip
+                   switches=switches, switches_ignored=ignored, protocol=int(message.get("v", 1)))  # fmt: skip
 
     @property
     def named(self) -> str:
