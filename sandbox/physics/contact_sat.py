@@ -14,10 +14,11 @@ Godot's `project_range_cast`.
 `contacts` then follows Godot's `generate_contacts`: each shape's supports along the
 axis (one point, or two when a face is within the engine's threshold of the axis:
 `_SEGMENT_IS_VALID_SUPPORT_THRESHOLD`, 0.99998; a capsule's flat side only within
-2e-5 of it; a segment shape's two ends along nearly every axis, its normal being
-unnormalised, a concave polygon's piece's as a face's), the car's moved by the margin, then point-point, point-edge or
-edge-edge contacts, each a pair (point on the car, point on the wall): the wall's
-point minus the car's is how far the car must move to leave it.
+2e-5 of it; a segment shape's two ends along nearly every axis, as its normal is kept
+unnormalised, a concave polygon's piece's as a face's), the car's moved by the
+margin, then point-point, point-edge or edge-edge contacts, each a pair (point on
+the car, point on the wall): the wall's point minus the car's is how far the car must
+move to leave it.
 """
 
 from __future__ import annotations
