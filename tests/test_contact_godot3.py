@@ -165,6 +165,29 @@ def test_the_tunnel_check_sees_the_engine_s_own_tunnelling_through_a_concave_pol
     assert _crosses((1500.0, 0.0), (x, y), *wall)
 
 
+@pytest.mark.parametrize("concave", [False, True])
+def test_a_segment_shape_s_end_pushes_along_its_normal_a_concave_polygon_s_from_its_end(concave):
+    """A round car of radius 10 overlapping the end (100, 0) of a wall from (0, 0):
+    its centre (103, -6) is 3·√5 from the end, so the least overlap is along the
+    direction u = (3, -6)/(3√5) from the end to the centre. Godot 3's SegmentShape2D
+    keeps its normal unnormalised ((b − a).tangent(), shape_2d_sw.cpp), so its
+    get_supports gives both ends along any axis but the segment's own direction, and
+    the car's point is met on the segment's line: the car is pushed out straight
+    along the normal (0, −1). A ConcavePolygonShape2D hands its solver segments with
+    a unit normal: the end alone supports, and the push is along u."""
+    track = Track("end", unit="px", polylines=(Polyline([(0.0, 0.0), (100.0, 0.0)]),))
+    world = build_world(track, concave=concave)
+    body = body_at(circle(10.0), 103.0, -6.0, 0.0)
+    hit, tx, ty, _, _, nx, ny, _, _, _ = body_test_motion(world, body, 0.0, 0.0, SAFE_MARGIN)
+    assert hit and ty < 0
+    if concave:
+        assert (nx, ny) == pytest.approx((1 / math.sqrt(5), -2 / math.sqrt(5)), abs=1e-9)
+        assert tx == pytest.approx(-ty / 2, abs=1e-9)  # along u
+    else:
+        assert (nx, ny) == pytest.approx((0.0, -1.0), abs=1e-9)
+        assert tx == pytest.approx(0.0, abs=1e-9)
+
+
 def test_the_grid_changes_the_cost_not_the_motion():
     """2 000 short segments on a ring: the gridded world and the same world as one
     cell give the same bits for a car weaving among them."""

@@ -134,6 +134,9 @@ def _drives() -> dict:
         **px,
     )
     thin = Track("thin wall", polylines=(Polyline([(3000, -2000), (3000, 2000)]),), **px)
+    # a wall's end met at 45°: a segment shape pushes along its normal, a concave
+    # polygon's piece away from its end (docs/tracks.md, "A wall's end")
+    end = Track("a wall's end", polylines=(Polyline([(0, 0), (300, 0)]),), **px)
     head_on = np.vstack([_steady(400, 0, 70), _steady(-200, 0, 15), _steady(300, 0, 25)])
     return {
         "head_on": Drive(wall_x, (300.0, 0.0, 0.0), head_on),
@@ -155,6 +158,10 @@ def _drives() -> dict:
         ),
         "fast_thin_wall_30hz": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30),
         "fast_thin_wall_30hz_concave": Drive(thin, (0.0, 0.0, 0.0), _heading(3, 20000, 12), hz=30, concave=True),
+        "round_car_at_a_wall_end": Drive(end, (330.0, -40.0, 0.0), _steady(-300, 300, 40), shape=circle(20)),
+        "round_car_at_a_wall_end_concave": Drive(
+            end, (330.0, -40.0, 0.0), _steady(-300, 300, 40), concave=True, shape=circle(20)
+        ),
         "box_car_glancing": Drive(
             floor, (0.0, 0.0, math.radians(30)), _heading(30, 450, 100), shape=rectangle(120, 60, 10, 0, 0.1)
         ),

@@ -14,9 +14,11 @@ Godot's `project_range_cast`.
 `contacts` then follows Godot's `generate_contacts`: each shape's supports along the
 axis (one point, or two when a face is within the engine's threshold of the axis:
 `_SEGMENT_IS_VALID_SUPPORT_THRESHOLD`, 0.99998; a capsule's flat side only within
-2e-5 of it), the car's moved by the margin, then point-point, point-edge or
-edge-edge contacts, each a pair (point on the car, point on the wall): the wall's
-point minus the car's is how far the car must move to leave it.
+2e-5 of it; a segment shape's two ends along nearly every axis, as its normal is kept
+unnormalised, a concave polygon's piece's as a face's), the car's moved by the
+margin, then point-point, point-edge or edge-edge contacts, each a pair (point on
+the car, point on the wall): the wall's point minus the car's is how far the car must
+move to leave it.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from .body_shape import (
     vertex_count,
 )
 from .kernel import kernel
-from .world import CIRCLE, POLYGON, SEGMENT, circle, corner, face_normal, polygon_start, segment
+from .world import CIRCLE, POLYGON, SEGMENT, circle, corner, face_normal, is_concave, polygon_start, segment
 
 SUPPORT_THRESHOLD = 0.99998
 """Godot's _SEGMENT_IS_VALID_SUPPORT_THRESHOLD: a face within this cosine of an axis
@@ -204,6 +206,11 @@ def wall_supports(world, kind, idx, ux, uy):
     if kind == SEGMENT:
         ax, ay, bx, by = segment(world, idx, 0), segment(world, idx, 1), segment(world, idx, 2), segment(world, idx, 3)
         nx, ny = _segment_normal(world, idx)
+        if not is_concave(world, idx):
+            # a SegmentShape2D keeps its normal unnormalised, (b - a).tangent(), as long
+            # as the segment: its two ends support along nearly every axis
+            length = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+            nx, ny = nx * length, ny * length
         if abs(ux * nx + uy * ny) > SUPPORT_THRESHOLD:
             return 2.0, ax, ay, bx, by
         if ux * (bx - ax) + uy * (by - ay) > 0:
