@@ -1,4 +1,4 @@
-"""The bench's lapping drive: its controls keep every kinematic car off the club
+"""The bench's lapping drive: its controls keep every model's car off the club
 circuit's walls (so the figure compares a car among walls with the same drive on the
 open field, tick for tick the same moves), and the drive goes round the circuit's
 corners, not along one straight. Nothing here is timed."""

@@ -1,4 +1,4 @@
-"""What a track's walls cost a kinematic car: a car lapping the built-in club circuit
+"""What a track's walls cost a car: a car lapping the built-in club circuit
 (a lap's controls made once by a simple pure-pursuit driver along the track's centre
 line, then replayed in one compiled call) against the same controls on the open field
 (the same moves, tick for tick, as long as the car meets no wall), for one car (ns per
@@ -24,8 +24,8 @@ from ..physics.track import Pose
 from ..physics.walls import walls_for
 from .bench_lines import verdict
 
-MODELS = ("arcade", "bicycle", "ackermann")
-"""The models that meet walls."""
+MODELS = ("arcade", "bicycle", "ackermann", "rigid_body", "monster")
+"""The models that meet walls: every one (the kinematic ones slide, the rigid ones bounce)."""
 TARGET_RATIO = 2.0
 """A car on the circuit costs at most this many times a car on the open field."""
 CARS = 2048
