@@ -51,8 +51,8 @@ up direction, takes every collision as a wall, as a floating CharacterBody2D doe
 SLIDES = (
     ("velocity = move_and_slide(velocity)", "move_and_slide()"),
     (
-        "velocity = move_and_slide((target - position) / delta)\nvar collided = get_slide_count() > 0",
-        "velocity = (target - position) / delta\nmove_and_slide()\nvar collided := get_slide_collision_count() > 0",
+        "velocity = move_and_slide(moved / delta)\nvar collided = get_slide_count() > 0",
+        "velocity = moved / delta\nmove_and_slide()\nvar collided := get_slide_collision_count() > 0",
     ),
     (
         "var slid = move_and_slide((start_velocity + velocity) / 2.0)\nif get_slide_count() > 0:\n\tvelocity = slid",

@@ -6,11 +6,11 @@ tick, and within 1 px every tick.
 
 The lot's walls are tiles, each a closed polyline of segment shapes whose top is
 slanted 2.5 px over 128 px; a car meeting a tile's corner is pushed along the side's
-normal, as a segment shape's end pushes (docs/tracks.md, "A wall's end"). Not met yet,
-marked as an expected failure (strict: it fails the suite once it holds) with the
-figure measured: the Ackermann car backing off the left wall starts reversing a tick
-later in the engine, where its script's 32-bit position round trip leaves it a speed
-of +4e-7 m/s after the wall (docs/tracks.md, "Checked against the engine")."""
+normal, as a segment shape's end pushes (docs/tracks.md, "A wall's end"). A drive not
+met would be marked as an expected failure (strict: it fails the suite once it holds)
+with the figure measured; none is: the Ackermann car braked to rest against the left
+wall reverses on the engine's tick too, since its script asks move_and_slide for the
+model's own move (zero at rest), not for the way from the node's 32-bit position."""
 
 from __future__ import annotations
 
@@ -29,13 +29,9 @@ needs_godot = pytest.mark.skipif(godot_binary() is None, reason="godot3-server i
 CASES = [("arcade", name) for name in DRIVES] + [
     (model, name) for model in ("bicycle", "ackermann") for name in DRIVES if name != "glancing_from_afar"
 ]
-APART = {
-    ("ackermann", "glancing_then_reverse"): "reverses a tick later in the engine (a 32-bit speed residue): 1.6 px",
-}
+APART: dict = {}
 """Drives that part by more than 1 px, with the figure measured."""
-DECIDED_OTHERWISE = {
-    ("ackermann", "glancing_then_reverse"): "tick 154 (backing off, a tick later) in contact in the engine only",
-}
+DECIDED_OTHERWISE: dict = {}
 """Drives whose contact decisions differ on some tick, with what was measured."""
 
 

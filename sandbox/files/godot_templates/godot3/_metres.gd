@@ -9,11 +9,14 @@ func _start_at_node():
 	heading = rotation
 
 
-func _place(delta):
-	# move the node to the model's position, in pixels; where something in the way stops
-	# it, the model goes on from where the engine left it (true: it did)
+func _place(delta, x0, y0):
+	# move the node to the model's position, in pixels, the model having come from (x0, y0)
+	# m this tick; where something in the way stops it, the model goes on from where the
+	# engine left it (true: it did). The engine is asked for the model's own move, not for
+	# the way from the node's 32-bit position: a car at rest asks exactly nothing
 	var target = Vector2(pos_x, pos_y) * pixels_per_metre
-	velocity = move_and_slide((target - position) / delta)
+	var moved = Vector2(pos_x - x0, pos_y - y0) * pixels_per_metre
+	velocity = move_and_slide(moved / delta)
 	var collided = get_slide_count() > 0
 	if collided:
 		pos_x = position.x / pixels_per_metre

@@ -25,9 +25,11 @@ func _ready():
 func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
 	var throttle = Input.get_action_strength("accelerate")
+	var x0 = pos_x  # where the model starts the tick, m
+	var y0 = pos_y
 	step(turn, throttle, Input.get_action_strength("brake"), _tick_length(delta))
 	rotation = heading  # the body meets walls at the new heading
-	if _place(delta):
+	if _place(delta, x0, y0):
 		speed = _speed_after_wall(heading)
 
 

@@ -10,11 +10,14 @@ func _start_at_node() -> void:
 	_heading = rotation
 
 
-func _place(delta: float) -> bool:
-	# move the node to the model's position, in pixels; where something in the way stops
-	# it, the model goes on from where the engine left it (true: it did)
+func _place(delta: float, x0: float, y0: float) -> bool:
+	# move the node to the model's position, in pixels, the model having come from (x0, y0)
+	# m this tick; where something in the way stops it, the model goes on from where the
+	# engine left it (true: it did). The engine is asked for the model's own move, not for
+	# the way from the node's 32-bit position: a car at rest asks exactly nothing
 	var target := Vector2(_pos_x, _pos_y) * pixels_per_metre
-	velocity = (target - position) / delta
+	var moved := Vector2(_pos_x - x0, _pos_y - y0) * pixels_per_metre
+	velocity = moved / delta
 	move_and_slide()
 	var collided := get_slide_collision_count() > 0
 	if collided:

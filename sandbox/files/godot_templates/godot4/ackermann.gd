@@ -26,9 +26,11 @@ func _physics_process(delta: float) -> void:
 	# delta is the sandbox's tick: 1.0 / physics_ticks_per_second in 64 bits (× Engine.time_scale)
 	var turn := Input.get_axis("steer_left", "steer_right")
 	var throttle := Input.get_action_strength("accelerate")
+	var x0 := _pos_x  # where the model starts the tick, m
+	var y0 := _pos_y
 	_step(turn, throttle, Input.get_action_strength("brake"), delta)
 	rotation = _heading  # the body meets walls at the new heading
-	if _place(delta):
+	if _place(delta, x0, y0):
 		_speed = _speed_after_wall(_heading)
 
 
