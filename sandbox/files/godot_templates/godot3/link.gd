@@ -428,7 +428,8 @@ func _collect_level(seq):
 			_note(notes, "tile maps' collision: not read", node)
 		# the first Path2D with a curve of two points or more is the centre line (as the
 		# sandbox reads a level's .tscn)
-		if node is Path2D and node.curve != null and node.curve.get_point_count() >= 2:
+		var curve = node.curve if node is Path2D else null
+		if curve != null and curve.get_point_count() >= 2:
 			if path == null:
 				path = node
 			else:
@@ -521,7 +522,8 @@ func _curve_of(path):
 	var curve = path.curve
 	var points = []
 	for k in range(curve.get_point_count()):
-		points += _flat([curve.get_point_in(k), curve.get_point_out(k), curve.get_point_position(k)])
+		points += _flat([curve.get_point_in(k), curve.get_point_out(k)])
+		points += _flat([curve.get_point_position(k)])
 	var transform = _plain_all([t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y])
 	return {"node": _node_path(path), "transform": transform, "points": points}
 

@@ -444,7 +444,8 @@ func _collect_level(seq: int) -> void:
 			_note(notes, "tile maps' collision: not read", node)
 		# the first Path2D with a curve of two points or more is the centre line (as the
 		# sandbox reads a level's .tscn)
-		if node is Path2D and (node as Path2D).curve != null and (node as Path2D).curve.point_count >= 2:
+		var curve: Curve2D = (node as Path2D).curve if node is Path2D else null
+		if curve != null and curve.point_count >= 2:
 			if path == null:
 				path = node as Path2D
 			else:
@@ -537,7 +538,8 @@ func _curve_of(path: Path2D) -> Dictionary:
 	var curve: Curve2D = path.curve
 	var points: Array = []
 	for k in range(curve.point_count):
-		points.append_array(_flat([curve.get_point_in(k), curve.get_point_out(k), curve.get_point_position(k)]))
+		points.append_array(_flat([curve.get_point_in(k), curve.get_point_out(k)]))
+		points.append_array(_flat([curve.get_point_position(k)]))
 	var transform: Array = _plain_all([t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y])
 	return {"node": _node_path(path), "transform": transform, "points": points}
 
