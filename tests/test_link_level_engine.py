@@ -111,8 +111,10 @@ def test_the_walls_the_game_sends_are_the_walls_of_its_scene_file(mask):
 def same_centre(track, expected) -> bool:
     line, theirs = track.centre_line, expected.centre_line
     assert line is not None and theirs is not None and len(theirs.points) > 10
-    return line.closed == theirs.closed and line.points.shape == theirs.points.shape and bool(
-        np.abs(line.points - theirs.points).max() <= WALL_PX
+    return (
+        line.closed == theirs.closed
+        and line.points.shape == theirs.points.shape
+        and bool(np.abs(line.points - theirs.points).max() <= WALL_PX)
     )
 
 

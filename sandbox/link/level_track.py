@@ -1,9 +1,12 @@
 """The running game's level, as its link node sends it (docs/link.md, `level`), as a track
 in px: each shape in the game's global coordinates becomes walls through the same code
 as a shape read from a level's .tscn (files/godot_level_walls.py: shape_walls and
-polygon_walls), so the game and the file give the same walls. Bad data (a value not a finite number, a
-shape of an unknown kind, too many shapes) is a LevelError naming the game's node; what
-the node did not read, and shapes it left out beyond its bound, are the track's notes."""
+polygon_walls), so the game and the file give the same walls; the first Path2D's curve is
+the centre line (curve_line, as from the file) and the car's `pixels_per_metre` the
+track's scale. Bad data (a value not a finite number, a shape of an unknown kind, too
+many shapes, a scale that is not a positive number) is a LevelError naming the game's
+node or the field; what the node did not read, and shapes it left out beyond its bound,
+are the track's notes."""
 
 from __future__ import annotations
 
