@@ -3,8 +3,9 @@ the level of tests/data/godot_levels/godot3 (walls under rotated, scaled, sheare
 mirrored parents, an instanced scene moved, shapes of every kind, a disabled and a one-way
 shape, bodies on other layers, moving bodies, an area, a tile map) beside a car with the
 link node, and the sandbox's end pulls the level over UDP on 127.0.0.1. What the node sends
-(the running engine's global transforms) gives the walls `read_level` reads from the same
-.tscn (the file, another path) within 1e-3 px."""
+(the running engine's global transforms) gives the walls and the centre line (its Path2D)
+`read_level` reads from the same .tscn (the file, another path) within 1e-3 px; a metric
+car's `pixels_per_metre` comes with them and is the track's scale."""
 
 from __future__ import annotations
 
@@ -120,7 +121,8 @@ def same_centre(track, expected) -> bool:
 
 def test_a_metric_car_sends_its_scale_and_its_level_is_in_metres_at_that_scale():
     """The exported bicycle (its script has `pixels_per_metre`), set to 40 px a metre in
-    the game: the track takes 40, so a wall 400 px from the origin is 10 m from it."""
+    the game: the track takes 40, so in metres every wall is the file's px / 40 (at the
+    default scale they would be px / 25)."""
     game_level, log = pulled(level_files(LEVEL, "level.tscn"), params={"pixels_per_metre": 40.0},
                              preset="bicycle_blog.json")  # fmt: skip
     assert game_level.pixels_per_metre == 40.0, log
