@@ -3,8 +3,9 @@ the level of tests/data/godot_levels/godot3 (walls under rotated, scaled, sheare
 mirrored parents, an instanced scene moved, shapes of every kind, a disabled and a one-way
 shape, bodies on other layers, moving bodies, an area, a tile map) beside a car with the
 link node, and the sandbox's end pulls the level over UDP on 127.0.0.1. What the node sends
-(the running engine's global transforms) gives the walls `read_level` reads from the same
-.tscn (the file, another path) within 1e-3 px."""
+(the running engine's global transforms) gives the walls and the centre line (its Path2D)
+`read_level` reads from the same .tscn (the file, another path) within 1e-3 px; a metric
+car's `pixels_per_metre` comes with them and is the track's scale."""
 
 from __future__ import annotations
 
@@ -37,9 +38,10 @@ def level_files(folder: Path, first: str) -> dict[str, str]:
     return {first: files.pop(first), **files}
 
 
-def pulled(level: dict[str, str], params: dict | None = None, timeout: float = 30.0):
-    """The level a running game with `level` beside its car sends, and the game's log."""
-    scene, preset = arcade_scene()
+def pulled(level: dict[str, str], params: dict | None = None, timeout: float = 30.0, preset="recipe_defaults.json"):
+    """The level a running game with `level` beside its car (the exported script and
+    scene of the built-in `preset`) sends, and the game's log."""
+    scene, preset = arcade_scene(preset)
     node = export_link_node(preset.model, 3, tuning=preset.tuning)
     server = LinkServer(port=0, token=TOKEN)
     server.start()
@@ -102,6 +104,33 @@ def test_the_walls_the_game_sends_are_the_walls_of_its_scene_file(mask):
     assert any(isinstance(c, Circle) and (c.x, c.y) == (1500, 400) for c in track.circles) == (mask == 3)
     assert game_level.left_out == 0 and game_level.parts == 1
     assert track.spawn.x == pytest.approx(game_level.car["x"]) and track.name.endswith("(from the game)")
+    # the level's Path2D (turned, moved, a curved stretch) is the centre line the file gives
+    assert same_centre(track, expected)
+    assert game_level.pixels_per_metre is None  # a car in px has no scale
+
+
+def same_centre(track, expected) -> bool:
+    line, theirs = track.centre_line, expected.centre_line
+    assert line is not None and theirs is not None and len(theirs.points) > 10
+    return (
+        line.closed == theirs.closed
+        and line.points.shape == theirs.points.shape
+        and bool(np.abs(line.points - theirs.points).max() <= WALL_PX)
+    )
+
+
+def test_a_metric_car_sends_its_scale_and_its_level_is_in_metres_at_that_scale():
+    """The exported bicycle (its script has `pixels_per_metre`), set to 40 px a metre in
+    the game: the track takes 40, so in metres every wall is the file's px / 40 (at the
+    default scale they would be px / 25)."""
+    game_level, log = pulled(level_files(LEVEL, "level.tscn"), params={"pixels_per_metre": 40.0},
+                             preset="bicycle_blog.json")  # fmt: skip
+    assert game_level.pixels_per_metre == 40.0, log
+    track = level_of_game(game_level)
+    expected = read_level(LEVEL / "level.tscn")
+    assert track.pixels_per_metre == 40.0 and same_centre(track, expected)
+    in_metres = [(kind, numbers / 40.0) for kind, numbers in outlines(expected)]  # the file's px at 40 px/m
+    assert same_walls(outlines(track.in_unit("m")), in_metres, WALL_PX / 40) == []
 
 
 def crowd_scene(bodies: int) -> str:

@@ -170,3 +170,23 @@ def test_a_drive_recorded_on_the_games_level_is_saved_without_a_track_and_says_h
     lines = (tmp_path / "drive.csv").read_text().splitlines()
     assert not any(line.startswith("# track") for line in lines)
     assert "Track → Save track as" in window.statusBar().currentMessage()
+
+
+def test_a_metric_model_meets_the_games_wall_at_the_games_own_scale(window, qtbot):
+    """The game's car says 40 px a metre: with the bicycle in the window, a wall 400 px
+    from the origin is 10 m from it (at the default 25 px/m it would be 16 m)."""
+    assert window.switch_model("bicycle")
+    east = {**WALL, "transform": [0, 1, -1, 0, 400, 0]}  # x = 390 … 410 px
+    peer = link_game(window, qtbot, level={**LEVEL, "shapes": [east], "pixels_per_metre": 40})
+    try:
+        window.link_panel.level_button.click()
+        qtbot.waitUntil(lambda: window.world.from_game, timeout=WAIT_MS)
+        assert peer.errors == []
+    finally:
+        peer.stop()
+    assert window.world_track.pixels_per_metre == 40
+    (wall,) = window.drive.sim.track.rects  # what the car drives against, in metres
+    xs = wall.corners()[:, 0]
+    assert (xs.min(), xs.max()) == (9.75, 10.25)
+    (drawn,) = window.track.world.track.rects  # what is drawn under the car
+    assert np.allclose(drawn.corners(), wall.corners())

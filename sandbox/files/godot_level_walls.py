@@ -205,7 +205,12 @@ def path_line(level, node, here: Transform, where: str, error):
     data = props.get("_data")
     if not isinstance(data, dict) or "points" not in data:
         raise error(f"{where}: curve: no _data with points (a Curve2D as Godot writes it)")
-    points = points_of(data["points"], f"{where}: curve points", error)
+    return curve_line(here, points_of(data["points"], f"{where}: curve points", error), where, error)
+
+
+def curve_line(here: Transform, points: np.ndarray, where: str, error):
+    """A curve's (in, out, position) points ((3n, 2), as Curve2D `_data.points` holds them)
+    as a polyline through `here`, or None for fewer than two points."""
     if len(points) % 3:
         raise error(f"{where}: curve points: {len(points)} vectors, not (in, out, position) triples")
     return curve_points(here, points)

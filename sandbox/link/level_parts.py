@@ -6,6 +6,7 @@ level_track.py)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 LEVEL_TIMEOUT_S = 5.0
@@ -24,7 +25,12 @@ class GameLevel:
     """The level the game's node sent: its shapes (plain JSON objects, in px, the game's
     global coordinates), how many it left out beyond its bound, what it did not read
     (`{"why", "nodes", "count"}` each), the car's pose in px and rad when it said it,
-    the game's name and Godot version (from its hello) and the parts it came in."""
+    the game's name and Godot version (from its hello) and the parts it came in; the
+    car's `pixels_per_metre` (px/m) and the first Path2D's curve (`centre_line`: its
+    node, global transform and (in, out, position) points, as docs/link.md says) as the
+    game sent them, None when it did not (a node from before them; a car without the
+    variable; a level without a Path2D); a scale sent as null (NaN or infinite in the
+    game) is NaN."""
 
     shapes: tuple[dict, ...]
     left_out: int = 0
@@ -33,6 +39,8 @@ class GameLevel:
     game: str = ""
     godot: str = ""
     parts: int = 1
+    pixels_per_metre: object = None
+    centre_line: object = None
 
 
 @dataclass
@@ -65,7 +73,9 @@ class LevelParts:
     def whole(self, game: str, godot: str) -> GameLevel:
         first = self.first
         shapes = tuple(shape for part in range(self.parts) for shape in self.got[part])
+        scale = first.get("pixels_per_metre")
+        scale = math.nan if scale is None and "pixels_per_metre" in first else scale
         return GameLevel(
             shapes, first.get("left_out", 0), tuple(first.get("not_read", ())), first.get("car"), game, godot,
-            self.parts,
+            self.parts, scale, first.get("centre_line"),
         )  # fmt: skip

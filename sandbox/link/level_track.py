@@ -1,9 +1,12 @@
 """The running game's level, as its link node sends it (docs/link.md, `level`), as a track
 in px: each shape in the game's global coordinates becomes walls through the same code
 as a shape read from a level's .tscn (files/godot_level_walls.py: shape_walls and
-polygon_walls), so the game and the file give the same walls. Bad data (a value not a finite number, a
-shape of an unknown kind, too many shapes) is a LevelError naming the game's node; what
-the node did not read, and shapes it left out beyond its bound, are the track's notes."""
+polygon_walls), so the game and the file give the same walls; the first Path2D's curve is
+the centre line (curve_line, as from the file) and the car's `pixels_per_metre` the
+track's scale. Bad data (a value not a finite number, a shape of an unknown kind, too
+many shapes, a scale that is not a positive number) is a LevelError naming the game's
+node or the field; what the node did not read, and shapes it left out beyond its bound,
+are the track's notes."""
 
 from __future__ import annotations
 
@@ -13,10 +16,10 @@ import numpy as np
 
 from ..files.godot_level import NOTE_PATHS, LevelError
 from ..files.godot_level_shapes import ShapeRefused
-from ..files.godot_level_walls import number, polygon_walls, shape_walls
+from ..files.godot_level_walls import curve_line, number, polygon_walls, shape_walls
 from ..files.track_checks import MAX_COORDINATE
 from ..files.tscn_reader import Call
-from ..physics.track import Circle, Pose, Rect, Track
+from ..physics.track import DEFAULT_PIXELS_PER_METRE, Circle, Polyline, Pose, Rect, Track
 from .game import from_game
 from .level_parts import GameLevel
 from .protocol import LEVEL_SHAPES
@@ -130,6 +133,42 @@ def _note(notes: dict, what: str, where: str) -> None:
         notes[what][1].append(where.removeprefix(f"{SOURCE}: "))
 
 
+def _scale(value) -> float:
+    """px/m: the game's car's `pixels_per_metre`, or the export's default when the game
+    did not send it (a node from before it, a car in px); LevelError when it is not a
+    positive finite number."""
+    if value is None:
+        return DEFAULT_PIXELS_PER_METRE
+    where = f"{SOURCE}: the car's pixels_per_metre"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        kind = "true/false" if isinstance(value, bool) else "text" if isinstance(value, str) else "a list or object"
+        raise LevelError(f"{where} is {kind}, not a number (px per metre)")
+    if not (math.isfinite(value) and value > 0):
+        said = "NaN or infinite in the game" if not math.isfinite(value) else f"{value:g}"
+        raise LevelError(f"{where} is {said}: it must be a positive finite number (px per metre)")
+    return float(value)
+
+
+def centre_of_game(centre) -> Polyline | None:
+    """The first Path2D's curve the game sent (`node`, `transform`, flat `points`: in, out
+    and position of each point) as the centre line, through the same code as a level's
+    .tscn; None when it was not sent; LevelError naming the node for bad data."""
+    if centre is None:
+        return None
+    if not isinstance(centre, dict):
+        raise LevelError(f"{SOURCE}: centre_line: not an object")
+    node = centre.get("node")
+    where = f"{SOURCE}: {from_game(node) if isinstance(node, str) and node else 'centre line'}"
+    transform = centre.get("transform")
+    if not isinstance(transform, list) or len(transform) != 6:
+        raise LevelError(f"{where}: transform: not a list of six numbers")
+    here = tuple(_finite(v, f"{where}: transform[{i}]") for i, v in enumerate(transform))
+    line = curve_line(here, _flat(centre.get("points"), f"{where}: curve points"), where, LevelError)
+    if line is not None:
+        _check_reach([line], where)
+    return line
+
+
 def level_of_game(level: GameLevel) -> Track:
     """The game's level as a track in px, named after the game ("… (from the game)"),
     the car starting where the game's car is; LevelError (a UserError) naming the
@@ -148,6 +187,7 @@ def level_of_game(level: GameLevel) -> Track:
     walls = [wall for index, shape in enumerate(level.shapes) for wall in shape_of_game(shape, godot, index, notes)]
     if level.left_out:
         notes[f"shapes beyond the {LEVEL_SHAPES:,d} the link sends, left out"] = [int(level.left_out), []]
+    scale, centre_line = _scale(level.pixels_per_metre), centre_of_game(level.centre_line)
     car = level.car or {}
     spawn = Pose(car["x"], car["y"], car["rotation"]) if car else Pose()
     name = from_game(level.game) if level.game else "the game"
@@ -157,6 +197,8 @@ def level_of_game(level: GameLevel) -> Track:
         polylines=tuple(w for w in walls if not isinstance(w, (Rect, Circle))),
         rects=tuple(w for w in walls if isinstance(w, Rect)),
         circles=tuple(w for w in walls if isinstance(w, Circle)),
+        centre_line=centre_line,
+        pixels_per_metre=scale,
         spawn=spawn,
         notes=tuple(_said(what, count, nodes) for what, (count, nodes) in notes.items()),
         description=f"The static collision shapes of {name}, sent by its link node",

@@ -34,6 +34,9 @@ MAX_WHOLE = 2**53
 """The largest whole number a field may hold: beyond it a double (Godot's JSON numbers)
 no longer holds every whole number exactly."""
 
+LEVEL_AS_SENT = ("pixels_per_metre", "centre_line")
+"""Part 0's members passed on as the game sent them (level_track.py checks them and names
+what is wrong in its message): the car's scale and the level's centre line."""
 FROM_GAME = ("hello", "telemetry", "ack", "values", "pong", "bye", "level")
 FROM_SANDBOX = ("welcome", "set", "get", "ping", "get_level")
 CONTROLS = ("steer", "throttle", "brake", "handbrake", "shift")
@@ -240,6 +243,9 @@ def _level(message: dict) -> dict:
             if not isinstance(car, dict):
                 raise _bad("level.car", "is not an object")
             out["car"] = {name: _number(car, name, "level.car") for name in ("x", "y", "rotation")}
+        for name in LEVEL_AS_SENT:  # checked where the track is made, to name what is wrong
+            if name in message:
+                out[name] = message[name]
     return out
 
 

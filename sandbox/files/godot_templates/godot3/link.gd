@@ -33,6 +33,8 @@ const PRIORITY = -1000
 const LEVEL_SHAPES = 10000  # shapes of the level sent at most (those beyond are counted)
 const LEVEL_PART_BYTES = 60000  # the shapes' text in one level message at most
 const NOTE_NODES = 5  # nodes named for each reason a shape was not read
+const CENTRE_LINE_BYTES = 30000  # the centre line's text at most (part 0 holds it too)
+const MORE_PATHS = "more Path2D nodes: only the first is the centre line"
 {{TABLES}}
 
 # the sandbox's UDP port on this computer
@@ -415,6 +417,7 @@ func _collect_level(seq):
 	var texts = []
 	var notes = {}
 	var left_out = 0
+	var path = null
 	var stack = [get_tree().get_root()]
 	while stack.size() > 0:
 		var node = stack.pop_back()
@@ -423,6 +426,14 @@ func _collect_level(seq):
 			stack.append(children[k])
 		if node is TileMap:
 			_note(notes, "tile maps' collision: not read", node)
+		# the first Path2D with a curve of two points or more is the centre line (as the
+		# sandbox reads a level's .tscn)
+		var curve = node.curve if node is Path2D else null
+		if curve != null and curve.get_point_count() >= 2:
+			if path == null:
+				path = node
+			else:
+				_note(notes, MORE_PATHS, node)
 		if not (node is StaticBody2D):
 			continue
 		# Godot 3 collides two bodies when either one's layer is in the other's mask
@@ -444,7 +455,17 @@ func _collect_level(seq):
 					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
 				elif text != "":
 					texts.append(text)
+	var centre = _curve_of(path) if path != null else {}
+	if JSON.print(centre).length() > CENTRE_LINE_BYTES:
+		var too_long = "a centre line of too many points to send (over %d bytes): not read"
+		_note(notes, too_long % CENTRE_LINE_BYTES, path)
+		centre = {}
 	var head = {"left_out": left_out, "not_read": notes.values()}
+	if not centre.empty():
+		head["centre_line"] = centre
+	# the car's own scale, so that a metric model takes the level in metres as the game does
+	if _has_scale and is_instance_valid(_car):
+		head["pixels_per_metre"] = _plain(_car.pixels_per_metre)
 	var where = _car.global_position if is_instance_valid(_car) else Vector2(NAN, NAN)
 	var turn = _car.global_rotation if is_instance_valid(_car) else NAN
 	if _is_finite_number(where.x + where.y + turn):
@@ -492,6 +513,19 @@ func _shape_text(node, notes):
 		_note(notes, "endless lines and rays (%s): not read" % s.get_class(), node)
 		return ""
 	return JSON.print(shape)
+
+
+func _curve_of(path):
+	# a Path2D's curve as its scene file holds it: each point's in handle, out handle and
+	# position, flat, in the node's own coordinates, with its global transform (px)
+	var t = path.get_global_transform()
+	var curve = path.curve
+	var points = []
+	for k in range(curve.get_point_count()):
+		points += _flat([curve.get_point_in(k), curve.get_point_out(k)])
+		points += _flat([curve.get_point_position(k)])
+	var transform = _plain_all([t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y])
+	return {"node": _node_path(path), "transform": transform, "points": points}
 
 
 func _parts(texts, room):

@@ -33,6 +33,8 @@ const PRIORITY: int = -1000
 const LEVEL_SHAPES: int = 10000  # shapes of the level sent at most (those beyond are counted)
 const LEVEL_PART_BYTES: int = 60000  # the shapes' text in one level message at most
 const NOTE_NODES: int = 5  # nodes named for each reason a shape was not read
+const CENTRE_LINE_BYTES: int = 30000  # the centre line's text at most (part 0 holds it too)
+const MORE_PATHS: String = "more Path2D nodes: only the first is the centre line"
 {{TABLES}}
 
 ## The sandbox's UDP port on this computer
@@ -431,6 +433,7 @@ func _collect_level(seq: int) -> void:
 	var texts: Array = []
 	var notes := {}
 	var left_out: int = 0
+	var path: Path2D = null
 	var stack: Array = [get_tree().get_root()]
 	while stack.size() > 0:
 		var node: Node = stack.pop_back()
@@ -439,6 +442,14 @@ func _collect_level(seq: int) -> void:
 			stack.append(children[k])
 		if node.get_class() in ["TileMap", "TileMapLayer"]:
 			_note(notes, "tile maps' collision: not read", node)
+		# the first Path2D with a curve of two points or more is the centre line (as the
+		# sandbox reads a level's .tscn)
+		var curve: Curve2D = (node as Path2D).curve if node is Path2D else null
+		if curve != null and curve.point_count >= 2:
+			if path == null:
+				path = node as Path2D
+			else:
+				_note(notes, MORE_PATHS, node)
 		if not (node is StaticBody2D):
 			continue
 		# Godot 4 stops a CharacterBody2D at a body whose layer is in its mask
@@ -460,7 +471,17 @@ func _collect_level(seq: int) -> void:
 					_note(notes, too_big % LEVEL_PART_BYTES + ": not read", child)
 				elif text != "":
 					texts.append(text)
+	var centre: Dictionary = _curve_of(path) if path != null else {}
+	if JSON.stringify(centre).length() > CENTRE_LINE_BYTES:
+		var too_long := "a centre line of too many points to send (over %d bytes): not read"
+		_note(notes, too_long % CENTRE_LINE_BYTES, path)
+		centre = {}
 	var head := {"left_out": left_out, "not_read": notes.values()}
+	if not centre.is_empty():
+		head["centre_line"] = centre
+	# the car's own scale, so that a metric model takes the level in metres as the game does
+	if _has_scale and is_instance_valid(_car):
+		head["pixels_per_metre"] = _plain(_car.get("pixels_per_metre"))
 	var where := _car.global_position if is_instance_valid(_car) else Vector2(NAN, NAN)
 	var turn: float = _car.global_rotation if is_instance_valid(_car) else NAN
 	if is_finite(where.x + where.y + turn):
@@ -508,6 +529,19 @@ func _shape_text(node: Node2D, notes: Dictionary) -> String:
 		_note(notes, "endless lines and rays (%s): not read" % s.get_class(), node)
 		return ""
 	return JSON.stringify(shape)
+
+
+func _curve_of(path: Path2D) -> Dictionary:
+	# a Path2D's curve as its scene file holds it: each point's in handle, out handle and
+	# position, flat, in the node's own coordinates, with its global transform (px)
+	var t: Transform2D = path.get_global_transform()
+	var curve: Curve2D = path.curve
+	var points: Array = []
+	for k in range(curve.point_count):
+		points.append_array(_flat([curve.get_point_in(k), curve.get_point_out(k)]))
+		points.append_array(_flat([curve.get_point_position(k)]))
+	var transform: Array = _plain_all([t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y])
+	return {"node": _node_path(path), "transform": transform, "points": points}
 
 
 func _parts(texts: Array, room: int) -> Array:
