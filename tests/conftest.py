@@ -2,6 +2,7 @@
 
 import os
 import signal
+import threading
 from pathlib import Path
 
 # offscreen, on a 1920×1080 screen (the plugin's own is 800×800, smaller than the
@@ -54,6 +55,36 @@ def small(window):
     window.panels.reset_layout()
     QApplication.processEvents()
     return window
+
+
+@pytest.fixture
+def link_token():
+    """The token the `server` fixture's link listens with (a test file may name its own)."""
+    return "5eed0123abcdef45"
+
+
+@pytest.fixture
+def server(link_token):
+    """A link server on 127.0.0.1 at a free port, stopped after the test, leaving
+    nothing listening and no link thread behind."""
+    from sandbox.link.server import LinkServer
+
+    link = LinkServer(port=0, token=link_token)
+    link.start()
+    yield link
+    link.stop()
+    assert not link.status().listening
+    assert not any(t.name == "link" and t.is_alive() for t in threading.enumerate())
+
+
+@pytest.fixture
+def peer(server, link_token):
+    """A game's side of the link (link_peer.Peer) talking to `server`."""
+    from link_peer import Peer
+
+    game = Peer(server.port, link_token)
+    yield game
+    game.close()
 
 
 @pytest.fixture(autouse=True)

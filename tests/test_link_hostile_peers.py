@@ -19,24 +19,17 @@ from sandbox.link.protocol import CONTROLS, STATE_ENTRIES, TELEMETRY_BYTES, Link
 from sandbox.link.server import JUMP_CONFIRMED, JUMP_S, LinkServer
 
 TOKEN = "b1ade5ed0f100d42"
+
+
+@pytest.fixture
+def link_token():
+    """This file's token (the `server` and `peer` fixtures, conftest.py)."""
+    return TOKEN
+
+
 HZ = 60
 FLOODED_TICKS = 300
 """the game's ticks sent while the flood runs (5 s at 60 Hz): at most 1 % may be lost."""
-
-
-@pytest.fixture
-def server():
-    link = LinkServer(port=0, token=TOKEN)
-    link.start()
-    yield link
-    link.stop()
-
-
-@pytest.fixture
-def peer(server):
-    game = Peer(server.port, TOKEN)
-    yield game
-    game.close()
 
 
 @pytest.fixture

@@ -11,30 +11,13 @@ import math
 import numpy as np
 import pytest
 
-from link_peer import Peer
 from sandbox.files.godot_level import LevelError
 from sandbox.link.level_parts import GameLevel
 from sandbox.link.level_track import level_of_game
 from sandbox.link.protocol import LEVEL_PARTS, LEVEL_SHAPES, LinkError, ProtocolError, decode, encode
-from sandbox.link.server import LinkServer
 from sandbox.physics.track import Circle, Rect
 
 TOKEN = "5eed0123abcdef45"
-
-
-@pytest.fixture
-def server():
-    link = LinkServer(port=0, token=TOKEN)
-    link.start()
-    yield link
-    link.stop()
-
-
-@pytest.fixture
-def peer(server):
-    game = Peer(server.port, TOKEN)
-    yield game
-    game.close()
 
 
 def dot(k: int) -> dict:

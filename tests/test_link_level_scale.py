@@ -11,11 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from link_peer import Peer
 from sandbox.files.godot_level import LevelError
 from sandbox.link.level_parts import GameLevel
 from sandbox.link.level_track import level_of_game
-from sandbox.link.server import LinkServer
 from sandbox.physics.track import DEFAULT_PIXELS_PER_METRE
 
 TOKEN = "5eed0123abcdef45"
@@ -101,21 +99,6 @@ def test_a_bad_centre_line_is_one_message_naming_its_node(centre, said):
     with pytest.raises(LevelError) as caught:
         track_of(centre_line=centre)
     assert said in str(caught.value)
-
-
-@pytest.fixture
-def server():
-    link = LinkServer(port=0, token=TOKEN)
-    link.start()
-    yield link
-    link.stop()
-
-
-@pytest.fixture
-def peer(server):
-    game = Peer(server.port, TOKEN)
-    yield game
-    game.close()
 
 
 def test_the_scale_and_the_centre_line_come_in_the_first_part(server, peer):

@@ -23,23 +23,6 @@ TOKEN = "5eed0123abcdef45"
 
 
 @pytest.fixture
-def server():
-    link = LinkServer(port=0, token=TOKEN)
-    link.start()
-    yield link
-    link.stop()
-    assert not link.status().listening
-    assert not any(t.name == "link" and t.is_alive() for t in threading.enumerate())
-
-
-@pytest.fixture
-def peer(server):
-    game = Peer(server.port, TOKEN)
-    yield game
-    game.close()
-
-
-@pytest.fixture
 def linked(server, peer):
     """A server with the peer's hello taken."""
     peer.hello()
