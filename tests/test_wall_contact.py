@@ -219,6 +219,30 @@ def test_a_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model, e
     assert (batch.data[:, contacts] > 0).any()  # some are pressed against the wall
 
 
+def test_a_batch_of_arcade_cars_moving_by_the_midpoint_rule_meets_walls_as_each_car_alone():
+    """With the arcade's rate-independent option a car moves by the mean of its start
+    and end velocities, not v·dt: a batch (which moves every car as on the open field,
+    then again those that came near a wall) still gives each car its one-car bits,
+    among them cars driven into the wall and cars turning away just short of it."""
+    track = parking_lot()
+    walls = walls_for(track, "px")
+    spawn = track.spawn
+    start = Pose(spawn.x, spawn.y, math.pi)
+    steers = np.linspace(-1.0, 1.0, 9)
+    n, ticks = len(steers), 300
+    tuning = defaults(arcade) | {"rate_independent": 1.0}
+    batch = sim.run_batch(
+        arcade, tuning, n, Controls(steer=steers, throttle=np.ones(n)), ticks, walls=walls, start=start
+    )
+    for i, steer in enumerate(steers):
+        one = sim.at_rest(arcade, 1, start)
+        for _ in range(ticks):
+            one = sim.step(arcade, one, Controls(steer=steer, throttle=1.0), tuning, 1 / 60, walls=walls)
+        assert np.array_equal(batch.data[i], one.data[0], equal_nan=True), i
+    contacts = batch.data[:, arcade.STATE.offset["wall_contacts"]]
+    assert (contacts > 0).any() and (contacts == 0).any()
+
+
 @pytest.mark.parametrize("engine", [GODOT4, GODOT3], ids=["godot4", "godot3"])
 @pytest.mark.parametrize("model", [arcade, bicycle], ids=lambda m: m.NAME)
 def test_a_parallel_batch_on_a_track_gives_each_car_the_bits_of_its_one_car_tick(model, engine):

@@ -15,7 +15,10 @@ and tunings are copied into columns of local arrays, so the loop over cars holds
 array view and no call (`advance` inlined): the compiler vectorises it across cars
 without reassociating anything, and each car gets the bits of its one-car `tick`.
 On the open field (no walls, or none in the world) the loop is compiled with None
-for the walls: no contact code in it, the same loop as before there were walls. On a
+for the walls: no contact code in it, the same loop as before there were walls. Among
+walls each tick runs that same loop over every car, then moves again, meeting the
+walls, each car whose move came within reach of one (`walls.moved_clear_of_walls`):
+most cars are far from every wall on most ticks, and the bits are the same. On a
 track with cones or surfaces the chunk runs each car's own tick instead (the
 drivers' `each_car`): counting cones and reading the grip are the one-car tick's.
 """
@@ -29,8 +32,9 @@ from numba.core.errors import RequireLiteralValue
 from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import intrinsic
 
+from .car_shape import first_shape_slot
 from .kernel import OPTIONS, kernel
-from .walls import is_open
+from .walls import is_open, moved_clear_of_walls
 from .world_step import has_items
 
 CHUNK = 256
@@ -45,7 +49,7 @@ def held_controls(module, each_car):
     per car, then `advance` tick after tick across the chunk; on a track with cones
     or surfaces `each_car` (what a tick does there is in the one-car tick only)."""
     moved, n_held, n_params, code = _code(module)
-    settle, show, held_of, step, held_values = module.settle, module.show, *code
+    settle, show, held_of, step, step_among, held_values = module.settle, module.show, *code
 
     def chunk(model, states, start, stop, controls, params, which, dt, ticks, walls):
         if has_items(walls):
@@ -67,9 +71,9 @@ def held_controls(module, each_car):
                 for j in range(stop - start):
                     step(car, u, p, j, dt, None)
         else:
+            before = np.empty_like(car)
             for _ in range(ticks):
-                for j in range(stop - start):
-                    step(car, u, p, j, dt, walls)
+                step_among(car, before, u, p, dt, walls)
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
@@ -82,7 +86,7 @@ def trace_controls(module, each_car):
     tick: each tick `held` for every car, then `advance` across the chunk; as
     `held_controls`, `each_car` on a track with cones or surfaces."""
     moved, n_held, n_params, code = _code(module)
-    settle, show, held_of, step, held_values = module.settle, module.show, *code
+    settle, show, held_of, step, step_among, held_values = module.settle, module.show, *code
 
     def chunk(model, states, start, stop, trace, params, which, dt, walls):
         if has_items(walls):
@@ -93,6 +97,7 @@ def trace_controls(module, each_car):
         for i in range(start, stop):
             settle(states[i])
         car, u, p = _columns(states, start, stop, params, which, moved, n_held, n_params)
+        before = np.empty_like(car)
         for t in range(trace.shape[0]):
             c = (trace[t, 0], trace[t, 1], trace[t, 2], trace[t, 3], trace[t, 4])
             for j in range(stop - start):
@@ -103,8 +108,7 @@ def trace_controls(module, each_car):
                 for j in range(stop - start):
                     step(car, u, p, j, dt, None)
             else:
-                for j in range(stop - start):
-                    step(car, u, p, j, dt, walls)
+                step_among(car, before, u, p, dt, walls)
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
@@ -152,6 +156,9 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
     (`_column`), each function inlined where called. Plain closures in this file,
     compiled into the cached drivers: nothing is written with `exec`."""
     held, advance = module.held, module.advance  # both `@kernel(inline=True)`
+    if module.MOVES[:2] != ("x", "y"):
+        raise ValueError("a chunked model's MOVES start with its position, x and y")
+    first = first_shape_slot(module.PARAMS)
 
     @numba.njit(inline="always", **_INLINED)
     def held_of(c, p, j, dt):
@@ -165,10 +172,27 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
             car[k, j] = after[k]
 
     @numba.njit(inline="always", **_INLINED)
+    def step_among(car, before, u, p, dt, walls):
+        # every car moved as on the open field (the loop the compiler vectorises), then
+        # the few whose move came near a wall moved again from where they were, meeting it
+        m = car.shape[1]
+        for k in range(n_moved):
+            for j in range(m):
+                before[k, j] = car[k, j]
+        for j in range(m):
+            step(car, u, p, j, dt, None)
+        for j in range(m):
+            tuning = _column(p, j, n_params)
+            if not moved_clear_of_walls(walls, tuning, first, before[0, j], before[1, j], car[0, j], car[1, j]):
+                for k in range(n_moved):
+                    car[k, j] = before[k, j]
+                step(car, u, p, j, dt, walls)
+
+    @numba.njit(inline="always", **_INLINED)
     def held_values(u, j):
         return _column(u, j, n_held)
 
-    return held_of, step, held_values
+    return held_of, step, step_among, held_values
 
 
 @intrinsic

@@ -113,6 +113,29 @@ def clear_of_walls(walls, p, first, x, y, mx, my) -> bool:
     return clearance_at(walls.world, x * k, y * k) > far
 
 
+def moved_clear_of_walls(walls, p, first, x0, y0, x1, y1) -> bool:
+    """Whether a car moved from (x0, y0) to (x1, y1) as on the open field would have
+    met no wall on the way (`clear_of_walls` of the move; always, without walls): then
+    the tick among walls gives the same bits, so a batch can move its cars as on the
+    open field first. The move read back from the positions differs from the one the
+    tick took in its last bits: the slack is a thousand times that, so a car this says
+    is clear the tick found clear too. Compiled code only."""
+    raise TypeError("walls.moved_clear_of_walls is called from compiled code")
+
+
+@overload(moved_clear_of_walls, jit_options=OPTIONS, inline="always")
+def _moved_clear_of(walls, p, first, x0, y0, x1, y1):
+    if _open(walls):
+        return lambda walls, p, first, x0, y0, x1, y1: True
+
+    def among_walls(walls, p, first, x0, y0, x1, y1):
+        mx, my = x1 - x0, y1 - y0
+        slack = 1e-12 * (abs(x0) + abs(y0) + abs(mx) + abs(my)) + 1e-12
+        return clear_of_walls(walls, p, first, x0, y0, mx + math.copysign(slack, mx), my + math.copysign(slack, my))
+
+    return among_walls
+
+
 @kernel
 def scaled(shape, k):
     """A shape tuple (body_shape's layout) with its lengths times `k`."""
