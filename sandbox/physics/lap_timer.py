@@ -77,17 +77,19 @@ LAP_CONES = 13
 """Cones knocked in the running lap."""
 FURTHEST = 14
 """The running lap's furthest PROGRESS."""
-DONE = 15
-"""Laps completed (events written; the ring keeps the last `capacity`)."""
-TIME = 16
+TIME = 15
 """s: the time at the end of the last tick."""
-CONE_PENALTY = 17
+STARTED = 16
+"""Laps started since the timer was made (the next lap's number is one more)."""
+DONE = 17
+"""Laps completed (events written; the ring keeps the last `capacity`)."""
+CONE_PENALTY = 18
 """s per cone knocked (a setting)."""
-BACKWARDS_LENGTH = 18
+BACKWARDS_LENGTH = 19
 """Course unit: how far the distance may fall behind the lap's furthest (a setting)."""
-CAPACITY = 19
+CAPACITY = 20
 """How many completed laps the ring holds (a setting)."""
-SLOTS = 20
+SLOTS = 21
 """The running lap's sector times (s, NaN until crossed) follow the slots."""
 
 BACKWARDS, CUT, MISSED, CONES = 1, 2, 4, 8
@@ -119,15 +121,17 @@ def new_timer(
     timer[CONE_PENALTY] = cone_penalty
     timer[BACKWARDS_LENGTH] = BACKWARDS_M * course.metre if backwards is None else backwards
     timer[CAPACITY] = capacity
+    timer[STARTED] = timer[DONE] = 0.0
     timer_reset(timer)
     return timer
 
 
 @kernel
 def timer_reset(timer):
-    """The timer as new, its settings kept: call it when the car is placed again (a
-    reset, a new start), as the path from where it was is no lap."""
-    timer[:CONE_PENALTY] = 0.0
+    """The car placed again (a reset, a new start): its next tick places it on the
+    centre line anew and it is on an out lap; the running lap is dropped (its number
+    not used again), the completed laps and the settings are kept."""
+    timer[:STARTED] = 0.0
     for slot in (LAP_START, LAP_DISTANCE, SECTOR_START, TIME):
         timer[slot] = math.nan
 
@@ -217,19 +221,19 @@ def _crossed(timer, m, j, way, t, p, cones):
             _mark(timer, BACKWARDS)
         return
     running = timer[LAP] > 0
-    if running and j == int(timer[SECTOR]) % m:
+    in_turn = running and j == int(timer[SECTOR])
+    if in_turn:
         timer[SLOTS + (j - 1) % m] = t - timer[SECTOR_START]
         timer[SECTOR_START] = t
         timer[SECTOR] = (j + 1) % m
-    elif running and j != 0:
-        return  # a sector line out of turn: the start line then sees it missed
     if j != 0:
-        return
+        return  # a sector line out of turn times nothing: the start line sees it missed
     if running:
-        if int(timer[SECTOR]) != 1 % m:
+        if not in_turn:
             _mark(timer, MISSED)
         _write_event(timer, m, t, p)
-    timer[LAP] += 1
+    timer[STARTED] += 1
+    timer[LAP] = timer[STARTED]
     timer[LAP_START] = timer[SECTOR_START] = t
     timer[LAP_PROGRESS] = timer[FURTHEST] = p
     timer[LAP_DISTANCE] = 0.0
