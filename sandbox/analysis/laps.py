@@ -93,7 +93,9 @@ class LapBook:
         """Samples after ticks: the time at the tick's end (s), the running lap's number
         (lap_timer.LAP) and its distance (lap_timer.LAP_DISTANCE); numbers or arrays.
         The out lap's samples (lap 0) are not kept."""
-        time, lap, distance = np.broadcast_arrays(*(np.atleast_1d(np.asarray(a, dtype=float)) for a in (time, lap, distance)))
+        time, lap, distance = np.broadcast_arrays(
+            *(np.atleast_1d(np.asarray(a, dtype=float)) for a in (time, lap, distance))
+        )
         for number in np.unique(lap[lap > 0]):
             on = lap == number
             self._samples.setdefault(int(number), []).append(np.column_stack([time[on], distance[on]]))
