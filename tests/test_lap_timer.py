@@ -7,8 +7,8 @@ import math
 import numba
 import numpy as np
 import pytest
-from lap_courses import R, drive, ring_corridor, ring_track, steady
 
+from lap_courses import R, drive, ring_corridor, ring_track, steady
 from sandbox.errors import UserError
 from sandbox.physics import lap_timer as lt
 from sandbox.physics.track import Line, Polyline, Track
