@@ -10,6 +10,7 @@ import pytest
 
 from lap_courses import R, drive, ring_corridor, ring_track, steady
 from sandbox.errors import UserError
+from sandbox.files.tracks import find_builtin_track, load_track
 from sandbox.physics import lap_timer as lt
 from sandbox.physics.track import Line, Polyline, Track
 
@@ -167,6 +168,51 @@ def test_the_timer_holds_the_last_laps_until_read():
     assert timer[lt.DONE] == 4
     assert [row[lt.E_LAP] for row in lt.laps_of(course, timer)] == [3, 4]
     assert [row[lt.E_LAP] for row in lt.laps_of(course, timer, since=3)] == [4]
+
+
+def test_the_car_is_followed_round_the_circuit_without_searching_the_whole_line():
+    """Three laps of the built-in circuit 2 m left of its centre line, 0.5 m a tick:
+    the whole line is searched once (to place the car), and each lap is the centre
+    line's length (within a fifth of a tick's path)."""
+    course = lt.course_of(load_track(find_builtin_track("club_circuit")), "m")
+    along = np.arange(-10.0, 3 * course.length + 10.0, 0.5) % course.length
+    i = np.minimum(np.searchsorted(course.s, along, side="right") - 1, len(course.s) - 2)
+    d = course.points[i + 1] - course.points[i]
+    d /= np.hypot(*d.T)[:, None]
+    x = np.interp(along, course.s, course.points[:, 0]) + 2.0 * d[:, 1]  # the left, y down: (dy, -dx)
+    y = np.interp(along, course.s, course.points[:, 1]) - 2.0 * d[:, 0]
+    timer = lt.new_timer(course)
+    n = len(x) - 1
+    lt.timer_ticks(course, timer, x, y, 0.0, 0.01, np.zeros(n), np.zeros(n), np.zeros(n))
+    assert timer[lt.SEARCHES] == 1
+    laps = lt.laps_of(course, timer)[:, lt.E_DISTANCE]
+    assert laps == pytest.approx([course.length] * 3, abs=0.1)  # the crossing's place within its 0.5 m
+
+
+HAIRPIN = Track(
+    name="hairpin",
+    centre_line=Polyline([(x, 0) for x in range(301)] + [(300 - x, 10) for x in range(301)], closed=True),
+    start=Line(50, -5, 50, 5, (1, 0)),
+)
+"""Two legs 10 m apart joined at their ends: along y = 0 to x = 300 and back along
+y = 10; s = 100 m at (100, 0), s = 300 + 10 + 200 = 510 m at (100, 10)."""
+
+
+@pytest.mark.parametrize(("corridor", "searches", "along"), [(4.0, 2, 510.0), (None, 1, 100.0)])
+def test_a_car_off_the_track_is_searched_for_on_the_whole_line(corridor, searches, along):
+    """Moved across the hairpin's infield from (100, 0) to (100, 10) in one tick: with
+    a corridor 4 m each side the car is off the track where it was followed (10 m
+    from y = 0), so the whole line is searched and the car found on the other leg
+    (s = 510 m); with no corridor it is 10 m off the leg it was on, within the 30 m
+    before a search, and is kept there."""
+    widths = None if corridor is None else (HAIRPIN.centre_line.points, None, np.full(602, 4.0), np.full(602, 4.0))
+    course = lt.course_of(HAIRPIN, "m", corridor=widths)
+    timer = lt.new_timer(course)
+    for x in range(20, 100):
+        lt.timer_tick(course, timer, x, 0.0, x + 1, 0.0, 0.0, 0.01, 0.0)
+    assert timer[lt.SEARCHES] == 1 and timer[lt.ALONG] == 100.0
+    lt.timer_tick(course, timer, 100.0, 0.0, 100.0, 10.0, 0.0, 0.01, 0.0)
+    assert timer[lt.SEARCHES] == searches and timer[lt.ALONG] == pytest.approx(along, abs=1e-9)
 
 
 @numba.njit

@@ -105,6 +105,8 @@ class LapBook:
         since = self.laps[-1].number if self.laps else 0
         new = [self._lap(row) for row in lt.laps_of(course, timer, since)]
         self.laps.extend(new)
+        for number in [n for n in self._samples if self.laps and n <= self.laps[-1].number]:
+            del self._samples[number]  # a lap dropped by a reset, or overwritten before it was read
         return new
 
     def _lap(self, row: np.ndarray) -> Lap:

@@ -20,8 +20,8 @@ so the timer reads the car's x and y as they are):
 Where a point is along the line (`nearest`, `nearest_near`): the nearest point of the
 line, found near the one found a tick before (a walk over the segments within a
 reach either side, carried on while it still comes nearer), so a hairpin's other leg
-is never taken for this one; a search of the whole line only to place the car or
-when the walk lost it.
+is not taken for this one; the timer searches the whole line (`nearest`) only to
+place the car and when it is off the track.
 """
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ class Course(NamedTuple):
 def course_of(track: Track, unit: str, corridor=None) -> Course:
     """The `Course` of `track` in `unit` (m or px). `corridor`: the centre line
     resampled with its corridor, as (points (n, 2), normals (n, 2), left (n,),
-    right (n,)) in `unit` (the track's half-widths each side of each point along its
-    normal); None: the track's own centre-line points, with no corridor (inf each
+    right (n,)) in `unit`: the track's half-widths each side of each point, `left`
+    along its normal (None: the normals point to the left of the direction of travel,
+    y down); None: the track's own centre-line points, with no corridor (inf each
     side: no cut is seen). Raises UserError for a track a lap cannot be timed on (no
     closed centre line, no start line)."""
     t = track.in_unit(unit)
@@ -70,7 +71,7 @@ def course_of(track: Track, unit: str, corridor=None) -> Course:
         left = right = np.full(len(points), math.inf)
         normals = None
     else:
-        points, normals, left, right = (np.asarray(a, dtype=np.float64) for a in corridor)
+        points, normals, left, right = (None if a is None else np.asarray(a, dtype=np.float64) for a in corridor)
     if len(points) > 1 and np.array_equal(points[0], points[-1]):
         points, left, right = points[:-1], left[:-1], right[:-1]
         normals = None if normals is None else normals[:-1]

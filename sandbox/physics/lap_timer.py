@@ -30,7 +30,8 @@ A lap with any mark is not valid (kept out of the best lap). Cones knocked in th
 that crosses the start line count to the lap it ends.
 
 Distance: the car's position is put on the centre line each tick (the nearest point,
-found near last tick's: `lap_course.nearest_near`); PROGRESS is the distance run along
+found near last tick's: `lap_course.nearest_near`; the whole line is searched only to
+place the car and when it is off the track, see LOST_M); PROGRESS is the distance run along
 the line since the car was placed (each tick's step taken the short way round),
 LAP_DISTANCE the progress since the running lap's start.
 """
@@ -79,17 +80,20 @@ FURTHEST = 14
 """The running lap's furthest PROGRESS."""
 TIME = 15
 """s: the time at the end of the last tick."""
-STARTED = 16
+SEARCHES = 16
+"""Searches of the whole centre line since the car was placed (1: the placing; more
+when the search near the last place lost the car)."""
+STARTED = 17
 """Laps started since the timer was made (the next lap's number is one more)."""
-DONE = 17
+DONE = 18
 """Laps completed (events written; the ring keeps the last `capacity`)."""
-CONE_PENALTY = 18
+CONE_PENALTY = 19
 """s per cone knocked (a setting)."""
-BACKWARDS_LENGTH = 19
+BACKWARDS_LENGTH = 20
 """Course unit: how far the distance may fall behind the lap's furthest (a setting)."""
-CAPACITY = 20
+CAPACITY = 21
 """How many completed laps the ring holds (a setting)."""
-SLOTS = 21
+SLOTS = 22
 """The running lap's sector times (s, NaN until crossed) follow the slots."""
 
 BACKWARDS, CUT, MISSED, CONES = 1, 2, 4, 8
@@ -106,6 +110,10 @@ CONE_PENALTY_S = 2.0
 BACKWARDS_M = 5.0
 """m: distance along the centre line a lap may lose (a spin, a car rolling back)
 before it counts as driven backwards: a car length or so."""
+LOST_M = 30.0
+"""m from the centre line (with no corridor; else beyond the corridor) past which the
+car may be nearer another part of the line than the part it was near: the whole
+line is searched (a car taken across a hairpin's infield is found on its other leg)."""
 EVENTS = 64
 """Completed laps a timer holds until read (the oldest are overwritten after)."""
 
@@ -143,12 +151,17 @@ def timer_tick(course, timer, x0, y0, x1, y1, t0, dt, cones):
     docstring for the crossings, laps and marks."""
     if timer[PLACED] == 0.0:
         k, f, near, _ = nearest(course, x0, y0)
-        timer[PLACED], timer[SEGMENT], timer[NEAR] = 1.0, k, near
+        timer[PLACED], timer[SEGMENT], timer[NEAR], timer[SEARCHES] = 1.0, k, near, 1.0
         timer[ALONG] = course.s[k] + f * (course.s[k + 1] - course.s[k])
     move = math.hypot(x1 - x0, y1 - y0)
     k, f, near, off = nearest_near(course, int(timer[SEGMENT]), x1, y1, 2.0 * (move + course.step))
-    if near > timer[NEAR] + move + 1e-9 * course.length:  # the walk lost the car: search the whole line
-        k, f, near, off = nearest(course, x1, y1)
+    outside = is_outside(course, k, f, off)
+    if outside or near > LOST_M * course.metre:  # off the track: perhaps nearer another part of the line
+        k2, f2, near2, off2 = nearest(course, x1, y1)
+        timer[SEARCHES] += 1
+        if near2 < near:
+            k, f, near, off = k2, f2, near2, off2
+            outside = is_outside(course, k, f, off)
     along = course.s[k] + f * (course.s[k + 1] - course.s[k])
     ds = (along - timer[ALONG] + course.length / 2) % course.length - course.length / 2
     p0, p1 = timer[PROGRESS], timer[PROGRESS] + ds
@@ -157,7 +170,7 @@ def timer_tick(course, timer, x0, y0, x1, y1, t0, dt, cones):
         timer[LAP_CONES] = cones - timer[CONES_BEFORE]
     _cross_lines(course, timer, x0, y0, x1, y1, t0, dt, p0, p1, cones)
     if timer[LAP] > 0:
-        if is_outside(course, k, f, off):
+        if outside:
             _mark(timer, CUT)
         timer[FURTHEST] = max(timer[FURTHEST], p1)
         if timer[FURTHEST] - p1 > timer[BACKWARDS_LENGTH]:
