@@ -253,8 +253,9 @@ def test_a_car_placed_again_starts_an_out_lap_and_numbers_on():
         ({"centre_line": None}, "track 'ring' has no centre line"),
         ({"centre_line": Polyline([(0, 0), (10, 0), (10, 10)])}, "track 'ring' has an open centre line"),
         ({"start": None}, "track 'ring' has no start line"),
+        ({"sectors": (Line(3, 4, 3, 4, (1, 0)),)}, "track 'ring': sector line 1 has no length"),
     ],
-    ids=["no-centre-line", "open", "no-start"],
+    ids=["no-centre-line", "open", "no-start", "line-of-no-length"],
 )
 def test_a_track_a_lap_cannot_be_timed_on_is_refused_by_name(changes, said):
     from dataclasses import replace

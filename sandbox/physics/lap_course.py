@@ -81,7 +81,11 @@ def course_of(track: Track, unit: str, corridor=None) -> Course:
     steps = np.hypot(*np.diff(closed, axis=0).T)
     if normals is not None and np.sum(normals * _left_normals(closed)) < 0:
         left, right = right, left  # the corridor's "left" is the other side from ours
-    lines = np.array([_line_row(line) for line in (t.start, *t.sectors)])
+    timing = (t.start, *t.sectors)
+    if short := [k for k, line in enumerate(timing) if not math.hypot(line.x2 - line.x1, line.y2 - line.y1) > 0]:
+        said = "the start line" if short[0] == 0 else f"sector line {short[0]}"
+        raise UserError(f"track {name!r}: {said} has no length, so nothing can cross it")
+    lines = np.array([_line_row(line) for line in timing])
     course = Course(
         points=closed,
         s=np.concatenate([[0.0], np.cumsum(steps)]),
@@ -102,8 +106,9 @@ def course_of(track: Track, unit: str, corridor=None) -> Course:
 def _left_normals(closed: np.ndarray) -> np.ndarray:
     """Each point's unit normal to the left of the segment leaving it ((n, 2), y down)."""
     d = np.diff(closed, axis=0)
-    d /= np.hypot(*d.T)[:, None]
-    return np.column_stack([d[:, 1], -d[:, 0]])
+    with np.errstate(invalid="ignore", divide="ignore"):  # a repeated point: no direction (NaN)
+        d /= np.hypot(*d.T)[:, None]
+    return np.nan_to_num(np.column_stack([d[:, 1], -d[:, 0]]))
 
 
 def _line_row(line) -> list[float]:

@@ -30,10 +30,10 @@ A lap with any mark is not valid (kept out of the best lap). Cones knocked in th
 that crosses the start line count to the lap it ends.
 
 Distance: the car's position is put on the centre line each tick (the nearest point,
-found near last tick's: `lap_course.nearest_near`; the whole line is searched only to
-place the car and when it is off the track, see LOST_M); PROGRESS is the distance run along
-the line since the car was placed (each tick's step taken the short way round),
-LAP_DISTANCE the progress since the running lap's start.
+found near last tick's: `lap_course.nearest_near`; the whole line is searched only
+to place the car and when it is off the track, see LOST_M); PROGRESS is the distance
+run along the line since the car was placed (each tick's step taken the short way
+round), LAP_DISTANCE the progress since the running lap's start.
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ FURTHEST = 14
 TIME = 15
 """s: the time at the end of the last tick."""
 SEARCHES = 16
-"""Searches of the whole centre line since the car was placed (1: the placing; more
-when the search near the last place lost the car)."""
+"""Searches of the whole centre line since the car was placed (1: the placing; one
+more for each tick it ended off the track, see LOST_M)."""
 STARTED = 17
 """Laps started since the timer was made (the next lap's number is one more)."""
 DONE = 18
