@@ -32,13 +32,13 @@ MARKS = ((lt.BACKWARDS, "driven backwards"), (lt.CUT, "cut"), (lt.MISSED, "misse
 """A lap's marks in words (cones are said with their count)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Lap:
     """A completed lap: its number (1, 2, …), start (s, on the timer's clock), time
     (s, penalty included), raw (s, as driven), penalty (s), cones knocked, flags
     (lap_timer's marks), distance (course unit, start line to start line), sector
     times (s), and its samples: distances and times since its start (s), the first
-    time it reached each distance, increasing."""
+    time it reached each distance, increasing. Laps compare by identity."""
 
     number: int
     start: float
