@@ -18,13 +18,7 @@ from ..physics.kernel import kernel
 
 def times(h0: np.ndarray, h1: np.ndarray, h2: np.ndarray, y: np.ndarray) -> np.ndarray:
     """H·y (n,)."""
-    return (
-        h0 * y
-        + h1 * np.roll(y, -1)
-        + np.roll(h1 * y, 1)
-        + h2 * np.roll(y, -2)
-        + np.roll(h2 * y, 2)
-    )
+    return h0 * y + h1 * np.roll(y, -1) + np.roll(h1 * y, 1) + h2 * np.roll(y, -2) + np.roll(h2 * y, 2)
 
 
 def gram(diagonals: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -90,7 +84,9 @@ def _band_solve(l0, l1, l2, r):
         y[i] = (r[i] - (l1[i] * y[i - 1] if i >= 1 else 0.0) - (l2[i] * y[i - 2] if i >= 2 else 0.0)) / l0[i]
     x = np.empty(p)
     for i in range(p - 1, -1, -1):
-        x[i] = (y[i] - (l1[i + 1] * x[i + 1] if i + 1 < p else 0.0) - (l2[i + 2] * x[i + 2] if i + 2 < p else 0.0)) / l0[i]
+        x[i] = (
+            y[i] - (l1[i + 1] * x[i + 1] if i + 1 < p else 0.0) - (l2[i + 2] * x[i + 2] if i + 2 < p else 0.0)
+        ) / l0[i]
     return x
 
 

@@ -77,7 +77,9 @@ def wall_segments(track: Track) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(starts), np.vstack(ends)
 
 
-def free_distances(track: Track, points: np.ndarray, normals: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+def free_distances(
+    track: Track, points: np.ndarray, normals: np.ndarray, reach: float
+) -> tuple[np.ndarray, np.ndarray]:
     """(left, right): the distance from each point along its normal (left) and against
     it (right) to the first wall met, at most `reach`."""
     left = np.full(len(points), float(reach))
