@@ -123,3 +123,15 @@ def test_bad_input_is_named(change, message):
     }
     with pytest.raises(ValueError, match=message):
         profile(**{**arguments, **change})
+
+
+def test_an_acceleration_below_zero_slows_the_car_there():
+    """A car whose drag beats its drive above 25 m/s (−1 m/s² there) tops out at 25 m/s
+    on the oval's straights, never at its top speed; one whose drag above 5 m/s takes
+    more than a step's v² away (−60 m/s² over 0.5 m: 60 m²/s², more than 5.1²) stops
+    there and pulls away again, never keeping the speed the bends allow."""
+    s, kappa = oval(200.0, 40.0)
+    v = profile(s, kappa, A_LAT, A_BRAKE, [(0.0, A_ACCEL), (25.0, A_ACCEL), (25.000001, -1.0)], 100.0)
+    assert v.max() == pytest.approx(25.0, abs=0.1)
+    v = profile(s, kappa, A_LAT, A_BRAKE, [(0.0, A_ACCEL), (5.0, A_ACCEL), (5.000001, -60.0)], 100.0)
+    assert v.min() == 0.0 and v.max() < 5.0 + 0.5

@@ -48,7 +48,9 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed):
             i = (start + step) % n
             j = (i + 1) % n
             ds = s[i + 1] - s[i]
-            reachable = math.sqrt(v[i] * v[i] + 2.0 * np.interp(v[i], accel_v, accel_a) * ds)
+            reachable = math.sqrt(
+                max(0.0, v[i] * v[i] + 2.0 * np.interp(v[i], accel_v, accel_a) * ds)
+            )  # drag may stop it
             if reachable < v[j]:
                 v[j] = reachable
                 changed = True
@@ -71,7 +73,8 @@ def profile(s, kappa, a_lat: float, a_brake: float, a_accel, v_top: float, close
     (n + 1 values for a closed line, its last the lap's length; n for an open one),
     `kappa` signed curvature (n,), `a_lat` the car's lateral grip, `a_brake` its braking,
     `a_accel` its acceleration: a constant or (k, 2) points of (speed, acceleration),
-    speed ascending (held flat beyond the ends); `v_top` its top speed."""
+    speed ascending (held flat beyond the ends; below 0 where drag beats the drive, the
+    car slowing there, to a stop at worst); `v_top` its top speed."""
     s = np.ascontiguousarray(s, dtype=np.float64)
     kappa = np.ascontiguousarray(kappa, dtype=np.float64)
     want = len(kappa) + 1 if closed else len(kappa)
