@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from lap_tracks import WALL_POINTS, ring, sagitta
+from sandbox.analysis import cyclic_bands
 from sandbox.analysis.racing_line import curvature, distances, racing_line
 from sandbox.analysis.speed_profile import lap_time, profile
 from sandbox.files.tracks import find_builtin_track, load_track
@@ -87,6 +88,31 @@ def test_a_track_too_narrow_or_without_a_lap_is_refused():
         racing_line(pinched, "m", 2.5)
     with pytest.raises(ValueError, match="'open' has no closed centre line"):
         racing_line(Track("open", centre_line=Polyline([(0, 0), (10, 0)])), "m", 1.0)
+
+
+@pytest.mark.parametrize("n", [6, 7, 12, 61])
+def test_the_five_band_solve_agrees_with_a_dense_one(n):
+    """The line's O(n) algebra against numpy's dense matrices: JᵀJ of a random cyclic
+    three-band J, its products, and a solve over random free sets (the wrap included)."""
+    rng = np.random.default_rng(n)
+    diagonals = tuple(rng.normal(size=n) for _ in range(3))
+    dense = np.zeros((n, n))
+    for i in range(n):
+        for side, d in enumerate((-1, 0, 1)):
+            dense[i, (i + d) % n] += diagonals[side][i]
+    h0, h1, h2 = cyclic_bands.gram(diagonals)
+    h0 = h0 + 0.5
+    hessian = dense.T @ dense + 0.5 * np.eye(n)
+    y = rng.normal(size=n)
+    assert np.allclose(cyclic_bands.times(h0, h1, h2, y), hessian @ y)
+    assert np.allclose(cyclic_bands.transposed_times(diagonals, y), dense.T @ y)
+    for _ in range(20):
+        free = rng.random(n) < 0.7
+        free[rng.integers(n)] = True
+        x = cyclic_bands.solve_free(h0, h1, h2, free, y)
+        f = np.flatnonzero(free)
+        assert np.allclose(x[f], np.linalg.solve(hessian[np.ix_(f, f)], y[f]))
+        assert np.all(x[~free] == 0.0)
 
 
 def inside(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:

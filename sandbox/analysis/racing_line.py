@@ -117,7 +117,7 @@ def _solve(track: Track, margin: float) -> RacingLine:
     scale = track.pixels_per_metre if track.unit == "px" else 1.0
     centre_s = distances(track.centre_line.points)
     spacing = max(SPACING_M * scale, centre_s[-1] / MOST_POINTS)
-    spacing = centre_s[-1] / (3 * max(1, round(centre_s[-1] / (3 * spacing))))  # points a multiple of 3
+    spacing = centre_s[-1] / (3 * max(2, round(centre_s[-1] / (3 * spacing))))  # points: a multiple of 3, 6 or more
     corridor = half_widths(track, spacing)
     centre, normals = corridor.points, corridor.normals
     low, high = margin - corridor.right, corridor.left - margin
@@ -136,7 +136,8 @@ def _solve(track: Track, margin: float) -> RacingLine:
 
 
 def _least_curvature(centre, normals, offsets, low, high, spacing):
-    """The offsets within [low, high] of least Σκ², by damped Gauss–Newton steps."""
+    """The offsets within [low, high] of least ∫κ² ds, by damped Gauss–Newton steps;
+    with how many steps it took."""
 
     def kappa_at(a):  # κ·√(length at the point): Σ of its square is ∫κ² ds
         points = centre + a[:, None] * normals

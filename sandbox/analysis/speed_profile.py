@@ -48,9 +48,8 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed):
             i = (start + step) % n
             j = (i + 1) % n
             ds = s[i + 1] - s[i]
-            reachable = math.sqrt(
-                max(0.0, v[i] * v[i] + 2.0 * np.interp(v[i], accel_v, accel_a) * ds)
-            )  # drag may stop it
+            squared = v[i] * v[i] + 2.0 * np.interp(v[i], accel_v, accel_a) * ds
+            reachable = math.sqrt(max(0.0, squared))  # drag beating the drive may stop it
             if reachable < v[j]:
                 v[j] = reachable
                 changed = True
