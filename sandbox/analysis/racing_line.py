@@ -18,10 +18,11 @@ compiled solve:
 - it is iterated until it settles: no offset moves by more than a thousandth of the
   spacing, or the sum stops falling.
 
-Why this: it settles in a known number of steps and says what it minimised. An
-iterative K1999-style relaxation (each point's curvature pulled toward its neighbours'
-mean) was tried on the club circuit and had not settled after 4 000 sweeps (2.3 s), its
-lap still 41.4 s and drifting; a working one needs its multi-resolution schedule.
+Why this: it settles in a known number of steps and says what it minimised. A plain
+K1999-style relaxation (each point's curvature pulled halfway toward its neighbours'
+mean, every point at once, no coarse-to-fine schedule) was tried on the club circuit:
+its best lap was 41.4 s after 4 000 sweeps (2.3 s), and it then drifted off without
+settling; a working one needs the multi-resolution schedule this one does without.
 Figures on the club circuit (1.15 km, 576 points, margin 1.5 m of the 6 m each side),
 for a car of 9 m/s² lateral grip, 9 m/s² braking, 5 m/s² acceleration and 70 m/s top
 speed (`speed_profile`): the lap along the centre line (its own points, 5 m apart)
