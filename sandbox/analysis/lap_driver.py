@@ -35,6 +35,7 @@ from ..physics.kernel import kernel
 from ..physics.sim import at_rest, model_number, tuning_rows
 from ..physics.track import Pose, Track
 from ..physics.walls import walls_for
+from .metrics import compute
 from .straight_runs import HEADING, VX, VY, X, Y
 
 COLUMNS = (
@@ -209,8 +210,10 @@ def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
         k, f = locate(path_s, j, along + setup[SET_PREVIEW] * max(forward, 0.0))
         target = path_v[k] + f * (path_v[(k + 1) % n] - path_v[k])
         missed = (target - forward) / max(target, 1e-9)
-        held = clamp(held + setup[SET_INTEGRAL] * missed * dt, 0.0, 1.0)
         pedal = setup[SET_GAIN] * missed + held
+        if -1.0 < pedal < 1.0:  # a pedal held to its stop adds nothing to hold after (no wind-up)
+            held = clamp(held + setup[SET_INTEGRAL] * missed * dt, 0.0, 1.0)
+            pedal = setup[SET_GAIN] * missed + held
         throttle = clamp(pedal, 0.0, 1.0)
         brake = clamp(-pedal, 0.0, 1.0) if forward > 0.0 else 0.0  # braking from rest is reversing
         c[STEER] = float(np.float32(steer))  # as the engine holds a control (sim.as_engine_controls)
@@ -308,12 +311,15 @@ def drive_laps(
     return DriveResult(out[:ticks], int(ended), float(hz), lap, goal)
 
 
-def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: float) -> float:
-    """The radius (length) of the car's path at full lock, its `radius_low` metric (at
-    a quarter of its top speed); ValueError when the car does not turn at full lock."""
-    from .metrics import compute
-
-    radius = float(compute(model, tuning, hz)["radius_low"][0])
-    if not (math.isfinite(radius) and radius > 0):
-        raise ValueError("the car does not turn at full lock: no driver can steer it")
-    return radius
+def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> float:
+    """The radius (length) of the car's path at full lock: its `radius_low` metric (at a
+    quarter of its top speed), else its `radius_top`, else half its kerb-to-kerb turning
+    circle; a car none of them could be measured for (one that does not move) is given
+    its body length (any steer scale drives it as far as it goes). `values`: its
+    metrics when they are at hand (`metrics.compute`), else measured here."""
+    values = compute(model, tuning, hz) if values is None else values
+    for name, share in (("radius_low", 1.0), ("radius_top", 1.0), ("turning_circle", 0.5)):
+        radius = share * float(np.asarray(values[name]).reshape(-1)[0])
+        if math.isfinite(radius) and radius > 0:
+            return radius
+    return float(model.body(tuning)["length"])
