@@ -55,10 +55,12 @@ def centre_path(track: Track, unit: str) -> np.ndarray:
     return points
 
 
-def steady_speed(path: np.ndarray, lateral: float, top: float, length: float) -> float:
+def steady_speed(path: np.ndarray, lateral: float, top: float, length: float, least: float) -> float:
     """One speed (length/s) the car can hold all round `path`: its tightest bend (the
     turn over BEND_SPAN car lengths of `length`) taken at GRIP_SHARE of its skid-pad
-    `lateral` acceleration (length/s²), at most TOP_SHARE of its `top` speed."""
+    `lateral` acceleration (length/s²), at most TOP_SHARE of its `top` speed; `least`
+    when neither gives a speed (a car that did not move in its manoeuvres: the drive
+    then says how far it got)."""
     s = path_distances(path)
     closed = np.vstack([path, path[:1]])
     heading = np.unwrap(np.arctan2(*np.diff(closed, axis=0).T[::-1]))
@@ -70,7 +72,7 @@ def steady_speed(path: np.ndarray, lateral: float, top: float, length: float) ->
     speed = TOP_SHARE * top if math.isfinite(top) and top > 0 else math.inf
     if curvature > 0 and math.isfinite(lateral) and lateral > 0:
         speed = min(speed, math.sqrt(GRIP_SHARE * lateral / curvature))
-    return speed
+    return speed if math.isfinite(speed) and speed > 0 else least
 
 
 def _last_turn(heading: np.ndarray) -> float:

@@ -32,7 +32,7 @@ def run(args) -> int:
 
     from ..analysis import centre_line_laps as line
     from ..analysis.lap_driver import drive_laps, full_lock_radius_of
-    from ..analysis.metrics import compute
+    from ..analysis.metrics import compute, walking_pace
     from ..files.presets import load_preset
     from ..files.recorded_track import track_ref
     from ..files.traces import save_trace
@@ -48,7 +48,8 @@ def run(args) -> int:
     here = track.in_unit(model.LENGTH_UNIT)
     path = line.centre_path(here, model.LENGTH_UNIT)
     length = float(model.body(tuning)["length"])
-    speed = line.steady_speed(path, float(values["skidpad_lateral"][0]), float(values["top_speed"][0]), length)
+    lateral, top = float(values["skidpad_lateral"][0]), float(values["top_speed"][0])
+    speed = line.steady_speed(path, lateral, top, length, walking_pace(model))
     first, sectors = line.marks(path, np.array([here.spawn.x, here.spawn.y]), here)
     lap_length = float(line.path_distances(path)[-1])
     result = drive_laps(
@@ -100,10 +101,13 @@ def _unfinished(result, laps, wanted: int, first: float, unit: str) -> str:
         if result.ended == STALLED
         else "the time allowed for the laps ran out (3 times the laps at the speed driven, and 30 s more)"
     )
-    into = max(result.distance - first - len(laps) * result.lap_length, 0.0)
+    where = "before the start line"
+    if result.distance > first:
+        into = result.distance - first - len(laps) * result.lap_length
+        where = f"{into:.1f} {unit} into lap {len(laps) + 1}"
     return (
         f"the car did not finish lap {len(laps) + 1} of {wanted}: {why}. It reached {result.distance:.1f} {unit} "
-        f"along the track ({into:.1f} {unit} into that lap) in {result.time:.1f} s."
+        f"along the track from its start ({where}) in {result.time:.1f} s."
     )
 
 
