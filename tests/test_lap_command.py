@@ -53,7 +53,9 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
     assert [lap["lap"] for lap in laps] == [1, 2]
     assert all(lap["valid"] and lap["cones"] == 0 and lap["sectors"] == [lap["time"]] for lap in laps)
     assert report["best_lap"]["time"] == min(lap["time"] for lap in laps)
-    replay = cli("simulate", "--preset", "recipe_defaults", "--controls", trace, "--out", trajectory)  # on the ring it names
+    replay = cli(
+        "simulate", "--preset", "recipe_defaults", "--controls", trace, "--out", trajectory
+    )  # on the ring it names
     assert replay.returncode == 0, replay.stderr
     crossed = crossings(np.loadtxt(trajectory, delimiter=",", skiprows=1))
     assert len(crossed) == 3  # the start of lap 1, and the end of each lap
@@ -94,8 +96,13 @@ def test_a_track_without_a_start_line_is_refused_with_exit_2(tmp_path):
     path.write_text(json.dumps(data))
     result = cli("lap", "--preset", "recipe_defaults", "--track", path)
     assert result.returncode == 2
-    assert result.stderr == f"car-sandbox: error: {path}: start: a circuit (a closed centre line, or sectors) needs a start line\n"
-    with pytest.raises(TrackError, match=r'^ring: the track has no start line: a lap starts and ends at it \("start"\)$'):
+    assert (
+        result.stderr
+        == f"car-sandbox: error: {path}: start: a circuit (a closed centre line, or sectors) needs a start line\n"
+    )
+    with pytest.raises(
+        TrackError, match=r'^ring: the track has no start line: a lap starts and ends at it \("start"\)$'
+    ):
         check_track(ring(RADIUS, HALF_WIDTH, start=False), "ring")
 
 

@@ -106,7 +106,13 @@ def test_a_drive_replays_as_a_control_trace_to_the_same_positions():
     result = drive_laps(model, tuning, track, track.centre_line.points, 300.0, 1, HZ)
     assert result.finished
     replayed = record(
-        model, tuning, result.controls, HZ, ("x", "y"), start=at_rest(model, 1, track.spawn), walls=walls_for(track, "px")
+        model,
+        tuning,
+        result.controls,
+        HZ,
+        ("x", "y"),
+        start=at_rest(model, 1, track.spawn),
+        walls=walls_for(track, "px"),
     )
     assert np.array_equal(replayed, result.rows[:, [COL_X, COL_Y]])
     assert result.controls.shape == (result.ticks, CONTROLS)

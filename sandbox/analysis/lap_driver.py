@@ -30,8 +30,8 @@ import numpy as np
 from numba import literally
 
 from ..physics import kernels
-from ..physics.kernels import tick_in
 from ..physics.kernel import kernel
+from ..physics.kernels import tick_in
 from ..physics.sim import at_rest, model_number, tuning_rows
 from ..physics.track import Pose, Track
 from ..physics.walls import walls_for

@@ -20,11 +20,11 @@ def check_track(track, source: str) -> None:
     from ..files.tracks import TrackError
 
     if track.centre_line is None:
-        raise TrackError(f"{source}: the track has no centre line: a lap is driven along one (\"centre_line\")")
+        raise TrackError(f'{source}: the track has no centre line: a lap is driven along one ("centre_line")')
     if not track.centre_line.closed:
         raise TrackError(f"{source}: the track's centre line is open: a lap needs one that closes on itself")
     if track.start is None:
-        raise TrackError(f"{source}: the track has no start line: a lap starts and ends at it (\"start\")")
+        raise TrackError(f'{source}: the track has no start line: a lap starts and ends at it ("start")')
 
 
 def run(args) -> int:
@@ -94,7 +94,7 @@ def _table(laps, sectors: int) -> str:
 
 def _unfinished(result, laps, wanted: int, first: float, unit: str) -> str:
     """What a drive that did not finish reached, in words."""
-    from ..analysis.lap_driver import STALLED, STALL_S
+    from ..analysis.lap_driver import STALL_S, STALLED
 
     why = (
         f"it made no headway for {STALL_S:g} s"
