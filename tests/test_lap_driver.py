@@ -146,3 +146,29 @@ def test_the_default_bound_is_three_times_the_laps_at_the_target_speed_and_30_s(
     result = drive_laps(model, tuning, track, path, 10.0, 1, HZ, full_lock_radius=5.0)
     assert result.ended == OUT_OF_TICKS
     assert result.ticks == math.ceil((3 * lap / 10.0 + 30) * HZ)
+
+
+def test_a_path_given_with_its_first_point_again_at_its_end_is_the_same_path():
+    model, tuning = MODELS["arcade"], Tuning(MODELS["arcade"].PARAMS)
+    track = ring(RADIUS, HALF_WIDTH).in_unit("px")
+    points = track.centre_line.points
+    speeds = np.full(len(points), 300.0)
+    once = drive_laps(model, tuning, track, points, speeds, 0.5, HZ, full_lock_radius=270.0)
+    again = np.vstack([points, points[:1]])
+    twice = drive_laps(model, tuning, track, again, np.append(speeds, 300.0), 0.5, HZ, full_lock_radius=270.0)
+    assert once.finished and np.array_equal(once.rows, twice.rows) and once.lap_length == twice.lap_length
+
+
+@pytest.mark.parametrize(
+    ("points", "speed", "said"),
+    [
+        ([[0, 0], [1, 0]], 1.0, "a path is at least three finite points"),
+        ([[0, 0], [1, 0], [1, 0], [0, 1]], 1.0, "a path's points are all apart"),
+        ([[0, 0], [1, 0], [0, 1]], 0.0, "a path's target speeds are finite and above 0"),
+        ([[0, 0], [1, 0], [0, 1]], math.nan, "a path's target speeds are finite and above 0"),
+    ],
+)
+def test_a_path_no_car_can_drive_is_refused_before_any_drive(points, speed, said):
+    model = MODELS["arcade"]
+    with pytest.raises(ValueError, match=said):
+        drive_laps(model, Tuning(model.PARAMS), None, np.array(points, float), speed, 1, HZ, full_lock_radius=1.0)

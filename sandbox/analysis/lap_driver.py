@@ -259,22 +259,25 @@ def drive_laps(
     start: Pose | None = None,
     max_ticks: int | None = None,
 ) -> DriveResult:
-    """Drive `laps` laps of the closed path `path_xy` ((n, 2), the model's unit; the last
-    point joins the first) at the target speeds `path_v` (n, or one for every point;
-    length/s) on `track` (None: the open field; any unit, converted) from `start` (the
+    """Drive `laps` times the length of the closed path `path_xy` ((n, 2), the model's
+    unit; the last point joins the first) along it, counted from the car's start (a
+    fraction of a lap too), at the target speeds `path_v` (length/s: n, or one for every
+    point) on `track` (None: the open field; any unit, converted) from `start` (the
     model's unit; else the track's spawn), at `hz`. `full_lock_radius` (length): the
-    radius of the car's path at full lock, else its `radius_low` metric, measured here.
+    radius of the car's path at full lock, else measured here (`full_lock_radius_of`).
     `max_ticks`: the bound (else SLACK times the laps at the mean target speed, plus
     SLACK_S). One compiled call."""
     path = np.ascontiguousarray(path_xy, dtype=np.float64).reshape(-1, 2)
-    if len(path) > 1 and np.array_equal(path[0], path[-1]):
-        path = path[:-1]  # a ring given with its first point again at its end
+    path_v = np.asarray(path_v, dtype=np.float64)
+    if len(path) > 1 and np.array_equal(path[0], path[-1]):  # a ring given with its first point again at its end
+        path = path[:-1]
+        path_v = path_v[:-1] if path_v.ndim and len(path_v) == len(path) + 1 else path_v
     if len(path) < 3 or not np.isfinite(path).all():
         raise ValueError("a path is at least three finite points")
     path_s = path_distances(path)
     if not np.all(np.diff(path_s) > 0):
         raise ValueError("a path's points are all apart (no two in a row the same)")
-    speeds = np.ascontiguousarray(np.broadcast_to(np.asarray(path_v, dtype=np.float64), (len(path),)))
+    speeds = np.ascontiguousarray(np.broadcast_to(path_v, (len(path),)))
     if not (np.isfinite(speeds).all() and (speeds > 0).all()):
         raise ValueError("a path's target speeds are finite and above 0")
     if not laps > 0:
@@ -306,11 +309,11 @@ def drive_laps(
     pose = start if start is not None else (None if here is None else here.spawn)
     state = at_rest(model, 1, pose)
     rows, which = tuning_rows(model, tuning, 1)
-    out = np.zeros((max_ticks, len(COLUMNS)))
+    out = np.empty((max_ticks, len(COLUMNS)))  # the pages a drive never reaches are never taken
     ticks, ended = kernels.call(
         drive, model_number(model), state.data[0], rows[which[0]], dt, path, path_s, speeds, setup, goal, out, walls
     )
-    return DriveResult(out[:ticks], int(ended), float(hz), lap, goal)
+    return DriveResult(out[:ticks].copy(), int(ended), float(hz), lap, goal)
 
 
 def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> float:
