@@ -62,6 +62,23 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
     assert [lap["time"] for lap in laps] == pytest.approx(np.diff(crossed), abs=1 / HZ)
 
 
+def test_a_lap_that_knocks_a_cone_does_not_count_and_is_not_the_best(tmp_path):
+    """A cone on the road's middle just after the start line: knocked in lap 1 (then it
+    lies flat), so lap 1 is marked and lap 2 is the best."""
+    from dataclasses import replace
+
+    from sandbox.physics.track import Circle
+
+    track = ring(RADIUS, HALF_WIDTH)
+    cone = Circle(RADIUS * math.cos(0.3), RADIUS * math.sin(0.3), 0.15)
+    path = save_track(replace(track, cones=(cone,)), tmp_path / "coned.json")
+    result = cli("lap", "--preset", "recipe_defaults", "--track", path, "--laps", 2, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [(lap["cones"], lap["valid"]) for lap in report["laps"]] == [(1, False), (0, True)]
+    assert report["best_lap"] == {"lap": 2, "time": report["laps"][1]["time"]}
+
+
 def test_the_text_report_has_a_row_per_lap_and_the_best(ring_file):
     result = cli("lap", "--preset", "recipe_defaults", "--track", ring_file)
     assert result.returncode == 0, result.stderr

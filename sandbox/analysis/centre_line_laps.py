@@ -126,7 +126,8 @@ def laps_of(result: DriveResult, first: float, sectors: np.ndarray) -> list[Lap]
         begin = first + (k - 1) * lap
         points = [begin, *(begin + sectors), begin + lap]
         at = np.interp(points, distance, times)
-        knocked = int(np.interp(points[-1], distance, cones) - np.interp(begin, distance, cones))
+        ends = np.searchsorted(distance, [begin, begin + lap])  # the ticks that pass the lap's ends
+        knocked = int(cones[min(ends[1], len(cones) - 1)] - cones[ends[0]])
         laps.append(Lap(k, float(at[-1] - at[0]), tuple(float(x) for x in np.diff(at)), knocked, knocked == 0))
         k += 1
     return laps
