@@ -161,3 +161,22 @@ def test_a_car_that_cannot_finish_stops_and_says_how_far_it_got_with_exit_1(tmp_
         "car-sandbox: the car did not finish lap 1 of 3: it made no headway for 10 s. It reached 0.0 px along the "
         "track from its start (before the start line) in 10.0 s.\n"
     )
+
+
+def test_a_trace_named_as_the_track_file_a_name_stands_for_is_refused_and_the_track_kept():
+    """`--track club_circuit` reads the built-in track's file: a trace written to that
+    file's path would destroy it (the check of the outputs before any work sees only the
+    name); refused with exit 2, the file as it was."""
+    from sandbox.files.tracks import find_builtin_track
+
+    track = find_builtin_track("club_circuit")
+    before = track.read_bytes()
+    try:
+        result = cli("lap", "--preset", "recipe_defaults", "--track", "club_circuit", "--trace", track)
+        assert result.returncode == 2
+        assert result.stderr.startswith(f"car-sandbox: error: {track}: is also an input of this command")
+        assert result.stdout == ""
+    finally:
+        if track.read_bytes() != before:  # a failing run must not leave the built-in track broken
+            track.write_bytes(before)
+    assert track.read_bytes() == before

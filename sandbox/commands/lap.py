@@ -35,11 +35,14 @@ def run(args) -> int:
     from ..analysis.metrics import compute, walking_pace
     from ..files.presets import load_preset
     from ..files.recorded_track import track_ref
+    from ..files.targets import check_target
     from ..files.traces import save_trace
     from ..files.tracks import find_builtin_track, open_track
 
     preset = load_preset(args.preset)
     source = find_builtin_track(args.track)
+    if args.out is not None:  # a track given by name is a file read too: never written over
+        check_target(args.out, [source])
     track = open_track(source)
     check_track(track, printable(source))
     model, tuning = preset.model, preset.tuning
