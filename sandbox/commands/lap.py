@@ -97,12 +97,13 @@ def _table(laps, sectors: int) -> str:
 
 def _unfinished(result, laps, wanted: int, first: float, unit: str) -> str:
     """What a drive that did not finish reached, in words."""
-    from ..analysis.lap_driver import STALL_S, STALLED
+    from ..analysis.lap_driver import SLACK, SLACK_S, STALL_S, STALLED
 
     why = (
         f"it made no headway for {STALL_S:g} s"
         if result.ended == STALLED
-        else "the time allowed for the laps ran out (3 times the laps at the speed driven, and 30 s more)"
+        else f"the time allowed for the laps ran out ({SLACK:g} times the laps at the speed driven, and {SLACK_S:g} s "
+        "more)"
     )
     where = "before the start line"
     if result.distance > first:
