@@ -19,6 +19,7 @@ from .commands import (
     force_curve_file,
     godot_export,
     godot_import,
+    lap,
     link,
     metrics,
     params,
@@ -84,6 +85,7 @@ COMMANDS = {
     "soak": reports.soak,
     "link": link.run,
     "track": track.run,
+    "lap": lap.run,
 }
 
 
@@ -318,6 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
     declare_link(sub)
 
     declare_track(sub)
+
+    lap.declare(sub)
 
     p = sub.add_parser("screenshot", help="render the window offscreen after a scripted drive")
     shared(p, "--preset")

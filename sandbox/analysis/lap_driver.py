@@ -1,0 +1,330 @@
+"""A driver that laps a closed path on its own: one car of any model, in compiled code.
+
+Each tick, from the car's state: the nearest point of the path (a local search from the
+last one), pure pursuit toward the point a look-ahead further along it (look-ahead =
+`look_base` + `look_time` × speed), the arc's curvature turned into a steer input
+through the car's own full-lock curvature (1 / its `radius_low` metric: full lock turns
+the car on a circle of that radius), and a throttle and brake controller toward the
+path's target speed there; then the model's own tick among the track's walls
+(`kernels.tick_in`). One compiled call drives the whole run (`drive`); Python enters it
+once (`drive_laps`).
+
+The path is a closed polyline in the model's unit: points (n, 2), a target speed at
+each (length/s). Distances along it are measured from the point nearest the car's
+start and keep growing lap after lap (a car that turns back makes them shrink).
+
+Each tick writes a row of `COLUMNS`: the controls it drove with (the first five, in
+the order a control trace holds them, rounded as the engine holds them, so the rows
+replay the same drive bit for bit from the same start) and the car after the tick.
+A run is bounded in ticks: a car that cannot go round (too weak, stuck on a wall)
+stops with what it reached.
+"""
+
+from __future__ import annotations
+
+import math
+from types import ModuleType
+from typing import Mapping, NamedTuple
+
+import numpy as np
+from numba import literally
+
+from ..physics import kernels
+from ..physics.kernel import kernel
+from ..physics.kernels import tick_in
+from ..physics.sim import at_rest, model_number, tuning_rows
+from ..physics.track import Pose, Track
+from ..physics.walls import walls_for
+from .metrics import compute
+from .straight_runs import HEADING, VX, VY, X, Y
+
+COLUMNS = (
+    "steer", "throttle", "brake", "handbrake", "shift",
+    "x", "y", "heading", "speed", "distance", "off_path", "cones_hit",
+)  # fmt: skip
+"""A drive's row per tick: the controls of the tick, then after it the car's position
+(length), heading (rad), speed (length/s), distance along the path from the start
+(length), distance from the path (length, + right of it) and cones knocked so far."""
+CONTROLS = 5
+"""The first columns: a control trace's row (steer, throttle, brake, handbrake, shift)."""
+(STEER, THROTTLE, BRAKE, HANDBRAKE, SHIFT, COL_X, COL_Y, COL_HEADING, SPEED, DISTANCE, OFF_PATH, CONES) = range(
+    len(COLUMNS)
+)
+
+FINISHED, OUT_OF_TICKS, STALLED = range(3)
+"""How a drive ended: the distance asked for reached; the tick bound reached first; no
+headway for `STALL_S` (a car that cannot climb out of a corner, or pinned on a wall)."""
+
+LOOK_BASE_LENGTHS = 1.5
+"""The look-ahead at rest, in the car's body lengths."""
+LOOK_TIME_S = 0.2
+"""s: the look-ahead grows by the distance covered in this time. Chosen on a ring at up to
+85 % of each default tuning's grip and on the club circuit with the built-in presets at
+30, 60 and 240 Hz: from 0.45 s down to 0.15 s every model holds the line closer (the
+rigid body on the ring 2.7 → 1.3 m out) without weaving; 0.2 s keeps a margin."""
+SPEED_GAIN = 8.0
+"""Pedal per fraction of the target speed missed: 1/8 under the target is full throttle."""
+SPEED_INTEGRAL = 2.0
+"""1/s: how fast the held throttle grows for the speed still missed (the share of throttle a
+car needs to hold a speed against its drag)."""
+PREVIEW_S = 0.25
+"""s: the target speed is read this far ahead of the car (at its speed), so it brakes before
+a slower stretch, not in it."""
+STALL_S = 10.0
+"""s: a drive that gains less than STALL_SHARE of this long at its target speed stops."""
+STALL_SHARE = 0.05
+SLACK = 3.0
+"""The tick bound: this many times the time the distance takes at the path's mean target
+speed, plus SLACK_S."""
+SLACK_S = 30.0
+
+(
+    SET_LOOK_BASE, SET_LOOK_TIME, SET_FULL_LOCK, SET_GAIN, SET_INTEGRAL, SET_PREVIEW, SET_STALL_TICKS, SET_STALL_GAIN,
+    SET_CONES,
+) = range(9)  # fmt: skip
+"""Slots of `drive`'s `setup` array."""
+
+
+class DriveResult(NamedTuple):
+    """A drive: `rows` (ticks, len(COLUMNS)), one per tick (`COLUMNS`); how it ended
+    (`FINISHED`, `OUT_OF_TICKS`, `STALLED`); the tick rate (Hz); the path's lap length
+    and the distance asked for (model units)."""
+
+    rows: np.ndarray
+    ended: int
+    hz: float
+    lap_length: float
+    goal: float
+
+    @property
+    def finished(self) -> bool:
+        return self.ended == FINISHED
+
+    @property
+    def ticks(self) -> int:
+        return len(self.rows)
+
+    @property
+    def time(self) -> float:
+        """s driven."""
+        return self.ticks / self.hz
+
+    @property
+    def distance(self) -> float:
+        """Distance reached along the path (model units)."""
+        return float(self.rows[-1, DISTANCE]) if len(self.rows) else 0.0
+
+    @property
+    def controls(self) -> np.ndarray:
+        """The drive as a control trace: (ticks, 5) rows of steer, throttle, brake,
+        handbrake, shift."""
+        return np.ascontiguousarray(self.rows[:, :CONTROLS])
+
+
+@kernel
+def clamp(value, low, high):
+    return min(max(value, low), high)
+
+
+@kernel
+def nearest(path, path_s, x, y, i, reach):
+    """(segment, distance along the path, signed distance from it: + right of it) of the
+    point of the closed path nearest (x, y), among segment `i` and those within `reach`
+    (length) before and after it, at least one each side (i < 0: all of them)."""
+    n = path.shape[0]
+    if i < 0:
+        first, count = 0, n
+    else:
+        # at least one segment each side: the car may sit at either end of segment i
+        first, back, count = i, 0.0, 1
+        while (back < reach or count == 1) and count < n:
+            first = (first - 1) % n
+            back += path_s[first + 1] - path_s[first]
+            count += 1
+        k, ahead, behind = i, 0.0, count
+        while (ahead < reach or count == behind) and count < n:
+            k = (k + 1) % n
+            ahead += path_s[k + 1] - path_s[k]
+            count += 1
+    best, best_j, best_t = math.inf, 0, 0.0
+    for q in range(count):
+        j = (first + q) % n
+        k = (j + 1) % n
+        ax, ay = path[j, 0], path[j, 1]
+        dx, dy = path[k, 0] - ax, path[k, 1] - ay
+        t = clamp(((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+        px, py = ax + t * dx - x, ay + t * dy - y
+        d2 = px * px + py * py
+        if d2 < best:
+            best, best_j, best_t = d2, j, t
+    k = (best_j + 1) % n
+    dx, dy = path[k, 0] - path[best_j, 0], path[k, 1] - path[best_j, 1]
+    cross = dx * (y - path[best_j, 1]) - dy * (x - path[best_j, 0])  # y down: + is right of the path
+    along = path_s[best_j] + best_t * (path_s[best_j + 1] - path_s[best_j])
+    return best_j, along, math.copysign(math.sqrt(best), cross)
+
+
+@kernel
+def locate(path_s, j, along):
+    """(segment, fraction along it) of the point `along` (length, any lap) of the closed
+    path, searched forward from segment `j`."""
+    n = path_s.shape[0] - 1
+    lap = path_s[n]
+    along = along % lap
+    for _ in range(n + 1):
+        if path_s[j] <= along <= path_s[j + 1]:
+            length = path_s[j + 1] - path_s[j]
+            return j, ((along - path_s[j]) / length if length > 0 else 0.0)
+        j = (j + 1) % n
+    return j, 0.0
+
+
+@kernel
+def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
+    """Drive car row `s` (in place; tuning row `p`, tick `dt` s) along the closed path
+    (`path` (n, 2), cumulative `path_s` (n + 1), target speeds `path_v` (n)) until it has
+    gone `goal` (length) along it, at most len(out) ticks, among `walls` (None: the open
+    field); out[t] = the row of tick t (`COLUMNS`). `setup`: the SET_* slots. Returns
+    (ticks driven, how it ended)."""
+    literally(model)
+    n = path.shape[0]
+    lap = path_s[n]
+    cones = int(setup[SET_CONES])
+    c = np.zeros(5)
+    j, along, _ = nearest(path, path_s, s[X], s[Y], -1, 0.0)
+    distance, held = 0.0, 0.0
+    stall_ticks = int(setup[SET_STALL_TICKS])
+    checked = 0.0
+    for t in range(out.shape[0]):
+        h = s[HEADING]
+        ch, sh = math.cos(h), math.sin(h)
+        speed = math.hypot(s[VX], s[VY])
+        forward = ch * s[VX] + sh * s[VY]
+        # pure pursuit: the arc through the car, tangent to its heading, to the point ahead
+        k, f = locate(path_s, j, along + setup[SET_LOOK_BASE] + setup[SET_LOOK_TIME] * speed)
+        m = (k + 1) % n
+        dx = path[k, 0] + f * (path[m, 0] - path[k, 0]) - s[X]
+        dy = path[k, 1] + f * (path[m, 1] - path[k, 1]) - s[Y]
+        right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
+        curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
+        steer = clamp(curvature * setup[SET_FULL_LOCK], -1.0, 1.0)
+        # the pedals: toward the target speed a moment ahead
+        k, f = locate(path_s, j, along + setup[SET_PREVIEW] * max(forward, 0.0))
+        target = path_v[k] + f * (path_v[(k + 1) % n] - path_v[k])
+        missed = (target - forward) / max(target, 1e-9)
+        pedal = setup[SET_GAIN] * missed + held
+        if -1.0 < pedal < 1.0:  # a pedal held to its stop adds nothing to hold after (no wind-up)
+            held = clamp(held + setup[SET_INTEGRAL] * missed * dt, 0.0, 1.0)
+            pedal = setup[SET_GAIN] * missed + held
+        throttle = clamp(pedal, 0.0, 1.0)
+        brake = clamp(-pedal, 0.0, 1.0) if forward > 0.0 else 0.0  # braking from rest is reversing
+        c[STEER] = float(np.float32(steer))  # as the engine holds a control (sim.as_engine_controls)
+        c[THROTTLE] = float(np.float32(throttle))
+        c[BRAKE] = float(np.float32(brake))
+        tick_in(model, s, c, p, dt, walls)
+        reach = 4.0 * math.hypot(s[VX], s[VY]) * dt + setup[SET_LOOK_BASE]
+        j, now, off = nearest(path, path_s, s[X], s[Y], j, reach)
+        step = (now - along + 0.5 * lap) % lap - 0.5 * lap  # the shorter way round
+        distance += step
+        along = now
+        row = out[t]
+        row[STEER], row[THROTTLE], row[BRAKE], row[HANDBRAKE], row[SHIFT] = c[0], c[1], c[2], c[3], c[4]
+        row[COL_X], row[COL_Y], row[COL_HEADING] = s[X], s[Y], s[HEADING]
+        row[SPEED], row[DISTANCE], row[OFF_PATH], row[CONES] = math.hypot(s[VX], s[VY]), distance, off, s[cones]
+        if distance >= goal:
+            return t + 1, FINISHED
+        if (t + 1) % stall_ticks == 0:
+            if distance - checked < setup[SET_STALL_GAIN]:
+                return t + 1, STALLED
+            checked = distance
+    return out.shape[0], OUT_OF_TICKS
+
+
+def path_distances(path_xy: np.ndarray) -> np.ndarray:
+    """The cumulative distance (n + 1) of the closed path's points, the last the lap."""
+    closed = np.vstack([path_xy, path_xy[:1]])
+    return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
+
+
+def drive_laps(
+    model: ModuleType,
+    tuning: Mapping[str, object],
+    track: Track | None,
+    path_xy: np.ndarray,
+    path_v: np.ndarray | float,
+    laps: float,
+    hz: float,
+    *,
+    full_lock_radius: float | None = None,
+    start: Pose | None = None,
+    max_ticks: int | None = None,
+) -> DriveResult:
+    """Drive `laps` times the length of the closed path `path_xy` ((n, 2), the model's
+    unit; the last point joins the first) along it, counted from the car's start (a
+    fraction of a lap too), at the target speeds `path_v` (length/s: n, or one for every
+    point) on `track` (None: the open field; any unit, converted) from `start` (the
+    model's unit; else the track's spawn), at `hz`. `full_lock_radius` (length): the
+    radius of the car's path at full lock, else measured here (`full_lock_radius_of`).
+    `max_ticks`: the bound (else SLACK times the laps at the mean target speed, plus
+    SLACK_S). One compiled call."""
+    path = np.ascontiguousarray(path_xy, dtype=np.float64).reshape(-1, 2)
+    path_v = np.asarray(path_v, dtype=np.float64)
+    if len(path) > 1 and np.array_equal(path[0], path[-1]):  # a ring given with its first point again at its end
+        path = path[:-1]
+        path_v = path_v[:-1] if path_v.ndim and len(path_v) == len(path) + 1 else path_v
+    if len(path) < 3 or not np.isfinite(path).all():
+        raise ValueError("a path is at least three finite points")
+    path_s = path_distances(path)
+    if not np.all(np.diff(path_s) > 0):
+        raise ValueError("a path's points are all apart (no two in a row the same)")
+    speeds = np.ascontiguousarray(np.broadcast_to(path_v, (len(path),)))
+    if not (np.isfinite(speeds).all() and (speeds > 0).all()):
+        raise ValueError("a path's target speeds are finite and above 0")
+    if not laps > 0:
+        raise ValueError("a drive is of more than 0 laps")
+    if full_lock_radius is None:
+        full_lock_radius = full_lock_radius_of(model, tuning, hz)
+    lap = float(path_s[-1])
+    goal = laps * lap
+    dt = 1.0 / hz
+    if max_ticks is None:
+        max_ticks = int(math.ceil((SLACK * goal / float(np.mean(speeds)) + SLACK_S) * hz))
+    length = float(model.body(tuning)["length"])
+    stall_ticks = max(1, int(round(STALL_S * hz)))
+    setup = np.array(
+        [
+            LOOK_BASE_LENGTHS * length,
+            LOOK_TIME_S,
+            full_lock_radius,
+            SPEED_GAIN,
+            SPEED_INTEGRAL,
+            PREVIEW_S,
+            stall_ticks,
+            STALL_SHARE * STALL_S * float(np.min(speeds)),
+            model.STATE.offset["cones_hit"],
+        ]
+    )
+    here = None if track is None else track.in_unit(model.LENGTH_UNIT)
+    walls = walls_for(here, model.LENGTH_UNIT)
+    pose = start if start is not None else (None if here is None else here.spawn)
+    state = at_rest(model, 1, pose)
+    rows, which = tuning_rows(model, tuning, 1)
+    out = np.empty((max_ticks, len(COLUMNS)))  # the pages a drive never reaches are never taken
+    ticks, ended = kernels.call(
+        drive, model_number(model), state.data[0], rows[which[0]], dt, path, path_s, speeds, setup, goal, out, walls
+    )
+    return DriveResult(out[:ticks].copy(), int(ended), float(hz), lap, goal)
+
+
+def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> float:
+    """The radius (length) of the car's path at full lock: its `radius_low` metric (at a
+    quarter of its top speed), else its `radius_top`, else half its kerb-to-kerb turning
+    circle; a car none of them could be measured for (one that does not move) is given
+    its body length (any steer scale drives it as far as it goes). `values`: its
+    metrics when they are at hand (`metrics.compute`), else measured here."""
+    values = compute(model, tuning, hz) if values is None else values
+    for name, share in (("radius_low", 1.0), ("radius_top", 1.0), ("turning_circle", 0.5)):
+        radius = share * float(np.asarray(values[name]).reshape(-1)[0])
+        if math.isfinite(radius) and radius > 0:
+            return radius
+    return float(model.body(tuning)["length"])

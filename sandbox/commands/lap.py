@@ -1,0 +1,161 @@
+"""`lap`: a driver laps a closed track with a preset's car, from the track's spawn; the
+lap and sector times, the cones knocked and whether each lap counts. Exit 1 when the
+car cannot finish the laps (with how far it got and when), 2 for a track a lap cannot
+be driven on."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..errors import printable
+
+UNFINISHED = 1
+"""The exit code of a drive that did not finish its laps."""
+
+
+def check_track(track, source: str) -> None:
+    """TrackError naming what a lap needs that `track` (read from `source`) lacks: a
+    closed centre line (distance along the lap) and a start line."""
+    from ..files.tracks import TrackError
+
+    if track.centre_line is None:
+        raise TrackError(f'{source}: the track has no centre line: a lap is driven along one ("centre_line")')
+    if not track.centre_line.closed:
+        raise TrackError(f"{source}: the track's centre line is open: a lap needs one that closes on itself")
+    if track.start is None:
+        raise TrackError(f'{source}: the track has no start line: a lap starts and ends at it ("start")')
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from ..analysis import centre_line_laps as line
+    from ..analysis.lap_driver import drive_laps, full_lock_radius_of
+    from ..analysis.metrics import compute, walking_pace
+    from ..files.presets import load_preset
+    from ..files.recorded_track import track_ref
+    from ..files.targets import check_target
+    from ..files.traces import save_trace
+    from ..files.tracks import find_builtin_track, open_track
+
+    preset = load_preset(args.preset)
+    source = find_builtin_track(args.track)
+    if args.out is not None:  # a track given by name is a file read too: never written over
+        check_target(args.out, [source])
+    track = open_track(source)
+    check_track(track, printable(source))
+    model, tuning = preset.model, preset.tuning
+    hz = args.hz or preset.hz
+    values = compute(model, tuning, hz)
+    here = track.in_unit(model.LENGTH_UNIT)
+    path = line.centre_path(here, model.LENGTH_UNIT)
+    length = float(model.body(tuning)["length"])
+    lateral, top = float(values["skidpad_lateral"][0]), float(values["top_speed"][0])
+    speed = line.steady_speed(path, lateral, top, length, walking_pace(model))
+    first, sectors = line.marks(path, np.array([here.spawn.x, here.spawn.y]), here)
+    lap_length = float(line.path_distances(path)[-1])
+    result = drive_laps(
+        model, tuning, here, path, speed, (first + args.laps * lap_length) / lap_length, hz,
+        full_lock_radius=full_lock_radius_of(model, tuning, hz, values),
+    )  # fmt: skip
+    laps = line.laps_of(result, first, sectors)
+    if args.out is not None:
+        save_trace(args.out, result.controls, track_ref(source))
+    unit = model.LENGTH_UNIT
+    if args.json:
+        print(json.dumps(_as_json(preset, track, hz, laps, result, unit), indent=2))
+    else:
+        print(f"{preset.name} ({model.TITLE}) on {track.name} at {hz} Hz")
+        print(_table(laps, len(sectors) + 1))
+    if args.out is not None and not args.json:
+        print(f"wrote {printable(args.out)}")
+    if not result.finished:
+        print(f"car-sandbox: {_unfinished(result, laps, args.laps, first, unit)}", file=sys.stderr)
+        return UNFINISHED
+    return 0
+
+
+def _best(laps) -> object:
+    valid = [lap for lap in laps if lap.valid]
+    return min(valid, key=lambda lap: lap.time) if valid else None
+
+
+def _table(laps, sectors: int) -> str:
+    head = f"{'lap':>4s} {'time s':>9s}" + "".join(f" {f'S{k + 1}':>8s}" for k in range(sectors))
+    lines = [head + f" {'cones':>5s}  valid"]
+    for lap in laps:
+        splits = "".join(f" {t:8.3f}" for t in lap.sectors)
+        lines.append(f"{lap.number:4d} {lap.time:9.3f}{splits} {lap.cones:5d}  {'yes' if lap.valid else 'no'}")
+    if not laps:
+        lines.append("  (no lap finished)")
+    best = _best(laps)
+    if best is not None:
+        lines.append(f"best lap: {best.time:.3f} s (lap {best.number})")
+    return "\n".join(lines)
+
+
+def _unfinished(result, laps, wanted: int, first: float, unit: str) -> str:
+    """What a drive that did not finish reached, in words."""
+    from ..analysis.lap_driver import SLACK, SLACK_S, STALL_S, STALLED
+
+    why = (
+        f"it made no headway for {STALL_S:g} s"
+        if result.ended == STALLED
+        else f"the time allowed for the laps ran out ({SLACK:g} times the laps at the speed driven, and {SLACK_S:g} s "
+        "more)"
+    )
+    where = "before the start line"
+    if result.distance > first:
+        into = result.distance - first - len(laps) * result.lap_length
+        where = f"{into:.1f} {unit} into lap {len(laps) + 1}"
+    return (
+        f"the car did not finish lap {len(laps) + 1} of {wanted}: {why}. It reached {result.distance:.1f} {unit} "
+        f"along the track from its start ({where}) in {result.time:.1f} s."
+    )
+
+
+def _as_json(preset, track, hz, laps, result, unit: str) -> dict:
+    best = _best(laps)
+    return {
+        "preset": preset.name,
+        "model": preset.model.NAME,
+        "track": track.name,
+        "hz": hz,
+        "laps": [
+            {"lap": lap.number, "time": lap.time, "sectors": list(lap.sectors), "cones": lap.cones, "valid": lap.valid}
+            for lap in laps
+        ],
+        "best_lap": None if best is None else {"lap": best.number, "time": best.time},
+        "finished": result.finished,
+        "reached": {"distance": result.distance, "unit": unit, "time": result.time},
+    }
+
+
+def laps_count(text: str) -> int:
+    """`--laps`: a whole number of laps, 1 … 100."""
+    from .arguments import number_in
+
+    return int(number_in(text, "laps", 1, 100, whole=True))
+
+
+def declare(sub) -> None:
+    """The `lap` command's options."""
+    from .arguments import output_path
+    from .shared_options import TRACK_HELP, shared
+
+    p = sub.add_parser(
+        "lap", help="a driver laps a track with a preset's car: lap and sector times, cones hit, valid laps"
+    )
+    shared(p, "--preset")
+    p.add_argument("--track", required=True, help=f"a closed track with a start line: {TRACK_HELP}")
+    p.add_argument("--laps", type=laps_count, default=1, help="laps to time after the start line (default 1)")
+    p.add_argument(
+        "--trace",
+        dest="out",
+        type=output_path,
+        metavar="OUT.csv",
+        help="also write the drive as a control trace (it names the track: `simulate --controls` replays it)",
+    )
+    shared(p, "--hz")
+    shared(p, "--json", help="as JSON")
