@@ -63,14 +63,20 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
 
 
 def test_a_lap_that_knocks_a_cone_does_not_count_and_is_not_the_best(tmp_path):
-    """A cone on the road's middle just after the start line: knocked in lap 1 (then it
+    """A cone on the driver's line just after the start line: knocked in lap 1 (then it
     lies flat), so lap 1 is marked and lap 2 is the best."""
     from dataclasses import replace
 
+    from sandbox.analysis.lap_plan import margin_of
+    from sandbox.analysis.racing_line import racing_line
+    from sandbox.files.presets import find_preset, load_preset
     from sandbox.physics.track import Circle
 
     track = ring(RADIUS, HALF_WIDTH)
-    cone = Circle(RADIUS * math.cos(0.3), RADIUS * math.sin(0.3), 0.15)
+    preset = load_preset(find_preset("recipe_defaults"))
+    line = racing_line(track, "px", margin_of(preset.model, preset.tuning, track)).points / track.pixels_per_metre
+    on_line = float(np.median(np.hypot(*line.T)))  # the ring's line is a circle
+    cone = Circle(on_line * math.cos(0.3), on_line * math.sin(0.3), 0.15)
     path = save_track(replace(track, cones=(cone,)), tmp_path / "coned.json")
     result = cli("lap", "--preset", "recipe_defaults", "--track", path, "--laps", 2, "--json")
     assert result.returncode == 0, result.stderr

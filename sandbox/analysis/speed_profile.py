@@ -4,10 +4,14 @@ Along a line of points at cumulative distance `s` with signed curvature `kappa`,
 speed at each point is at most √(a_lat / |κ|) (the car's lateral grip round the bend
 there) and `v_top`; a forward pass lets it grow from one point to the next by at most
 v² + 2·a_accel(v)·ds, a backward pass lets it fall by at most the brake's v² + 2·a_brake·ds
-(straight-line kinematics, v² = v0² + 2as). The grips are taken apart (no friction
-circle): braking and accelerating do not eat into the lateral grip, as in the simple
-profile a lap-time estimate is usually made with. Every length is the line's unit (m or
-px), every acceleration that unit per s².
+(straight-line kinematics, v² = v0² + 2as). By default the grips are taken apart (no
+friction circle): braking and accelerating do not eat into the lateral grip, as in the
+simple profile a lap-time estimate is usually made with. With `combined` (the lap
+driver's choice) they share it as a friction ellipse: at a point using a share
+u = v²·|κ| / a_lat of its lateral grip, the car accelerates or brakes at most
+√(1 − u²) of its straight-line figure, so it brakes before a bend rather than in it.
+On a steady circle (u = 1 all round, nothing to gain or lose) both give √(a_lat·R).
+Every length is the line's unit (m or px), every acceleration that unit per s².
 
 On a closed line the passes wrap: they start at the slowest bend (nothing is faster
 there), go round twice and repeat until nothing changes. An open line starts and ends
@@ -27,11 +31,12 @@ from ..physics.kernel import kernel
 
 
 @kernel
-def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed):
+def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed, combined=False):
     """Speeds (n,) at the n points of curvature `kappa` (n,) at distance `s` (n + 1 for a
     closed line: the last is the lap's length; n for an open one). The car accelerates
     at most np.interp(v, accel_v, accel_a) (a table of speeds, ascending, and
-    accelerations) and brakes at most `a_brake`; `closed` (bool) wraps the passes."""
+    accelerations) and brakes at most `a_brake`; `closed` (bool) wraps the passes;
+    `combined` (bool): through the friction ellipse (`_left_over`)."""
     n = kappa.shape[0]
     v = np.empty(n)
     for i in range(n):
@@ -48,7 +53,10 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed):
             i = (start + step) % n
             j = (i + 1) % n
             ds = s[i + 1] - s[i]
-            squared = v[i] * v[i] + 2.0 * np.interp(v[i], accel_v, accel_a) * ds
+            drive = np.interp(v[i], accel_v, accel_a)
+            if combined and drive > 0:
+                drive *= _left_over(v[i], kappa[i], a_lat)
+            squared = v[i] * v[i] + 2.0 * drive * ds
             reachable = math.sqrt(max(0.0, squared))  # drag beating the drive may stop it
             if reachable < v[j]:
                 v[j] = reachable
@@ -58,7 +66,8 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed):
             j = (end - step) % n
             i = (j - 1) % n
             ds = s[i + 1] - s[i]
-            reachable = math.sqrt(v[j] * v[j] + 2.0 * a_brake * ds)
+            brake = a_brake * _left_over(v[j], kappa[j], a_lat) if combined else a_brake
+            reachable = math.sqrt(v[j] * v[j] + 2.0 * brake * ds)
             if reachable < v[i]:
                 v[i] = reachable
                 changed = True
@@ -67,13 +76,24 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed):
     return v
 
 
-def profile(s, kappa, a_lat: float, a_brake: float, a_accel, v_top: float, closed: bool = True) -> np.ndarray:
+@kernel
+def _left_over(v, kappa, a_lat):
+    """The share of the straight-line grip left at speed `v` on curvature `kappa`: the
+    friction ellipse's √(1 − u²), u = v²·|κ| / a_lat (0 at the lateral limit)."""
+    u = v * v * abs(kappa) / a_lat
+    return math.sqrt(max(0.0, 1.0 - u * u))
+
+
+def profile(
+    s, kappa, a_lat: float, a_brake: float, a_accel, v_top: float, closed: bool = True, combined: bool = False
+) -> np.ndarray:
     """The forward–backward speed profile (n,) along a line: `s` cumulative distance
     (n + 1 values for a closed line, its last the lap's length; n for an open one),
     `kappa` signed curvature (n,), `a_lat` the car's lateral grip, `a_brake` its braking,
     `a_accel` its acceleration: a constant or (k, 2) points of (speed, acceleration),
     speed ascending (held flat beyond the ends; below 0 where drag beats the drive, the
-    car slowing there, to a stop at worst); `v_top` its top speed."""
+    car slowing there, to a stop at worst); `v_top` its top speed; `combined`: the
+    grips shared as a friction ellipse (the module's text)."""
     s = np.ascontiguousarray(s, dtype=np.float64)
     kappa = np.ascontiguousarray(kappa, dtype=np.float64)
     want = len(kappa) + 1 if closed else len(kappa)
@@ -91,7 +111,15 @@ def profile(s, kappa, a_lat: float, a_brake: float, a_accel, v_top: float, close
     if np.any(np.diff(table[:, 0]) <= 0):
         raise ValueError("the acceleration table's speeds must rise from row to row")
     return forward_backward(
-        s, kappa, float(a_lat), float(a_brake), table[:, 0].copy(), table[:, 1].copy(), float(v_top), bool(closed)
+        s,
+        kappa,
+        float(a_lat),
+        float(a_brake),
+        table[:, 0].copy(),
+        table[:, 1].copy(),
+        float(v_top),
+        bool(closed),
+        bool(combined),
     )
 
 

@@ -28,11 +28,7 @@ def check_track(track, source: str) -> None:
 
 
 def run(args) -> int:
-    import numpy as np
-
-    from ..analysis import centre_line_laps as line
-    from ..analysis.lap_driver import drive_laps, full_lock_radius_of
-    from ..analysis.metrics import compute, walking_pace
+    from ..analysis.driven_laps import drive_timed_laps
     from ..files.presets import load_preset
     from ..files.recorded_track import track_ref
     from ..files.targets import check_target
@@ -47,31 +43,21 @@ def run(args) -> int:
     check_track(track, printable(source))
     model, tuning = preset.model, preset.tuning
     hz = args.hz or preset.hz
-    values = compute(model, tuning, hz)
-    here = track.in_unit(model.LENGTH_UNIT)
-    path = line.centre_path(here, model.LENGTH_UNIT)
-    length = float(model.body(tuning)["length"])
-    lateral, top = float(values["skidpad_lateral"][0]), float(values["top_speed"][0])
-    speed = line.steady_speed(path, lateral, top, length, walking_pace(model))
-    first, sectors = line.marks(path, np.array([here.spawn.x, here.spawn.y]), here)
-    lap_length = float(line.path_distances(path)[-1])
-    result = drive_laps(
-        model, tuning, here, path, speed, (first + args.laps * lap_length) / lap_length, hz,
-        full_lock_radius=full_lock_radius_of(model, tuning, hz, values),
-    )  # fmt: skip
-    laps = line.laps_of(result, first, sectors)
+    driven = drive_timed_laps(model, tuning, track, args.laps, hz)
+    result, laps, book = driven.drive, driven.laps[: args.laps], driven.book
     if args.out is not None:
         save_trace(args.out, result.controls, track_ref(source))
     unit = model.LENGTH_UNIT
+    sectors = 1 + len(track.sectors)
     if args.json:
-        print(json.dumps(_as_json(preset, track, hz, laps, result, unit), indent=2))
+        print(json.dumps(_as_json(preset, track, hz, laps, book, result, unit, args.laps), indent=2))
     else:
         print(f"{preset.name} ({model.TITLE}) on {track.name} at {hz} Hz")
-        print(_table(laps, len(sectors) + 1))
+        print(_table(laps, book, sectors))
     if args.out is not None and not args.json:
         print(f"wrote {printable(args.out)}")
-    if not result.finished:
-        print(f"car-sandbox: {_unfinished(result, laps, args.laps, first, unit)}", file=sys.stderr)
+    if len(laps) < args.laps:
+        print(f"car-sandbox: {_unfinished(result, laps, args.laps, driven.first, unit)}", file=sys.stderr)
         return UNFINISHED
     return 0
 
@@ -81,33 +67,39 @@ def _best(laps) -> object:
     return min(valid, key=lambda lap: lap.time) if valid else None
 
 
-def _table(laps, sectors: int) -> str:
+def _table(laps, book, sectors: int) -> str:
     head = f"{'lap':>4s} {'time s':>9s}" + "".join(f" {f'S{k + 1}':>8s}" for k in range(sectors))
     lines = [head + f" {'cones':>5s}  valid"]
     for lap in laps:
         splits = "".join(f" {t:8.3f}" for t in lap.sectors)
-        lines.append(f"{lap.number:4d} {lap.time:9.3f}{splits} {lap.cones:5d}  {'yes' if lap.valid else 'no'}")
+        said = "yes" if lap.valid else "no: " + ", ".join(lap.marks)
+        lines.append(f"{lap.number:4d} {lap.time:9.3f}{splits} {lap.cones:5d}  {said}")
     if not laps:
         lines.append("  (no lap finished)")
     best = _best(laps)
     if best is not None:
         lines.append(f"best lap: {best.time:.3f} s (lap {best.number})")
+        if sectors > 1:
+            lines.append(f"optimal lap (the best sectors): {book.optimal:.3f} s")
     return "\n".join(lines)
 
 
 def _unfinished(result, laps, wanted: int, first: float, unit: str) -> str:
     """What a drive that did not finish reached, in words."""
-    from ..analysis.lap_driver import SLACK, SLACK_S, STALL_S, STALLED
+    from ..analysis.lap_driver import FINISHED, SLACK, SLACK_S, STALL_S, STALLED
 
-    why = (
-        f"it made no headway for {STALL_S:g} s"
-        if result.ended == STALLED
-        else f"the time allowed for the laps ran out ({SLACK:g} times the laps at the speed driven, and {SLACK_S:g} s "
-        "more)"
-    )
+    if result.ended == STALLED:
+        why = f"it made no headway for {STALL_S:g} s"
+    elif result.ended == FINISHED:
+        why = "it never crossed the start line the way a lap does"
+    else:
+        why = (
+            f"the time allowed for the laps ran out ({SLACK:g} times the laps at the speed driven, and {SLACK_S:g} s "
+            "more)"
+        )
     where = "before the start line"
     if result.distance > first:
-        into = result.distance - first - len(laps) * result.lap_length
+        into = max(0.0, result.distance - first - len(laps) * result.lap_length)
         where = f"{into:.1f} {unit} into lap {len(laps) + 1}"
     return (
         f"the car did not finish lap {len(laps) + 1} of {wanted}: {why}. It reached {result.distance:.1f} {unit} "
@@ -115,19 +107,29 @@ def _unfinished(result, laps, wanted: int, first: float, unit: str) -> str:
     )
 
 
-def _as_json(preset, track, hz, laps, result, unit: str) -> dict:
+def _as_json(preset, track, hz, laps, book, result, unit: str, wanted: int) -> dict:
     best = _best(laps)
+    optimal = book.optimal if best is not None else None
     return {
         "preset": preset.name,
         "model": preset.model.NAME,
         "track": track.name,
         "hz": hz,
         "laps": [
-            {"lap": lap.number, "time": lap.time, "sectors": list(lap.sectors), "cones": lap.cones, "valid": lap.valid}
+            {
+                "lap": lap.number,
+                "time": lap.time,
+                "sectors": list(lap.sectors),
+                "cones": lap.cones,
+                "penalty": lap.penalty,
+                "valid": lap.valid,
+                "marks": list(lap.marks),
+            }
             for lap in laps
         ],
         "best_lap": None if best is None else {"lap": best.number, "time": best.time},
-        "finished": result.finished,
+        "optimal_lap": optimal,
+        "finished": len(laps) >= wanted,
         "reached": {"distance": result.distance, "unit": unit, "time": result.time},
     }
 

@@ -7,7 +7,10 @@ left of the direction of travel as a driver sees it on the screen: for a directi
 (tx, ty) it is (ty, −tx) (heading +x, left is −y, up the screen). The free distance
 each side is measured along the normal (a ray from the point), to the first wall it
 meets: a polyline (open or closed), a rectangle's outline or a circle. Cones are not
-walls: a car knocks them over. Where a ray meets nothing, its distance is `reach`.
+walls: a car knocks them over. Where a ray meets nothing, its distance is `reach`: by
+default half the start line's length (a start line spans the road: on a course marked
+by cones only, such as the skid pad, the road is as wide as its start line), or without
+a start line the diagonal of the track's bounds.
 """
 
 from __future__ import annotations
@@ -99,12 +102,15 @@ def free_distances(
 def half_widths(track: Track, spacing: float, reach: float | None = None) -> Corridor:
     """The corridor of `track`'s centre line (closed for a lap, or open) resampled every
     `spacing` (the track's unit): points, normals, and the free distance to the walls
-    left and right of each. `reach` caps a distance where no wall is met (default: the
-    diagonal of the track's bounds, farther than any wall can be)."""
+    left and right of each. `reach` caps a distance where no wall is met (default: half
+    the start line's length, or without one the diagonal of the track's bounds, farther
+    than any wall can be)."""
     if track.centre_line is None:
         raise ValueError(f"the track {track.name!r} has no centre line: it has no corridor to drive in")
     if not spacing > 0:
         raise ValueError(f"the corridor's spacing must be a length above 0, not {spacing}")
+    if reach is None and track.start is not None:
+        reach = 0.5 * math.hypot(track.start.x2 - track.start.x1, track.start.y2 - track.start.y1)
     if reach is None:
         x0, y0, x1, y1 = track.bounds()
         reach = math.hypot(x1 - x0, y1 - y0)

@@ -1,0 +1,138 @@
+"""How the driver laps a track with a car: the car's own measured limits, the racing
+line inside the track's corridor (its walls less the car's half-width and a
+clearance), the speed profile along the line from those limits, and the timing course.
+
+The limits come from the car's metrics (`metrics.compute`) and one straight run:
+- lateral grip: `skidpad_lateral` (length/s², the steady full-lock circles);
+- braking: v_top² / (2 · `braking_from_top`), the mean deceleration of a full stop
+  from the top speed (length/s²); from 100 when the top speed is not known;
+- acceleration: a table of (speed, acceleration) points from a full-throttle run from
+  rest (`acceleration_table`), so the profile's straights are the car's own;
+- top speed: `top_speed`; full-lock radius: `lap_driver.full_lock_radius_of`.
+A tuning change means new limits (and a new profile): lap time stays a measure of the
+tuning. The line depends on the track and the car's width only (cached).
+"""
+
+from __future__ import annotations
+
+import math
+from types import ModuleType
+from typing import Mapping, NamedTuple
+
+import numpy as np
+
+from ..physics import sim
+from ..physics.lap_course import Course, course_of
+from ..physics.track import Track
+from ..physics.track_corridor import half_widths
+from .lap_driver import full_lock_radius_of
+from .metrics import compute, reference_speed, walking_pace
+from .racing_line import RacingLine, racing_line
+from .speed_profile import profile
+
+CLEARANCE_M = 0.5
+"""m the racing line keeps from a wall beyond the car's half-width (px: at the track's
+pixels_per_metre)."""
+CORRIDOR_SPACING_M = 2.0
+"""m between the points the corridor's widths are measured at."""
+ACCEL_RUN_S = 60.0
+"""s: the longest full-throttle run the acceleration table is read from."""
+ACCEL_POINTS = 24
+"""Points of the acceleration table."""
+
+
+class Limits(NamedTuple):
+    """A car's measured limits, in its model's units: `lateral` and `braking`
+    (length/s²), `accel` ((k, 2): speed, acceleration), `top` (length/s; inf: none
+    reached) and `full_lock_radius` (length)."""
+
+    lateral: float
+    braking: float
+    accel: np.ndarray
+    top: float
+    full_lock_radius: float
+
+
+class LapPlan(NamedTuple):
+    """What a driven lap follows: the `line`, the target `speeds` at its points
+    (length/s), the `course` it is timed on and the car's `limits`."""
+
+    line: RacingLine
+    speeds: np.ndarray
+    course: Course
+    limits: Limits
+
+
+def acceleration_table(model: ModuleType, tuning: Mapping[str, object], hz: float, top: float) -> np.ndarray:
+    """(speed, acceleration) points (length/s, length/s²) of a full-throttle run from
+    rest on the open field: the speed each tick, its rate of change smoothed over a
+    tenth of a second, sampled at ACCEL_POINTS speeds up to where the run ends (or 99 %
+    of `top`). One compiled call."""
+    ticks = int(ACCEL_RUN_S * hz)
+    trace = np.zeros((ticks, 5))
+    trace[:, 1] = 1.0
+    vx, vy = sim.record(model, tuning, trace, hz, ("vx", "vy")).T
+    speed = np.concatenate([[0.0], np.hypot(vx, vy)])
+    span = max(1, int(round(0.1 * hz)))
+    t = np.arange(len(speed)) / hz
+    rate = (speed[span:] - speed[:-span]) / (t[span:] - t[:-span])
+    middle = 0.5 * (speed[span:] + speed[:-span])
+    end = float(np.max(speed))
+    if math.isfinite(top) and top > 0:
+        end = min(end, 0.99 * top)
+    if not end > 0:
+        return np.array([[0.0, 0.0]])
+    points = np.linspace(0.0, end, ACCEL_POINTS)
+    order = np.argsort(middle, kind="stable")
+    rising = middle[order] <= end
+    table = np.interp(points, middle[order][rising], rate[order][rising]) if rising.any() else np.zeros_like(points)
+    return np.column_stack([points, np.maximum(table, 0.0)])
+
+
+def car_limits(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> Limits:
+    """The `Limits` of one tuning (`values`: its metrics when at hand)."""
+    values = compute(model, tuning, hz) if values is None else values
+
+    def one(name: str) -> float:
+        return float(np.asarray(values[name]).reshape(-1)[0])
+
+    top = one("top_speed")
+    braking = math.nan
+    if math.isfinite(top) and top > 0 and one("braking_from_top") > 0:
+        braking = top * top / (2.0 * one("braking_from_top"))
+    if not (math.isfinite(braking) and braking > 0) and one("braking_from_100") > 0:
+        v = reference_speed(model)[0]
+        braking = v * v / (2.0 * one("braking_from_100"))
+    return Limits(
+        lateral=one("skidpad_lateral"),
+        braking=braking,
+        accel=acceleration_table(model, tuning, hz, top),
+        top=top,
+        full_lock_radius=full_lock_radius_of(model, tuning, hz, values),
+    )
+
+
+def margin_of(model: ModuleType, tuning: Mapping[str, object], track: Track) -> float:
+    """The line's distance from the walls (the model's unit): half the car's width and
+    CLEARANCE_M."""
+    metre = 1.0 if model.LENGTH_UNIT == "m" else float(track.pixels_per_metre)
+    return 0.5 * float(model.body(tuning)["width"]) + CLEARANCE_M * metre
+
+
+def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: float, values=None) -> LapPlan:
+    """The `LapPlan` of a tuning on a closed track (UserError for a track a lap cannot
+    be driven or timed on, naming what it lacks)."""
+    unit = model.LENGTH_UNIT
+    here = track.in_unit(unit)
+    limits = car_limits(model, tuning, hz, values)
+    line = racing_line(track, unit, margin_of(model, tuning, track))
+    v_top = limits.top if math.isfinite(limits.top) and limits.top > 0 else float(np.max(limits.accel[:, 0]))
+    lateral = limits.lateral if math.isfinite(limits.lateral) and limits.lateral > 0 else math.inf
+    braking = limits.braking if math.isfinite(limits.braking) and limits.braking > 0 else lateral
+    speeds = profile(line.s, line.kappa, lateral, braking, limits.accel, max(v_top, 1e-9), combined=True)
+    # a car its manoeuvres could not move is asked for walking pace: the drive then
+    # says how far it got, in a bounded time
+    speeds = np.maximum(speeds, walking_pace(model))
+    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
+    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
+    return LapPlan(line, speeds, course_of(track, unit, corridor), limits)
