@@ -179,54 +179,91 @@ def locate(path_s, j, along):
     return j, 0.0
 
 
+(MEM_SEGMENT, MEM_ALONG, MEM_HELD, MEM_DISTANCE) = range(4)
+"""Slots of a driver's memory between ticks (`driver_controls`, `driver_follow`): the
+path segment the car is nearest, where it is along the path (length, within a lap), the
+throttle held by the speed controller, and the distance driven along the path."""
+
+
+@kernel
+def driver_place(s, path, path_s, mem):
+    """The driver's memory (`MEM_*`, 4) for car row `s` where it stands: nearest point
+    of the whole path, nothing held, nothing driven."""
+    j, along, _ = nearest(path, path_s, s[X], s[Y], -1, 0.0)
+    mem[MEM_SEGMENT], mem[MEM_ALONG], mem[MEM_HELD], mem[MEM_DISTANCE] = j, along, 0.0, 0.0
+
+
+@kernel
+def driver_controls(s, dt, path, path_s, path_v, setup, mem, c):
+    """The control law: the controls of the next tick of car row `s` (tick `dt` s)
+    into c (5: steer, throttle, brake, handbrake, shift, rounded as the engine holds
+    them), from the driver's memory `mem` (its held throttle updated). Pure pursuit to
+    the look-ahead point, a throttle and brake controller toward the previewed target
+    speed."""
+    n = path.shape[0]
+    j, along, held = int(mem[MEM_SEGMENT]), mem[MEM_ALONG], mem[MEM_HELD]
+    h = s[HEADING]
+    ch, sh = math.cos(h), math.sin(h)
+    speed = math.hypot(s[VX], s[VY])
+    forward = ch * s[VX] + sh * s[VY]
+    # pure pursuit: the arc through the car, tangent to its heading, to the point ahead
+    k, f = locate(path_s, j, along + setup[SET_LOOK_BASE] + setup[SET_LOOK_TIME] * speed)
+    m = (k + 1) % n
+    dx = path[k, 0] + f * (path[m, 0] - path[k, 0]) - s[X]
+    dy = path[k, 1] + f * (path[m, 1] - path[k, 1]) - s[Y]
+    right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
+    curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
+    steer = clamp(curvature * setup[SET_FULL_LOCK], -1.0, 1.0)
+    # the pedals: toward the target speed a moment ahead
+    k, f = locate(path_s, j, along + setup[SET_PREVIEW] * max(forward, 0.0))
+    target = path_v[k] + f * (path_v[(k + 1) % n] - path_v[k])
+    missed = (target - forward) / max(target, 1e-9)
+    pedal = setup[SET_GAIN] * missed + held
+    if -1.0 < pedal < 1.0:  # a pedal held to its stop adds nothing to hold after (no wind-up)
+        held = clamp(held + setup[SET_INTEGRAL] * missed * dt, 0.0, 1.0)
+        pedal = setup[SET_GAIN] * missed + held
+    throttle = clamp(pedal, 0.0, 1.0)
+    brake = clamp(-pedal, 0.0, 1.0) if forward > 0.0 else 0.0  # braking from rest is reversing
+    c[:] = 0.0
+    c[STEER] = float(np.float32(steer))  # as the engine holds a control (sim.as_engine_controls)
+    c[THROTTLE] = float(np.float32(throttle))
+    c[BRAKE] = float(np.float32(brake))
+    mem[MEM_HELD] = held
+
+
+@kernel
+def driver_follow(s, dt, path, path_s, setup, mem):
+    """After a tick: where car row `s` is along the path now (searched near where it
+    was), into the driver's memory; returns its signed distance from the path (+ right)."""
+    lap = path_s[path.shape[0]]
+    reach = 4.0 * math.hypot(s[VX], s[VY]) * dt + setup[SET_LOOK_BASE]
+    j, now, off = nearest(path, path_s, s[X], s[Y], int(mem[MEM_SEGMENT]), reach)
+    step = (now - mem[MEM_ALONG] + 0.5 * lap) % lap - 0.5 * lap  # the shorter way round
+    mem[MEM_SEGMENT], mem[MEM_ALONG] = j, now
+    mem[MEM_DISTANCE] += step
+    return off
+
+
 @kernel
 def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
     """Drive car row `s` (in place; tuning row `p`, tick `dt` s) along the closed path
     (`path` (n, 2), cumulative `path_s` (n + 1), target speeds `path_v` (n)) until it has
     gone `goal` (length) along it, at most len(out) ticks, among `walls` (None: the open
-    field); out[t] = the row of tick t (`COLUMNS`). `setup`: the SET_* slots. Returns
-    (ticks driven, how it ended)."""
+    field); out[t] = the row of tick t (`COLUMNS`). `setup`: the SET_* slots. Each tick:
+    `driver_controls`, the model's tick, `driver_follow`. Returns (ticks driven, how it
+    ended)."""
     literally(model)
-    n = path.shape[0]
-    lap = path_s[n]
     cones = int(setup[SET_CONES])
     c = np.zeros(5)
-    j, along, _ = nearest(path, path_s, s[X], s[Y], -1, 0.0)
-    distance, held = 0.0, 0.0
+    mem = np.zeros(4)
+    driver_place(s, path, path_s, mem)
     stall_ticks = int(setup[SET_STALL_TICKS])
     checked = 0.0
     for t in range(out.shape[0]):
-        h = s[HEADING]
-        ch, sh = math.cos(h), math.sin(h)
-        speed = math.hypot(s[VX], s[VY])
-        forward = ch * s[VX] + sh * s[VY]
-        # pure pursuit: the arc through the car, tangent to its heading, to the point ahead
-        k, f = locate(path_s, j, along + setup[SET_LOOK_BASE] + setup[SET_LOOK_TIME] * speed)
-        m = (k + 1) % n
-        dx = path[k, 0] + f * (path[m, 0] - path[k, 0]) - s[X]
-        dy = path[k, 1] + f * (path[m, 1] - path[k, 1]) - s[Y]
-        right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
-        curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
-        steer = clamp(curvature * setup[SET_FULL_LOCK], -1.0, 1.0)
-        # the pedals: toward the target speed a moment ahead
-        k, f = locate(path_s, j, along + setup[SET_PREVIEW] * max(forward, 0.0))
-        target = path_v[k] + f * (path_v[(k + 1) % n] - path_v[k])
-        missed = (target - forward) / max(target, 1e-9)
-        pedal = setup[SET_GAIN] * missed + held
-        if -1.0 < pedal < 1.0:  # a pedal held to its stop adds nothing to hold after (no wind-up)
-            held = clamp(held + setup[SET_INTEGRAL] * missed * dt, 0.0, 1.0)
-            pedal = setup[SET_GAIN] * missed + held
-        throttle = clamp(pedal, 0.0, 1.0)
-        brake = clamp(-pedal, 0.0, 1.0) if forward > 0.0 else 0.0  # braking from rest is reversing
-        c[STEER] = float(np.float32(steer))  # as the engine holds a control (sim.as_engine_controls)
-        c[THROTTLE] = float(np.float32(throttle))
-        c[BRAKE] = float(np.float32(brake))
+        driver_controls(s, dt, path, path_s, path_v, setup, mem, c)
         tick_in(model, s, c, p, dt, walls)
-        reach = 4.0 * math.hypot(s[VX], s[VY]) * dt + setup[SET_LOOK_BASE]
-        j, now, off = nearest(path, path_s, s[X], s[Y], j, reach)
-        step = (now - along + 0.5 * lap) % lap - 0.5 * lap  # the shorter way round
-        distance += step
-        along = now
+        off = driver_follow(s, dt, path, path_s, setup, mem)
+        distance = mem[MEM_DISTANCE]
         row = out[t]
         row[STEER], row[THROTTLE], row[BRAKE], row[HANDBRAKE], row[SHIFT] = c[0], c[1], c[2], c[3], c[4]
         row[COL_X], row[COL_Y], row[COL_HEADING] = s[X], s[Y], s[HEADING]
@@ -267,6 +304,32 @@ def drive_laps(
     radius of the car's path at full lock, else measured here (`full_lock_radius_of`).
     `max_ticks`: the bound (else SLACK times the laps at the mean target speed, plus
     SLACK_S). One compiled call."""
+    path, path_s, speeds = driver_path(path_xy, path_v)
+    if not laps > 0:
+        raise ValueError("a drive is of more than 0 laps")
+    lap = float(path_s[-1])
+    goal = laps * lap
+    dt = 1.0 / hz
+    if max_ticks is None:
+        max_ticks = int(math.ceil((SLACK * goal / float(np.mean(speeds)) + SLACK_S) * hz))
+    setup = driver_setup(model, tuning, speeds, hz, full_lock_radius)
+    here = None if track is None else track.in_unit(model.LENGTH_UNIT)
+    walls = walls_for(here, model.LENGTH_UNIT)
+    pose = start if start is not None else (None if here is None else here.spawn)
+    state = at_rest(model, 1, pose)
+    rows, which = tuning_rows(model, tuning, 1)
+    out = np.empty((max_ticks, len(COLUMNS)))  # the pages a drive never reaches are never taken
+    ticks, ended = kernels.call(
+        drive, model_number(model), state.data[0], rows[which[0]], dt, path, path_s, speeds, setup, goal, out, walls
+    )
+    return DriveResult(out[:ticks].copy(), int(ended), float(hz), lap, goal)
+
+
+def driver_path(path_xy: np.ndarray, path_v: np.ndarray | float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(path (n, 2), path_s (n + 1), speeds (n)) as `drive` takes them, from a closed
+    path's points (the model's unit; a first point repeated at the end is dropped) and
+    its target speeds (length/s: n, or one for every point). ValueError for a path
+    that cannot be driven."""
     path = np.ascontiguousarray(path_xy, dtype=np.float64).reshape(-1, 2)
     path_v = np.asarray(path_v, dtype=np.float64)
     if len(path) > 1 and np.array_equal(path[0], path[-1]):  # a ring given with its first point again at its end
@@ -280,18 +343,18 @@ def drive_laps(
     speeds = np.ascontiguousarray(np.broadcast_to(path_v, (len(path),)))
     if not (np.isfinite(speeds).all() and (speeds > 0).all()):
         raise ValueError("a path's target speeds are finite and above 0")
-    if not laps > 0:
-        raise ValueError("a drive is of more than 0 laps")
+    return path, path_s, speeds
+
+
+def driver_setup(
+    model: ModuleType, tuning: Mapping[str, object], speeds: np.ndarray, hz: float, full_lock_radius: float | None
+) -> np.ndarray:
+    """The `SET_*` slots of a driver of this tuning at `hz` following target `speeds`
+    (length/s); `full_lock_radius` (length) measured here when None."""
     if full_lock_radius is None:
         full_lock_radius = full_lock_radius_of(model, tuning, hz)
-    lap = float(path_s[-1])
-    goal = laps * lap
-    dt = 1.0 / hz
-    if max_ticks is None:
-        max_ticks = int(math.ceil((SLACK * goal / float(np.mean(speeds)) + SLACK_S) * hz))
     length = float(model.body(tuning)["length"])
-    stall_ticks = max(1, int(round(STALL_S * hz)))
-    setup = np.array(
+    return np.array(
         [
             LOOK_BASE_LENGTHS * length,
             LOOK_TIME_S,
@@ -299,21 +362,11 @@ def drive_laps(
             SPEED_GAIN,
             SPEED_INTEGRAL,
             PREVIEW_S,
-            stall_ticks,
+            max(1, int(round(STALL_S * hz))),
             STALL_SHARE * STALL_S * float(np.min(speeds)),
             model.STATE.offset["cones_hit"],
         ]
     )
-    here = None if track is None else track.in_unit(model.LENGTH_UNIT)
-    walls = walls_for(here, model.LENGTH_UNIT)
-    pose = start if start is not None else (None if here is None else here.spawn)
-    state = at_rest(model, 1, pose)
-    rows, which = tuning_rows(model, tuning, 1)
-    out = np.empty((max_ticks, len(COLUMNS)))  # the pages a drive never reaches are never taken
-    ticks, ended = kernels.call(
-        drive, model_number(model), state.data[0], rows[which[0]], dt, path, path_s, speeds, setup, goal, out, walls
-    )
-    return DriveResult(out[:ticks].copy(), int(ended), float(hz), lap, goal)
 
 
 def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> float:

@@ -16,6 +16,8 @@ from ..physics.state import Controls, State
 from ..physics.track import Track
 from .clock import FrameClock
 from .ghosts import MAX_GHOSTS, Gap, Ghost, step_length
+from .lap_ghost import drop_lap_ghost, restart_lap_ghost
+from .laps_live import LiveLaps, timing_course
 from .sources import ControlSource, HeldControls, TraceSource
 from .tuning import LiveTuning, TuningChange
 
@@ -48,6 +50,7 @@ class DriveSession:
         self.playing = False
         self.speed = 1.0  # replay speed: wall seconds × speed is played
         self.distances: np.ndarray | None = None  # per replay tick: the car's and each ghost's odometer
+        self.laps = LiveLaps()  # the car's laps, timed live on a track a lap can be timed on
         self.on_reset: Callable[[], None] = lambda: None
         self.on_tick: Callable[[State, Shadows], None] = lambda state, shadows: None
         self.on_run: Callable[[State, list[State], int], None] = lambda car, runs, first: None
@@ -74,6 +77,8 @@ class DriveSession:
                 self.set_hz(tuning.hz)
             if change.names:
                 self.sim.retune()
+            self.laps.restart()  # laps of one tuning at one rate are compared, never across a change
+            drop_lap_ghost(self)
 
         tuning.changed.connect(changed)
 
@@ -86,12 +91,15 @@ class DriveSession:
     @track.setter
     def track(self, track: Track | None) -> None:
         self._track = track
+        drop_lap_ghost(self)
         for sim in [self.sim] + [g.sim for g in self.ghosts]:
             sim.set_track(track)
+        self.laps.set_course(timing_course(track, self.model.LENGTH_UNIT))
 
     def set_car(self, model: ModuleType, tuning: Mapping[str, object], hz: int) -> None:
         """Drive another model (or tuning object) from rest; the ghosts tick at `hz` too."""
         self.sim = Simulation(model, tuning, n=1, hz=hz, track=self._track)
+        self.laps.set_course(timing_course(self._track, model.LENGTH_UNIT))
         self.set_hz(hz)
         self.reset()
 
@@ -108,7 +116,9 @@ class DriveSession:
     def reset(self) -> None:
         """The car and every ghost at rest at the track's spawn (the origin without a
         track; a replay with a start: at its start); odometers at 0; a replay at its start."""
+        drop_lap_ghost(self)  # back when the car starts its next lap
         self.sim.reset()
+        self.laps.placed_again()
         self.clock.reset()
         self.travelled = 0.0
         self._put_at_start(self.sim, 1.0)
@@ -156,10 +166,14 @@ class DriveSession:
         before = self.sim.state
         state = self.sim.tick(controls)
         self.travelled += step_length(before, state)
+        c, lap = controls, self.laps.lap
+        self.laps.after_ticks(before, state, [[c.steer, c.throttle, c.brake, c.handbrake, c.shift]], self.sim.dt)
+        if self.laps.lap not in (0, lap):
+            restart_lap_ghost(self, 0)  # the best lap's ghost starts it with the car, from this tick
         shadows = []
         for ghost in self.ghosts:
             before = ghost.sim.state
-            after = ghost.sim.tick(controls)  # the same controls as the car's
+            after = ghost.sim.tick(ghost.controls(controls))  # the car's controls, or its own trace's
             ghost.travelled += step_length(before, after)
             shadows.append((after, self.ghost_scale(ghost)))
         if self.distances is not None and self.replay_tick < self.distances.shape[1]:
@@ -189,7 +203,13 @@ class DriveSession:
         done = self.sim.ticks
         rows = np.asarray(rows, dtype=np.float64)
         sims = [self.sim] + [g.sim for g in self.ghosts]
-        runs = [seek_states(sim.model, sim.params, rows, sim.hz, start=sim.state, walls=sim.walls) for sim in sims]
+        given = [rows] + [g.rows(rows) for g in self.ghosts]
+        runs = [
+            seek_states(sim.model, sim.params, mine, sim.hz, start=sim.state, walls=sim.walls)
+            for sim, mine in zip(sims, given)
+        ]
+        lap = self.laps.lap
+        self.laps.after_ticks(self.sim.state, runs[0], rows, self.sim.dt)
         odometers = []
         for sim, states in zip(sims, runs):
             x0, y0 = float(sim.state.x[0]), float(sim.state.y[0])
@@ -205,6 +225,8 @@ class DriveSession:
         for ghost, odometer in zip(self.ghosts, odometers[1:]):
             ghost.travelled += float(odometer[-1])
         self.controls = Controls(*rows[-1])
+        if self.laps.lap not in (0, lap):  # the best lap's ghost as far into it as the car's lap has come
+            restart_lap_ghost(self, math.ceil(self.laps.elapsed / self.sim.dt - 1e-6))
         if self.recording is not None:
             self.recording.extend(tuple(row) + (0.0,) * (len(TRACE_COLUMNS) - len(row)) for row in rows.tolist())
         self.on_run(runs[0], runs[1:], done)
@@ -213,6 +235,7 @@ class DriveSession:
     def add_ghost(self, model: ModuleType, tuning: Mapping[str, object], name: str) -> Ghost:
         """Drive `tuning` of `model` beside the car with the same controls; all restart
         together. ValueError beyond MAX_GHOSTS."""
+        drop_lap_ghost(self)  # it gives way (and comes back at the next lap start if there is room)
         if len(self.ghosts) >= MAX_GHOSTS:
             raise ValueError(f"at most {MAX_GHOSTS} ghosts")
         ghost = Ghost(

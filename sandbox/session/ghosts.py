@@ -1,13 +1,17 @@
 """Compare cars ("ghosts"): other tunings or models driven by the same controls as the
-car, each with its odometer, and how far ahead or behind each is."""
+car (or by a trace of their own: the best lap's ghost), each with its odometer, and how
+far ahead or behind each is."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..physics.sim import Simulation
-from ..physics.state import State
+from ..physics.state import Controls, State
+from .sources import TraceSource
 
 MAX_GHOSTS = 4
 
@@ -15,13 +19,32 @@ MAX_GHOSTS = 4
 @dataclass
 class Ghost:
     """A compare car: its own simulation, drawn translucent in colour `colour` (index);
-    `travelled` is its path length since the last reset, in its own length unit."""
+    `travelled` is its path length since the last reset, in its own length unit.
+    `trace`: its own controls (tick i of its simulation reads row i; none past the
+    end), else (None) the car's."""
 
     sim: Simulation
     body: dict
     name: str
     colour: int
     travelled: float = 0.0
+    trace: TraceSource | None = None
+
+    def controls(self, car: Controls) -> Controls:
+        """Its controls for its next tick, where the car's are `car`."""
+        if self.trace is None:
+            return car
+        tick = self.sim.ticks
+        return self.trace.controls_for_tick(tick) if tick < len(self.trace) else Controls()
+
+    def rows(self, car_rows: np.ndarray) -> np.ndarray:
+        """Its control rows for the next ticks, where the car's are `car_rows`."""
+        if self.trace is None:
+            return car_rows
+        out = np.zeros((len(car_rows), self.trace.rows.shape[1]))
+        mine = self.trace.rows[self.sim.ticks : self.sim.ticks + len(car_rows)]
+        out[: len(mine)] = mine
+        return out
 
 
 @dataclass

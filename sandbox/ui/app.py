@@ -24,6 +24,7 @@ from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
 from .input import DriveKeys
+from .lap_wheel import WheelControl
 from .link_control import LinkControl
 from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
 from .menus import Menus, shortcut_rows
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.files = FileActions(self)
         self.godot = GodotActions(self, self.files)
         self.link = LinkControl(self)  # the live link to the game, in the Link panel
+        self.wheel = WheelControl(self)  # Car → Driver at the wheel (F9)
         self.world = WorldTracks(self)  # the track the car drives on (Track menu); `track` is the car view
         self.menus = Menus(self, MENU_BAR)
         self.sweep.finished.connect(self.menus.refresh)

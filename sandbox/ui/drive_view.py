@@ -15,6 +15,7 @@ from ..files.traces import demo_drive
 from ..physics.state import State
 from ..session.ghosts import gap_line
 from ..session.hud import gauges, regime_text
+from ..session.laps_live import lap_lines
 from .view_overlays import Dashboard
 
 FRAME_MS = 8
@@ -130,10 +131,14 @@ class DriveView:
         speed = float(state.speed[0])
         if due(0):
             regime = regime_text(w.model, w.tuning, state)
-            w.status.setText(f"{regime}physics {w.sim.hz} Hz" + (f" · {self._fps:4.0f} fps" if self._fps else ""))
+            fps = f" · {self._fps:4.0f} fps" if self._fps else ""
+            w.status.setText(f"{w.wheel.who()}{regime}physics {w.sim.hz} Hz{fps}")
             self._show_cones(state)
-        w.track.hud_lines = [f"slip {math.degrees(float(state.sideslip[0])):+.1f}°"]  # speed: on the dashboard
+        slip = f"slip {math.degrees(float(state.sideslip[0])):+.1f}°"  # speed: on the dashboard
+        w.track.hud_lines = [slip] + lap_lines(w.drive.laps)
         gaps = w.drive.gaps()
+        if [g.ghost.name for g in gaps] != w.plots.ghost_names:  # the best lap's ghost comes and goes by itself
+            w.plots.set_ghost_names([g.ghost.name for g in gaps])
         w.track.ghosts = [(g.state, g.ghost.body, g.scale, g.ghost.colour) for g in gaps]
         w.track.ghost_lines = [gap_line(g, speed, w.model.LENGTH_UNIT) for g in gaps]
         w.track.dashboard = self._dashboard(state, speed)

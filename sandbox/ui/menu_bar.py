@@ -13,6 +13,8 @@ from ..physics.models import MODELS
 from ..physics.sim import TICK_RATES
 from .camera import CAMERAS
 from .ghosts import MAX_GHOSTS
+from .lap_wheel import TIP as LAP_DRIVER_TIP
+from .lap_wheel import WHY_DISABLED as LAP_DRIVER_WHY
 from .menus import SEPARATOR, Choices, Command, Owned, Submenu, Window, add_action
 from .world_layer import CONTACT
 
@@ -373,6 +375,16 @@ CAR = Submenu(
             lambda w: w.drive_view.reset_car(),
             "R",
             "Put the car back at the track's start (the origin on the open field), at rest",
+        ),
+        Command(
+            "&Driver at the wheel",
+            lambda w: w.wheel.toggle(),
+            "F9",
+            LAP_DRIVER_TIP,
+            enabled=lambda w: w.wheel.driving or w.wheel.available,
+            why_disabled=LAP_DRIVER_WHY,
+            checked=lambda w: w.wheel.driving,
+            name="driver_action",
         ),
     ),
 )

@@ -184,6 +184,7 @@ class WorldTracks:
         self.track, self.source = track, source
         w.drive.track = track
         w.track.set_world_track(track)
+        w.wheel.track_changed()
         self._keep()
         w.drive_view.reset_car()  # at the track's spawn
         self.game_action.setChecked(self.from_game)

@@ -1,0 +1,234 @@
+"""Laps timed live in the drive session: the lap timer ticked after every tick of the car
+(`physics/lap_timer.py`), its laps in a `LapBook` (`analysis/laps.py`), and each lap's
+channels kept for the overlays, the coloured map and the best lap's ghost.
+
+A lap is timed on a track with a closed centre line and a start line; on any other
+(and on the open field) `course` is None and nothing is timed. The timer's clock is the
+session's own: seconds driven since the book was started (`time`).
+
+Per-lap channels (`channels[number]`, for every completed lap still in the book): a
+dict of name → float array, one value per tick of the lap, in tick order; the ticks of
+lap k are those after which the running lap was k (the tick that crosses the start line
+belongs to the lap it starts). `CHANNELS` names them with their units (`unit`: the
+model's length unit, m or px):
+
+| name       | unit     | what                                                       |
+|------------|----------|------------------------------------------------------------|
+| distance   | unit     | along the centre line since the lap's start line           |
+| time       | s        | since the lap's start (its start-line crossing)            |
+| speed      | unit/s   | the car's speed                                            |
+| steer      | -1 … 1   | the tick's steering (+ right)                              |
+| throttle   | 0 … 1    | the tick's throttle                                        |
+| brake      | 0 … 1    | the tick's brake                                           |
+| handbrake  | 0 … 1    | the tick's handbrake                                       |
+| shift      | -1, 0, 1 | the tick's gear shift                                      |
+| slip_angle | °        | the car's sideslip (the angle the plots show)              |
+| x, y       | unit     | the car's position after the tick (the track's frame)      |
+
+`starts[number]`: the car's state before the lap's first tick (its trace, the lap's
+steer … shift rows, replays the lap from there: the best lap's ghost).
+
+When the book starts again: a new tuning (of the same or another model), another tick
+rate, another track: laps of one tuning at one rate are compared, never across a change.
+A reset of the car drops the running lap only (the car is on an out lap again).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..analysis.lap_plan import CORRIDOR_SPACING_M
+from ..analysis.laps import Lap, LapBook
+from ..errors import UserError
+from ..physics import lap_timer as lt
+from ..physics.state import State
+from ..physics.track import Track
+from ..physics.track_corridor import half_widths
+
+CHANNELS = (
+    ("distance", "{unit}"), ("time", "s"), ("speed", "{unit}/s"), ("steer", ""), ("throttle", ""), ("brake", ""),
+    ("handbrake", ""), ("shift", ""), ("slip_angle", "°"), ("x", "{unit}"), ("y", "{unit}"),
+)  # fmt: skip
+"""Each lap's channels, (name, unit) in the order of a sample row; see the module docstring."""
+NAMES = tuple(name for name, _ in CHANNELS)
+CONTROLS = slice(NAMES.index("steer"), NAMES.index("shift") + 1)
+"""The columns of a sample row that are a control trace's row."""
+KEPT_LAPS = 64
+"""Completed laps whose channels are kept (the oldest dropped after)."""
+
+
+def channel_units(unit: str) -> dict[str, str]:
+    """name → unit of each channel, for a model whose length unit is `unit`."""
+    return {name: text.format(unit=unit) for name, text in CHANNELS}
+
+
+def timing_course(track: Track | None, unit: str) -> lt.Course | None:
+    """The timing course of `track` in `unit`, with its corridor (the track's edges),
+    as the lap driver's plan makes it; None for a track a lap cannot be timed on (no
+    closed centre line, no start line) or the open field."""
+    if track is None:
+        return None
+    here = track.in_unit(unit)
+    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
+    try:
+        if here.centre_line is None or not here.centre_line.closed or here.start is None:
+            return None
+        return lt.course_of(track, unit, half_widths(here, CORRIDOR_SPACING_M * metre))
+    except UserError:
+        return None
+
+
+class LiveLaps:
+    """One car's laps in the drive session. `after_ticks` after every tick or run of
+    ticks; `placed_again` after a reset; `restart` for a new book; `set_course` for
+    another track. See the module docstring for what is kept."""
+
+    def __init__(self, course: lt.Course | None = None):
+        self.course = course
+        self.restart()
+
+    def set_course(self, course: lt.Course | None) -> None:
+        """Time on `course` (None: nothing timed) from a new book."""
+        self.course = course
+        self.restart()
+
+    def restart(self) -> None:
+        """A new book: no laps, the car on its out lap, the clock at 0."""
+        self.timer = None if self.course is None else lt.new_timer(self.course)
+        self.book = LapBook()
+        self.channels: dict[int, dict[str, np.ndarray]] = {}
+        self.starts: dict[int, State] = {}
+        self.time = 0.0
+        self._rows: list[np.ndarray] = []  # sample rows of the running lap(s), with their lap number first
+
+    def placed_again(self) -> None:
+        """The car put back (a reset): the running lap is dropped, the book kept."""
+        if self.timer is not None:
+            lt.timer_reset(self.timer)
+        self._rows.clear()
+
+    @property
+    def lap(self) -> int:
+        """The running lap's number (0: the out lap, or nothing timed)."""
+        return 0 if self.timer is None else int(self.timer[lt.LAP])
+
+    @property
+    def elapsed(self) -> float:
+        """s since the running lap's start (NaN on the out lap)."""
+        return math.nan if self.timer is None else self.time - float(self.timer[lt.LAP_START])
+
+    @property
+    def distance(self) -> float:
+        """The running lap's distance along the centre line (NaN on the out lap)."""
+        return math.nan if self.timer is None else float(self.timer[lt.LAP_DISTANCE])
+
+    def delta(self) -> float:
+        """s: the running lap against the reference (the best lap) at its distance;
+        positive: slower. NaN on the out lap or without a best lap."""
+        if self.lap == 0:
+            return math.nan
+        return float(self.book.delta(self.distance, self.elapsed))
+
+    def predicted(self) -> float:
+        """s: the running lap's predicted time (the best lap's + the delta); NaN without."""
+        if self.lap == 0:
+            return math.nan
+        return float(self.book.predicted(self.distance, self.elapsed))
+
+    def after_ticks(self, before: State, states: State, controls, dt: float) -> list[Lap]:
+        """Time the ticks that took the car from `before` (one row) through `states`
+        (one row per tick) with `controls` ((ticks, 5) rows), each `dt` s long. Returns
+        the laps they completed."""
+        if self.timer is None:
+            return []
+        n = len(states.x)
+        xs = np.concatenate([before.x[:1], states.x]).astype(np.float64)
+        ys = np.concatenate([before.y[:1], states.y]).astype(np.float64)
+        cones = np.ascontiguousarray(states.get("cones_hit"), dtype=np.float64)
+        lap, distance = np.zeros(n), np.zeros(n)
+        started = np.concatenate([[self.timer[lt.LAP]], np.zeros(n)])
+        lt.timer_ticks(self.course, self.timer, xs, ys, self.time, dt, cones, lap, distance)
+        ends = self.time + dt * np.arange(1, n + 1)
+        self.time = float(ends[-1])
+        self.book.add_ticks(ends, lap, distance)
+        started[1:] = lap
+        for i in np.flatnonzero(np.diff(started) != 0):  # tick i started lap lap[i]: the car before it
+            if lap[i] > 0:
+                self.starts[int(lap[i])] = before if i == 0 else State.of(states.layout, states.data[i - 1 : i].copy())
+        lap_start = self._lap_starts(lap, ends)
+        given = np.asarray(controls, dtype=np.float64).reshape(n, -1)[:, :5]
+        trace = np.zeros((n, 5))
+        trace[:, : given.shape[1]] = given  # a trace of steer, throttle, brake only: no handbrake, no shift
+        rows = np.column_stack(
+            [lap, distance, ends - lap_start, np.asarray(states.speed, dtype=float), trace]
+            + [np.degrees(np.asarray(states.sideslip, dtype=float)), xs[1:], ys[1:]]
+        )
+        self._rows.append(rows[lap > 0])
+        new = self.book.update(self.course, self.timer)
+        if new:
+            self._keep(new)
+        return new
+
+    def _lap_starts(self, lap: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Each tick's lap start time (s on the timer's clock): the lap's own for the
+        laps the book has, the timer's for the running one."""
+        start = np.full(len(lap), float(self.timer[lt.LAP_START]))
+        for number in np.unique(lap[(lap > 0) & (lap != self.timer[lt.LAP])]):
+            ended = [e for e in lt.laps_of(self.course, self.timer, int(number) - 1) if e[lt.E_LAP] == number]
+            start[lap == number] = ended[0][lt.E_START] if ended else math.nan
+        return start
+
+    def _keep(self, new: list[Lap]) -> None:
+        """The completed laps' channels out of the running rows."""
+        rows = np.vstack(self._rows) if self._rows else np.empty((0, 1 + len(NAMES)))
+        for done in new:
+            mine = rows[rows[:, 0] == done.number, 1:]
+            self.channels[done.number] = {name: mine[:, k].copy() for k, name in enumerate(NAMES)}
+        last = new[-1].number
+        self._rows = [rows[rows[:, 0] > last]]
+        for number in [n for n in self.channels if n <= last - KEPT_LAPS]:
+            del self.channels[number]
+        for number in [n for n in self.starts if n < last - KEPT_LAPS or (n <= last and n not in self.channels)]:
+            del self.starts[number]
+
+    def best_trace(self) -> tuple[Lap, np.ndarray, State] | None:
+        """The best lap, its control rows ((ticks, 5): steer … shift) and the car's state
+        before its first tick; None without a best lap whose channels are kept."""
+        best = self.book.best
+        if best is None or best.number not in self.channels or best.number not in self.starts:
+            return None
+        c = self.channels[best.number]
+        return best, np.column_stack([c[name] for name in NAMES[CONTROLS]]), self.starts[best.number]
+
+
+def lap_lines(live: LiveLaps) -> list[str]:
+    """The HUD's lines of the live timing: lap and running time, last and best, the delta
+    to the best lap (positive: slower) and the predicted time; [] with nothing timed."""
+    if live.course is None:
+        return []
+    book = live.book
+    if live.lap == 0:
+        head = "out lap: lap 1 starts at the start line"
+    else:
+        head = f"lap {live.lap}  {clock(live.elapsed)}"
+    last, best = book.last, book.best
+    lines = [head]
+    if last is not None:
+        said = "" if last.valid else " (" + ", ".join(last.marks) + ")"
+        lines.append(
+            f"last {clock(last.time)}{said}" + (f" · best {clock(best.time)}" if best else " · no valid lap yet")
+        )
+    delta = live.delta()
+    if math.isfinite(delta):
+        lines.append(f"Δ {delta:+.2f} s to best · predicted {clock(live.predicted())}")
+    return lines
+
+
+def clock(seconds: float) -> str:
+    """A lap time as timing screens write it: 1:23.456 (or 23.456 under a minute)."""
+    if not math.isfinite(seconds):
+        return "–"
+    minutes, rest = divmod(seconds, 60.0)
+    return f"{int(minutes)}:{rest:06.3f}" if minutes else f"{rest:.3f}"

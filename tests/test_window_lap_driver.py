@@ -1,0 +1,68 @@
+"""Car → Driver at the wheel (F9) in the real window: on the club circuit the driver laps
+the car on its own, the session's lap book gets a valid lap in the time the headless
+drive takes for the same tuning, the HUD shows the lap and the status line who drives;
+F9 again gives the wheel back; on the open field there is no lap to drive."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox.analysis.driven_laps import drive_timed_laps
+from sandbox.files.tracks import find_builtin_track, load_track
+from sandbox.session.lap_wheel import DriverSource
+from sandbox.session.laps_live import clock
+
+PLAN_WAIT_MS = 300_000  # a first plan compiles the metrics' kernels
+
+
+def take_the_wheel(window, qtbot) -> None:
+    window.world.open_builtin("club_circuit")
+    window.timer.stop()  # the test ticks the car itself
+    assert window.driver_action.isEnabled()
+    window.driver_action.trigger()
+    assert window.driver_action.isChecked()
+    qtbot.waitUntil(lambda: isinstance(window.drive.live, DriverSource), timeout=PLAN_WAIT_MS)
+    window.drive_view.reset_car()  # from the spawn, at rest, as the headless drive starts
+
+
+def tick_until(window, done, bound: int) -> None:
+    for _ in range(bound):
+        if done():
+            return
+        window.drive.tick()
+    raise AssertionError("not reached within the tick bound")
+
+
+def test_f9_laps_the_club_circuit_in_the_headless_drives_time_and_gives_the_wheel_back(window, qtbot):
+    track = load_track(find_builtin_track("club_circuit"))
+    expected = drive_timed_laps(window.model, dict(window.tuning), track, 1, window.sim.hz).laps[0]
+    take_the_wheel(window, qtbot)
+    hz = window.sim.hz
+    tick_until(window, lambda: window.drive.laps.book.laps, int(3 * expected.time * hz) + 60 * hz)
+    lap = window.drive.laps.book.laps[0]
+    assert lap.valid and lap.time == pytest.approx(expected.time, abs=2.0 / hz)
+    window.drive_view.refresh()
+    assert "driver at the wheel" in window.status.text()
+    assert any(line.startswith("lap 2") for line in window.track.hud_lines)
+    assert any(f"last {clock(lap.time)}" in line for line in window.track.hud_lines)
+    window.driver_action.trigger()
+    assert window.drive.live is window.keys and not window.driver_action.isChecked()
+    window.drive_view.refresh()
+    assert "driver" not in window.status.text()
+
+
+def test_the_driver_has_no_lap_to_drive_on_the_open_field(window):
+    window.world.open_field()
+    window.menus.refresh()
+    assert not window.driver_action.isEnabled()
+    assert window.drive.laps.course is None and window.drive.live is window.keys
+
+
+def test_the_best_laps_ghost_is_drawn_after_the_first_valid_lap(window, qtbot):
+    take_the_wheel(window, qtbot)
+    hz = window.sim.hz
+    tick_until(window, lambda: window.drive.laps.lap == 2, 200 * hz)
+    assert window.drive.laps.book.best is not None
+    window.drive_view.refresh()
+    names = [line for line in window.track.ghost_lines if line.startswith("ghost best lap 1")]
+    assert len(names) == 1 and len(window.track.ghosts) == 1
