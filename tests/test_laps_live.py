@@ -112,6 +112,13 @@ def test_a_run_of_ticks_in_one_call_is_timed_as_ticking_them(preset, circuit):
     assert lap.time == pytest.approx(first.laps.book.laps[0].time, abs=1e-6)
     assert lap.sectors == pytest.approx(first.laps.book.laps[0].sectors, abs=1e-6)
     assert second.laps.channels[1]["distance"] == pytest.approx(first.laps.channels[1]["distance"])
+    # the best lap's ghost, started with lap 2 three ticks before the run's end, is three ticks into lap 1
+    from sandbox.session.lap_ghost import lap_ghost
+
+    ghost = lap_ghost(second)
+    assert ghost is not None and ghost.sim.ticks == 3
+    x, y = first.laps.channels[1]["x"][2], first.laps.channels[1]["y"][2]
+    assert (float(ghost.sim.state.x[0]), float(ghost.sim.state.y[0])) == pytest.approx((x, y), abs=1e-9)
 
 
 def test_the_delta_grows_by_the_time_the_car_stands_still_and_the_prediction_adds_it_to_the_best(preset, circuit):

@@ -55,6 +55,11 @@ CHANNELS = (
 NAMES = tuple(name for name, _ in CHANNELS)
 CONTROLS = slice(NAMES.index("steer"), NAMES.index("shift") + 1)
 """The columns of a sample row that are a control trace's row."""
+_LAP, _END, _DISTANCE = 0, 1 + NAMES.index("time"), 1 + NAMES.index("distance")
+"""Columns of a sample row kept until its lap is read: the running lap's number after the
+tick, then the channels (`NAMES`); its "time" column holds the time at the tick's end
+(s on the timer's clock) until the lap is read, when it becomes the time since its start."""
+_ROW = 1 + len(NAMES)
 KEPT_LAPS = 64
 """Completed laps whose channels are kept (the oldest dropped after)."""
 
@@ -101,13 +106,15 @@ class LiveLaps:
         self.channels: dict[int, dict[str, np.ndarray]] = {}
         self.starts: dict[int, State] = {}
         self.time = 0.0
-        self._rows: list[np.ndarray] = []  # sample rows of the running lap(s), with their lap number first
+        self._done = 0.0  # laps the timer had completed at the last read
+        self._rows: list[np.ndarray] = []  # sample rows since the last lap read (`_ROW`)
+        self._sent = 0  # of them, the chunks already given to the book
 
     def placed_again(self) -> None:
         """The car put back (a reset): the running lap is dropped, the book kept."""
         if self.timer is not None:
             lt.timer_reset(self.timer)
-        self._rows.clear()
+        self._rows, self._sent = [], 0
 
     @property
     def lap(self) -> int:
@@ -139,8 +146,8 @@ class LiveLaps:
 
     def after_ticks(self, before: State, states: State, controls, dt: float) -> list[Lap]:
         """Time the ticks that took the car from `before` (one row) through `states`
-        (one row per tick) with `controls` ((ticks, 5) rows), each `dt` s long. Returns
-        the laps they completed."""
+        (one row per tick) with `controls` ((ticks, 5) rows, or 3: no handbrake, no
+        shift), each `dt` s long. Returns the laps they completed."""
         if self.timer is None:
             return []
         n = len(states.x)
@@ -148,46 +155,43 @@ class LiveLaps:
         ys = np.concatenate([before.y[:1], states.y]).astype(np.float64)
         cones = np.ascontiguousarray(states.get("cones_hit"), dtype=np.float64)
         lap, distance = np.zeros(n), np.zeros(n)
-        started = np.concatenate([[self.timer[lt.LAP]], np.zeros(n)])
+        running = self.timer[lt.LAP]
         lt.timer_ticks(self.course, self.timer, xs, ys, self.time, dt, cones, lap, distance)
-        ends = self.time + dt * np.arange(1, n + 1)
-        self.time = float(ends[-1])
-        self.book.add_ticks(ends, lap, distance)
-        started[1:] = lap
-        for i in np.flatnonzero(np.diff(started) != 0):  # tick i started lap lap[i]: the car before it
-            if lap[i] > 0:
-                self.starts[int(lap[i])] = before if i == 0 else State.of(states.layout, states.data[i - 1 : i].copy())
-        lap_start = self._lap_starts(lap, ends)
+        rows = np.zeros((n, _ROW))
+        rows[:, _LAP], rows[:, _END], rows[:, _DISTANCE] = lap, self.time + dt * np.arange(1, n + 1), distance
+        rows[:, 1 + NAMES.index("speed")] = states.speed
         given = np.asarray(controls, dtype=np.float64).reshape(n, -1)[:, :5]
-        trace = np.zeros((n, 5))
-        trace[:, : given.shape[1]] = given  # a trace of steer, throttle, brake only: no handbrake, no shift
-        rows = np.column_stack(
-            [lap, distance, ends - lap_start, np.asarray(states.speed, dtype=float), trace]
-            + [np.degrees(np.asarray(states.sideslip, dtype=float)), xs[1:], ys[1:]]
-        )
-        self._rows.append(rows[lap > 0])
+        rows[:, 1 + CONTROLS.start : 1 + CONTROLS.start + given.shape[1]] = given
+        rows[:, 1 + NAMES.index("slip_angle")] = np.degrees(states.sideslip)
+        rows[:, 1 + NAMES.index("x")], rows[:, 1 + NAMES.index("y")] = xs[1:], ys[1:]
+        self.time = float(rows[-1, _END])
+        self._rows.append(rows)
+        if lap[0] != running or lap[-1] != lap[0]:  # a lap started in these ticks: the car before its first
+            changes = np.flatnonzero(np.diff(np.concatenate([[running], lap])) != 0)
+            for i in changes[lap[changes] > 0]:
+                self.starts[int(lap[i])] = before if i == 0 else State.of(states.layout, states.data[i - 1 : i].copy())
+        if self.timer[lt.DONE] == self._done:
+            return []  # the samples go to the book when a lap is read (one call, not one a tick)
+        self._done = float(self.timer[lt.DONE])
+        unsent = np.vstack(self._rows[self._sent :])
+        self.book.add_ticks(unsent[:, _END], unsent[:, _LAP], unsent[:, _DISTANCE])
         new = self.book.update(self.course, self.timer)
-        if new:
-            self._keep(new)
+        self._keep(new)
         return new
 
-    def _lap_starts(self, lap: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        """Each tick's lap start time (s on the timer's clock): the lap's own for the
-        laps the book has, the timer's for the running one."""
-        start = np.full(len(lap), float(self.timer[lt.LAP_START]))
-        for number in np.unique(lap[(lap > 0) & (lap != self.timer[lt.LAP])]):
-            ended = [e for e in lt.laps_of(self.course, self.timer, int(number) - 1) if e[lt.E_LAP] == number]
-            start[lap == number] = ended[0][lt.E_START] if ended else math.nan
-        return start
-
     def _keep(self, new: list[Lap]) -> None:
-        """The completed laps' channels out of the running rows."""
-        rows = np.vstack(self._rows) if self._rows else np.empty((0, 1 + len(NAMES)))
+        """The completed laps' channels out of the rows kept (their time since the lap's
+        start from the lap's start); the running lap's rows kept for later."""
+        rows = np.vstack(self._rows)
         for done in new:
-            mine = rows[rows[:, 0] == done.number, 1:]
-            self.channels[done.number] = {name: mine[:, k].copy() for k, name in enumerate(NAMES)}
+            mine = rows[rows[:, _LAP] == done.number]
+            mine[:, 1 + NAMES.index("time")] = mine[:, _END] - done.start
+            self.channels[done.number] = {name: mine[:, 1 + k].copy() for k, name in enumerate(NAMES)}
+        running = rows[rows[:, _LAP] == self.timer[lt.LAP]]
+        self._rows, self._sent = [running], 1
+        if not new:
+            return
         last = new[-1].number
-        self._rows = [rows[rows[:, 0] > last]]
         for number in [n for n in self.channels if n <= last - KEPT_LAPS]:
             del self.channels[number]
         for number in [n for n in self.starts if n < last - KEPT_LAPS or (n <= last and n not in self.channels)]:
