@@ -11,6 +11,7 @@ from sandbox.analysis.driven_laps import drive_timed_laps
 from sandbox.files.tracks import find_builtin_track, load_track
 from sandbox.session.lap_wheel import DriverSource
 from sandbox.session.laps_live import clock
+from sandbox.ui.menus import shortcut_rows
 
 PLAN_WAIT_MS = 300_000  # a first plan compiles the metrics' kernels
 
@@ -66,3 +67,27 @@ def test_the_best_laps_ghost_is_drawn_after_the_first_valid_lap(window, qtbot):
     window.drive_view.refresh()
     names = [line for line in window.track.ghost_lines if line.startswith("ghost best lap 1")]
     assert len(names) == 1 and len(window.track.ghosts) == 1
+
+
+def test_a_plan_the_driver_cannot_make_gives_the_wheel_back_with_the_reason(window, qtbot, monkeypatch):
+    """A lap the driver cannot plan (here: refused as a track too narrow for the car would
+    be) is said in the status bar, and the keyboard keeps the wheel; no traceback."""
+    from sandbox.errors import UserError
+    from sandbox.ui import lap_wheel
+
+    def refuse(*args, **kwargs):
+        raise UserError("track 'Club circuit' is narrower than the car at 120 m")
+
+    monkeypatch.setattr(lap_wheel, "plan_lap", refuse)
+    window.world.open_builtin("club_circuit")
+    window.driver_action.trigger()
+    qtbot.waitUntil(lambda: not window.wheel.driving, timeout=PLAN_WAIT_MS)
+    assert window.drive.live is window.keys and not window.driver_action.isChecked()
+    said = window.statusBar().currentMessage()
+    assert said.startswith("The driver could not drive here: track 'Club circuit' is narrower")
+
+
+def test_the_driver_is_in_the_car_menu_with_f9_and_a_tip(window):
+    action = window.driver_action
+    assert action.shortcut().toString() == "F9" and "racing line" in action.toolTip()
+    assert "F9 · Car → Driver at the wheel" in shortcut_rows(window.menuBar())  # F1's list too
