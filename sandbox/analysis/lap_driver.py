@@ -7,7 +7,9 @@ through the car's own full-lock curvature (1 / its `radius_low` metric: full loc
 the car on a circle of that radius), and a throttle and brake controller toward the
 path's target speed there; then the model's own tick among the track's walls
 (`kernels.tick_in`). One compiled call drives the whole run (`drive`); Python enters it
-once (`drive_laps`).
+once (`drive_laps`). The control law is one kernel, `driver_controls` (with
+`driver_follow` after each tick): the drive session's driver at the wheel calls the same
+kernels tick by tick (`session/lap_wheel.py`).
 
 The path is a closed polyline in the model's unit: points (n, 2), a target speed at
 each (length/s). Distances along it are measured from the point nearest the car's
