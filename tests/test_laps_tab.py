@@ -189,3 +189,15 @@ def test_a_screenshot_of_the_laps_tab_without_a_track_is_refused_with_the_reason
     assert main(["screenshot", "--preset", "drift", "--tab", "laps", "--out", str(out)]) == 2
     assert "--tab laps needs --track" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_window_has_a_laps_tab_beside_the_plots_that_shows_a_book(window, qtbot):
+    assert window.laps.summary.text().startswith("No laps yet")
+    window.show_tab("laps")
+    dock = window.panels.by_name["laps_dock"]
+    qtbot.waitUntil(lambda: not dock.visibleRegion().isEmpty())
+    assert dock in window.tabifiedDockWidgets(window.panels.plots_dock)
+    window.laps.show_book(book_of(*LAPS), {x.number: channels_of(x) for x in LAPS})
+    assert window.laps.table.rowCount() == 4 and (window.laps.first_number(), window.laps.second_number()) == (4, 3)
+    window.laps.choose(1, 4)
+    assert window.laps.delta_curve.getData()[1][-1] == pytest.approx(31.5 - 33.0)

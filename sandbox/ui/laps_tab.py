@@ -37,6 +37,7 @@ from .laps_table import LapTable, lap_time_text
 from .palette import ghost_colour
 from .plot_style import set_label, style_plot
 
+NO_LAPS = "No laps yet: they are timed on a track with a start line, from its first crossing."
 DELTA_POINTS = 1000
 """Distances the delta is drawn at, start line to start line."""
 FIRST_PEN, SECOND_PEN = (230, 230, 230), ghost_colour(0)
@@ -73,7 +74,7 @@ class LapsTab(QWidget):
         self.channels: BookChannels = {}
         self.table = LapTable()
         self.table.itemSelectionChanged.connect(self._table_chose)
-        self.summary = QLabel("No laps yet: drive over the start line of a closed track.")
+        self.summary = QLabel(NO_LAPS)
         self.first_box, self.second_box = QComboBox(), QComboBox()
         self.first_box.setToolTip("The first lap: the reference the delta is measured against")
         self.second_box.setToolTip("The second lap: its delta to the first, and its path on the map")
@@ -123,18 +124,23 @@ class LapsTab(QWidget):
     def show_book(self, book: LapBook, channels: BookChannels) -> None:
         """Show `book`'s laps; `channels`: each lap's channels by its number (laps without
         them are listed but not drawn). The first and second laps chosen stay when still
-        there; else the best (or first) lap against the last."""
+        there; else the best (or first) lap against the last (or, when the last is the
+        best, the one before it)."""
         first, second, channel = self.first_number(), self.second_number(), self.channel_box.currentText()
         self.book, self.channels = book, channels
         self.table.show_book(book)
         best = book.best
         best_text = f"{lap_time_text(best.time)} (lap {best.number})" if best else "–"
-        self.summary.setText(f"Best lap {best_text} · optimal {lap_time_text(book.optimal)} (the best sectors)")
+        self.summary.setText(
+            f"Best lap {best_text} · optimal {lap_time_text(book.optimal)} (the best sectors)" if book.laps else NO_LAPS
+        )
         numbers = [lap.number for lap in book.laps]
         if first not in numbers:
             first = best.number if best else (numbers[0] if numbers else None)
-        if second not in numbers:
+        if second not in numbers:  # the last lap; the one before when the last is the first chosen
             second = numbers[-1] if numbers else None
+            if second == first and len(numbers) > 1:
+                second = numbers[-2]
         names = sorted({n for c in channels.values() for n in c} - {"distance", "x", "y"}, key=_channel_order)
         for box, items, keep in (
             (self.first_box, numbers, first),
