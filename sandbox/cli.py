@@ -349,12 +349,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--zoom-to-track", action="store_true", help="zoom out to the whole track (with --track)")
     p.add_argument(
         "--tab",
-        choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity"),
+        choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity", "laps"),
         default="tuning",
         help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
         "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
         "(an auto-tune of the first metric to 10 %% more, run first), link (not listening), sensitivity "
-        "(the What changes what table below the car)",
+        "(the What changes what table below the car), laps (the driver's two laps of --track, the "
+        "second overlaid on the first with its delta)",
     )
     p.add_argument(
         "--dialog",

@@ -56,8 +56,8 @@ def test_a_new_view_is_one_row_of_the_table(qtbot, monkeypatch):
     from sandbox.ui.app import MainWindow
 
     laps = Dock(
-        "Laps",
-        "laps_dock",
+        "Notes",
+        "notes_dock",
         lambda _: QLabel("lap times"),
         Qt.DockWidgetArea.BottomDockWidgetArea,
         behind="plots_dock",
@@ -70,14 +70,14 @@ def test_a_new_view_is_one_row_of_the_table(qtbot, monkeypatch):
     window.show()
     qtbot.waitExposed(window)
     window.curves.settle()
-    dock = docks_of(window)["laps_dock"]
-    assert dock.widget().text() == "lap times" and dock.windowTitle() == "Laps"
+    dock = docks_of(window)["notes_dock"]
+    assert dock.widget().text() == "lap times" and dock.windowTitle() == "Notes"
     assert dock in window.tabifiedDockWidgets(window.panels.plots_dock)
-    assert view_menu_docks(window) == [row.name for row in DOCKS] + ["laps_dock"]
+    assert view_menu_docks(window) == [row.name for row in DOCKS] + ["notes_dock"]
     show = dock.toggleViewAction()
     assert show.shortcut() == QKeySequence("Ctrl+Alt+9") and show.statusTip() == "The lap times"
-    assert any(line.endswith("View → Laps") for line in window.help_text().split("<br>"))
-    window.show_tab("laps")
+    assert any(line.endswith("View → Notes") for line in window.help_text().split("<br>"))
+    window.show_tab("notes")
     qtbot.waitUntil(lambda: not dock.visibleRegion().isEmpty())
     window.panels.toggle()  # Tab hides it with every other panel, and brings it back
     assert not dock.isVisible()

@@ -92,6 +92,22 @@ def drive_timed_laps(
 
 def time_drive(course: lt.Course, drive: DriveResult, track: Track) -> LapBook:
     """The laps of `drive` (rows from the car at the track's spawn) on `course`."""
+    return timed_ticks(course, drive, track).book
+
+
+class TimedTicks(NamedTuple):
+    """A drive timed: its laps (`book`), and after each of its ticks the time (s), the
+    running lap's number (0 before the first start line) and its distance (course unit)."""
+
+    book: LapBook
+    time: np.ndarray
+    lap: np.ndarray
+    distance: np.ndarray
+
+
+def timed_ticks(course: lt.Course, drive: DriveResult, track: Track) -> TimedTicks:
+    """The laps of `drive` (rows from the car at the track's spawn) on `course`, with
+    the lap and distance each tick ended in."""
     rows = drive.rows
     xs = np.concatenate([[track.spawn.x], rows[:, COL_X]])
     ys = np.concatenate([[track.spawn.y], rows[:, COL_Y]])
@@ -100,7 +116,8 @@ def time_drive(course: lt.Course, drive: DriveResult, track: Track) -> LapBook:
     lap, distance = np.zeros(n), np.zeros(n)
     dt = 1.0 / drive.hz
     lt.timer_ticks(course, timer, xs, ys, 0.0, dt, np.ascontiguousarray(rows[:, CONES]), lap, distance)
+    time = np.arange(1, n + 1) * dt
     book = LapBook()
-    book.add_ticks(np.arange(1, n + 1) * dt, lap, distance)
+    book.add_ticks(time, lap, distance)
     book.update(course, timer)
-    return book
+    return TimedTicks(book, time, lap, distance)

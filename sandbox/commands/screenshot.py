@@ -37,11 +37,20 @@ def run(args) -> None:
     from ..files.presets import load_preset
     from ..ui.app import MainWindow
     from ..ui.qt import application, dispose
-    from ..ui.screenshot_scenes import fit_dialog_in, open_recording, replay_at, run_fit, save_beside_window
+    from ..ui.screenshot_scenes import (
+        driver_laps_in_tab,
+        fit_dialog_in,
+        open_recording,
+        replay_at,
+        run_fit,
+        save_beside_window,
+    )
     from ..ui.world_tracks import read_named_track
 
     preset = load_preset(args.preset)
     track = read_named_track(args.track) if args.track else None
+    if args.tab == "laps" and track is None:
+        raise UserError("--tab laps needs --track: the tab shows the driver's laps of that track")
     if args.zoom_to_track and track is None:
         raise UserError("--zoom-to-track needs --track: the track to show whole")
     if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
@@ -65,6 +74,8 @@ def run(args) -> None:
             open_recording(window, args.recording, args.drive)
         else:
             window.scripted_drive(args.drive)
+        if args.tab == "laps":
+            driver_laps_in_tab(window)
         window.show_tab(args.tab)
         app.processEvents()
         if args.zoom_to_track:  # the view's size is settled now

@@ -84,6 +84,14 @@ DOCKS = (
         shown=lambda panels, visible: panels.sensitivity_shown(visible),
     ),
     Dock(
+        "Laps",
+        "laps_dock",
+        lambda panels: panels.laps_widget(),
+        Area.BottomDockWidgetArea,
+        behind="plots_dock",
+        tip="The laps timed: sector colours, two laps overlaid with their delta, the map by a channel, CSV export",
+    ),
+    Dock(
         "Recording",
         "recording_dock",
         lambda panels: DivergencePlot(),

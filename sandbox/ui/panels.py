@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from ..session.tuning import TuningChange
 from .docks import DOCKS, Dock
 from .force_curve_plot import ForceCurvePlot
+from .laps_tab import LapsTab
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
 from .sensitivity_panel import SensitivityPanel
@@ -141,6 +142,10 @@ class Panels:
         w.tune.apply_requested.connect(lambda values, text: w.panel.set_values(values, text))
         w.tune.candidate.connect(w.compare.follow_tune)
         return w.tune
+
+    def laps_widget(self) -> QWidget:
+        self.window.laps = LapsTab()
+        return self.window.laps
 
     def link_widget(self) -> QWidget:
         self.window.link_panel = LinkPanel()

@@ -26,6 +26,8 @@ TITLE_BAR = 28
 """px: the title bar drawn over a dialog pictured beside the window, with its title."""
 DESKTOP = QColor(72, 76, 82)
 """The grey around a dialog pictured beside the window."""
+LAPS_DOCK_SHARE = 0.45
+"""Of the window's height: the Laps tab pictured (its plots need more than the Plots' third)."""
 
 
 def open_recording(window, path, seconds: float) -> None:
@@ -105,3 +107,22 @@ def save_beside_window(window, dialog, path) -> None:
     painter.drawRect(x - 1, y - TITLE_BAR - 1, shot.width() + 1, shot.height() + TITLE_BAR + 1)
     painter.end()
     write_atomic(path, lambda name: picture.save(name, "PNG"), check=png_complete)
+
+
+def driver_laps_in_tab(window, laps: int = 2) -> None:
+    """The Laps tab filled with the driver's `laps` laps of the window's track for the
+    window's tuning (the first lap from the run-up after the spawn, so the later ones
+    gain on it), the first and last overlaid. UserError for a track a lap cannot be
+    driven or timed on (none, or no start line)."""
+    from ..analysis.driven_laps import drive_timed_laps
+    from ..analysis.lap_channels import driven_channels
+
+    track = window.world.track
+    if track is None:
+        raise UserError("the Laps tab pictures the driver's laps of a track: give --track with a start line")
+    driven = drive_timed_laps(window.model, window.tuning, track, laps, window.sim.hz)
+    window.laps.show_book(driven.book, driven_channels(driven, track, window.model.LENGTH_UNIT))
+    if len(driven.laps) >= 2:
+        window.laps.choose(driven.laps[0].number, driven.laps[-1].number)
+    dock = window.panels.by_name["laps_dock"]
+    window.resizeDocks([dock], [round(window.height() * LAPS_DOCK_SHARE)], Qt.Orientation.Vertical)
