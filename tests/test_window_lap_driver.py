@@ -46,6 +46,8 @@ def test_f9_laps_the_club_circuit_in_the_headless_drives_time_and_gives_the_whee
     assert "driver at the wheel" in window.status.text()
     assert any(line.startswith("lap 2") for line in window.track.hud_lines)
     assert any(f"last {clock(lap.time)}" in line for line in window.track.hud_lines)
+    assert [row.number for row in window.laps.table.laps] == [lap.number]  # the Laps tab lists the live lap
+    assert window.laps.channels[lap.number]["speed"].unit == f"{window.model.LENGTH_UNIT}/s"
     window.driver_action.trigger()
     assert window.drive.live is window.keys and not window.driver_action.isChecked()
     window.drive_view.refresh()

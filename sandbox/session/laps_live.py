@@ -39,6 +39,7 @@ import math
 
 import numpy as np
 
+from ..analysis.lap_channels import Channel
 from ..analysis.lap_plan import CORRIDOR_SPACING_M
 from ..analysis.laps import Lap, LapBook
 from ..errors import UserError
@@ -205,6 +206,16 @@ class LiveLaps:
             return None
         c = self.channels[best.number]
         return best, np.column_stack([c[name] for name in NAMES[CONTROLS]]), self.starts[best.number]
+
+
+def tab_channels(live: LiveLaps, unit: str) -> dict[int, dict[str, Channel]]:
+    """Each kept lap's channels as the Laps tab takes them (`lap_channels`): name →
+    `Channel(values, unit)`, for a model whose length unit is `unit`."""
+    units = channel_units(unit)
+    return {
+        number: {name: Channel(values, units[name]) for name, values in c.items()}
+        for number, c in live.channels.items()
+    }
 
 
 def lap_lines(live: LiveLaps) -> list[str]:

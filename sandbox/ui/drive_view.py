@@ -15,7 +15,7 @@ from ..files.traces import demo_drive
 from ..physics.state import State
 from ..session.ghosts import gap_line
 from ..session.hud import gauges, regime_text
-from ..session.laps_live import lap_lines
+from ..session.laps_live import lap_lines, tab_channels
 from .view_overlays import Dashboard
 
 FRAME_MS = 8
@@ -49,6 +49,7 @@ class DriveView:
         self._since_drawn = 0.0
         self.drawn = 0  # frames drawn with a new tick (the plots take turns, see REFRESH_TURNS)
         self._fps = 0.0
+        self._laps_shown = (None, 0)  # the lap book the Laps tab shows, and its laps then
         self._last_frame = time.perf_counter()
         self.timer = QTimer(w)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -118,6 +119,15 @@ class DriveView:
             [(recent(states), w.drive.ghost_scale(g)) for g, states in zip(w.drive.ghosts, runs)],
         )
 
+    def _show_laps(self) -> None:
+        """The Laps tab shows the session's lap book once it has a lap it has not shown
+        (or a new book: another tuning, rate or track)."""
+        w = self.window
+        book = w.drive.laps.book
+        if self._laps_shown[0] is not book or self._laps_shown[1] != len(book.laps):
+            self._laps_shown = (book, len(book.laps))
+            w.laps.show_book(book, tab_channels(w.drive.laps, w.model.LENGTH_UNIT))
+
     def refresh(self, frame: int | None = None) -> None:
         """Show the latest state: the car view every frame; each live plot, the status
         line, the force curve's speed marker and the replay bar on one frame in
@@ -134,6 +144,7 @@ class DriveView:
             fps = f" · {self._fps:4.0f} fps" if self._fps else ""
             w.status.setText(f"{w.wheel.who()}{regime}physics {w.sim.hz} Hz{fps}")
             self._show_cones(state)
+            self._show_laps()
         slip = f"slip {math.degrees(float(state.sideslip[0])):+.1f}°"  # speed: on the dashboard
         w.track.hud_lines = [slip] + lap_lines(w.drive.laps)
         gaps = w.drive.gaps()
