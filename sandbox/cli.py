@@ -348,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--zoom-to-track", action="store_true", help="zoom out to the whole track (with --track)")
     p.add_argument(
+        "--driver",
+        action="store_true",
+        help="the lap driver at the wheel for the --drive seconds (with --track), its racing line drawn",
+    )
+    p.add_argument(
         "--tab",
         choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity", "laps"),
         default="tuning",

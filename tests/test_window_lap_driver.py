@@ -48,8 +48,11 @@ def test_f9_laps_the_club_circuit_in_the_headless_drives_time_and_gives_the_whee
     assert any(f"last {clock(lap.time)}" in line for line in window.track.hud_lines)
     assert [row.number for row in window.laps.table.laps] == [lap.number]  # the Laps tab lists the live lap
     assert window.laps.channels[lap.number]["speed"].unit == f"{window.model.LENGTH_UNIT}/s"
+    line = window.drive.live.plan.line.points
+    assert window.track.world.racing_line == [tuple(point) for point in line.tolist()]  # drawn while it drives
     window.driver_action.trigger()
     assert window.drive.live is window.keys and not window.driver_action.isChecked()
+    assert window.track.world.racing_line is None
     window.drive_view.refresh()
     assert "driver" not in window.status.text()
 
@@ -93,3 +96,12 @@ def test_the_driver_is_in_the_car_menu_with_f9_and_a_tip(window):
     action = window.driver_action
     assert action.shortcut().toString() == "F9" and "racing line" in action.toolTip()
     assert "F9 · Car → Driver at the wheel" in shortcut_rows(window.menuBar())  # F1's list too
+
+
+def test_a_screenshot_of_the_driver_without_a_track_is_refused_with_the_reason(tmp_path, capsys):
+    from sandbox.cli import main
+
+    out = tmp_path / "driver.png"
+    assert main(["screenshot", "--preset", "drift", "--driver", "--out", str(out)]) == 2
+    assert "--driver needs --track" in capsys.readouterr().err
+    assert not out.exists()

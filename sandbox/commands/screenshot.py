@@ -38,6 +38,7 @@ def run(args) -> None:
     from ..ui.app import MainWindow
     from ..ui.qt import application, dispose
     from ..ui.screenshot_scenes import (
+        driver_at_wheel,
         driver_laps_in_tab,
         fit_dialog_in,
         open_recording,
@@ -51,6 +52,8 @@ def run(args) -> None:
     track = read_named_track(args.track) if args.track else None
     if args.tab == "laps" and track is None:
         raise UserError("--tab laps needs --track: the tab shows the driver's laps of that track")
+    if args.driver and (track is None or args.recording is not None):
+        raise UserError("--driver needs --track (the lap the driver drives) and no --recording")
     if args.zoom_to_track and track is None:
         raise UserError("--zoom-to-track needs --track: the track to show whole")
     if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
@@ -72,6 +75,8 @@ def run(args) -> None:
         window.track.set_zoom(args.zoom)
         if args.recording is not None:  # the recording's controls drive the car: its replay at --drive s
             open_recording(window, args.recording, args.drive)
+        elif args.driver:
+            driver_at_wheel(window, args.drive)
         else:
             window.scripted_drive(args.drive)
         if args.tab == "laps":

@@ -56,6 +56,7 @@ class WheelControl:
         """The keyboard drives again (`said` in the status bar)."""
         self.driving = False
         self.job.cancel()
+        self.window.track.world.set_racing_line(None)
         self.window.drive.live = self.window.keys
         self.window.statusBar().showMessage(said, 5000)
         self.window.menus.refresh()
@@ -75,6 +76,7 @@ class WheelControl:
         w = self.window
         model, tuning, hz, track = w.model, dict(w.tuning), w.sim.hz, w.world_track
         w.drive.live = self.waiting
+        w.track.world.set_racing_line(None)  # until the new plan's line
         w.statusBar().showMessage("The driver studies the track and the car…", 10000)
         self.job.request(lambda task: (plan_lap(model, tuning, track, hz), model, tuning, hz, track))
 
@@ -84,6 +86,7 @@ class WheelControl:
         if not self.driving or track is not w.world_track or model is not w.model or hz != w.sim.hz:
             return  # made for what is no longer shown: a newer request follows
         w.drive.live = DriverSource(plan, model, tuning, hz, lambda: w.drive.sim.state)
+        w.track.world.set_racing_line(plan.line.points)  # in the model's unit, the view's
         w.statusBar().showMessage(f"The driver is at the wheel (planned in {seconds:.1f} s): F9 takes it back", 8000)
 
     def _failed(self, why: str) -> None:

@@ -109,6 +109,26 @@ def save_beside_window(window, dialog, path) -> None:
     write_atomic(path, lambda name: picture.save(name, "PNG"), check=png_complete)
 
 
+def driver_at_wheel(window, seconds: float) -> None:
+    """The lap driver at the wheel of the window's car on the window's track for
+    `seconds` (its plan made here, its control law ticking the live car), its racing line
+    drawn. UserError for a track a lap cannot be driven or timed on."""
+    from ..analysis.lap_plan import plan_lap
+    from ..session.lap_wheel import DriverSource
+
+    track = window.world.track
+    if track is None:
+        raise UserError("the driver drives a lap of a track: give --track with a start line")
+    plan = plan_lap(window.model, dict(window.tuning), track, window.sim.hz)
+    drive = window.drive
+    drive.live = DriverSource(plan, window.model, dict(window.tuning), window.sim.hz, lambda: drive.sim.state)
+    window.wheel.driving = True
+    window.track.world.set_racing_line(plan.line.points)
+    for _ in range(round(seconds * window.sim.hz)):
+        drive.tick()
+    window.drive_view.refresh()
+
+
 def driver_laps_in_tab(window, laps: int = 2) -> None:
     """The Laps tab filled with the driver's `laps` laps of the window's track for the
     window's tuning (the first lap from the run-up after the spawn, so the later ones

@@ -24,6 +24,8 @@ SECTOR = "#ffd54f"
 CENTRE = "#9fb7a0"
 SPAWN = "#4fc3f7"
 SURFACE = "#8d6e63"
+RACING_LINE = "#e040fb"
+"""The lap driver's racing line (drawn while it drives)."""
 
 
 def _pen(colour: str, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
@@ -36,6 +38,16 @@ def _pen(colour: str, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
 
 def _polygon(points) -> QPolygonF:
     return QPolygonF([QPointF(float(x), float(y)) for x, y in points])
+
+
+def paint_racing_line(painter: QPainter, points, line_px: float = 2.0) -> None:
+    """The driver's racing line, a closed polyline of `points` in the painter's units."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(_pen(RACING_LINE, line_px))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawPolygon(_polygon(points))
+    painter.restore()
 
 
 def paint_track(painter: QPainter, track: Track, knocked: Collection[int] = (), line_px: float = 2.0) -> None:

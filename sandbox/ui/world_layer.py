@@ -17,7 +17,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from ..physics.car_shape import ENGINE_CHOICES, ENGINE_NAME
 from ..physics.track import Track
-from .track_painter import paint_track
+from .track_painter import paint_racing_line, paint_track
 
 CONTACT = (
     "the arcade, bicycle and Ackermann cars meet its walls as move_and_slide does in the engine "
@@ -71,6 +71,7 @@ class WorldLayer:
         self._covered = QRectF()  # the world (view units) the picture stands for
         self._area = QRectF()  # the part of it drawn: the track's bounds within it
         self.knocked: frozenset[int] = frozenset()  # the cones drawn knocked over (their numbers)
+        self.racing_line = None  # the lap driver's line (view units) while it drives; None: not drawn
 
     def set_track(self, track: Track | None) -> None:
         self.source = track
@@ -86,6 +87,12 @@ class WorldLayer:
         if knocked != self.knocked:
             self.knocked = knocked
             self._image, self._key = None, None
+
+    def set_racing_line(self, points) -> None:
+        """Draw the lap driver's racing line (points (n, 2) in the view's unit, closed), or
+        none (None)."""
+        self.racing_line = None if points is None else [(float(x), float(y)) for x, y in points]
+        self._image, self._key = None, None
 
     def _convert(self) -> None:
         self.track = None if self.source is None else self.source.in_unit(self.unit)
@@ -131,6 +138,8 @@ class WorldLayer:
             painter.scale(scale, scale)
             painter.translate(-area.left(), -area.top())
             paint_track(painter, self.track, self.knocked)
+            if self.racing_line is not None:
+                paint_racing_line(painter, self.racing_line)
         finally:
             painter.end()
         self._image = image
