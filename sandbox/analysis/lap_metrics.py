@@ -65,6 +65,12 @@ def metric_of(name: str) -> Metric:
     raise KeyError(name)
 
 
+def figure_names(track: Track | None = None) -> list[str]:
+    """The figures `measure` gives to show: every metric, and with `track` lap_time and
+    its sector times."""
+    return list(METRICS) + ([] if track is None else [*LAP_METRICS, *sector_names(track)])
+
+
 def check_track(track: Track) -> None:
     """UserError for a track a lap cannot be timed on (no closed centre line, no start line)."""
     name = printable(track.name)
