@@ -27,8 +27,8 @@ import numpy as np
 
 from ..errors import UserError
 from ..physics.params import effective_params
-from .evolution import ask, strategy
 from ..physics.track import Track
+from .evolution import ask, strategy
 from .lap_metrics import measure, metric_of
 from .metrics import format_value, unit_of
 from .tune_space import (  # noqa: F401 (the tune's importers read these from here)

@@ -46,8 +46,9 @@ def run(args) -> None:
             )
         )
         return
+    where = "" if track is None else f" on {track.name}"
     print(
-        f"{preset.name} ({model.TITLE}) at {hz} Hz{'' if track is None else ' on ' + track.name}: each metric's change for one slider step up, and for "
+        f"{preset.name} ({model.TITLE}) at {hz} Hz{where}: each metric's change for one slider step up, and for "
         f"{SHARE:.0%} of the slider's range up (central differences)"
     )
     print(
