@@ -7,8 +7,6 @@ import csv
 import json
 import subprocess
 import sys
-from dataclasses import replace
-
 import pytest
 
 from sandbox.analysis.driven_laps import drive_timed_laps
@@ -27,15 +25,23 @@ def club():
     return open_track(find_builtin_track("club_circuit"))
 
 
-def test_a_lap_time_sweep_on_a_track_without_a_start_line_is_refused(tmp_path, club):
-    no_start = save_track(replace(club, start=None), tmp_path / "no_start.json")
+@pytest.mark.parametrize("lacking", ["start", "centre_line"])
+def test_a_lap_time_sweep_on_a_track_without_a_start_line_is_refused(tmp_path, club, lacking):
+    """The club circuit's file without its start line (refused as a track: a circuit
+    needs one), or without its centre line and start line (a track, but no lap on it)."""
+    text = json.loads(save_track(club, tmp_path / "club.json").read_text())
+    for key in ("start", "sectors") if lacking == "start" else ("start", "sectors", "centre_line"):
+        text.pop(key, None)
+    given = tmp_path / "lacking.json"
+    given.write_text(json.dumps(text))
     out = tmp_path / "sweep.csv"
     result = cli(
         "sweep", "--preset", "drift", "--param", "engine_power=800:1600:3", "--metric", "lap_time",
-        "--track", no_start, "--out", out,
+        "--track", given, "--out", out,
     )  # fmt: skip
     assert result.returncode == 2
-    assert "no start line" in result.stderr and "Traceback" not in result.stderr
+    said = "needs a start line" if lacking == "start" else "no closed centre line"
+    assert said in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
 
 
