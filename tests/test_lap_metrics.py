@@ -51,3 +51,15 @@ def test_a_track_without_a_start_line_is_refused_by_name(club, drift):
     no_start = replace(club, start=None)
     with pytest.raises(UserError, match="no start line"):
         lap_figures(drift.model, dict(drift.tuning), drift.hz, no_start)
+
+
+def test_sensitivity_on_a_track_moves_the_lap_time_with_the_engine(club, drift):
+    """More engine power, a quicker lap: the lap time's change for 10 % of the engine's
+    range up is below 0, and the table's base lap is the driver's lap."""
+    from sandbox.analysis.sensitivity import sensitivity
+
+    result = sensitivity(drift.model, dict(drift.tuning), drift.hz, club)
+    assert {"lap_time", "sector_1", "sector_3"} <= set(result.metrics)
+    assert result.change("engine_power", "lap_time", "share") < 0
+    alone = drive_timed_laps(drift.model, dict(drift.tuning), club, 1, drift.hz).laps[0]
+    assert result.base["lap_time"] == alone.time

@@ -7,6 +7,7 @@ import csv
 import json
 import subprocess
 import sys
+
 import pytest
 
 from sandbox.analysis.driven_laps import drive_timed_laps
