@@ -147,9 +147,8 @@ def estimate_seconds(
     grid = grid_of(axes)
     if len(grid) <= PROBE_MOST:
         return 0.0
-    measure(
-        model, batch_params(base, axes, grid[:2]), hz, track
-    )  # loads the (parallel) compiled code: not part of the cost
+    # loads the (parallel) compiled code: not part of the cost
+    measure(model, batch_params(base, axes, grid[:2]), hz, track)
     count = 2
     while True:
         points = grid[np.linspace(0, len(grid) - 1, count).round().astype(int)]
