@@ -13,7 +13,7 @@ def run(args) -> int:
     from dataclasses import replace
 
     from ..analysis.lap_metrics import metric_of
-    from ..analysis.metrics import format_value, unit_of
+    from ..analysis.metrics import METRICS, format_value, unit_of
     from ..analysis.tune import conflicts, free_names, parse_range, parse_target, search
     from ..files.presets import load_preset, precision_kept, save_preset
 
@@ -99,7 +99,8 @@ def run(args) -> int:
         )
     else:
         print(
-            f"{preset.name} ({model.TITLE}) at {hz} Hz: {'every target met' if result.hit else 'NOT every target met'}"
+            f"{preset.name} ({model.TITLE}) at {hz} Hz{'' if track is None else ' on ' + track.name}: "
+            f"{'every target met' if result.hit else 'NOT every target met'}"
             f" after {result.evaluations} tunings"
         )
         for t in targets:
@@ -111,6 +112,8 @@ def run(args) -> int:
                 else f"missed by {format_value(achieved - t.value)} {unit}"
                 if math.isfinite(achieved)
                 else "not measured: the manoeuvre never reaches its mark"
+                if t.metric in METRICS
+                else "not measured: no valid lap (cut, a cone, or not completed)"
             )
             print(
                 f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} "
