@@ -70,18 +70,18 @@ OUT_SLOTS = 5
 
 
 @kernel
-def accel_table(model, p, rest, dt, ticks, span, top, points):
-    """(speeds, accelerations) (ACCEL_POINTS each) of a full-throttle run from `rest`
-    for `ticks` ticks: `lap_plan.acceleration_table`'s steps."""
+def accel_table(model, p, rest, hz, ticks, span, top, points):
+    """(speeds, accelerations) (`points` each) of a full-throttle run from `rest` for
+    `ticks` ticks at `hz`: `lap_plan.acceleration_table`'s steps (its times i / hz)."""
     literally(model)
     s = rest.copy()
     c = np.zeros(5)
     c[1] = 1.0
+    dt = 1.0 / hz
     speed = np.zeros(ticks + 1)
     for t in range(ticks):
         tick_in(model, s, c, p, dt, None)
         speed[t + 1] = math.hypot(s[VX], s[VY])
-    hz = 1.0 / dt
     n = ticks + 1 - span
     rate = np.empty(n)
     middle = np.empty(n)
@@ -111,7 +111,7 @@ def lap_of(model, p, dt, rest, start, car, settings, line_s, kappa, path, path_s
     literally(model)
     top = car[CAR_TOP]
     accel_v, accel_a = accel_table(
-        model, p, rest, dt, int(settings[SET_ACCEL_TICKS]), int(settings[SET_SPAN]), top, ACCEL_POINTS
+        model, p, rest, settings[SET_HZ], int(settings[SET_ACCEL_TICKS]), int(settings[SET_SPAN]), top, ACCEL_POINTS
     )
     v_top = top if math.isfinite(top) and top > 0 else np.max(accel_v)
     lateral = car[CAR_LATERAL] if math.isfinite(car[CAR_LATERAL]) and car[CAR_LATERAL] > 0 else math.inf
