@@ -2,7 +2,7 @@
 whole batch of tunings in one compiled call spread over the cores (`lap_batch`).
 
 `lap_figures(model, params, hz, track)` gives, per tuning: `lap_time` (s, the first
-timed lap's time, penalty included; the out lap from the spawn to the start line comes
+timed lap's time; the out lap from the spawn to the start line comes
 before it) and its sector times `sector_1` … (s). It is the lap `drive_timed_laps(model,
 tuning, track, 1, hz)` drives and times, tuning by tuning (the same steps in compiled
 code): the car's limits from its metrics (one batch of `metrics.compute`), its
@@ -91,7 +91,8 @@ def _limits(model: ModuleType, values: Mapping[str, np.ndarray], lengths: np.nda
     braking = np.where(np.isfinite(top) & (top > 0) & (values["braking_from_top"] > 0), from_top, math.nan)
     braking = np.where(~(np.isfinite(braking) & (braking > 0)) & (values["braking_from_100"] > 0), from_100, braking)
     full_lock = np.array(lengths, dtype=np.float64)
-    for name, share in (("turning_circle", 0.5), ("radius_top", 1.0), ("radius_low", 1.0)):  # the first found wins
+    # full_lock_radius_of's choices in reverse: the last one found, its first choice, wins
+    for name, share in (("turning_circle", 0.5), ("radius_top", 1.0), ("radius_low", 1.0)):
         radius = share * np.asarray(values[name], dtype=np.float64)
         full_lock = np.where(np.isfinite(radius) & (radius > 0), radius, full_lock)
     return np.column_stack([values["skidpad_lateral"], braking, top, full_lock])
@@ -123,7 +124,7 @@ def lap_figures(
     course = lt.course_of(track, unit, corridor)
     timer0 = lt.new_timer(course)
     walls = walls_for(here, unit)
-    if walls is None:  # nothing to meet: an empty world drives as the open field
+    if walls is None:  # nothing to meet: the batch takes the track's empty world (the driver alone, none)
         from ..physics.walls import Walls
 
         walls = Walls(build_world(track.in_unit("px")), 1.0 if unit == "px" else metre)
