@@ -49,7 +49,7 @@ from .commands.game_options import declare_fit, declare_link
 from .commands.metrics_help import METRICS_EPILOG, TUNE_EPILOG, MetricsHelp, metrics_help
 from .commands.params import params_table_markdown
 from .commands.progress import Progress, Watchdog
-from .commands.shared_options import PRESET_HELP, TRACK_HELP, shared
+from .commands.shared_options import LAP_TRACK_HELP, PRESET_HELP, TRACK_HELP, shared
 from .commands.sweep import LONG_SWEEP_S, SAY_ESTIMATE_AFTER_S
 from .commands.terminal import Stopped, TerminalSafe, say_stopped, stop_on
 from .errors import UserError, printable_lines
@@ -251,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=seed_number, default=1, help="the search's random seed: the same seed, the same result"
     )
     shared(p, "--hz")
+    p.add_argument("--track", help=LAP_TRACK_HELP + "; a target may then be lap_time")
     shared(p, "--out", required=False, help="preset JSON file to write the tuning found to")
     p.add_argument("--name", help="the written preset's name (default: the start's, with \"(tuned)\")")
     shared(p, "--json")
@@ -260,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sensitivity", help="how much each metric moves for a step and 10 %% of each slider")
     shared(p, "--preset")
     shared(p, "--hz")
+    p.add_argument("--track", help=LAP_TRACK_HELP)
     shared(p, "--json", help="as JSON (every parameter against every metric)")
 
     p = sub.add_parser("rates", help="top speed, coast-down and braking distance at each tick rate, both modes")
@@ -291,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a swept parameter from LO to HI in N values, rounded to the parameter's step's decimals; give one or two",
     )
     p.add_argument("--metric", required=True, help="the metric to summarise (all are written): a name listed below")
+    p.add_argument("--track", help=LAP_TRACK_HELP)
     shared(p, "--out", help="CSV to write: swept values, then every metric")
     shared(p, "--hz")
     p.add_argument(

@@ -18,7 +18,8 @@ from typing import Mapping
 import numpy as np
 
 from ..physics.params import effective_params
-from .metrics import METRICS, compute
+from ..physics.track import Track
+from .lap_metrics import figure_names, measure
 
 SHARE = 0.1
 """The larger move: this share of the slider's range."""
@@ -26,7 +27,7 @@ SHARE = 0.1
 
 @dataclass
 class Sensitivity:
-    """Changes of every metric (columns, METRICS order) for every slider (rows)."""
+    """Changes of every metric (columns, `lap_metrics.figure_names` order) for every slider (rows)."""
 
     params: list[str]
     metrics: list[str]
@@ -44,8 +45,9 @@ def _probes(p, value: float, move: float) -> tuple[float, float]:
     return max(p.min, value - move), min(p.max, value + move)
 
 
-def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float) -> Sensitivity:
-    """Every slider against every metric, as one batch."""
+def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float, track: Track | None = None) -> Sensitivity:
+    """Every slider against every metric, as one batch; with a closed `track`, against
+    its lap figures too (`lap_metrics.measure`)."""
     sliders = [p for p in effective_params(model.PARAMS, tuning) if p.moves_motion]
     moves = []  # (parameter index, low value, high value, move) for the step, then the share
     for j, p in enumerate(sliders):
@@ -61,8 +63,8 @@ def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float) -> S
     for k, (j, low, high, _) in enumerate(moves):
         column = batch[sliders[j].name]
         column[2 * k], column[2 * k + 1] = low, high
-    achieved = compute(model, batch, hz)
-    names = list(METRICS)
+    achieved = measure(model, batch, hz, track)
+    names = figure_names(track)
     table = np.array([np.asarray(achieved[name], dtype=np.float64) for name in names]).T  # (n, metrics)
     changes = np.full((len(moves), len(names)), np.nan)
     for k, (_, low, high, move) in enumerate(moves):

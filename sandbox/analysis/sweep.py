@@ -13,7 +13,8 @@ import numpy as np
 from ..csv_rows import format_rows
 from ..errors import UserError
 from ..physics.params import effective_params
-from .metrics import METRICS, compute
+from ..physics.track import Track
+from .lap_metrics import figure_names, measure, metric_of
 
 MAX_POINTS = 100_000
 CHUNK = 256
@@ -109,18 +110,21 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     chunk: int = CHUNK,
+    track: Track | None = None,
 ) -> tuple[np.ndarray, dict] | None:
     """(grid of swept values, one column per axis; metrics per grid point), computed
     `chunk` points at a time (memory bounded by a chunk's batch); `progress(done, total)`
-    after each, and None as soon as `cancelled()` says so."""
+    after each, and None as soon as `cancelled()` says so. `track`: a closed track whose
+    lap figures are measured too (`lap_metrics.measure`)."""
     grid = grid_of(axes)
-    results: dict[str, list] = {name: [] for name in METRICS}
+    results: dict[str, list] = {}
     for start in range(0, len(grid), chunk):
         if cancelled is not None and cancelled():
             return None
         part = grid[start : start + chunk]
-        values = compute(model, batch_params(base, axes, part), hz)
-        for name in METRICS:
+        values = measure(model, batch_params(base, axes, part), hz, track)
+        for name in values:
+            results.setdefault(name, [])
             results[name].append(values[name])
         if progress is not None:
             progress(min(start + chunk, len(grid)), len(grid))
@@ -133,7 +137,9 @@ PROBE_MOST = 32
 """… or this many points have been computed (a grid this small is not estimated)."""
 
 
-def estimate_seconds(model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float) -> float:
+def estimate_seconds(
+    model: ModuleType, base: Mapping[str, object], axes: list[Axis], hz: float, track: Track | None = None
+) -> float:
     """Seconds `run` should take for the whole grid, measured on a few of its points
     spread over it (a point's cost depends on where it is: a faster car's manoeuvres are
     longer), 2, 4, 8… until PROBE_SECONDS have been spent; 0 for a grid of PROBE_MOST
@@ -141,22 +147,23 @@ def estimate_seconds(model: ModuleType, base: Mapping[str, object], axes: list[A
     grid = grid_of(axes)
     if len(grid) <= PROBE_MOST:
         return 0.0
-    compute(model, batch_params(base, axes, grid[:2]), hz)  # loads the (parallel) compiled code: not part of the cost
+    # loads the (parallel) compiled code: not part of the cost
+    measure(model, batch_params(base, axes, grid[:2]), hz, track)
     count = 2
     while True:
         points = grid[np.linspace(0, len(grid) - 1, count).round().astype(int)]
         start = time.perf_counter()
-        compute(model, batch_params(base, axes, points), hz)
+        measure(model, batch_params(base, axes, points), hz, track)
         spent = time.perf_counter() - start
         if spent >= PROBE_SECONDS or count >= PROBE_MOST:
             return spent / count * len(grid)
         count *= 2
 
 
-def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray]) -> str:
+def csv_text(axes: list[Axis], grid: np.ndarray, values: Mapping[str, np.ndarray], track: Track | None = None) -> str:
     """One row per grid point: the swept values (as their axis shows them), then every
-    metric."""
-    names = list(METRICS)
+    metric (and with `track`, its lap figures)."""
+    names = figure_names(track)
     metrics = format_rows(tuple(names), np.column_stack([values[n] for n in names])).split("\n")
     lines = [",".join([a.name for a in axes] + [metrics[0]])]
     lines += [",".join([axis.text(v) for axis, v in zip(axes, point)] + [row]) for point, row in zip(grid, metrics[1:])]
@@ -168,7 +175,15 @@ def point_text(axes: list[Axis], point: np.ndarray) -> str:
     return ", ".join(f"{axis.name} {axis.text(v)}" for axis, v in zip(axes, point))
 
 
-def check_metric(name: str) -> str:
-    if name not in METRICS:
-        raise UserError(f"--metric {name!r}: not a metric ({', '.join(METRICS)})")
+def check_metric(name: str, track: Track | None = None) -> str:
+    """`name`, or UserError: not a metric, or a lap figure without a track to lap."""
+    names = figure_names(track)
+    if name not in names:
+        try:
+            metric_of(name)
+        except KeyError:
+            raise UserError(f"--metric {name!r}: not a metric ({', '.join(names)})") from None
+        if track is None:
+            raise UserError(f"--metric {name}: a lap figure; give the track to lap with --track")
+        raise UserError(f"--metric {name!r}: not a figure on {track.name} ({', '.join(names)})")
     return name

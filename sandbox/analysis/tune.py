@@ -1,7 +1,8 @@
 """Auto-tune: the tuning nearest the current one whose metrics hit given targets.
 
 The search is CMA-ES (the `cma` package, set up in evolution.py) over the free parameters' slider positions,
-each generation one compiled batch of `metrics.compute`. A tuning scores its travel
+each generation one compiled batch of `metrics.compute` (with a track, and its lap
+figures: `lap_metrics.measure`). A tuning scores its travel
 from the start (`travel`: each slider counted by the share of its travel it moved)
 plus a miss weighing far more than any move, so among tunings that hit the nearest
 wins; a metric that cannot be measured weighs more than any miss. Values land on
@@ -26,8 +27,10 @@ import numpy as np
 
 from ..errors import UserError
 from ..physics.params import effective_params
+from ..physics.track import Track
 from .evolution import ask, strategy
-from .metrics import METRICS, compute, format_value, unit_of
+from .lap_metrics import measure, metric_of
+from .metrics import format_value, unit_of
 from .tune_space import (  # noqa: F401 (the tune's importers read these from here)
     DEFAULT_TOLERANCE,
     Space,
@@ -121,10 +124,10 @@ def scores(achieved: Mapping[str, np.ndarray], targets: list[Target], distances:
     return distances + MISS_WEIGHT * excess
 
 
-def _evaluate(model, base: Mapping[str, object], space: Space, coordinates: np.ndarray, hz: float):
+def _evaluate(model, base: Mapping[str, object], space: Space, coordinates: np.ndarray, hz: float, track=None):
     values = space.values(coordinates)
     params = {name: (values[name] if name in values else value) for name, value in base.items()}
-    return values, compute(model, params, hz)
+    return values, measure(model, params, hz, track)
 
 
 def search(
@@ -138,9 +141,11 @@ def search(
     max_evaluations: int = 6000,
     on_generation: Callable[[Progress], None] | None = None,
     stop: threading.Event | None = None,
+    track: Track | None = None,
 ) -> TuneResult:
     """The tuning nearest `tuning` whose metrics hit `targets`, moving only `names`;
-    the closest found when none does. Reproducible for a given `seed`."""
+    the closest found when none does. Reproducible for a given `seed`. `track`: a
+    closed track whose lap figures may be targets (`lap_metrics.measure`)."""
     if not targets:
         raise UserError("no target given: name at least one metric and its value")
     params = {p.name: p for p in effective_params(model.PARAMS, tuning)}
@@ -164,7 +169,7 @@ def search(
             if progress.evaluations >= max_evaluations:
                 break
             asked, coordinates = ask(es, len(start))
-            values, achieved = _evaluate(model, tuning, space, coordinates, hz)
+            values, achieved = _evaluate(model, tuning, space, coordinates, hz, track)
             positions = space.positions(coordinates)
             distances = travel(positions, start_positions)
             score = scores(achieved, targets, distances)
@@ -189,9 +194,9 @@ def search(
             # the run's best, polished on the sliders' steps
             polished = {**tuning, **progress.best}
             progress.evaluations += _step_polish(
-                model, polished, space, targets, start_positions, hz, tuning, stop=stop
+                model, polished, space, targets, start_positions, hz, tuning, stop=stop, track=track
             )
-            achieved = compute(model, polished, hz)
+            achieved = measure(model, polished, hz, track)
             progress.achieved = {t.metric: float(achieved[t.metric][0]) for t in targets}
             progress.best = {name: polished[name] for name in names}
             progress.hit = all(t.miss(progress.achieved[t.metric]) == 0 for t in targets)
@@ -200,7 +205,7 @@ def search(
             break
     best = dict(tuning)
     best.update(progress.best or {name: float(tuning[name]) for name in names})
-    achieved_all = {name: float(v[0]) for name, v in compute(model, best, hz).items()}
+    achieved_all = {name: float(v[0]) for name, v in measure(model, best, hz, track).items()}
     result = TuneResult(
         best,
         achieved_all,
@@ -223,7 +228,7 @@ def _no_nearer(model: ModuleType, result: TuneResult, names: list[str]) -> list[
         achieved = result.achieved[t.metric]
         if t.miss(achieved) > 0:
             nearest = (
-                f"comes no nearer than {format_value(achieved)} {unit_of(METRICS[t.metric].kind, model)}"
+                f"comes no nearer than {format_value(achieved)} {unit_of(metric_of(t.metric).kind, model)}"
                 if math.isfinite(achieved)
                 else "cannot be measured"
             )
@@ -241,6 +246,7 @@ def _step_polish(
     start: Mapping[str, object],
     rounds: int = 30,
     stop: threading.Event | None = None,
+    track: Track | None = None,
 ) -> int:
     """Improve `best` in place on the sliders' steps: CMA-ES moves in continuous
     positions, but the values land on steps, so the last fraction of a tolerance is
@@ -263,7 +269,7 @@ def _step_polish(
 
     def score_of(candidates: list[dict]) -> np.ndarray:
         batch = {name: np.array([c[name] for c in candidates]) for name in names}
-        achieved = compute(model, {**best, **batch}, hz)
+        achieved = measure(model, {**best, **batch}, hz, track)
         positions = np.array([[p.to_slider(c[p.name]) for p in params] for c in candidates])
         return scores(achieved, targets, travel(positions, start_positions))
 
@@ -320,6 +326,7 @@ def conflicts(
     ranges=None,
     max_evaluations: int = 2000,
     stop: threading.Event | None = None,
+    track: Track | None = None,
 ) -> list[str]:
     """Targets that pull against each other: each target whose relaxing lets every
     other be met, named with the ones it is met without. `stop` ends it early (with
@@ -331,7 +338,7 @@ def conflicts(
         if stop is not None and stop.is_set():
             break
         others = [t for t in targets if t is not target]
-        result = search(model, tuning, others, names, hz, seed, ranges, max_evaluations, stop=stop)
+        result = search(model, tuning, others, names, hz, seed, ranges, max_evaluations, stop=stop, track=track)
         if result.hit:
             found.append(
                 f"{target.metric} pulls against {', '.join(t.metric for t in others)}: without it, the others are met"

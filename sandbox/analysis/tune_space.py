@@ -13,7 +13,9 @@ import numpy as np
 
 from ..errors import UserError, shown
 from ..physics.params import effective_params
-from .metrics import METRICS, unit_of
+from ..physics.track import Track
+from .lap_metrics import LAP_METRICS, figure_names, metric_of
+from .metrics import unit_of
 
 DEFAULT_TOLERANCE = {"speed": 0.02, "time": 0.02, "distance": 0.02, "deg": 0.02, "accel": 0.02}
 """Share of the target value taken as its tolerance when none is given."""
@@ -56,16 +58,20 @@ _TARGET = re.compile(
 )  # [± TOL [unit]]
 
 
-def parse_target(text: str, model: ModuleType) -> Target:
+def parse_target(text: str, model: ModuleType, track: Track | None = None) -> Target:
     """NAME=VALUE[±TOL], a unit allowed after either number (`top_speed=600px/s±5`),
-    checked against the metric's kind and what it can be at all."""
+    checked against the metric's kind and what it can be at all; with `track`, a lap
+    figure (lap_time, sector_1 …) may be named too."""
     found = _TARGET.match(text)
     if not found:
         raise UserError(f"--target {shown(text)}: expected NAME=VALUE or NAME=VALUE±TOL, e.g. top_speed=600±5")
     name, value_text, unit, tolerance_text, tolerance_unit = found.groups()
-    if name not in METRICS:
-        raise UserError(f"--target {shown(text)}: {name!r} is not a metric (known: {', '.join(METRICS)})")
-    kind = METRICS[name].kind
+    names = figure_names(track)
+    if name not in names:
+        if track is None and (name in LAP_METRICS or name.startswith("sector_")):
+            raise UserError(f"--target {shown(text)}: {name} is a lap figure; give the track to lap with --track")
+        raise UserError(f"--target {shown(text)}: {name!r} is not a metric (known: {', '.join(names)})")
+    kind = metric_of(name).kind
     wanted = unit_of(kind, model)
     for given in (unit, tolerance_unit):
         if given and given != wanted:

@@ -25,6 +25,28 @@ def _values(preset, hz, track_name):
     return values, met_at, track
 
 
+def _laps(preset, hz, track) -> dict | None:
+    """The driver's lap figures of the preset on `track` (lap_time, sector_1 …, s, None
+    where there is no lap, and why), None for no track or one without a closed centre
+    line and a start line (the manoeuvres alone)."""
+    from ..analysis.lap_metrics import check_track, lap_figures, lap_note, sector_names
+    from ..errors import UserError
+
+    if track is None:
+        return None
+    try:
+        check_track(track)
+    except UserError:
+        return None
+    figures = lap_figures(preset.model, preset.tuning, hz, track)
+    names = ["lap_time", *sector_names(track)]
+    values = {name: float(figures[name][0]) for name in names}
+    return {
+        **{name: (v if math.isfinite(v) else None) for name, v in values.items()},
+        "missing": lap_note(preset.model, figures),
+    }
+
+
 def run(args) -> None:
     from ..analysis.metrics import format_value, formula_top_speed, table, unit_of
     from ..analysis.track_metrics import wall_note
@@ -40,6 +62,7 @@ def run(args) -> None:
             r["met_wall_after_s"] = float(met_at[r["name"]][0])
             r["missing"] = wall_note(r["met_wall_after_s"])
     formula, how = formula_top_speed(preset.model, preset.tuning, hz)
+    laps = _laps(preset, hz, track)
     if args.json:
         clean = [{**r, "value": r["value"] if math.isfinite(r["value"]) else None} for r in rows]
         top = {"value": formula if math.isfinite(formula) else None, "unit": unit_of("speed", preset.model), "how": how}
@@ -52,6 +75,7 @@ def run(args) -> None:
                     "track": None if track is None else track.name,
                     "metrics": clean,
                     "top_speed_from_parameters": top,
+                    "lap": laps,
                 },
                 indent=2,
             )
@@ -68,3 +92,10 @@ def run(args) -> None:
         if r["name"] == "top_speed":
             beside = f"{format_value(formula):>8s} {r['unit']:6s}   ({how})" if math.isfinite(formula) else f"    {how}"
             print(f"  {'top speed from the parameters':42s} {beside}")
+    if laps is not None:
+        print("  the driver's first timed lap, from the spawn (the car's own limits):")
+        for name, value in laps.items():
+            if name != "missing" and value is not None:
+                print(f"  {name.replace('_', ' '):42s} {value:8.2f} s")
+        if laps["missing"]:
+            print(f"  {'lap time':42s} {'—':>8s}   ({laps['missing']})")

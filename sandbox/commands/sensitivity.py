@@ -7,13 +7,16 @@ import math
 
 
 def run(args) -> None:
-    from ..analysis.metrics import METRICS, format_value, formula_top_speed, unit_of
+    from ..analysis.lap_metrics import metric_of
+    from ..analysis.metrics import format_value, formula_top_speed, unit_of
     from ..analysis.sensitivity import SHARE, sensitivity
     from ..files.presets import load_preset
+    from .sweep import lap_track
 
+    track = lap_track(getattr(args, "track", None))
     preset = load_preset(args.preset)
     model, hz = preset.model, args.hz or preset.hz
-    result = sensitivity(model, dict(preset.tuning), hz)
+    result = sensitivity(model, dict(preset.tuning), hz, track)
     formula, how = formula_top_speed(model, dict(preset.tuning), hz)
 
     def clean(value: float) -> float | None:
@@ -26,6 +29,7 @@ def run(args) -> None:
                     "preset": preset.name,
                     "model": model.NAME,
                     "hz": hz,
+                    "track": None if track is None else track.name,
                     "metrics": {name: clean(v) for name, v in result.base.items()},
                     "top_speed_formula": {"value": clean(formula), "how": how},
                     "gear_top_speeds": (
@@ -42,8 +46,9 @@ def run(args) -> None:
             )
         )
         return
+    where = "" if track is None else f" on {track.name}"
     print(
-        f"{preset.name} ({model.TITLE}) at {hz} Hz: each metric's change for one slider step up, and for "
+        f"{preset.name} ({model.TITLE}) at {hz} Hz{where}: each metric's change for one slider step up, and for "
         f"{SHARE:.0%} of the slider's range up (central differences)"
     )
     print(
@@ -69,5 +74,5 @@ def run(args) -> None:
             + ("" if moves else " moves no metric")
         )
         for metric, step, share in sorted(moves, key=lambda move: -abs(move[2]) / max(abs(result.base[move[0]]), 1e-9)):
-            unit = unit_of(METRICS[metric].kind, model)
+            unit = unit_of(metric_of(metric).kind, model)
             print(f"  {metric:20s} {step:+10.4g} {unit:6s} a step   {share:+10.4g} {unit} for {SHARE:.0%}")

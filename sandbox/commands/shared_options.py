@@ -13,6 +13,10 @@ TRACK_HELP = (
     "a track file (.json; a racetrack-database circuit .csv; a Godot level .tscn) or a built-in track's "
     "name (open_field, skid_pad, slalom, drag_strip, parking_lot, club_circuit)"
 )
+LAP_TRACK_HELP = (
+    "a closed track with a start line to lap: the driver's lap time and sector times are measured "
+    "beside the metrics (lap_time, sector_1 …): " + TRACK_HELP
+)
 SHARED = {
     "--preset": {"type": Path, "required": True, "help": PRESET_HELP},
     "--hz": {"type": tick_rate, "help": "physics tick rate in Hz (default: the preset's)"},

@@ -24,17 +24,32 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60} min"
 
 
+def lap_track(name: str | None):
+    """The track named by --track (None without one), checked for a lap: a closed
+    centre line and a start line (UserError otherwise)."""
+    if name is None:
+        return None
+    from ..analysis.lap_metrics import check_track
+    from ..files.tracks import find_builtin_track, open_track
+
+    track = open_track(find_builtin_track(name))
+    check_track(track)
+    return track
+
+
 def run(args) -> None:
+    from ..analysis.lap_metrics import lap_note, metric_of
     from ..analysis.metrics import METRICS, format_value, missing_reason, unit_of
     from ..analysis.sweep import check_metric, csv_text, estimate_seconds, parse_axis, point_text, run
     from ..files.disk import write_text_atomic
     from ..files.presets import load_preset
 
-    metric = check_metric(args.metric)
+    track = lap_track(args.track)
+    metric = check_metric(args.metric, track)
     preset = load_preset(args.preset)
     axes = [parse_axis(text, preset.model, preset.tuning) for text in args.param]
     hz = args.hz or preset.hz
-    seconds = estimate_seconds(preset.model, preset.tuning, axes, hz)
+    seconds = estimate_seconds(preset.model, preset.tuning, axes, hz, track)
     count = int(np.prod([axis.count for axis in axes]))
     if seconds > LONG_SWEEP_S and not args.allow_long:
         raise UserError(
@@ -51,15 +66,20 @@ def run(args) -> None:
     progress = Progress("sweeping")
     grid, values = None, None
     try:
-        grid, values = run(preset.model, preset.tuning, axes, hz, lambda done, total: progress(done / total))
+        grid, values = run(
+            preset.model, preset.tuning, axes, hz, lambda done, total: progress(done / total), track=track
+        )
     finally:
         progress.close(grid is not None)
-    write_text_atomic(args.out, csv_text(axes, grid, values))
+    write_text_atomic(args.out, csv_text(axes, grid, values, track))
     column = values[metric]
-    unit = unit_of(METRICS[metric].kind, preset.model)
+    unit = unit_of(metric_of(metric).kind, preset.model)
     finite = np.flatnonzero(np.isfinite(column))
     if len(finite) == 0:
-        why = missing_reason(metric, float(column[0]), preset.model, values)
+        if metric in METRICS:
+            why = missing_reason(metric, float(column[0]), preset.model, values)
+        else:
+            why = lap_note(preset.model, values)
         print(f"{len(grid)} tunings of {preset.name}: no {metric} for any tuning ({why}); wrote {printable(args.out)}")
         return
     low, high = finite[np.argmin(column[finite])], finite[np.argmax(column[finite])]

@@ -12,15 +12,19 @@ from ..errors import UserError, printable
 def run(args) -> int:
     from dataclasses import replace
 
+    from ..analysis.lap_metrics import metric_of
     from ..analysis.metrics import METRICS, format_value, unit_of
     from ..analysis.tune import conflicts, free_names, parse_range, parse_target, search
     from ..files.presets import load_preset, precision_kept, save_preset
 
     if args.name is not None and args.out is None:
         raise UserError("--name names the tuned preset written by --out; give --out too (nothing else is saved)")
+    from .sweep import lap_track
+
+    track = lap_track(getattr(args, "track", None))
     preset = load_preset(args.preset)
     model = preset.model
-    targets = [parse_target(text, model) for text in args.target]
+    targets = [parse_target(text, model, track) for text in args.target]
     twice = sorted({t.metric for t in targets if sum(u.metric == t.metric for u in targets) > 1})
     if twice:
         raise UserError(f"--target {twice[0]} is given more than once: which value is meant?")
@@ -33,8 +37,10 @@ def run(args) -> int:
             "leave its range out"
         )
     hz = args.hz or preset.hz
-    result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
-    pulls = [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges)
+    result = search(model, dict(preset.tuning), targets, names, hz, args.seed, ranges, track=track)
+    pulls = (
+        [] if result.hit else conflicts(model, dict(preset.tuning), targets, names, hz, args.seed, ranges, track=track)
+    )
     if args.out:
         tuning = preset.tuning.copy()
         for name in names:
@@ -93,11 +99,12 @@ def run(args) -> int:
         )
     else:
         print(
-            f"{preset.name} ({model.TITLE}) at {hz} Hz: {'every target met' if result.hit else 'NOT every target met'}"
+            f"{preset.name} ({model.TITLE}) at {hz} Hz{'' if track is None else ' on ' + track.name}: "
+            f"{'every target met' if result.hit else 'NOT every target met'}"
             f" after {result.evaluations} tunings"
         )
         for t in targets:
-            unit = unit_of(METRICS[t.metric].kind, model)
+            unit = unit_of(metric_of(t.metric).kind, model)
             achieved = result.achieved[t.metric]
             verdict = (
                 "met"
@@ -105,6 +112,8 @@ def run(args) -> int:
                 else f"missed by {format_value(achieved - t.value)} {unit}"
                 if math.isfinite(achieved)
                 else "not measured: the manoeuvre never reaches its mark"
+                if t.metric in METRICS
+                else "not measured: no valid lap (cut, a cone, or not completed)"
             )
             print(
                 f"  {t.metric:20s} {format_value(achieved):>8s} {unit if math.isfinite(achieved) else '':6s} "

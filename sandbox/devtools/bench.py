@@ -25,7 +25,7 @@ from ..physics.models import MODELS
 from ..physics.params import Tuning
 from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
-from . import bench_first_use, bench_fit, bench_inputs, bench_level, bench_link, bench_tune, bench_walls
+from . import bench_first_use, bench_fit, bench_inputs, bench_laps, bench_level, bench_link, bench_tune, bench_walls
 from .bench_baseline import tick as baseline_tick
 from .bench_game_report import fit_report, flood_report
 from .bench_lines import per_model as _per_model
@@ -255,6 +255,8 @@ def run(quick: bool = False) -> dict:
     figures["tune"] = bench_tune.tune_seconds()
     figures["tune_s"] = {name: r["seconds"] for name, r in figures["tune"].items()}
     figures["sensitivity_ms"] = bench_tune.sensitivity_ms(3 if quick else 5)
+    _step("lap time: a driver lap per model, a 1 000-tuning sweep and a tune on the club circuit")
+    figures["laps"] = bench_laps.run(quick)
     _step("the fit of a recorded drive")
     figures["fit"] = bench_fit.fit_seconds()
     figures["fit_s"] = {name: r["seconds"] for name, r in figures["fit"].items()}
@@ -355,6 +357,8 @@ def report(f: dict) -> str:
             t["sensitivity_ms"],
             True,
         )
+    if "laps" in f:
+        lines += bench_laps.report(f["laps"])
     if "fit" in f:
         lines += fit_report(f, t)
     w = f["frame"]
