@@ -67,6 +67,16 @@ SPEED_GAIN = 8.0
 SPEED_INTEGRAL = 2.0
 """1/s: how fast the held throttle grows for the speed still missed (the share of throttle a
 car needs to hold a speed against its drag)."""
+TRIM_RATE = 0.5
+"""Steer per second per car length the car is off the path: pure pursuit steers by the
+car's full-lock curvature, which a car near its grip limit does not turn (it
+understeers), so it settles wide of the path; this trim, the off-path distance summed
+over time, steers it back onto it (zero steady error on a steady bend)."""
+TRIM_MOST = 0.25
+"""The most steer the trim adds (either way)."""
+TRIM_BAND_LENGTHS = 0.5
+"""The trim only sums while the car is within this many car lengths of the path: a car
+joining the path from afar (the spawn) or pinned on a wall is pure pursuit's alone."""
 PREVIEW_S = 0.25
 """s: the target speed is read this far ahead of the car (at its speed), so it brakes before
 a slower stretch, not in it."""
@@ -80,8 +90,8 @@ SLACK_S = 30.0
 
 (
     SET_LOOK_BASE, SET_LOOK_TIME, SET_FULL_LOCK, SET_GAIN, SET_INTEGRAL, SET_PREVIEW, SET_STALL_TICKS, SET_STALL_GAIN,
-    SET_CONES,
-) = range(9)  # fmt: skip
+    SET_CONES, SET_TRIM, SET_LENGTH,
+) = range(11)  # fmt: skip
 """Slots of `drive`'s `setup` array."""
 
 
@@ -193,6 +203,7 @@ def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
     c = np.zeros(5)
     j, along, _ = nearest(path, path_s, s[X], s[Y], -1, 0.0)
     distance, held = 0.0, 0.0
+    off, trim = 0.0, 0.0  # distance off the path after the last tick (+ right), the steer trim
     stall_ticks = int(setup[SET_STALL_TICKS])
     checked = 0.0
     for t in range(out.shape[0]):
@@ -207,7 +218,11 @@ def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
         dy = path[k, 1] + f * (path[m, 1] - path[k, 1]) - s[Y]
         right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
         curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
-        steer = clamp(curvature * setup[SET_FULL_LOCK], -1.0, 1.0)
+        pursuit = curvature * setup[SET_FULL_LOCK]
+        # a wheel at full lock or a car far off adds nothing to the trim (no wind-up)
+        if -1.0 < pursuit + trim < 1.0 and abs(off) < TRIM_BAND_LENGTHS * setup[SET_LENGTH]:
+            trim = clamp(trim - setup[SET_TRIM] * off / setup[SET_LENGTH] * dt, -TRIM_MOST, TRIM_MOST)
+        steer = clamp(pursuit + trim, -1.0, 1.0)
         # the pedals: toward the target speed a moment ahead
         k, f = locate(path_s, j, along + setup[SET_PREVIEW] * max(forward, 0.0))
         target = path_v[k] + f * (path_v[(k + 1) % n] - path_v[k])
@@ -302,6 +317,8 @@ def drive_laps(
             stall_ticks,
             STALL_SHARE * STALL_S * float(np.min(speeds)),
             model.STATE.offset["cones_hit"],
+            TRIM_RATE,
+            length,
         ]
     )
     here = None if track is None else track.in_unit(model.LENGTH_UNIT)

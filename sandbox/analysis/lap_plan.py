@@ -22,6 +22,7 @@ from typing import Mapping, NamedTuple
 import numpy as np
 
 from ..physics import sim
+from ..physics.body_shape import body_at, bounds, shape_of
 from ..physics.lap_course import Course, course_of
 from ..physics.track import Track
 from ..physics.track_corridor import half_widths
@@ -33,6 +34,10 @@ from .speed_profile import profile
 CLEARANCE_M = 0.5
 """m the racing line keeps from a wall beyond the car's half-width (px: at the track's
 pixels_per_metre)."""
+SLIP_DEG = 10.0
+"""deg: the car's half-width is its collision shape's reach to either side when it is
+turned by up to this much from the line (a car at its grip limit runs at a slip angle,
+and its corners swing out)."""
 CORRIDOR_SPACING_M = 2.0
 """m between the points the corridor's widths are measured at."""
 ACCEL_RUN_S = 60.0
@@ -112,11 +117,24 @@ def car_limits(model: ModuleType, tuning: Mapping[str, object], hz: float, value
     )
 
 
+def half_width_of(model: ModuleType, tuning: Mapping[str, object]) -> float:
+    """The car's half-width (the model's unit) as walls and cones meet it: the larger of
+    half its drawn body's width and its collision shape's reach to either side of its
+    reference point, the shape turned by up to SLIP_DEG either way (the recipe's capsule
+    is wider than the go-kart's drawn body)."""
+    shape = shape_of(tuning)
+    reach = 0.5 * float(model.body(tuning)["width"])
+    for slip in (-SLIP_DEG, 0.0, SLIP_DEG):
+        _, top, _, bottom = bounds(body_at(shape, 0.0, 0.0, math.radians(slip)), 0.0, 0.0, 0.0)
+        reach = max(reach, -top, bottom)
+    return reach
+
+
 def margin_of(model: ModuleType, tuning: Mapping[str, object], track: Track) -> float:
-    """The line's distance from the walls (the model's unit): half the car's width and
-    CLEARANCE_M."""
+    """The line's distance from the walls (the model's unit): the car's half-width
+    (`half_width_of`) and CLEARANCE_M."""
     metre = 1.0 if model.LENGTH_UNIT == "m" else float(track.pixels_per_metre)
-    return 0.5 * float(model.body(tuning)["width"]) + CLEARANCE_M * metre
+    return half_width_of(model, tuning) + CLEARANCE_M * metre
 
 
 def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: float, values=None) -> LapPlan:
