@@ -4,10 +4,11 @@ Each tick, from the car's state: the nearest point of the path (a local search f
 last one), pure pursuit toward the point a look-ahead further along it (look-ahead =
 `look_base` + `look_time` × speed), the arc's curvature turned into a steer input
 through the car's own full-lock curvature (1 / its `radius_low` metric: full lock turns
-the car on a circle of that radius), and a throttle and brake controller toward the
-path's target speed there; then the model's own tick among the track's walls
-(`kernels.tick_in`). One compiled call drives the whole run (`drive`); Python enters it
-once (`drive_laps`).
+the car on a circle of that radius) plus a trim summed from the distance the car is off
+the path (`TRIM_RATE`: a car near its grip limit understeers and would settle wide of
+it), and a throttle and brake controller toward the path's target speed there; then
+the model's own tick among the track's walls (`kernels.tick_in`). One compiled call
+drives the whole run (`drive`); Python enters it once (`drive_laps`).
 
 The path is a closed polyline in the model's unit: points (n, 2), a target speed at
 each (length/s). Distances along it are measured from the point nearest the car's

@@ -21,6 +21,7 @@ from typing import Mapping, NamedTuple
 
 import numpy as np
 
+from ..errors import UserError
 from ..physics import sim
 from ..physics.body_shape import body_at, bounds, shape_of
 from ..physics.lap_course import Course, course_of
@@ -137,13 +138,37 @@ def margin_of(model: ModuleType, tuning: Mapping[str, object], track: Track) -> 
     return half_width_of(model, tuning) + CLEARANCE_M * metre
 
 
+def check_room(track: Track, corridor, margin: float, metre: float) -> None:
+    """UserError when the track's road is somewhere narrower than the car needs (its
+    half-width and CLEARANCE_M each side: `margin`), naming where along the lap and
+    both widths in metres. `corridor`: the track's half-widths, in the unit of which
+    `metre` is a metre."""
+    width = corridor.left + corridor.right
+    if np.all(width >= 2 * margin):
+        return
+    k = int(np.argmin(width - 2 * margin))
+    along = float(np.sum(np.hypot(*np.diff(corridor.points[: k + 1], axis=0).T)))
+    raise UserError(
+        f"the track {track.name!r} is {width[k] / metre:.1f} m wide {along / metre:.1f} m along the lap: too "
+        f"narrow for this car, which needs {2 * margin / metre:.1f} m (its width as its collision shape reaches, "
+        f"and {CLEARANCE_M:g} m each side)"
+    )
+
+
 def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: float, values=None) -> LapPlan:
     """The `LapPlan` of a tuning on a closed track (UserError for a track a lap cannot
     be driven or timed on, naming what it lacks)."""
     unit = model.LENGTH_UNIT
     here = track.in_unit(unit)
+    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
+    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
+    margin = margin_of(model, tuning, track)
+    check_room(track, corridor, margin, metre)
     limits = car_limits(model, tuning, hz, values)
-    line = racing_line(track, unit, margin_of(model, tuning, track))
+    try:
+        line = racing_line(track, unit, margin)
+    except ValueError as exc:  # a narrow place between the points check_room looked at
+        raise UserError(str(exc)) from None
     v_top = limits.top if math.isfinite(limits.top) and limits.top > 0 else float(np.max(limits.accel[:, 0]))
     lateral = limits.lateral if math.isfinite(limits.lateral) and limits.lateral > 0 else math.inf
     braking = limits.braking if math.isfinite(limits.braking) and limits.braking > 0 else lateral
@@ -151,6 +176,4 @@ def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: 
     # a car its manoeuvres could not move is asked for walking pace: the drive then
     # says how far it got, in a bounded time
     speeds = np.maximum(speeds, walking_pace(model))
-    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
-    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
     return LapPlan(line, speeds, course_of(track, unit, corridor), limits)
