@@ -27,3 +27,37 @@ def ring(radius: float, half_width: float, points: int = 360, start: bool = True
         centre_line=Polyline(radius * np.column_stack([np.cos(a), np.sin(a)]), closed=True) if centre else None,
         spawn=Pose(radius * math.cos(before), radius * math.sin(before), before + math.pi / 2),
     )
+
+
+def stadium(radius: float, straight: float, points_per_metre: float = 0.5) -> np.ndarray:
+    """The closed outline (n, 2) of an oval about the origin: two straights `straight`
+    long along x (y = ∓`radius`) joined by half circles of `radius`, clockwise on screen
+    (y down), from the top straight's left end; about `points_per_metre` points a metre."""
+    half = straight / 2
+    along = np.linspace(-half, half, max(2, int(straight * points_per_metre)), endpoint=False)
+    turn = np.linspace(-math.pi / 2, math.pi / 2, max(2, int(math.pi * radius * points_per_metre)), endpoint=False)
+    return np.vstack(
+        [
+            np.column_stack([along, np.full_like(along, -radius)]),
+            np.column_stack([half + radius * np.cos(turn), radius * np.sin(turn)]),
+            np.column_stack([-along, np.full_like(along, radius)]),
+            np.column_stack([-half - radius * np.cos(turn), -radius * np.sin(turn)]),
+        ]
+    )
+
+
+def oval(radius: float, straight: float, half_width: float) -> Track:
+    """An oval road in metres (`stadium`): its middle `radius` round the bends and
+    `straight` long on the straights, walls `half_width` either side, driven clockwise
+    on screen; the start line across the top straight's middle, the spawn a little
+    before it."""
+    outside = stadium(radius + half_width, straight)
+    inside = stadium(radius - half_width, straight)
+    return Track(
+        name="Oval",
+        unit="m",
+        polylines=(Polyline(np.vstack([outside, outside[:1]])), Polyline(np.vstack([inside, inside[:1]]))),
+        start=Line(0.0, -radius - half_width, 0.0, -radius + half_width, (1.0, 0.0)),
+        centre_line=Polyline(stadium(radius, straight), closed=True),
+        spawn=Pose(-5.0, -radius, 0.0),
+    )

@@ -152,6 +152,22 @@ def test_a_number_of_laps_out_of_range_is_refused_with_exit_2(ring_file, laps):
         assert f"argument --laps: laps {laps} is not a whole number within 1 … 100" in result.stderr
 
 
+def test_a_track_narrower_than_the_car_is_refused_with_exit_2_and_no_trace(tmp_path):
+    """A ring 2 m wide: the recipe's car is 3.2 m wide as its collision shape reaches
+    (a capsule of radius 34 px at 25 px per metre, turned up to 10° off the line:
+    2·(1.36 + 1.4·sin 10°)) and keeps 0.5 m each side, so it needs 4.2 m."""
+    path = save_track(ring(RADIUS, 1.0), tmp_path / "narrow.json")
+    trace = tmp_path / "drive.csv"
+    result = cli("lap", "--preset", "recipe_defaults", "--track", path, "--trace", trace)
+    assert result.returncode == 2, result.stderr
+    said = result.stderr.removeprefix("car-sandbox: error: ")
+    assert said.startswith("the track 'Ring' is 2.0 m wide ") and said.endswith(
+        "m along the lap: too narrow for this car, which needs 4.2 m (its width as its collision shape reaches, "
+        "and 0.5 m each side)\n"
+    )
+    assert result.stdout == "" and not trace.exists()
+
+
 def test_a_car_that_cannot_finish_stops_and_says_how_far_it_got_with_exit_1(tmp_path, ring_file):
     """No engine power: the car never moves; the drive stops after its stall time (10 s)
     with exit 1, naming the lap it did not finish, the distance and the time reached."""

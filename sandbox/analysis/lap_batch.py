@@ -39,6 +39,7 @@ from .lap_driver import (
     SPEED_INTEGRAL,
     STALL_S,
     STALL_SHARE,
+    TRIM_RATE,
     drive,
 )
 from .lap_plan import ACCEL_POINTS
@@ -132,8 +133,10 @@ def lap_of(model, p, dt, rest, start, car, settings, line_s, kappa, path, path_s
             settings[SET_STALL_TICKS],
             STALL_SHARE * STALL_S * np.min(speeds),
             settings[SET_CONES],
+            TRIM_RATE,
+            car[CAR_LENGTH],
         ]
-    )
+    )  # lap_driver.driver_setup's slots
     rows = np.empty((max_ticks, len(COLUMNS)))
     s = start.copy()
     ticks, ended = drive(model, s, p, dt, path, path_s, speeds, setup, goal, rows, walls)

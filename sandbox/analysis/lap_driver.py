@@ -4,12 +4,14 @@ Each tick, from the car's state: the nearest point of the path (a local search f
 last one), pure pursuit toward the point a look-ahead further along it (look-ahead =
 `look_base` + `look_time` × speed), the arc's curvature turned into a steer input
 through the car's own full-lock curvature (1 / its `radius_low` metric: full lock turns
-the car on a circle of that radius), and a throttle and brake controller toward the
-path's target speed there; then the model's own tick among the track's walls
-(`kernels.tick_in`). One compiled call drives the whole run (`drive`); Python enters it
-once (`drive_laps`). The control law is one kernel, `driver_controls` (with
-`driver_follow` after each tick): the drive session's driver at the wheel calls the same
-kernels tick by tick (`session/lap_wheel.py`).
+the car on a circle of that radius) plus a trim summed from the distance the car is off
+the path (`TRIM_RATE`: a car near its grip limit understeers and would settle wide of
+it), and a throttle and brake controller toward the path's target speed there; then
+the model's own tick among the track's walls (`kernels.tick_in`). One compiled call
+drives the whole run (`drive`); Python enters it once (`drive_laps`). The control law is
+one kernel, `driver_controls` (with `driver_follow` after each tick): the drive
+session's driver at the wheel calls the same kernels tick by tick
+(`session/lap_wheel.py`).
 
 The path is a closed polyline in the model's unit: points (n, 2), a target speed at
 each (length/s). Distances along it are measured from the point nearest the car's
@@ -69,6 +71,16 @@ SPEED_GAIN = 8.0
 SPEED_INTEGRAL = 2.0
 """1/s: how fast the held throttle grows for the speed still missed (the share of throttle a
 car needs to hold a speed against its drag)."""
+TRIM_RATE = 0.5
+"""Steer per second per car length the car is off the path: pure pursuit steers by the
+car's full-lock curvature, which a car near its grip limit does not turn (it
+understeers), so it settles wide of the path; this trim, the off-path distance summed
+over time, steers it back onto it (zero steady error on a steady bend)."""
+TRIM_MOST = 0.25
+"""The most steer the trim adds (either way)."""
+TRIM_BAND_LENGTHS = 0.5
+"""The trim only sums while the car is within this many car lengths of the path: a car
+joining the path from afar (the spawn) or pinned on a wall is pure pursuit's alone."""
 PREVIEW_S = 0.25
 """s: the target speed is read this far ahead of the car (at its speed), so it brakes before
 a slower stretch, not in it."""
@@ -82,8 +94,8 @@ SLACK_S = 30.0
 
 (
     SET_LOOK_BASE, SET_LOOK_TIME, SET_FULL_LOCK, SET_GAIN, SET_INTEGRAL, SET_PREVIEW, SET_STALL_TICKS, SET_STALL_GAIN,
-    SET_CONES,
-) = range(9)  # fmt: skip
+    SET_CONES, SET_TRIM, SET_LENGTH,
+) = range(11)  # fmt: skip
 """Slots of `drive`'s `setup` array."""
 
 
@@ -181,18 +193,21 @@ def locate(path_s, j, along):
     return j, 0.0
 
 
-(MEM_SEGMENT, MEM_ALONG, MEM_HELD, MEM_DISTANCE) = range(4)
+(MEM_SEGMENT, MEM_ALONG, MEM_HELD, MEM_DISTANCE, MEM_OFF, MEM_TRIM) = range(6)
 """Slots of a driver's memory between ticks (`driver_controls`, `driver_follow`): the
 path segment the car is nearest, where it is along the path (length, within a lap), the
-throttle held by the speed controller, and the distance driven along the path."""
+throttle held by the speed controller, the distance driven along the path, the car's
+distance off the path after the last tick (+ right) and the steer trim summed from it."""
+MEM_SLOTS = 6
 
 
 @kernel
 def driver_place(s, path, path_s, mem):
-    """The driver's memory (`MEM_*`, 4) for car row `s` where it stands: nearest point
-    of the whole path, nothing held, nothing driven."""
+    """The driver's memory (`MEM_*`, MEM_SLOTS) for car row `s` where it stands: nearest
+    point of the whole path, nothing held, nothing driven, no trim."""
     j, along, _ = nearest(path, path_s, s[X], s[Y], -1, 0.0)
-    mem[MEM_SEGMENT], mem[MEM_ALONG], mem[MEM_HELD], mem[MEM_DISTANCE] = j, along, 0.0, 0.0
+    mem[:] = 0.0
+    mem[MEM_SEGMENT], mem[MEM_ALONG] = j, along
 
 
 @kernel
@@ -200,8 +215,8 @@ def driver_controls(s, dt, path, path_s, path_v, setup, mem, c):
     """The control law: the controls of the next tick of car row `s` (tick `dt` s)
     into c (5: steer, throttle, brake, handbrake, shift, rounded as the engine holds
     them), from the driver's memory `mem` (its held throttle updated). Pure pursuit to
-    the look-ahead point, a throttle and brake controller toward the previewed target
-    speed."""
+    the look-ahead point plus the trim, a throttle and brake controller toward the
+    previewed target speed."""
     n = path.shape[0]
     j, along, held = int(mem[MEM_SEGMENT]), mem[MEM_ALONG], mem[MEM_HELD]
     h = s[HEADING]
@@ -215,7 +230,13 @@ def driver_controls(s, dt, path, path_s, path_v, setup, mem, c):
     dy = path[k, 1] + f * (path[m, 1] - path[k, 1]) - s[Y]
     right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
     curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
-    steer = clamp(curvature * setup[SET_FULL_LOCK], -1.0, 1.0)
+    pursuit = curvature * setup[SET_FULL_LOCK]
+    off, trim = mem[MEM_OFF], mem[MEM_TRIM]
+    # a wheel at full lock or a car far off adds nothing to the trim (no wind-up)
+    if -1.0 < pursuit + trim < 1.0 and abs(off) < TRIM_BAND_LENGTHS * setup[SET_LENGTH]:
+        trim = clamp(trim - setup[SET_TRIM] * off / setup[SET_LENGTH] * dt, -TRIM_MOST, TRIM_MOST)
+    mem[MEM_TRIM] = trim
+    steer = clamp(pursuit + trim, -1.0, 1.0)
     # the pedals: toward the target speed a moment ahead
     k, f = locate(path_s, j, along + setup[SET_PREVIEW] * max(forward, 0.0))
     target = path_v[k] + f * (path_v[(k + 1) % n] - path_v[k])
@@ -241,7 +262,7 @@ def driver_follow(s, dt, path, path_s, setup, mem):
     reach = 4.0 * math.hypot(s[VX], s[VY]) * dt + setup[SET_LOOK_BASE]
     j, now, off = nearest(path, path_s, s[X], s[Y], int(mem[MEM_SEGMENT]), reach)
     step = (now - mem[MEM_ALONG] + 0.5 * lap) % lap - 0.5 * lap  # the shorter way round
-    mem[MEM_SEGMENT], mem[MEM_ALONG] = j, now
+    mem[MEM_SEGMENT], mem[MEM_ALONG], mem[MEM_OFF] = j, now, off
     mem[MEM_DISTANCE] += step
     return off
 
@@ -257,7 +278,7 @@ def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
     literally(model)
     cones = int(setup[SET_CONES])
     c = np.zeros(5)
-    mem = np.zeros(4)
+    mem = np.zeros(MEM_SLOTS)
     driver_place(s, path, path_s, mem)
     stall_ticks = int(setup[SET_STALL_TICKS])
     checked = 0.0
@@ -367,6 +388,8 @@ def driver_setup(
             max(1, int(round(STALL_S * hz))),
             STALL_SHARE * STALL_S * float(np.min(speeds)),
             model.STATE.offset["cones_hit"],
+            TRIM_RATE,
+            length,
         ]
     )
 

@@ -34,7 +34,7 @@ from ..physics.world import build_world
 from . import lap_batch as lb
 from .driven_laps import OVERRUN_LENGTHS, line_crossing, nearest_distance
 from .lap_driver import FINISHED, STALL_S, STALLED, path_distances
-from .lap_plan import ACCEL_RUN_S, CLEARANCE_M, CORRIDOR_SPACING_M
+from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, margin_of
 from .metrics import METRICS, Metric, bodies, compute, reference_speed, walking_pace
 
 LAP_METRICS = {
@@ -144,7 +144,8 @@ def lap_figures(
     settings[lb.SET_LENGTH], settings[lb.SET_STEP], settings[lb.SET_METRE] = course.length, course.step, course.metre
     m = len(course.lines)
     out = np.full((len(rows), lb.OUT_SLOTS + m), math.nan)
-    margins = 0.5 * sizes[:, 1] + CLEARANCE_M * metre  # lap_plan.margin_of, for each width
+    names = [q.name for q in model.PARAMS]
+    margins = np.array([margin_of(model, dict(zip(names, row)), track) for row in rows])  # as the one-car plan
     for margin in np.unique(margins):  # one line for each width in the batch
         group = np.flatnonzero(margins == margin)
         line = racing_line(track, unit, float(margin))

@@ -21,7 +21,9 @@ from typing import Mapping, NamedTuple
 
 import numpy as np
 
+from ..errors import UserError
 from ..physics import sim
+from ..physics.body_shape import body_at, bounds, shape_of
 from ..physics.lap_course import Course, course_of
 from ..physics.track import Track
 from ..physics.track_corridor import half_widths
@@ -33,6 +35,10 @@ from .speed_profile import profile
 CLEARANCE_M = 0.5
 """m the racing line keeps from a wall beyond the car's half-width (px: at the track's
 pixels_per_metre)."""
+SLIP_DEG = 10.0
+"""deg: the car's half-width is its collision shape's reach to either side when it is
+turned by up to this much from the line (a car at its grip limit runs at a slip angle,
+and its corners swing out)."""
 CORRIDOR_SPACING_M = 2.0
 """m between the points the corridor's widths are measured at."""
 ACCEL_RUN_S = 60.0
@@ -112,11 +118,41 @@ def car_limits(model: ModuleType, tuning: Mapping[str, object], hz: float, value
     )
 
 
+def half_width_of(model: ModuleType, tuning: Mapping[str, object]) -> float:
+    """The car's half-width (the model's unit) as walls and cones meet it: the larger of
+    half its drawn body's width and its collision shape's reach to either side of its
+    reference point, the shape turned by up to SLIP_DEG either way (the recipe's capsule
+    is wider than the go-kart's drawn body)."""
+    shape = shape_of(tuning)
+    reach = 0.5 * float(model.body(tuning)["width"])
+    for slip in (-SLIP_DEG, 0.0, SLIP_DEG):
+        _, top, _, bottom = bounds(body_at(shape, 0.0, 0.0, math.radians(slip)), 0.0, 0.0, 0.0)
+        reach = max(reach, -top, bottom)
+    return reach
+
+
 def margin_of(model: ModuleType, tuning: Mapping[str, object], track: Track) -> float:
-    """The line's distance from the walls (the model's unit): half the car's width and
-    CLEARANCE_M."""
+    """The line's distance from the walls (the model's unit): the car's half-width
+    (`half_width_of`) and CLEARANCE_M."""
     metre = 1.0 if model.LENGTH_UNIT == "m" else float(track.pixels_per_metre)
-    return 0.5 * float(model.body(tuning)["width"]) + CLEARANCE_M * metre
+    return half_width_of(model, tuning) + CLEARANCE_M * metre
+
+
+def check_room(track: Track, corridor, margin: float, metre: float) -> None:
+    """UserError when the track's road is somewhere narrower than the car needs (its
+    half-width and CLEARANCE_M each side: `margin`), naming where along the lap and
+    both widths in metres. `corridor`: the track's half-widths, in the unit of which
+    `metre` is a metre."""
+    width = corridor.left + corridor.right
+    if np.all(width >= 2 * margin):
+        return
+    k = int(np.argmin(width - 2 * margin))
+    along = float(np.sum(np.hypot(*np.diff(corridor.points[: k + 1], axis=0).T)))
+    raise UserError(
+        f"the track {track.name!r} is {width[k] / metre:.1f} m wide {along / metre:.1f} m along the lap: too "
+        f"narrow for this car, which needs {2 * margin / metre:.1f} m (its width as its collision shape reaches, "
+        f"and {CLEARANCE_M:g} m each side)"
+    )
 
 
 def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: float, values=None) -> LapPlan:
@@ -124,8 +160,15 @@ def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: 
     be driven or timed on, naming what it lacks)."""
     unit = model.LENGTH_UNIT
     here = track.in_unit(unit)
+    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
+    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
+    margin = margin_of(model, tuning, track)
+    check_room(track, corridor, margin, metre)
     limits = car_limits(model, tuning, hz, values)
-    line = racing_line(track, unit, margin_of(model, tuning, track))
+    try:
+        line = racing_line(track, unit, margin)
+    except ValueError as exc:  # a narrow place between the points check_room looked at
+        raise UserError(str(exc)) from None
     v_top = limits.top if math.isfinite(limits.top) and limits.top > 0 else float(np.max(limits.accel[:, 0]))
     lateral = limits.lateral if math.isfinite(limits.lateral) and limits.lateral > 0 else math.inf
     braking = limits.braking if math.isfinite(limits.braking) and limits.braking > 0 else lateral
@@ -133,6 +176,4 @@ def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: 
     # a car its manoeuvres could not move is asked for walking pace: the drive then
     # says how far it got, in a bounded time
     speeds = np.maximum(speeds, walking_pace(model))
-    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
-    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
     return LapPlan(line, speeds, course_of(track, unit, corridor), limits)

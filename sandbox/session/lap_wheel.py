@@ -9,7 +9,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..analysis.lap_driver import driver_controls, driver_follow, driver_path, driver_place, driver_setup
+from ..analysis.lap_driver import MEM_SLOTS, driver_controls, driver_follow, driver_path, driver_place, driver_setup
 from ..analysis.lap_plan import LapPlan
 from ..physics.state import Controls, State
 
@@ -26,7 +26,7 @@ class DriverSource:
         self.setup = driver_setup(model, tuning, self.speeds, hz, plan.limits.full_lock_radius)
         self.dt = 1.0 / hz
         self.car = car
-        self.memory = np.zeros(4)
+        self.memory = np.zeros(MEM_SLOTS)
         self.controls = np.zeros(5)
         self._last: int | None = None  # the tick asked for last
 
