@@ -34,7 +34,7 @@ from ..physics.world import build_world
 from . import lap_batch as lb
 from .driven_laps import OVERRUN_LENGTHS, line_crossing, nearest_distance
 from .lap_driver import FINISHED, STALL_S, STALLED, path_distances
-from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, margin_of
+from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, check_room, margin_of
 from .metrics import METRICS, Metric, bodies, compute, reference_speed, walking_pace
 
 LAP_METRICS = {
@@ -148,6 +148,7 @@ def lap_figures(
     margins = np.array([margin_of(model, dict(zip(names, row)), track) for row in rows])  # as the one-car plan
     for margin in np.unique(margins):  # one line for each width in the batch
         group = np.flatnonzero(margins == margin)
+        check_room(track, corridor, float(margin), metre)  # a clear refusal, as the one-car plan's
         line = racing_line(track, unit, float(margin))
         path = np.ascontiguousarray(line.points, dtype=np.float64)
         path_s = path_distances(path)
