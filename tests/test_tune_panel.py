@@ -221,14 +221,14 @@ def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeyp
     targets = [Target("top_speed", 850.0, 10.0), Target("time_to_90pct", 1.5, 0.02)]
     running = []  # the job's Task: its stop is what Stop sets
     count = {"searches": 0, "binds": 0, "after_stop": 0}
-    real_search, real_compute = tune_module.search, tune_module.compute
+    real_search, real_measure = tune_module.search, tune_module.measure
 
     def counting_search(*args, **kwargs):
         count["searches"] += 1
         return real_search(*args, **kwargs)
 
-    def counting_compute(model, params, hz):
-        out = real_compute(model, params, hz)
+    def counting_measure(model, params, hz, track=None):
+        out = real_measure(model, params, hz, track)
         tunings = len(next(iter(out.values())))
         stop = running[0].stop
         if stop.is_set():
@@ -241,7 +241,7 @@ def test_stop_during_what_binds_ends_the_job_within_a_few_tunings(qtbot, monkeyp
 
     monkeypatch.setattr(tune_module, "search", counting_search)  # the searches of what binds
     monkeypatch.setattr(tune_job, "search", counting_search)  # the search itself
-    monkeypatch.setattr(tune_module, "compute", counting_compute)
+    monkeypatch.setattr(tune_module, "measure", counting_measure)
     job = Worker()
     phases, results = [], []
     job.progress.connect(lambda value: isinstance(value, str) and phases.append(value))
@@ -269,20 +269,20 @@ def test_closing_the_window_while_it_looks_for_what_binds_ends_the_job(window, q
     tune = _aim(window, [("top_speed", 850.0, 10.0), ("time_to_90pct", 1.5, 0.02)])
     tune.lock([name for name in tune.param_rows if name != "engine_power"])  # the two pull against each other
     binds, after_stop = [], []
-    real_search, real_compute = tune_module.search, tune_module.compute
+    real_search, real_measure = tune_module.search, tune_module.measure
 
     def counting_search(*args, **kwargs):  # the searches of what binds (the first search is the panel's own)
         binds.append(1)
         return real_search(*args, **kwargs)
 
-    def counting_compute(*args):
-        out = real_compute(*args)
+    def counting_measure(*args):
+        out = real_measure(*args)
         if tune.job.task is not None and tune.job.task.stop.is_set():
             after_stop.append(len(next(iter(out.values()))))
         return out
 
     monkeypatch.setattr(tune_module, "search", counting_search)
-    monkeypatch.setattr(tune_module, "compute", counting_compute)
+    monkeypatch.setattr(tune_module, "measure", counting_measure)
     assert tune.run()
     # the tab says what it is doing (its text arrives from the worker as a queued signal)
     qtbot.waitUntil(lambda: bool(binds) and "what stands in the way" in tune.status.text(), timeout=300_000)
