@@ -67,4 +67,6 @@ def test_a_lap_that_cannot_be_driven_shows_a_dash_with_why(window, qtbot):
         i, row = rows[name]
         assert math.isnan(row["value"])
         assert window.metrics.table.item(i, 1).text() == "—"
-        assert window.metrics.table.item(i, 1).toolTip().startswith("n/a: the driver could not get round (stalled after ")
+        assert (
+            window.metrics.table.item(i, 1).toolTip().startswith("n/a: the driver could not get round (stalled after ")
+        )

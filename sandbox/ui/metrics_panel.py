@@ -2,8 +2,9 @@
 on a closed track with a start line, the driver's lap time and sector times
 (lap_metrics.py), recomputed on a worker thread after every change of the tuning or
 the track (each slider value of a drag: a new request starts as soon as the one
-computing ends, the latest one wins), with the difference to the compare ghosts. While the panel is hidden it only remembers the
-latest request and computes it when shown (no simulation nobody looks at)."""
+computing ends, the latest one wins), with the difference to the compare ghosts.
+While the panel is hidden it only remembers the latest request and computes it when
+shown (no simulation nobody looks at)."""
 
 from __future__ import annotations
 
@@ -242,7 +243,7 @@ class MetricsPanel(QWidget):
                     self.table.item(i, column),
                     text,
                     QBrush(colour) if colour is not None else QBrush(),
-                    f"{names[column - 2]}: {value_text(ghost[i])}" + (f"\n{why}" if why else ""),
+                    f"{names[column - 2]}: {ghost[i]['missing'] or value_text(ghost[i])}" + (f"\n{why}" if why else ""),
                 )
         for column in range(1, self.table.columnCount()):
             self.table.resizeColumnToContents(column)
@@ -287,7 +288,7 @@ class MetricsPanel(QWidget):
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             label = QTableWidgetItem(row["label"])
-            where = f"<br>Measured at: {row['point']}" if row["point"] else ""
+            where = f"<br>Measured at: {html.escape(row['point'])}" if row["point"] else ""
             label.setToolTip(f"<b>{row['label']}</b><br>{row['how']}{where}")
             self.table.setItem(i, 0, label)
             for column in range(1, 2 + len(ghost_rows)):
