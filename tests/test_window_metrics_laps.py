@@ -41,13 +41,20 @@ def test_the_metrics_tab_lists_the_drivers_lap_time_on_the_club_circuit_and_none
     sectors = [rows[f"sector_{k + 1}"][1]["value"] for k in range(1 + len(track.sectors))]
     assert sectors == pytest.approx(list(expected.sectors), rel=1e-9)
     assert sum(sectors) == pytest.approx(expected.time, rel=1e-9)
-    # a change of the tuning is measured again on the same track
+    # a change of the tuning is measured again on the same track, and against the pinned
+    # ghost (the tuning before), whose lap is driven on the same track
+    window.compare.pin()
     window.panel.sliders["engine_power"].setValue(int(window.tuning["engine_power"] * 0.7))
     slower = drive_timed_laps(window.model, dict(window.tuning), track, 1, window.sim.hz).laps[0]
     window.metrics.settle()
     qtbot.waitUntil(lambda: window.metrics.rows[rows["lap_time"][0]]["value"] == pytest.approx(slower.time, rel=1e-9),
                     timeout=COMPUTE_MS)  # fmt: skip
     assert slower.time > expected.time
+    window.metrics.settle()
+    qtbot.waitUntil(lambda: window.metrics.table.columnCount() == 3, timeout=COMPUTE_MS)
+    cell = window.metrics.table.item(rows["lap_time"][0], 2)
+    assert cell.text() == f"{slower.time - expected.time:+.2f}"
+    assert cell.foreground().color().name() == "#c62828"  # slower: worse, red
     window.world.open_field()
     rows = shown_rows(window, qtbot, False)
     assert not any(name == "lap_time" or name.startswith("sector_") for name in rows)
