@@ -501,7 +501,7 @@ def test_a_slider_change_reaches_every_view_that_follows_the_tuning(linked, qtbo
     (each follows the tuning on its own; nothing hands the change on)."""
     window, peer = linked
     metrics, curves = [], []
-    monkeypatch.setattr(window.metrics, "request", lambda car, ghosts=(), names=(): metrics.append(car))
+    monkeypatch.setattr(window.metrics, "request", lambda car, ghosts=(), names=(), track=None: metrics.append(car))
     draw = window.curves.set_tuning
     monkeypatch.setattr(window.curves, "set_tuning", lambda m, params, hz, title="": curves.append(dict(params)))
     assert not window.windowTitle().endswith("*")

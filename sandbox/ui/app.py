@@ -173,10 +173,12 @@ class MainWindow(QMainWindow):
         self._new_body()
 
     def _request_metrics(self) -> None:
-        """Recompute the metrics panel for a snapshot of the tuning (and the ghosts')."""
+        """Recompute the metrics panel for a snapshot of the tuning (and the ghosts') on
+        the track now (its lap figures on a closed track with a start line)."""
         ghosts = self.drive.ghosts
         runs = [(g.sim.model, dict(g.sim.params), g.sim.hz) for g in ghosts]
-        self.metrics.request((self.model, dict(self.tuning), self.sim.hz), runs, [g.name for g in ghosts])
+        car = (self.model, dict(self.tuning), self.sim.hz)
+        self.metrics.request(car, runs, [g.name for g in ghosts], self.world_track)
 
     def _update_title(self) -> None:
         # a slot of the window, not of the switcher: Qt drops it with the window (the undo

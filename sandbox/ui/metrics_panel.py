@@ -1,12 +1,15 @@
-"""Metrics panel: the standard manoeuvres of metrics.py for the current tuning,
-recomputed on a worker thread after every change (each slider value of a drag: a
-new request starts as soon as the one computing ends, the latest one wins), with the
-difference to the compare ghosts. While the panel is hidden it only remembers the
-latest request and computes it when shown (no simulation nobody looks at)."""
+"""Metrics panel: the standard manoeuvres of metrics.py for the current tuning and,
+on a closed track with a start line, the driver's lap time and sector times
+(lap_metrics.py), recomputed on a worker thread after every change of the tuning or
+the track (each slider value of a drag: a new request starts as soon as the one
+computing ends, the latest one wins), with the difference to the compare ghosts.
+While the panel is hidden it only remembers the latest request and computes it when
+shown (no simulation nobody looks at)."""
 
 from __future__ import annotations
 
 import html
+import math
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -14,7 +17,10 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.kernel_prep import is_prepared, prepare
-from ..analysis.metrics import compute, table
+from ..analysis.lap_metrics import check_track, lap_figures, lap_note, metric_of, sector_names
+from ..analysis.metrics import DECIMALS, compute, table, unit_of
+from ..errors import UserError
+from ..physics.track import Track
 from .palette import ghost_colour
 from .worker import Worker
 
@@ -33,9 +39,10 @@ MISSING = QColor("#757575")
 
 
 def value_text(row: dict) -> str:
-    """A metric's value with its decimals and unit, or why it has none."""
+    """A metric's value with its decimals and unit, or why it has none (a lap figure:
+    "—", its tooltip says why)."""
     if row["missing"]:
-        return row["missing"]
+        return "—" if row.get("dash") else row["missing"]
     return f"{row['value']:.{row['decimals']}f} {row['unit']}"
 
 
@@ -68,14 +75,63 @@ PREPARING = "preparing the metrics…"
 PREPARING_WHY = "The metrics' manoeuvres are compiled once, the first time a model is measured."
 
 
-def _compute(task, car, ghosts):
+def lap_track(track: Track | None) -> Track | None:
+    """`track` when a lap can be timed on it (a closed centre line and a start line), else None."""
+    if track is None:
+        return None
+    try:
+        check_track(track)
+    except UserError:
+        return None
+    return track
+
+
+def lap_rows(model, params, hz: float, track: Track, values) -> list[dict]:
+    """Table rows (as `metrics.table`'s) of lap_time and sector_1 … (s) of one tuning on
+    `track` (a lap can be timed on it): the driver's first timed lap from the spawn.
+    A lap that is not valid or not completed, or a track the driver cannot drive
+    (narrower than the car), has no value, and `missing` says why."""
+    names = ["lap_time", *sector_names(track)]
+    try:
+        figures = lap_figures(model, params, hz, track, values)
+        note = lap_note(model, figures)
+    except UserError as error:
+        figures, note = {name: [math.nan] for name in names}, f"n/a: {error}"
+    rows = []
+    for name in names:
+        metric = metric_of(name)
+        value = float(figures[name][0])
+        rows.append(
+            {
+                "name": name,
+                "label": metric.label,
+                "value": value,
+                "unit": unit_of(metric.kind, model),
+                "point": f"the track {track.name}",
+                "decimals": DECIMALS[metric.kind],
+                "sense": metric.sense,
+                "how": metric.how,
+                "missing": "" if math.isfinite(value) else note or "n/a: no lap completed",
+                "dash": True,
+            }
+        )
+    return rows
+
+
+def _rows(model, params, hz: float, track: Track | None) -> list[dict]:
+    """The table rows of one car: its metrics, and the lap figures on a lap `track`."""
+    values = compute(model, params, hz)
+    return table(model, values) + ([] if track is None else lap_rows(model, params, hz, track, values))
+
+
+def _compute(task, car, ghosts, track=None):
     """The table rows of the car and of each ghost (on the worker thread), once their
     models' kernels are ready: a first use compiles them in a separate process,
-    `task` reporting its steps."""
+    `task` reporting its steps. `track`: a track laps are timed on, or None."""
     model, params, hz = car
     for what in {m.NAME: m for m in [model] + [g[0] for g in ghosts]}.values():
         prepare(what, "metrics", lambda step, steps: task.report((step, steps)))
-    return table(model, compute(model, params, hz)), [table(m, compute(m, p, h)) for m, p, h in ghosts]
+    return _rows(model, params, hz, track), [_rows(m, p, h, track) for m, p, h in ghosts]
 
 
 class MetricsPanel(QWidget):
@@ -126,16 +182,19 @@ class MetricsPanel(QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.legend)
 
-    def request(self, car, ghosts=(), names=()) -> None:
+    def request(self, car, ghosts=(), names=(), track: Track | None = None) -> None:
         """Recompute for car = (model, params, hz) and each ghost's (model, params,
-        hz), soon; `names` label the ghost columns."""
+        hz), soon; `names` label the ghost columns. `track`: the window's track (any
+        unit; None: the open field): on a closed one with a start line the lap figures
+        follow the metrics."""
         ghosts = list(ghosts)
+        track = lap_track(track)
         self._names = list(names)
         if not all(is_prepared(m, "metrics") for m in [car[0]] + [g[0] for g in ghosts]):
             self._set_status(PREPARING)
         elif not self._slow.isActive():
             self._slow.start()  # "computing…" only if no figures come within SLOW_MS
-        self.job.request(lambda task: _compute(task, car, ghosts))
+        self.job.request(lambda task: _compute(task, car, ghosts, track))
 
     def _preparing(self, progress) -> None:
         step, steps = progress
@@ -184,7 +243,7 @@ class MetricsPanel(QWidget):
                     self.table.item(i, column),
                     text,
                     QBrush(colour) if colour is not None else QBrush(),
-                    f"{names[column - 2]}: {value_text(ghost[i])}" + (f"\n{why}" if why else ""),
+                    f"{names[column - 2]}: {ghost[i]['missing'] or value_text(ghost[i])}" + (f"\n{why}" if why else ""),
                 )
         for column in range(1, self.table.columnCount()):
             self.table.resizeColumnToContents(column)
@@ -195,7 +254,8 @@ class MetricsPanel(QWidget):
         # a new text lays the panel out again: not every frame (but the first figures replace "preparing")
         if self.preparing or now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
-            self._set_status(f"standard manoeuvres, simulated in {seconds * 1000:.1f} ms")
+            lap = " and a lap" if any(row["name"] == "lap_time" for row in rows) else ""
+            self._set_status(f"standard manoeuvres{lap}, simulated in {seconds * 1000:.1f} ms")
         self.updated.emit()
 
     @staticmethod
@@ -228,7 +288,7 @@ class MetricsPanel(QWidget):
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             label = QTableWidgetItem(row["label"])
-            where = f"<br>Measured at: {row['point']}" if row["point"] else ""
+            where = f"<br>Measured at: {html.escape(row['point'])}" if row["point"] else ""
             label.setToolTip(f"<b>{row['label']}</b><br>{row['how']}{where}")
             self.table.setItem(i, 0, label)
             for column in range(1, 2 + len(ghost_rows)):

@@ -185,6 +185,7 @@ class WorldTracks:
         w.drive.track = track
         w.track.set_world_track(track)
         w.wheel.track_changed()
+        w._request_metrics()  # the lap figures are the track's
         self._keep()
         w.drive_view.reset_car()  # at the track's spawn
         self.game_action.setChecked(self.from_game)
