@@ -15,6 +15,12 @@ give a new function the same free data file name, and the last write of the data
 then sit under another function's key: loaded, that would run another function's code
 (a crash).
 
+A kernel that calls a parallel kernel, compiled in a run that loaded that parallel
+kernel from the cache, is saved without numba's note to start its parallel threads
+on load (numba/numba#8578). A later run whose first parallel code is that kernel
+then calls into threads never started: a crash. So the threads are started before
+any kernel is loaded.
+
 This is the only module that touches numba's private cache classes (it replaces them
 for the whole process, `install`); `numba_changes` lists what a numba release changed
 of what it relies on, and the tests fail on any.
@@ -32,6 +38,7 @@ from pathlib import Path
 
 import numba
 from numba.core import caching
+from numba.np.ufunc.parallel import _launch_threads
 
 from .kernel_cache import DAMAGED, say_once
 
@@ -205,8 +212,10 @@ _save_overload = caching.Cache.save_overload
 
 
 def load_overload(self, sig, target_context):
-    """numba's load; whatever fails in it (a damaged file, a rebuild that raises)
-    removes the function's files and is a miss: the function is compiled again."""
+    """numba's load, numba's parallel threads started first (see the module's
+    docstring); whatever fails in it (a damaged file, a rebuild that raises) removes
+    the function's files and is a miss: the function is compiled again."""
+    _launch_threads()  # at once when started: numba keeps them for the run
     try:
         return _load_overload(self, sig, target_context)
     except Exception:  # noqa: BLE001 - any state of the files: compile instead
@@ -311,6 +320,8 @@ def numba_changes() -> list[str]:
             changes.append(f"numba.core.caching.{name} is gone")
     if not isinstance(getattr(getattr(caching, "CacheImpl", None), "_locator_classes", None), list):
         changes.append("CacheImpl._locator_classes is no longer a list")
+    if str(inspect.signature(_launch_threads)) != "()":
+        changes.append(f"numba.np.ufunc.parallel._launch_threads takes {inspect.signature(_launch_threads)}, not ()")
     if not hasattr(getattr(caching, "config", None), "CACHE_DIR"):
         changes.append("numba.core.caching.config.CACHE_DIR is gone")
     return changes
