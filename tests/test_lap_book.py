@@ -90,3 +90,29 @@ def test_laps_read_from_the_timer_carry_their_times_at_distance():
     assert book.delta(100.0, 4.0) == pytest.approx(-1.0, abs=1e-3)
     assert book.predicted(100.0, 4.0) == pytest.approx(2 * math.pi * R / 20.0 - 1.0, abs=1e-3)
     assert book.update(course, timer) == []
+
+
+def test_a_new_cone_penalty_retimes_the_laps_in_the_book_and_the_laps_read_later():
+    """Lap 2 knocked 3 cones (raw 20 s, 2 s each: 26 s). At 5 s a cone it is 20 + 15 =
+    35 s, 3 × (5 - 2) = 9 s more; the clean lap 1 keeps its 20 s and stays the best,
+    the optimal lap too. A lap read from a timer after that takes the book's penalty."""
+    clean = made_up(1, (10, 10))
+    coned = made_up(2, (10, 10), flags=lt.CONES, cones=3, penalty=6.0)
+    book = book_of(clean, coned)
+    assert coned.time == 26.0
+    book.retime(5.0)
+    assert book.lap(2).time == pytest.approx(coned.time + 3 * (5.0 - 2.0))
+    assert book.lap(2).penalty == 15.0 and book.lap(2).raw == 20.0 and book.lap(2).marks == ("3 cones (+15 s)",)
+    assert book.lap(1) is clean and book.best is clean and book.optimal == 20.0
+    book.retime(0.0)
+    assert book.lap(2).time == 20.0 and not book.lap(2).valid  # no penalty: still a lap that does not count
+
+
+def test_the_prediction_adds_the_running_laps_penalty_not_the_references():
+    """Reference lap 2: 400 m in 20 s as driven, 2 cones at 2 s (24 s). A lap 6 s in at
+    100 m is 1 s slower there (Δ = +1 s): it ends in 21 s as driven, 21 s with no cone
+    of its own, 23 s with one cone (2 s) so far."""
+    book = book_of(made_up(1, (12, 12)), made_up(2, (10, 10), flags=lt.CONES, cones=2, penalty=4.0))
+    assert book.delta(100.0, 6.0, reference=2) == pytest.approx(1.0)
+    assert book.predicted(100.0, 6.0, reference=2) == pytest.approx(21.0)
+    assert book.predicted(100.0, 6.0, reference=2, penalty=2.0) == pytest.approx(23.0)

@@ -17,12 +17,17 @@ the lap's start line.
 - Delta to a reference lap at distance d: Δ(d) = elapsed - t_ref(d), positive when the
   lap is slower than the reference there (as motorsport tools show it). The reference
   is the best lap unless another is chosen.
-- Predicted lap time: t_ref(lap) + Δ(d), the reference's time plus the delta so far.
+- Predicted lap time: the reference's time as driven + Δ(d) + the running lap's own
+  penalty so far (a reference with cones does not lend its penalty to another lap).
+- The cone penalty is a setting: `retime(cone_penalty)` re-times the laps already in
+  the book (a lap's time = its time as driven + cones × the penalty); the best lap,
+  the optimal lap and the delta follow (a lap with cones is never valid, so only the
+  times of laps that do not count change).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -87,6 +92,8 @@ class LapBook:
 
     def __init__(self):
         self.laps: list[Lap] = []
+        self.cone_penalty: float | None = None
+        """s per cone set by `retime` (None: as the timer timed the laps)."""
         self._samples: dict[int, list[np.ndarray]] = {}
 
     def add_ticks(self, time, lap, distance) -> None:
@@ -104,6 +111,8 @@ class LapBook:
         """Read the laps the timer completed since the last update; returns them."""
         since = self.laps[-1].number if self.laps else 0
         new = [self._lap(row) for row in lt.laps_of(course, timer, since)]
+        if self.cone_penalty is not None:
+            new = [_retimed(lap, self.cone_penalty) for lap in new]
         self.laps.extend(new)
         for number in [n for n in self._samples if self.laps and n <= self.laps[-1].number]:
             del self._samples[number]  # a lap dropped by a reset, or overwritten before it was read
@@ -130,6 +139,12 @@ class LapBook:
             sample_distance=d,
             sample_time=t,
         )
+
+    def retime(self, cone_penalty: float) -> None:
+        """Every lap's time with `cone_penalty` s per cone knocked (and the laps read
+        later too). A lap re-timed is a new `Lap` (of the same number)."""
+        self.cone_penalty = float(cone_penalty)
+        self.laps = [_retimed(lap, self.cone_penalty) for lap in self.laps]
 
     def lap(self, number: int) -> Lap:
         """The lap of that number; KeyError if it is not in the book."""
@@ -178,7 +193,16 @@ class LapBook:
             return np.full(np.shape(distance), np.nan) if np.ndim(distance) else float("nan")
         return np.asarray(elapsed, dtype=float) - ref.time_at(distance)
 
-    def predicted(self, distance, elapsed, reference: Lap | int | None = None):
-        """s: the running lap's predicted time, the reference's time + Δ at `distance`."""
+    def predicted(self, distance, elapsed, reference: Lap | int | None = None, penalty: float = 0.0):
+        """s: the running lap's predicted time: the reference's time as driven + Δ at
+        `distance` + `penalty` (s, the running lap's own cone penalty so far)."""
         ref = self.reference(reference)
-        return self.delta(distance, elapsed, ref) + (ref.time if ref is not None else float("nan"))
+        return self.delta(distance, elapsed, ref) + (ref.raw + penalty if ref is not None else float("nan"))
+
+
+def _retimed(lap: Lap, cone_penalty: float) -> Lap:
+    """`lap` with `cone_penalty` s per cone (itself when that is its time already)."""
+    penalty = lap.cones * cone_penalty
+    if penalty == lap.penalty:
+        return lap
+    return replace(lap, time=lap.raw + penalty, penalty=penalty)
