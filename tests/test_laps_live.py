@@ -189,3 +189,56 @@ def test_the_best_lap_drives_as_a_ghost_from_each_lap_start(preset, circuit):
         assert (float(ghost.sim.state.x[0]), float(ghost.sim.state.y[0])) == (best["x"][k - 1], best["y"][k - 1])
     drive.reset()
     assert lap_ghost(drive) is None and drive.ghosts == []
+
+
+def time_at_from_rows(channels, distance: float) -> float:
+    """s into a lap when its own rows first reached `distance` (between the ticks)."""
+    d, t = channels["distance"], channels["time"]
+    new = np.concatenate([[True], d[1:] > np.maximum.accumulate(d)[:-1]])
+    return float(np.interp(distance, d[new], t[new]))
+
+
+def test_the_delta_and_the_prediction_are_taken_to_the_lap_chosen_as_reference(preset, circuit):
+    """Lap 3, 5 s in: with the lap that is not the best as the reference, the delta is
+    the lap's elapsed time less that lap's time at the same distance (from its own rows),
+    the prediction that lap's time plus the delta, and the HUD names the lap. A lap no
+    longer in the book, or a new book, takes the delta to the best lap again."""
+    drive = driven(preset, circuit)
+    tick_until(drive, lambda: drive.laps.lap == 3 and drive.laps.elapsed > 5.0)
+    laps = drive.laps
+    best = laps.book.best
+    other = next(lap for lap in laps.book.laps if lap is not best)
+    to_best = laps.delta()
+    laps.reference = other.number
+    expected = laps.elapsed - time_at_from_rows(laps.channels[other.number], laps.distance)
+    assert laps.delta() == pytest.approx(expected, abs=1e-9)
+    assert abs(laps.delta() - to_best) > 0.01  # the two laps differ here
+    assert laps.predicted() == pytest.approx(other.time + expected)
+    assert lap_lines(laps)[-1].startswith(f"Δ {expected:+.2f} s to lap {other.number} · predicted")
+    laps.reference = 99
+    assert laps.delta() == to_best and " to best " in lap_lines(laps)[-1]
+    laps.reference = other.number
+    laps.restart()
+    assert laps.reference is None
+
+
+def test_a_new_cone_penalty_retimes_the_laps_driven_and_times_the_next_with_it(preset, circuit):
+    """Lap 1 knocks 3 cones (the car's count of knocked cones raised by 3 during it): at
+    2 s a cone it takes 6 s more than as driven. Set to 5 s a cone, it takes 3 × 3 s
+    more; lap 2, with 1 cone, ends 5 s over its time as driven; a new book keeps 5 s."""
+    drive = driven(preset, circuit)
+    cones = drive.sim.state.layout.offset["cones_hit"]
+    tick_until(drive, lambda: drive.laps.lap == 1 and drive.laps.elapsed > 2.0)
+    drive.sim.state.data[0, cones] += 3
+    tick_until(drive, lambda: drive.laps.lap == 2 and drive.laps.elapsed > 2.0)
+    first = drive.laps.book.lap(1)
+    assert first.cones == 3 and first.time == pytest.approx(first.raw + 3 * 2.0)
+    drive.laps.set_cone_penalty(5.0)
+    assert drive.laps.book.lap(1).time == pytest.approx(first.time + 3 * (5.0 - 2.0))
+    assert drive.laps.book.lap(1).cones == 3 and not drive.laps.book.lap(1).valid
+    drive.sim.state.data[0, cones] += 1
+    tick_until(drive, lambda: drive.laps.lap == 3)
+    second = drive.laps.book.lap(2)
+    assert second.cones == 1 and second.time == pytest.approx(second.raw + 5.0)
+    drive.laps.restart()
+    assert drive.laps.cone_penalty == 5.0 and drive.laps.book.cone_penalty == 5.0

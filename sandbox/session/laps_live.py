@@ -28,6 +28,12 @@ model's length unit, m or px):
 `starts[number]`: the car's state before the lap's first tick (its trace, the lap's
 steer … shift rows, replays the lap from there: the best lap's ghost).
 
+The reference lap (`reference`: a lap number, None for the best lap, which it follows
+as it improves) is what the live delta and the predicted time are taken to; a lap
+number no longer in the book counts as the best, and a new book starts from the best.
+The cone penalty (`cone_penalty`, s per cone, `set_cone_penalty`) is a setting kept
+across books: changing it re-times the laps already driven and the running one.
+
 When the book starts again: a new tuning (of the same or another model), another tick
 rate, another track: laps of one tuning at one rate are compared, never across a change.
 A reset of the car drops the running lap only (the car is on an out lap again).
@@ -91,9 +97,25 @@ class LiveLaps:
     ticks; `placed_again` after a reset; `restart` for a new book; `set_course` for
     another track. See the module docstring for what is kept."""
 
-    def __init__(self, course: lt.Course | None = None):
+    def __init__(self, course: lt.Course | None = None, cone_penalty: float = lt.CONE_PENALTY_S):
         self.course = course
+        self.cone_penalty = float(cone_penalty)
         self.restart()
+
+    def set_cone_penalty(self, seconds: float) -> None:
+        """s per cone knocked from now on: the laps in the book re-timed, the running
+        lap timed with it, and every later book."""
+        self.cone_penalty = float(seconds)
+        if self.timer is not None:
+            self.timer[lt.CONE_PENALTY] = self.cone_penalty
+        self.book.retime(self.cone_penalty)
+
+    def reference_lap(self) -> Lap | None:
+        """The lap the delta is taken to: lap `reference` while it is in the book, else
+        the best lap (None without one)."""
+        if self.reference is not None and any(lap.number == self.reference for lap in self.book.laps):
+            return self.book.lap(self.reference)
+        return self.book.best
 
     def set_course(self, course: lt.Course | None) -> None:
         """Time on `course` (None: nothing timed) from a new book."""
@@ -102,8 +124,10 @@ class LiveLaps:
 
     def restart(self) -> None:
         """A new book: no laps, the car on its out lap, the clock at 0."""
-        self.timer = None if self.course is None else lt.new_timer(self.course)
+        self.timer = None if self.course is None else lt.new_timer(self.course, self.cone_penalty)
         self.book = LapBook()
+        self.book.retime(self.cone_penalty)
+        self.reference: int | None = None  # the best lap
         self.channels: dict[int, dict[str, np.ndarray]] = {}
         self.starts: dict[int, State] = {}
         self.time = 0.0
@@ -133,17 +157,21 @@ class LiveLaps:
         return math.nan if self.timer is None else float(self.timer[lt.LAP_DISTANCE])
 
     def delta(self) -> float:
-        """s: the running lap against the reference (the best lap) at its distance;
-        positive: slower. NaN on the out lap or without a best lap."""
-        if self.lap == 0:
+        """s: the running lap against the reference lap (`reference_lap`) at its
+        distance; positive: slower. NaN on the out lap or without a reference."""
+        ref = self.reference_lap()
+        if self.lap == 0 or ref is None:
             return math.nan
-        return float(self.book.delta(self.distance, self.elapsed))
+        return float(self.book.delta(self.distance, self.elapsed, ref))
 
     def predicted(self) -> float:
-        """s: the running lap's predicted time (the best lap's + the delta); NaN without."""
-        if self.lap == 0:
+        """s: the running lap's predicted time: the reference's time as driven + the
+        delta + the running lap's cone penalty so far; NaN without a reference."""
+        ref = self.reference_lap()
+        if self.lap == 0 or ref is None:
             return math.nan
-        return float(self.book.predicted(self.distance, self.elapsed))
+        penalty = float(self.timer[lt.LAP_CONES] * self.timer[lt.CONE_PENALTY])
+        return float(self.book.predicted(self.distance, self.elapsed, ref, penalty))
 
     def after_ticks(self, before: State, states: State, controls, dt: float) -> list[Lap]:
         """Time the ticks that took the car from `before` (one row) through `states`
@@ -220,7 +248,7 @@ def tab_channels(live: LiveLaps, unit: str) -> dict[int, dict[str, Channel]]:
 
 def lap_lines(live: LiveLaps) -> list[str]:
     """The HUD's lines of the live timing: lap and running time, last and best, the delta
-    to the best lap (positive: slower) and the predicted time; [] with nothing timed."""
+    to the reference lap (positive: slower) and the predicted time; [] with nothing timed."""
     if live.course is None:
         return []
     book = live.book
@@ -237,7 +265,8 @@ def lap_lines(live: LiveLaps) -> list[str]:
         )
     delta = live.delta()
     if math.isfinite(delta):
-        lines.append(f"Δ {delta:+.2f} s to best · predicted {clock(live.predicted())}")
+        to = "best" if live.reference_lap() is book.best else f"lap {live.reference_lap().number}"
+        lines.append(f"Δ {delta:+.2f} s to {to} · predicted {clock(live.predicted())}")
     return lines
 
 
