@@ -201,3 +201,62 @@ def test_the_window_has_a_laps_tab_beside_the_plots_that_shows_a_book(window, qt
     assert window.laps.table.rowCount() == 4 and (window.laps.first_number(), window.laps.second_number()) == (4, 3)
     window.laps.choose(1, 4)
     assert window.laps.delta_curve.getData()[1][-1] == pytest.approx(31.5 - 33.0)
+
+
+def test_the_reference_lap_is_the_best_until_a_lap_is_chosen_and_its_row_is_marked(tab, qtbot):
+    """The Reference box offers the best lap and every lap; the best (lap 4) is the
+    reference at first, its row marked and the overlay's first lap (against lap 3). Lap 2
+    chosen: its row marked, it is the first lap (lap 3 is 9.5 - 9 = 0.5 s behind it at
+    100 m, 1.5 s behind lap 4), and the tab says it. A new book goes back to the best."""
+    tab.show_book(book_of(*LAPS), {x.number: channels_of(x) for x in LAPS})
+    box = tab.reference_box
+    assert [box.itemText(i) for i in range(box.count())] == ["Best lap", "Lap 1", "Lap 2", "Lap 3", "Lap 4"]
+    assert box.currentIndex() == 0 and tab.table.reference_row() == 3 and tab.first_number() == 4
+    assert tab.table.item(3, 0).text() == "4 · reference" and tab.table.item(3, 0).font().bold()
+    with qtbot.waitSignal(tab.reference_chosen) as said:
+        box.activated.emit(box.findData(2))
+    assert said.args == [2] and tab.reference == 2
+    assert tab.table.reference_row() == 1 and tab.table.item(1, 0).text() == "2 · reference"
+    assert tab.table.item(3, 0).text() == "4" and box.currentText() == "Lap 2"
+    assert (tab.first_number(), tab.second_number()) == (2, 3)
+    d, delta = tab.delta_curve.getData()
+    assert np.interp(100.0, d, delta) == pytest.approx(0.5, abs=1e-9)
+    tab.show_book(book_of(*LAPS), {})  # another book (laps reset, another track)
+    assert tab.reference is None and box.currentIndex() == 0 and tab.table.reference_row() == 3
+
+
+def test_the_tables_context_menu_makes_a_lap_or_the_best_lap_the_reference(tab, qtbot):
+    tab.show_book(book_of(*LAPS), {x.number: channels_of(x) for x in LAPS})
+    use = {action.text(): action for action in tab.table.menu_for(0).actions()}
+    with qtbot.waitSignal(tab.reference_chosen) as said:
+        use["Use as reference lap (lap 1)"].trigger()
+    assert said.args == [1] and tab.table.reference_row() == 0 and tab.reference_box.currentText() == "Lap 1"
+    with qtbot.waitSignal(tab.reference_chosen) as said:
+        use["Use the best lap as reference"].trigger()
+    assert said.args == [None] and tab.table.reference_row() == 3
+    assert not tab.table.menu_for(-1).actions()[0].isEnabled()  # below the rows: no lap to use
+
+
+def test_the_cone_penalty_box_goes_from_0_to_60_s_in_half_seconds_from_2_and_says_a_change(tab, qtbot):
+    box = tab.penalty_box
+    assert (box.minimum(), box.maximum(), box.singleStep(), box.value()) == (0.0, 60.0, 0.5, 2.0)
+    assert "each cone" in box.toolTip()
+    with qtbot.waitSignal(tab.cone_penalty_changed) as said:
+        box.stepUp()
+    assert said.args == [2.5]
+    with qtbot.assertNotEmitted(tab.cone_penalty_changed):
+        tab.show_cone_penalty(4.0)
+    assert box.value() == 4.0
+
+
+def test_the_first_lap_follows_the_best_as_it_improves_until_another_is_chosen(tab):
+    book = book_of(*LAPS[:2])
+    tab.show_book(book, {})
+    assert tab.first_number() == 1 and tab.table.reference_row() == 0
+    book.laps.extend(LAPS[2:])  # lap 4 is the best now
+    tab.show_book(book, {})
+    assert tab.first_number() == 4 and tab.table.reference_row() == 3
+    tab.choose(1, 3)
+    book.laps.append(lap(5, (7.0, 10.0, 12.0)))  # the best again
+    tab.show_book(book, {})
+    assert tab.first_number() == 1 and tab.table.reference_row() == 4

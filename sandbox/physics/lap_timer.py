@@ -106,7 +106,9 @@ penalty (s), cones knocked, marks, distance along the centre line (course unit).
 EVENT_SLOTS = 8
 
 CONE_PENALTY_S = 2.0
-"""s added to a lap's time for each cone knocked."""
+"""s added to a lap's time for each cone knocked (the default of a setting)."""
+CONE_PENALTY_MAX_S = 60.0
+"""s: the most the cone penalty may be set to (the window's box, the `lap` command)."""
 BACKWARDS_M = 5.0
 """m: distance along the centre line a lap may lose (a spin, a car rolling back)
 before it counts as driven backwards: a car length or so."""

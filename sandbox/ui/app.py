@@ -24,6 +24,7 @@ from .godot_actions import GodotActions
 from .godot_export_dialog import GodotExportDialog
 from .godot_into_dialog import UpdateScriptDialog
 from .input import DriveKeys
+from .lap_settings import LapSettings
 from .lap_wheel import WheelControl
 from .link_control import LinkControl
 from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
 
         self.drive_view = DriveView(self)  # the frame loop, drawing the drive session
         self.timer = self.drive_view.timer  # the frame timer: stopped by the benchmarks and the screenshots
+        self.lap_settings = LapSettings(self)  # the Laps tab's reference lap and cone penalty
         self.drive_view.start_frames()
 
         fit_to_screen(self, PREFERRED_SIZE)

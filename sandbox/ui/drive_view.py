@@ -49,7 +49,7 @@ class DriveView:
         self._since_drawn = 0.0
         self.drawn = 0  # frames drawn with a new tick (the plots take turns, see REFRESH_TURNS)
         self._fps = 0.0
-        self._laps_shown = (None, 0)  # the lap book the Laps tab shows, and its laps then
+        self._laps_shown = (None, 0, None)  # the lap book the Laps tab shows, its laps and cone penalty then
         self._last_frame = time.perf_counter()
         self.timer = QTimer(w)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -120,12 +120,13 @@ class DriveView:
         )
 
     def _show_laps(self) -> None:
-        """The Laps tab shows the session's lap book once it has a lap it has not shown
-        (or a new book: another tuning, rate or track)."""
+        """The Laps tab shows the session's lap book once it has a lap it has not shown,
+        is re-timed (another cone penalty) or is a new book (another tuning, rate or track)."""
         w = self.window
         book = w.drive.laps.book
-        if self._laps_shown[0] is not book or self._laps_shown[1] != len(book.laps):
-            self._laps_shown = (book, len(book.laps))
+        shown = (book, len(book.laps), book.cone_penalty)
+        if self._laps_shown[0] is not book or self._laps_shown[1:] != shown[1:]:
+            self._laps_shown = shown
             w.laps.show_book(book, tab_channels(w.drive.laps, w.model.LENGTH_UNIT))
 
     def refresh(self, frame: int | None = None) -> None:

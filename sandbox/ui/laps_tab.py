@@ -1,11 +1,19 @@
 """The Laps tab: the lap table (sector colours, the best and optimal lap), two laps
 overlaid over distance (speed, and the time delta of the second against the first
 under it), the track map coloured by a channel of the second lap, and a lap's
-channels exported as CSV.
+channels exported as CSV; the reference lap and the cone penalty chosen.
 
-Its one entry: `LapsTab.show_book(book, channels)`, a `laps.LapBook` and each lap's
+Its entry: `LapsTab.show_book(book, channels)`, a `laps.LapBook` and each lap's
 channels by lap number (`lap_channels.BookChannels`); call it again whenever the book
-gains a lap (the choices of laps and channel are kept while their laps are there).
+gains a lap or is re-timed (the choices of laps and channel are kept while their laps
+are there).
+
+The reference lap (`reference`: a lap number, None for the best lap, which it follows
+as it improves) is chosen in the Reference box or the table's context menu; it is the
+overlay's first lap until another first lap is chosen, its row is marked, and
+`reference_chosen` says it (for the live delta). A new book, or a book without that
+lap, goes back to the best lap. The cone penalty box (s per cone) says a new value with
+`cone_penalty_changed`; whoever times the laps re-times them and shows the book again.
 """
 
 from __future__ import annotations
@@ -15,9 +23,10 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -32,8 +41,9 @@ from ..analysis.lap_channels import BookChannels, LapChannels
 from ..analysis.laps import Lap, LapBook
 from ..errors import UserError
 from ..files.disk import write_text_atomic
+from ..physics.lap_timer import CONE_PENALTY_MAX_S, CONE_PENALTY_S
 from .laps_map import LapMap
-from .laps_table import LapTable, lap_time_text
+from .laps_table import REFERENCE_TIP, LapTable, lap_time_text
 from .palette import ghost_colour
 from .plot_style import set_label, style_plot
 
@@ -42,6 +52,14 @@ DELTA_POINTS = 1000
 """Distances the delta is drawn at, start line to start line."""
 FIRST_PEN, SECOND_PEN = (230, 230, 230), ghost_colour(0)
 """The first lap (the reference) light grey, the second in the first ghost's colour."""
+BEST = "Best lap"
+"""The Reference box's first choice: the best lap, whichever it is."""
+CONE_PENALTY_RANGE = (0.0, CONE_PENALTY_MAX_S, 0.5)
+"""s per cone: the least, the most and the step of the cone penalty box."""
+CONE_PENALTY_TIP = (
+    "Seconds added to a lap's time for each cone knocked (the lap does not count either way). "
+    "A change re-times the laps already driven."
+)
 
 
 def delta_over_distance(first: Lap, second: Lap, points: int = DELTA_POINTS) -> tuple[np.ndarray, np.ndarray]:
@@ -66,17 +84,39 @@ def lap_csv(channels: LapChannels) -> str:
 
 
 class LapsTab(QWidget):
-    """The lap table over the overlay plots and the track map."""
+    """The lap table over the overlay plots and the track map. Signals: the reference
+    lap chosen (its number, None for the best lap) and the cone penalty (s per cone)."""
+
+    reference_chosen = Signal(object)
+    cone_penalty_changed = Signal(float)
 
     def __init__(self):
         super().__init__()
         self.book = LapBook()
         self.channels: BookChannels = {}
+        self.reference: int | None = None
+        self._first_follows = True  # the first lap is the reference until one is chosen
         self.table = LapTable()
         self.table.itemSelectionChanged.connect(self._table_chose)
+        self.table.reference_chosen.connect(self.choose_reference)
+        self.reference_box = QComboBox()
+        self.reference_box.setToolTip(
+            f"{REFERENCE_TIP}: the best lap (it follows the best as it improves) or a lap of your choice"
+        )
+        self.reference_box.activated.connect(lambda index: self.choose_reference(self.reference_box.itemData(index)))
+        low, high, step = CONE_PENALTY_RANGE
+        self.penalty_box = QDoubleSpinBox()
+        self.penalty_box.setRange(low, high)
+        self.penalty_box.setSingleStep(step)
+        self.penalty_box.setDecimals(1)
+        self.penalty_box.setSuffix(" s")
+        self.penalty_box.setValue(CONE_PENALTY_S)
+        self.penalty_box.setToolTip(CONE_PENALTY_TIP)
+        self.penalty_box.valueChanged.connect(self.cone_penalty_changed)
         self.summary = QLabel(NO_LAPS)
         self.first_box, self.second_box = QComboBox(), QComboBox()
-        self.first_box.setToolTip("The first lap: the reference the delta is measured against")
+        self.first_box.setToolTip("The first lap, the delta is measured against: the reference lap unless chosen")
+        self.first_box.activated.connect(self._first_chosen)
         self.second_box.setToolTip("The second lap: its delta to the first, and its path on the map")
         self.channel_box = QComboBox()
         self.channel_box.setToolTip("The channel of the second lap the map is coloured by")
@@ -105,11 +145,17 @@ class LapsTab(QWidget):
             choices.addWidget(widget)
         choices.addStretch(1)
         choices.addWidget(self.export_button)
+        settings = QHBoxLayout()
+        for text, widget in (("Reference", self.reference_box), ("Cone penalty", self.penalty_box)):
+            settings.addWidget(QLabel(text))
+            settings.addWidget(widget)
+        settings.addStretch(1)
         top = QWidget()
         column = QVBoxLayout(top)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.table, 1)
         column.addWidget(self.summary)
+        column.addLayout(settings)
         column.addLayout(choices)
         split = QSplitter(Qt.Orientation.Horizontal)  # the bottom dock is wide and low
         for widget in (top, self.overlay, self.map):
@@ -123,20 +169,24 @@ class LapsTab(QWidget):
     # --- the entry -------------------------------------------------------------------
     def show_book(self, book: LapBook, channels: BookChannels) -> None:
         """Show `book`'s laps; `channels`: each lap's channels by its number (laps without
-        them are listed but not drawn). The first and second laps chosen stay when still
-        there; else the best (or first) lap against the last (or, when the last is the
-        best, the one before it)."""
+        them are listed but not drawn). The reference lap stays while it is in the same
+        book (else the best lap is). The first lap is the reference (or the first lap)
+        until another is chosen, which then stays while there; the second chosen stays
+        while there, else it is the last (or, when the last is the first, the one before)."""
         first, second, channel = self.first_number(), self.second_number(), self.channel_box.currentText()
+        numbers = [lap.number for lap in book.laps]
+        if book is not self.book or self.reference not in numbers:
+            self.reference = None
         self.book, self.channels = book, channels
-        self.table.show_book(book)
+        reference = self._reference_lap()
+        self.table.show_book(book, reference.number if reference else None)
         best = book.best
         best_text = f"{lap_time_text(best.time)} (lap {best.number})" if best else "–"
         self.summary.setText(
             f"Best lap {best_text} · optimal {lap_time_text(book.optimal)} (the best sectors)" if book.laps else NO_LAPS
         )
-        numbers = [lap.number for lap in book.laps]
-        if first not in numbers:
-            first = best.number if best else (numbers[0] if numbers else None)
+        if self._first_follows or first not in numbers:
+            first = reference.number if reference else (numbers[0] if numbers else None)
         if second not in numbers:  # the last lap; the one before when the last is the first chosen
             second = numbers[-1] if numbers else None
             if second == first and len(numbers) > 1:
@@ -154,10 +204,36 @@ class LapsTab(QWidget):
             if keep is not None:
                 box.setCurrentIndex(items.index(keep))
             box.blockSignals(False)
+        self.reference_box.clear()
+        self.reference_box.addItem(BEST, None)
+        for number in numbers:
+            self.reference_box.addItem(f"Lap {number}", number)
+        self.reference_box.setCurrentIndex(0 if self.reference is None else self.reference_box.findData(self.reference))
         self._redraw()
+
+    def choose_reference(self, number: int | None) -> None:
+        """Take the delta to lap `number` (None, or a lap not in the book: the best lap);
+        the overlay's first lap becomes it, and `reference_chosen` says it."""
+        self.reference = number if number in [lap.number for lap in self.book.laps] else None
+        self._first_follows = True
+        self.show_book(self.book, self.channels)
+        self.reference_chosen.emit(self.reference)
+
+    def show_cone_penalty(self, seconds: float) -> None:
+        """The cone penalty box at `seconds` (without saying it as a change)."""
+        self.penalty_box.blockSignals(True)
+        self.penalty_box.setValue(seconds)
+        self.penalty_box.blockSignals(False)
+
+    def _reference_lap(self) -> Lap | None:
+        return self.book.best if self.reference is None else self.book.lap(self.reference)
+
+    def _first_chosen(self) -> None:
+        self._first_follows = False
 
     def choose(self, first: int, second: int) -> None:
         """Overlay lap `second` on lap `first` (lap numbers)."""
+        self._first_follows = False
         self.first_box.setCurrentIndex(self.first_box.findData(first))
         self.second_box.setCurrentIndex(self.second_box.findData(second))
 

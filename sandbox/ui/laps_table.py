@@ -1,14 +1,14 @@
 """The Laps tab's lap table: a row per lap (time, sectors, cones, marks), the sector and
-lap times coloured as motorsport timing screens colour them, and the best and optimal
-lap under it."""
+lap times coloured as motorsport timing screens colour them, the reference lap's row
+marked, and a context menu to choose the reference lap."""
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableWidget, QTableWidgetItem
 
 from ..analysis.laps import Lap, LapBook
 
@@ -24,6 +24,10 @@ LEGEND = (
     "(better than every valid lap before it); yellow, slower. Grey: a lap that does not "
     "count (see its marks)."
 )
+REFERENCE_MARK = " · reference"
+"""After the reference lap's number in its row."""
+REFERENCE_TIP = "The reference lap: the live delta and the predicted lap time are taken to it"
+USE_AS_REFERENCE, USE_BEST = "Use as reference lap", "Use the best lap as reference"
 
 
 def rank(times: list[float], valid: list[bool]) -> list[str]:
@@ -60,20 +64,31 @@ def columns(sectors: int) -> list[str]:
 
 
 class LapTable(QTableWidget):
-    """The book's laps, a row each in the order driven; `laps` holds the row's lap."""
+    """The book's laps, a row each in the order driven; `laps` holds the row's lap.
+    `reference_chosen` says the lap its context menu made the reference (its number, or
+    None for the best lap)."""
+
+    reference_chosen = Signal(object)
 
     def __init__(self):
         super().__init__(0, len(columns(0)))
         self.laps: list[Lap] = []
+        self.reference: int | None = None  # the number of the lap marked as the reference
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.verticalHeader().hide()
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)
-        self.setToolTip(LEGEND + " Select two laps (Ctrl+click) to overlay them.")
+        self.setToolTip(
+            LEGEND + " Select two laps (Ctrl+click) to overlay them; right-click a lap to use it as the reference."
+        )
 
-    def show_book(self, book: LapBook) -> None:
+    def show_book(self, book: LapBook, reference: int | None = None) -> None:
+        """A row per lap of `book`; lap number `reference`'s row marked as the reference."""
+        self.reference = reference
         laps = list(book.laps)
         sectors = max((len(lap.sectors) for lap in laps), default=0)
         heads = columns(sectors)
@@ -100,12 +115,38 @@ class LapTable(QTableWidget):
                         item.setToolTip(kind)
                 if not lap.valid:
                     item.setForeground(INVALID_TEXT)
+                if lap.number == reference:
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                    if col == 0:
+                        item.setText(text + REFERENCE_MARK)
+                        item.setToolTip(REFERENCE_TIP)
                 self.setItem(row, col, item)
 
     def colour_of(self, row: int, col: int) -> str:
         """The colour class of a cell (OVERALL, PERSONAL, SLOWER or "")."""
         item = self.item(row, col)
         return item.toolTip() if item is not None else ""
+
+    def reference_row(self) -> int | None:
+        """The row marked as the reference lap (None: none is)."""
+        return next((row for row, lap in enumerate(self.laps) if lap.number == self.reference), None)
+
+    def menu_for(self, row: int) -> QMenu:
+        """The context menu of `row` (-1: no row): use its lap, or the best lap, as the
+        reference."""
+        menu = QMenu(self)
+        lap = self.laps[row] if 0 <= row < len(self.laps) else None
+        use = menu.addAction(USE_AS_REFERENCE if lap is None else f"{USE_AS_REFERENCE} (lap {lap.number})")
+        use.setEnabled(lap is not None)
+        if lap is not None:
+            use.triggered.connect(lambda: self.reference_chosen.emit(lap.number))
+        menu.addAction(USE_BEST).triggered.connect(lambda: self.reference_chosen.emit(None))
+        return menu
+
+    def _context_menu(self, position: QPoint) -> None:
+        self.menu_for(self.rowAt(position.y())).exec(self.viewport().mapToGlobal(position))
 
     def chosen(self) -> list[Lap]:
         """The selected rows' laps, in the table's order."""
