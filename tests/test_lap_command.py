@@ -62,9 +62,9 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
     assert [lap["time"] for lap in laps] == pytest.approx(np.diff(crossed), abs=1 / HZ)
 
 
-def test_a_lap_that_knocks_a_cone_does_not_count_and_is_not_the_best(tmp_path):
-    """A cone on the driver's line just after the start line: knocked in lap 1 (then it
-    lies flat), so lap 1 is marked and lap 2 is the best."""
+@pytest.fixture
+def coned_ring(tmp_path):
+    """The ring with a cone on the driver's line just after the start line."""
     from dataclasses import replace
 
     from sandbox.analysis.lap_plan import margin_of
@@ -77,8 +77,13 @@ def test_a_lap_that_knocks_a_cone_does_not_count_and_is_not_the_best(tmp_path):
     line = racing_line(track, "px", margin_of(preset.model, preset.tuning, track)).points / track.pixels_per_metre
     on_line = float(np.median(np.hypot(*line.T)))  # the ring's line is a circle
     cone = Circle(on_line * math.cos(0.3), on_line * math.sin(0.3), 0.15)
-    path = save_track(replace(track, cones=(cone,)), tmp_path / "coned.json")
-    result = cli("lap", "--preset", "recipe_defaults", "--track", path, "--laps", 2, "--json")
+    return save_track(replace(track, cones=(cone,)), tmp_path / "coned.json")
+
+
+def test_a_lap_that_knocks_a_cone_does_not_count_and_is_not_the_best(coned_ring):
+    """A cone on the driver's line just after the start line: knocked in lap 1 (then it
+    lies flat), so lap 1 is marked and lap 2 is the best."""
+    result = cli("lap", "--preset", "recipe_defaults", "--track", coned_ring, "--laps", 2, "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert [(lap["cones"], lap["valid"]) for lap in report["laps"]] == [(1, False), (0, True)]
@@ -202,3 +207,30 @@ def test_a_trace_named_as_the_track_file_a_name_stands_for_is_refused_and_the_tr
         if track.read_bytes() != before:  # a failing run must not leave the built-in track broken
             track.write_bytes(before)
     assert track.read_bytes() == before
+
+
+def test_the_cone_penalty_is_an_option_shown_in_the_json(coned_ring):
+    """Lap 1 knocks the cone: at 5 s a cone it takes 5 - 2 = 3 s more than at the
+    default 2 s (the same drive); lap 2, clean, the same time."""
+    runs = []
+    for extra in ((), ("--cone-penalty", "5")):
+        result = cli("lap", "--preset", "recipe_defaults", "--track", coned_ring, "--laps", 2, "--json", *extra)
+        assert result.returncode == 0, result.stderr
+        runs.append(json.loads(result.stdout))
+    default, five = runs
+    assert (default["cone_penalty"], five["cone_penalty"]) == (2.0, 5.0)
+    assert [lap["cones"] for lap in five["laps"]] == [1, 0] and five["laps"][0]["penalty"] == 5.0
+    assert five["laps"][0]["time"] == pytest.approx(default["laps"][0]["time"] + 3.0, abs=1e-9)
+    assert five["laps"][1]["time"] == default["laps"][1]["time"]
+    assert five["laps"][0]["marks"] == ["1 cone (+5 s)"]
+
+
+@pytest.mark.parametrize("penalty", ["-1", "nan", "inf", "61", "lots"])
+def test_a_cone_penalty_out_of_range_is_refused_with_exit_2(ring_file, penalty):
+    result = cli("lap", "--preset", "recipe_defaults", "--track", ring_file, "--cone-penalty", penalty)
+    assert result.returncode == 2 and result.stdout == ""
+    if penalty == "lots":
+        assert "argument --cone-penalty: cone penalty 'lots' is not a number" in result.stderr
+    else:
+        assert f"argument --cone-penalty: cone penalty {penalty} s is not within 0 … 60 s" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -44,13 +44,15 @@ def run(args) -> int:
     model, tuning = preset.model, preset.tuning
     hz = args.hz or preset.hz
     driven = drive_timed_laps(model, tuning, track, args.laps, hz)
+    driven.book.retime(args.cone_penalty)
     result, laps, book = driven.drive, driven.laps[: args.laps], driven.book
     if args.out is not None:
         save_trace(args.out, result.controls, track_ref(source))
     unit = model.LENGTH_UNIT
     sectors = 1 + len(track.sectors)
     if args.json:
-        print(json.dumps(_as_json(preset, track, hz, laps, book, result, unit, args.laps), indent=2))
+        report = {**_as_json(preset, track, hz, laps, book, result, unit, args.laps), "cone_penalty": args.cone_penalty}
+        print(json.dumps(report, indent=2))
     else:
         print(f"{preset.name} ({model.TITLE}) on {track.name} at {hz} Hz")
         print(_table(laps, book, sectors))
@@ -141,6 +143,14 @@ def laps_count(text: str) -> int:
     return int(number_in(text, "laps", 1, 100, whole=True))
 
 
+def cone_penalty(text: str) -> float:
+    """`--cone-penalty`: s added to a lap's time per cone knocked, 0 … CONE_PENALTY_MAX_S."""
+    from ..physics.lap_timer import CONE_PENALTY_MAX_S
+    from .arguments import number_in
+
+    return number_in(text, "cone penalty", 0.0, CONE_PENALTY_MAX_S, " s")
+
+
 def declare(sub) -> None:
     """The `lap` command's options."""
     from .arguments import output_path
@@ -152,6 +162,13 @@ def declare(sub) -> None:
     shared(p, "--preset")
     p.add_argument("--track", required=True, help=f"a closed track with a start line: {TRACK_HELP}")
     p.add_argument("--laps", type=laps_count, default=1, help="laps to time after the start line (default 1)")
+    p.add_argument(
+        "--cone-penalty",
+        type=cone_penalty,
+        default=2.0,  # physics/lap_timer.CONE_PENALTY_S (not imported before a command runs: it compiles)
+        metavar="S",
+        help="s added to a lap's time for each cone knocked (0 … 60, default 2; such a lap never counts)",
+    )
     p.add_argument(
         "--trace",
         dest="out",
