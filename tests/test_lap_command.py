@@ -110,8 +110,9 @@ def test_a_track_without_a_centre_line_is_refused_with_exit_2(tmp_path):
 def test_a_track_without_a_start_line_is_refused_with_exit_2(tmp_path):
     """A track file with a closed centre line and no start line is refused as it is read;
     a track made in code without one is refused before any drive."""
-    from sandbox.commands.lap import check_track
-    from sandbox.files.tracks import TrackError, track_to_json
+    from sandbox.errors import UserError
+    from sandbox.files.tracks import track_to_json
+    from sandbox.physics.lap_course import check_lap_track
 
     data = track_to_json(ring(RADIUS, HALF_WIDTH))
     del data["start"]
@@ -124,9 +125,9 @@ def test_a_track_without_a_start_line_is_refused_with_exit_2(tmp_path):
         == f"car-sandbox: error: {path}: start: a circuit (a closed centre line, or sectors) needs a start line\n"
     )
     with pytest.raises(
-        TrackError, match=r'^ring: the track has no start line: a lap starts and ends at it \("start"\)$'
+        UserError, match=r'^ring: the track has no start line: a lap starts and ends at it \("start"\)$'
     ):
-        check_track(ring(RADIUS, HALF_WIDTH, start=False), "ring")
+        check_lap_track(ring(RADIUS, HALF_WIDTH, start=False), "ring")
 
 
 def test_an_open_centre_line_is_refused_with_exit_2(tmp_path):

@@ -250,9 +250,12 @@ def test_a_car_placed_again_starts_an_out_lap_and_numbers_on():
 @pytest.mark.parametrize(
     ("changes", "said"),
     [
-        ({"centre_line": None}, "track 'ring' has no centre line"),
-        ({"centre_line": Polyline([(0, 0), (10, 0), (10, 10)])}, "track 'ring' has an open centre line"),
-        ({"start": None}, "track 'ring' has no start line"),
+        ({"centre_line": None}, "track 'ring': the track has no centre line: a lap is driven along one"),
+        (
+            {"centre_line": Polyline([(0, 0), (10, 0), (10, 10)])},
+            "track 'ring': the track's centre line is open: a lap needs one that closes on itself",
+        ),
+        ({"start": None}, "track 'ring': the track has no start line: a lap starts and ends at it"),
         ({"sectors": (Line(3, 4, 3, 4, (1, 0)),)}, "track 'ring': sector line 1 has no length"),
     ],
     ids=["no-centre-line", "open", "no-start", "line-of-no-length"],

@@ -29,13 +29,14 @@ def _laps(preset, hz, track) -> dict | None:
     """The driver's lap figures of the preset on `track` (lap_time, sector_1 …, s, None
     where there is no lap, and why), None for no track or one without a closed centre
     line and a start line (the manoeuvres alone)."""
-    from ..analysis.lap_metrics import check_track, lap_figures, lap_note, sector_names
+    from ..analysis.lap_metrics import lap_figures, lap_note, sector_names
     from ..errors import UserError
+    from ..physics.lap_course import check_lap_track
 
     if track is None:
         return None
     try:
-        check_track(track)
+        check_lap_track(track)
     except UserError:
         return None
     figures = lap_figures(preset.model, preset.tuning, hz, track)

@@ -17,9 +17,10 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.kernel_prep import is_prepared, prepare
-from ..analysis.lap_metrics import check_track, lap_figures, lap_note, metric_of, sector_names
+from ..analysis.lap_metrics import lap_figures, lap_note, metric_of, sector_names
 from ..analysis.metrics import DECIMALS, compute, table, unit_of
 from ..errors import UserError
+from ..physics.lap_course import check_lap_track
 from ..physics.track import Track
 from .palette import ghost_colour
 from .worker import Worker
@@ -80,7 +81,7 @@ def lap_track(track: Track | None) -> Track | None:
     if track is None:
         return None
     try:
-        check_track(track)
+        check_lap_track(track)
     except UserError:
         return None
     return track
