@@ -25,7 +25,7 @@ import numpy as np
 
 from ..physics import kernels
 from ..physics import lap_timer as lt
-from ..physics.lap_course import check_lap_track
+from ..physics.lap_course import check_lap_track, lap_problem
 from ..physics.sim import at_rest, model_number, tuning_rows
 from ..physics.track import Track
 from ..physics.track_corridor import half_widths
@@ -69,6 +69,13 @@ def figure_names(track: Track | None = None) -> list[str]:
     """The figures `measure` gives to show: every metric, and with `track` lap_time and
     its sector times."""
     return list(METRICS) + ([] if track is None else [*LAP_METRICS, *sector_names(track)])
+
+
+def lap_track(track: Track | None) -> Track | None:
+    """`track` when a lap can be timed on it (a closed centre line and a start line:
+    `lap_course.lap_problem`), else None; None for None. (`lap_course.check_lap_track`
+    raises instead, naming what is lacking.)"""
+    return None if track is None or lap_problem(track) else track
 
 
 def _limits(model: ModuleType, values: Mapping[str, np.ndarray], lengths: np.ndarray) -> np.ndarray:
