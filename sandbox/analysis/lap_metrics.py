@@ -13,6 +13,8 @@ in the batch (`racing_line` caches it).
 
 `measure(model, params, hz, track)`: the metrics of `metrics.compute` and, with a
 track, these figures beside them: what sweep, sensitivity and tune evaluate.
+`lap_track(track)`: the track when a lap can be timed on it, else None (the Metrics
+tab, the metrics command and the live timer show lap figures only then).
 """
 
 from __future__ import annotations

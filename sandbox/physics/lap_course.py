@@ -1,5 +1,7 @@
 """A track's timing geometry as a lap timer takes it (`Course`), and where a point is
-along its centre line (compiled code).
+along its centre line (compiled code). Whether a lap can be timed on a track at all (a
+closed centre line and a start line): `lap_problem` says what is lacking, in words;
+`check_lap_track` raises it as a UserError naming the track; every caller asks these.
 
 A `Course` is made once per track and unit by `course_of` (the model's unit, m or px,
 so the timer reads the car's x and y as they are):
