@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from lap_courses import R, drive, ring_track, steady
+from lap_tracks import R, drive, ring_track, steady
 from sandbox.analysis.laps import Lap, LapBook, first_reached
 from sandbox.physics import lap_timer as lt
 

@@ -1,5 +1,5 @@
 """`car-sandbox lap`, run as a user would: a subprocess, its exit code and output. The
-laps of a ring (tests/driver_tracks.py) are checked against the drive replayed by
+laps of a ring (tests/lap_tracks.py) are checked against the drive replayed by
 `simulate` from the trace the command writes: each lap's time is the time between the
 replayed car's crossings of the start line, found here from its positions."""
 
@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from driver_tracks import ring
+from lap_tracks import ring
 from sandbox.files.presets import BUILTIN_DIR
 from sandbox.files.tracks import save_track
 
@@ -48,7 +48,7 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
     result = cli("lap", "--preset", "recipe_defaults", "--track", ring_file, "--laps", 2, "--trace", trace, "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["finished"] and report["track"] == "Ring" and report["model"] == "arcade"
+    assert report["finished"] and report["track"] == "ring" and report["model"] == "arcade"
     laps = report["laps"]
     assert [lap["lap"] for lap in laps] == [1, 2]
     assert all(lap["valid"] and lap["cones"] == 0 and lap["sectors"] == [lap["time"]] for lap in laps)
@@ -94,7 +94,7 @@ def test_the_text_report_has_a_row_per_lap_and_the_best(ring_file):
     result = cli("lap", "--preset", "recipe_defaults", "--track", ring_file)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "Recipe defaults (Arcade (Godot recipe)) on Ring at 60 Hz"
+    assert lines[0] == "Recipe defaults (Arcade (Godot recipe)) on ring at 60 Hz"
     assert lines[1].split() == ["lap", "time", "s", "S1", "cones", "valid"]
     number, time, split, cones, valid = lines[2].split()
     assert (number, cones, valid) == ("1", "0", "yes") and time == split
@@ -115,8 +115,9 @@ def test_a_track_without_a_centre_line_is_refused_with_exit_2(tmp_path):
 def test_a_track_without_a_start_line_is_refused_with_exit_2(tmp_path):
     """A track file with a closed centre line and no start line is refused as it is read;
     a track made in code without one is refused before any drive."""
-    from sandbox.commands.lap import check_track
-    from sandbox.files.tracks import TrackError, track_to_json
+    from sandbox.errors import UserError
+    from sandbox.files.tracks import track_to_json
+    from sandbox.physics.lap_course import check_lap_track
 
     data = track_to_json(ring(RADIUS, HALF_WIDTH))
     del data["start"]
@@ -129,9 +130,9 @@ def test_a_track_without_a_start_line_is_refused_with_exit_2(tmp_path):
         == f"car-sandbox: error: {path}: start: a circuit (a closed centre line, or sectors) needs a start line\n"
     )
     with pytest.raises(
-        TrackError, match=r'^ring: the track has no start line: a lap starts and ends at it \("start"\)$'
+        UserError, match=r'^ring: the track has no start line: a lap starts and ends at it \("start"\)$'
     ):
-        check_track(ring(RADIUS, HALF_WIDTH, start=False), "ring")
+        check_lap_track(ring(RADIUS, HALF_WIDTH, start=False), "ring")
 
 
 def test_an_open_centre_line_is_refused_with_exit_2(tmp_path):
@@ -166,7 +167,7 @@ def test_a_track_narrower_than_the_car_is_refused_with_exit_2_and_no_trace(tmp_p
     result = cli("lap", "--preset", "recipe_defaults", "--track", path, "--trace", trace)
     assert result.returncode == 2, result.stderr
     said = result.stderr.removeprefix("car-sandbox: error: ")
-    assert said.startswith("the track 'Ring' is 2.0 m wide ") and said.endswith(
+    assert said.startswith("the track 'ring' is 2.0 m wide ") and said.endswith(
         "m along the lap: too narrow for this car, which needs 4.2 m (its width as its collision shape reaches, "
         "and 0.5 m each side)\n"
     )

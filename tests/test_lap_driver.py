@@ -1,7 +1,7 @@
 """The driver laps a closed path on its own with any model: it holds the path, its
 speed controller reaches and holds a target speed, its rows replay as a control trace
 to the same drive, and a car that cannot go round stops within the tick bound with
-what it reached. The ring's geometry is known exactly (tests/driver_tracks.py): how far
+what it reached. The ring's geometry is known exactly (tests/lap_tracks.py): how far
 the car is off the path is measured here from its position, not read from the driver."""
 
 import math
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from driver_tracks import ring
+from lap_tracks import ring
 from sandbox.analysis.lap_driver import (
     COL_X,
     COL_Y,

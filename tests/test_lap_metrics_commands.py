@@ -41,7 +41,7 @@ def test_a_lap_time_sweep_on_a_track_without_a_start_line_is_refused(tmp_path, c
         "--track", given, "--out", out,
     )  # fmt: skip
     assert result.returncode == 2
-    said = "needs a start line" if lacking == "start" else "no closed centre line"
+    said = "needs a start line" if lacking == "start" else f"{given}: the track has no centre line"
     assert said in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
 

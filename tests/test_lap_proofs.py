@@ -2,7 +2,7 @@
 figures worked out here from those limits and the track's geometry, not read from the
 driver or the planner:
 
-- on a ring of radius R (tests/driver_tracks.py, walls both sides), the steady speed is
+- on a ring of radius R (tests/lap_tracks.py, walls both sides), the steady speed is
   √(a_lat·R) (or the top speed, where that is lower) and the lap 2πR / v, within 2 %;
 - on an oval of two straights and two half circles, the lap is within 3 % of a
   forward–backward pass over the oval's own geometry, worked out here.
@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from driver_tracks import oval, ring
+from lap_tracks import oval, ring
 from sandbox.analysis.driven_laps import drive_timed_laps
 from sandbox.analysis.lap_driver import COL_X, COL_Y, DISTANCE, SPEED
 from sandbox.physics.models import MODELS

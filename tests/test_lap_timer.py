@@ -3,12 +3,13 @@ the tick count, and the marks that keep a lap out of the best (backwards, cut, a
 sector line missed, cones)."""
 
 import math
+from dataclasses import replace
 
 import numba
 import numpy as np
 import pytest
 
-from lap_courses import R, drive, ring_corridor, ring_track, steady
+from lap_tracks import R, drive, ring_corridor, ring_track, steady
 from sandbox.errors import UserError
 from sandbox.files.tracks import find_builtin_track, load_track
 from sandbox.physics import lap_timer as lt
@@ -153,7 +154,7 @@ def test_a_sector_line_never_crossed_leaves_the_lap_missed():
     """A sector line off the car's path (10 m outside the ring) is never crossed: each
     lap missed it, and its sector times are not known."""
     off = Line(-R - 15, 0, -R - 10, 0, (0, -1))
-    course = lt.course_of(ring_track(sectors=(off,)), "m")
+    course = lt.course_of(replace(ring_track(), sectors=(off,)), "m")
     timer = lt.new_timer(course)
     drive(course, timer, steady(20.0, 20.0, 1 / 60))
     (row,) = events(course, timer)
@@ -250,15 +251,17 @@ def test_a_car_placed_again_starts_an_out_lap_and_numbers_on():
 @pytest.mark.parametrize(
     ("changes", "said"),
     [
-        ({"centre_line": None}, "track 'ring' has no centre line"),
-        ({"centre_line": Polyline([(0, 0), (10, 0), (10, 10)])}, "track 'ring' has an open centre line"),
-        ({"start": None}, "track 'ring' has no start line"),
+        ({"centre_line": None}, "track 'ring': the track has no centre line: a lap is driven along one"),
+        (
+            {"centre_line": Polyline([(0, 0), (10, 0), (10, 10)])},
+            "track 'ring': the track's centre line is open: a lap needs one that closes on itself",
+        ),
+        ({"start": None}, "track 'ring': the track has no start line: a lap starts and ends at it"),
         ({"sectors": (Line(3, 4, 3, 4, (1, 0)),)}, "track 'ring': sector line 1 has no length"),
     ],
     ids=["no-centre-line", "open", "no-start", "line-of-no-length"],
 )
 def test_a_track_a_lap_cannot_be_timed_on_is_refused_by_name(changes, said):
-    from dataclasses import replace
 
     with pytest.raises(UserError, match=said):
         lt.course_of(replace(ring_track(), **changes), "m")

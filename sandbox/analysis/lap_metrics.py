@@ -13,6 +13,8 @@ in the batch (`racing_line` caches it).
 
 `measure(model, params, hz, track)`: the metrics of `metrics.compute` and, with a
 track, these figures beside them: what sweep, sensitivity and tune evaluate.
+`lap_track(track)`: the track when a lap can be timed on it, else None (the Metrics
+tab, the metrics command and the live timer show lap figures only then).
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from typing import Mapping
 
 import numpy as np
 
-from ..errors import UserError, printable
 from ..physics import kernels
 from ..physics import lap_timer as lt
+from ..physics.lap_course import check_lap_track, lap_problem
 from ..physics.sim import at_rest, model_number, tuning_rows
 from ..physics.track import Track
 from ..physics.track_corridor import half_widths
@@ -71,13 +73,11 @@ def figure_names(track: Track | None = None) -> list[str]:
     return list(METRICS) + ([] if track is None else [*LAP_METRICS, *sector_names(track)])
 
 
-def check_track(track: Track) -> None:
-    """UserError for a track a lap cannot be timed on (no closed centre line, no start line)."""
-    name = printable(track.name)
-    if track.centre_line is None or not track.centre_line.closed:
-        raise UserError(f"track {name!r} has no closed centre line: a lap time is measured along one")
-    if track.start is None:
-        raise UserError(f"track {name!r} has no start line: a lap starts and ends on one")
+def lap_track(track: Track | None) -> Track | None:
+    """`track` when a lap can be timed on it (a closed centre line and a start line:
+    `lap_course.lap_problem`), else None; None for None. (`lap_course.check_lap_track`
+    raises instead, naming what is lacking.)"""
+    return None if track is None or lap_problem(track) else track
 
 
 def _limits(model: ModuleType, values: Mapping[str, np.ndarray], lengths: np.ndarray) -> np.ndarray:
@@ -108,7 +108,7 @@ def lap_figures(
     at hand. UserError for a track a lap cannot be driven or timed on."""
     from .racing_line import racing_line
 
-    check_track(track)
+    check_lap_track(track)
     unit = model.LENGTH_UNIT
     here = track.in_unit(unit)
     values = compute(model, params, hz) if values is None else values

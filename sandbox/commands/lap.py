@@ -14,19 +14,6 @@ UNFINISHED = 1
 """The exit code of a drive that did not finish its laps."""
 
 
-def check_track(track, source: str) -> None:
-    """TrackError naming what a lap needs that `track` (read from `source`) lacks: a
-    closed centre line (distance along the lap) and a start line."""
-    from ..files.tracks import TrackError
-
-    if track.centre_line is None:
-        raise TrackError(f'{source}: the track has no centre line: a lap is driven along one ("centre_line")')
-    if not track.centre_line.closed:
-        raise TrackError(f"{source}: the track's centre line is open: a lap needs one that closes on itself")
-    if track.start is None:
-        raise TrackError(f'{source}: the track has no start line: a lap starts and ends at it ("start")')
-
-
 def run(args) -> int:
     from ..analysis.driven_laps import drive_timed_laps
     from ..files.presets import load_preset
@@ -34,13 +21,14 @@ def run(args) -> int:
     from ..files.targets import check_target
     from ..files.traces import save_trace
     from ..files.tracks import find_builtin_track, open_track
+    from ..physics.lap_course import check_lap_track
 
     preset = load_preset(args.preset)
     source = find_builtin_track(args.track)
     if args.out is not None:  # a track given by name is a file read too: never written over
         check_target(args.out, [source])
     track = open_track(source)
-    check_track(track, printable(source))
+    check_lap_track(track, printable(source))
     model, tuning = preset.model, preset.tuning
     hz = args.hz or preset.hz
     driven = drive_timed_laps(model, tuning, track, args.laps, hz)

@@ -29,14 +29,9 @@ def _laps(preset, hz, track) -> dict | None:
     """The driver's lap figures of the preset on `track` (lap_time, sector_1 …, s, None
     where there is no lap, and why), None for no track or one without a closed centre
     line and a start line (the manoeuvres alone)."""
-    from ..analysis.lap_metrics import check_track, lap_figures, lap_note, sector_names
-    from ..errors import UserError
+    from ..analysis.lap_metrics import lap_figures, lap_note, lap_track, sector_names
 
-    if track is None:
-        return None
-    try:
-        check_track(track)
-    except UserError:
+    if lap_track(track) is None:
         return None
     figures = lap_figures(preset.model, preset.tuning, hz, track)
     names = ["lap_time", *sector_names(track)]

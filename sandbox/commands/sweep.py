@@ -29,11 +29,12 @@ def lap_track(name: str | None):
     centre line and a start line (UserError otherwise)."""
     if name is None:
         return None
-    from ..analysis.lap_metrics import check_track
     from ..files.tracks import find_builtin_track, open_track
+    from ..physics.lap_course import check_lap_track
 
-    track = open_track(find_builtin_track(name))
-    check_track(track)
+    source = find_builtin_track(name)
+    track = open_track(source)
+    check_lap_track(track, printable(source))
     return track
 
 

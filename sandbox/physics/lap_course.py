@@ -1,5 +1,7 @@
 """A track's timing geometry as a lap timer takes it (`Course`), and where a point is
-along its centre line (compiled code).
+along its centre line (compiled code). Whether a lap can be timed on a track at all (a
+closed centre line and a start line): `lap_problem` says what is lacking, in words;
+`check_lap_track` raises it as a UserError naming the track; every caller asks these.
 
 A `Course` is made once per track and unit by `course_of` (the model's unit, m or px,
 so the timer reads the car's x and y as they are):
@@ -50,6 +52,27 @@ class Course(NamedTuple):
     metre: float
 
 
+def lap_problem(track: Track) -> str:
+    """What `track` lacks for a lap to be timed on it, in words ("" when nothing): a
+    closed centre line (the distance along the lap) and a start line."""
+    if track.centre_line is None:
+        return 'the track has no centre line: a lap is driven along one ("centre_line")'
+    if not track.centre_line.closed:
+        return "the track's centre line is open: a lap needs one that closes on itself"
+    if track.start is None:
+        return 'the track has no start line: a lap starts and ends at it ("start")'
+    return ""
+
+
+def check_lap_track(track: Track, source: str | None = None) -> None:
+    """UserError "`source`: what is lacking" for a track a lap cannot be timed on
+    (`lap_problem`); `source`: how the caller names the track (a file's path; default:
+    track 'its name')."""
+    if problem := lap_problem(track):
+        named = f"track {printable(track.name)!r}" if source is None else source
+        raise UserError(f"{named}: {problem}")
+
+
 def course_of(track: Track, unit: str, corridor=None) -> Course:
     """The `Course` of `track` in `unit` (m or px). `corridor`: the centre line
     resampled with its corridor, as (points (n, 2), normals (n, 2), left (n,),
@@ -57,15 +80,10 @@ def course_of(track: Track, unit: str, corridor=None) -> Course:
     along its normal (None: the normals point to the left of the direction of travel,
     y down); None: the track's own centre-line points, with no corridor (inf each
     side: no cut is seen). Raises UserError for a track a lap cannot be timed on (no
-    closed centre line, no start line)."""
+    closed centre line, no start line: `check_lap_track`)."""
+    check_lap_track(track)
     t = track.in_unit(unit)
     name = printable(track.name)
-    if t.centre_line is None:
-        raise UserError(f"track {name!r} has no centre line: a lap is measured along one")
-    if not t.centre_line.closed:
-        raise UserError(f"track {name!r} has an open centre line: a lap needs a closed one")
-    if t.start is None:
-        raise UserError(f"track {name!r} has no start line: a lap starts and ends on one")
     if corridor is None:
         points = np.asarray(t.centre_line.points, dtype=np.float64)
         left = right = np.full(len(points), math.inf)

@@ -46,6 +46,7 @@ import math
 import numpy as np
 
 from ..analysis.lap_channels import Channel
+from ..analysis.lap_metrics import lap_track
 from ..analysis.lap_plan import CORRIDOR_SPACING_M
 from ..analysis.laps import Lap, LapBook
 from ..errors import UserError
@@ -80,13 +81,11 @@ def timing_course(track: Track | None, unit: str) -> lt.Course | None:
     """The timing course of `track` in `unit`, with its corridor (the track's edges),
     as the lap driver's plan makes it; None for a track a lap cannot be timed on (no
     closed centre line, no start line) or the open field."""
-    if track is None:
+    if lap_track(track) is None:
         return None
     here = track.in_unit(unit)
     metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
     try:
-        if here.centre_line is None or not here.centre_line.closed or here.start is None:
-            return None
         return lt.course_of(track, unit, half_widths(here, CORRIDOR_SPACING_M * metre))
     except UserError:
         return None

@@ -17,7 +17,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ..analysis.kernel_prep import is_prepared, prepare
-from ..analysis.lap_metrics import check_track, lap_figures, lap_note, metric_of, sector_names
+from ..analysis.lap_metrics import lap_figures, lap_note, lap_track, metric_of, sector_names
 from ..analysis.metrics import DECIMALS, compute, table, unit_of
 from ..errors import UserError
 from ..physics.track import Track
@@ -73,17 +73,6 @@ def difference(row: dict, other: dict) -> tuple[str, QColor | None]:
 
 PREPARING = "preparing the metrics…"
 PREPARING_WHY = "The metrics' manoeuvres are compiled once, the first time a model is measured."
-
-
-def lap_track(track: Track | None) -> Track | None:
-    """`track` when a lap can be timed on it (a closed centre line and a start line), else None."""
-    if track is None:
-        return None
-    try:
-        check_track(track)
-    except UserError:
-        return None
-    return track
 
 
 def lap_rows(model, params, hz: float, track: Track, values) -> list[dict]:
