@@ -64,7 +64,10 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
 
 @pytest.fixture
 def coned_ring(tmp_path):
-    """The ring with a cone on the driver's line just after the start line."""
+    """The ring with a cone on the centre line just after the start line: the car
+    starts on the centre line and joins the racing line (a circle at the ring's outer
+    edge, less the car's margin) over tens of metres, so it meets the cone in lap 1;
+    from lap 2 it is on the racing line, metres outside the cone."""
     from dataclasses import replace
 
     from sandbox.analysis.lap_plan import margin_of
@@ -75,13 +78,13 @@ def coned_ring(tmp_path):
     track = ring(RADIUS, HALF_WIDTH)
     preset = load_preset(find_preset("recipe_defaults"))
     line = racing_line(track, "px", margin_of(preset.model, preset.tuning, track)).points / track.pixels_per_metre
-    on_line = float(np.median(np.hypot(*line.T)))  # the ring's line is a circle
-    cone = Circle(on_line * math.cos(0.3), on_line * math.sin(0.3), 0.15)
+    assert float(np.median(np.hypot(*line.T))) > RADIUS + 3.0  # the line is well outside the cone
+    cone = Circle(RADIUS * math.cos(0.3), RADIUS * math.sin(0.3), 0.15)
     return save_track(replace(track, cones=(cone,)), tmp_path / "coned.json")
 
 
 def test_a_lap_that_knocks_a_cone_does_not_count_and_is_not_the_best(coned_ring):
-    """A cone on the driver's line just after the start line: knocked in lap 1 (then it
+    """A cone on the car's way just after the start line: knocked in lap 1 (then it
     lies flat), so lap 1 is marked and lap 2 is the best."""
     result = cli("lap", "--preset", "recipe_defaults", "--track", coned_ring, "--laps", 2, "--json")
     assert result.returncode == 0, result.stderr

@@ -6,7 +6,8 @@ last one), pure pursuit toward the point a look-ahead further along it (look-ahe
 through the car's own full-lock curvature (1 / its `radius_low` metric: full lock turns
 the car on a circle of that radius) plus a trim summed from the distance the car is off
 the path (`TRIM_RATE`: a car near its grip limit understeers and would settle wide of
-it), and a throttle and brake controller toward the path's target speed there; then
+it), a join for a car that starts off the path (`join_share`), and a throttle and
+brake controller toward the path's target speed there; then
 the model's own tick among the track's walls (`kernels.tick_in`). One compiled call
 drives the whole run (`drive`); Python enters it once (`drive_laps`). The control law is
 one kernel, `driver_controls` (with `driver_follow` after each tick): the drive
@@ -71,6 +72,13 @@ SPEED_GAIN = 8.0
 SPEED_INTEGRAL = 2.0
 """1/s: how fast the held throttle grows for the speed still missed (the share of throttle a
 car needs to hold a speed against its drag)."""
+JOIN_LENGTHS = 12.0
+"""Car lengths: a car that starts off the path (the spawn beside the racing line) joins it
+over at least this distance, its offset easing to nothing (`join_share`): aimed at the
+path itself it would cross it at an angle, at speed, and swing out past it."""
+JOIN_S = 4.0
+"""s: and over at least the distance the path's target speed where the car starts covers
+in this time."""
 TRIM_RATE = 0.5
 """Steer per second per car length the car is off the path: pure pursuit steers by the
 car's full-lock curvature, which a car near its grip limit does not turn (it
@@ -80,7 +88,8 @@ TRIM_MOST = 0.25
 """The most steer the trim adds (either way)."""
 TRIM_BAND_LENGTHS = 0.5
 """The trim only sums while the car is within this many car lengths of the path: a car
-joining the path from afar (the spawn) or pinned on a wall is pure pursuit's alone."""
+far off the path (pinned on a wall) is pure pursuit's alone. The distance is taken off the
+join while the car joins the path (`join_share`)."""
 PREVIEW_S = 0.25
 """s: the target speed is read this far ahead of the car (at its speed), so it brakes before
 a slower stretch, not in it."""
@@ -193,21 +202,38 @@ def locate(path_s, j, along):
     return j, 0.0
 
 
-(MEM_SEGMENT, MEM_ALONG, MEM_HELD, MEM_DISTANCE, MEM_OFF, MEM_TRIM) = range(6)
+(MEM_SEGMENT, MEM_ALONG, MEM_HELD, MEM_DISTANCE, MEM_OFF, MEM_TRIM, MEM_JOIN, MEM_JOIN_LENGTH) = range(8)
 """Slots of a driver's memory between ticks (`driver_controls`, `driver_follow`): the
 path segment the car is nearest, where it is along the path (length, within a lap), the
 throttle held by the speed controller, the distance driven along the path, the car's
-distance off the path after the last tick (+ right) and the steer trim summed from it."""
-MEM_SLOTS = 6
+distance off the path after the last tick (+ right), the steer trim summed from it, and
+the join: the car's distance off the path where it started (+ right) and the distance
+over which it joins the path (length)."""
+MEM_SLOTS = 8
 
 
 @kernel
-def driver_place(s, path, path_s, mem):
+def join_share(driven, length):
+    """The share of the starting offset still kept `driven` (length) along the path into
+    a join of `length`: 1 at the start, easing (half a cosine) to 0 at its end."""
+    if driven <= 0.0:
+        return 1.0
+    if driven >= length:
+        return 0.0
+    return 0.5 * (1.0 + math.cos(math.pi * driven / length))
+
+
+@kernel
+def driver_place(s, path, path_s, path_v, setup, mem):
     """The driver's memory (`MEM_*`, MEM_SLOTS) for car row `s` where it stands: nearest
-    point of the whole path, nothing held, nothing driven, no trim."""
-    j, along, _ = nearest(path, path_s, s[X], s[Y], -1, 0.0)
+    point of the whole path, nothing held, nothing driven, no trim; the car joins the
+    path from its distance off it over JOIN_LENGTHS car lengths or JOIN_S at the
+    path's target speed there, whichever is longer."""
+    j, along, off = nearest(path, path_s, s[X], s[Y], -1, 0.0)
     mem[:] = 0.0
     mem[MEM_SEGMENT], mem[MEM_ALONG] = j, along
+    mem[MEM_JOIN] = off
+    mem[MEM_JOIN_LENGTH] = max(JOIN_LENGTHS * setup[SET_LENGTH], JOIN_S * path_v[j])
 
 
 @kernel
@@ -224,14 +250,18 @@ def driver_controls(s, dt, path, path_s, path_v, setup, mem, c):
     speed = math.hypot(s[VX], s[VY])
     forward = ch * s[VX] + sh * s[VY]
     # pure pursuit: the arc through the car, tangent to its heading, to the point ahead
-    k, f = locate(path_s, j, along + setup[SET_LOOK_BASE] + setup[SET_LOOK_TIME] * speed)
+    # on the path, or while joining it, on the join (`join_share`)
+    look = setup[SET_LOOK_BASE] + setup[SET_LOOK_TIME] * speed
+    k, f = locate(path_s, j, along + look)
     m = (k + 1) % n
-    dx = path[k, 0] + f * (path[m, 0] - path[k, 0]) - s[X]
-    dy = path[k, 1] + f * (path[m, 1] - path[k, 1]) - s[Y]
+    ex, ey = path[m, 0] - path[k, 0], path[m, 1] - path[k, 1]
+    side = mem[MEM_JOIN] * join_share(mem[MEM_DISTANCE] + look, mem[MEM_JOIN_LENGTH]) / max(math.hypot(ex, ey), 1e-12)
+    dx = path[k, 0] + f * ex - ey * side - s[X]  # (-ey, ex): the path's right, y down
+    dy = path[k, 1] + f * ey + ex * side - s[Y]
     right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
     curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
     pursuit = curvature * setup[SET_FULL_LOCK]
-    off, trim = mem[MEM_OFF], mem[MEM_TRIM]
+    off, trim = mem[MEM_OFF] - mem[MEM_JOIN] * join_share(mem[MEM_DISTANCE], mem[MEM_JOIN_LENGTH]), mem[MEM_TRIM]
     # a wheel at full lock or a car far off adds nothing to the trim (no wind-up)
     if -1.0 < pursuit + trim < 1.0 and abs(off) < TRIM_BAND_LENGTHS * setup[SET_LENGTH]:
         trim = clamp(trim - setup[SET_TRIM] * off / setup[SET_LENGTH] * dt, -TRIM_MOST, TRIM_MOST)
@@ -279,7 +309,7 @@ def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
     cones = int(setup[SET_CONES])
     c = np.zeros(5)
     mem = np.zeros(MEM_SLOTS)
-    driver_place(s, path, path_s, mem)
+    driver_place(s, path, path_s, path_v, setup, mem)
     stall_ticks = int(setup[SET_STALL_TICKS])
     checked = 0.0
     for t in range(out.shape[0]):

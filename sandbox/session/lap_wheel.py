@@ -33,7 +33,7 @@ class DriverSource:
     def controls_for_tick(self, tick: int) -> Controls:
         s = np.ascontiguousarray(self.car().data[0], dtype=np.float64)
         if tick == 0 or self._last is None or tick != self._last + 1:
-            driver_place(s, self.path, self.path_s, self.memory)
+            driver_place(s, self.path, self.path_s, self.speeds, self.setup, self.memory)
         else:  # what the headless drive does after each tick, done before the next
             driver_follow(s, self.dt, self.path, self.path_s, self.setup, self.memory)
         self._last = tick
