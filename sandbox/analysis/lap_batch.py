@@ -19,7 +19,6 @@ import numpy as np
 from numba import literally, prange
 
 from ..physics.kernel import kernel
-from ..physics.kernels import tick_in
 from ..physics.lap_course import Course
 from ..physics.lap_timer import CAPACITY, DONE, E_FLAGS, E_TIME, EVENT_SLOTS, SLOTS, timer_tick
 from ..physics.walls import Walls
@@ -30,21 +29,14 @@ from .lap_driver import (
     COLUMNS,
     CONES,
     DISTANCE,
-    LOOK_BASE_LENGTHS,
-    LOOK_TIME_S,
-    PREVIEW_S,
     SLACK,
     SLACK_S,
-    SPEED_GAIN,
-    SPEED_INTEGRAL,
-    STALL_S,
-    STALL_SHARE,
-    TRIM_RATE,
     drive,
+    setup_row,
 )
-from .lap_plan import ACCEL_POINTS
+from .lap_plan import ACCEL_POINTS, full_throttle_table
 from .speed_profile import forward_backward
-from .straight_runs import VX, VY, X, Y
+from .straight_runs import X, Y
 
 # A tuning's row of `cars` (the model's units).
 CAR_LATERAL, CAR_BRAKING, CAR_TOP, CAR_FULL_LOCK, CAR_LENGTH, CAR_GOAL = range(6)
@@ -71,47 +63,12 @@ OUT_SLOTS = 5
 
 
 @kernel
-def accel_table(model, p, rest, hz, ticks, span, top, points):
-    """(speeds, accelerations) (`points` each) of a full-throttle run from `rest` for
-    `ticks` ticks at `hz`: `lap_plan.acceleration_table`'s steps (its times i / hz)."""
-    literally(model)
-    s = rest.copy()
-    c = np.zeros(5)
-    c[1] = 1.0
-    dt = 1.0 / hz
-    speed = np.zeros(ticks + 1)
-    for t in range(ticks):
-        tick_in(model, s, c, p, dt, None)
-        speed[t + 1] = math.hypot(s[VX], s[VY])
-    n = ticks + 1 - span
-    rate = np.empty(n)
-    middle = np.empty(n)
-    for i in range(n):
-        rate[i] = (speed[i + span] - speed[i]) / ((i + span) / hz - i / hz)
-        middle[i] = 0.5 * (speed[i + span] + speed[i])
-    end = np.max(speed)
-    if math.isfinite(top) and top > 0:
-        end = min(end, 0.99 * top)
-    if not end > 0:
-        return np.zeros(1), np.zeros(1)
-    v = np.linspace(0.0, end, points)
-    order = np.argsort(middle, kind="mergesort")
-    sorted_middle, sorted_rate = middle[order], rate[order]
-    rising = sorted_middle <= end
-    if rising.any():
-        a = np.interp(v, sorted_middle[rising], sorted_rate[rising])
-    else:
-        a = np.zeros(points)
-    return v, np.maximum(a, 0.0)
-
-
-@kernel
 def lap_of(model, p, dt, rest, start, car, settings, line_s, kappa, path, path_s, walls, out):
     """One tuning (row `p`): its plan and its drive from `start` (the rows and how many
     were driven); writes how the drive ended, how far and how long into `out`."""
     literally(model)
     top = car[CAR_TOP]
-    accel_v, accel_a = accel_table(
+    accel_v, accel_a = full_throttle_table(
         model, p, rest, settings[SET_HZ], int(settings[SET_ACCEL_TICKS]), int(settings[SET_SPAN]), top, ACCEL_POINTS
     )
     v_top = top if math.isfinite(top) and top > 0 else np.max(accel_v)
@@ -122,21 +79,9 @@ def lap_of(model, p, dt, rest, start, car, settings, line_s, kappa, path, path_s
     hz = settings[SET_HZ]
     goal = car[CAR_GOAL]
     max_ticks = int(math.ceil((SLACK * goal / np.mean(speeds) + SLACK_S) * hz))
-    setup = np.array(
-        [
-            LOOK_BASE_LENGTHS * car[CAR_LENGTH],
-            LOOK_TIME_S,
-            car[CAR_FULL_LOCK],
-            SPEED_GAIN,
-            SPEED_INTEGRAL,
-            PREVIEW_S,
-            settings[SET_STALL_TICKS],
-            STALL_SHARE * STALL_S * np.min(speeds),
-            settings[SET_CONES],
-            TRIM_RATE,
-            car[CAR_LENGTH],
-        ]
-    )  # lap_driver.driver_setup's slots
+    setup = setup_row(
+        car[CAR_LENGTH], car[CAR_FULL_LOCK], settings[SET_STALL_TICKS], np.min(speeds), settings[SET_CONES]
+    )
     rows = np.empty((max_ticks, len(COLUMNS)))
     s = start.copy()
     ticks, ended = drive(model, s, p, dt, path, path_s, speeds, setup, goal, rows, walls)

@@ -407,21 +407,46 @@ def driver_setup(
     if full_lock_radius is None:
         full_lock_radius = full_lock_radius_of(model, tuning, hz)
     length = float(model.body(tuning)["length"])
+    stall_ticks = max(1, int(round(STALL_S * hz)))
+    return setup_row(length, full_lock_radius, stall_ticks, float(np.min(speeds)), model.STATE.offset["cones_hit"])
+
+
+@kernel
+def setup_row(length, full_lock, stall_ticks, least_speed, cones):
+    """The `SET_*` slots of a driver: a car `length` long turning on a circle of radius
+    `full_lock` at full lock (length), checked for headway every `stall_ticks` ticks
+    against its least target speed `least_speed` (length/s), its knocked cones in state
+    slot `cones`. Compiled: a batch of tunings takes it too (`lap_batch`)."""
     return np.array(
         [
             LOOK_BASE_LENGTHS * length,
             LOOK_TIME_S,
-            full_lock_radius,
+            full_lock,
             SPEED_GAIN,
             SPEED_INTEGRAL,
             PREVIEW_S,
-            max(1, int(round(STALL_S * hz))),
-            STALL_SHARE * STALL_S * float(np.min(speeds)),
-            model.STATE.offset["cones_hit"],
+            float(stall_ticks),
+            STALL_SHARE * STALL_S * least_speed,
+            float(cones),
             TRIM_RATE,
             length,
         ]
     )
+
+
+FULL_LOCK_CHOICES = (("radius_low", 1.0), ("radius_top", 1.0), ("turning_circle", 0.5))
+"""The metrics a car's full-lock radius is read from, the first one measured, with the
+share of it that is the radius (the turning circle is kerb to kerb)."""
+
+
+def full_lock_radii(values: Mapping[str, np.ndarray], lengths: np.ndarray) -> np.ndarray:
+    """The full-lock radius (length) of each of k tunings from their metrics (`values`,
+    arrays of k): the first of FULL_LOCK_CHOICES measured, else the body `lengths`."""
+    full_lock = np.array(lengths, dtype=np.float64)
+    for name, share in reversed(FULL_LOCK_CHOICES):  # the last one found, the first choice, wins
+        radius = share * np.asarray(values[name], dtype=np.float64).reshape(-1)
+        full_lock = np.where(np.isfinite(radius) & (radius > 0), radius, full_lock)
+    return full_lock
 
 
 def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> float:
@@ -431,8 +456,5 @@ def full_lock_radius_of(model: ModuleType, tuning: Mapping[str, object], hz: flo
     its body length (any steer scale drives it as far as it goes). `values`: its
     metrics when they are at hand (`metrics.compute`), else measured here."""
     values = compute(model, tuning, hz) if values is None else values
-    for name, share in (("radius_low", 1.0), ("radius_top", 1.0), ("turning_circle", 0.5)):
-        radius = share * float(np.asarray(values[name]).reshape(-1)[0])
-        if math.isfinite(radius) and radius > 0:
-            return radius
-    return float(model.body(tuning)["length"])
+    one = {name: np.asarray(values[name], dtype=np.float64).reshape(-1)[:1] for name, _ in FULL_LOCK_CHOICES}
+    return float(full_lock_radii(one, np.array([float(model.body(tuning)["length"])]))[0])

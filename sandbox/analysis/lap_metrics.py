@@ -36,8 +36,8 @@ from ..physics.world import build_world
 from . import lap_batch as lb
 from .driven_laps import OVERRUN_LENGTHS, line_crossing, nearest_distance
 from .lap_driver import FINISHED, STALL_S, STALLED, path_distances
-from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, check_room, margin_of
-from .metrics import METRICS, Metric, bodies, compute, reference_speed, walking_pace
+from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, check_room, limits_table, margin_of
+from .metrics import METRICS, Metric, bodies, compute, walking_pace
 
 LAP_METRICS = {
     "lap_time": Metric(
@@ -80,24 +80,6 @@ def lap_track(track: Track | None) -> Track | None:
     return None if track is None or lap_problem(track) else track
 
 
-def _limits(model: ModuleType, values: Mapping[str, np.ndarray], lengths: np.ndarray) -> np.ndarray:
-    """(k, 4): lateral grip, braking, top speed and full-lock radius of each tuning, as
-    `lap_plan.car_limits` reads them from its metrics."""
-    top = np.asarray(values["top_speed"], dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        from_top = top * top / (2.0 * values["braking_from_top"])
-        v = reference_speed(model)[0]
-        from_100 = v * v / (2.0 * values["braking_from_100"])
-    braking = np.where(np.isfinite(top) & (top > 0) & (values["braking_from_top"] > 0), from_top, math.nan)
-    braking = np.where(~(np.isfinite(braking) & (braking > 0)) & (values["braking_from_100"] > 0), from_100, braking)
-    full_lock = np.array(lengths, dtype=np.float64)
-    # full_lock_radius_of's choices in reverse: the last one found, its first choice, wins
-    for name, share in (("turning_circle", 0.5), ("radius_top", 1.0), ("radius_low", 1.0)):
-        radius = share * np.asarray(values[name], dtype=np.float64)
-        full_lock = np.where(np.isfinite(radius) & (radius > 0), radius, full_lock)
-    return np.column_stack([values["skidpad_lateral"], braking, top, full_lock])
-
-
 def lap_figures(
     model: ModuleType, params: Mapping[str, object], hz: float, track: Track, values=None
 ) -> dict[str, np.ndarray]:
@@ -118,7 +100,7 @@ def lap_figures(
     first_of[which[::-1]] = np.arange(len(which))[::-1]  # a row's first tuning, whose metrics it takes
     row_values = {name: np.asarray(v, dtype=np.float64).reshape(-1)[first_of] for name, v in values.items()}
     sizes = bodies(model, rows)
-    limits = _limits(model, row_values, sizes[:, 0])
+    limits = limits_table(model, row_values, sizes[:, 0])
     metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
     corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
     course = lt.course_of(track, unit, corridor)

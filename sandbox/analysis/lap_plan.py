@@ -20,17 +20,21 @@ from types import ModuleType
 from typing import Mapping, NamedTuple
 
 import numpy as np
+from numba import literally
 
 from ..errors import UserError
-from ..physics import sim
+from ..physics import kernels, sim
 from ..physics.body_shape import body_at, bounds, shape_of
+from ..physics.kernel import kernel
+from ..physics.kernels import tick_in
 from ..physics.lap_course import Course, course_of
 from ..physics.track import Track
 from ..physics.track_corridor import half_widths
-from .lap_driver import full_lock_radius_of
+from .lap_driver import full_lock_radii
 from .metrics import compute, reference_speed, walking_pace
 from .racing_line import RacingLine, racing_line
 from .speed_profile import profile
+from .straight_runs import VX, VY
 
 CLEARANCE_M = 0.5
 """m the racing line keeps from a wall beyond the car's half-width (px: at the track's
@@ -69,52 +73,81 @@ class LapPlan(NamedTuple):
     limits: Limits
 
 
-def acceleration_table(model: ModuleType, tuning: Mapping[str, object], hz: float, top: float) -> np.ndarray:
-    """(speed, acceleration) points (length/s, length/s²) of a full-throttle run from
-    rest on the open field: the speed each tick, its rate of change smoothed over a
-    tenth of a second, sampled at ACCEL_POINTS speeds up to where the run ends (or 99 %
-    of `top`). One compiled call."""
-    ticks = int(ACCEL_RUN_S * hz)
-    trace = np.zeros((ticks, 5))
-    trace[:, 1] = 1.0
-    vx, vy = sim.record(model, tuning, trace, hz, ("vx", "vy")).T
-    speed = np.concatenate([[0.0], np.hypot(vx, vy)])
-    span = max(1, int(round(0.1 * hz)))
-    t = np.arange(len(speed)) / hz
-    rate = (speed[span:] - speed[:-span]) / (t[span:] - t[:-span])
-    middle = 0.5 * (speed[span:] + speed[:-span])
-    end = float(np.max(speed))
+@kernel
+def full_throttle_table(model, p, rest, hz, ticks, span, top, points):
+    """(speeds, accelerations) (`points` each) of a full-throttle run of tuning row `p`
+    from `rest` for `ticks` ticks at `hz` on the open field: the speed's change over
+    `span` ticks against the mean speed over them, sampled at `points` speeds up to the
+    fastest reached (or 99 % of `top`), no acceleration below 0. The one-car plan
+    (`acceleration_table`) and the batch (`lap_batch`) both take it."""
+    literally(model)
+    s = rest.copy()
+    c = np.zeros(5)
+    c[1] = 1.0
+    dt = 1.0 / hz
+    speed = np.zeros(ticks + 1)
+    for t in range(ticks):
+        tick_in(model, s, c, p, dt, None)
+        speed[t + 1] = math.hypot(s[VX], s[VY])
+    n = ticks + 1 - span
+    rate = np.empty(n)
+    middle = np.empty(n)
+    for i in range(n):
+        rate[i] = (speed[i + span] - speed[i]) / ((i + span) / hz - i / hz)
+        middle[i] = 0.5 * (speed[i + span] + speed[i])
+    end = np.max(speed)
     if math.isfinite(top) and top > 0:
         end = min(end, 0.99 * top)
     if not end > 0:
-        return np.array([[0.0, 0.0]])
-    points = np.linspace(0.0, end, ACCEL_POINTS)
-    order = np.argsort(middle, kind="stable")
-    rising = middle[order] <= end
-    table = np.interp(points, middle[order][rising], rate[order][rising]) if rising.any() else np.zeros_like(points)
-    return np.column_stack([points, np.maximum(table, 0.0)])
+        return np.zeros(1), np.zeros(1)
+    v = np.linspace(0.0, end, points)
+    order = np.argsort(middle, kind="mergesort")
+    sorted_middle, sorted_rate = middle[order], rate[order]
+    rising = sorted_middle <= end
+    if rising.any():
+        a = np.interp(v, sorted_middle[rising], sorted_rate[rising])
+    else:
+        a = np.zeros(points)
+    return v, np.maximum(a, 0.0)
+
+
+def acceleration_table(model: ModuleType, tuning: Mapping[str, object], hz: float, top: float) -> np.ndarray:
+    """(speed, acceleration) points (length/s, length/s²), (ACCEL_POINTS, 2), of a
+    full-throttle run from rest on the open field of at most ACCEL_RUN_S, the speed's
+    change smoothed over a tenth of a second (`full_throttle_table`). One compiled call."""
+    rows, which = sim.tuning_rows(model, tuning, 1)
+    v, a = kernels.call(
+        full_throttle_table, sim.model_number(model), rows[which[0]], sim.at_rest(model, 1).data[0].copy(), float(hz),
+        int(ACCEL_RUN_S * hz), max(1, int(round(0.1 * hz))), float(top), ACCEL_POINTS,
+    )  # fmt: skip
+    return np.column_stack([v, a])
+
+
+def limits_table(model: ModuleType, values: Mapping[str, np.ndarray], lengths: np.ndarray) -> np.ndarray:
+    """(k, 4): lateral grip, braking, top speed and full-lock radius of each of k tunings
+    from its metrics (`values`, arrays of k) and body `lengths` (the module's text; the
+    full-lock radius as `lap_driver.full_lock_radii` chooses it)."""
+    top = np.asarray(values["top_speed"], dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        from_top = top * top / (2.0 * values["braking_from_top"])
+        v = reference_speed(model)[0]
+        from_100 = v * v / (2.0 * values["braking_from_100"])
+    braking = np.where(np.isfinite(top) & (top > 0) & (values["braking_from_top"] > 0), from_top, math.nan)
+    braking = np.where(~(np.isfinite(braking) & (braking > 0)) & (values["braking_from_100"] > 0), from_100, braking)
+    return np.column_stack([values["skidpad_lateral"], braking, top, full_lock_radii(values, lengths)])
 
 
 def car_limits(model: ModuleType, tuning: Mapping[str, object], hz: float, values=None) -> Limits:
     """The `Limits` of one tuning (`values`: its metrics when at hand)."""
     values = compute(model, tuning, hz) if values is None else values
-
-    def one(name: str) -> float:
-        return float(np.asarray(values[name]).reshape(-1)[0])
-
-    top = one("top_speed")
-    braking = math.nan
-    if math.isfinite(top) and top > 0 and one("braking_from_top") > 0:
-        braking = top * top / (2.0 * one("braking_from_top"))
-    if not (math.isfinite(braking) and braking > 0) and one("braking_from_100") > 0:
-        v = reference_speed(model)[0]
-        braking = v * v / (2.0 * one("braking_from_100"))
+    one = {name: np.asarray(v, dtype=np.float64).reshape(-1)[:1] for name, v in values.items()}
+    lateral, braking, top, full_lock = limits_table(model, one, np.array([float(model.body(tuning)["length"])]))[0]
     return Limits(
-        lateral=one("skidpad_lateral"),
-        braking=braking,
-        accel=acceleration_table(model, tuning, hz, top),
-        top=top,
-        full_lock_radius=full_lock_radius_of(model, tuning, hz, values),
+        lateral=float(lateral),
+        braking=float(braking),
+        accel=acceleration_table(model, tuning, hz, float(top)),
+        top=float(top),
+        full_lock_radius=float(full_lock),
     )
 
 
