@@ -74,6 +74,19 @@ def test_the_best_laps_ghost_is_drawn_after_the_first_valid_lap(window, qtbot):
     assert len(names) == 1 and len(window.track.ghosts) == 1
 
 
+def test_the_best_laps_ghost_is_not_a_compared_tuning_in_the_metrics(window, qtbot, monkeypatch):
+    """The ghost replays the car's own tuning: the Metrics tab compares no ghost."""
+    take_the_wheel(window, qtbot)
+    tick_until(window, lambda: window.drive.laps.lap == 2, 200 * window.sim.hz)
+    assert any(g.trace is not None for g in window.drive.ghosts)  # the best lap's ghost drives
+    asked = []
+    monkeypatch.setattr(
+        window.metrics, "request", lambda car, ghosts=(), names=(), track=None: asked.append((ghosts, names))
+    )
+    window._request_metrics()
+    assert asked == [([], [])]
+
+
 def test_a_plan_the_driver_cannot_make_gives_the_wheel_back_with_the_reason(window, qtbot, monkeypatch):
     """A lap the driver cannot plan (here: refused as a track too narrow for the car would
     be) is said in the status bar, and the keyboard keeps the wheel; no traceback."""

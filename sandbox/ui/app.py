@@ -177,7 +177,9 @@ class MainWindow(QMainWindow):
     def _request_metrics(self) -> None:
         """Recompute the metrics panel for a snapshot of the tuning (and the ghosts') on
         the track now (its lap figures on a closed track with a start line)."""
-        ghosts = self.drive.ghosts
+        # the compared tunings; a ghost replaying a trace of its own (the best lap's) is
+        # this very tuning and no other
+        ghosts = [g for g in self.drive.ghosts if g.trace is None]
         runs = [(g.sim.model, dict(g.sim.params), g.sim.hz) for g in ghosts]
         car = (self.model, dict(self.tuning), self.sim.hz)
         self.metrics.request(car, runs, [g.name for g in ghosts], self.world_track)
