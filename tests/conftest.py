@@ -28,6 +28,21 @@ def private_user_data(tmp_path, monkeypatch):
     yield home
 
 
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item):
+    """After pytest-qt has closed a test's widgets and called their deleteLater, delete
+    them now. Offscreen, no test runs an event loop that would (qtbot.waitExposed returns
+    at once, processEvents never runs a deferred delete posted outside a loop): a closed
+    window lived on for many later tests, hidden, its timers still firing (its autosave
+    wrote its session into a later test's settings), and every window of a file was
+    destroyed together whenever something first flushed the deferred deletes."""
+    yield
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture
 def window(qtbot):
     """The real window, shown offscreen, remembering nothing between tests."""

@@ -300,6 +300,7 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.drive_view.timer.stop()
+        self.memory.timer.stop()  # autosaved below: a closed window writes nothing later
         self.link.close()
         if self.switcher.prepare_first:  # its workers may wait for a compiling process: end it
             stop_children()
