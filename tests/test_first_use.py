@@ -80,6 +80,43 @@ def test_a_drag_while_the_metrics_are_prepared_says_so_then_shows_the_dragged_tu
     assert window.tuning["engine_power"] == before and not window.undo.canUndo()
 
 
+def test_on_a_lap_track_the_metrics_tab_prepares_the_lap_kernels_apart_then_shows_the_lap(window, qtbot, monkeypatch):
+    """On a closed track the Metrics tab's figures include the lap's: its worker has the
+    lap kernels prepared (compiled in a separate process on a first use) as well as the
+    metrics', says so meanwhile, and shows the lap time after."""
+    from sandbox.ui import metrics_panel
+
+    held = HeldPreparation()
+    monkeypatch.setattr(metrics_panel, "prepare", held.prepare)
+    monkeypatch.setattr(metrics_panel, "is_prepared", held.is_prepared)
+    window.world.open_builtin("club_circuit")
+    window.panels.metrics_dock.raise_()
+    qtbot.waitUntil(lambda: "step 1 of 2" in window.metrics.status.text())
+    assert window.metrics.preparing
+    held.done.set()
+    qtbot.waitUntil(lambda: any(r["name"] == "lap_time" for r in window.metrics.rows), timeout=LONG_MS)
+    assert ("arcade", "metrics") in held.asked and ("arcade", "laps") in held.asked
+    assert "MainThread" not in held.threads
+
+
+def test_the_drivers_plan_has_the_lap_kernels_prepared_apart_first(window, qtbot, monkeypatch):
+    """F9: the plan is made on a worker once the lap kernels are prepared there (a first
+    use compiles them in a separate process): neither the plan nor the driver's ticks on
+    the window's thread compile."""
+    from sandbox.session.lap_wheel import DriverSource
+    from sandbox.ui import lap_wheel
+
+    asked = []
+    monkeypatch.setattr(
+        lap_wheel, "prepare", lambda model, level: asked.append((model.NAME, level, threading.current_thread().name))
+    )
+    window.world.open_builtin("club_circuit")
+    window.driver_action.trigger()
+    qtbot.waitUntil(lambda: isinstance(window.drive.live, DriverSource), timeout=LONG_MS)
+    assert [(name, level) for name, level, _ in asked] == [("arcade", "driver")]
+    assert asked[0][2] != "MainThread"
+
+
 def test_the_tune_targets_wait_for_the_metrics_and_run_waits_for_the_targets(window, qtbot, monkeypatch):
     from sandbox.ui import tune_panel
 
@@ -152,6 +189,30 @@ def test_each_load_of_kernels_is_announced_once_to_each_listener(monkeypatch):
     kernel_prep.prepare(MODELS["arcade"], "drive")
     kernel_prep.prepare(MODELS["arcade"], "drive")  # loaded already: nothing to announce
     assert heard == [[("arcade", "drive")]]
+
+
+def test_a_window_closed_before_does_not_stop_the_next_windows_preparations(qtbot, monkeypatch):
+    """Closing a window ends the compiling processes its workers wait for; a window
+    opened after it in the same process still has its kernels prepared (its lap
+    figures, say), not refused as if it were closing."""
+    from sandbox.analysis import kernel_prep
+    from sandbox.physics.models import MODELS
+    from sandbox.ui.app import MainWindow
+
+    ran = []
+    monkeypatch.setattr(kernel_prep, "_loaded", set())
+    monkeypatch.setattr(kernel_prep, "_stopping", threading.Event())
+    monkeypatch.setattr(kernel_prep, "is_prepared", lambda model, level="drive": (model.NAME, level) in kernel_prep._loaded)
+    monkeypatch.setattr(kernel_prep, "in_cache", lambda model, level: True)  # loaded here, no separate process
+    monkeypatch.setattr(kernel_prep, "steps", lambda model, level: [lambda: ran.append((model.NAME, level))])
+    first = MainWindow(remember=False)
+    qtbot.addWidget(first)
+    first.switcher.prepare_first = True  # as the app's window: its workers may wait for a compiling process
+    first.close()
+    second = MainWindow(remember=False)
+    qtbot.addWidget(second)
+    kernel_prep.prepare(MODELS["arcade"], kernel_prep.LAPS)
+    assert ("arcade", "laps") in ran
 
 
 COLD_RUN = r"""

@@ -12,7 +12,10 @@ kernels of a level are there, so later runs skip the child process.
 Levels: "drive", the live tick (what driving the car needs); "metrics", also the
 metrics of one tuning (the Metrics and Tune panels); "everything", also the replay
 seek, the batches, a sweep's metrics and the force curve (what every panel needs).
-Beside them "curve", the force curve alone (its panel), which "everything" holds.
+Beside them "curve", the force curve alone (its panel), which "everything" holds;
+"laps", the lap figures on a closed track (the Metrics tab on such a track), and
+"driver", the driver's plan and control law (the driver at the wheel), which no other
+level holds.
 `prepare` is thread-safe and blocks the calling thread: call it on a worker, never
 on the window's thread. No Qt here.
 """
@@ -37,6 +40,10 @@ BACKGROUND_NICENESS = 10
 19 the lowest). One someone waits for (a panel saying "preparing…", a switch) runs
 at the window's: on a busy machine a process at 10 gets almost no processor, and the
 window, one process, still has its share of the cores."""
+LAPS = "laps"
+"""The lap figures: held by no other level."""
+DRIVER = "driver"
+"""The driver's plan and control law: held by no other level."""
 STEP = "step"
 """What the child process prints before each step ("step 2 of 5")."""
 
@@ -68,17 +75,31 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
     from . import manoeuvres
 
     number = model_number(model)
-    drivers = {
-        "drive": (kernels.run_one,),
-        "metrics": (kernels.run_one, manoeuvres.metrics_rows),
-        "everything": (kernels.run_one, manoeuvres.metrics_rows, manoeuvres.metrics_rows_parallel),
-    }[level]
-    return all(kernels.compiled(driver, number) for driver in drivers)
+    if level == LAPS:
+        from .lap_batch import lap_rows
+
+        drivers, plain = (manoeuvres.metrics_rows, lap_rows), ()
+    elif level == DRIVER:
+        from .lap_driver import driver_controls, driver_follow, driver_place, setup_row
+        from .lap_plan import full_throttle_table
+        from .speed_profile import forward_backward
+
+        drivers = (manoeuvres.metrics_rows, full_throttle_table)
+        plain = (forward_backward, setup_row, driver_place, driver_controls, driver_follow)
+    else:
+        drivers, plain = {
+            "drive": (kernels.run_one,),
+            "metrics": (kernels.run_one, manoeuvres.metrics_rows),
+            "everything": (kernels.run_one, manoeuvres.metrics_rows, manoeuvres.metrics_rows_parallel),
+        }[level], ()
+    return all(kernels.compiled(driver, number) for driver in drivers) and all(bool(f.signatures) for f in plain)
 
 
 def _holding(level: str) -> tuple[str, ...]:
     """The levels whose kernels include those of `level`."""
-    return (CURVE, "everything") if level == CURVE else LEVELS[LEVELS.index(level) :]
+    if level in (CURVE, LAPS, DRIVER):
+        return (CURVE, "everything") if level == CURVE else (level,)
+    return LEVELS[LEVELS.index(level) :]
 
 
 def _curve_kernels(model: ModuleType) -> list:
@@ -104,6 +125,8 @@ def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
         "drive": [lambda: warm_up(model)],
         "metrics": [lambda: warm_up(model), lambda: compute(model, tuning, DEFAULT_HZ)],
         CURVE: [lambda: force_curve(model, tuning, DEFAULT_HZ)],
+        LAPS: [lambda: compute(model, tuning, DEFAULT_HZ), lambda: _lap_figures(model, tuning, DEFAULT_HZ)],
+        DRIVER: [lambda: compute(model, tuning, DEFAULT_HZ), lambda: _driver(model, tuning, DEFAULT_HZ)],
         "everything": [
             lambda: warm_up(model, everything=True),
             lambda: compute(model, tuning, DEFAULT_HZ),
@@ -112,6 +135,56 @@ def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
         ],
     }
     return calls[level]
+
+
+def practice_ring():
+    """A closed track built here (tracks are read above this layer): a ring of 60 m
+    radius, 8 m of road each side of its centre line between two walls, its start line
+    across the road. The lap kernels take any track's arrays alike, so they compile
+    for every track on this one."""
+    import math
+
+    import numpy as np
+
+    from ..physics.track import Circle, Line, Polyline, Pose, Track
+
+    radius, half = 60.0, 8.0
+    angle = np.linspace(0.0, 2 * math.pi, 360, endpoint=False)
+    round_ = np.column_stack((np.cos(angle), np.sin(angle)))
+    outside = (radius + half) * round_
+    return Track(
+        name="practice ring",
+        polylines=(Polyline(np.vstack([outside, outside[:1]])),),
+        circles=(Circle(0.0, 0.0, radius - half),),
+        start=Line(radius - half, 0.0, radius + half, 0.0, (0.0, 1.0)),
+        centre_line=Polyline(radius * round_, closed=True),
+        spawn=Pose(radius * math.cos(-0.05), radius * math.sin(-0.05), math.pi / 2 - 0.05),
+    )
+
+
+def _lap_figures(model: ModuleType, tuning: dict, hz: float) -> None:
+    """Compile or load the lap figures (`lap_metrics`) on `practice_ring`."""
+    from .lap_metrics import lap_figures
+
+    lap_figures(model, tuning, hz, practice_ring())
+
+
+def _driver(model: ModuleType, tuning: dict, hz: float) -> None:
+    """Compile or load the driver's plan (`lap_plan`) and its control law tick by tick
+    (`lap_driver`, as the driver at the wheel calls it) on `practice_ring`."""
+    import numpy as np
+
+    from ..physics.sim import at_rest
+    from .lap_driver import MEM_SLOTS, driver_controls, driver_follow, driver_path, driver_place, driver_setup
+    from .lap_plan import plan_lap
+
+    plan = plan_lap(model, tuning, practice_ring(), hz)
+    path, path_s, speeds = driver_path(plan.line.points, plan.speeds)
+    setup = driver_setup(model, tuning, speeds, hz, plan.limits.full_lock_radius)
+    s, memory = at_rest(model, 1).data[0].copy(), np.zeros(MEM_SLOTS)
+    driver_place(s, path, path_s, speeds, setup, memory)
+    driver_controls(s, 1.0 / hz, path, path_s, speeds, setup, memory, np.zeros(5))
+    driver_follow(s, 1.0 / hz, path, path_s, setup, memory)
 
 
 def load_everything(model: ModuleType) -> None:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
-from ..analysis.kernel_prep import stop_children
+from ..analysis.kernel_prep import resume, stop_children
 from ..files.disk import png_complete, write_atomic
 from ..files.presets import Preset, values_and_precision
 from ..physics.car_shape import CarShape
@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
     def __init__(self, remember: bool = True):
         super().__init__()
         collect_in_window_thread()  # before any worker thread runs
+        resume()  # a window closed before in this process stopped the compiling: this one's go on
         self.remember = remember
         self.last_error: str | None = None
         self.undo = QUndoStack(self)

@@ -6,6 +6,7 @@ the driver drives; until a plan is ready the car coasts (no pedal, no steering).
 
 from __future__ import annotations
 
+from ..analysis.kernel_prep import DRIVER, prepare
 from ..analysis.lap_plan import plan_lap
 from ..errors import UserError
 from ..session.lap_wheel import DriverSource
@@ -78,7 +79,7 @@ class WheelControl:
         w.drive.live = self.waiting
         w.track.world.set_racing_line(None)  # until the new plan's line
         w.statusBar().showMessage("The driver studies the track and the car…", 10000)
-        self.job.request(lambda task: (plan_lap(model, tuning, track, hz), model, tuning, hz, track))
+        self.job.request(lambda task: (_planned_apart(model, tuning, track, hz), model, tuning, hz, track))
 
     def _planned(self, result, seconds: float) -> None:
         plan, model, tuning, hz, track = result
@@ -99,3 +100,11 @@ class WheelControl:
         if not self.driving:
             return ""
         return "driver at the wheel · " if isinstance(self.window.drive.live, DriverSource) else "driver planning · "
+
+
+def _planned_apart(model, tuning, track, hz: float):
+    """The plan, on the job's worker thread, the lap kernels compiled apart first (a
+    first use: `kernel_prep`), so neither the plan nor the driver's ticks on the
+    window's thread compile anything."""
+    prepare(model, DRIVER)
+    return plan_lap(model, tuning, track, hz)

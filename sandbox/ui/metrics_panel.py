@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..analysis.kernel_prep import is_prepared, prepare
+from ..analysis.kernel_prep import LAPS, is_prepared, prepare
 from ..analysis.lap_metrics import lap_figures, lap_note, lap_track, metric_of, sector_names
 from ..analysis.metrics import DECIMALS, compute, table, unit_of
 from ..errors import UserError
@@ -120,6 +120,8 @@ def _compute(task, car, ghosts, track=None):
     model, params, hz = car
     for what in {m.NAME: m for m in [model] + [g[0] for g in ghosts]}.values():
         prepare(what, "metrics", lambda step, steps: task.report((step, steps)))
+        if track is not None:  # the lap kernels too, compiled apart (a first use)
+            prepare(what, LAPS, lambda step, steps: task.report((step, steps)))
     return _rows(model, params, hz, track), [_rows(m, p, h, track) for m, p, h in ghosts]
 
 
@@ -179,7 +181,8 @@ class MetricsPanel(QWidget):
         ghosts = list(ghosts)
         track = lap_track(track)
         self._names = list(names)
-        if not all(is_prepared(m, "metrics") for m in [car[0]] + [g[0] for g in ghosts]):
+        levels = ("metrics",) if track is None else ("metrics", LAPS)
+        if not all(is_prepared(m, level) for m in [car[0]] + [g[0] for g in ghosts] for level in levels):
             self._set_status(PREPARING)
         elif not self._slow.isActive():
             self._slow.start()  # "computing…" only if no figures come within SLOW_MS

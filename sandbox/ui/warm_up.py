@@ -158,12 +158,11 @@ def prepare_physics(app, window) -> None:
     separate process (`analysis.kernel_prep`), never by the window's, and loaded here
     once it is there. From here on a switch to a model not compiled yet keeps the car
     driven now until the new one is ready."""
-    from ..analysis.kernel_prep import after_load, resume
+    from ..analysis.kernel_prep import after_load
     from ..physics.kernel_cache import is_warm
     from ..physics.sim import warm_up
 
     model = window.model
-    resume()  # a window closed before in this process stopped the compiling
     # a model's kernels loaded add thousands of long-lived objects: exempt from full
     # collections, which would otherwise take 100-360 ms on the window's thread
     after_load(freeze_long_lived)

@@ -1,0 +1,77 @@
+"""The lap levels of `kernel_prep` hold what the window then runs: once a separate
+process has compiled a model's "laps" and "driver" kernels, the window's process loads
+every kernel of the Metrics tab's lap figures and of the driver at the wheel (its plan
+and its control law, tick by tick) from the kernel cache, compiling none, on a real
+track (not the one the levels are compiled on)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LAP_LEVELS_RUN = r"""
+import json
+from sandbox.physics.kernel_cache import use_kernel_cache
+use_kernel_cache()
+from numba.core.dispatcher import Dispatcher
+used = set()  # every compiled function asked for a signature here (compiled, or loaded from the cache)
+original = Dispatcher.compile
+def compile(self, sig):
+    used.add(self)
+    return original(self, sig)
+Dispatcher.compile = compile
+from sandbox.analysis import kernel_prep
+apart = []  # (model, level) compiled by a separate process
+compile_apart = kernel_prep._compile_apart
+def record_apart(model, level, *args):
+    apart.append(level)
+    return compile_apart(model, level, *args)
+kernel_prep._compile_apart = record_apart
+from sandbox.physics.models import MODELS
+model = MODELS["arcade"]
+before = {level: kernel_prep.is_prepared(model, level) for level in (kernel_prep.LAPS, kernel_prep.DRIVER)}
+kernel_prep.prepare(model, kernel_prep.LAPS)
+kernel_prep.prepare(model, kernel_prep.DRIVER)
+after = {level: kernel_prep.is_prepared(model, level) for level in (kernel_prep.LAPS, kernel_prep.DRIVER)}
+from sandbox.analysis.lap_metrics import lap_figures, lap_track
+from sandbox.analysis.lap_plan import plan_lap
+from sandbox.files.tracks import find_builtin_track, load_track
+from sandbox.physics.sim import DEFAULT_HZ, at_rest
+from sandbox.session.lap_wheel import DriverSource
+track = lap_track(load_track(find_builtin_track("club_circuit")))
+tuning = {p.name: p.default for p in model.PARAMS}
+figures = lap_figures(model, tuning, DEFAULT_HZ, track)  # as the Metrics tab's worker
+plan = plan_lap(model, tuning, track, DEFAULT_HZ)  # as the driver's worker
+car = at_rest(model, 1, track.in_unit(model.LENGTH_UNIT).spawn)
+source = DriverSource(plan, model, tuning, DEFAULT_HZ, lambda: car)  # as the window's thread, each tick
+controls = [source.controls_for_tick(tick) for tick in range(3)]
+missed = sorted({d.py_func.__qualname__ for d in used if sum(d.stats.cache_misses.values())})
+print(json.dumps({"apart": apart, "before": before, "after": after, "compiled_here": missed,
+                  "lap_time": float(figures["lap_time"][0]), "throttle": controls[-1].throttle}), flush=True)
+"""
+
+
+def test_after_the_lap_levels_are_prepared_apart_the_lap_figures_and_the_driver_compile_nothing_here(tmp_path):
+    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"), CAR_SANDBOX_HOME=str(tmp_path / "home"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", LAP_LEVELS_RUN],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, done.stderr[-3000:]
+    result = json.loads(lines[-1])
+    assert result["before"] == {"laps": False, "driver": False}  # an empty cache: nothing here yet
+    assert result["apart"] == ["laps", "driver"]  # each compiled by a separate process
+    assert result["after"] == {"laps": True, "driver": True}
+    # neither loading them nor what the window then runs on another track compiles
+    # anything here: every kernel came from the cache
+    assert result["compiled_here"] == [], result["compiled_here"]
+    assert result["lap_time"] > 0 and result["throttle"] > 0  # the lap was driven, the driver drives
