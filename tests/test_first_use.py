@@ -171,6 +171,20 @@ def test_a_new_models_force_curve_says_it_is_prepared_then_draws_once_its_kernel
     assert "preparing" not in window.curves.full_title and "MainThread" not in held.threads
 
 
+def loaded_here(monkeypatch) -> None:
+    """`kernel_prep` with nothing loaded yet, preparations not stopped (by a window
+    closed before), every level in the cache: `prepare` runs its steps here, no
+    separate process."""
+    from sandbox.analysis import kernel_prep
+
+    monkeypatch.setattr(kernel_prep, "_loaded", set())
+    monkeypatch.setattr(kernel_prep, "_stopping", threading.Event())
+    monkeypatch.setattr(
+        kernel_prep, "is_prepared", lambda model, level="drive": (model.NAME, level) in kernel_prep._loaded
+    )
+    monkeypatch.setattr(kernel_prep, "in_cache", lambda model, level: True)
+
+
 def test_each_load_of_kernels_is_announced_once_to_each_listener(monkeypatch):
     """The window exempts what a load adds from full collections (`freeze_long_lived`)."""
     from sandbox.analysis import kernel_prep
@@ -178,11 +192,7 @@ def test_each_load_of_kernels_is_announced_once_to_each_listener(monkeypatch):
 
     heard = []
     monkeypatch.setattr(kernel_prep, "_after_load", [])
-    monkeypatch.setattr(kernel_prep, "_loaded", set())
-    monkeypatch.setattr(kernel_prep, "_stopping", threading.Event())  # a window closed before stopped them
-    loaded = lambda model, level="drive": (model.NAME, level) in kernel_prep._loaded  # noqa: E731
-    monkeypatch.setattr(kernel_prep, "is_prepared", loaded)
-    monkeypatch.setattr(kernel_prep, "in_cache", lambda model, level: True)  # loaded here, no separate process
+    loaded_here(monkeypatch)
     listener = lambda: heard.append(sorted(kernel_prep._loaded))  # noqa: E731
     kernel_prep.after_load(listener)
     kernel_prep.after_load(listener)
@@ -200,10 +210,7 @@ def test_a_window_closed_before_does_not_stop_the_next_windows_preparations(qtbo
     from sandbox.ui.app import MainWindow
 
     ran = []
-    monkeypatch.setattr(kernel_prep, "_loaded", set())
-    monkeypatch.setattr(kernel_prep, "_stopping", threading.Event())
-    monkeypatch.setattr(kernel_prep, "is_prepared", lambda model, level="drive": (model.NAME, level) in kernel_prep._loaded)
-    monkeypatch.setattr(kernel_prep, "in_cache", lambda model, level: True)  # loaded here, no separate process
+    loaded_here(monkeypatch)
     monkeypatch.setattr(kernel_prep, "steps", lambda model, level: [lambda: ran.append((model.NAME, level))])
     first = MainWindow(remember=False)
     qtbot.addWidget(first)

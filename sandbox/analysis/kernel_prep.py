@@ -75,10 +75,11 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
     from . import manoeuvres
 
     number = model_number(model)
+    plain = ()  # compiled functions called as they are, not through `kernels.call`
     if level == LAPS:
         from .lap_batch import lap_rows
 
-        drivers, plain = (manoeuvres.metrics_rows, lap_rows), ()
+        drivers = (manoeuvres.metrics_rows, lap_rows)
     elif level == DRIVER:
         from .lap_driver import driver_controls, driver_follow, driver_place, setup_row
         from .lap_plan import full_throttle_table
@@ -87,11 +88,11 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
         drivers = (manoeuvres.metrics_rows, full_throttle_table)
         plain = (forward_backward, setup_row, driver_place, driver_controls, driver_follow)
     else:
-        drivers, plain = {
+        drivers = {
             "drive": (kernels.run_one,),
             "metrics": (kernels.run_one, manoeuvres.metrics_rows),
             "everything": (kernels.run_one, manoeuvres.metrics_rows, manoeuvres.metrics_rows_parallel),
-        }[level], ()
+        }[level]
     return all(kernels.compiled(driver, number) for driver in drivers) and all(bool(f.signatures) for f in plain)
 
 
