@@ -85,7 +85,7 @@ def drive_timed_laps(
     overrun = OVERRUN_LENGTHS * float(model.body(tuning)["length"])
     drive = drive_laps(
         model, tuning, here, line.points, plan.speeds, (first + laps * length + overrun) / length, hz,
-        full_lock_radius=plan.limits.full_lock_radius,
+        full_lock_radius=plan.limits.full_lock_radius, room=line.room,
     )  # fmt: skip
     return DrivenLaps(drive, time_drive(plan.course, drive, here), plan, first)
 

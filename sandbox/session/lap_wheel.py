@@ -22,7 +22,7 @@ class DriverSource:
 
     def __init__(self, plan: LapPlan, model, tuning, hz: float, car: Callable[[], State]):
         self.plan = plan
-        self.path, self.path_s, self.speeds = driver_path(plan.line.points, plan.speeds)
+        self.path, self.path_s, self.speeds = driver_path(plan.line.points, plan.speeds, plan.line.room)
         self.setup = driver_setup(model, tuning, self.speeds, hz, plan.limits.full_lock_radius)
         self.dt = 1.0 / hz
         self.car = car
