@@ -1,7 +1,8 @@
 """The lap driver at the wheel of the drive session: a control source whose controls each
 tick come from the driver's control law (`analysis/lap_driver.driver_controls`, the
 same compiled code the headless drive runs), following a lap plan (the racing line at
-the car's own speed profile, `analysis/lap_plan.plan_lap`)."""
+the car's own speed profile, `analysis/lap_plan.plan_lap`, as practice leaves it:
+`analysis/driven_laps.practised_plan`)."""
 
 from __future__ import annotations
 

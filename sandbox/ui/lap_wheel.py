@@ -1,12 +1,13 @@
 """Car → Driver at the wheel (F9): the lap driver drives the window's car round the track
 and gives the wheel back on F9 again. Its lap plan (the car's measured limits, the
-racing line, the speed profile: `analysis/lap_plan.plan_lap`) is made on a worker
-thread for the tuning, rate and track shown, and again when any of them changes while
-the driver drives; until a plan is ready the car coasts (no pedal, no steering)."""
+racing line, the speed profile, practised on a lap from the spawn:
+`analysis/driven_laps.practised_plan`) is made on a worker thread for the tuning, rate
+and track shown, and again when any of them changes while the driver drives; until a
+plan is ready the car coasts (no pedal, no steering)."""
 
 from __future__ import annotations
 
-from ..analysis.lap_plan import plan_lap
+from ..analysis.driven_laps import practised_plan
 from ..errors import UserError
 from ..session.lap_wheel import DriverSource
 from ..session.sources import HeldControls
@@ -78,7 +79,7 @@ class WheelControl:
         w.drive.live = self.waiting
         w.track.world.set_racing_line(None)  # until the new plan's line
         w.statusBar().showMessage("The driver studies the track and the car…", 10000)
-        self.job.request(lambda task: (plan_lap(model, tuning, track, hz), model, tuning, hz, track))
+        self.job.request(lambda task: (practised_plan(model, tuning, track, hz), model, tuning, hz, track))
 
     def _planned(self, result, seconds: float) -> None:
         plan, model, tuning, hz, track = result
