@@ -64,10 +64,10 @@ def test_the_laps_of_a_ring_are_timed_where_the_car_crosses_the_start_line(tmp_p
 
 @pytest.fixture
 def coned_ring(tmp_path):
-    """The ring with a cone on the centre line just after the start line: the car
-    starts on the centre line and joins the racing line (a circle at the ring's outer
-    edge, less the car's margin) over tens of metres, so it meets the cone in lap 1;
-    from lap 2 it is on the racing line, metres outside the cone."""
+    """The ring with a cone on the racing line (a circle at the ring's outer edge, less
+    the car's margin) half a lap after the start line, where the car, joining the line
+    from the spawn on the centre line, is on it: it knocks the cone in lap 1 at any
+    speed (so practice, driving slower, does not help), and the cone lies flat after."""
     from dataclasses import replace
 
     from sandbox.analysis.lap_plan import margin_of
@@ -79,7 +79,8 @@ def coned_ring(tmp_path):
     preset = load_preset(find_preset("recipe_defaults"))
     line = racing_line(track, "px", margin_of(preset.model, preset.tuning, track)).points / track.pixels_per_metre
     assert float(np.median(np.hypot(*line.T))) > RADIUS + 3.0  # the line is well outside the cone
-    cone = Circle(RADIUS * math.cos(0.3), RADIUS * math.sin(0.3), 0.15)
+    on_line = float(np.median(np.hypot(*line.T)))
+    cone = Circle(-on_line, 0.0, 0.15)
     return save_track(replace(track, cones=(cone,)), tmp_path / "coned.json")
 
 
@@ -238,3 +239,17 @@ def test_a_cone_penalty_out_of_range_is_refused_with_exit_2(ring_file, penalty):
     else:
         assert f"argument --cone-penalty: cone penalty {penalty} s is not within 0 … 60 s" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_report_says_when_the_driver_practised_and_how_much_it_asked():
+    """The ice car's first drive of the skid pad slides wide (practice: less grip asked
+    until its lap counts); the go-kart's counts at its whole grip."""
+    ice = cli("lap", "--preset", BUILTIN_DIR / "ice.json", "--track", "skid_pad", "--laps", "1")
+    assert ice.returncode == 0, ice.stderr
+    assert "the driver practised" in ice.stdout
+    kart = json.loads(cli("lap", "--preset", BUILTIN_DIR / "go_kart.json", "--track", "skid_pad", "--json").stdout)
+    asked = kart["lateral_asked"]
+    assert asked["most"] == asked["grip"] and asked["unit"] == "px/s²"  # an arcade preset: its lengths are px
+    report = json.loads(cli("lap", "--preset", BUILTIN_DIR / "ice.json", "--track", "skid_pad", "--json").stdout)
+    assert 0 < report["lateral_asked"]["most"] < 0.5 * report["lateral_asked"]["grip"]
+    assert report["laps"][0]["valid"]

@@ -172,3 +172,18 @@ def test_a_path_no_car_can_drive_is_refused_before_any_drive(points, speed, said
     model = MODELS["arcade"]
     with pytest.raises(ValueError, match=said):
         drive_laps(model, Tuning(model.PARAMS), None, np.array(points, float), speed, 1, HZ, full_lock_radius=1.0)
+
+
+@pytest.mark.parametrize(
+    ("room", "said"),
+    [
+        ([[1.0, 1.0]] * 2, "one pair"),
+        ([[1.0, 1.0], [-0.5, 1.0], [1.0, 1.0]], "room to either side is 0 or more"),
+        ([[1.0, 1.0], [math.nan, 1.0], [1.0, 1.0]], "room to either side is 0 or more"),
+    ],
+)
+def test_a_path_whose_room_beside_it_is_not_a_length_is_refused(room, said):
+    model = MODELS["arcade"]
+    points = np.array([[0, 0], [10, 0], [0, 10]], float)
+    with pytest.raises(ValueError, match=said):
+        drive_laps(model, Tuning(model.PARAMS), None, points, 1.0, 1, HZ, full_lock_radius=1.0, room=np.array(room))

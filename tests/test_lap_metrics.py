@@ -38,6 +38,21 @@ def test_batch_lap_equals_the_drivers_timed_lap_tuning_by_tuning(club, drift, hz
         assert lap_note(model, figures, k) == ""
 
 
+@pytest.mark.parametrize("name", ["drift", "ice", "heavy_truck"])
+def test_a_car_that_practises_laps_the_same_in_the_batch_as_alone(name):
+    """On the skid pad these cars' first drive does not count (they slide wide, or
+    knock a cone joining the line), so the driver drives again asking for less grip:
+    the batch practises as the driver alone does, to the same lap."""
+    preset = load_preset(find_preset(name))
+    pad = open_track(find_builtin_track("skid_pad"))
+    tuning = dict(preset.tuning)
+    alone = drive_timed_laps(preset.model, tuning, pad, 1, preset.hz)
+    assert alone.plan.lateral < alone.plan.limits.lateral  # it practised
+    assert alone.laps[0].valid
+    figures = lap_figures(preset.model, tuning, preset.hz, pad)
+    assert figures["lap_time"][0] == alone.laps[0].time
+
+
 def test_more_engine_power_is_not_slower(club, drift):
     """More power: at least as quick out of every corner onto every straight, the grip
     and braking the same, so the lap is no slower."""

@@ -87,22 +87,20 @@ def test_the_best_laps_ghost_is_not_a_compared_tuning_in_the_metrics(window, qtb
     assert asked == [([], [])]
 
 
-def test_a_plan_the_driver_cannot_make_gives_the_wheel_back_with_the_reason(window, qtbot, monkeypatch):
-    """A lap the driver cannot plan (here: refused as a track too narrow for the car would
-    be) is said in the status bar, and the keyboard keeps the wheel; no traceback."""
-    from sandbox.errors import UserError
-    from sandbox.ui import lap_wheel
+def test_a_plan_the_driver_cannot_make_gives_the_wheel_back_with_the_reason(window, qtbot, tmp_path):
+    """A lap the driver cannot plan (a ring road 1 m wide: too narrow for the car) is
+    said in the status bar, and the keyboard keeps the wheel; no traceback."""
+    from lap_tracks import ring
+    from sandbox.files.tracks import save_track
 
-    def refuse(*args, **kwargs):
-        raise UserError("track 'Club circuit' is narrower than the car at 120 m")
-
-    monkeypatch.setattr(lap_wheel, "plan_lap", refuse)
-    window.world.open_builtin("club_circuit")
+    path = save_track(ring(40.0, 0.5), tmp_path / "narrow.json")
+    assert window.world.open_file(path)
     window.driver_action.trigger()
     qtbot.waitUntil(lambda: not window.wheel.driving, timeout=PLAN_WAIT_MS)
     assert window.drive.live is window.keys and not window.driver_action.isChecked()
     said = window.statusBar().currentMessage()
-    assert said.startswith("The driver could not drive here: track 'Club circuit' is narrower")
+    assert said.startswith("The driver could not drive here: the track 'ring' is 1.0 m wide"), said
+    assert "too narrow for this car" in said
 
 
 def test_the_driver_is_in_the_car_menu_with_f9_and_a_tip(window):

@@ -16,7 +16,7 @@ import numpy as np
 from ..physics import lap_timer as lt
 from ..physics.track import Line, Track
 from .lap_driver import COL_X, COL_Y, CONES, DriveResult, drive_laps
-from .lap_plan import LapPlan, plan_lap
+from .lap_plan import PRACTICE_DRIVES, LapPlan, plan_lap, practised
 from .laps import Lap, LapBook
 
 OVERRUN_LENGTHS = 2.0
@@ -71,8 +71,33 @@ def drive_timed_laps(
     model: ModuleType, tuning: Mapping[str, object], track: Track, laps: int, hz: float, values=None
 ) -> DrivenLaps:
     """`laps` timed laps of `track` by the driver, from the spawn (UserError for a track a
-    lap cannot be driven or timed on). `values`: the tuning's metrics when at hand."""
+    lap cannot be driven or timed on). `values`: the tuning's metrics when at hand. The
+    driver practises (`lap_plan.practised`): a drive with a lap that does not count, or
+    fewer laps than asked, is driven again asking for less grip, at most
+    PRACTICE_DRIVES drives; the first that counts is returned, else the first of all
+    (practice did not help: a cone on the line, a car too weak to finish)."""
     plan = plan_lap(model, tuning, track, hz, values)
+    first = None
+    for drives in range(PRACTICE_DRIVES):
+        plan = plan if drives == 0 else practised(model, plan)
+        driven = _drive_plan(model, tuning, track, laps, hz, plan)
+        if len(driven.laps) >= laps and all(lap.valid for lap in driven.laps[:laps]):
+            return driven
+        first = driven if first is None else first
+    return first
+
+
+def practised_plan(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: float) -> LapPlan:
+    """The plan the driver follows on `track` once it has practised a lap from the spawn
+    (`drive_timed_laps`): the plan itself for a car whose first lap counts (UserError
+    for a track a lap cannot be driven or timed on)."""
+    return drive_timed_laps(model, tuning, track, 1, hz).plan
+
+
+def _drive_plan(
+    model: ModuleType, tuning: Mapping[str, object], track: Track, laps: int, hz: float, plan: LapPlan
+) -> DrivenLaps:
+    """`laps` timed laps of `track` following `plan`, from the spawn."""
     here = track.in_unit(model.LENGTH_UNIT)
     line = plan.line
     length = line.s[-1]
@@ -85,7 +110,7 @@ def drive_timed_laps(
     overrun = OVERRUN_LENGTHS * float(model.body(tuning)["length"])
     drive = drive_laps(
         model, tuning, here, line.points, plan.speeds, (first + laps * length + overrun) / length, hz,
-        full_lock_radius=plan.limits.full_lock_radius,
+        full_lock_radius=plan.limits.full_lock_radius, room=line.room,
     )  # fmt: skip
     return DrivenLaps(drive, time_drive(plan.course, drive, here), plan, first)
 

@@ -81,12 +81,13 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
 
         drivers = (manoeuvres.metrics_rows, lap_rows)
     elif level == DRIVER:
-        from .lap_driver import driver_controls, driver_follow, driver_place, setup_row
+        from ..physics.lap_timer import timer_ticks
+        from .lap_driver import drive, driver_controls, driver_follow, driver_place, setup_row
         from .lap_plan import full_throttle_table
         from .speed_profile import forward_backward
 
-        drivers = (manoeuvres.metrics_rows, full_throttle_table)
-        plain = (forward_backward, setup_row, driver_place, driver_controls, driver_follow)
+        drivers = (manoeuvres.metrics_rows, full_throttle_table, drive)
+        plain = (forward_backward, setup_row, timer_ticks, driver_place, driver_controls, driver_follow)
     else:
         drivers = {
             "drive": (kernels.run_one,),
@@ -171,16 +172,17 @@ def _lap_figures(model: ModuleType, tuning: dict, hz: float) -> None:
 
 
 def _driver(model: ModuleType, tuning: dict, hz: float) -> None:
-    """Compile or load the driver's plan (`lap_plan`) and its control law tick by tick
-    (`lap_driver`, as the driver at the wheel calls it) on `practice_ring`."""
+    """Compile or load the driver's plan as its practice leaves it (`driven_laps`: the
+    plan, a timed lap driven headless) and its control law tick by tick (`lap_driver`,
+    as the driver at the wheel calls it) on `practice_ring`."""
     import numpy as np
 
     from ..physics.sim import at_rest
+    from .driven_laps import practised_plan
     from .lap_driver import MEM_SLOTS, driver_controls, driver_follow, driver_path, driver_place, driver_setup
-    from .lap_plan import plan_lap
 
-    plan = plan_lap(model, tuning, practice_ring(), hz)
-    path, path_s, speeds = driver_path(plan.line.points, plan.speeds)
+    plan = practised_plan(model, tuning, practice_ring(), hz)
+    path, path_s, speeds = driver_path(plan.line.points, plan.speeds, plan.line.room)
     setup = driver_setup(model, tuning, speeds, hz, plan.limits.full_lock_radius)
     s, memory = at_rest(model, 1).data[0].copy(), np.zeros(MEM_SLOTS)
     driver_place(s, path, path_s, speeds, setup, memory)

@@ -7,7 +7,11 @@ order so a tuning's lap is the same lap:
 - the speed profile along the racing line (`speed_profile.forward_backward` with the
   friction ellipse, at least walking pace), as `lap_plan.plan_lap` makes it;
 - the driver's drive from the track's spawn among its walls (`lap_driver.drive`);
-- the lap timer over the drive's ticks (`lap_timer.timer_tick`).
+- the lap timer over the drive's ticks (`lap_timer.timer_tick`);
+- the practice: a drive whose first lap does not count, or that never completes one,
+  is driven again asking for PRACTICE_SHARE of the most lateral acceleration the drive
+  before asked for, at most PRACTICE_DRIVES drives (`lap_plan.practised`); the first
+  that counts is kept, else the first of all.
 Its inputs are packed by `lap_metrics`; see there for what each row holds.
 """
 
@@ -34,7 +38,7 @@ from .lap_driver import (
     drive,
     setup_row,
 )
-from .lap_plan import ACCEL_POINTS, full_throttle_table
+from .lap_plan import ACCEL_POINTS, PRACTICE_DRIVES, PRACTICE_SHARE, full_throttle_table
 from .speed_profile import forward_backward
 from .straight_runs import X, Y
 
@@ -63,17 +67,16 @@ OUT_SLOTS = 5
 
 
 @kernel
-def lap_of(model, p, dt, rest, start, car, settings, line_s, kappa, path, path_s, walls, out):
-    """One tuning (row `p`): its plan and its drive from `start` (the rows and how many
-    were driven); writes how the drive ended, how far and how long into `out`."""
+def lap_of(model, p, dt, accel_v, accel_a, start, car, settings, line_s, kappa, path, path_s, walls, lateral, out):
+    """One tuning (row `p`, its acceleration table `accel_v`, `accel_a`): its plan
+    asking for at most `lateral` (length/s²) round the bends and its drive from
+    `start`: the rows, how many were driven and the most lateral acceleration the plan
+    asked for; writes how the drive ended, how far and how long into `out`."""
     literally(model)
     top = car[CAR_TOP]
-    accel_v, accel_a = full_throttle_table(
-        model, p, rest, settings[SET_HZ], int(settings[SET_ACCEL_TICKS]), int(settings[SET_SPAN]), top, ACCEL_POINTS
-    )
     v_top = top if math.isfinite(top) and top > 0 else np.max(accel_v)
-    lateral = car[CAR_LATERAL] if math.isfinite(car[CAR_LATERAL]) and car[CAR_LATERAL] > 0 else math.inf
-    braking = car[CAR_BRAKING] if math.isfinite(car[CAR_BRAKING]) and car[CAR_BRAKING] > 0 else lateral
+    measured = grip_of(car)
+    braking = car[CAR_BRAKING] if math.isfinite(car[CAR_BRAKING]) and car[CAR_BRAKING] > 0 else measured
     speeds = forward_backward(line_s, kappa, lateral, braking, accel_v, accel_a, max(v_top, 1e-9), True, True)
     speeds = np.maximum(speeds, settings[SET_PACE])
     hz = settings[SET_HZ]
@@ -88,7 +91,13 @@ def lap_of(model, p, dt, rest, start, car, settings, line_s, kappa, path, path_s
     out[OUT_ENDED] = ended
     out[OUT_DISTANCE] = rows[ticks - 1, DISTANCE] if ticks > 0 else 0.0
     out[OUT_DRIVEN] = ticks * dt
-    return ticks, rows
+    return ticks, rows, np.max(speeds * speeds * np.abs(kappa))
+
+
+@kernel
+def grip_of(car):
+    """The car's measured lateral grip (length/s²; inf: none measured)."""
+    return car[CAR_LATERAL] if math.isfinite(car[CAR_LATERAL]) and car[CAR_LATERAL] > 0 else math.inf
 
 
 @kernel
@@ -133,7 +142,22 @@ def lap_rows(
             settings[SET_LENGTH], settings[SET_STEP], settings[SET_METRE],
         )  # fmt: skip
         walls = Walls(World(floats, ints), settings[SET_SCALE], settings[SET_RESTITUTION], settings[SET_FRICTION])
-        ticks, driven = lap_of(
-            model, rows[i], dt, rest, start, cars[i], settings, line_s, kappa, path, path_s, walls, out[i]
-        )
-        time_rows(course, timer0.copy(), start[X], start[Y], driven, ticks, dt, out[i])
+        accel_v, accel_a = full_throttle_table(
+            model, rows[i], rest, settings[SET_HZ], int(settings[SET_ACCEL_TICKS]), int(settings[SET_SPAN]),
+            cars[i, CAR_TOP], ACCEL_POINTS,
+        )  # fmt: skip
+        lateral = grip_of(cars[i])
+        first = out[i].copy()
+        for drives in range(PRACTICE_DRIVES):
+            ticks, driven, asked = lap_of(
+                model, rows[i], dt, accel_v, accel_a, start, cars[i], settings, line_s, kappa, path, path_s, walls,
+                lateral, out[i],
+            )  # fmt: skip
+            time_rows(course, timer0.copy(), start[X], start[Y], driven, ticks, dt, out[i])
+            if out[i, OUT_FLAGS] == 0.0:  # its first lap counts
+                break
+            if drives == 0:
+                first[:] = out[i]
+            elif drives == PRACTICE_DRIVES - 1:  # none counted
+                out[i] = first
+            lateral = PRACTICE_SHARE * min(lateral, asked)  # as lap_plan.practised

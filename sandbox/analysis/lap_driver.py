@@ -14,9 +14,11 @@ one kernel, `driver_controls` (with `driver_follow` after each tick): the drive
 session's driver at the wheel calls the same kernels tick by tick
 (`session/lap_wheel.py`).
 
-The path is a closed polyline in the model's unit: points (n, 2), a target speed at
-each (length/s). Distances along it are measured from the point nearest the car's
-start and keep growing lap after lap (a car that turns back makes them shrink).
+The path is a closed polyline in the model's unit: points (n, 4), each its position and
+how far the path may be moved to its right and to its left there and keep clear of the
+walls (length; inf: the open field), with a target speed at each (length/s).
+Distances along it are measured from the point nearest the car's start and keep
+growing lap after lap (a car that turns back makes them shrink).
 
 Each tick writes a row of `COLUMNS`: the controls it drove with (the first five, in
 the order a control trace holds them, rounded as the engine holds them, so the rows
@@ -202,6 +204,10 @@ def locate(path_s, j, along):
     return j, 0.0
 
 
+PATH_X, PATH_Y, ROOM_RIGHT, ROOM_LEFT = range(4)
+"""Columns of a path's point (`driver_path`)."""
+
+
 (MEM_SEGMENT, MEM_ALONG, MEM_HELD, MEM_DISTANCE, MEM_OFF, MEM_TRIM, MEM_JOIN, MEM_JOIN_LENGTH) = range(8)
 """Slots of a driver's memory between ticks (`driver_controls`, `driver_follow`): the
 path segment the car is nearest, where it is along the path (length, within a lap), the
@@ -221,6 +227,16 @@ def join_share(driven, length):
     if driven >= length:
         return 0.0
     return 0.5 * (1.0 + math.cos(math.pi * driven / length))
+
+
+@kernel
+def join_shift(path, k, f, offset):
+    """The join's shift of the path sideways (length, + right) at fraction `f` of segment
+    `k`: `offset` kept within the room the path has there to that side (the less of the
+    segment's two ends): a path bending toward a wall takes a join beside it into the
+    wall."""
+    m = (k + 1) % path.shape[0]
+    return clamp(offset, -min(path[k, ROOM_LEFT], path[m, ROOM_LEFT]), min(path[k, ROOM_RIGHT], path[m, ROOM_RIGHT]))
 
 
 @kernel
@@ -255,13 +271,16 @@ def driver_controls(s, dt, path, path_s, path_v, setup, mem, c):
     k, f = locate(path_s, j, along + look)
     m = (k + 1) % n
     ex, ey = path[m, 0] - path[k, 0], path[m, 1] - path[k, 1]
-    side = mem[MEM_JOIN] * join_share(mem[MEM_DISTANCE] + look, mem[MEM_JOIN_LENGTH]) / max(math.hypot(ex, ey), 1e-12)
+    joining = mem[MEM_JOIN] * join_share(mem[MEM_DISTANCE] + look, mem[MEM_JOIN_LENGTH])
+    side = join_shift(path, k, f, joining) / max(math.hypot(ex, ey), 1e-12)
     dx = path[k, 0] + f * ex - ey * side - s[X]  # (-ey, ex): the path's right, y down
     dy = path[k, 1] + f * ey + ex * side - s[Y]
     right = -sh * dx + ch * dy  # y down: the car's right is its heading turned +90°
     curvature = 2.0 * right / max(dx * dx + dy * dy, 1e-12)
     pursuit = curvature * setup[SET_FULL_LOCK]
-    off, trim = mem[MEM_OFF] - mem[MEM_JOIN] * join_share(mem[MEM_DISTANCE], mem[MEM_JOIN_LENGTH]), mem[MEM_TRIM]
+    here = (along - path_s[j]) / max(path_s[j + 1] - path_s[j], 1e-12)
+    joining = mem[MEM_JOIN] * join_share(mem[MEM_DISTANCE], mem[MEM_JOIN_LENGTH])
+    off, trim = mem[MEM_OFF] - join_shift(path, j, here, joining), mem[MEM_TRIM]
     # a wheel at full lock or a car far off adds nothing to the trim (no wind-up)
     if -1.0 < pursuit + trim < 1.0 and abs(off) < TRIM_BAND_LENGTHS * setup[SET_LENGTH]:
         trim = clamp(trim - setup[SET_TRIM] * off / setup[SET_LENGTH] * dt, -TRIM_MOST, TRIM_MOST)
@@ -300,7 +319,7 @@ def driver_follow(s, dt, path, path_s, setup, mem):
 @kernel
 def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
     """Drive car row `s` (in place; tuning row `p`, tick `dt` s) along the closed path
-    (`path` (n, 2), cumulative `path_s` (n + 1), target speeds `path_v` (n)) until it has
+    (`path` (n, 4): `driver_path`, cumulative `path_s` (n + 1), target speeds `path_v` (n)) until it has
     gone `goal` (length) along it, at most len(out) ticks, among `walls` (None: the open
     field); out[t] = the row of tick t (`COLUMNS`). `setup`: the SET_* slots. Each tick:
     `driver_controls`, the model's tick, `driver_follow`. Returns (ticks driven, how it
@@ -331,8 +350,9 @@ def drive(model, s, p, dt, path, path_s, path_v, setup, goal, out, walls):
 
 
 def path_distances(path_xy: np.ndarray) -> np.ndarray:
-    """The cumulative distance (n + 1) of the closed path's points, the last the lap."""
-    closed = np.vstack([path_xy, path_xy[:1]])
+    """The cumulative distance (n + 1) of the closed path's points (their first two
+    columns: x, y), the last the lap."""
+    closed = np.vstack([path_xy[:, :2], path_xy[:1, :2]])
     return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
 
 
@@ -348,6 +368,7 @@ def drive_laps(
     full_lock_radius: float | None = None,
     start: Pose | None = None,
     max_ticks: int | None = None,
+    room: np.ndarray | None = None,
 ) -> DriveResult:
     """Drive `laps` times the length of the closed path `path_xy` ((n, 2), the model's
     unit; the last point joins the first) along it, counted from the car's start (a
@@ -356,8 +377,9 @@ def drive_laps(
     model's unit; else the track's spawn), at `hz`. `full_lock_radius` (length): the
     radius of the car's path at full lock, else measured here (`full_lock_radius_of`).
     `max_ticks`: the bound (else SLACK times the laps at the mean target speed, plus
-    SLACK_S). One compiled call."""
-    path, path_s, speeds = driver_path(path_xy, path_v)
+    SLACK_S). `room`: (n, 2) how far the path may move right and left at each point
+    (`racing_line.RacingLine.room`; None: no wall near). One compiled call."""
+    path, path_s, speeds = driver_path(path_xy, path_v, room)
     if not laps > 0:
         raise ValueError("a drive is of more than 0 laps")
     lap = float(path_s[-1])
@@ -378,18 +400,27 @@ def drive_laps(
     return DriveResult(out[:ticks].copy(), int(ended), float(hz), lap, goal)
 
 
-def driver_path(path_xy: np.ndarray, path_v: np.ndarray | float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(path (n, 2), path_s (n + 1), speeds (n)) as `drive` takes them, from a closed
-    path's points (the model's unit; a first point repeated at the end is dropped) and
-    its target speeds (length/s: n, or one for every point). ValueError for a path
-    that cannot be driven."""
-    path = np.ascontiguousarray(path_xy, dtype=np.float64).reshape(-1, 2)
+def driver_path(
+    path_xy: np.ndarray, path_v: np.ndarray | float, room: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(path (n, 4), path_s (n + 1), speeds (n)) as `drive` takes them, from a closed
+    path's points (the model's unit; a first point repeated at the end is dropped), its
+    target speeds (length/s: n, or one for every point) and the room it has to its
+    right and left at each point ((n, 2), length; None: no wall near). ValueError for a
+    path that cannot be driven."""
+    xy = np.asarray(path_xy, dtype=np.float64).reshape(-1, 2)
+    room = np.full(xy.shape, math.inf) if room is None else np.asarray(room, dtype=np.float64).reshape(-1, 2)
+    if len(room) != len(xy):
+        raise ValueError("a path's room is one pair (right, left) for each of its points")
+    path = np.ascontiguousarray(np.column_stack([xy, room]))
     path_v = np.asarray(path_v, dtype=np.float64)
-    if len(path) > 1 and np.array_equal(path[0], path[-1]):  # a ring given with its first point again at its end
+    if len(path) > 1 and np.array_equal(xy[0], xy[-1]):  # a ring given with its first point again at its end
         path = path[:-1]
         path_v = path_v[:-1] if path_v.ndim and len(path_v) == len(path) + 1 else path_v
-    if len(path) < 3 or not np.isfinite(path).all():
+    if len(path) < 3 or not np.isfinite(path[:, :2]).all():
         raise ValueError("a path is at least three finite points")
+    if not (room >= 0).all():
+        raise ValueError("a path's room to either side is 0 or more")
     path_s = path_distances(path)
     if not np.all(np.diff(path_s) > 0):
         raise ValueError("a path's points are all apart (no two in a row the same)")

@@ -35,7 +35,7 @@ from ..physics.walls import walls_for
 from ..physics.world import build_world
 from . import lap_batch as lb
 from .driven_laps import OVERRUN_LENGTHS, line_crossing, nearest_distance
-from .lap_driver import FINISHED, STALL_S, STALLED, path_distances
+from .lap_driver import FINISHED, STALL_S, STALLED, driver_path
 from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, check_room, limits_table, margin_of
 from .metrics import METRICS, Metric, bodies, compute, walking_pace
 
@@ -132,8 +132,7 @@ def lap_figures(
         group = np.flatnonzero(margins == margin)
         check_room(track, corridor, float(margin), metre)  # a clear refusal, as the one-car plan's
         line = racing_line(track, unit, float(margin))
-        path = np.ascontiguousarray(line.points, dtype=np.float64)
-        path_s = path_distances(path)
+        path, path_s, _ = driver_path(line.points, 1.0, line.room)
         length = line.s[-1]
         crossing = line_crossing(line.points, line.s, here.start)
         if not math.isfinite(crossing):

@@ -11,6 +11,12 @@ The limits come from the car's metrics (`metrics.compute`) and one straight run:
 - top speed: `top_speed`; full-lock radius: `lap_driver.full_lock_radius_of`.
 A tuning change means new limits (and a new profile): lap time stays a measure of the
 tuning. The line depends on the track and the car's width only (cached).
+
+The driver practises (`driven_laps`, `lap_batch`): a car that slides while it turns
+(the drift and ice presets, whose grip falls away above their slip speed) does not hold
+the line at the speed its full-lock grip allows, so a drive in which a lap does not
+count is driven again asking for PRACTICE_SHARE of the lateral acceleration the drive
+before asked for at most (`practised`), at most PRACTICE_DRIVES drives in all.
 """
 
 from __future__ import annotations
@@ -49,6 +55,11 @@ ACCEL_RUN_S = 60.0
 """s: the longest full-throttle run the acceleration table is read from."""
 ACCEL_POINTS = 24
 """Points of the acceleration table."""
+PRACTICE_DRIVES = 6
+"""Drives at most: the first, and five more each asking for less of the car's grip."""
+PRACTICE_SHARE = 0.5
+"""The share of the most lateral acceleration a failed drive asked for that the next
+one asks for (its speeds in the tightest bends about 0.71 of those before)."""
 
 
 class Limits(NamedTuple):
@@ -65,12 +76,15 @@ class Limits(NamedTuple):
 
 class LapPlan(NamedTuple):
     """What a driven lap follows: the `line`, the target `speeds` at its points
-    (length/s), the `course` it is timed on and the car's `limits`."""
+    (length/s), the `course` it is timed on, the car's `limits`, and the lateral
+    acceleration the speeds ask for at most (length/s²; the measured `limits.lateral`,
+    less after practice)."""
 
     line: RacingLine
     speeds: np.ndarray
     course: Course
     limits: Limits
+    lateral: float = math.inf
 
 
 @kernel
@@ -202,11 +216,27 @@ def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: 
         line = racing_line(track, unit, margin)
     except ValueError as exc:  # a narrow place between the points check_room looked at
         raise UserError(str(exc)) from None
-    v_top = limits.top if math.isfinite(limits.top) and limits.top > 0 else float(np.max(limits.accel[:, 0]))
     lateral = limits.lateral if math.isfinite(limits.lateral) and limits.lateral > 0 else math.inf
-    braking = limits.braking if math.isfinite(limits.braking) and limits.braking > 0 else lateral
+    return LapPlan(line, plan_speeds(model, line, limits, lateral), course_of(track, unit, corridor), limits, lateral)
+
+
+def plan_speeds(model: ModuleType, line: RacingLine, limits: Limits, lateral: float) -> np.ndarray:
+    """The target speeds (length/s) along `line` for a car of `limits` asked for at most
+    `lateral` (length/s²) round the bends (its braking as measured; with no braking
+    measured, its measured lateral grip)."""
+    v_top = limits.top if math.isfinite(limits.top) and limits.top > 0 else float(np.max(limits.accel[:, 0]))
+    measured = limits.lateral if math.isfinite(limits.lateral) and limits.lateral > 0 else math.inf
+    braking = limits.braking if math.isfinite(limits.braking) and limits.braking > 0 else measured
     speeds = profile(line.s, line.kappa, lateral, braking, limits.accel, max(v_top, 1e-9), combined=True)
     # a car its manoeuvres could not move is asked for walking pace: the drive then
     # says how far it got, in a bounded time
-    speeds = np.maximum(speeds, walking_pace(model))
-    return LapPlan(line, speeds, course_of(track, unit, corridor), limits)
+    return np.maximum(speeds, walking_pace(model))
+
+
+def practised(model: ModuleType, plan: LapPlan) -> LapPlan:
+    """The plan of the drive after `plan`'s failed: asking for PRACTICE_SHARE of the
+    most lateral acceleration `plan`'s speeds asked for (v²·|κ|, at most its `lateral`:
+    a car held back by its top speed asks for less than its grip)."""
+    asked = float(np.max(plan.speeds**2 * np.abs(plan.line.kappa)))
+    lateral = PRACTICE_SHARE * min(plan.lateral, asked)
+    return plan._replace(speeds=plan_speeds(model, plan.line, plan.limits, lateral), lateral=lateral)

@@ -60,7 +60,9 @@ class RacingLine(NamedTuple):
     `kappa` (n,) the signed curvature at each point (1/unit, above 0 bending left, the
     side the normals point to); `offsets` (n,) how far each point lies along the
     centre line's normal `normals` (n, 2) from the corridor's point `centre` (n, 2);
-    `steps` how many Gauss–Newton steps it took to settle."""
+    `steps` how many Gauss–Newton steps it took to settle; `room` (n, 2) how far each
+    point may move to its right and to its left and still keep the margin from the
+    walls (a car joining the line from beside it keeps within them)."""
 
     points: np.ndarray
     s: np.ndarray
@@ -69,6 +71,7 @@ class RacingLine(NamedTuple):
     normals: np.ndarray
     centre: np.ndarray
     steps: int
+    room: np.ndarray
 
 
 _cache: dict[tuple, RacingLine] = {}
@@ -131,9 +134,10 @@ def _solve(track: Track, margin: float) -> RacingLine:
     offsets = np.clip(np.zeros(len(centre)), low, high)
     offsets, steps = _least_curvature(centre, normals, offsets, low, high, spacing)
     points = centre + offsets[:, None] * normals
-    for array in (points, offsets, normals, centre):
+    room = np.column_stack([offsets - low, high - offsets])  # the normals point left
+    for array in (points, offsets, normals, centre, room):
         array.setflags(write=False)
-    return RacingLine(points, distances(points), curvature(points), offsets, normals, centre, steps)
+    return RacingLine(points, distances(points), curvature(points), offsets, normals, centre, steps, room)
 
 
 def _least_curvature(centre, normals, offsets, low, high, spacing):

@@ -39,11 +39,21 @@ def run(args) -> int:
     unit = model.LENGTH_UNIT
     sectors = 1 + len(track.sectors)
     if args.json:
-        report = {**_as_json(preset, track, hz, laps, book, result, unit, args.laps), "cone_penalty": args.cone_penalty}
+        report = {
+            **_as_json(preset, track, hz, laps, book, result, unit, args.laps),
+            "cone_penalty": args.cone_penalty,
+            "lateral_asked": {"most": driven.plan.lateral, "grip": driven.plan.limits.lateral, "unit": f"{unit}/s²"},
+        }
         print(json.dumps(report, indent=2))
     else:
         print(f"{preset.name} ({model.TITLE}) on {track.name} at {hz} Hz")
         print(_table(laps, book, sectors))
+        if driven.plan.lateral < driven.plan.limits.lateral:
+            print(
+                f"the driver practised: a drive at the car's whole grip ({driven.plan.limits.lateral:.3g} {unit}/s²) "
+                f"did not count, so it drove again asking for less, at most {driven.plan.lateral:.3g} {unit}/s² "
+                "round the bends"
+            )
     if args.out is not None and not args.json:
         print(f"wrote {printable(args.out)}")
     if len(laps) < args.laps:

@@ -55,7 +55,7 @@ def driver_lap_ms(repeats: int = 3) -> tuple[dict, dict]:
         plan = plan_lap(preset.model, tuning, track, preset.hz)
         here = track.in_unit(preset.model.LENGTH_UNIT)
         arguments = (preset.model, tuning, here, plan.line.points, plan.speeds, 1.0, preset.hz)
-        lap = partial(drive_laps, *arguments, full_lock_radius=plan.limits.full_lock_radius)
+        lap = partial(drive_laps, *arguments, full_lock_radius=plan.limits.full_lock_radius, room=plan.line.room)
         lap()
         times = [_timed(lap)[:2] for _ in range(repeats)]
         out[name] = min(wall for wall, _ in times) * 1000

@@ -1,7 +1,8 @@
 """The lap driver at the wheel of the drive session: a control source whose controls each
 tick come from the driver's control law (`analysis/lap_driver.driver_controls`, the
 same compiled code the headless drive runs), following a lap plan (the racing line at
-the car's own speed profile, `analysis/lap_plan.plan_lap`)."""
+the car's own speed profile, `analysis/lap_plan.plan_lap`, as practice leaves it:
+`analysis/driven_laps.practised_plan`)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ class DriverSource:
 
     def __init__(self, plan: LapPlan, model, tuning, hz: float, car: Callable[[], State]):
         self.plan = plan
-        self.path, self.path_s, self.speeds = driver_path(plan.line.points, plan.speeds)
+        self.path, self.path_s, self.speeds = driver_path(plan.line.points, plan.speeds, plan.line.room)
         self.setup = driver_setup(model, tuning, self.speeds, hz, plan.limits.full_lock_radius)
         self.dt = 1.0 / hz
         self.car = car

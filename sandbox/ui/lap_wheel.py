@@ -1,13 +1,14 @@
 """Car → Driver at the wheel (F9): the lap driver drives the window's car round the track
 and gives the wheel back on F9 again. Its lap plan (the car's measured limits, the
-racing line, the speed profile: `analysis/lap_plan.plan_lap`) is made on a worker
-thread for the tuning, rate and track shown, and again when any of them changes while
-the driver drives; until a plan is ready the car coasts (no pedal, no steering)."""
+racing line, the speed profile, practised on a lap from the spawn:
+`analysis/driven_laps.practised_plan`) is made on a worker thread for the tuning, rate
+and track shown, and again when any of them changes while the driver drives; until a
+plan is ready the car coasts (no pedal, no steering)."""
 
 from __future__ import annotations
 
+from ..analysis.driven_laps import practised_plan
 from ..analysis.kernel_prep import DRIVER, prepare
-from ..analysis.lap_plan import plan_lap
 from ..errors import UserError
 from ..session.lap_wheel import DriverSource
 from ..session.sources import HeldControls
@@ -107,4 +108,4 @@ def _planned_apart(model, tuning, track, hz: float):
     first use: `kernel_prep`), so neither the plan nor the driver's ticks on the
     window's thread compile anything."""
     prepare(model, DRIVER)
-    return plan_lap(model, tuning, track, hz)
+    return practised_plan(model, tuning, track, hz)

@@ -113,13 +113,13 @@ def driver_at_wheel(window, seconds: float) -> None:
     """The lap driver at the wheel of the window's car on the window's track for
     `seconds` (its plan made here, its control law ticking the live car), its racing line
     drawn. UserError for a track a lap cannot be driven or timed on."""
-    from ..analysis.lap_plan import plan_lap
+    from ..analysis.driven_laps import practised_plan
     from ..session.lap_wheel import DriverSource
 
     track = window.world.track
     if track is None:
         raise UserError("the driver drives a lap of a track: give --track with a start line")
-    plan = plan_lap(window.model, dict(window.tuning), track, window.sim.hz)
+    plan = practised_plan(window.model, dict(window.tuning), track, window.sim.hz)
     drive = window.drive
     drive.live = DriverSource(plan, window.model, dict(window.tuning), window.sim.hz, lambda: drive.sim.state)
     window.wheel.driving = True
