@@ -1,7 +1,7 @@
 """The lap levels of `kernel_prep` hold what the window then runs: once a separate
 process has compiled a model's "laps" and "driver" kernels, the window's process loads
 every kernel of the Metrics tab's lap figures and of the driver at the wheel (its plan
-and its control law, tick by tick) from the kernel cache, compiling none, on a real
+as practice leaves it and its control law, tick by tick) from the kernel cache, compiling none, on a real
 track (not the one the levels are compiled on)."""
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ kernel_prep.prepare(model, kernel_prep.LAPS)
 kernel_prep.prepare(model, kernel_prep.DRIVER)
 after = {level: kernel_prep.is_prepared(model, level) for level in (kernel_prep.LAPS, kernel_prep.DRIVER)}
 from sandbox.analysis.lap_metrics import lap_figures, lap_track
-from sandbox.analysis.lap_plan import plan_lap
+from sandbox.analysis.driven_laps import practised_plan
 from sandbox.files.tracks import find_builtin_track, load_track
 from sandbox.physics.sim import DEFAULT_HZ, at_rest
 from sandbox.session.lap_wheel import DriverSource
 track = lap_track(load_track(find_builtin_track("club_circuit")))
 tuning = {p.name: p.default for p in model.PARAMS}
 figures = lap_figures(model, tuning, DEFAULT_HZ, track)  # as the Metrics tab's worker
-plan = plan_lap(model, tuning, track, DEFAULT_HZ)  # as the driver's worker
+plan = practised_plan(model, tuning, track, DEFAULT_HZ)  # as the driver's worker
 car = at_rest(model, 1, track.in_unit(model.LENGTH_UNIT).spawn)
 source = DriverSource(plan, model, tuning, DEFAULT_HZ, lambda: car)  # as the window's thread, each tick
 controls = [source.controls_for_tick(tick) for tick in range(3)]
