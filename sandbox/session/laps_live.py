@@ -199,6 +199,8 @@ class LiveLaps:
             for i in changes[lap[changes] > 0]:
                 self.starts[int(lap[i])] = before if i == 0 else State.of(states.layout, states.data[i - 1 : i].copy())
         if self.timer[lt.DONE] == self._done:
+            if self.timer[lt.LAP] == 0:  # on the out lap: no lap will read these rows
+                self._rows, self._sent = [], 0
             return []  # the samples go to the book when a lap is read (one call, not one a tick)
         self._done = float(self.timer[lt.DONE])
         unsent = np.vstack(self._rows[self._sent :])
