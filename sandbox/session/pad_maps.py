@@ -47,11 +47,16 @@ class AxisBinding:
 
     def raw(self, axes: Sequence[float]) -> float:
         """The axis's value (-1..1), inverted when asked; 0 when the device has no such axis."""
-        value = clamped_axis(axes[self.axis]) if 0 <= self.axis < len(axes) else 0.0
+        if not 0 <= self.axis < len(axes):
+            return 0.0
+        value = clamped_axis(axes[self.axis])
         return -value if self.inverted else value
 
     def pedal(self, axes: Sequence[float]) -> float:
-        """The axis as a pedal: 0 released .. 1 pressed."""
+        """The axis as a pedal: 0 released .. 1 pressed; released when the device has no
+        such axis."""
+        if not 0 <= self.axis < len(axes):
+            return 0.0
         value = self.raw(axes)
         return clamped_axis((value + 1.0) / 2.0 if self.full_range else value, low=0.0)
 
