@@ -28,6 +28,7 @@ from sandbox.session.godot_input import (
     dead_zones_for,
     default_dead_zone,
     get_axis,
+    project_dead_zones,
 )
 from sandbox.session.sources import HeldControls, PadSource, larger_controls
 
@@ -241,3 +242,14 @@ def test_dead_zones_steer_and_pedals_use_their_own_actions():
     zones = DeadZones(0.5, {"steer_right": 0.2, "accelerate": 0.0})
     assert zones.steer(0.6) == pytest.approx(0.5) and zones.steer(-0.6) == pytest.approx(-0.2)
     assert zones.pedal("accelerate", 0.3) == pytest.approx(0.3) and zones.pedal("brake", 0.3) == 0.0
+
+
+def test_a_projects_dead_zones_for_the_release_it_names_with_what_was_odd(tmp_path):
+    (tmp_path / "project.godot").write_text(GODOT4_PROJECT.replace('"deadzone": 0.05', '"deadzone": 1.5'), "utf-8")
+    zones = project_dead_zones(tmp_path)
+    assert zones.default == 0.5 and zones.of("accelerate") == 1.0  # Godot 4.3, as the file says
+    assert "accelerate: dead zone 1.5 is outside 0 to 1" in zones.notes[0]
+    assert project_dead_zones(tmp_path, engine="4.4").of("brake") == 0.2
+    (tmp_path / "project.godot").write_text("[application]\n", "utf-8")
+    zones = project_dead_zones(tmp_path)  # says no release, no actions: Godot 3's default
+    assert zones.default == 0.5 and zones.actions == {} and "no [input] section" in zones.notes[0]

@@ -18,7 +18,7 @@ from sandbox.files.presets import BUILTIN_DIR, load_preset  # noqa: E402
 from sandbox.physics.state import Controls  # noqa: E402
 from sandbox.session.drive import DriveSession  # noqa: E402
 from sandbox.session.godot_input import DeadZones  # noqa: E402
-from sandbox.session.pad_maps import AxisBinding, WheelMap  # noqa: E402
+from sandbox.session.pad_maps import AxisBinding, PadMap, WheelMap  # noqa: E402
 from sandbox.session.pads import EVENTS_PER_POLL, Pads  # noqa: E402
 from sandbox.session.sources import HeldControls, PadSource  # noqa: E402
 
@@ -234,3 +234,18 @@ def test_without_the_sdl_library_controllers_are_off_with_the_reason(monkeypatch
     assert "game controllers are off" in pads.error
     assert pads.poll().devices == () and pads.poll().status == "no game controller"
     pads.close()
+
+
+def test_a_pad_remapped_or_hand_broken_reads_what_it_names_and_rest_for_the_rest(pads):
+    pad = Virtual(pads.sdl)
+    poll_until(pads, lambda r: len(r.devices) == 1, "the pad plugged in")
+    pad.axis(0, 32767)  # left stick right
+    pad.axis(2, -32767)  # right stick left
+    pads.use_pad_map(PadMap(steer="rightx", steer_inverted=True))
+    reading = poll_until(pads, lambda r: r.devices[0].raw["steer"] == 1.0, "the right stick, inverted")
+    assert reading.controls.steer == 1.0
+    pads.use_pad_map(PadMap(steer="noaxis", throttle="", brake="lefttrigger", buttons={"handbrake": ("nobutton",)}))
+    pad.button(0, True)
+    reading = pads.poll()
+    assert reading.devices[0].raw["steer"] == 0.0 and reading.devices[0].raw["throttle"] == 0.0
+    assert reading.controls.handbrake == 0.0 and reading.pressed == {}

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UserError, shown
+from ..files.godot_project_input import read_project_input
 
 ANALOG_ACTIONS = ("steer_left", "steer_right", "accelerate", "brake")
 """The car's actions a stick, a trigger or a pedal drives (the sandbox's action names, as in
@@ -154,3 +155,12 @@ def dead_zones_for(engine: str, found: dict | None = None, where: str = "") -> D
             )
         actions[action] = value
     return DeadZones(default, actions, tuple(notes))
+
+
+def project_dead_zones(path, engine: str | None = None) -> DeadZones:
+    """The dead zones of the game whose project.godot is at `path` (the file or its
+    folder), for Godot `engine` (default: the release the file says, else Godot 3);
+    what was odd in the file is in `notes`. ProjectInputError when the file cannot be read."""
+    project = read_project_input(path)
+    zones = dead_zones_for(engine or project.engine or "3", project.dead_zones, project.source)
+    return DeadZones(zones.default, zones.actions, project.notes + zones.notes)

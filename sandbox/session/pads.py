@@ -95,7 +95,9 @@ class PadsReading:
 
 class Pads:
     """The game controllers. `error` says why there are none to read (no SDL library, SDL
-    would not start); then `poll` reads nothing and never raises."""
+    would not start); then `poll` reads nothing and never raises. `dead_zones` and
+    `wheel_map` may be replaced at any time, the pad map through `use_pad_map`; each
+    takes effect at the next poll."""
 
     def __init__(
         self, dead_zones: DeadZones | None = None, pad_map: PadMap | None = None, wheel_map: WheelMap | None = None
@@ -118,22 +120,26 @@ class Pads:
             return
         self._flags = flags
         self._events = (sdl.SDL_Event * _CHUNK)()
-        self._buttons = self._pad_buttons()
+        self.use_pad_map(self.pad_map)
+
+    def use_pad_map(self, pad_map: PadMap) -> None:
+        """Reads pads through `pad_map` from the next poll. A name SDL does not know (a
+        hand-edited map) maps nothing: that part of the pad reads as at rest."""
+        self.pad_map = pad_map
+        if self.sdl is None:
+            return
+        sdl = self.sdl
         self._axes = {
             name: sdl.SDL_GameControllerGetAxisFromString(name.encode())
-            for name in (self.pad_map.steer, self.pad_map.throttle, self.pad_map.brake)
+            for name in (pad_map.steer, pad_map.throttle, pad_map.brake)
         }
-
-    def _pad_buttons(self) -> dict:
-        """Each button action's SDL game-controller buttons, from the pad map's names."""
-        sdl = self.sdl
-        return {
+        self._buttons = {
             action: tuple(
                 b
                 for name in names
                 if (b := sdl.SDL_GameControllerGetButtonFromString(name.encode())) != sdl.SDL_CONTROLLER_BUTTON_INVALID
             )
-            for action, names in self.pad_map.buttons.items()
+            for action, names in pad_map.buttons.items()
         }
 
     def poll(self) -> PadsReading:
@@ -228,7 +234,10 @@ class Pads:
             gc = device.handle
 
             def axis(name: str, low: float = -1.0) -> float:
-                return clamped_axis(sdl.SDL_GameControllerGetAxis(gc, self._axes[name]) / AXIS_SCALE, low)
+                which = self._axes[name]
+                if which == sdl.SDL_CONTROLLER_AXIS_INVALID:
+                    return 0.0
+                return clamped_axis(sdl.SDL_GameControllerGetAxis(gc, which) / AXIS_SCALE, low)
 
             steer = axis(m.steer)
             raw = {
