@@ -30,6 +30,9 @@ AXIS_SCALE = 32767.0
 EVENTS_PER_POLL = 4096
 """At most this many device and button events are handled a poll; more wait for the next."""
 _CHUNK = 256
+_DEVICE_EVENTS = (0x600, 0x6FF)
+"""SDL's event types of joysticks and game controllers (SDL_events.h: SDL_JOYAXISMOTION = 0x600
+up to the game controllers' last); every other event is SDL's own and dropped unread."""
 
 
 def _load_sdl():
@@ -47,13 +50,12 @@ def _load_sdl():
 @dataclass
 class Device:
     """One connected controller: SDL's instance id, its name, "pad" or "wheel", and its
-    SDL handle (a game controller or a joystick)."""
+    SDL handle (a game controller for a pad, a joystick for a wheel)."""
 
     instance_id: int
     name: str
     kind: str
     handle: object
-    joystick: object
 
 
 @dataclass(frozen=True)
@@ -154,14 +156,14 @@ class Pads:
         sdl.SDL_FlushEvents(sdl.SDL_CONTROLLERSENSORUPDATE, sdl.SDL_CONTROLLERSENSORUPDATE)
         connected, disconnected, presses, handled = [], [], {}, 0
         while handled < EVENTS_PER_POLL:
-            n = sdl.SDL_PeepEvents(self._events, _CHUNK, sdl.SDL_GETEVENT, sdl.SDL_JOYAXISMOTION, 0x6FF)
+            n = sdl.SDL_PeepEvents(self._events, _CHUNK, sdl.SDL_GETEVENT, *_DEVICE_EVENTS)
             if n <= 0:
                 break
             handled += n
             for event in self._events[:n]:
                 self._event(event, connected, disconnected, presses)
-        sdl.SDL_FlushEvents(sdl.SDL_FIRSTEVENT, sdl.SDL_JOYAXISMOTION - 1)  # nothing else of SDL's is read here
-        sdl.SDL_FlushEvents(0x700, sdl.SDL_LASTEVENT)
+        sdl.SDL_FlushEvents(sdl.SDL_FIRSTEVENT, _DEVICE_EVENTS[0] - 1)  # nothing else of SDL's is read here
+        sdl.SDL_FlushEvents(_DEVICE_EVENTS[1] + 1, sdl.SDL_LASTEVENT)
         return self._reading(presses, tuple(connected), tuple(disconnected), handled)
 
     def _event(self, event, connected: list, disconnected: list, presses: dict) -> None:
@@ -202,14 +204,13 @@ class Pads:
         wheel = sdl.SDL_JoystickGetDeviceType(index) == sdl.SDL_JOYSTICK_TYPE_WHEEL
         if not wheel and sdl.SDL_IsGameController(index):
             handle = sdl.SDL_GameControllerOpen(index)
-            joystick = sdl.SDL_GameControllerGetJoystick(handle) if handle else None
             kind, name = "pad", sdl.SDL_GameControllerName(handle) if handle else None
         else:
-            handle = joystick = sdl.SDL_JoystickOpen(index)
+            handle = sdl.SDL_JoystickOpen(index)
             kind, name = "wheel", sdl.SDL_JoystickName(handle) if handle else None
         if not handle:
             return None
-        device = Device(instance, (name or b"controller").decode(errors="replace"), kind, handle, joystick)
+        device = Device(instance, (name or b"controller").decode(errors="replace"), kind, handle)
         self.devices[instance] = device
         return device
 
