@@ -98,8 +98,8 @@ def parse_project_input(text: str, source: str = "project.godot") -> ProjectInpu
 
 
 def _engine_of(text: str) -> str | None:
-    """ "3" for config_version 4, the release named in config/features (or "4") for
-    config_version 5; None when the file does not say."""
+    """Godot 3 ("3") for config_version 4; for config_version 5, the Godot 4 release named
+    in config/features ("4.3"), else "4"; None when the file does not say."""
     m = _CONFIG.search(text)
     if m is None:
         return None

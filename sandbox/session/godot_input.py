@@ -8,14 +8,15 @@ magnitude is at least the action's dead zone; its strength is then rescaled from
 dead zone to 1, `clamp(inverse_lerp(deadzone, 1, |value|), 0, 1)` (1 when the dead zone
 is 1). `Input.get_axis(negative, positive)` is the positive action's strength minus the
 negative one's. Godot holds a value, a dead zone and a strength as 32-bit floats, and so
-does every step here: the result is the engine's bit for bit.
+does every step here: the strengths are the engine's bit for bit (tests/test_pads_godot_input.py
+checks them against Godot 3 reading the same project.godot).
 
 The dead zone of an action comes from the project's `project.godot` (`[input]`, each
 action's `"deadzone"`); an action without one gets the engine's default, which
-`InputMap::load_from_project_settings` (core/input/input_map.cpp) takes as 0.5 in Godot 3
-and Godot 4.0 to 4.3, and as `InputMap::DEFAULT_DEADZONE` = 0.2 from Godot 4.4 (Godot's
-pull request 97281, "Change the default deadzone value for new actions from 0.5 to 0.2";
-its built-in `ui_*` actions kept 0.5, pull request 103364).
+`InputMap::load_from_project_settings` (core/input_map.cpp in 3.x, core/input/input_map.cpp
+in 4.x) takes as 0.5 in Godot 3 and Godot 4.0 to 4.3, and as `InputMap::DEFAULT_DEADZONE` =
+0.2 from Godot 4.4 (Godot's pull request 97281, "Change the default deadzone value for new
+actions from 0.5 to 0.2"; its built-in `ui_*` actions kept 0.5, pull request 103364).
 """
 
 from __future__ import annotations
