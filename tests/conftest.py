@@ -50,8 +50,8 @@ def window(qtbot):
 
     w = MainWindow(remember=False)
     qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    with qtbot.waitExposed(w):
+        w.show()
     w.curves.settle()  # the force curve is computed on a worker thread
     return w
 

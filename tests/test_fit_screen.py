@@ -47,8 +47,8 @@ def test_a_size_saved_on_a_larger_screen_is_brought_inside_a_small_one(qtbot, mo
 
     big = MainWindow()
     qtbot.addWidget(big)
-    big.show()
-    qtbot.waitExposed(big)
+    with qtbot.waitExposed(big):
+        big.show()
     big.setGeometry(300, 200, 1600, 900)
     big.close()  # saves its geometry
     monkeypatch.setattr(screen_fit, "available_area", lambda widget: SMALL_SCREEN)

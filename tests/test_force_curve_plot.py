@@ -16,8 +16,8 @@ def plot(qtbot):
     widget = ForceCurvePlot()
     qtbot.addWidget(widget)
     widget.resize(420, 240)
-    widget.show()
-    qtbot.waitExposed(widget)
+    with qtbot.waitExposed(widget):
+        widget.show()
     tuning = {p.name: p.default for p in arcade.PARAMS}
     widget.set_tuning(arcade, tuning, 60)
     widget.settle()

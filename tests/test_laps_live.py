@@ -242,3 +242,14 @@ def test_a_new_cone_penalty_retimes_the_laps_driven_and_times_the_next_with_it(p
     assert second.cones == 1 and second.time == pytest.approx(second.raw + 5.0)
     drive.laps.restart()
     assert drive.laps.cone_penalty == 5.0 and drive.laps.book.cone_penalty == 5.0
+
+
+def test_a_car_that_never_crosses_the_start_line_keeps_no_rows_of_its_ticks(preset, circuit):
+    """On the out lap no lap will read the ticks' rows: an hour parked before the start
+    line must not hold an hour of them (about 100 bytes a tick)."""
+    drive = DriveSession(preset.model, preset.tuning.copy(), HZ, HeldControls(Controls()))
+    drive.track = circuit
+    for _ in range(600):
+        drive.tick()
+    assert drive.laps.lap == 0
+    assert sum(chunk.nbytes for chunk in drive.laps._rows) == 0  # what the live timing holds between laps

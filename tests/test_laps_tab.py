@@ -61,8 +61,8 @@ def tab(qtbot):
     widget = LapsTab()
     qtbot.addWidget(widget)
     widget.resize(1000, 700)
-    widget.show()
-    qtbot.waitExposed(widget)
+    with qtbot.waitExposed(widget):
+        widget.show()
     return widget
 
 

@@ -106,8 +106,8 @@ def test_the_tune_tab_is_not_opened_by_the_first_show(qtbot):
     for dock in window.panels.docks():
         name = dock.objectName()
         dock.visibilityChanged.connect(lambda visible, name=name: visible and opened.append(name))
-    window.show()
-    qtbot.waitExposed(window)
+    with qtbot.waitExposed(window):
+        window.show()
     assert "tune_dock" not in opened and window.panels.panel_dock.isVisible()
 
 

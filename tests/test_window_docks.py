@@ -67,8 +67,8 @@ def test_a_new_view_is_one_row_of_the_table(qtbot, monkeypatch):
     monkeypatch.setattr(panels, "DOCKS", (*DOCKS, laps))  # the table the window is built from
     window = MainWindow(remember=False)
     qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
+    with qtbot.waitExposed(window):
+        window.show()
     window.curves.settle()
     dock = docks_of(window)["notes_dock"]
     assert dock.widget().text() == "lap times" and dock.windowTitle() == "Notes"

@@ -116,3 +116,22 @@ def test_a_screenshot_of_the_driver_without_a_track_is_refused_with_the_reason(t
     assert main(["screenshot", "--preset", "drift", "--driver", "--out", str(out)]) == 2
     assert "--driver needs --track" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_f9_on_the_skid_pad_drives_the_plan_the_drift_car_practised(window, qtbot):
+    """The drift car's first drive of the skid pad at its whole grip slides wide, so the
+    driver at the wheel drives the plan it practised to (less grip asked), the one the
+    headless driver's counting lap followed."""
+    from sandbox.files.presets import find_preset, load_preset
+
+    assert window.apply_preset(load_preset(find_preset("drift")))
+    track = load_track(find_builtin_track("skid_pad"))
+    practised = drive_timed_laps(window.model, dict(window.tuning), track, 1, window.sim.hz)
+    assert practised.laps[0].valid and practised.plan.lateral < practised.plan.limits.lateral
+    window.world.open_builtin("skid_pad")
+    window.timer.stop()
+    window.driver_action.trigger()
+    qtbot.waitUntil(lambda: isinstance(window.drive.live, DriverSource), timeout=PLAN_WAIT_MS)
+    plan = window.drive.live.plan
+    assert plan.lateral == practised.plan.lateral
+    assert list(plan.speeds) == list(practised.plan.speeds)

@@ -227,8 +227,8 @@ def test_a_damaged_scale_in_the_settings_starts_at_the_default(qtbot, kept):
     window = MainWindow()
     qtbot.addWidget(window)
     window.open_preset_file(BUILTIN_DIR / "rigid_body_road.json")
-    window.show()
-    qtbot.waitExposed(window)
+    with qtbot.waitExposed(window):
+        window.show()
     window.track.repaint()  # the paint that crashed
     assert window.px_per_metre == DEFAULT_PX_PER_METRE
     assert 0.1 <= window.track.zoom <= 8

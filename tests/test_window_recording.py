@@ -113,7 +113,7 @@ def test_the_view_draws_the_recorded_path_and_a_click_on_the_plot_seeks_there(wi
     window.recordings.dock.raise_()
     plot.resize(600, 300)
     plot.show()
-    qtbot.waitExposed(plot.plot)
+    qtbot.waitUntil(plot.plot.isVisible)
     box = plot.plot.getViewBox()
     box.setXRange(0, 6, padding=0)
     scene_point = box.mapViewToScene(QPointF(2.0, box.viewRange()[1][0] + 0.5 * np.diff(box.viewRange()[1])[0]))
@@ -254,8 +254,8 @@ def test_a_layout_saved_with_the_recording_tab_shown_starts_without_it(window, t
     settings().sync()
     again = MainWindow(remember=True)
     qtbot.addWidget(again)
-    again.show()
-    qtbot.waitExposed(again)
+    with qtbot.waitExposed(again):
+        again.show()
     assert again.recordings.recording is None and again.panels.recording_dock.isHidden()
     assert again.panels.plots_dock.isVisible()  # the rest of the layout as saved
 

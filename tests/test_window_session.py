@@ -148,8 +148,8 @@ def test_damaged_settings_start_with_their_defaults_and_a_note(qtbot):
         store.setValue(key, value)
     store.sync()
     window = start(qtbot)
-    window.show()
-    qtbot.waitExposed(window)
+    with qtbot.waitExposed(window):
+        window.show()
     assert window.px_per_metre == DEFAULT_PX_PER_METRE and 0.1 <= window.track.zoom <= 8
     assert window.preset.name == "Recipe defaults"
     note = window.statusBar().currentMessage()

@@ -315,6 +315,7 @@ def smoke(folder: Path) -> list[str]:
         check("PacketPeerUDP" in out.read_text(encoding="utf-8"), f"{out.name}: no link in it")
     summary.append("export-godot --link: Godot 3 and 4; " + _parsed_by(parsed))
 
+    summary += controllers(app)
     summary += drives_by_name(app, found["drives"])
     summary += bench_parts(app)
 
@@ -329,6 +330,30 @@ def smoke(folder: Path) -> list[str]:
     summary.append(f"window: shown offscreen, ran {WINDOW_SECONDS:.0f} s, closed with exit 0; it opened {opened}")
     summary.append(f"all in {time.monotonic() - started:.0f} s")
     return summary
+
+
+PAD_CHECK = """
+import os
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+from sandbox.session.pads import Pads
+pads = Pads()
+assert pads.error is None, pads.error
+sdl = pads.sdl
+stick = sdl.SDL_JoystickOpen(sdl.SDL_JoystickAttachVirtual(sdl.SDL_JOYSTICK_TYPE_GAMECONTROLLER, 6, 15, 0))
+sdl.SDL_JoystickSetVirtualAxis(stick, 0, 32767)
+reading = pads.poll()
+print(reading.status, reading.controls.steer)
+"""
+
+
+def controllers(app: Installed) -> list[str]:
+    """The installed SDL library (pysdl2-dll) starts and reads a virtual pad's stick."""
+    print("game controllers: SDL from the installed packages, a virtual pad", flush=True)
+    done = app.run_python("-c", PAD_CHECK)
+    check(done.returncode == 0, f"the controllers cannot be read:\n{done.stderr[-2000:]}")
+    said = done.stdout.strip()
+    check(said.endswith("(pad) 1.0"), f"a virtual pad's stick full right read as {said!r}")
+    return [f"controllers: SDL starts; a virtual pad's stick full right reads {said!r}"]
 
 
 def drives_by_name(app: Installed, drives: dict[str, str]) -> list[str]:

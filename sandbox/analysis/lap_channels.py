@@ -49,6 +49,14 @@ def drive_columns(unit: str) -> dict[str, tuple[int, str]]:
     }
 
 
+def ticks_of(done, lap: np.ndarray, time: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """Which ticks belong to the completed lap `done` (`laps.Lap`), from each tick's
+    running lap (its number after the tick), the time at its end (s, the timer's clock)
+    and its distance along the lap: those of its number that end within its time and
+    short of its distance (a lap the timer ended early, cut, keeps only what it timed)."""
+    return (lap == done.number) & (time - done.start < done.raw) & (distance < done.distance)
+
+
 def book_channels(
     book: LapBook, time: np.ndarray, lap: np.ndarray, distance: np.ndarray, rows: np.ndarray, unit: str
 ) -> dict[int, dict[str, Channel]]:
@@ -58,7 +66,7 @@ def book_channels(
     columns = drive_columns(unit)
     out: dict[int, dict[str, Channel]] = {}
     for done in book.laps:
-        on = (lap == done.number) & (time - done.start < done.raw) & (distance < done.distance)
+        on = ticks_of(done, lap, time, distance)
         channels = {"distance": Channel(distance[on], unit), "time": Channel(time[on] - done.start, "s")}
         channels |= {name: Channel(rows[on, column], u) for name, (column, u) in columns.items()}
         out[done.number] = channels

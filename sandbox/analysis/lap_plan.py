@@ -139,8 +139,9 @@ def acceleration_table(model: ModuleType, tuning: Mapping[str, object], hz: floa
 
 def limits_table(model: ModuleType, values: Mapping[str, np.ndarray], lengths: np.ndarray) -> np.ndarray:
     """(k, 4): lateral grip, braking, top speed and full-lock radius of each of k tunings
-    from its metrics (`values`, arrays of k) and body `lengths` (the module's text; the
-    full-lock radius as `lap_driver.full_lock_radii` chooses it)."""
+    from its metrics (`values`, arrays of k) and body `lengths`, each as the module's
+    docstring says (braking from the top speed, else from 100; the full-lock radius as
+    `lap_driver.full_lock_radii` chooses it)."""
     top = np.asarray(values["top_speed"], dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         from_top = top * top / (2.0 * values["braking_from_top"])

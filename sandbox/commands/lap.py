@@ -6,6 +6,7 @@ be driven on."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 from ..errors import printable
@@ -42,7 +43,11 @@ def run(args) -> int:
         report = {
             **_as_json(preset, track, hz, laps, book, result, unit, args.laps),
             "cone_penalty": args.cone_penalty,
-            "lateral_asked": {"most": driven.plan.lateral, "grip": driven.plan.limits.lateral, "unit": f"{unit}/s²"},
+            "lateral_asked": {
+                "most": _number(driven.plan.lateral),
+                "grip": _number(driven.plan.limits.lateral),
+                "unit": f"{unit}/s²",
+            },
         }
         print(json.dumps(report, indent=2))
     else:
@@ -60,6 +65,11 @@ def run(args) -> int:
         print(f"car-sandbox: {_unfinished(result, laps, args.laps, driven.first, unit)}", file=sys.stderr)
         return UNFINISHED
     return 0
+
+
+def _number(value: float) -> float | None:
+    """A figure for JSON: None for one not measured (NaN, infinite)."""
+    return value if math.isfinite(value) else None
 
 
 def _best(laps) -> object:

@@ -10,7 +10,8 @@ Godot 3 (`format=2`) and Godot 4 (`format=3`) write the same grammar with other 
 Values: numbers (int or float; `inf`, `inf_neg`, `nan`), `true`/`false`, `null`, strings,
 `&"StringName"` and `^"NodePath"` (as str), arrays (list), dictionaries (dict), and
 constructors as `Call(name, args)`: `Vector2(1, 2)` is `Call("Vector2", (1, 2))`, a numeric
-packed array holds its numbers flat (`Call("PackedVector2Array", (x0, y0, x1, y1, …))`).
+packed array holds its numbers flat (`Call("PackedVector2Array", (x0, y0, x1, y1, …))`), an
+inline object (project.godot's input events) is `Call("Object", (class name, {property: value}))`.
 GDScript's reader (gdscript_reader.py) reads a language, not this: strings here run over
 lines, `;` starts a comment and keys hold `/` and `:` (`0:1/0/physics_layer_0/polygon_0`).
 """
@@ -163,6 +164,8 @@ class _Reader:
             kind, text, after = self.token(after)
         if text != "(":
             raise self.fail(end, f"{shown(name)} is not a value Godot writes")
+        if name == "Object":  # an object inline (project.godot's input events): Object(Class, "key":value, …)
+            return self.inline_object(after, depth)
         if name in NUMERIC_ARRAYS:
             m = _NUMBERS.match(self.text, after)
             if m is not None:
@@ -173,6 +176,25 @@ class _Reader:
         if name in ("Array", "Dictionary") and len(args) == 1:
             return args[0], after
         return Call(name, tuple(args)), after
+
+    def inline_object(self, pos: int, depth: int) -> tuple[Call, int]:
+        """Call("Object", (class name, {property: value})) of the `Object(` whose
+        arguments start at `pos`, and where it ends."""
+        kind, cls, pos = self.token(pos)
+        if kind != "name":
+            raise self.fail(pos, "a class name expected after Object(")
+        props: dict = {}
+        while True:
+            kind, text, pos = self.token(pos)
+            if text == ")":
+                return Call("Object", (cls, props)), pos
+            if text != ",":
+                raise self.fail(pos - 1, f"',' or ')' expected in Object({cls}, …), not {shown(text)!r}")
+            kind, key, pos = self.token(pos)
+            _, colon, pos = self.token(pos)
+            if kind != "str" or colon != ":":
+                raise self.fail(pos - 1, f'"property": value expected in Object({cls}, …)')
+            props[_unquoted(key)], pos = self.value(pos, depth + 1)
 
     def skip_types(self, pos: int) -> int:
         """Past the `]` closing a typed container's element types (names, an ExtResource)."""
@@ -359,6 +381,13 @@ def _number(text: str) -> float:
     if text in ("inf", "-inf", "inf_neg", "nan"):
         return {"inf": math.inf, "-inf": -math.inf, "inf_neg": -math.inf, "nan": math.nan}[text]
     return float(text)
+
+
+def read_value(text: str, pos: int, source: str = "<text>") -> tuple[object, int]:
+    """(value, end) of the one value at `pos` of `text` (spaces and comments before it
+    skipped), in the grammar above; SceneError naming the line when it is malformed.
+    For Godot's other text files written in it (project.godot's values)."""
+    return _Reader(text, printable(source)).value(pos)
 
 
 def parse_scene(text: str, source: str = "<scene>") -> SceneFile:

@@ -9,7 +9,8 @@ session's own: seconds driven since the book was started (`time`).
 Per-lap channels (`channels[number]`, for every completed lap still in the book): a
 dict of name → float array, one value per tick of the lap, in tick order; the ticks of
 lap k are those after which the running lap was k (the tick that crosses the start line
-belongs to the lap it starts). `CHANNELS` names them with their units (`unit`: the
+belongs to the lap it starts), within the lap's time and distance as timed
+(`lap_channels.ticks_of`, the cut the driver's laps are given too). `CHANNELS` names them with their units (`unit`: the
 model's length unit, m or px):
 
 | name       | unit     | what                                                       |
@@ -45,7 +46,7 @@ import math
 
 import numpy as np
 
-from ..analysis.lap_channels import Channel
+from ..analysis.lap_channels import Channel, ticks_of
 from ..analysis.lap_metrics import lap_track
 from ..analysis.lap_plan import CORRIDOR_SPACING_M
 from ..analysis.laps import Lap, LapBook
@@ -199,6 +200,8 @@ class LiveLaps:
             for i in changes[lap[changes] > 0]:
                 self.starts[int(lap[i])] = before if i == 0 else State.of(states.layout, states.data[i - 1 : i].copy())
         if self.timer[lt.DONE] == self._done:
+            if self.timer[lt.LAP] == 0:  # on the out lap: no lap will read these rows
+                self._rows, self._sent = [], 0
             return []  # the samples go to the book when a lap is read (one call, not one a tick)
         self._done = float(self.timer[lt.DONE])
         unsent = np.vstack(self._rows[self._sent :])
@@ -212,7 +215,7 @@ class LiveLaps:
         start from the lap's start); the running lap's rows kept for later."""
         rows = np.vstack(self._rows)
         for done in new:
-            mine = rows[rows[:, _LAP] == done.number]
+            mine = rows[ticks_of(done, rows[:, _LAP], rows[:, _END], rows[:, _DISTANCE])]
             mine[:, 1 + NAMES.index("time")] = mine[:, _END] - done.start
             self.channels[done.number] = {name: mine[:, 1 + k].copy() for k, name in enumerate(NAMES)}
         running = rows[rows[:, _LAP] == self.timer[lt.LAP]]

@@ -44,3 +44,41 @@ class TraceSource:
 
     def controls_for_tick(self, tick: int) -> Controls:
         return Controls(*self.rows[tick])
+
+
+def larger_controls(a: Controls, b: Controls) -> Controls:
+    """Per control, the input further from rest (the keyboard and a pad held at once: the
+    larger wins): the steer of larger magnitude (`a`'s on a tie), the larger pedal and
+    handbrake, and `a`'s shift unless it has none."""
+    return Controls(
+        steer=a.steer if abs(a.steer) >= abs(b.steer) else b.steer,
+        throttle=max(a.throttle, b.throttle),
+        brake=max(a.brake, b.brake),
+        handbrake=max(a.handbrake, b.handbrake),
+        shift=a.shift or b.shift,
+    )
+
+
+class PadSource:
+    """Game controllers beside another source (the keyboard): the window polls the pads
+    once a frame and hands each reading to `update`; every tick then reads, per control,
+    the larger of the other source's and the pads' (`larger_controls`). A gear shift
+    pressed on a pad counts once, on the first tick after the poll that saw it."""
+
+    def __init__(self, other: ControlSource | None = None):
+        self.other = other or HeldControls()
+        self.pads = Controls()
+        self._shift = 0.0
+
+    def update(self, reading) -> None:
+        """Takes a poll's reading (its `controls` and `shift`; pads.PadsReading)."""
+        c = reading.controls
+        self.pads = Controls(c.steer, c.throttle, c.brake, c.handbrake, 0.0)
+        if reading.shift:
+            self._shift = float(reading.shift)
+
+    def controls_for_tick(self, tick: int) -> Controls:
+        pads = self.pads
+        if self._shift:
+            pads, self._shift = Controls(pads.steer, pads.throttle, pads.brake, pads.handbrake, self._shift), 0.0
+        return larger_controls(self.other.controls_for_tick(tick), pads)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QLabel,
@@ -267,7 +267,12 @@ class MainWindow(QMainWindow):
         box.open()
 
     def save_screenshot(self, path, widget=None) -> None:
-        """PNG of the whole window (or of `widget`, e.g. a dialog) as it is drawn now."""
+        """PNG of the whole window (or of `widget`, e.g. a dialog) as it is drawn now.
+        What Qt has let go of is deleted first: the screenshot command draws the window
+        without running the event loop, which is what deletes it, and the dock layout
+        lets go of a copy of a panel group's tab strip that would be drawn, stale,
+        across the window."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         image = (widget or self).grab()
         write_atomic(path, lambda name: image.save(name, "PNG"), check=png_complete)
 
