@@ -29,6 +29,7 @@ from .lap_wheel import WheelControl
 from .link_control import LinkControl
 from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
 from .menus import Menus, shortcut_rows
+from .pad_control import PadControl
 from .panels import Panels
 from .preset_switcher import PresetSwitcher
 from .qt import collect_in_window_thread
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.keys = DriveKeys(self)
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
+        self.controllers = PadControl(self)  # game controllers, polled each frame (drive_view)
         self.replay = ReplayControl(self)  # the record and replay toolbar
         self.recordings = RecordingControl(self, lambda: FitDialog(self))  # a game recording replayed, its divergence
         self.files = FileActions(self)
@@ -136,7 +138,7 @@ class MainWindow(QMainWindow):
         if remember:
             self.world.restore()  # the last track (and the car at its spawn)
         self.drive_view.reset_car()
-        note = self.memory.note
+        note = self.memory.note + self.controllers.note
         if restored is not None:
             note += f"Restored your tuning from last session (based on {self.preset.name}). "
         if note:
@@ -327,4 +329,5 @@ class MainWindow(QMainWindow):
             self.memory.autosave()
             self.memory.shown()
         self.keys.detach()
+        self.controllers.close()
         super().closeEvent(event)

@@ -70,6 +70,7 @@ class DriveView:
         The timer fires faster than the tick rate so a tick is shown at most one
         timer interval late; frames without a new tick would repeat the picture.
         """
+        self.window.controllers.poll()  # before the ticks: a stick moved counts from the next one
         now = time.perf_counter()
         elapsed = now - self._last_frame
         self._last_frame = now
