@@ -19,9 +19,13 @@ from virtual_pads import Virtual, godot_axis  # noqa: E402
 
 K = Qt.Key
 DEADLINE_S = 20.0
-STICK_X, TRIGGER_LEFT, TRIGGER_RIGHT = 0, 4, 5
+STICK_X, TRIGGER_RIGHT = 0, 5
 BUTTON_A, BUTTON_Y, BUTTON_BACK = 0, 3, 4
 
+EVENT = (
+    'Object(InputEventJoypadMotion,"resource_local_to_scene":false,"resource_name":"","device":0,"axis":0,"axis_value":'
+)
+"""How Godot 3 writes a stick's event, up to its value (one line in the file)."""
 PROJECT_GODOT3 = """; Engine configuration file.
 ; It's best edited using the editor UI and not directly,
 ; since the parameters that go here are not all obvious.
@@ -41,15 +45,15 @@ run/main_scene="res://main.tscn"
 
 steer_left={
 "deadzone": 0.3,
-"events": [ Object(InputEventJoypadMotion,"resource_local_to_scene":false,"resource_name":"","device":0,"axis":0,"axis_value":-1.0,"script":null)
+"events": [ {EVENT}-1.0,"script":null)
  ]
 }
 steer_right={
 "deadzone": 0.15,
-"events": [ Object(InputEventJoypadMotion,"resource_local_to_scene":false,"resource_name":"","device":0,"axis":0,"axis_value":1.0,"script":null)
+"events": [ {EVENT}1.0,"script":null)
  ]
 }
-"""
+""".replace("{EVENT}", EVENT)
 
 
 @pytest.fixture
