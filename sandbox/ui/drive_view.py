@@ -65,7 +65,8 @@ class DriveView:
         self._last_frame = time.perf_counter()
 
     def frame(self) -> None:
-        """Timer callback: run the physics ticks that are due; redraw if any ran.
+        """Timer callback: read the game controllers, run the physics ticks that are due;
+        redraw if any ran.
 
         The timer fires faster than the tick rate so a tick is shown at most one
         timer interval late; frames without a new tick would repeat the picture.

@@ -61,7 +61,6 @@ class PadControl:
         self.label = QLabel()  # what is connected; hidden when nothing is
         self.label.hide()
         w.statusBar().addPermanentWidget(self.label)
-        self.last = PadsReading()
 
     def _zones_of(self, path: str) -> DeadZones:
         """The dead zones of the project.godot at `path`, for the release it says (else the
@@ -74,7 +73,6 @@ class PadControl:
         """Read the controllers now (a frame begins): their controls go to the keyboard's
         source for the next ticks, their reset and record presses to the window."""
         reading = self.pads.poll()
-        self.last = reading
         w = self.window
         w.keys.pads.update(reading)
         if reading.connected or reading.disconnected:
