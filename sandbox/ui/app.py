@@ -29,6 +29,7 @@ from .lap_wheel import WheelControl
 from .link_control import LinkControl
 from .menu_bar import MENU_BAR, PX_PER_METRE_CHOICES
 from .menus import Menus, shortcut_rows
+from .pad_control import PadControl
 from .panels import Panels
 from .preset_switcher import PresetSwitcher
 from .qt import collect_in_window_thread
@@ -44,7 +45,9 @@ DEFAULT_PX_PER_METRE = 25.0
 CONTROLS_HELP = """<b>Driving</b><br>
 W / ↑ accelerate · S / ↓ brake, then reverse · A / ← steer left · D / → steer right<br>
 Space handbrake · Q / E shift down / up (dynamic car, manual gearbox)<br>
-R reset the car · mouse wheel zoom · Tab hide/show every panel<br><br>
+R reset the car · mouse wheel zoom · Tab hide/show every panel<br>
+A game pad: left stick steer · right / left trigger throttle / brake · A handbrake ·<br>
+shoulders or D-pad up / down shift · Y reset · Back record (Car menu: its dead zones)<br><br>
 <b>Tuning</b><br>
 Drag a slider or type in its number box (Enter gives the keys back to the car); the next<br>
 physics tick uses the new value. Sections open and close with their headers.<br>
@@ -108,6 +111,7 @@ class MainWindow(QMainWindow):
         self.keys = DriveKeys(self)
         self.drive.live = self.keys
         self.keys.tab_pressed.connect(self.panels.toggle)
+        self.controllers = PadControl(self)  # game controllers, polled each frame (drive_view)
         self.replay = ReplayControl(self)  # the record and replay toolbar
         self.recordings = RecordingControl(self, lambda: FitDialog(self))  # a game recording replayed, its divergence
         self.files = FileActions(self)
@@ -137,7 +141,7 @@ class MainWindow(QMainWindow):
         if remember:
             self.world.restore()  # the last track (and the car at its spawn)
         self.drive_view.reset_car()
-        note = self.memory.note
+        note = self.memory.note + self.controllers.note
         if restored is not None:
             note += f"Restored your tuning from last session (based on {self.preset.name}). "
         if note:
@@ -328,4 +332,5 @@ class MainWindow(QMainWindow):
             self.memory.autosave()
             self.memory.shown()
         self.keys.detach()
+        self.controllers.close()
         super().closeEvent(event)

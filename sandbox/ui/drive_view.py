@@ -65,11 +65,13 @@ class DriveView:
         self._last_frame = time.perf_counter()
 
     def frame(self) -> None:
-        """Timer callback: run the physics ticks that are due; redraw if any ran.
+        """Timer callback: read the game controllers, run the physics ticks that are due;
+        redraw if any ran.
 
         The timer fires faster than the tick rate so a tick is shown at most one
         timer interval late; frames without a new tick would repeat the picture.
         """
+        self.window.controllers.poll()  # before the ticks: a stick moved counts from the next one
         now = time.perf_counter()
         elapsed = now - self._last_frame
         self._last_frame = now

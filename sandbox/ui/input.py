@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..physics.state import Controls
+from ..session.sources import PadSource, larger_controls
 from .x11_repeat import detectable_auto_repeat
 
 
@@ -78,6 +79,7 @@ class DriveKeys(QObject):
         self.held: set[Qt.Key] = set()
         self._shift = 0  # gear changes pressed since the last tick
         self._down: set[Qt.Key] = set()  # Tab and gear keys pressed and not yet let go
+        self.pads = PadSource()  # the game controllers' last reading (pad_control.py polls them)
         app = QApplication.instance()
         app.installEventFilter(self)
         self.repeat_is_press_only = detectable_auto_repeat(app)
@@ -98,8 +100,9 @@ class DriveKeys(QObject):
         )
 
     def controls_for_tick(self, tick: int) -> Controls:
-        """The keyboard as the drive session's live control source (session.sources)."""
-        return self.controls()
+        """The keyboard and the game controllers as the drive session's live control
+        source (session.sources): per control, the larger of the two."""
+        return larger_controls(self.controls(), self.pads.controls_for_tick(tick))
 
     def detach(self) -> None:
         """Stop watching the application's events (the window is closing)."""

@@ -16,6 +16,7 @@ from .ghosts import MAX_GHOSTS
 from .lap_wheel import TIP as LAP_DRIVER_TIP
 from .lap_wheel import WHY_DISABLED as LAP_DRIVER_WHY
 from .menus import SEPARATOR, Choices, Command, Owned, Submenu, Window, add_action
+from .pad_control import ENGINES
 from .world_layer import CONTACT
 
 PX_PER_METRE_CHOICES = (10.0, 15.0, 25.0, 40.0, 60.0)
@@ -71,6 +72,7 @@ _SWEEP_EXPORT = {
 _GODOT = {"enabled": lambda w: has_script(w.model), "listed": "godot_exports"}
 _LIVE_PLOTS = "Speed, slip angle and the model's channels over the last 10 s (ghosts too)"
 _STD = QKeySequence.StandardKey
+_DEFAULT_DEAD_ZONE = "Game controllers: Godot's default dead zone of this release (a project.godot read is set aside)"
 
 FILE = Submenu(
     "&File",
@@ -385,6 +387,23 @@ CAR = Submenu(
             why_disabled=LAP_DRIVER_WHY,
             checked=lambda w: w.wheel.driving,
             name="driver_action",
+        ),
+        SEPARATOR,
+        Command(
+            "Read dead zones from &project.godot…",
+            lambda w: w.controllers.read_project_dialog(),
+            tip="Game controllers: each action's dead zone as your Godot game's project.godot sets it",
+        ),
+        Submenu(
+            "Controller &dead zones: Godot's defaults",
+            (
+                Choices(
+                    lambda w: [(text, value, _DEFAULT_DEAD_ZONE) for value, text in ENGINES],
+                    lambda w, value: w.controllers.set_engine(value),
+                    lambda w: w.controllers.engine,
+                    "dead_zone_actions",
+                ),
+            ),
         ),
     ),
 )

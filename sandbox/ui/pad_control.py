@@ -1,0 +1,127 @@
+"""Game controllers in the window: the pads and wheels (session/pads.py) are polled at the
+start of every frame, before the frame's physics ticks, so a stick moved reaches the car
+on the next tick; the keyboard's source (input.DriveKeys) takes, per control, the larger
+of the keys and the controllers. A pad's reset and record buttons do what Car → Reset car
+and Ctrl+R do. The status bar names what is connected. The dead zones are Godot's, read
+from the user's project.godot when one was chosen (kept between runs), else the default
+of the Godot release chosen in Car → Controller dead zones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QLabel
+
+from ..errors import UserError
+from ..files.godot_project_input import read_project_input
+from ..session.godot_input import DeadZones, dead_zones_for, default_dead_zone
+from ..session.pads import Pads, PadsReading
+from .window_memory import settings
+
+ENGINES = (
+    ("3", "Godot &3 (dead zone 0.5)"),
+    ("4.3", "Godot 4.0 to 4.&3 (dead zone 0.5)"),
+    ("4.4", "Godot 4.&4 and later (dead zone 0.2)"),
+)
+"""Car → Controller dead zones: the Godot releases whose default dead zone differs."""
+ENGINE_KEY = "controllers/godot"
+PROJECT_KEY = "controllers/project"
+
+
+def connected_text(reading: PadsReading) -> str:
+    """The status bar's words for what is connected: "pad: <name>", "2 controllers", or ""."""
+    devices = reading.devices
+    if not devices:
+        return ""
+    if len(devices) == 1:
+        return f"{devices[0].kind}: {devices[0].name}"
+    return f"{len(devices)} controllers"
+
+
+class PadControl:
+    """The controllers of `window` (a MainWindow, which owns this); `note` is what the
+    start has to say about them (SDL did not start, the saved project could not be read)."""
+
+    def __init__(self, window):
+        self.window = w = window
+        self.engine, self.project = "3", ""
+        if w.remember:
+            self.engine = w.memory.setting(ENGINE_KEY, "3", choices=[value for value, _ in ENGINES])
+            self.project = w.memory.setting(PROJECT_KEY, "")
+        self.note = ""
+        zones = DeadZones(default_dead_zone(self.engine))
+        if self.project:
+            try:
+                zones = self._zones_of(self.project)
+            except UserError as exc:
+                self.note += f"Controller dead zones: {exc}; Godot's defaults are used. "
+        self.pads = Pads(zones)
+        if self.pads.error:
+            self.note += f"Keyboard only: {self.pads.error}. "
+        self.label = QLabel()  # what is connected; hidden when nothing is
+        self.label.hide()
+        w.statusBar().addPermanentWidget(self.label)
+
+    def _zones_of(self, path: str) -> DeadZones:
+        """The dead zones of the project.godot at `path`, for the release it says (else the
+        one chosen); a UserError naming the file and the problem when it cannot be read."""
+        project = read_project_input(path)
+        zones = dead_zones_for(project.engine or self.engine, project.dead_zones, project.source)
+        return DeadZones(zones.default, zones.actions, project.notes + zones.notes)
+
+    def poll(self) -> None:
+        """Read the controllers now (a frame begins): their controls go to the keyboard's
+        source for the next ticks, their reset and record presses to the window."""
+        reading = self.pads.poll()
+        w = self.window
+        w.keys.pads.update(reading)
+        if reading.connected or reading.disconnected:
+            text = connected_text(reading)
+            self.label.setText(text)
+            self.label.setToolTip("\n".join(f"{d.name} ({d.kind})" for d in reading.devices))
+            self.label.setVisible(bool(text))
+        if reading.pressed.get("reset"):
+            w.drive_view.reset_car()
+        if reading.pressed.get("record"):
+            w.replay.bar.record_action.trigger()
+
+    def read_project_dialog(self) -> None:
+        """Car → Read dead zones from project.godot…: ask for the file, then read it."""
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Read dead zones from project.godot", "", "Godot project (project.godot);;All files (*)"
+        )
+        if path:
+            self.read_project(path)
+
+    def read_project(self, path) -> bool:
+        """Use the dead zones of the project.godot at `path` (kept between runs). A file
+        that cannot be read: a status message naming the problem, nothing changed."""
+        bar = self.window.statusBar()
+        try:
+            zones = self._zones_of(str(path))
+        except UserError as exc:
+            bar.showMessage(f"Dead zones not read: {exc}", 10000)
+            return False
+        self.pads.dead_zones = zones
+        self.project = str(Path(path))
+        self._keep(PROJECT_KEY, self.project)
+        found = ", ".join(f"{action} {value:g}" for action, value in sorted(zones.actions.items()))
+        said = f"Controller dead zones from {path}: {found or 'none named'}, others {zones.default:g}."
+        bar.showMessage(" ".join((said, *zones.notes)), 10000)
+        return True
+
+    def set_engine(self, engine: str) -> None:
+        """Car → Controller dead zones: Godot's default dead zones of `engine`, without a project."""
+        self.engine = engine
+        self.project = ""
+        self.pads.dead_zones = DeadZones(default_dead_zone(engine))
+        self._keep(ENGINE_KEY, engine)
+        self._keep(PROJECT_KEY, "")
+        self.window.menus.refresh()
+
+    def _keep(self, key: str, value: str) -> None:
+        if self.window.remember:
+            settings().setValue(key, value)
+
+    def close(self) -> None:
+        self.pads.close()
