@@ -55,9 +55,9 @@ def run(args) -> int:
         print(_table(laps, book, sectors))
         if driven.plan.lateral < driven.plan.limits.lateral:
             print(
-                f"the driver practised: a drive at the car's whole grip ({driven.plan.limits.lateral:.3g} {unit}/s²) "
-                f"did not count, so it drove again asking for less, at most {driven.plan.lateral:.3g} {unit}/s² "
-                "round the bends"
+                f"the driver practised: a drive at the car's whole grip ({_figure(driven.plan.limits.lateral)} "
+                f"{unit}/s²) did not count, so it drove again asking for less, at most "
+                f"{_figure(driven.plan.lateral)} {unit}/s² round the bends"
             )
     if args.out is not None and not args.json:
         print(f"wrote {printable(args.out)}")
@@ -65,6 +65,11 @@ def run(args) -> int:
         print(f"car-sandbox: {_unfinished(result, laps, args.laps, driven.first, unit)}", file=sys.stderr)
         return UNFINISHED
     return 0
+
+
+def _figure(value: float) -> str:
+    """A figure in words: whole above 100 (1384, not 1.38e+03), else three digits."""
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def _number(value: float) -> float | None:
