@@ -60,7 +60,7 @@ def test_a_drag_while_the_metrics_are_prepared_says_so_then_shows_the_dragged_tu
     monkeypatch.setattr(metrics_panel, "prepare", held.prepare)
     monkeypatch.setattr(metrics_panel, "is_prepared", held.is_prepared)
     window.panels.metrics_dock.raise_()
-    qtbot.waitUntil(lambda: "step 1 of 2" in window.metrics.status.text())  # as the compiling goes on
+    qtbot.waitUntil(lambda: "step 1 of 2" in window.metrics.status.text(), timeout=LONG_MS)  # as the compiling goes on
     before = window.tuning["engine_power"]
     start = window.panel.sliders["engine_power"].slider.value()
     first = drag(window, "engine_power", [start + 3, start + 6, start + 9])
@@ -91,7 +91,7 @@ def test_on_a_lap_track_the_metrics_tab_prepares_the_lap_kernels_apart_then_show
     monkeypatch.setattr(metrics_panel, "is_prepared", held.is_prepared)
     window.world.open_builtin("club_circuit")
     window.panels.metrics_dock.raise_()
-    qtbot.waitUntil(lambda: "step 1 of 2" in window.metrics.status.text())
+    qtbot.waitUntil(lambda: "step 1 of 2" in window.metrics.status.text(), timeout=LONG_MS)
     assert window.metrics.preparing
     held.done.set()
     qtbot.waitUntil(lambda: any(r["name"] == "lap_time" for r in window.metrics.rows), timeout=LONG_MS)
@@ -125,7 +125,7 @@ def test_the_tune_targets_wait_for_the_metrics_and_run_waits_for_the_targets(win
     monkeypatch.setattr(tune_panel, "is_prepared", held.is_prepared)
     window.tune.model = None  # as on a first start: the tables are made when the tab shows
     window.panels.tune_dock.raise_()
-    qtbot.waitUntil(lambda: window.tune.model is window.model)
+    qtbot.waitUntil(lambda: window.tune.model is window.model, timeout=LONG_MS)
     assert "Preparing the metrics" in window.tune.status.text()
     assert not window.tune.run_button.isEnabled() and not window.tune.tables.ready
     held.done.set()
@@ -145,7 +145,7 @@ def test_a_switch_to_a_model_not_compiled_keeps_driving_the_car_until_it_is_read
     window.switcher.prepare_first = True
     old = window.model
     assert window.switch_model("monster")
-    qtbot.waitUntil(lambda: bool(held.threads))
+    qtbot.waitUntil(lambda: bool(held.threads), timeout=LONG_MS)
     assert window.model is old and window.switcher.preparing is not None
     assert "Preparing the Dynamic car" in window.statusBar().currentMessage()
     ticks = window.sim.ticks
@@ -163,8 +163,8 @@ def test_a_new_models_force_curve_says_it_is_prepared_then_draws_once_its_kernel
     held = HeldPreparation()
     monkeypatch.setattr(curves, "prepare", held.prepare)
     assert window.switch_model("monster")
-    qtbot.waitUntil(lambda: ("monster", CURVE) in held.asked)
-    qtbot.waitUntil(lambda: "preparing the force curve" in window.curves.full_title)
+    qtbot.waitUntil(lambda: ("monster", CURVE) in held.asked, timeout=LONG_MS)
+    qtbot.waitUntil(lambda: "preparing the force curve" in window.curves.full_title, timeout=LONG_MS)
     assert window.curves.curve is None or not window.curves.curve.unit.startswith("m/")
     held.done.set()
     qtbot.waitUntil(lambda: window.curves.curve is not None and window.curves.curve.unit == "m/s²", timeout=LONG_MS)

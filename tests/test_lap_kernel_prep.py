@@ -75,3 +75,62 @@ def test_after_the_lap_levels_are_prepared_apart_the_lap_figures_and_the_driver_
     # anything here: every kernel came from the cache
     assert result["compiled_here"] == [], result["compiled_here"]
     assert result["lap_time"] > 0 and result["throttle"] > 0  # the lap was driven, the driver drives
+
+
+TRACK_RUN = r"""
+import json
+from sandbox.physics.kernel_cache import use_kernel_cache
+use_kernel_cache()
+from numba.core.dispatcher import Dispatcher
+used = set()
+original = Dispatcher.compile
+def compile(self, sig):
+    used.add(self)
+    return original(self, sig)
+Dispatcher.compile = compile
+from sandbox.analysis import kernel_prep
+apart = []
+compile_apart = kernel_prep._compile_apart
+def record_apart(model, level, *args):
+    apart.append(level)
+    return compile_apart(model, level, *args)
+kernel_prep._compile_apart = record_apart
+from sandbox.physics.models import MODELS
+from sandbox.physics.state import Controls
+from sandbox.session.drive import DriveSession
+from sandbox.session.sources import HeldControls
+from sandbox.files.tracks import find_builtin_track, load_track
+model = MODELS["rigid_body"]
+kernel_prep.prepare(model, "drive")
+used.clear()  # what preparing loaded here is not what the drive below compiles
+tuning = {p.name: p.default for p in model.PARAMS}
+drive = DriveSession(model, tuning, 60, HeldControls(Controls(throttle=1.0)))
+drive.track = load_track(find_builtin_track("club_circuit"))
+drive.reset()
+for _ in range(120):
+    drive.tick()
+missed = sorted({d.py_func.__qualname__ for d in used if sum(d.stats.cache_misses.values())})
+print(json.dumps({"apart": apart, "compiled_here": missed, "timed": drive.laps.course is not None,
+                  "speed": float(drive.sim.state.speed[0])}), flush=True)
+"""
+
+
+def test_after_the_drive_level_is_prepared_apart_driving_on_a_track_compiles_nothing_here(tmp_path):
+    """Opening a track used to compile the car's tick among walls and the lap timer on
+    the window's thread (a 20-45 s freeze): the drive level now holds them."""
+    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"), CAR_SANDBOX_HOME=str(tmp_path / "home"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", TRACK_RUN],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, done.stderr[-3000:]
+    result = json.loads(lines[-1])
+    assert result["apart"] == ["drive"]
+    assert result["timed"] and result["speed"] > 0  # the car drove on the timed track
+    assert result["compiled_here"] == [], result["compiled_here"]

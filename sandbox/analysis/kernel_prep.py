@@ -9,7 +9,8 @@ compiled code from the cache (0.7 s for a model's live tick in a fresh process, 
 of it numba setting itself up). A marker file in the cache folder says a model's
 kernels of a level are there, so later runs skip the child process.
 
-Levels: "drive", the live tick (what driving the car needs); "metrics", also the
+Levels: "drive", the live tick on the open field and among a track's walls, and the
+live lap timer (what driving the car needs); "metrics", also the
 metrics of one tuning (the Metrics and Tune panels); "everything", also the replay
 seek, the batches, a sweep's metrics and the force curve (what every panel needs).
 Beside them "curve", the force curve alone (its panel), which "everything" holds;
@@ -124,13 +125,14 @@ def steps(model: ModuleType, level: str) -> list[Callable[[], object]]:
 
     tuning = {p.name: p.default for p in model.PARAMS}
     calls = {
-        "drive": [lambda: warm_up(model)],
-        "metrics": [lambda: warm_up(model), lambda: compute(model, tuning, DEFAULT_HZ)],
+        "drive": [lambda: warm_up(model), lambda: _among_walls(model)],
+        "metrics": [lambda: warm_up(model), lambda: _among_walls(model), lambda: compute(model, tuning, DEFAULT_HZ)],
         CURVE: [lambda: force_curve(model, tuning, DEFAULT_HZ)],
         LAPS: [lambda: compute(model, tuning, DEFAULT_HZ), lambda: _lap_figures(model, tuning, DEFAULT_HZ)],
         DRIVER: [lambda: compute(model, tuning, DEFAULT_HZ), lambda: _driver(model, tuning, DEFAULT_HZ)],
         "everything": [
             lambda: warm_up(model, everything=True),
+            lambda: _among_walls(model),
             lambda: compute(model, tuning, DEFAULT_HZ),
             lambda: compute(model, {name: np.full(2, value) for name, value in tuning.items()}, DEFAULT_HZ),
             lambda: force_curve(model, tuning, DEFAULT_HZ),
@@ -162,6 +164,32 @@ def practice_ring():
         centre_line=Polyline(radius * round_, closed=True),
         spawn=Pose(radius * math.cos(-0.05), radius * math.sin(-0.05), math.pi / 2 - 0.05),
     )
+
+
+def _among_walls(model: ModuleType) -> None:
+    """Compile or load the live car's tick among a track's walls and the live lap timer
+    (what driving on any track runs each frame) on `practice_ring`: compiled on the
+    window's thread when a track is first opened, they froze the window for 20-45 s."""
+    import numpy as np
+
+    from ..physics import lap_timer as lt
+    from ..physics.sim import DEFAULT_HZ, step
+    from ..physics.state import Controls, State
+    from ..physics.track_corridor import half_widths
+    from ..physics.walls import walls_for
+    from .lap_plan import CORRIDOR_SPACING_M
+
+    unit = model.LENGTH_UNIT
+    ring = practice_ring()
+    here = ring.in_unit(unit)
+    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
+    tuning = {p.name: p.default for p in model.PARAMS}
+    car = State.at_rest(1, model.STATE)
+    step(model, car, Controls(throttle=1.0), tuning, 1.0 / DEFAULT_HZ, walls=walls_for(here, unit))
+    course = lt.course_of(ring, unit, half_widths(here, CORRIDOR_SPACING_M * metre))
+    xs, ys = np.array([here.spawn.x, here.spawn.x]), np.array([here.spawn.y, here.spawn.y + 1.0])
+    lap, distance = np.zeros(1), np.zeros(1)
+    lt.timer_ticks(course, lt.new_timer(course, 2.0), xs, ys, 0.0, 1.0 / DEFAULT_HZ, np.zeros(1), lap, distance)
 
 
 def _lap_figures(model: ModuleType, tuning: dict, hz: float) -> None:
