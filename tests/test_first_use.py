@@ -9,13 +9,9 @@ the model is switched.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
+from cold_runs import run_cold
 from sandbox.analysis.metrics import compute, table
 
 LONG_MS = 900_000
@@ -293,24 +289,7 @@ def test_with_an_empty_kernel_cache_nothing_compiles_on_the_windows_thread(tmp_p
     with an empty kernel cache: the start model compiled under the splash, then a
     drag with the Metrics tab showing and a switch to the dynamic car, whose force
     curve is compiled by a separate process too."""
-    env = dict(
-        os.environ,
-        CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"),
-        CAR_SANDBOX_HOME=str(tmp_path / "home"),
-        QT_QPA_PLATFORM="offscreen",
-    )
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", COLD_RUN],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    assert lines, done.stderr[-3000:]
-    result = json.loads(lines[-1])
+    result, done = run_cold(COLD_RUN, tmp_path, QT_QPA_PLATFORM="offscreen")
     assert "timeout" not in result, result
     on_window = [name for thread, name in result["seen"] if thread == "MainThread"]
     assert on_window == [], f"compiled or loaded on the window's thread: {sorted(set(on_window))[:20]}"

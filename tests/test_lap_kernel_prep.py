@@ -2,34 +2,17 @@
 process has compiled a model's "laps" and "driver" kernels, the window's process loads
 every kernel of the Metrics tab's lap figures and of the driver at the wheel (its plan
 as practice leaves it and its control law, tick by tick) from the kernel cache, compiling none, on a real
-track (not the one the levels are compiled on)."""
+track (not the one the levels are compiled on); and once the "drive" level is, driving
+on a track (the car's tick among walls, the live lap timer) compiles nothing there."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from cold_runs import COUNTING, run_cold
 
-LAP_LEVELS_RUN = r"""
+LAP_LEVELS_RUN = (
+    COUNTING
+    + r"""
 import json
-from sandbox.physics.kernel_cache import use_kernel_cache
-use_kernel_cache()
-from numba.core.dispatcher import Dispatcher
-used = set()  # every compiled function asked for a signature here (compiled, or loaded from the cache)
-original = Dispatcher.compile
-def compile(self, sig):
-    used.add(self)
-    return original(self, sig)
-Dispatcher.compile = compile
-from sandbox.analysis import kernel_prep
-apart = []  # (model, level) compiled by a separate process
-compile_apart = kernel_prep._compile_apart
-def record_apart(model, level, *args):
-    apart.append(level)
-    return compile_apart(model, level, *args)
-kernel_prep._compile_apart = record_apart
 from sandbox.physics.models import MODELS
 model = MODELS["arcade"]
 before = {level: kernel_prep.is_prepared(model, level) for level in (kernel_prep.LAPS, kernel_prep.DRIVER)}
@@ -48,26 +31,14 @@ plan = practised_plan(model, tuning, track, DEFAULT_HZ)  # as the driver's worke
 car = at_rest(model, 1, track.in_unit(model.LENGTH_UNIT).spawn)
 source = DriverSource(plan, model, tuning, DEFAULT_HZ, lambda: car)  # as the window's thread, each tick
 controls = [source.controls_for_tick(tick) for tick in range(3)]
-missed = sorted({d.py_func.__qualname__ for d in used if sum(d.stats.cache_misses.values())})
-print(json.dumps({"apart": apart, "before": before, "after": after, "compiled_here": missed,
+print(json.dumps({"apart": apart, "before": before, "after": after, "compiled_here": compiled_here(),
                   "lap_time": float(figures["lap_time"][0]), "throttle": controls[-1].throttle}), flush=True)
 """
+)
 
 
 def test_after_the_lap_levels_are_prepared_apart_the_lap_figures_and_the_driver_compile_nothing_here(tmp_path):
-    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"), CAR_SANDBOX_HOME=str(tmp_path / "home"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", LAP_LEVELS_RUN],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    assert lines, done.stderr[-3000:]
-    result = json.loads(lines[-1])
+    result, _ = run_cold(LAP_LEVELS_RUN, tmp_path)
     assert result["before"] == {"laps": False, "driver": False}  # an empty cache: nothing here yet
     assert result["apart"] == ["laps", "driver"]  # each compiled by a separate process
     assert result["after"] == {"laps": True, "driver": True}
@@ -77,24 +48,10 @@ def test_after_the_lap_levels_are_prepared_apart_the_lap_figures_and_the_driver_
     assert result["lap_time"] > 0 and result["throttle"] > 0  # the lap was driven, the driver drives
 
 
-TRACK_RUN = r"""
+TRACK_RUN = (
+    COUNTING
+    + r"""
 import json
-from sandbox.physics.kernel_cache import use_kernel_cache
-use_kernel_cache()
-from numba.core.dispatcher import Dispatcher
-used = set()
-original = Dispatcher.compile
-def compile(self, sig):
-    used.add(self)
-    return original(self, sig)
-Dispatcher.compile = compile
-from sandbox.analysis import kernel_prep
-apart = []
-compile_apart = kernel_prep._compile_apart
-def record_apart(model, level, *args):
-    apart.append(level)
-    return compile_apart(model, level, *args)
-kernel_prep._compile_apart = record_apart
 from sandbox.physics.models import MODELS
 from sandbox.physics.state import Controls
 from sandbox.session.drive import DriveSession
@@ -109,28 +66,16 @@ drive.track = load_track(find_builtin_track("club_circuit"))
 drive.reset()
 for _ in range(120):
     drive.tick()
-missed = sorted({d.py_func.__qualname__ for d in used if sum(d.stats.cache_misses.values())})
-print(json.dumps({"apart": apart, "compiled_here": missed, "timed": drive.laps.course is not None,
+print(json.dumps({"apart": apart, "compiled_here": compiled_here(), "timed": drive.laps.course is not None,
                   "speed": float(drive.sim.state.speed[0])}), flush=True)
 """
+)
 
 
 def test_after_the_drive_level_is_prepared_apart_driving_on_a_track_compiles_nothing_here(tmp_path):
     """Opening a track used to compile the car's tick among walls and the lap timer on
     the window's thread (a 20-45 s freeze): the drive level now holds them."""
-    env = dict(os.environ, CAR_SANDBOX_KERNEL_CACHE=str(tmp_path / "kernels"), CAR_SANDBOX_HOME=str(tmp_path / "home"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", TRACK_RUN],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    assert lines, done.stderr[-3000:]
-    result = json.loads(lines[-1])
+    result, _ = run_cold(TRACK_RUN, tmp_path)
     assert result["apart"] == ["drive"]
     assert result["timed"] and result["speed"] > 0  # the car drove on the timed track
     assert result["compiled_here"] == [], result["compiled_here"]
