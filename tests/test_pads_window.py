@@ -57,8 +57,10 @@ steer_right={
 
 
 @pytest.fixture
-def sdl(window):
-    """The SDL the window polls; every virtual device left is detached after the test."""
+def sdl(window, qtbot):
+    """The SDL the window polls (started after the window's first paint); every virtual
+    device left is detached after the test."""
+    qtbot.waitUntil(lambda: window.controllers.pads is not None, timeout=DEADLINE_S * 1000)
     sdl = window.controllers.pads.sdl
     assert sdl is not None, window.controllers.pads.error
     yield sdl
@@ -171,16 +173,16 @@ def test_dead_zones_read_from_a_project_godot_and_a_bad_one_changes_nothing(wind
         pad.axis(STICK_X, raw)
         frame_with_a_tick(window)
         assert window.drive.controls.steer == pytest.approx(godot_axis(raw, 0.3, 0.15), abs=1e-6), raw
-    zones = window.controllers.pads.dead_zones
+    zones = window.controllers.dead_zones
     broken = tmp_path / "broken.godot"
     broken.write_text(PROJECT_GODOT3.replace('"deadzone": 0.15,', '"deadzone": [0.15,'))
     for bad in (broken, tmp_path / "missing" / "project.godot"):
         assert not window.controllers.read_project(bad)
         message = window.statusBar().currentMessage()
         assert message.startswith("Dead zones not read") and bad.name in message
-        assert window.controllers.pads.dead_zones is zones
+        assert window.controllers.dead_zones is zones
     window.dead_zone_actions.actions()[2].trigger()  # Godot 4.4 and later, without a project
-    assert window.controllers.pads.dead_zones.default == 0.2 and window.controllers.project == ""
+    assert window.controllers.dead_zones.default == 0.2 and window.controllers.project == ""
 
 
 def test_the_project_is_kept_between_runs_and_a_broken_setting_falls_back(qtbot, tmp_path):
@@ -195,7 +197,7 @@ def test_the_project_is_kept_between_runs_and_a_broken_setting_falls_back(qtbot,
     store.sync()
     window = MainWindow()
     qtbot.addWidget(window)
-    assert window.controllers.engine == "3" and window.controllers.pads.dead_zones.of("steer_left") == 0.3
+    assert window.controllers.engine == "3" and window.controllers.dead_zones.of("steer_left") == 0.3
     assert not settings().contains("controllers/godot")  # the broken value is gone, its default used
     qtbot.waitUntil(lambda: "controllers/godot" in window.statusBar().currentMessage(), timeout=DEADLINE_S * 1000)
     window.close()
@@ -203,7 +205,11 @@ def test_the_project_is_kept_between_runs_and_a_broken_setting_falls_back(qtbot,
     again = MainWindow()
     qtbot.addWidget(again)
     assert "Controller dead zones" in again.statusBar().currentMessage()
-    assert again.controllers.pads.dead_zones.of("steer_left") == 0.5  # Godot 3's default
+    assert again.controllers.dead_zones.of("steer_left") == 0.5  # Godot 3's default
+    with qtbot.waitExposed(again):
+        again.show()
+    qtbot.waitUntil(lambda: again.controllers.pads is not None, timeout=DEADLINE_S * 1000)
+    assert again.controllers.pads.dead_zones is again.controllers.dead_zones  # SDL started with them
     again.close()
 
 
@@ -213,6 +219,10 @@ def test_without_sdl_the_window_drives_on_the_keyboard_with_one_note(qtbot, monk
     monkeypatch.setitem(sys.modules, "sdl2", None)  # as if PySDL2 or its library were missing
     window = MainWindow(remember=False)
     qtbot.addWidget(window)
+    assert window.controllers.pads is None  # SDL starts after the first paint, which has not come
+    with qtbot.waitExposed(window):
+        window.show()
+    qtbot.waitUntil(lambda: window.controllers.pads is not None, timeout=DEADLINE_S * 1000)
     assert window.statusBar().currentMessage().count("game controllers are off") == 1
     qtbot.keyPress(window.track, K.Key_D)
     frame_with_a_tick(window)

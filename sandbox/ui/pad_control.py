@@ -4,7 +4,9 @@ on the next tick; the keyboard's source (input.DriveKeys) takes, per control, th
 of the keys and the controllers. A pad's reset and record buttons do what Car → Reset car
 and Ctrl+R do. The status bar names what is connected. The dead zones are Godot's, read
 from the user's project.godot when one was chosen (kept between runs), else the default
-of the Godot release chosen in Car → Controller dead zones."""
+of the Godot release chosen in Car → Controller dead zones. SDL starts just after the
+window's first paint (its import and start take about 0.3 s, which the first paint does not
+wait for); until then the car drives on the keyboard."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ..errors import UserError
 from ..files.godot_project_input import read_project_input
 from ..session.godot_input import DeadZones, dead_zones_for, default_dead_zone
 from ..session.pads import Pads, PadsReading
+from .qt import after_first_paint
 from .window_memory import settings
 
 ENGINES = (
@@ -40,7 +43,8 @@ def connected_text(reading: PadsReading) -> str:
 
 class PadControl:
     """The controllers of `window` (a MainWindow, which owns this); `note` is what the
-    start has to say about them (SDL did not start, the saved project could not be read)."""
+    start has to say about them (the saved project could not be read). `pads` is None
+    until SDL has started, after the window's first paint (`start`)."""
 
     def __init__(self, window):
         self.window = w = window
@@ -55,12 +59,23 @@ class PadControl:
                 zones = self._zones_of(self.project)
             except UserError as exc:
                 self.note += f"Controller dead zones: {exc}; Godot's defaults are used. "
-        self.pads = Pads(zones)
-        if self.pads.error:
-            self.note += f"Keyboard only: {self.pads.error}. "
+        self.dead_zones = zones
+        self.pads: Pads | None = None
+        self._closed = False
         self.label = QLabel()  # what is connected; hidden when nothing is
         self.label.hide()
         w.statusBar().addPermanentWidget(self.label)
+        after_first_paint(w.track, self.start)  # the car view: the last part of the window painted
+
+    def start(self) -> None:
+        """Start SDL and read the controllers from the next frame on; if SDL cannot start,
+        one status message says so and the car drives on the keyboard."""
+        if self.pads is not None or self._closed:
+            return
+        self.pads = Pads(self.dead_zones)
+        if self.pads.error:
+            bar = self.window.statusBar()
+            bar.showMessage(f"{bar.currentMessage()} Keyboard only: {self.pads.error}.".strip(), 10000)
 
     def _zones_of(self, path: str) -> DeadZones:
         """The dead zones of the project.godot at `path`, for the release it says (else the
@@ -72,6 +87,8 @@ class PadControl:
     def poll(self) -> None:
         """Read the controllers now (a frame begins): their controls go to the keyboard's
         source for the next ticks, their reset and record presses to the window."""
+        if self.pads is None:
+            return
         reading = self.pads.poll()
         w = self.window
         w.keys.pads.update(reading)
@@ -102,7 +119,7 @@ class PadControl:
         except UserError as exc:
             bar.showMessage(f"Dead zones not read: {exc}", 10000)
             return False
-        self.pads.dead_zones = zones
+        self._use(zones)
         self.project = str(Path(path))
         self._keep(PROJECT_KEY, self.project)
         found = ", ".join(f"{action} {value:g}" for action, value in sorted(zones.actions.items()))
@@ -114,14 +131,21 @@ class PadControl:
         """Car → Controller dead zones: Godot's default dead zones of `engine`, without a project."""
         self.engine = engine
         self.project = ""
-        self.pads.dead_zones = DeadZones(default_dead_zone(engine))
+        self._use(DeadZones(default_dead_zone(engine)))
         self._keep(ENGINE_KEY, engine)
         self._keep(PROJECT_KEY, "")
         self.window.menus.refresh()
+
+    def _use(self, zones: DeadZones) -> None:
+        self.dead_zones = zones
+        if self.pads is not None:
+            self.pads.dead_zones = zones
 
     def _keep(self, key: str, value: str) -> None:
         if self.window.remember:
             settings().setValue(key, value)
 
     def close(self) -> None:
-        self.pads.close()
+        self._closed = True  # a first paint still to come starts nothing
+        if self.pads is not None:
+            self.pads.close()
