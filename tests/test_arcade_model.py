@@ -10,6 +10,7 @@ from sandbox.physics.models import arcade
 from sandbox.physics.params import Tuning, script_params
 from sandbox.physics.sim import step
 from sandbox.physics.state import Controls, State
+from sandbox.physics.steer_feel import FEEL_GROUP
 
 DT = 1 / 60
 RECIPE = dict(
@@ -48,12 +49,18 @@ def run(state, controls, p, ticks):
 def test_declared_defaults_are_the_recipes():
     """The seed's ten numbers, its own formula (not 2020's) and its is_action_pressed
     pedals (on/off), with the rate dependence it has."""
-    assert {p.name: p.default for p in script_params(arcade.PARAMS)} == {  # the shape: the scene's
+    declared = {p.name: p.default for p in script_params(arcade.PARAMS) if p.group != FEEL_GROUP}
+    assert declared == {  # the shape: the scene's
         **RECIPE,
         "rate_independent": False,
         "recipe_2020": False,
         "analog_pedals": False,
     }
+    # the steering feel at its defaults steers at once, to the whole lock, unassisted: as the recipe
+    feel = {p.name: p.default for p in arcade.PARAMS if p.group == FEEL_GROUP}
+    assert feel["steer_time"] == feel["return_time"] == 0.0
+    assert {feel[f"{kind}_at_{k}"] for kind in ("lock", "rate") for k in (1, 2, 3)} == {100.0}
+    assert feel["countersteer_help"] == feel["drift_hold"] == 0.0
 
 
 def test_first_two_ticks_of_throttle_match_hand_computation():

@@ -146,3 +146,19 @@ def test_without_32_bit_controls_the_analog_drive_would_part_from_the_engine():
     assert np.hypot(*(unrounded - godot[:, 1:3]).T).max() * ppm > POSITION_PX
     rounded = run_trace(model, preset.tuning, trace, 60)
     assert np.hypot(*(rounded[:, 1:3] - godot[:, 1:3]).T).max() * ppm < POSITION_PX / 100
+
+
+@pytest.mark.parametrize("stem", [name for name in OPTION_TUNINGS if name.endswith("_steering_feel")])
+def test_the_steering_feel_tunings_drive_otherwise_than_without_it(stem):
+    """The engine's check of the steering feel has teeth: on the slalom the feel moves
+    the car by far more than the bound, and so do the assists alone where a model has
+    them (the drive makes the car slide past their thresholds)."""
+    preset = TUNINGS[stem]
+    ppm = scales(preset.model)[0]
+    trace = drive("slalom_reverse", 60)
+    felt = run_trace(preset.model, preset.tuning, trace, 60)
+    plain = dict(preset.tuning, **{p.name: p.default for p in preset.model.PARAMS if p.group == "Steering feel"})
+    assert gap_px(felt, run_trace(preset.model, plain, trace, 60), ppm)["position_px"] > 100 * POSITION_PX
+    if "drift_hold" in preset.tuning:
+        unassisted = dict(preset.tuning, countersteer_help=0.0, drift_hold=0.0)
+        assert gap_px(felt, run_trace(preset.model, unassisted, trace, 60), ppm)["position_px"] > 100 * POSITION_PX

@@ -276,7 +276,7 @@ def test_the_lint_check_can_fail():
     assert {problem.name for problem in problems} == {"max-line-length", "function-name"}
 
 
-def test_the_corvettes_47_values_show_in_the_inspector_in_the_tuning_panels_groups():
+def test_the_corvettes_values_show_in_the_inspector_in_the_tuning_panels_groups():
     """Godot 4: each value under its @export_group, in the panel's order, with its doc
     comment (the Inspector's tooltip) above it and its unit after the number."""
     preset = load_preset(BUILTIN_DIR / "monster_corvette_c5.json")
@@ -289,7 +289,7 @@ def test_the_corvettes_47_values_show_in_the_inspector_in_the_tuning_panels_grou
             name = line.split(" var ")[1].split(":")[0]
             assert lines[number - 1].startswith("## "), line
             seen.append((group, name, line))
-    assert len(seen) == 47
+    assert len(seen) == 47 + 15  # the Corvette's 47, and the steering feel's 11 and its 4 assists
     assert seen[0][:2] == (None, "pixels_per_metre")  # above the groups
     assert list(dict.fromkeys(g for g, _, _ in seen[1:])) == [
         "Chassis",
@@ -299,6 +299,7 @@ def test_the_corvettes_47_values_show_in_the_inspector_in_the_tuning_panels_grou
         "Brakes",
         "Gearbox",
         "Engine",
+        "Steering feel",
     ]
     by_name = {name: (g, line) for g, name, line in seen}
     assert by_name["mu"][0] == "Wheels and tyres"  # declared after the resistance, shown with the tyres

@@ -19,6 +19,11 @@ SLIDING = ("rigid_body", "monster")
 """Models whose exports are also checked at 1 pixel per metre."""
 
 
+FEEL = {"steer_time": 0.25, "return_time": 0.15, "lock_at_2": 70.0, "lock_at_3": 45.0, "rate_at_3": 60.0}
+"""The steering feel as a racing game sets it: the steer builds up and returns at a rate,
+less lock and a slower rate at speed."""
+ASSISTS = {"countersteer_help": 60.0, "countersteer_slip": 4.0, "drift_hold": 30.0, "drift_hold_angle": 20.0}
+"""Both assists on, in the models with slip angles."""
 OPTION_TUNINGS = {
     "bicycle_all_options": (
         "bicycle_drift_illusion",
@@ -28,6 +33,11 @@ OPTION_TUNINGS = {
     "rigid_body_grip_load_ice": ("rigid_body_road", {"grip_load": True, "mu": 0.1}),
     "monster_pacejka_tutorial": ("monster_corvette_c5", {"pacejka": True, "tutorial_cornering": True}),
     "monster_four_wheel_abs": ("monster_drift_manual", {"four_wheel_brakes": True, "abs": True, "pacejka": True}),
+    "arcade_steering_feel": ("drift", {**FEEL, **ASSISTS}),
+    "bicycle_steering_feel": ("bicycle_blog", FEEL),
+    "ackermann_steering_feel": ("ackermann_van", FEEL),
+    "rigid_body_steering_feel": ("rigid_body_road", {**FEEL, **ASSISTS}),
+    "monster_steering_feel": ("monster_corvette_c5", {**FEEL, **ASSISTS}),
 }
 """Tunings that turn on the options no built-in preset does: name -> (preset, changes)."""
 

@@ -16,6 +16,7 @@ from typing import Mapping
 
 from ..errors import UserError
 from ..physics.params import effective_params, groups, script_params
+from ..physics.steer_feel import ASSIST_MIN_SPEED
 from .disk import write_text_atomic
 from .godot_engine_of import export_note
 from .package_data import package_folder
@@ -52,6 +53,8 @@ SNIPPETS = {
     "METRES": "metres",
     "METRES_STATE": "metres_state",
     "SPEED_CONTROL": "speed_control",
+    "STEER_FEEL": "steer_feel",
+    "STEER_ASSIST": "steer_assist",
 }
 """Placeholders filled with a piece shared by several templates of a version
 (godot_templates/godot<N>/_<name>.gd)."""
@@ -340,6 +343,7 @@ def _fills(preset: Preset, godot: int, text: str, px_per_metre: float) -> dict[s
         "CONSTANTS": "\n".join(_constants(preset, godot, actions)),
         "PARAMS": _declarations(preset, godot),
         "SCALE": _scale(godot, px_per_metre) if preset.model.LENGTH_UNIT == "m" else "",
+        "ASSIST_MIN_SPEED": repr(ASSIST_MIN_SPEED[preset.model.LENGTH_UNIT]),
         **{key: _snippet(name, godot) for key, name in SNIPPETS.items() if "{{" + key + "}}" in text},
     }
 

@@ -24,6 +24,11 @@ Format history (a file of an older format loads with the newer fields' defaults)
   6  the kinematic models' (arcade, bicycle, Ackermann) `godot_engine`, the engine whose
      move_and_slide their walls follow (written by name: "Godot 4" or "Godot 3"); files
      of an older format load with "Godot 4" (physics/car_shape.py, `engine_param`).
+  7  every model's steering feel (physics/steer_feel.py): `steer_time`, `return_time`,
+     the speed curve (`speed_point_1..3`, `lock_at_1..3`, `rate_at_1..3`) and, in the
+     models with slip angles, the assists (`countersteer_help`, `countersteer_slip`,
+     `drift_hold`, `drift_hold_angle`); files of an older format load with the
+     defaults, which leave the steering as it was.
 A parameter declares the format that introduced it (`Param.since`), so presets written
 before a model gained a parameter keep loading.
 """
@@ -47,7 +52,7 @@ from . import json_text
 from .disk import read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
 
-FORMAT = 6
+FORMAT = 7
 DEFAULT_HZ = 60
 PRESET_LIMIT = 1024 * 1024
 """bytes: a preset is a few hundred bytes; anything above a mebibyte is not one."""

@@ -20,7 +20,9 @@ walls each tick runs that same loop over every car, then moves again, meeting th
 walls, each car whose move came within reach of one (`walls.moved_clear_of_walls`):
 most cars are far from every wall on most ticks, and the bits are the same. On a
 track with cones or surfaces the chunk runs each car's own tick instead (the
-drivers' `each_car`): counting cones and reading the grip are the one-car tick's.
+drivers' `each_car`): counting cones and reading the grip are the one-car tick's; so
+does a chunk with a car whose steering feel acts (steer_feel.py: its steer changes from
+tick to tick while the controls are held).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from numba.extending import intrinsic
 
 from .car_shape import first_shape_slot
 from .kernel import OPTIONS, kernel
+from .steer_feel import all_neutral, input_reader, mark_held
 from .walls import is_open, moved_clear_of_walls
 from .world_step import has_items
 
@@ -50,9 +53,10 @@ def held_controls(module, each_car):
     or surfaces `each_car` (what a tick does there is in the one-car tick only)."""
     moved, n_held, n_params, code = _code(module)
     settle, show, held_of, step, step_among, held_values = module.settle, module.show, *code
+    neutral, mark = all_neutral(module), mark_held(module)
 
     def chunk(model, states, start, stop, controls, params, which, dt, ticks, walls):
-        if has_items(walls):
+        if has_items(walls) or not neutral(params, which, start, stop):
             each_car(model, states, start, stop, controls, params, which, dt, ticks, walls)
             return
         if ticks <= 0:
@@ -77,6 +81,8 @@ def held_controls(module, each_car):
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
+            c = controls[start + j] if controls.shape[0] > 1 else controls[0]
+            mark(states[start + j], c[0], params[which[start + j]])
 
     return chunk
 
@@ -87,9 +93,10 @@ def trace_controls(module, each_car):
     `held_controls`, `each_car` on a track with cones or surfaces."""
     moved, n_held, n_params, code = _code(module)
     settle, show, held_of, step, step_among, held_values = module.settle, module.show, *code
+    neutral, mark = all_neutral(module), mark_held(module)
 
     def chunk(model, states, start, stop, trace, params, which, dt, walls):
-        if has_items(walls):
+        if has_items(walls) or not neutral(params, which, start, stop):
             each_car(model, states, start, stop, trace, params, which, dt, walls)
             return
         if trace.shape[0] == 0:
@@ -112,6 +119,7 @@ def trace_controls(module, each_car):
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
+            mark(states[start + j], trace[trace.shape[0] - 1, 0], params[which[start + j]])
 
     return chunk
 
@@ -159,10 +167,13 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
     if module.MOVES[:2] != ("x", "y"):
         raise ValueError("a chunked model's MOVES start with its position, x and y")
     first = first_shape_slot(module.PARAMS)
+    read = input_reader(module)
 
     @numba.njit(inline="always", **_INLINED)
     def held_of(c, p, j, dt):
-        return held(c, _column(p, j, n_params), dt)
+        # the steer as the tick reads it (a chunk runs only with the steering feel at its defaults)
+        tuning = _column(p, j, n_params)
+        return held((read(c[0], tuning), c[1], c[2], c[3], c[4]), tuning, dt)
 
     @numba.njit(inline="always", **_INLINED)
     def step(car, u, p, j, dt, walls):

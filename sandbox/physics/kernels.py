@@ -30,6 +30,7 @@ from . import chunks, world_step
 from .chunks import CHUNK
 from .kernel import OPTIONS, kernel
 from .models import MODELS
+from .steer_feel import feel_step
 from .walls import Walls
 from .world import World
 
@@ -207,28 +208,30 @@ def tick_in(model, s, c, p, dt, walls):
 @overload(tick_in, jit_options=OPTIONS)
 def _tick_in_of(model, s, c, p, dt, walls):
     """The model's kernel with the walls for a model that meets them (`MEETS_WALLS`),
-    else its kernel alone; on a track, with its surfaces and cones (`world_step`)."""
+    else its kernel alone; on a track, with its surfaces and cones (`world_step`); the
+    steer it reads passed through the tuning's steering feel first (`steer_feel`)."""
     if not isinstance(model, numba.types.IntegerLiteral):
         return None
     module = ORDER[model.literal_value]
     kernel = module.tick
+    feel = feel_step(module)
     if not isinstance(walls, (numba.types.NoneType, numba.types.Omitted)):
         on_track = world_step.on_track(module, kernel, getattr(module, "MEETS_WALLS", False))
 
         def among_walls(model, s, c, p, dt, walls):
-            on_track(s, c, p, dt, walls)
+            on_track(s, feel(s, c, p, dt), p, dt, walls)
 
         return among_walls
 
     if getattr(module, "MEETS_WALLS", False):
 
         def open_field(model, s, c, p, dt, walls):
-            kernel(s, c, p, dt, None)
+            kernel(s, feel(s, c, p, dt), p, dt, None)
 
         return open_field
 
     def no_walls(model, s, c, p, dt, walls):
-        kernel(s, c, p, dt)
+        kernel(s, feel(s, c, p, dt), p, dt)
 
     return no_walls
 

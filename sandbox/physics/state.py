@@ -25,6 +25,8 @@ the drivers keep (kernels.tick_in) and the models do not declare:
 | cones_hit     | count  | cones this car has knocked since it was placed       |
 | cones_knocked | bits   | which ones, `KNOCKED_WORDS` floats (see physics/cones.py) |
 | surface_grip  | factor | the track's grip factor under the car's centre at the tick's start (1 off every surface) |
+| steer_feel    | -1..1  | the steer held by the steering feel after the last tick (steer_feel.py) |
+| steer_received | -1..1 | the steer the model read in the last tick (after the steering feel) |
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ WORLD = (
     Slot("cones_hit", "count"),
     Slot("cones_knocked", "bits", 0.0, KNOCKED_WORDS),
     Slot("surface_grip", "factor", 1.0),
+    Slot("steer_feel", "input"),
+    Slot("steer_received", "input"),
 )
 WORLD_NAMES = tuple(s.name for s in WORLD)
 

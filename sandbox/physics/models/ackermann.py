@@ -36,6 +36,7 @@ from ..car_shape import contact_slots, engine_param, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
+from ..steer_feel import feel_params
 from ..walls import slide_pose
 from . import speed_control
 from .geometry import DEGREES, RADIANS, rotate_about, sign, wrap
@@ -84,7 +85,7 @@ PARAMS = (
         help="α at full steer: the outer front wheel's angle. The inner wheel turns further (β).",
         group="Steering",
     ),
-) + (*speed_control.PARAMS, *SHAPE, engine_param())
+) + (*speed_control.PARAMS, *SHAPE, engine_param(), *feel_params("m", assists=False))
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
@@ -115,6 +116,8 @@ S = STATE.index
 P = index_of(p.name for p in PARAMS)
 SHAPE_AT = contact_slots(PARAMS)
 """The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
+FEEL_SPEED = "speed"
+"""The steering feel's speed (steer_feel.py): the size of this signed speed slot."""
 MEETS_WALLS = True
 """Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 

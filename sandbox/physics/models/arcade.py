@@ -151,15 +151,24 @@ def _pressed(strength: float) -> float:
     return 1.0 if strength > 0 else 0.0
 
 
+@kernel(inline=True)
+def steer_input(turn: float, p) -> float:
+    """The steer input as get_input() reads it, taken by the drivers before the steering
+    feel (steer_feel.py), so a steer time ramps a key read pressed or not: the 2020 text
+    with the recipe's on/off pedals reads the steering keys that way too (departure)."""
+    if p[P.analog_pedals] == 0.0 and p[P.recipe_2020] != 0.0:
+        return _pressed(turn) - _pressed(-turn)
+    return turn
+
+
 @kernel
 def get_input(c, p) -> tuple[float, float]:
     """The recipe's get_input(): (steer_direction in rad, push in px/s²), the
-    acceleration being transform.x * push."""
+    acceleration being transform.x * push. The steer `c[0]` is `steer_input`'s, after
+    the steering feel."""
     turn, accelerate, brake = c[0], c[1], c[2]  # turn = Input.get_axis("steer_left", "steer_right")
     if p[P.analog_pedals] == 0.0:  # Input.is_action_pressed: all or nothing
         accelerate, brake = _pressed(accelerate), _pressed(brake)
-        if p[P.recipe_2020] != 0.0:  # departure (2020 text): the steering keys too
-            turn = _pressed(turn) - _pressed(-turn)
     steer_direction = turn * (p[P.steering_angle] * RADIANS)  # turn * deg_to_rad(steering_angle)
     push = 0.0  # acceleration = Vector2.ZERO
     if accelerate > 0:

@@ -5,6 +5,7 @@ from this tuple; the kernel reads the values by name through `P`."""
 
 from ..car_shape import engine_param, shape_params
 from ..params import Param, Variant
+from ..steer_feel import feel_params
 
 PARAMS = (
     Param(
@@ -186,7 +187,7 @@ PARAMS = (
         since=4,
         legacy=True,
     ),
-) + (*shape_params("px", "capsule", 138, 68), engine_param())
+) + (*shape_params("px", "capsule", 138, 68), engine_param(), *feel_params("px", assists=True))
 """The shape: the Godot recipe demo's car, a CapsuleShape2D of radius 34 and height 70 turned 90°
 (as Godot 3 reads the height: the straight middle; 70 + 2 × 34 = 138 px end to end), lying along
 the heading; the recipe's text recommends a capsule so the car does not catch on corners."""

@@ -63,6 +63,7 @@ from ..car_shape import contact_slots, engine_param, shape_params
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
+from ..steer_feel import feel_params
 from ..walls import slide_pose
 from . import speed_control
 from .geometry import DEGREES, RADIANS, rotate_about, wrap
@@ -176,6 +177,7 @@ PARAMS = (
     )
     + shape_params("m", "rectangle", 3.7, 1.8)  # the drawn body at the defaults: wb + 1.2, 0.6 wb + 0.3
     + (engine_param(),)
+    + feel_params("m", assists=False)
 )
 
 
@@ -208,6 +210,8 @@ S = STATE.index
 P = index_of(p.name for p in PARAMS)
 SHAPE_AT = contact_slots(PARAMS)
 """The tuning's shape parameters start here (body_shape.of_tuning), its engine option after them."""
+FEEL_SPEED = "speed"
+"""The steering feel's speed (steer_feel.py): the size of this signed speed slot."""
 MEETS_WALLS = True
 """Its tick takes the world (`walls.Walls`, or None) as a fifth argument."""
 

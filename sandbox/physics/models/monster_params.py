@@ -6,6 +6,7 @@ from this tuple; the kernel reads the values by name through `P`."""
 from ..car_shape import shape_params
 from ..params import Param
 from ..state import index_of
+from ..steer_feel import feel_params
 from .monster_drivetrain_params import DRIVETRAIN
 
 PARAMS = (
@@ -278,6 +279,7 @@ PARAMS = (
         ),
     )
     + shape_params("m", "rectangle", 4.1, 1.85)  # the drawn body at the defaults: b + c + 1.6, w + 0.25
+    + feel_params("m", assists=True)
 )
 
 P = index_of(p.name for p in PARAMS)

@@ -11,6 +11,7 @@ const MAX_INNER = 89.0 * RADIANS
 {{SCALE}}
 
 {{METRES_STATE}}
+var steer_feel = 0.0  # the steer held by the steering feel, -1 … 1
 var speed = 0.0
 var alpha = 0.0  # the outer front wheel's angle
 var beta = 0.0  # the inner front wheel's angle
@@ -24,6 +25,8 @@ func _ready():
 
 func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
+	var speed_size = speed if speed >= 0 else -speed
+	turn = feel_steer(turn, speed_size, 0.0, false, max_steer, _tick_length(delta))
 	var throttle = Input.get_action_strength("accelerate")
 	var x0 = pos_x  # where the model starts the tick, m
 	var y0 = pos_y
@@ -84,6 +87,9 @@ func _outer_limit(width, length):
 
 
 {{METRES}}
+
+
+{{STEER_FEEL}}
 
 
 {{ADD_ACTIONS}}

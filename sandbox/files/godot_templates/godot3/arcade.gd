@@ -3,11 +3,13 @@
 extends KinematicBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED = {{ASSIST_MIN_SPEED}}  # px/s: slower, the assists rest (a slip angle is noise)
 # px/s: the sandbox's speed guard (at friction and drag 0 nothing resists)
 const SPEED_LIMIT = 20000.0
 
 {{PARAMS}}
 
+var steer_feel = 0.0  # the steer held by the steering feel, -1 … 1
 var acceleration = Vector2.ZERO
 var velocity = Vector2.ZERO
 var steer_direction = 0.0
@@ -38,6 +40,8 @@ func _physics_process(delta):
 
 func get_input():
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
+	var dt = get_physics_process_delta_time()  # the tick's delta
+	turn = feel_with_assists(turn, velocity.x, velocity.y, rotation, steering_angle, dt)
 	steer_direction = turn * deg2rad(steering_angle)
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
@@ -90,6 +94,12 @@ func calculate_steering(delta):
 	if d < 0:
 		velocity = -new_heading * min(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

@@ -4,11 +4,13 @@
 extends KinematicBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED = {{ASSIST_MIN_SPEED}}  # px/s: slower, the assists rest (a slip angle is noise)
 # px/s: the sandbox's speed guard (at friction and drag 0 nothing resists)
 const SPEED_LIMIT = 20000.0
 
 {{PARAMS}}
 
+var steer_feel = 0.0  # the steer held by the steering feel, -1 … 1
 var acceleration = Vector2.ZERO
 var velocity = Vector2.ZERO
 var steer_direction = 0.0
@@ -40,6 +42,9 @@ func get_input():
 		turn = right - float(Input.is_action_pressed("steer_left"))
 		throttle = float(Input.is_action_pressed("accelerate"))
 		brake = float(Input.is_action_pressed("brake"))
+	# the steering feel: on the keys as the recipe reads them, pressed or not
+	var dt = get_physics_process_delta_time()  # the tick's delta
+	turn = feel_with_assists(turn, velocity.x, velocity.y, rotation, steering_angle, dt)
 	steer_direction = turn * deg2rad(steering_angle)
 	if throttle > 0:
 		acceleration = transform.x * (engine_power * throttle)
@@ -78,6 +83,12 @@ func calculate_steering(delta):
 	if d < 0:
 		velocity = -new_heading * min(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

@@ -11,6 +11,7 @@ const UNSET = 1000000000.0  # the history's first slot while it holds nothing
 {{SCALE}}
 
 {{METRES_STATE}}
+var steer_feel = 0.0  # the steer held by the steering feel, -1 … 1
 var display_heading = 0.0
 var speed = 0.0
 var steer = 0.0
@@ -28,6 +29,8 @@ func _ready():
 
 func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
+	var speed_size = speed if speed >= 0 else -speed
+	turn = feel_steer(turn, speed_size, 0.0, false, max_steer, _tick_length(delta))
 	var throttle = Input.get_action_strength("accelerate")
 	var x0 = pos_x  # where the model starts the tick, m
 	var y0 = pos_y
@@ -142,6 +145,9 @@ func _round_half_even(value):
 
 
 {{METRES}}
+
+
+{{STEER_FEEL}}
 
 
 {{ADD_ACTIONS}}

@@ -3,6 +3,7 @@
 extends KinematicBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED = {{ASSIST_MIN_SPEED}}  # m/s: slower, the assists rest (a slip angle is noise)
 const RADIANS = PI / 180.0
 const G = 9.8
 const LOW_SPEED = 2.0  # m/s: the car turns kinematically below it; the slip formulas' divisor floor
@@ -24,6 +25,7 @@ const FACE_END = 1e-3  # share of a face's length within which a contact is at i
 {{SCALE}}
 
 {{METRES_STATE}}
+var steer_feel = 0.0  # the steer held by the steering feel, -1 … 1
 # the rest of the sandbox's state, slot by slot
 var vx = 0.0  # m/s, world frame
 var vy = 0.0
@@ -57,6 +59,7 @@ func _ready():
 
 func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
+	turn = feel_with_assists(turn, vx, vy, heading, max_steer, _tick_length(delta))
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
 	var handbrake = Input.get_action_strength("handbrake")
@@ -389,6 +392,12 @@ func _smooth(x):
 
 
 {{IMPULSE}}
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

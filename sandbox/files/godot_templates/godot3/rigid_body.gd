@@ -3,6 +3,7 @@
 extends KinematicBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED = {{ASSIST_MIN_SPEED}}  # m/s: slower, the assists rest (a slip angle is noise)
 const RADIANS = PI / 180.0
 const GRAVITY = 9.81  # m/s²: the weight that loads the tyres with grip ∝ load
 const REVERSE_BELOW = 0.5  # m/s: below this forward speed, the brake pedal drives backwards
@@ -21,6 +22,7 @@ const FACE_END = 1e-3  # share of a face's length within which a contact is at i
 {{SCALE}}
 
 {{METRES_STATE}}
+var steer_feel = 0.0  # the steer held by the steering feel, -1 … 1
 # Vehicle frame: +x forward, +y to the right; the heading increases turning right.
 var vx = 0.0
 var vy = 0.0
@@ -41,6 +43,7 @@ func _ready():
 
 func _physics_process(delta):
 	var turn = Input.get_action_strength("steer_right") - Input.get_action_strength("steer_left")
+	turn = feel_with_assists(turn, vx, vy, heading, max_steer, _tick_length(delta))
 	var throttle = Input.get_action_strength("accelerate")
 	var brake = Input.get_action_strength("brake")
 	var x0 = pos_x
@@ -223,6 +226,12 @@ func _forward_grip(cos_steer, sin_steer, inertia, spin_term, dt):
 
 
 {{IMPULSE}}
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

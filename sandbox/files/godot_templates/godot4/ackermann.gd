@@ -12,6 +12,7 @@ const MAX_INNER: float = 89.0 * RADIANS
 {{PARAMS}}
 
 {{METRES_STATE}}
+var _steer_feel := 0.0  # the steer held by the steering feel, -1 … 1
 var _speed: float = 0.0
 var _alpha: float = 0.0  # the outer front wheel's angle
 var _beta: float = 0.0  # the inner front wheel's angle
@@ -25,6 +26,8 @@ func _ready() -> void:
 func _physics_process(delta: float) -> void:
 	# delta is the sandbox's tick: 1.0 / physics_ticks_per_second in 64 bits (× Engine.time_scale)
 	var turn := Input.get_axis("steer_left", "steer_right")
+	var speed_size := _speed if _speed >= 0 else -_speed
+	turn = _feel_steer(turn, speed_size, 0.0, false, max_steer, delta)
 	var throttle := Input.get_action_strength("accelerate")
 	var x0 := _pos_x  # where the model starts the tick, m
 	var y0 := _pos_y
@@ -85,6 +88,9 @@ func _outer_limit(width: float, length: float) -> float:
 
 
 {{METRES}}
+
+
+{{STEER_FEEL}}
 
 
 {{ADD_ACTIONS}}

@@ -3,11 +3,13 @@
 extends CharacterBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED: float = {{ASSIST_MIN_SPEED}}  # px/s: slower, the assists rest (a slip angle is noise)
 # px/s: the sandbox's speed guard (at friction and drag 0 nothing resists)
 const SPEED_LIMIT: float = 20000.0
 
 {{PARAMS}}
 
+var _steer_feel := 0.0  # the steer held by the steering feel, -1 … 1
 var _acceleration := Vector2.ZERO
 var _steer_direction: float = 0.0
 
@@ -42,6 +44,8 @@ func _physics_process(delta: float) -> void:
 
 func _get_input() -> void:
 	var turn := Input.get_axis("steer_left", "steer_right")
+	var dt := get_physics_process_delta_time()  # the tick's delta
+	turn = _feel_with_assists(turn, velocity.x, velocity.y, rotation, steering_angle, dt)
 	_steer_direction = turn * deg_to_rad(steering_angle)
 	var throttle := Input.get_action_strength("accelerate")
 	var brake := Input.get_action_strength("brake")
@@ -94,6 +98,12 @@ func _calculate_steering(delta: float) -> void:
 	if d < 0:
 		velocity = -new_heading * minf(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

@@ -4,11 +4,13 @@
 extends CharacterBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED: float = {{ASSIST_MIN_SPEED}}  # px/s: slower, the assists rest (a slip angle is noise)
 # px/s: the sandbox's speed guard (at friction and drag 0 nothing resists)
 const SPEED_LIMIT: float = 20000.0
 
 {{PARAMS}}
 
+var _steer_feel := 0.0  # the steer held by the steering feel, -1 … 1
 var _acceleration := Vector2.ZERO
 var _steer_direction: float = 0.0
 
@@ -41,6 +43,9 @@ func _get_input() -> void:
 		turn = right - float(Input.is_action_pressed("steer_left"))
 		throttle = float(Input.is_action_pressed("accelerate"))
 		brake = float(Input.is_action_pressed("brake"))
+	# the steering feel: on the keys as the recipe reads them, pressed or not
+	var dt := get_physics_process_delta_time()  # the tick's delta
+	turn = _feel_with_assists(turn, velocity.x, velocity.y, rotation, steering_angle, dt)
 	_steer_direction = turn * deg_to_rad(steering_angle)
 	if throttle > 0:
 		_acceleration = transform.x * (engine_power * throttle)
@@ -79,6 +84,12 @@ func _calculate_steering(delta: float) -> void:
 	if d < 0:
 		velocity = -new_heading * minf(velocity.length(), max_speed_reverse)
 	rotation = new_heading.angle()
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

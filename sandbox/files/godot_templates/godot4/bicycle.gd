@@ -12,6 +12,7 @@ const UNSET: float = 1000000000.0  # the history's first slot while it holds not
 {{PARAMS}}
 
 {{METRES_STATE}}
+var _steer_feel := 0.0  # the steer held by the steering feel, -1 … 1
 var _display_heading: float = 0.0
 var _speed: float = 0.0
 var _steer: float = 0.0
@@ -29,6 +30,8 @@ func _ready() -> void:
 func _physics_process(delta: float) -> void:
 	# delta is the sandbox's tick: 1.0 / physics_ticks_per_second in 64 bits (× Engine.time_scale)
 	var turn := Input.get_axis("steer_left", "steer_right")
+	var speed_size := _speed if _speed >= 0 else -_speed
+	turn = _feel_steer(turn, speed_size, 0.0, false, max_steer, delta)
 	var throttle := Input.get_action_strength("accelerate")
 	var x0 := _pos_x  # where the model starts the tick, m
 	var y0 := _pos_y
@@ -145,6 +148,9 @@ func _round_half_even(value: float) -> int:
 
 
 {{METRES}}
+
+
+{{STEER_FEEL}}
 
 
 {{ADD_ACTIONS}}

@@ -3,6 +3,7 @@
 extends CharacterBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED: float = {{ASSIST_MIN_SPEED}}  # m/s: slower, the assists rest (a slip angle is noise)
 const RADIANS: float = PI / 180.0
 const G: float = 9.8
 # m/s: the car turns kinematically below it; the slip formulas' divisor floor
@@ -27,6 +28,7 @@ const FACE_END := 1e-3  # share of a face's length within which a contact is at 
 
 {{METRES_STATE}}
 # the rest of the sandbox's state, slot by slot
+var _steer_feel := 0.0  # the steer held by the steering feel, -1 … 1
 var _vx: float = 0.0  # m/s, world frame
 var _vy: float = 0.0
 var _wheel_angle: float = 0.0  # rad: the front wheels' angle in the last tick
@@ -60,6 +62,7 @@ func _ready() -> void:
 func _physics_process(delta: float) -> void:
 	# delta is the sandbox's tick: 1.0 / physics_ticks_per_second in 64 bits (× Engine.time_scale)
 	var turn := Input.get_axis("steer_left", "steer_right")
+	turn = _feel_with_assists(turn, _vx, _vy, _heading, max_steer, delta)
 	var throttle := Input.get_action_strength("accelerate")
 	var brake := Input.get_action_strength("brake")
 	var handbrake := Input.get_action_strength("handbrake")
@@ -404,6 +407,12 @@ func _smooth(x: float) -> float:
 
 
 {{IMPULSE}}
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}

@@ -3,6 +3,7 @@
 extends CharacterBody2D
 
 {{CONSTANTS}}
+const ASSIST_MIN_SPEED: float = {{ASSIST_MIN_SPEED}}  # m/s: slower, the assists rest (a slip angle is noise)
 const RADIANS: float = PI / 180.0
 const GRAVITY: float = 9.81  # m/s²: the weight that loads the tyres with grip ∝ load
 const REVERSE_BELOW: float = 0.5  # m/s: below this forward speed, the brake pedal drives backwards
@@ -23,6 +24,7 @@ const FACE_END := 1e-3  # share of a face's length within which a contact is at 
 
 {{METRES_STATE}}
 # Vehicle frame: +x forward, +y to the right; the heading increases turning right.
+var _steer_feel := 0.0  # the steer held by the steering feel, -1 … 1
 var _vx: float = 0.0
 var _vy: float = 0.0
 var _omega: float = 0.0
@@ -43,6 +45,7 @@ func _ready() -> void:
 func _physics_process(delta: float) -> void:
 	# delta is the sandbox's tick: 1.0 / physics_ticks_per_second in 64 bits (× Engine.time_scale)
 	var turn := Input.get_axis("steer_left", "steer_right")
+	turn = _feel_with_assists(turn, _vx, _vy, _heading, max_steer, delta)
 	var throttle := Input.get_action_strength("accelerate")
 	var brake := Input.get_action_strength("brake")
 	var x0 := _pos_x
@@ -230,6 +233,12 @@ func _forward_grip(
 
 
 {{IMPULSE}}
+
+
+{{STEER_FEEL}}
+
+
+{{STEER_ASSIST}}
 
 
 {{ADD_ACTIONS}}
