@@ -31,7 +31,9 @@ def godot_get_axis(v, left_dz, right_dz):
     return math.copysign(min(1.0, (abs(v) - dz) / (1 - dz)), v)
 
 
-@pytest.mark.parametrize("zones", [DeadZones(), DeadZones(0.2), dead_zones_for("3", {"steer_left": 0.3, "steer_right": 0.15, "brake": 0.05})])
+@pytest.mark.parametrize(
+    "zones", [DeadZones(), DeadZones(0.2), dead_zones_for("3", {"steer_left": 0.3, "steer_right": 0.15, "brake": 0.05})]
+)
 def test_at_its_defaults_the_car_receives_exactly_godots_values(zones):
     shaping = Shaping()
     for v in VALUES:

@@ -223,4 +223,3 @@ class WheelMapEditor(QWidget):
             bindings[axis] = None if n < 0 else AxisBinding(n, self.inverted[axis].isChecked(), full)
         wheel = replace(self.controllers.wheel_map(self.name), **bindings, combined_pedals=self.combined.isChecked())
         self.controllers.set_wheel_map(self.name, wheel)
-

@@ -22,6 +22,10 @@ MAX_AXIS = 63
 """The highest axis number a wheel's map may name (SDL reports far fewer)."""
 WHEEL_AXES = ("steer", "throttle", "brake", "clutch")
 """A wheel map's axes: the steer and throttle always on an axis, brake and clutch maybe not (-1)."""
+WHEEL_VALUES = (
+    *(f"{axis}_{value}" for axis in WHEEL_AXES for value in ("axis", "inverted", "full_range")),
+    "combined_pedals",
+)
 
 
 def _refuse(_value) -> None:
@@ -37,17 +41,18 @@ def _children(group: str) -> tuple[list, list]:
         store.endGroup()
 
 
-def _drop_unknown(memory, group: str, known) -> list:
-    """The subgroups of `group` named in `known`; every other key under it is removed
-    with a note naming it."""
-    groups, keys = _children(group)
-    for key in keys:
-        memory.setting(f"{group}/{key}", "", check=_refuse)
-    for name in groups:
-        if name not in known:
+def _drop_unknown(memory, group: str, groups=(), keys=()) -> list:
+    """The subgroups of `group` named in `groups`; every key under it that is not one of
+    `keys` or under those subgroups is removed, with a note naming it."""
+    found, own = _children(group)
+    for key in own:
+        if key not in keys:
+            memory.setting(f"{group}/{key}", "", check=_refuse)
+    for name in found:
+        if name not in groups:
             for key in _all_keys(f"{group}/{name}"):
                 memory.setting(f"{group}/{name}/{key}", "", check=_refuse)
-    return [name for name in groups if name in known]
+    return [name for name in found if name in groups]
 
 
 def _all_keys(group: str) -> list:
@@ -59,26 +64,26 @@ def _all_keys(group: str) -> list:
         store.endGroup()
 
 
-def _as_value_error(check):
-    def wrapped(value) -> None:
+def _shape_check(axis: str, name: str):
+    """A `checked_setting` check: `name`'s value must make a shape of `axis` that can be used."""
+
+    def check(value) -> None:
         try:
-            check(value)
+            AxisShape(**{name: value}).checked(axis)
         except UserError as exc:
             raise ValueError(str(exc)) from None
 
-    return wrapped
+    return check
 
 
 def load_shaping(memory) -> Shaping:
     """The shaping kept in the settings; each value that cannot be used is its default."""
     axes = {}
-    for axis in _drop_unknown(memory, SHAPING, AXES):
+    for axis in _drop_unknown(memory, SHAPING, groups=AXES):
         base = f"{SHAPING}/{axis}"
-        _drop_unknown_keys(memory, base, SHAPE_VALUES)
-        saturation = memory.setting(f"{base}/saturation", 1.0, check=_as_value_error(
-            lambda v: AxisShape(saturation=v).checked(axis)))
-        exponent = memory.setting(f"{base}/exponent", 1.0, check=_as_value_error(
-            lambda v: AxisShape(exponent=v).checked(axis)))
+        _drop_unknown(memory, base, keys=SHAPE_VALUES)
+        saturation = memory.setting(f"{base}/saturation", 1.0, check=_shape_check(axis, "saturation"))
+        exponent = memory.setting(f"{base}/exponent", 1.0, check=_shape_check(axis, "exponent"))
         inverted = memory.setting(f"{base}/inverted", False)
         dead_zone = None
         if settings().contains(f"{base}/dead_zone"):
@@ -92,16 +97,6 @@ def load_shaping(memory) -> Shaping:
         if not shape.is_default:
             axes[axis] = shape
     return Shaping(axes)
-
-
-def _drop_unknown_keys(memory, group: str, known) -> None:
-    groups, keys = _children(group)
-    for key in keys:
-        if key not in known:
-            memory.setting(f"{group}/{key}", "", check=_refuse)
-    for name in groups:
-        for key in _all_keys(f"{group}/{name}"):
-            memory.setting(f"{group}/{name}/{key}", "", check=_refuse)
 
 
 def save_shape(axis: str, shape: AxisShape) -> None:
@@ -130,6 +125,7 @@ def load_wheel_maps(memory) -> dict:
     default = WheelMap()
     for group in _children(WHEELS)[0]:
         base = f"{WHEELS}/{group}"
+        _drop_unknown(memory, base, keys=WHEEL_VALUES)
         bindings = {}
         for axis in WHEEL_AXES:
             given = getattr(default, axis)
