@@ -165,9 +165,10 @@ class ControlsDialog(QDialog):
         elif not reading.devices:
             self.note.setText(NO_CONTROLLER)
         else:
+            wheels = any(d.kind == "wheel" for d in reading.devices)
             self.note.setText(
-                "Each axis as the device reports it and as the car receives it, live. "
-                "Wheels: set which axis is what below the wheel."
+                "Each axis as the device reports it and as the car receives it, live."
+                + (" A wheel's axis map is set below the wheel." if wheels else "")
             )
         self.adjustSize()
 
