@@ -46,6 +46,7 @@ class AxisBar(QWidget):
 
 def number(axis: str, value: float) -> str:
     """How a value is written: the steer with its sign, three decimals."""
+    value += 0.0  # -0.0 (a curve of nothing to the left) is written 0
     return f"{value:+.3f}" if axis == "steer" else f"{value:.3f}"
 
 
