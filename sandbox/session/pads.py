@@ -12,7 +12,8 @@ game-controller API with a `PadMap`; any other joystick, a wheel above all, thro
 joystick API with a `WheelMap`. Axis values are read from the device's current state,
 not from its events, so a device flooding motion events costs nothing more: those events
 are dropped unread; button presses are read from events, so a tap between two polls counts.
-Each axis passes Godot's dead zones (godot_input.py) as the user's game would.
+Each axis passes Godot's dead zones (godot_input.py) as the user's game would, through
+the per-axis shaping set in the Controls dialog (axis_shaping.py; by default Godot's alone).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from ..physics.state import Controls
+from .axis_shaping import Shaping
 from .godot_input import DeadZones, clamped_axis
 from .pad_maps import PadMap, WheelMap
 from .sources import larger_controls
@@ -62,7 +64,8 @@ class Device:
 class DeviceReading:
     """One device at one poll: `raw` the device's values in the car's terms before the dead
     zones (steer -1..1, throttle, brake, clutch 0..1), `controls` what the car receives
-    from it, `held` the button actions held down."""
+    from it, `held` the button actions held down, `shaped` each axis of `raw` after the
+    dead zones and shaping (the clutch too, which the car does not receive)."""
 
     instance_id: int
     name: str
@@ -70,6 +73,7 @@ class DeviceReading:
     raw: dict
     controls: Controls
     held: frozenset
+    shaped: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -97,9 +101,10 @@ class PadsReading:
 
 class Pads:
     """The game controllers. `error` says why there are none to read (no SDL library, SDL
-    would not start); then `poll` reads nothing and never raises. `dead_zones` and
-    `wheel_map` may be replaced at any time, the pad map through `use_pad_map`; each
-    takes effect at the next poll."""
+    would not start); then `poll` reads nothing and never raises. `dead_zones`, `shaping`,
+    `wheel_map` and `wheel_maps` (a wheel's own map by its name, over `wheel_map`) may be
+    replaced at any time, the pad map through `use_pad_map`; each takes effect at the next
+    poll."""
 
     def __init__(
         self, dead_zones: DeadZones | None = None, pad_map: PadMap | None = None, wheel_map: WheelMap | None = None
@@ -107,6 +112,8 @@ class Pads:
         self.dead_zones = dead_zones or DeadZones()
         self.pad_map = pad_map or PadMap()
         self.wheel_map = wheel_map or WheelMap()
+        self.wheel_maps: dict[str, WheelMap] = {}
+        self.shaping = Shaping()
         self.devices: dict[int, Device] = {}
         self.sdl, self.error = _load_sdl()
         self._events = None
@@ -191,8 +198,12 @@ class Pads:
                 presses[action] = presses.get(action, 0) + 1
 
     def _actions_of(self, device: Device, button: int) -> list:
-        buttons = self._buttons if device.kind == "pad" else self.wheel_map.buttons
+        buttons = self._buttons if device.kind == "pad" else self.wheel_map_of(device.name).buttons
         return [action for action, ids in buttons.items() if button in ids]
+
+    def wheel_map_of(self, name: str) -> WheelMap:
+        """The axis map of the wheel named `name`: its own if set, else the default one."""
+        return self.wheel_maps.get(name, self.wheel_map)
 
     def _open(self, index: int) -> Device | None:
         """The device at SDL's device index `index`, opened and kept; None when it is
@@ -251,21 +262,22 @@ class Pads:
         else:
             js = device.handle
             axes = [sdl.SDL_JoystickGetAxis(js, i) / AXIS_SCALE for i in range(max(0, sdl.SDL_JoystickNumAxes(js)))]
-            raw = self.wheel_map.values(axes)
+            wheel_map = self.wheel_map_of(device.name)
+            raw = wheel_map.values(axes)
             count = sdl.SDL_JoystickNumButtons(js)
             held = {
                 a
-                for a, ids in self.wheel_map.buttons.items()
+                for a, ids in wheel_map.buttons.items()
                 if any(0 <= b < count and sdl.SDL_JoystickGetButton(js, b) for b in ids)
             }
-        zones = self.dead_zones
+        shaped = self.shaping.shaped(raw, self.dead_zones)
         controls = Controls(
-            steer=zones.steer(raw["steer"]),
-            throttle=zones.pedal("accelerate", raw["throttle"]),
-            brake=zones.pedal("brake", raw["brake"]),
+            steer=shaped["steer"],
+            throttle=shaped["throttle"],
+            brake=shaped["brake"],
             handbrake=1.0 if "handbrake" in held else 0.0,
         )
-        return DeviceReading(device.instance_id, device.name, device.kind, raw, controls, frozenset(held))
+        return DeviceReading(device.instance_id, device.name, device.kind, raw, controls, frozenset(held), shaped)
 
     def close(self) -> None:
         """Closes every device and stops SDL's controller subsystems (SDL counts starts,

@@ -47,7 +47,8 @@ W / ↑ accelerate · S / ↓ brake, then reverse · A / ← steer left · D / �
 Space handbrake · Q / E shift down / up (dynamic car, manual gearbox)<br>
 R reset the car · mouse wheel zoom · Tab hide/show every panel<br>
 A game pad: left stick steer · right / left trigger throttle / brake · A handbrake ·<br>
-shoulders or D-pad up / down shift · Y reset · Back record (Car menu: its dead zones)<br><br>
+shoulders or D-pad up / down shift · Y reset · Back record<br>
+Car → Controls… (Ctrl+Shift+J): each axis live, its dead zone, curve and inversion; a wheel's axis map<br><br>
 <b>Tuning</b><br>
 Drag a slider or type in its number box (Enter gives the keys back to the car); the next<br>
 physics tick uses the new value. Sections open and close with their headers.<br>

@@ -390,6 +390,13 @@ CAR = Submenu(
         ),
         SEPARATOR,
         Command(
+            "C&ontrols…",
+            lambda w: w.controllers.controls_dialog(),
+            "Ctrl+Shift+J",
+            "Game controllers: each axis live, raw and as the car receives it; per-axis dead zone, saturation, "
+            "curve and inversion; a wheel's axis map",
+        ),
+        Command(
             "Read dead zones from &project.godot…",
             lambda w: w.controllers.read_project_dialog(),
             tip="Game controllers: each action's dead zone as your Godot game's project.godot sets it",

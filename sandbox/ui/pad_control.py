@@ -6,7 +6,9 @@ and Ctrl+R do. The status bar names what is connected. The dead zones are Godot'
 from the user's project.godot when one was chosen (kept between runs), else the default
 of the Godot release chosen in Car → Controller dead zones. SDL starts just after the
 window's first paint (its import and start take about 0.3 s, which the first paint does not
-wait for); until then the car drives on the keyboard."""
+wait for); until then the car drives on the keyboard. The Controls dialog shows the last
+reading (`reading`) and sets each axis's shaping and each wheel's axis map (kept between
+runs, controls_settings.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,11 @@ from PySide6.QtWidgets import QFileDialog, QLabel
 
 from ..errors import UserError
 from ..files.godot_project_input import read_project_input
+from ..session.axis_shaping import Shaping
 from ..session.godot_input import DeadZones, dead_zones_for, default_dead_zone
+from ..session.pad_maps import WheelMap
 from ..session.pads import Pads, PadsReading
+from . import controls_settings
 from .qt import after_first_paint
 from .window_memory import settings
 
@@ -60,7 +65,13 @@ class PadControl:
             except UserError as exc:
                 self.note += f"Controller dead zones: {exc}; Godot's defaults are used. "
         self.dead_zones = zones
+        self.shaping, self.wheel_maps = Shaping(), {}
+        if w.remember:
+            self.shaping = controls_settings.load_shaping(w.memory)
+            self.wheel_maps = controls_settings.load_wheel_maps(w.memory)
         self.pads: Pads | None = None
+        self.reading = PadsReading()  # the last poll's, for the Controls dialog
+        self.dialog = None
         self._closed = False
         self.label = QLabel()  # what is connected; hidden when nothing is
         self.label.hide()
@@ -73,6 +84,7 @@ class PadControl:
         if self.pads is not None or self._closed:
             return
         self.pads = Pads(self.dead_zones)
+        self.pads.shaping, self.pads.wheel_maps = self.shaping, dict(self.wheel_maps)
         if self.pads.error:
             bar = self.window.statusBar()
             bar.showMessage(f"{bar.currentMessage()} Keyboard only: {self.pads.error}.".strip(), 10000)
@@ -89,8 +101,10 @@ class PadControl:
         source for the next ticks, their reset and record presses to the window."""
         if self.pads is None:
             return
-        reading = self.pads.poll()
+        self.reading = reading = self.pads.poll()
         w = self.window
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.show_reading(reading)
         w.keys.pads.update(reading)
         if reading.connected or reading.disconnected:
             text = connected_text(reading)
@@ -140,6 +154,48 @@ class PadControl:
         self.dead_zones = zones
         if self.pads is not None:
             self.pads.dead_zones = zones
+        if self.dialog is not None:
+            self.dialog.show_settings()
+
+    def controls_dialog(self):
+        """Car → Controls…: the dialog, shown (made on first use)."""
+        from .controls_dialog import ControlsDialog
+
+        if self.dialog is None:
+            self.dialog = ControlsDialog(self)
+        self.dialog.show_reading(self.reading)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+    def set_shape(self, axis: str, **changes) -> None:
+        """Change `axis`'s shaping from the next poll on (kept between runs); ShapingError
+        naming the axis and the value when it cannot be used (nothing changed then)."""
+        self.shaping = self.shaping.with_axis(axis, **changes)
+        if self.pads is not None:
+            self.pads.shaping = self.shaping
+        if self.window.remember:
+            controls_settings.save_shape(axis, self.shaping.of(axis))
+
+    def reset_shaping(self) -> None:
+        """Every axis back to Godot's dead zones, no curve, no inversion."""
+        self.shaping = Shaping()
+        if self.pads is not None:
+            self.pads.shaping = self.shaping
+        if self.window.remember:
+            controls_settings.forget_shaping()
+
+    def wheel_map(self, name: str) -> WheelMap:
+        """The axis map of the wheel named `name`."""
+        return self.wheel_maps.get(name, WheelMap())
+
+    def set_wheel_map(self, name: str, wheel: WheelMap) -> None:
+        """Read the wheel named `name` through `wheel` from the next poll on (kept between runs)."""
+        self.wheel_maps[name] = wheel
+        if self.pads is not None:
+            self.pads.wheel_maps[name] = wheel
+        if self.window.remember:
+            controls_settings.save_wheel_map(name, wheel)
 
     def _keep(self, key: str, value: str) -> None:
         if self.window.remember:
