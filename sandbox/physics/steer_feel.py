@@ -35,6 +35,7 @@ import numba
 
 from .kernel import OPTIONS, kernel
 from .params import Param
+from .state import index_of
 
 FEEL_GROUP = "Steering feel"
 FEEL_SINCE = 7
@@ -55,6 +56,8 @@ NAMES = (
 """The feel's parameters every model has, in the order the kernels read them."""
 ASSIST_NAMES = ("countersteer_help", "countersteer_slip", "drift_hold", "drift_hold_angle")
 """The assists' parameters, after NAMES, in the models with slip angles."""
+F = index_of(NAMES + ASSIST_NAMES)
+"""Each feel parameter's place after the first (`p[first + F.steer_time]`)."""
 SPEED_POINTS = {"px": (0.0, 400.0, 800.0, 5000.0, 5.0), "m": (0.0, 15.0, 30.0, 100.0, 0.5)}
 """Per unit of length: the three default speed points, the top of their range and their step."""
 ASSIST_MIN_SPEED = {"px": 25.0, "m": 1.0}
@@ -224,12 +227,11 @@ def share_at(v, s1, s2, s3, a1, a2, a3):
 @kernel(inline=True)
 def is_neutral(p, first, assists):
     """Whether the feel of tuning row `p` leaves the steer input as it is (the defaults)."""
-    if p[first] != 0.0 or p[first + 1] != 0.0:
+    if p[first + F.steer_time] != 0.0 or p[first + F.return_time] != 0.0:
         return False
-    for k in range(first + 5, first + 8):
-        if p[k] != 100.0:
-            return False
-    if assists and (p[first + 11] != 0.0 or p[first + 13] != 0.0):
+    if p[first + F.lock_at_1] != 100.0 or p[first + F.lock_at_2] != 100.0 or p[first + F.lock_at_3] != 100.0:
+        return False
+    if assists and (p[first + F.countersteer_help] != 0.0 or p[first + F.drift_hold] != 0.0):
         return False
     return True
 
@@ -250,10 +252,10 @@ def assist(vx, vy, heading, p, first, min_speed):
     beta = slip_angle(vx, vy, heading)
     side = 1.0 if beta > 0.0 else -1.0
     out = 0.0
-    help_, threshold = p[first + 11] / 100.0, p[first + 12] * (math.pi / 180.0)
+    help_, threshold = p[first + F.countersteer_help] / 100.0, p[first + F.countersteer_slip] * (math.pi / 180.0)
     if help_ > 0.0 and abs(beta) > threshold:
         out += help_ * (abs(beta) - threshold) * side
-    hold, angle = p[first + 13] / 100.0, p[first + 14] * (math.pi / 180.0)
+    hold, angle = p[first + F.drift_hold] / 100.0, p[first + F.drift_hold_angle] * (math.pi / 180.0)
     if hold > 0.0 and abs(beta) > angle / 2.0:
         weight = min((abs(beta) - angle / 2.0) / (angle / 2.0), 1.0)  # from nothing at half the angle
         out += weight * hold * (beta - side * angle)
@@ -264,8 +266,8 @@ def assist(vx, vy, heading, p, first, min_speed):
 def felt_steer(u, held, speed, vx, vy, heading, p, dt, first, lock, assists, min_speed):
     """(the steer the model reads, the steer held after this tick) from the input `u` and
     the steer `held` before it, at `speed` (module docstring, steps 1-3)."""
-    s1, s2, s3 = p[first + 2], p[first + 3], p[first + 4]
-    share = share_at(speed, s1, s2, s3, p[first + 5], p[first + 6], p[first + 7]) / 100.0
+    s1, s2, s3 = p[first + F.speed_point_1], p[first + F.speed_point_2], p[first + F.speed_point_3]
+    share = share_at(speed, s1, s2, s3, p[first + F.lock_at_1], p[first + F.lock_at_2], p[first + F.lock_at_3]) / 100.0
     target = u
     if assists:
         full = p[lock] * (math.pi / 180.0) * share
@@ -273,9 +275,11 @@ def felt_steer(u, held, speed, vx, vy, heading, p, dt, first, lock, assists, min
             target += assist(vx, vy, heading, p, first, min_speed) / full
     target = min(max(target, -1.0), 1.0)
     back = target * held >= 0.0 and abs(target) < abs(held)  # toward the centre, not across it
-    time = p[first + 1] if back else p[first]
+    time = p[first + F.return_time] if back else p[first + F.steer_time]
     if time > 0.0:
-        rate = share_at(speed, s1, s2, s3, p[first + 8], p[first + 9], p[first + 10]) / 100.0
+        rate = (
+            share_at(speed, s1, s2, s3, p[first + F.rate_at_1], p[first + F.rate_at_2], p[first + F.rate_at_3]) / 100.0
+        )
         step = dt / time * rate
         gap = target - held
         if abs(gap) <= step * SNAP:
