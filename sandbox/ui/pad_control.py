@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QLabel
 
-from ..errors import UserError
+from ..errors import UserError, printable
 from ..files.godot_project_input import read_project_input
 from ..session.godot_input import DeadZones, default_dead_zone, project_zones
 from ..session.pads import Pads, PadsReading
@@ -123,7 +123,7 @@ class PadControl:
         self.project = str(Path(path))
         self._keep(PROJECT_KEY, self.project)
         found = ", ".join(f"{action} {value:g}" for action, value in sorted(zones.actions.items()))
-        said = f"Controller dead zones from {path}: {found or 'none named'}, others {zones.default:g}."
+        said = f"Controller dead zones from {printable(path)}: {found or 'none named'}, others {zones.default:g}."
         bar.showMessage(" ".join((before + said, *zones.notes)), 10000)
         return True
 
