@@ -17,19 +17,18 @@ from .godot_input import DeadZones, project_zones
 
 @dataclass(frozen=True)
 class ImportedZones:
-    """The project.godot found beside an import, its dead zones (None: it could not be
-    read), the Godot release they are for, and the report's words: `said` (one line,
-    empty when not read) and `notes` (what was odd, or why it was not read)."""
+    """The project.godot found beside an import and the report's words for its dead zones:
+    `said` (one line; empty when the file could not be read) and `notes` (what was odd in
+    it, or why it could not be read)."""
 
     project: Path
-    zones: DeadZones | None
-    engine: str
     said: str
     notes: tuple = ()
 
 
 def release_name(engine: str) -> str:
-    """ "Godot 3", "Godot 4.3"…; a bare "4" is the newest Godot 4, whose default differs from 4.3's."""
+    """The release's name as a report says it (Godot 3, Godot 4.3…); a bare "4" is the newest
+    Godot 4, whose default differs from 4.3's."""
     return "Godot 4.4 and later" if engine == "4" else f"Godot {engine}"
 
 
@@ -57,5 +56,5 @@ def imported_zones(path: str | os.PathLike, godot: int | None) -> ImportedZones 
         engine = project.engine or fallback
         zones = project_zones(project, engine)
     except UserError as exc:
-        return ImportedZones(file, None, fallback, "", (f"controller dead zones not read: {exc}",))
-    return ImportedZones(file, zones, engine, zones_words(zones, engine, printable(file)), zones.notes)
+        return ImportedZones(file, "", (f"controller dead zones not read: {exc}",))
+    return ImportedZones(file, zones_words(zones, engine, printable(file)), zones.notes)
