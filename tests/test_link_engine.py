@@ -13,6 +13,7 @@ import json
 import math
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -39,6 +40,7 @@ def test_the_hello_lists_the_values_the_game_holds_and_its_tick_rate(sandbox):
     node = export_link_node(preset.model, 3, tuning=preset.tuning)
     with start_link_game(node, sandbox.port, drive(90), TOKEN, scene=scene, params=hidden, fixed_fps=False) as game:
         hello = sandbox.until(lambda m: m["type"] == "hello")
+        assert (Path(hello["project"]) / "project.godot").is_file()  # the game's res://, where it runs
         last = sandbox.until(lambda m: m["type"] == "bye")  # the game quits after its trace
         assert game.wait(30) == 0
     assert {m["type"] for m in sandbox.messages} == {"hello", "bye"}  # not welcomed: no telemetry

@@ -25,7 +25,17 @@ from ..physics.models import MODELS
 from ..physics.params import Tuning
 from ..physics.sim import record, run_batch, seek_states
 from ..physics.state import Controls
-from . import bench_first_use, bench_fit, bench_inputs, bench_laps, bench_level, bench_link, bench_tune, bench_walls
+from . import (
+    bench_first_use,
+    bench_fit,
+    bench_inputs,
+    bench_laps,
+    bench_level,
+    bench_link,
+    bench_pads,
+    bench_tune,
+    bench_walls,
+)
 from .bench_baseline import tick as baseline_tick
 from .bench_game_report import fit_report, flood_report
 from .bench_lines import per_model as _per_model
@@ -65,6 +75,8 @@ TARGETS = {
     "link_telemetry_lost": 0,
     "link_node_cost_us": 100,
     "fit_s": {"arcade": 10, "monster": 60},
+    "pad_poll_ms": bench_pads.POLL_TARGET_MS,
+    "pad_stick_ticks": 1,
 }
 
 
@@ -213,6 +225,7 @@ def _step(what: str) -> None:
 
 def run(quick: bool = False) -> dict:
     from .bench_link_window import flood_frames
+    from .bench_pads_window import stick_ticks
     from .bench_window import frame_costs, recompute_frames, startup_seconds
 
     seconds = 0.3 if quick else 1.0
@@ -267,6 +280,9 @@ def run(quick: bool = False) -> dict:
     figures["recompute"] = recompute
     figures["recompute_frame_p99_ms"] = {name: r["frame_p99_ms"] for name, r in recompute.items()}
     figures["recompute_max_gap_ms"] = {name: r["max_gap_ms"] for name, r in recompute.items()}
+    _step("game controllers: a poll with no pad and with virtual pads, a stick moved in the window")
+    figures["pad_poll"] = bench_pads.measure(500 if quick else bench_pads.POLLS)
+    figures["pad_stick"] = stick_ticks()
     _step("a car among walls (the club circuit against the open field) and a large Godot level's import")
     figures["walls"] = bench_walls.run(quick)
     figures["level_import_s"] = bench_level.level_import_seconds()
@@ -395,6 +411,8 @@ def report(f: dict) -> str:
             t["metrics_latency_frames"],
             True,
         )
+    if "pad_poll" in f:
+        lines += bench_pads.report(f["pad_poll"], f["pad_stick"], t["pad_poll_ms"], t["pad_stick_ticks"])
     if "walls" in f:
         lines += bench_walls.report(f["walls"])
     if "level_import_s" in f:

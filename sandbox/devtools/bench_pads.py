@@ -1,6 +1,7 @@
 """What reading the game controllers costs a frame: `Pads.poll()` timed with no pad, one and
 two virtual pads whose stick moves before every poll, and one flooded with a thousand
-events between polls. The window polls once a frame; the target is 0.2 ms a poll.
+events between polls. The window polls once a frame; the target is 0.2 ms a poll. Part
+of `car-sandbox bench` (with the stick's ticks in the window, bench_pads_window.py), or alone:
 
     python -m sandbox.devtools.bench_pads
 """
@@ -12,9 +13,13 @@ import statistics
 import time
 
 from ..session.pads import Pads
+from .bench_lines import verdict
 
 POLL_TARGET_MS = 0.2
 POLLS = 2000
+TICK_LIMIT = 60
+"""A stick's move whose steer has not reached the car after this many ticks counts as not
+arrived (bench_pads_window.stick_ticks)."""
 
 
 def _timed(pads: Pads, before_poll, polls: int) -> dict:
@@ -65,15 +70,34 @@ def measure(polls: int = POLLS) -> dict:
         pads.close()
 
 
+def report(polls: dict, stick: dict | None, poll_target: float, tick_target: int = 1) -> list[str]:
+    """The lines `bench` prints for the controllers: each poll case against the target
+    (its 99th percentile), and the stick's ticks (bench_pads_window.stick_ticks; None:
+    not measured)."""
+    lines = [f"game controllers, one poll a frame (target ≤ {poll_target} ms at the 99th percentile):"]
+    if "error" in polls:
+        lines.append(f"  could not be measured: {polls['error']}")
+    else:
+        for name, f in polls.items():
+            lines.append(
+                f"  {name:28s} median {f['median_ms']:.4f} ms, p99 {f['p99_ms']:.4f} ms: "
+                f"{verdict(f['p99_ms'] <= poll_target)}"
+            )
+    if stick is None:
+        return lines
+    head = "a stick moved to the steer the physics uses (the window, a virtual pad)"
+    if "error" in stick:
+        lines.append(f"{head}: could not be measured: {stick['error']}")
+    else:
+        worst = stick["max_ticks"]
+        shown = f"{worst} tick{'s' if worst != 1 else ''}" if worst is not None else f"not within {TICK_LIMIT} ticks"
+        ok = worst is not None and worst <= tick_target
+        lines.append(f"{head}: at most {shown} over {len(stick['ticks'])} moves  target ≤ {tick_target}: {verdict(ok)}")
+    return lines
+
+
 def main() -> None:
-    figures = measure()
-    if "error" in figures:
-        print(figures["error"])
-        return
-    print(f"controller poll, per call (target {POLL_TARGET_MS} ms a frame):")
-    for name, f in figures.items():
-        verdict = "ok" if f["p99_ms"] <= POLL_TARGET_MS else "over target"
-        print(f"  {name:28s} median {f['median_ms']:.4f} ms, 99th percentile {f['p99_ms']:.4f} ms  {verdict}")
+    print("\n".join(report(measure(), None, POLL_TARGET_MS)))
 
 
 if __name__ == "__main__":

@@ -240,6 +240,7 @@ def load_car_scene(
     except GodotError as exc:
         raise GodotError(f"{source}: nothing was imported: {exc}") from None
     result.warnings += notes
+    result.godot = godot  # the scene's version, as for the engine option below
     result.warnings = scene_engine(result.model, godot, result.values, result.warnings)
     if shape is not None:
         unit = result.model.LENGTH_UNIT

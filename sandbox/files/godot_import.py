@@ -30,12 +30,14 @@ FORMAT_DIGITS = 6
 class ImportResult:
     """A script's tuning: `values` by parameter name; `model` the script's model (from its
     SANDBOX_MODEL line, else the one asked for); `warnings` on what was left as it was;
-    `formula` which of its source's formulas the script follows, where a model has two."""
+    `formula` which of its source's formulas the script follows, where a model has two;
+    `godot` the Godot version (3 or 4) the file is written for, None when it does not tell."""
 
     values: dict[str, float | bool]
     model: ModuleType
     warnings: list[str] = field(default_factory=list)
     formula: object = None
+    godot: int | None = None
 
 
 def params_under(model: ModuleType, values: dict) -> dict[str, Param]:
@@ -265,7 +267,8 @@ def parse_script(
                 f"{variable_name(p.name)} is newer than the script: "
                 f"{gdscript_literal(older)} is used, as before it existed"
             )
-    engine, notes = engine_values(model, script_godot(parsed), "script")
+    result.godot = script_godot(parsed)
+    engine, notes = engine_values(model, result.godot, "script")
     result.values.update(engine)
     result.warnings += notes
     left = [p.name for p in declared if p.name not in result.values]

@@ -79,7 +79,9 @@ class GameInfo:
     game, or another one after the first said bye or fell silent, counts anew); the
     model's on/off options the node knows from the script's code (`switches`, empty when
     it does not say) and how many entries of its `switches` were left out as not such;
-    `protocol`, the link's version its node speaks (docs/link.md)."""
+    `protocol`, the link's version its node speaks (docs/link.md); `project`, the folder of
+    the game's project on the computer it runs on (its res://; "" when the hello does not
+    say, as from a node made before it did, or from an exported game)."""
 
     game: str
     godot: str
@@ -94,6 +96,7 @@ class GameInfo:
     switches: dict[str, bool] = field(default_factory=dict)
     switches_ignored: int = 0
     protocol: int = 1
+    project: str = ""
 
     @classmethod
     def of(cls, message: dict, address: tuple[str, int]) -> "GameInfo":
@@ -101,7 +104,8 @@ class GameInfo:
         fields = {name: message[name] for name in ("game", "godot", "model", "format", "hz", "units")}
         switches, ignored = known_switches(message.get("switches"), message["model"])
         return cls(**fields, params=dict(message["params"]), missing=tuple(message["missing"]), address=address,
-                   switches=switches, switches_ignored=ignored, protocol=int(message.get("v", 1)))  # fmt: skip
+                   switches=switches, switches_ignored=ignored, protocol=int(message.get("v", 1)),
+                   project=message.get("project") or "")  # fmt: skip
 
     @property
     def named(self) -> str:

@@ -190,6 +190,8 @@ def _check(message: dict) -> dict:
         if not isinstance(missing, list) or not all(isinstance(name, str) for name in missing):
             raise _bad("hello.missing", "is not a list of names")
         out["missing"] = list(missing)
+        if message.get("project") is not None:  # optional: a node made before it sends none
+            out["project"] = _text(message, "project", kind)
     elif kind == "telemetry":
         out["tick"] = _whole(message, "tick", kind)
         out.update({field: _number(message, field, kind) for field in POSE})

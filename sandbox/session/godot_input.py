@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UserError, shown
-from ..files.godot_project_input import read_project_input
+from ..files.godot_project_input import ProjectInput, read_project_input
 
 ANALOG_ACTIONS = ("steer_left", "steer_right", "accelerate", "brake")
 """The car's actions a stick, a trigger or a pedal drives (the sandbox's action names, as in
@@ -163,5 +163,11 @@ def project_dead_zones(path, engine: str | None = None) -> DeadZones:
     folder), for Godot `engine` (default: the release the file says, else Godot 3);
     what was odd in the file is in `notes`. ProjectInputError when the file cannot be read."""
     project = read_project_input(path)
-    zones = dead_zones_for(engine or project.engine or "3", project.dead_zones, project.source)
+    return project_zones(project, engine or project.engine or "3")
+
+
+def project_zones(project: ProjectInput, engine: str) -> DeadZones:
+    """The dead zones of a project.godot as read (`project`), over Godot `engine`'s
+    default; the file's notes first, then what was odd in its values."""
+    zones = dead_zones_for(engine, project.dead_zones, project.source)
     return DeadZones(zones.default, zones.actions, project.notes + zones.notes)

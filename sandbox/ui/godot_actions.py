@@ -13,6 +13,7 @@ from ..files.disk import read_text
 from ..files.godot import SCRIPT_LIMIT, GodotError, export_script, save_script
 from ..files.godot_car_scene import load_car
 from ..files.godot_engine_of import export_note
+from ..files.godot_level import find_project
 from ..files.godot_link import LINK_FILE, LinkTable, export_link_node, link_table, save_link_node, script_label
 from .file_actions import FileActions
 from .godot_export_dialog import GodotExportDialog, save_scene_asking
@@ -184,17 +185,26 @@ class GodotActions:
 
     def import_script(self, path) -> bool:
         """Apply the parameters a car.gd declares (a car.tscn: its script's and its collision
-        shape), as one undo step; list what was not used."""
+        shape), as one undo step; list what was not used. Inside a Godot project (a folder
+        above holds project.godot), the controllers take the project's dead zones."""
         window = self.window
         result = self.files.read(lambda p: load_car(p, window.model), path)
         if result is None:
             return False
         window.panel.set_values(result.values, f"Import {Path(path).name}")
-        window.statusBar().showMessage(f"Imported {len(result.values)} values from {path}", 6000)
+        bar = window.statusBar()
+        said = f"Imported {len(result.values)} values from {path}"
+        project = find_project(Path(path))
+        if project is None:
+            bar.showMessage(said, 6000)
+        else:  # a file the controllers cannot read is said in the message; the import stands
+            window.controllers.read_project(project / "project.godot", before=f"{said}. ")
+        message = bar.currentMessage()
         if result.warnings:
             window.show_error(
                 f"{path}: {len(result.values)} values imported.\n" + "\n".join(result.warnings), title="Import: notes"
             )
+            bar.showMessage(message, 10000)  # the notes' box took the status bar
         return True
 
     def update_script_dialog(self) -> None:

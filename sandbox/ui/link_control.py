@@ -60,6 +60,7 @@ class LinkHost(Protocol):
     recordings: object  # RecordingControl's `open_file` (Open a saved drive)
     memory: object  # SessionMemory's `setting` (address and port kept between runs)
     remember: bool  # whether settings are kept between runs
+    controllers: object  # PadControl's `project` and `read_project` (the game's dead zones)
 
     def show_error(self, message: str, title: str = ...) -> None: ...
     def statusBar(self) -> QStatusBar: ...
@@ -251,6 +252,22 @@ class LinkControl(GameDriveRecording):
         if game.number > 1:
             self.panel.show_change(f"{time.strftime('%H:%M:%S')} {text}")
         self.window.statusBar().showMessage(text, 8000)
+        self._game_dead_zones(game, text)
+
+    def _game_dead_zones(self, game, said: str) -> None:
+        """The game controllers take the dead zones of the game's project.godot when its
+        hello says where the project is and the window has none chosen. A folder that is not
+        on this computer (the game runs on another) or holds no project.godot: nothing is read."""
+        controllers = self.window.controllers
+        if not game.project or controllers.project:
+            return
+        file = Path(game.project) / "project.godot"
+        try:
+            here = file.is_file()
+        except (OSError, ValueError):  # a name this system cannot hold (a NUL, too long)
+            here = False
+        if here:
+            controllers.read_project(file, before=f"{said}. ")
 
     def _take_acks(self) -> None:
         """The game's acks since the last look: a refused value is listed until a later

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QLabel
 
-from ..errors import UserError
+from ..errors import UserError, printable
 from ..files.godot_project_input import read_project_input
 from ..session.axis_shaping import Shaping
-from ..session.godot_input import DeadZones, dead_zones_for, default_dead_zone
+from ..session.godot_input import DeadZones, default_dead_zone, project_zones
 from ..session.pad_maps import WheelMap
 from ..session.pads import Pads, PadsReading
 from . import controls_settings
@@ -93,8 +93,7 @@ class PadControl:
         """The dead zones of the project.godot at `path`, for the release it says (else the
         one chosen); a UserError naming the file and the problem when it cannot be read."""
         project = read_project_input(path)
-        zones = dead_zones_for(project.engine or self.engine, project.dead_zones, project.source)
-        return DeadZones(zones.default, zones.actions, project.notes + zones.notes)
+        return project_zones(project, project.engine or self.engine)
 
     def poll(self) -> None:
         """Read the controllers now (a frame begins): their controls go to the keyboard's
@@ -124,21 +123,22 @@ class PadControl:
         if path:
             self.read_project(path)
 
-    def read_project(self, path) -> bool:
+    def read_project(self, path, before: str = "") -> bool:
         """Use the dead zones of the project.godot at `path` (kept between runs). A file
-        that cannot be read: a status message naming the problem, nothing changed."""
+        that cannot be read: a status message naming the problem, nothing changed.
+        `before`: what the status message says first (what read the file: an import)."""
         bar = self.window.statusBar()
         try:
             zones = self._zones_of(str(path))
         except UserError as exc:
-            bar.showMessage(f"Dead zones not read: {exc}", 10000)
+            bar.showMessage(f"{before}Dead zones not read: {exc}", 10000)
             return False
         self._use(zones)
         self.project = str(Path(path))
         self._keep(PROJECT_KEY, self.project)
         found = ", ".join(f"{action} {value:g}" for action, value in sorted(zones.actions.items()))
-        said = f"Controller dead zones from {path}: {found or 'none named'}, others {zones.default:g}."
-        bar.showMessage(" ".join((said, *zones.notes)), 10000)
+        said = f"Controller dead zones from {printable(path)}: {found or 'none named'}, others {zones.default:g}."
+        bar.showMessage(" ".join((before + said, *zones.notes)), 10000)
         return True
 
     def set_engine(self, engine: str) -> None:

@@ -348,6 +348,7 @@ func _send_hello():
 		"params": _values(),
 		"missing": _missing,
 		"switches": SWITCHES,
+		"project": ProjectSettings.globalize_path("res://"),
 	}
 	_send(message)
 

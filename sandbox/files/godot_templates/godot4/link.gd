@@ -357,6 +357,7 @@ func _send_hello() -> void:
 		"params": _values(),
 		"missing": _missing,
 		"switches": SWITCHES,
+		"project": ProjectSettings.globalize_path("res://"),
 	}
 	_send(message)
 
