@@ -46,6 +46,7 @@ class DriveSession:
         self.travelled = 0.0  # the car's path length since reset
         self.recording: list | None = None  # controls of every tick while recording
         self.last_recording: np.ndarray | None = None
+        self.ran_rows = np.zeros((0, 5))  # the controls of the last run (`drive_through`)
         self.replay: TraceSource | None = None
         self.playing = False
         self.speed = 1.0  # replay speed: wall seconds × speed is played
@@ -225,6 +226,7 @@ class DriveSession:
         for ghost, odometer in zip(self.ghosts, odometers[1:]):
             ghost.travelled += float(odometer[-1])
         self.controls = Controls(*rows[-1])
+        self.ran_rows = rows  # the run's controls (the plots' input groups)
         if self.laps.lap not in (0, lap):  # the best lap's ghost as far into it as the car's lap has come
             restart_lap_ghost(self, math.ceil(self.laps.elapsed / self.sim.dt - 1e-6))
         if self.recording is not None:

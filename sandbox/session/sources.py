@@ -68,10 +68,12 @@ class PadSource:
     def __init__(self, other: ControlSource | None = None):
         self.other = other or HeldControls()
         self.pads = Controls()
+        self.reading = None  # the last poll's (its devices' raw values: the plots' input groups)
         self._shift = 0.0
 
     def update(self, reading) -> None:
         """Takes a poll's reading (its `controls` and `shift`; pads.PadsReading)."""
+        self.reading = reading
         c = reading.controls
         self.pads = Controls(c.steer, c.throttle, c.brake, c.handbrake, 0.0)
         if reading.shift:
