@@ -165,6 +165,9 @@ class DriveView:
         w.plots.refresh(w.sim.time, None if frame is None else frame % REFRESH_TURNS)
         if due(2):  # with the channel plot, the lightest of the three
             w.curves.set_speed(speed)
+            feel = getattr(w.panel, "feel_plot", None)
+            if feel is not None and feel.isVisible():
+                feel.set_speed(speed)
             replay = w.drive.replay
             if replay is not None:
                 w.replay.bar.show_position(replay.name, w.drive.replay_tick, len(replay), w.sim.hz)
