@@ -4,6 +4,7 @@ the device's raw value jumps at once, from the keyboard and from a virtual pad's
 (attached through the SDL the window polls); every model offers the groups."""
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -84,3 +85,50 @@ def test_a_stick_moved_the_steer_received_ramps_to_its_shaped_value_the_raw_jump
     assert received == pytest.approx(ramp(len(received), shaped, window.sim.hz), abs=1e-4)
     assert received[-1] == pytest.approx(100.0 * shaped, abs=1e-4) and received[0] > -10.0
     assert device == pytest.approx(np.full(len(device), 100.0 * value / 32767), abs=1e-6)
+
+
+def test_a_recording_keeps_the_sticks_raw_values_and_its_replay_plots_them(window, qtbot, sdl, tmp_path):  # noqa: F811
+    pad = Virtual(sdl)
+    qtbot.waitUntil(lambda: connected(window) != "", timeout=DEADLINE_S * 1000)
+    window.tuning.set("steer_time", STEER_TIME)
+    value = 20000
+    pad.axis(STICK_X, value)
+    window.replay.set_recording(True)
+    window.drive_view.timer.stop()
+    while window.sim.ticks < TICKS:
+        window.drive_view.frame()
+    window.replay.set_recording(False)
+    pad.axis(STICK_X, 0)
+    path = tmp_path / "pad drive.csv"
+    assert window.replay.save_recording_to(path)
+    lines = path.read_text().splitlines()
+    assert lines[0] == "steer,throttle,brake,steer_device,throttle_device,brake_device"
+    table = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+    ticks = len(table)
+    assert ticks == window.sim.ticks
+    shaped = godot_axis(value, 0.5, 0.5)
+    assert table[:, 0] == pytest.approx(shaped, abs=1e-6)  # the car's controls, as before
+    assert table[:, 3] == pytest.approx(value / 32767, abs=1e-6)  # the stick's own, before its dead zone
+    window.panels.channel_box.setCurrentText("input: steer")
+    assert window.replay.open_trace_file(path)
+    window.replay.scrub(ticks)  # the whole drive, re-run at once
+    received, device = input_curves(window)
+    assert len(received) == ticks
+    assert received == pytest.approx(ramp(ticks, shaped, window.sim.hz), abs=1e-4)
+    assert device == pytest.approx(np.full(ticks, 100.0 * value / 32767), abs=1e-4)
+    window.replay.stop()
+
+
+def test_a_trace_from_before_replays_its_input_without_device_values(window, tmp_path):
+    """A trace written before the device values (and a keyboard drive: its keys are its
+    raw values) keeps loading; the replay plots what the car received, the device blank."""
+    old = Path(__file__).parent / "data" / "trace_pedals_only_before_handbrake.csv"
+    rows = np.loadtxt(old, delimiter=",", skiprows=1)
+    window.panels.channel_box.setCurrentText("input: throttle")
+    assert window.replay.open_trace_file(old)
+    window.replay.scrub(len(rows))
+    received, device = input_curves(window)
+    shown = len(received)
+    assert received == pytest.approx(100.0 * rows[-shown:, 1])
+    assert np.isnan(device).all()
+    window.replay.stop()

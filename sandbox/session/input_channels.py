@@ -11,6 +11,7 @@ from types import ModuleType
 
 import numpy as np
 
+from ..files.recording_columns import DEVICE_COLUMNS
 from ..physics.state import Controls
 
 PERCENT = 100.0
@@ -21,8 +22,8 @@ INPUT_GROUPS = {
 }
 """name -> (unit, ((key, label, factor), ...)), as a model's TELEMETRY: steer -100..100 %
 (right positive), the pedals 0..100 %."""
-DEVICE_KEYS = ("steer_device", "throttle_device", "brake_device")
-"""The raw device values of a tick, in `Controls` order."""
+DEVICE_KEYS = DEVICE_COLUMNS
+"""The raw device values of a tick, in `Controls` order (a trace keeps them by these names)."""
 INPUT_KEYS = ("throttle_received", "brake_received") + DEVICE_KEYS
 """The input groups' keys that are no state slot: handed over with each tick."""
 
