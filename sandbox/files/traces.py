@@ -206,9 +206,7 @@ def load_trace(path: str | os.PathLike, max_rows: int | None = None) -> np.ndarr
     return load_trace_and_device(path, max_rows)[0]
 
 
-def load_trace_and_device(
-    path: str | os.PathLike, max_rows: int | None = None
-) -> tuple[np.ndarray, np.ndarray | None]:
+def load_trace_and_device(path: str | os.PathLike, max_rows: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """A trace file's rows and its device values (None: the file has none), as
     parse_trace_and_device; with `max_rows`, a longer trace is refused before it is parsed."""
     text = read_text(path, TRACE_LIMIT, TraceError)
