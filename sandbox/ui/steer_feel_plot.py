@@ -47,14 +47,13 @@ class SteerFeelPlot(pg.PlotWidget):
         self.tuning = tuning
         self.setObjectName("steer_feel_plot")
         self.setFixedHeight(HEIGHT_PX)
-        self.setBackground(None)
         item = self.getPlotItem()
         style_plot(item)
         item.getAxis("left").setWidth(AXIS_WIDTH)
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
         item.setMenuEnabled(False)
-        legend = item.addLegend(offset=(-4, 4), labelTextSize="8pt")
+        legend = item.addLegend(offset=(4, -4), labelTextSize="8pt")  # bottom left: shares are high when slow
         self.curves = {prefix: item.plot(pen=pg.mkPen(colour, width=1), name=name) for prefix, name, colour in CURVES}
         legend.setParentItem(item.getViewBox())
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen(CAR, width=1, style=Qt.PenStyle.DashLine))
