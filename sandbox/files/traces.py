@@ -156,8 +156,9 @@ def _rows(
     lines: list[str], first: int, header: tuple[str, ...], source: str, before: tuple[float, float] | None = None
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """((k, 5) control rows of `lines` (a recording's controls columns), their t or
-    None, their (k, 3) device values or None); a recording with a tick missing is refused (`before`: t of the row before
-    these and the tick (s), when they follow other rows)."""
+    None, their (k, 3) device values or None); a recording with a tick missing is
+    refused (`before`: t of the row before these and the tick (s), when they follow
+    other rows)."""
     table = table_rows(lines, first, header, source)
     t = table[:, header.index(TIME_COLUMN)] if TIME_COLUMN in header else None
     if t is not None and before is None:
