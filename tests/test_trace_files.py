@@ -9,7 +9,7 @@ import pytest
 
 from sandbox.errors import TraceError
 from sandbox.files.presets import BUILTIN_DIR
-from sandbox.files.traces import TRACE_LIMIT, load_trace
+from sandbox.files.traces import TRACE_LIMIT, load_trace, load_trace_and_device, save_trace
 
 
 def _write(path, data):
@@ -182,3 +182,21 @@ def test_no_progress_line_reaches_a_stderr_that_is_not_a_terminal(capsys, monkey
     assert cli.main(["metrics", "--preset", str(BUILTIN_DIR / "monster_corvette_c5.json"), "--hz", "1000"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("Corvette C5") and err == ""
+
+
+def test_a_controllers_raw_values_are_kept_only_when_they_differ_from_the_controls(tmp_path):
+    rows = np.array([[0.5, 1.0, 0.0, 0.0, 0.0]] * 3)
+    keys = tmp_path / "keys.csv"
+    save_trace(keys, rows, device=rows[:, :3])  # a keyboard: its raw values are its controls
+    assert keys.read_text().splitlines()[0] == "steer,throttle,brake"
+    assert load_trace_and_device(keys)[1] is None
+    pad = tmp_path / "pad.csv"
+    device = np.array([[0.75, 1.0, 0.0], [np.nan, np.nan, np.nan], [0.75, 1.0, 0.25]])  # a tick unknown
+    save_trace(pad, rows, device=device)
+    assert pad.read_text().splitlines()[0] == "steer,throttle,brake,steer_device,throttle_device,brake_device"
+    controls, kept = load_trace_and_device(pad)
+    assert np.array_equal(controls, rows) and np.array_equal(load_trace(pad), rows)
+    assert np.array_equal(kept, [[0.75, 1.0, 0.0], [0.5, 1.0, 0.0], [0.75, 1.0, 0.25]])  # unknown: the control's
+    pad.write_text(pad.read_text().replace("0.75", "1.5", 1))
+    with pytest.raises(TraceError, match="line 2"):
+        load_trace(pad)  # out of range, as a control would be

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 
 from sandbox.files.presets import BUILTIN_DIR
 from sandbox.physics.state import Controls
+from sandbox.session.input_channels import telemetry_groups
 from sandbox.session.sources import HeldControls
 from window_helpers import paused, speed_trace
 
@@ -32,7 +33,7 @@ def test_plots_survive_hundreds_of_repaints(window, qtbot):
 def test_model_telemetry_plots_the_chosen_channels(window):
     window.open_preset_file(BUILTIN_DIR / "monster_corvette_c5.json")
     box = window.panels.channel_box
-    assert [box.itemText(i) for i in range(box.count())] == list(window.model.TELEMETRY)
+    assert [box.itemText(i) for i in range(box.count())] == list(telemetry_groups(window.model))
     window.panels.channel_box.setCurrentText("rpm and gear")
     paused(window).scripted_drive(3)
     rpm = window.plots.channel_curves[0].getData()[1]

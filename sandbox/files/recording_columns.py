@@ -7,6 +7,10 @@ from ..physics.models import MODELS
 
 CONTROL_COLUMNS = ("steer", "throttle", "brake", "handbrake", "shift")
 """The five controls of a tick, in `Controls` order (handbrake and shift optional)."""
+DEVICE_COLUMNS = ("steer_device", "throttle_device", "brake_device")
+"""A trace's optional raw device values of a tick (a stick, a trigger before its dead zone
+and shaping; the keyboard's value where no controller gave more): shown in a replay's
+input plots, never driven by."""
 POSE_COLUMNS = ("x", "y", "heading")
 """The car's pose after the tick: the model's length unit, rad."""
 TIME_COLUMN = "t"

@@ -23,19 +23,24 @@ from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
-from .recording_columns import CONTROL_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
+from .recording_columns import CONTROL_COLUMNS, DEVICE_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
 from .recording_header import TrackRef, comment_lines, is_comment, leading_comments, parse_comment
 from .recording_ticks import refuse_gap_in_trace, tick_steps
 
 TRACE_COLUMNS = CONTROL_COLUMNS
 """The five controls of a tick, in `Controls` order; a file may stop after the pedals."""
 PEDAL_COLUMNS = TRACE_COLUMNS[:3]
+CONTROL_HEADERS = (PEDAL_COLUMNS, TRACE_COLUMNS, PEDAL_COLUMNS + DEVICE_COLUMNS, TRACE_COLUMNS + DEVICE_COLUMNS)
+"""A trace's headers: the pedals or the five controls, then maybe the device's raw values."""
 TRACE_RANGES = {
     "steer": (-1.0, 1.0),
     "throttle": (0.0, 1.0),
     "brake": (0.0, 1.0),
     "handbrake": (0.0, 1.0),
     "shift": (-1.0, 1.0),
+    "steer_device": (-1.0, 1.0),
+    "throttle_device": (0.0, 1.0),
+    "brake_device": (0.0, 1.0),
 }
 CHUNK_ROWS = 100_000
 """Rows read, simulated and written at a time by `simulate` (about 10 MB at once)."""
@@ -90,7 +95,7 @@ def _header(line: str, source: str, number: int = 1) -> tuple[str, ...]:
                 f"(known: {', '.join(RECORDING_COLUMNS)})"
             )
         return header
-    if header not in (PEDAL_COLUMNS, TRACE_COLUMNS):
+    if header not in CONTROL_HEADERS:
         raise TraceError(f"{source} line {number}: header is {shown(repr(line.strip()))}, expected {expected}")
     return header
 
@@ -149,17 +154,19 @@ def table_rows(lines: list[str], first: int, header: tuple[str, ...], source: st
 
 def _rows(
     lines: list[str], first: int, header: tuple[str, ...], source: str, before: tuple[float, float] | None = None
-) -> tuple[np.ndarray, np.ndarray | None]:
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """((k, 5) control rows of `lines` (a recording's controls columns), their t or
-    None); a recording with a tick missing is refused (`before`: t of the row before
-    these and the tick (s), when they follow other rows)."""
+    None, their (k, 3) device values or None); a recording with a tick missing is
+    refused (`before`: t of the row before these and the tick (s), when they follow
+    other rows)."""
     table = table_rows(lines, first, header, source)
     t = table[:, header.index(TIME_COLUMN)] if TIME_COLUMN in header else None
     if t is not None and before is None:
         refuse_gap_in_trace(t, source, first)
     elif t is not None and len(t):
         refuse_gap_in_trace(np.concatenate([[before[0]], t]), source, first - 1, before[1])
-    return controls_of(table, header), t
+    device = table[:, [header.index(name) for name in DEVICE_COLUMNS]] if DEVICE_COLUMNS[0] in header else None
+    return controls_of(table, header), t, device
 
 
 def controls_of(table: np.ndarray, header: tuple[str, ...]) -> np.ndarray:
@@ -180,17 +187,29 @@ def _lines(text: str) -> list[str]:
 def parse_trace(text: str, source: str = "<trace>") -> np.ndarray:
     """Rows of (steer, throttle, brake, handbrake, shift) as an (n, 5) float array;
     TraceError names the line."""
+    return parse_trace_and_device(text, source)[0]
+
+
+def parse_trace_and_device(text: str, source: str = "<trace>") -> tuple[np.ndarray, np.ndarray | None]:
+    """(the (n, 5) rows of parse_trace, the (n, 3) raw device values of DEVICE_COLUMNS or
+    None when the file has none)."""
     lines = _lines(text)
     _, k = leading_comments(lines, source)
     header = _header(lines[k] if k < len(lines) else "", source, k + 1)
-    rows, _ = _rows(lines[k + 1 :], k + 2, header, source)
+    rows, _, device = _rows(lines[k + 1 :], k + 2, header, source)
     if not len(rows):
         raise TraceError(f"{source}: no rows after the header")
-    return rows
+    return rows, device
 
 
 def load_trace(path: str | os.PathLike, max_rows: int | None = None) -> np.ndarray:
     """A trace file's rows; with `max_rows`, a longer trace is refused before it is parsed."""
+    return load_trace_and_device(path, max_rows)[0]
+
+
+def load_trace_and_device(path: str | os.PathLike, max_rows: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """A trace file's rows and its device values (None: the file has none), as
+    parse_trace_and_device; with `max_rows`, a longer trace is refused before it is parsed."""
     text = read_text(path, TRACE_LIMIT, TraceError)
     if max_rows is not None:
         count = max(text.count("\n"), text.count("\r")) - 1 + (not text.endswith(("\n", "\r")))
@@ -199,7 +218,7 @@ def load_trace(path: str | os.PathLike, max_rows: int | None = None) -> np.ndarr
                 f"{path}: {count:,d} ticks is more than the {max_rows:,d} the window replays; "
                 "simulate it with `car-sandbox simulate` instead"
             )
-    return parse_trace(text, printable(path))
+    return parse_trace_and_device(text, printable(path))
 
 
 def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> Iterator[tuple[np.ndarray, float]]:
@@ -220,7 +239,7 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
                 if not lines:
                     break
                 lines = [line.rstrip("\n") for line in lines]
-                rows, t = _rows(lines, number, header, source, before)
+                rows, t, _ = _rows(lines, number, header, source, before)
                 if t is not None and len(t):  # the next chunk's gaps: by the tick of the rows so far
                     step = before[1] if before is not None else (tick_steps(t)[0] if len(t) > 1 else None)
                     before = (float(t[-1]), step) if step is not None else None
@@ -235,15 +254,26 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
         raise TraceError(f"{source}: no rows after the header")
 
 
-def save_trace(path: str | os.PathLike, trace: np.ndarray, track: TrackRef | None = None) -> None:
+def save_trace(
+    path: str | os.PathLike, trace: np.ndarray, track: TrackRef | None = None, device: np.ndarray | None = None
+) -> None:
     """Write rows of the five controls (or of the pedals only); the handbrake and shift
     columns only when a row uses them, so pedal-only traces keep the three-column
     header every earlier version (and the Godot oracle) reads. A drive on a track
-    names it above the header (recording_header.py; on the open field, nothing)."""
+    names it above the header (recording_header.py; on the open field, nothing).
+    `device`: (n, 3) raw device values (NaN: unknown, the control's value is written),
+    written as DEVICE_COLUMNS only when a row's differ from its controls (a controller's
+    dead zone or shaping: a keyboard's drive keeps the header of before)."""
     trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
     pedals_only = trace.shape[1] == len(PEDAL_COLUMNS) or not trace[:, len(PEDAL_COLUMNS) :].any()
     columns = PEDAL_COLUMNS if pedals_only else TRACE_COLUMNS
-    text = comment_lines({}, track) + format_rows(columns, trace[:, : len(columns)])
+    rows = trace[:, : len(columns)]
+    if device is not None and len(device) == len(trace):
+        pedals = trace[:, : len(PEDAL_COLUMNS)]
+        device = np.where(np.isfinite(device), device, pedals)
+        if np.any(device != pedals):
+            columns, rows = columns + DEVICE_COLUMNS, np.hstack([rows, device])
+    text = comment_lines({}, track) + format_rows(columns, rows)
     write_text_atomic(path, text, TraceError)
 
 

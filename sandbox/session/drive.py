@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..analysis.force_curves import time_to_cover
+from ..files.recording_columns import DEVICE_COLUMNS
 from ..files.traces import TRACE_COLUMNS
 from ..physics.sim import Simulation, seek_states
 from ..physics.state import Controls, State
@@ -20,6 +21,9 @@ from .lap_ghost import drop_lap_ghost, restart_lap_ghost
 from .laps_live import LiveLaps, timing_course
 from .sources import ControlSource, HeldControls, TraceSource
 from .tuning import LiveTuning, TuningChange
+
+UNKNOWN_DEVICE = (math.nan,) * len(DEVICE_COLUMNS)
+"""A tick's raw device values when its source has none (a driver, a run of rows)."""
 
 Shadows = list[tuple[State, float]]
 """Each ghost's state and its scale into the car's length unit."""
@@ -46,6 +50,9 @@ class DriveSession:
         self.travelled = 0.0  # the car's path length since reset
         self.recording: list | None = None  # controls of every tick while recording
         self.last_recording: np.ndarray | None = None
+        self.recording_device: list = []  # the raw device values of every tick recorded (NaN: unknown)
+        self.last_device: np.ndarray | None = None  # (n, 3) those of the last recording
+        self.ran_rows = np.zeros((0, 5))  # the controls of the last run (`drive_through`)
         self.replay: TraceSource | None = None
         self.playing = False
         self.speed = 1.0  # replay speed: wall seconds × speed is played
@@ -163,6 +170,8 @@ class DriveSession:
             c = controls
             row = (c.steer, c.throttle, c.brake, c.handbrake, c.shift)
             self.recording.append(tuple(float(v) for v in row))
+            device = getattr(self.source, "device", None)  # the controller's raw values, where the source has them
+            self.recording_device.append(UNKNOWN_DEVICE if device is None else tuple(device))
         before = self.sim.state
         state = self.sim.tick(controls)
         self.travelled += step_length(before, state)
@@ -225,10 +234,12 @@ class DriveSession:
         for ghost, odometer in zip(self.ghosts, odometers[1:]):
             ghost.travelled += float(odometer[-1])
         self.controls = Controls(*rows[-1])
+        self.ran_rows = rows  # the run's controls (the plots' input groups)
         if self.laps.lap not in (0, lap):  # the best lap's ghost as far into it as the car's lap has come
             restart_lap_ghost(self, math.ceil(self.laps.elapsed / self.sim.dt - 1e-6))
         if self.recording is not None:
             self.recording.extend(tuple(row) + (0.0,) * (len(TRACE_COLUMNS) - len(row)) for row in rows.tolist())
+            self.recording_device.extend([UNKNOWN_DEVICE] * len(rows))
         self.on_run(runs[0], runs[1:], done)
 
     # --- ghosts ----------------------------------------------------------------------
@@ -303,7 +314,7 @@ class DriveSession:
         """Record from a fresh start (a trace replays from rest at the origin)."""
         self.stop_replay()
         self.reset()
-        self.recording = []
+        self.recording, self.recording_device = [], []
 
     def stop_recording(self) -> np.ndarray | None:
         """The rows recorded (steer, throttle, brake, handbrake, shift per tick), kept as
@@ -311,21 +322,23 @@ class DriveSession:
         if self.recording is None:
             return None
         self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS))
+        self.last_device = np.array(self.recording_device, dtype=np.float64).reshape(-1, len(UNKNOWN_DEVICE))
         self.recording = None
         return self.last_recording
 
-    def play_trace(self, rows, name: str, start: State | None = None) -> None:
+    def play_trace(self, rows, name: str, start: State | None = None, device=None) -> None:
         """Replay `rows` (steer, throttle, brake[, handbrake, shift] per tick) from rest
-        at the origin, or from `start` (a state in the car's model units), playing."""
+        at the origin, or from `start` (a state in the car's model units), playing;
+        `device`: the raw device values recorded with them (n, 3), or None."""
         self.stop_recording()
-        self.replay = TraceSource(rows, name, start)
+        self.replay = TraceSource(rows, name, start, device)
         self.seek(0)
         self.set_playing(True)
 
     def set_playing(self, on: bool) -> None:
         """Play or pause the trace; Play with none loaded plays the last recording."""
         if on and self.replay is None and self.last_recording is not None and len(self.last_recording):
-            self.play_trace(self.last_recording, "recording")
+            self.play_trace(self.last_recording, "recording", device=self.last_device)
             return
         self.playing = bool(on) and self.replay is not None and self.replay_tick < len(self.replay)
 

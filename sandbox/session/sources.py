@@ -34,15 +34,20 @@ class TraceSource:
     """A control trace: rows of steer, throttle, brake[, handbrake, shift], one per
     tick from `start` (None: from rest at the origin); tick i reads row i."""
 
-    def __init__(self, rows, name: str, start: State | None = None):
+    def __init__(self, rows, name: str, start: State | None = None, device=None):
         self.rows = np.asarray(rows, dtype=np.float64)
         self.name = name
         self.start = start
+        self.device_rows = None if device is None else np.asarray(device, dtype=np.float64)
+        """(n, 3) the raw device values recorded with the trace (steer, throttle, brake), or None."""
+        self.device = None  # the last tick's row of them
 
     def __len__(self) -> int:
         return len(self.rows)
 
     def controls_for_tick(self, tick: int) -> Controls:
+        if self.device_rows is not None:
+            self.device = self.device_rows[tick]
         return Controls(*self.rows[tick])
 
 
@@ -68,10 +73,12 @@ class PadSource:
     def __init__(self, other: ControlSource | None = None):
         self.other = other or HeldControls()
         self.pads = Controls()
+        self.reading = None  # the last poll's (its devices' raw values: the plots' input groups)
         self._shift = 0.0
 
     def update(self, reading) -> None:
         """Takes a poll's reading (its `controls` and `shift`; pads.PadsReading)."""
+        self.reading = reading
         c = reading.controls
         self.pads = Controls(c.steer, c.throttle, c.brake, c.handbrake, 0.0)
         if reading.shift:

@@ -15,6 +15,7 @@ from ..files.traces import demo_drive
 from ..physics.state import State
 from ..session.ghosts import gap_line
 from ..session.hud import gauges, regime_text
+from ..session.input_channels import tick_inputs
 from ..session.laps_live import lap_lines, tab_channels
 from .view_overlays import Dashboard
 
@@ -106,7 +107,8 @@ class DriveView:
     def _drive_ticked(self, state: State, shadows) -> None:
         w = self.window
         w.track.record(state, w.body)
-        w.plots.record(w.sim.time, state, shadows)
+        inputs = tick_inputs(w.drive.controls, getattr(w.drive.source, "device", None))
+        w.plots.record(w.sim.time, state, shadows, inputs)
 
     def _drive_ran(self, car: State, runs: list[State], first: int) -> None:
         """The trail and the plots' window as if each tick of a run had been drawn."""
@@ -115,10 +117,13 @@ class DriveView:
         recent = lambda s: State.of(s.layout, s.data[-keep:])  # noqa: E731
         w.track.record(State.of(car.layout, car.data[-w.track.trail.capacity :]), w.body)
         shown, done = len(recent(car)), first + len(car)
+        rows = w.drive.ran_rows[-shown:]
+        device = getattr(w.drive.source, "device_rows", None)
         w.plots.record(
             np.arange(done - shown + 1, done + 1) / w.sim.hz,
             recent(car),
             [(recent(states), w.drive.ghost_scale(g)) for g, states in zip(w.drive.ghosts, runs)],
+            tick_inputs(rows, None if device is None else device[done - shown : done]),
         )
 
     def _show_laps(self) -> None:
@@ -160,6 +165,9 @@ class DriveView:
         w.plots.refresh(w.sim.time, None if frame is None else frame % REFRESH_TURNS)
         if due(2):  # with the channel plot, the lightest of the three
             w.curves.set_speed(speed)
+            feel = getattr(w.panel, "feel_plot", None)
+            if feel is not None and feel.isVisible():
+                feel.set_speed(speed)
             replay = w.drive.replay
             if replay is not None:
                 w.replay.bar.show_position(replay.name, w.drive.replay_tick, len(replay), w.sim.hz)

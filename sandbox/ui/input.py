@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..physics.state import Controls
+from ..session.input_channels import device_values
 from ..session.sources import PadSource, larger_controls
 from .x11_repeat import detectable_auto_repeat
 
@@ -80,6 +81,7 @@ class DriveKeys(QObject):
         self._shift = 0  # gear changes pressed since the last tick
         self._down: set[Qt.Key] = set()  # Tab and gear keys pressed and not yet let go
         self.pads = PadSource()  # the game controllers' last reading (pad_control.py polls them)
+        self.device = (0.0, 0.0, 0.0)  # the last tick's raw steer, throttle, brake (the plots' input groups)
         app = QApplication.instance()
         app.installEventFilter(self)
         self.repeat_is_press_only = detectable_auto_repeat(app)
@@ -101,8 +103,11 @@ class DriveKeys(QObject):
 
     def controls_for_tick(self, tick: int) -> Controls:
         """The keyboard and the game controllers as the drive session's live control
-        source (session.sources): per control, the larger of the two."""
-        return larger_controls(self.controls(), self.pads.controls_for_tick(tick))
+        source (session.sources): per control, the larger of the two; `device` keeps
+        the devices' raw values of this tick."""
+        keyboard = self.controls()
+        self.device = device_values(keyboard, self.pads.reading)
+        return larger_controls(keyboard, self.pads.controls_for_tick(tick))
 
     def detach(self) -> None:
         """Stop watching the application's events (the window is closing)."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..session.input_channels import telemetry_groups
 from ..session.tuning import TuningChange
 from .docks import DOCKS, Dock
 from .force_curve_plot import ForceCurvePlot
@@ -99,7 +100,10 @@ class Panels:
         self.channel_box = QComboBox()
         self.channel_box.setObjectName("telemetry_channels")
         self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.channel_box.setToolTip("What the third plot shows: the model's own telemetry")
+        self.channel_box.setToolTip(
+            "What the third plot shows: the model's own telemetry, or an input (steer, throttle, brake) "
+            "as the car received it beside the device's raw value"
+        )
         self.channel_box.currentTextChanged.connect(self._show_channels)
         left = QWidget()
         column = QVBoxLayout(left)
@@ -205,14 +209,14 @@ class Panels:
         w.plots.set_units(unit)
         self.channel_box.blockSignals(True)
         self.channel_box.clear()
-        self.channel_box.addItems(list(w.model.TELEMETRY))
+        self.channel_box.addItems(list(telemetry_groups(w.model)))
         self.channel_box.blockSignals(False)
         self._show_channels(self.channel_box.currentText())
 
     def _show_channels(self, group: str) -> None:
-        model = self.window.model
-        if group in model.TELEMETRY:
-            unit, channels = model.TELEMETRY[group]
+        groups = telemetry_groups(self.window.model)
+        if group in groups:
+            unit, channels = groups[group]
             self.window.plots.set_channels(group, unit, channels)
 
     def tuning_changed(self, change: TuningChange | None = None) -> None:

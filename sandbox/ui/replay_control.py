@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from ..files.recorded_track import track_ref
-from ..files.traces import list_traces, load_trace, save_trace
+from ..files.traces import list_traces, load_trace_and_device, save_trace
 from .menus import add_action
 from .replay_bar import ReplayBar
 from .world_tracks import GAME
@@ -66,7 +66,8 @@ class ReplayControl:
         said = f"Saved {path}"
         if on_game_level:
             said += " (driven on the game's level: Track → Save track as… keeps the level to open with it)"
-        return w.files.attempt(lambda: save_trace(path, w.drive.last_recording, ref), said)
+        drive = w.drive
+        return w.files.attempt(lambda: save_trace(path, drive.last_recording, ref, drive.last_device), said)
 
     def fill_traces_menu(self, menu) -> None:
         menu.clear()
@@ -79,17 +80,18 @@ class ReplayControl:
         from where it starts, its path and divergence shown)."""
         if self.window.recordings.is_recording(path):
             return self.window.recordings.open_file(path)
-        rows = self.window.files.read(lambda name: load_trace(name, REPLAY_LIMIT), path)
-        if rows is None or not self.window.world.follow_named(path):
+        read = self.window.files.read(lambda name: load_trace_and_device(name, REPLAY_LIMIT), path)
+        if read is None or not self.window.world.follow_named(path):
             return False
-        self.play_trace(rows, Path(path).stem)
+        self.play_trace(read[0], Path(path).stem, device=read[1])
         return True
 
-    def play_trace(self, rows, name: str, start=None) -> None:
+    def play_trace(self, rows, name: str, start=None, device=None) -> None:
         """Replay `rows` (steer, throttle, brake per tick) from rest (or from `start`, a
-        state: a game recording's first), playing."""
+        state: a game recording's first), playing; `device` the raw device values
+        recorded with them (the input plots), or None."""
         self.set_recording(False)
-        self.window.drive.play_trace(rows, name, start)
+        self.window.drive.play_trace(rows, name, start, device)
         self.set_playing(True)
 
     def set_playing(self, on: bool) -> None:

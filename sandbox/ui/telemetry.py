@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from ..session.input_channels import INPUT_KEYS
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import CAR, CHANNELS, GAME, GHOSTS
 from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
@@ -198,13 +199,22 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.channel_plot.enableAutoRange(y=True)
         self.show_readout()
 
-    def record(self, t, state, ghosts=()) -> None:
+    def record(self, t, state, ghosts=(), inputs=None) -> None:
         """Add the states after one or more ticks (times `t`, one row of `state` each),
         and each ghost's speed (times its scale into this car's units) and slip angle:
         `ghosts` is ((state, scale), ...), the same rows; the game car's newest values
-        (`set_game`) with each row."""
+        (`set_game`) with each row. `inputs`: the ticks' values of the input groups that
+        are no state slot (session/input_channels.py INPUT_KEYS: a value or a row each);
+        a key not given is blank."""
         blank = np.full(len(state), np.nan)
-        values = [state.channel(key) * factor for key, _, factor in self.channels]
+        inputs = inputs or {}
+
+        def channel(key: str) -> np.ndarray:
+            if key in INPUT_KEYS:
+                return np.broadcast_to(np.asarray(inputs.get(key, np.nan), dtype=np.float64), (len(state),))
+            return state.channel(key)
+
+        values = [channel(key) * factor for key, _, factor in self.channels]
         values += [blank] * (2 - len(values))
         shadows = []
         for i in range(MAX_GHOSTS):

@@ -34,8 +34,10 @@ from PySide6.QtWidgets import (
 
 from ..physics.params import Param, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
+from ..physics.steer_feel import FEEL_GROUP
 from ..session.tuning import LiveTuning, TuningChange
 from .param_row import COARSE_WHEEL, SLOW_DRAG, ParamChoice, ParamLabel, ParamSlider, number_text
+from .steer_feel_plot import SteerFeelPlot
 
 OPEN_UP_TO = 8
 """Sections of at most this many parameters start open; longer ones (a gearbox, a
@@ -103,7 +105,11 @@ class Section(QWidget):
         self.header.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.header.setStyleSheet("QToolButton { font-weight: bold; border: none; }")
         self.body = QWidget()
-        self.grid = QGridLayout(self.body)
+        self.body_layout = QVBoxLayout(self.body)
+        self.body_layout.setContentsMargins(0, 0, 0, 0)
+        self.body_layout.setSpacing(2)
+        self.grid = QGridLayout()
+        self.body_layout.addLayout(self.grid)
         self.grid.setContentsMargins(12, 0, 0, 4)
         self.grid.setHorizontalSpacing(6)
         self.grid.setVerticalSpacing(1)
@@ -115,6 +121,10 @@ class Section(QWidget):
         layout.addWidget(self.body)
         self.header.toggled.connect(self._show)
         self._show(open_)
+
+    def add_top(self, widget: QWidget) -> None:
+        """`widget` above the rows, shown while the section is open."""
+        self.body_layout.insertWidget(0, widget)
 
     def _show(self, open_: bool) -> None:
         self.header.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
@@ -178,6 +188,10 @@ class TuningPanel(QWidget):
                 closed_rows += rows
             self.sections[name] = section
         self._unbuilt += closed_rows
+        self.feel_plot = None  # the Steering feel section's curves over speed, above its sliders
+        if FEEL_GROUP in self.sections:
+            self.feel_plot = SteerFeelPlot(tuning)
+            self.sections[FEEL_GROUP].add_top(self.feel_plot)
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.setInterval(0)
