@@ -366,6 +366,12 @@ def build_parser() -> argparse.ArgumentParser:
         "second overlaid on the first with its delta)",
     )
     p.add_argument(
+        "--section",
+        metavar="NAME",
+        help="with the tuning tab: the section of the tuning panel opened and scrolled into view, by "
+        'its header ("Steering feel")',
+    )
+    p.add_argument(
         "--dialog",
         choices=("godot-script", "godot-scene", "update-script", "fit"),
         help="picture a dialog instead of the window: the Godot export (as a script or a scene), or "

@@ -48,3 +48,18 @@ def test_every_model_draws_its_feel_curves_and_follows_the_sliders(window, name)
     assert plot.marker.isVisible() and plot.marker.value() == pytest.approx(float(window.sim.state.speed[0]))
     window.undo.undo()  # the steering speed at the first point back to 100 %: the curve follows
     assert np.all(drawn(window, "rate_at")[1] == 100.0) and drawn(window, "lock_at")[1][-1] == 40.0
+
+
+def test_a_section_is_opened_and_scrolled_to_by_its_name_and_an_unknown_one_named(window):
+    from sandbox.errors import UserError
+
+    panel = window.panel
+    panel.sections[FEEL_GROUP].header.setChecked(False)
+    panel.scroll.verticalScrollBar().setValue(0)
+    panel.show_section(FEEL_GROUP)  # the last section: far below the top
+    section = panel.sections[FEEL_GROUP]
+    assert section.is_open() and panel.scroll.verticalScrollBar().value() > 0
+    top = section.mapTo(panel.scroll.viewport(), section.rect().topLeft()).y()
+    assert 0 <= top < panel.scroll.viewport().height()  # its header in view
+    with pytest.raises(UserError, match="no section 'Tyres!'.*Steering feel"):
+        panel.show_section("Tyres!")

@@ -42,3 +42,5 @@ done
 # the window on a track (docs/tracks.md, "In the window")
 shot --preset go_kart --track club_circuit --zoom-to-track --size 1440x900 --out screenshots/track_club_circuit.png
 shot --preset recipe_defaults --track parking_lot --drive 2 --zoom-to-track --size 1440x900 --out screenshots/track_parking_lot.png
+# a racing game's steering: the Steering feel section with its curve, the driver at the wheel (docs/models.md)
+shot --preset monster_racing_feel --track club_circuit --driver --drive 14 --section "Steering feel" --out screenshots/monster_racing_feel.png

@@ -54,6 +54,8 @@ def run(args) -> None:
         raise UserError("--tab laps needs --track: the tab shows the driver's laps of that track")
     if args.driver and (track is None or args.recording is not None):
         raise UserError("--driver needs --track (the lap the driver drives) and no --recording")
+    if args.section is not None and args.tab != "tuning":
+        raise UserError("--section is a section of the tuning tab: leave --tab out or give --tab tuning")
     if args.zoom_to_track and track is None:
         raise UserError("--zoom-to-track needs --track: the track to show whole")
     if len(args.ghost) > MAX_SCREENSHOT_GHOSTS:
@@ -83,6 +85,9 @@ def run(args) -> None:
             driver_laps_in_tab(window)
         window.show_tab(args.tab)
         app.processEvents()
+        if args.section:
+            window.panel.show_section(args.section)
+            app.processEvents()
         if args.zoom_to_track:  # the view's size is settled now
             window.world.zoom_to_track()
             app.processEvents()

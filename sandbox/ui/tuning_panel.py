@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import UserError, shown
 from ..physics.params import Param, dependents, effective_params, groups
 from ..physics.sim import TICK_RATES
 from ..physics.steer_feel import FEEL_GROUP
@@ -335,6 +336,16 @@ class TuningPanel(QWidget):
         self.note.setText(text)
         self.note.show()
         self._note_timer.start()
+
+    def show_section(self, name: str) -> None:
+        """Open the section headed `name` and scroll it into view; a UserError naming the
+        sections of this model when it has none of that name."""
+        section = self.sections.get(name)
+        if section is None:
+            raise UserError(f"no section {shown(repr(name))} in the tuning panel: it has {', '.join(self.sections)}")
+        section.header.setChecked(True)
+        QApplication.processEvents()  # the opened section's size, before scrolling to it
+        self.scroll.verticalScrollBar().setValue(section.y())
 
     def opened(self) -> dict[str, bool]:
         """Which sections are open, by name."""
