@@ -81,14 +81,15 @@ def test_a_set_is_used_from_the_tick_its_ack_names(sandbox):
 
 def test_variables_the_running_car_lacks_are_listed_and_refused(sandbox):
     """A node made for the exported arcade script on the recipe's own car, which has no
-    rate_independent nor analog_pedals: found out when the node starts."""
+    rate_independent nor analog_pedals, nor the steering feel: found out when the node starts."""
     node = export_link_node(arcade, 3)
     with start_link_game(node, sandbox.port, drive(600), TOKEN, fixed_fps=False) as game:
         hello = sandbox.welcome()
         sandbox.send("set", seq=1, params={"analog_pedals": True, "engine_power": 1000})
         ack = sandbox.until(lambda m: m["type"] == "ack")
         game.stop()
-    assert sorted(hello["missing"]) == ["analog_pedals", "rate_independent"]
+    feel = [p.name for p in arcade.PARAMS if p.group == "Steering feel"]
+    assert sorted(hello["missing"]) == sorted(["analog_pedals", "rate_independent", *feel])
     assert "analog_pedals" not in hello["params"] and hello["params"]["engine_power"] == 900
     assert ack["applied"] == {"engine_power": 1000}
     assert ack["refused"] == {"analog_pedals": "the car's script has no variable analog_pedals"}
@@ -220,7 +221,8 @@ def test_the_recipes_own_script_shape_is_linked_and_tuned_live(sandbox):
     assert hello["model"] == "arcade" and hello["format"] is None and hello["units"] == "px"  # read as
     assert hello["switches"] == {"recipe_2020": False, "rate_independent": False, "analog_pedals": False}
     assert hello["params"] == {**RECIPE_VALUES, **hidden}
-    assert sorted(hello["missing"]) == ["analog_pedals", "rate_independent"]
+    feel = [p.name for p in arcade.PARAMS if p.group == "Steering feel"]
+    assert sorted(hello["missing"]) == sorted(["analog_pedals", "rate_independent", *feel])
     assert ack["applied"] == {"engine_power": 1500, "wheel_base": 100} and ack["refused"] == {}
     # the recipe's code is the arcade model's with its switches off
     recipe = {"rate_independent": False, "recipe_2020": False, "analog_pedals": False}

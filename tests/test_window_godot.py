@@ -63,10 +63,11 @@ def test_a_godot_script_of_another_model_changes_nothing(window, tmp_path):
     assert dict(window.tuning) == before and window.undo.count() == steps
 
 
-@pytest.mark.parametrize("preset, variables", [("recipe_defaults", 12), ("recipe_2020", 11)])
+@pytest.mark.parametrize("preset, variables", [("recipe_defaults", 12 + 15), ("recipe_2020", 11 + 15)])
 def test_the_godot_export_dialog_counts_the_variables_the_script_declares(window, qtbot, preset, variables):
     """The recipe's ten numbers and its switches: rate_independent and analog_pedals for
-    the Godot 4 recipe; only analog_pedals for the 2020 one (its code is its formula)."""
+    the Godot 4 recipe; only analog_pedals for the 2020 one (its code is its formula);
+    and the steering feel's 11 values with its 4 assists."""
     window.open_preset_file(BUILTIN_DIR / f"{preset}.json")
     dialog = window.godot_export_dialog()
     qtbot.addWidget(dialog)

@@ -76,7 +76,7 @@ def what_to_try(result: FitResult, how: Mapping[str, str] = CLI, search: SwitchF
     model = result.model
     params = effective_params(model.PARAMS, result.tuning)
     out = []
-    held = [p for p in params if p.moves_motion and p.name not in result.names]
+    held = [p for p in params if p.moves_motion and p.searched and p.name not in result.names]
     if held:
         out.append(f"free the {len(held)} value{'s' * (len(held) != 1)} held at the start ({how['free']})")
     if search is not None:

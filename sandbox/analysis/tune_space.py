@@ -170,8 +170,8 @@ class Space:
 
 
 def free_names(model: ModuleType, free: list[str] | None = None, lock: list[str] | None = None) -> list[str]:
-    """The parameters the search may move: `free`, or every slider but those in `lock`
-    (options never move)."""
+    """The parameters the search may move: `free`, or every searched slider but those in
+    `lock` (options never move; the steering feel only when freed by name)."""
     sliders = [p.name for p in model.PARAMS if p.moves_motion]
     declared = {p.name: p for p in model.PARAMS}
     for name in (free or []) + (lock or []):
@@ -181,7 +181,12 @@ def free_names(model: ModuleType, free: list[str] | None = None, lock: list[str]
             raise UserError(f"{name!r} is an option (on/off): options stay as they are")
         if name in (free or []) and not declared[name].moves_motion:
             raise UserError(f"{name!r} is the car's collision shape: no motion on the open field depends on it")
-    names = [name for name in sliders if name in free] if free else [n for n in sliders if n not in (lock or [])]
+    searched = {p.name for p in model.PARAMS if p.searched}
+    names = (
+        [name for name in sliders if name in free]
+        if free
+        else [n for n in sliders if n not in (lock or []) and n in searched]
+    )
     if not names:
         raise UserError("no parameter is free to move: free one, or lock fewer")
     return names

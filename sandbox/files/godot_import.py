@@ -14,6 +14,7 @@ from types import ModuleType
 
 from ..errors import printable, shown
 from ..physics.params import Param, dependents, effective_params, script_params
+from ..physics.steer_feel import FEEL_GROUP, FEEL_SINCE
 from .disk import read_text
 from .gdscript_declarations import Declaration, declarations, literal, not_a_literal, parameter_names
 from .gdscript_reader import Statement, code_names, statements
@@ -259,6 +260,12 @@ def parse_script(
     if errors:
         shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
         raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
+    feel = [p for p in declared if p.group == FEEL_GROUP]
+    if feel and not any(p.name in result.values for p in feel):
+        # a script without the steering feel steers as the input says: the feel's defaults
+        result.values.update({p.name: p.default for p in feel})
+        if version is not None and FEEL_SINCE > version:
+            result.warnings.append("the script is older than the steering feel: its defaults are used (none)")
     for p in declared:
         if p.name not in result.values and version is not None and p.since > version:
             older = p.older_value() if p.legacy is not None else params[p.name].default

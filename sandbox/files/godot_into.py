@@ -17,6 +17,7 @@ from types import ModuleType
 
 from ..errors import printable
 from ..physics.params import effective_params, script_params
+from ..physics.steer_feel import FEEL_GROUP, feel_is_neutral
 from .disk import backup_names, read_text, write_text_atomic, write_text_keeping_old
 from .gdscript_reader import Statement, statements
 from .godot import SCRIPT_LIMIT, GodotError, gdscript_float, gdscript_literal, off_step, precision_of
@@ -101,7 +102,9 @@ def update_text(text: str, preset: Preset, source: str = "car.gd") -> Update:
     update = Update(text, "", model, notes=notes)
     for p in effective_params(script_params(model.PARAMS), preset.tuning):  # the step each value is written to: its own
         if p.name not in found:
-            if not p.is_bool:  # a switch it lacks is what its code computes (checked above)
+            # a switch it lacks is what its code computes (checked above); a script without
+            # the steering feel steers as the feel's defaults do
+            if not p.is_bool and not (p.group == FEEL_GROUP and feel_is_neutral(preset.tuning)):
                 update.missing.append(p.name)
             continue
         declaration, old = found[p.name]

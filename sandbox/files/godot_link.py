@@ -18,6 +18,7 @@ from typing import Mapping
 
 from ..physics.models import DEFAULT_MODEL, MODELS
 from ..physics.params import effective_params, script_params
+from ..physics.steer_feel import ASSIST_NAMES, FEEL_GROUP, NAMES
 from .disk import write_text_atomic
 from .gdscript_reader import code_names, statements
 from .godot import (
@@ -105,8 +106,8 @@ def link_table(
         if p.name in found:
             rows[p.name] = _row(p, found[p.name][0].name)
             switches.pop(p.name, None)  # the car's variable holds it: its value is in the hello's params
-        else:
-            missing.append(p.name)
+        elif p.group != FEEL_GROUP or any(name in found for name in NAMES + ASSIST_NAMES):
+            missing.append(p.name)  # (a script without the steering feel steers as its defaults do)
     return LinkTable(result.model, rows, missing, result.model.STATE.declared_names, source, switches)
 
 

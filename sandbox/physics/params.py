@@ -58,6 +58,9 @@ class Param:
     script: the script export, the script reader, writing into a script and the link
     leave it out, and the analyses on the open field (fit, tune, sweep, sensitivity)
     never move it (no motion there depends on it).
+    `searched`: the fit and the auto-tune move it unless told which to move; False
+    (the steering feel: how the input is shaped, which a recorded drive cannot tell
+    from the car) holds it where it is unless it is freed by name.
     """
 
     name: str
@@ -77,6 +80,7 @@ class Param:
     unused_with: str | None = None
     choices: tuple[str, ...] = ()
     scene: bool = False
+    searched: bool = True
 
     @classmethod
     def switch(

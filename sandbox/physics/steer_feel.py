@@ -74,7 +74,7 @@ def feel_params(unit: str, assists: bool) -> tuple[Param, ...]:
     """The steering feel's parameters of a model whose lengths are in `unit` (px or m);
     `assists`: the model has slip angles, so the assists too."""
     first, second, third, top, step = SPEED_POINTS[unit]
-    common = {"since": FEEL_SINCE, "group": FEEL_GROUP}
+    common = {"since": FEEL_SINCE, "group": FEEL_GROUP, "searched": False}
     speed = f"{unit}/s"
     out = [
         Param(
@@ -196,6 +196,15 @@ def feel_params(unit: str, assists: bool) -> tuple[Param, ...]:
             ),
         ]
     return tuple(out)
+
+
+def feel_is_neutral(values) -> bool:
+    """Whether a tuning (a mapping by name) has the steering feel at its defaults, which
+    steer as the input says: a script without the feel computes the same."""
+    locks = all(float(values.get(f"lock_at_{k}", 100.0)) == 100.0 for k in (1, 2, 3))
+    times = float(values.get("steer_time", 0.0)) == 0.0 and float(values.get("return_time", 0.0)) == 0.0
+    assists = float(values.get("countersteer_help", 0.0)) == 0.0 and float(values.get("drift_hold", 0.0)) == 0.0
+    return locks and times and assists
 
 
 def feel_slots(params) -> tuple[int, int, bool]:

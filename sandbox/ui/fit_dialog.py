@@ -217,14 +217,16 @@ class FitDialog(QDialog):
         sliders = [p for p in effective_params(model.PARAMS, start) if p.moves_motion]
         for i, p in enumerate(sliders):
             check = QCheckBox(p.label)
-            check.setChecked(p.name not in locked)
+            check.setChecked(p.name not in locked and p.searched)  # the steering feel: kept unless ticked
             check.setToolTip(f"{p.help}\nTicked: fitted within {p.range_text()}; unticked: kept at {start[p.name]:g}")
             check.toggled.connect(self._update_buttons)
             self.params_grid.addWidget(check, i // 2, i % 2)
             self.checks[p.name] = check
         self.params_box.setEnabled(True)
         self.params_note.setText(
-            "Ticked as the sliders the Tune tab leaves free." if locked else "Every slider starts ticked."
+            "Ticked as the sliders the Tune tab leaves free."
+            if locked
+            else "Every slider starts ticked but the steering feel's (how the input is shaped)."
         )
         self._update_buttons()
 
@@ -252,7 +254,7 @@ class FitDialog(QDialog):
             runs = []
             for model in models:
                 start = self.start_of(model)
-                free = [p.name for p in effective_params(model.PARAMS, start) if p.moves_motion]
+                free = [p.name for p in effective_params(model.PARAMS, start) if p.moves_motion and p.searched]
                 runs.append(FitRun(model, start, free))
         self._remove_ghost()
         self.window.recordings.plot.mark_spans([])  # the last fit's stretches: this one names its own
