@@ -169,3 +169,19 @@ def test_the_settings_are_kept_between_runs_and_a_broken_one_falls_back_alone(qt
     assert not any(settings().contains(key) for key in broken)
     assert settings().contains("controllers/shaping/steer/dead_zone")
     third.close()
+
+
+def test_the_dialog_reads_the_dead_zones_of_a_project_godot_and_shows_them(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "project.godot").write_text(test_pads_window.PROJECT_GODOT3)
+    dialog = open_dialog(window)
+    assert "(0.5 / 0.5)" in dialog.editors["steer"]["dead_zone"].specialValueText()  # Godot 3's default
+    chosen = str(game / "project.godot")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kwargs: (chosen, ""))
+    dialog.project_button.click()
+    # the project's steer_left 0.3 and steer_right 0.15, as the file sets them
+    assert "(0.3 / 0.15)" in dialog.editors["steer"]["dead_zone"].specialValueText()
+    assert window.controllers.project == chosen and "0.3" in dialog.status.text()

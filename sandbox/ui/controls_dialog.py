@@ -80,10 +80,22 @@ class ControlsDialog(QDialog):
         self.reset_button.setToolTip("Every axis back to Godot's dead zones, saturation 1, exponent 1, not inverted")
         self.reset_button.clicked.connect(self.reset)
         buttons.addButton(self.reset_button, QDialogButtonBox.ButtonRole.ResetRole)
+        self.project_button = QPushButton("Read dead zones from project.godot…")
+        self.project_button.setToolTip(
+            "Godot's dead zone of each action as your game's project.godot sets it (kept between runs)"
+        )
+        self.project_button.clicked.connect(self._read_project)
+        buttons.addButton(self.project_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.close)
         layout.addWidget(buttons)
         self.show_settings()
         self._make_meters(controllers.reading)
+
+    def _read_project(self) -> None:
+        """As Car → Read dead zones from project.godot…, then the dead zones shown anew."""
+        self.controllers.read_project_dialog()
+        self.show_settings()
+        self.status.setText(self.controllers.window.statusBar().currentMessage())
 
     def _shaping_box(self) -> QGroupBox:
         box = QGroupBox("Shaping, per axis (order: inversion → dead zone … saturation → curve)")
