@@ -85,8 +85,6 @@ def test_only_the_values_change_in_each_real_world_script(tmp_path, name):
         "rate_independent": False,
         "recipe_2020": False,
         "analog_pedals": PORTS[name],
-        # no steering feel in the recipe's script: it steers as the feel's defaults do
-        **{p.name: p.default for p in arcade.PARAMS if p.group == "Steering feel"},
     }
 
 

@@ -113,6 +113,7 @@ def test_the_link_sends_the_game_a_set_when_the_tuning_changes(qtbot, tuning):
         files=SimpleNamespace(),
         recordings=SimpleNamespace(),
         memory=SimpleNamespace(),
+        controllers=SimpleNamespace(project="", read_project=lambda path, before="": False),
         remember=False,
         show_error=said.messages.show_error,
         statusBar=lambda: status,

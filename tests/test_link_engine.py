@@ -221,8 +221,7 @@ def test_the_recipes_own_script_shape_is_linked_and_tuned_live(sandbox):
     assert hello["model"] == "arcade" and hello["format"] is None and hello["units"] == "px"  # read as
     assert hello["switches"] == {"recipe_2020": False, "rate_independent": False, "analog_pedals": False}
     assert hello["params"] == {**RECIPE_VALUES, **hidden}
-    feel = [p.name for p in arcade.PARAMS if p.group == "Steering feel"]
-    assert sorted(hello["missing"]) == sorted(["analog_pedals", "rate_independent", *feel])
+    assert sorted(hello["missing"]) == ["analog_pedals", "rate_independent"]  # no steering feel: not missed
     assert ack["applied"] == {"engine_power": 1500, "wheel_base": 100} and ack["refused"] == {}
     # the recipe's code is the arcade model's with its switches off
     recipe = {"rate_independent": False, "recipe_2020": False, "analog_pedals": False}

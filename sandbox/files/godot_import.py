@@ -261,11 +261,13 @@ def parse_script(
         shown_errors = errors[:10] + ([f"… and {len(errors) - 10} more"] if len(errors) > 10 else [])
         raise GodotError(f"{source}: nothing was imported:\n" + "\n".join(shown_errors))
     feel = [p for p in declared if p.group == FEEL_GROUP]
-    if feel and not any(p.name in result.values for p in feel):
-        # a script without the steering feel steers as the input says: the feel's defaults
+    # a script without the steering feel steers as the input says (the feel's defaults):
+    # nothing of it to read, and nothing to say of it but, for the sandbox's own scripts
+    # from before it, once that its defaults are used
+    no_feel = bool(feel) and not any(p.name in result.values for p in feel)
+    if no_feel and version is not None and FEEL_SINCE > version:
         result.values.update({p.name: p.default for p in feel})
-        if version is not None and FEEL_SINCE > version:
-            result.warnings.append("the script is older than the steering feel: its defaults are used (none)")
+        result.warnings.append("the script is older than the steering feel: its defaults are used (none)")
     for p in declared:
         if p.name not in result.values and version is not None and p.since > version:
             older = p.older_value() if p.legacy is not None else params[p.name].default
@@ -278,7 +280,7 @@ def parse_script(
     engine, notes = engine_values(model, result.godot, "script")
     result.values.update(engine)
     result.warnings += notes
-    left = [p.name for p in declared if p.name not in result.values]
+    left = [p.name for p in declared if p.name not in result.values and not (no_feel and p.group == FEEL_GROUP)]
     switched = {d.name: switch for switch in result.values for d in dependents(model.PARAMS, switch) if d.name in left}
     plain = [name for name in left if name not in switched]
     if not named and plain:
