@@ -27,7 +27,6 @@ tick to tick while the controls are held).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba.core import types, typing
 from numba.core.errors import RequireLiteralValue
@@ -35,16 +34,13 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import intrinsic
 
 from .car_shape import first_shape_slot
-from .kernel import OPTIONS, kernel
+from .kernel import inlined, kernel
 from .steer_feel import FEEL_GROUP, all_neutral, feel_slots, input_reader, mark_held
 from .walls import is_open, moved_clear_of_walls
 from .world_step import has_items
 
 CHUNK = 256
 """Cars advanced together (their columns stay in the core's cache)."""
-
-_INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
-"""For code compiled only inlined into a driver (cached with the driver)."""
 
 
 def held_controls(module, each_car):
@@ -174,20 +170,20 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
     first = first_shape_slot(module.PARAMS)
     read = input_reader(module)
 
-    @numba.njit(inline="always", **_INLINED)
+    @inlined
     def held_of(c, p, j, dt):
         # the steer as the tick reads it (a chunk runs only with the steering feel at its defaults)
         tuning = _column(p, j, n_params)
         return held((read(c[0], tuning), c[1], c[2], c[3], c[4]), tuning, dt)
 
-    @numba.njit(inline="always", **_INLINED)
+    @inlined
     def step(car, u, p, j, dt, walls):
         moves = _column(car, j, n_moves)
         after = advance(moves, _column(u, j, n_held), _column(p, j, n_params), dt, walls)
         for k in range(n_moved):
             car[k, j] = after[k]
 
-    @numba.njit(inline="always", **_INLINED)
+    @inlined
     def step_among(car, before, u, p, dt, walls):
         # every car moved as on the open field (the loop the compiler vectorises), then
         # the few whose move came near a wall moved again from where they were, meeting it
@@ -204,7 +200,7 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
                     car[k, j] = before[k, j]
                 step(car, u, p, j, dt, walls)
 
-    @numba.njit(inline="always", **_INLINED)
+    @inlined
     def held_values(u, j):
         return _column(u, j, n_held)
 

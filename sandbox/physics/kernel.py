@@ -20,6 +20,14 @@ install()
 
 OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 """numba's options for every kernel (also the `jit_options` of an `overload`)."""
+INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
+"""numba's options for a closure compiled only written into a driver (cached with it)."""
+
+
+def inlined(function):
+    """`@inlined`: a closure a driver is built with (a model's step made for its
+    columns, say), compiled only written into that driver and cached with it."""
+    return njit(inline="always", **INLINED)(function)
 
 
 def kernel(function=None, *, parallel: bool = False, inline: bool = False):

@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import math
 
-import numba
-
-from .kernel import OPTIONS, kernel
+from .kernel import inlined, kernel
 from .params import Param
 from .state import index_of
 
@@ -312,20 +310,18 @@ def feel_step(module):
     min_speed = ASSIST_MIN_SPEED[module.LENGTH_UNIT]
     own_speed = getattr(module, "FEEL_SPEED", None)
     speed_at = layout.offset[own_speed] if own_speed else -1
-    read = input_reader(module)
-    inlined = {key: value for key, value in OPTIONS.items() if key != "cache"}
+    read, mark = input_reader(module), mark_held(module)
 
-    @numba.njit(inline="always", **inlined)
+    @inlined
     def step(s, c, p, dt):
-        u = read(c[0], p)
         if is_neutral(p, first, assists):
-            s[held_at] = u
-            s[read_at] = u
+            u = mark(s, c[0], p)
             if u == c[0]:
                 return c
             read_as = c.copy()
             read_as[0] = u
             return read_as
+        u = read(c[0], p)
         if speed_at >= 0:
             speed = abs(s[speed_at])
         else:
@@ -346,9 +342,8 @@ def input_reader(module):
     found = getattr(module, "steer_input", None)
     if found is not None:
         return found
-    inlined = {key: value for key, value in OPTIONS.items() if key != "cache"}
 
-    @numba.njit(inline="always", **inlined)
+    @inlined
     def as_given(steer, p):
         return steer
 
@@ -360,9 +355,8 @@ def all_neutral(module):
     `module` at its defaults (a batch may then run a chunk of cars on held steering);
     compiled into the drivers only."""
     first, _, assists = feel_slots(module.PARAMS)
-    inlined = {key: value for key, value in OPTIONS.items() if key != "cache"}
 
-    @numba.njit(inline="always", **inlined)
+    @inlined
     def every(params, which, start, stop):
         for i in range(start, stop):
             if not is_neutral(params[which[i]], first, assists):
@@ -373,18 +367,19 @@ def all_neutral(module):
 
 
 def mark_held(module):
-    """mark(s, steer, p): a state row's `steer_feel` and `steer_received` slots set to the
-    steer input `steer` read by tuning row `p`, as a tick at the feel's defaults leaves them (a chunk of cars
-    run on held steering, once at its end); compiled into the drivers only."""
+    """mark(s, steer, p): the steer input `steer` as tuning row `p` reads it, written into
+    a state row's `steer_feel` and `steer_received` slots as a tick at the feel's defaults
+    leaves them (each tick so, and a chunk of cars run on held steering once at its end),
+    and returned; compiled into the drivers only."""
     layout = module.STATE
     held_at, read_at = layout.offset["steer_feel"], layout.offset["steer_received"]
     read = input_reader(module)
-    inlined = {key: value for key, value in OPTIONS.items() if key != "cache"}
 
-    @numba.njit(inline="always", **inlined)
+    @inlined
     def mark(s, steer, p):
         u = read(steer, p)
         s[held_at] = u
         s[read_at] = u
+        return u
 
     return mark

@@ -11,19 +11,15 @@ nothing of cones. On the open field (no `walls`) none of this is compiled in.
 
 from __future__ import annotations
 
-import numba
 from numba.core import types
 from numba.extending import overload
 
 from .body_shape import of_tuning
 from .car_shape import first_shape_slot
 from .cones import cone_count, knock
-from .kernel import OPTIONS
+from .kernel import OPTIONS, inlined
 from .surfaces import grip_at, surface_count
 from .walls import scaled
-
-_INLINED = {key: value for key, value in OPTIONS.items() if key != "cache"}
-"""Compiled only inlined into a driver (cached with the driver)."""
 
 
 def on_track(module, tick, meets_walls: bool):
@@ -38,13 +34,13 @@ def on_track(module, tick, meets_walls: bool):
 
     if meets_walls:
 
-        @numba.njit(inline="always", **_INLINED)
+        @inlined
         def model_tick(s, c, p, dt, walls):
             tick(s, c, p, dt, walls)
 
     else:
 
-        @numba.njit(inline="always", **_INLINED)
+        @inlined
         def model_tick(s, c, p, dt, walls):
             tick(s, c, p, dt)
 
@@ -53,7 +49,7 @@ def on_track(module, tick, meets_walls: bool):
 
     if gripped:
 
-        @numba.njit(inline="always", **_INLINED)
+        @inlined
         def gripped_tick(s, c, p, dt, walls):
             if s[grip] == 1.0:
                 model_tick(s, c, p, dt, walls)
@@ -66,7 +62,7 @@ def on_track(module, tick, meets_walls: bool):
     else:
         gripped_tick = model_tick
 
-    @numba.njit(inline="always", **_INLINED)
+    @inlined
     def tick_on_track(s, c, p, dt, walls):
         k = walls.scale
         x0, y0, heading0 = s[x], s[y], s[heading]
