@@ -175,18 +175,16 @@ def _among_walls(model: ModuleType) -> None:
     from ..physics import lap_timer as lt
     from ..physics.sim import DEFAULT_HZ, step
     from ..physics.state import Controls, State
-    from ..physics.track_corridor import half_widths
     from ..physics.walls import walls_for
-    from .lap_plan import CORRIDOR_SPACING_M
+    from .lap_plan import timed_course
 
     unit = model.LENGTH_UNIT
     ring = practice_ring()
     here = ring.in_unit(unit)
-    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
     tuning = {p.name: p.default for p in model.PARAMS}
     car = State.at_rest(1, model.STATE)
     step(model, car, Controls(throttle=1.0), tuning, 1.0 / DEFAULT_HZ, walls=walls_for(here, unit))
-    course = lt.course_of(ring, unit, half_widths(here, CORRIDOR_SPACING_M * metre))
+    course = timed_course(ring, unit)[0]
     xs, ys = np.array([here.spawn.x, here.spawn.x]), np.array([here.spawn.y, here.spawn.y + 1.0])
     lap, distance = np.zeros(1), np.zeros(1)
     lt.timer_ticks(course, lt.new_timer(course, 2.0), xs, ys, 0.0, 1.0 / DEFAULT_HZ, np.zeros(1), lap, distance)

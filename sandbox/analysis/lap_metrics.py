@@ -30,13 +30,12 @@ from ..physics import lap_timer as lt
 from ..physics.lap_course import check_lap_track, lap_problem
 from ..physics.sim import at_rest, model_number, tuning_rows
 from ..physics.track import Track
-from ..physics.track_corridor import half_widths
 from ..physics.walls import walls_for
 from ..physics.world import build_world
 from . import lap_batch as lb
 from .driven_laps import OVERRUN_LENGTHS, line_crossing, nearest_distance
 from .lap_driver import FINISHED, STALL_S, STALLED, driver_path
-from .lap_plan import ACCEL_RUN_S, CORRIDOR_SPACING_M, check_room, limits_table, margin_of
+from .lap_plan import ACCEL_RUN_S, check_room, limits_table, margin_of, timed_course
 from .metrics import METRICS, Metric, bodies, compute, walking_pace
 
 LAP_METRICS = {
@@ -101,9 +100,7 @@ def lap_figures(
     row_values = {name: np.asarray(v, dtype=np.float64).reshape(-1)[first_of] for name, v in values.items()}
     sizes = bodies(model, rows)
     limits = limits_table(model, row_values, sizes[:, 0])
-    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
-    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
-    course = lt.course_of(track, unit, corridor)
+    course, corridor, metre = timed_course(track, unit)
     timer0 = lt.new_timer(course)
     walls = walls_for(here, unit)
     if walls is None:  # nothing to meet: the batch takes the track's empty world (the driver alone, none)

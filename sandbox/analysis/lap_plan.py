@@ -203,13 +203,22 @@ def check_room(track: Track, corridor, margin: float, metre: float) -> None:
     )
 
 
+def timed_course(track: Track, unit: str) -> tuple[Course, np.ndarray, float]:
+    """The course a lap on `track` is timed on in `unit`, with its corridor (the track's
+    half widths every CORRIDOR_SPACING_M), as the driver's plan, the lap figures and the
+    live timing all make it: (course, corridor, the length of a metre in `unit`).
+    UserError for a track a lap cannot be timed on, naming what it lacks."""
+    here = track.in_unit(unit)
+    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
+    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
+    return course_of(track, unit, corridor), corridor, metre
+
+
 def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: float, values=None) -> LapPlan:
     """The `LapPlan` of a tuning on a closed track (UserError for a track a lap cannot
     be driven or timed on, naming what it lacks)."""
     unit = model.LENGTH_UNIT
-    here = track.in_unit(unit)
-    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
-    corridor = half_widths(here, CORRIDOR_SPACING_M * metre)
+    course, corridor, metre = timed_course(track, unit)
     margin = margin_of(model, tuning, track)
     check_room(track, corridor, margin, metre)
     limits = car_limits(model, tuning, hz, values)
@@ -218,7 +227,7 @@ def plan_lap(model: ModuleType, tuning: Mapping[str, object], track: Track, hz: 
     except ValueError as exc:  # a narrow place between the points check_room looked at
         raise UserError(str(exc)) from None
     lateral = limits.lateral if math.isfinite(limits.lateral) and limits.lateral > 0 else math.inf
-    return LapPlan(line, plan_speeds(model, line, limits, lateral), course_of(track, unit, corridor), limits, lateral)
+    return LapPlan(line, plan_speeds(model, line, limits, lateral), course, limits, lateral)
 
 
 def plan_speeds(model: ModuleType, line: RacingLine, limits: Limits, lateral: float) -> np.ndarray:

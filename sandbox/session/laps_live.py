@@ -48,13 +48,12 @@ import numpy as np
 
 from ..analysis.lap_channels import Channel, ticks_of
 from ..analysis.lap_metrics import lap_track
-from ..analysis.lap_plan import CORRIDOR_SPACING_M
+from ..analysis.lap_plan import timed_course
 from ..analysis.laps import Lap, LapBook
 from ..errors import UserError
 from ..physics import lap_timer as lt
 from ..physics.state import State
 from ..physics.track import Track
-from ..physics.track_corridor import half_widths
 
 CHANNELS = (
     ("distance", "{unit}"), ("time", "s"), ("speed", "{unit}/s"), ("steer", ""), ("throttle", ""), ("brake", ""),
@@ -84,10 +83,8 @@ def timing_course(track: Track | None, unit: str) -> lt.Course | None:
     closed centre line, no start line) or the open field."""
     if lap_track(track) is None:
         return None
-    here = track.in_unit(unit)
-    metre = 1.0 if unit == "m" else float(here.pixels_per_metre)
     try:
-        return lt.course_of(track, unit, half_widths(here, CORRIDOR_SPACING_M * metre))
+        return timed_course(track, unit)[0]
     except UserError:
         return None
 

@@ -268,8 +268,9 @@ class Panels:
     def show_tab(self, name: str) -> None:
         """Bring the tab `name` (its dock's object name without "_dock": tuning, metrics,
         sweep, tune, link; sensitivity, plots, recording, below) to the front and wait for
-        what it shows (and the force curve beside the sliders): the metrics computed, a sweep of the first two parameters run, or
-        an auto-tune of the first metric with a value to 10 % more (for screenshots)."""
+        what it shows (and the force curve beside the sliders): the metrics computed, a
+        sweep of the first two parameters run, or an auto-tune of the first metric with a
+        value to 10 % more (for screenshots)."""
         w = self.window
         dock = self.by_name[f"{name}_dock"]
         dock.raise_()
