@@ -357,6 +357,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--zoom-to-track", action="store_true", help="zoom out to the whole track (with --track)")
     p.add_argument(
+        "--channels",
+        metavar="A,B",
+        help="the channels the third plot shows (up to 4 of 2 units; default: the model's first preset)",
+    )
+    p.add_argument(
         "--driver",
         action="store_true",
         help="the lap driver at the wheel for the --drive seconds (with --track), its racing line drawn",

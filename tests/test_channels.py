@@ -127,3 +127,11 @@ def test_simulate_refuses_an_unknown_channel_listing_the_channels(tmp_path):
     assert result.returncode == 2
     assert "unknown channel rpm" in result.stderr and "yaw_rate" in result.stderr and "wheel_angle" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_screenshot_refuses_channels_the_plot_cannot_show_before_opening_the_window(tmp_path):
+    out = tmp_path / "shot.png"
+    corvette = BUILTIN_DIR / "monster_corvette_c5.json"
+    result = cli("screenshot", "--preset", corvette, "--channels", "rpm,gear,slip_front", "--out", out)  # 3 units
+    assert result.returncode == 2 and "2 units at most" in result.stderr and "load_front" in result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()

@@ -178,6 +178,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
         axis = plot.getAxis("right")
         axis.linkToView(box)
         axis.setWidth(AXIS_WIDTH)
+        axis.setGrid(False)  # the left axis's grid is the plot's: a second one only crowds it
         box.setXLink(plot)
         box.enableAutoRange(y=True)
         box.setMouseEnabled(x=False, y=True)
