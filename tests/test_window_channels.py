@@ -144,3 +144,13 @@ def test_traces_and_recordings_from_before_the_channels_still_load(tmp_path):
     bad.write_text("steer,throttle,brake,rpm[nope]\n0,1,0,1000\n")
     with pytest.raises(TraceError, match="header"):  # a column no channel has is still refused
         load_trace(bad)
+
+
+def test_the_live_plots_export_names_each_channel_with_its_unit_on_two_axes(window, tmp_path):
+    paused(window)
+    window.panels.chooser.choose(("wheel_angle", "sideslip", "accel_lat"))  # ° twice, px/s² on the right
+    window.scripted_drive(0.5)
+    assert window.files.export_plots(tmp_path / "plots.csv")
+    header = next(csv.reader((tmp_path / "plots.csv").open()))
+    assert header[3:6] == ["front wheel angle [°]", "sideslip angle [°]", "lateral acceleration [px/s²]"]
+    assert window.files.export_plots(tmp_path / "plots.svg") and "<svg" in (tmp_path / "plots.svg").read_text()

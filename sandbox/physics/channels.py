@@ -28,6 +28,7 @@ from types import ModuleType
 import numpy as np
 
 from .car_frame import STANDARD_G, accelerations
+from .state import sideslip
 
 DEGREES = 180.0 / math.pi
 PERCENT = 100.0
@@ -87,7 +88,7 @@ def preset_channels(model: ModuleType, extra: tuple[Channel, ...] = ()) -> dict[
 def _before(rows: np.ndarray, before: np.ndarray | None) -> np.ndarray:
     """Each row's state before its tick: `before` (NaN when unknown), then the rows."""
     first = np.full((1, rows.shape[1]), np.nan) if before is None else np.asarray(before, dtype=np.float64)[None, :]
-    return np.vstack([first, rows[:-1]])
+    return first if len(rows) == 1 else np.vstack([first, rows[:-1]])  # one row: the live plots' every tick
 
 
 def _drawn(layout, rows: np.ndarray) -> np.ndarray:
@@ -98,8 +99,6 @@ def _drawn(layout, rows: np.ndarray) -> np.ndarray:
 def derived(name: str, layout, rows: np.ndarray, before: np.ndarray | None, dt: float) -> np.ndarray:
     """The derived channel `name` (in SI or the model's units, before any factor) of the
     state `rows` (one per tick, laid out by `layout`), `before` the row before the first."""
-    from .state import sideslip
-
     at = layout.offset
     vx, vy = rows[:, at["vx"]], rows[:, at["vy"]]
     if name == "speed":
