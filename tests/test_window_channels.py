@@ -140,6 +140,9 @@ def test_traces_and_recordings_from_before_the_channels_still_load(tmp_path):
     recording = load_recording(data / "recordings" / "game_arcade.csv")
     assert len(recording) > 0 and recording.velocity is not None
     assert not CHANNEL_COLUMNS & {"steer", "throttle", "brake", "t", "x", "y", "heading", "vx", "vy"}
+    kept = tmp_path / "kept.csv"  # a channel not known on the first tick is NaN, and loads
+    kept.write_text("steer,throttle,brake,accel_lat[g],gear\n0,1,0,nan,1\n0.5,1,0,0.25,1\n")
+    assert load_trace(kept) == pytest.approx(np.array([[0, 1, 0, 0, 0], [0.5, 1, 0, 0, 0]]))
     bad = tmp_path / "bad.csv"
     bad.write_text("steer,throttle,brake,rpm[nope]\n0,1,0,1000\n")
     with pytest.raises(TraceError, match="header"):  # a column no channel has is still refused

@@ -54,6 +54,9 @@ CHUNK_ROWS = 100_000
 TRACE_LIMIT = 64 * 1024 * 1024
 """bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
 
+UNCHECKED_COLUMNS = CHANNEL_COLUMNS - set(RECORDING_COLUMNS)
+"""The channels a file keeps that no fit reads (a recording's state values, such as
+`gear`, are checked as before): any number, NaN where a value was not known."""
 TRAJECTORY_COLUMNS = ("t", "x", "y", "heading", "vx", "vy", "speed", "slip_angle")
 BUILTIN_TRACES = package_folder("builtin_traces")
 """The built-in test drives, shipped inside the package (files/package_data.py;
@@ -133,7 +136,7 @@ def _rows_one_by_one(lines: list[str], first: int, header: tuple[str, ...], sour
                 raise TraceError(
                     f"{source} line {number}: {name} {shown(repr(cell.strip()))} is not a number"
                 ) from None
-            if name in CHANNEL_COLUMNS:  # a channel kept: any number, NaN where not known
+            if name in UNCHECKED_COLUMNS:  # a channel kept: any number, NaN where not known
                 row.append(value)
                 continue
             if not math.isfinite(value) and name not in TRACE_RANGES:
@@ -155,7 +158,7 @@ def table_rows(lines: list[str], first: int, header: tuple[str, ...], source: st
             warnings.simplefilter("ignore")  # "empty input": judged below
             rows = np.loadtxt(lines, delimiter=",", comments=None, dtype=np.float64, ndmin=2)
         lows, highs = np.array([TRACE_RANGES.get(name, (-np.inf, np.inf)) for name in header]).reshape(-1, 2).T
-        free = np.array([name in CHANNEL_COLUMNS for name in header])  # a channel may be NaN
+        free = np.array([name in UNCHECKED_COLUMNS for name in header])  # a channel may be NaN
         good = rows.shape[1] == width and bool(
             np.all(((rows >= lows) & (rows <= highs) & np.isfinite(rows)) | (free & ~np.isinf(rows)))
         )
