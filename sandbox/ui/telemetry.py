@@ -106,7 +106,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
         )
         self.plots = (self.speed_plot, self.slip_plot, self.channel_plot)
         self.channels: tuple[Channel, ...] = ()
-        self.layout = None  # the state rows' layout, and the row before the next tick's:
+        self.state_layout = None  # the state rows' layout, and the row before the next tick's:
         self._before = None  # the derived channels' tick before (None: not known)
         self.ghost_names: list[str] = []
         self.game_name = ""  # the linked game's, while its car is shown
@@ -276,10 +276,10 @@ class LivePlots(pg.GraphicsLayoutWidget):
         are no state slot (session/input_channels.py INPUT_KEYS: a value or a row each);
         a key not given is blank."""
         blank = np.full(len(state), np.nan)
-        if state.layout is not self.layout:  # another model: its rows before mean nothing
-            self.layout, self._before = state.layout, None
+        if state.layout is not self.state_layout:  # another model: its rows before mean nothing
+            self.state_layout, self._before = state.layout, None
         rows = state.data
-        values = [channel_values(c, self.layout, rows, self._before, self.dt, inputs) for c in self.channels]
+        values = [channel_values(c, self.state_layout, rows, self._before, self.dt, inputs) for c in self.channels]
         values += [blank] * (MAX_CHANNELS - len(values))
         self._before = rows[-1].copy()
         shadows = []
