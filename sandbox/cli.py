@@ -122,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="X,Y,HEADING",
         help="start here instead (the track's unit, else the model's; heading in degrees, 0 along +x)",
     )
+    p.add_argument(
+        "--channels",
+        metavar="A,B,C|all",
+        help="also write these channels of the model (speed, yaw_rate, accel_lat, rpm, …; all: every one), "
+        "each column named with its unit; a wrong name lists the channels",
+    )
 
     p = sub.add_parser("curves", help="write the force-vs-speed plot as PNG, SVG or CSV")
     shared(p, "--preset")
@@ -350,6 +356,11 @@ def build_parser() -> argparse.ArgumentParser:
         "the whole track in view",
     )
     p.add_argument("--zoom-to-track", action="store_true", help="zoom out to the whole track (with --track)")
+    p.add_argument(
+        "--channels",
+        metavar="A,B",
+        help="the channels the third plot shows (up to 4 of 2 units; default: the model's first preset)",
+    )
     p.add_argument(
         "--driver",
         action="store_true",

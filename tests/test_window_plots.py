@@ -39,17 +39,18 @@ def test_model_telemetry_plots_the_chosen_channels(window):
     rpm = window.plots.channel_curves[0].getData()[1]
     gear = window.plots.channel_curves[1].getData()[1]
     assert len(rpm) == 180 and rpm.min() >= 1000 and rpm.max() > 2000  # idle floor, revving up
-    assert set(np.unique(gear)) <= {1000.0, 2000.0, 3000.0}  # gear × 1000
-    # the axis names the unit; the group's name is in the box (a long one overlapped)
-    assert window.plots.channel_unit == "rpm" and "[rpm]" in window.plots.sides[2].text
+    assert set(np.unique(gear)) <= {1.0, 2.0, 3.0}  # the gear itself, on the right axis
+    # the axes name the units; the group's name is in the box (a long one overlapped)
+    assert "[rpm]" in window.plots.sides[2].text and window.plots.channel_plot.getAxis("right").isVisible()
     window.panels.channel_box.setCurrentText("axle loads")
     window.scripted_drive(1)
-    front, rear = (c.getData()[1] for c in window.plots.channel_curves)
+    front, rear = (c.getData()[1] for c in window.plots.channel_curves[:2])
     finite = np.isfinite(front)
     assert finite.sum() == 60  # the new group starts blank, then fills
     # total load is the weight: m·g = 1500·9.8 N
     assert (front[finite] + rear[finite]) == pytest.approx(np.full(60, 1500 * 9.8))
-    assert window.plots.channel_unit == "N" and "[N]" in window.plots.sides[2].text
+    assert [c.unit for c in window.plots.channels] == ["N", "N"] and "[N]" in window.plots.sides[2].text
+    assert not window.plots.channel_plot.getAxis("right").isVisible()
 
 
 def test_switching_telemetry_group_keeps_the_ghosts_history(window):
@@ -58,7 +59,7 @@ def test_switching_telemetry_group_keeps_the_ghosts_history(window):
     window.compare.pin()
     window.scripted_drive(2)
     window.panels.channel_box.setCurrentText("wheel angle")
-    window.plots.set_channels("wheel angle", "°", window.model.TELEMETRY["wheel angle"][1])
+    window.plots.set_channels(telemetry_groups(window.model)["wheel angle"])
     window.scripted_drive(0.5)
     ghost_speed = window.plots.ghost_speed_curves[0].getData()[1]
     assert len(ghost_speed) == 150 and np.isfinite(ghost_speed).all()

@@ -14,6 +14,21 @@ MAX_SCREENSHOT_GHOSTS = 4
 """The window's compare ghosts at most (its plots have a colour for each)."""
 
 
+def _channels(model, text: str) -> tuple[str, ...]:
+    """The channel names `--channels` gives for `model`; a UserError lists the channels."""
+    from ..session.input_channels import plot_channels
+    from ..ui.channel_chooser import channel_names
+
+    channels = plot_channels(model)
+    try:
+        return channel_names(text, channels)
+    except ValueError:
+        raise UserError(
+            f"--channels {shown(repr(text))}: give up to 4 channels of 2 units at most; "
+            f"the channels of the {model.TITLE}: {', '.join(c.name for c in channels)}"
+        ) from None
+
+
 def run(args) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
@@ -49,6 +64,7 @@ def run(args) -> None:
     from ..ui.world_tracks import read_named_track
 
     preset = load_preset(args.preset)
+    chosen = None if args.channels is None else _channels(preset.model, args.channels)
     track = read_named_track(args.track) if args.track else None
     if args.tab == "laps" and track is None:
         raise UserError("--tab laps needs --track: the tab shows the driver's laps of that track")
@@ -70,6 +86,8 @@ def run(args) -> None:
         window.show()
         window.timer.stop()  # only the scripted drive moves the car
         window.apply_preset(preset)
+        if chosen is not None:
+            window.panels.chooser.choose(chosen)
         for ghost in ghosts:
             window.set_ghost(ghost, ghost.name)
         if track is not None:

@@ -2,7 +2,8 @@
 (on a track: from its spawn, or `--start`, with the tick's wall contacts and the cones
 knocked so far as its last columns, the cones knocked printed at the end; a trace or
 recording that names the track it was driven on is driven on it again unless `--track`
-says otherwise)."""
+says otherwise); with `--channels`, the model's channels chosen (physics/channels.py)
+after them, each column named with its unit."""
 
 from __future__ import annotations
 
@@ -39,18 +40,35 @@ def _track_and_start(args):
     return (track if pose is None else replace(track, spawn=pose)), None
 
 
+def chosen_channels(model, text: str | None) -> tuple:
+    """The channels `--channels` names for `model` (comma-separated, or all); a UserError
+    names a wrong one and lists the channels."""
+    from ..errors import UserError
+    from ..physics.channels import channels_of, find_channels
+
+    if text is None:
+        return ()
+    try:
+        return find_channels(text.split(","), channels_of(model))
+    except ValueError as exc:
+        raise UserError(f"--channels: {exc}") from None
+
+
 def run(args) -> None:
     from ..csv_rows import format_rows
     from ..files.disk import write_atomic
     from ..files.presets import load_preset
     from ..files.traces import TRAJECTORY_COLUMNS, trace_chunks
+    from ..physics.channels import column_name
     from ..physics.sim import trace_trajectory
 
     preset = load_preset(args.preset)
+    channels = chosen_channels(preset.model, getattr(args, "channels", None))
     track, start = _track_and_start(args)
     if track is not None and not getattr(preset.model, "MEETS_WALLS", False):
         print(f"note: the {preset.model.TITLE} model does not meet walls yet; it drives through them", file=sys.stderr)
     columns = TRAJECTORY_COLUMNS + (CONTACT_COLUMN, CONES_COLUMN) if track is not None else TRAJECTORY_COLUMNS
+    columns += tuple(column_name(c) for c in channels)
     progress = Progress("simulating")
     shares, knocked = [], []
 
@@ -65,13 +83,13 @@ def run(args) -> None:
             f.write(",".join(columns) + "\n")
             hz = args.hz or preset.hz
             drives = trace_trajectory(
-                preset.model, preset.tuning, chunks(), hz, track, start, contacts=track is not None
+                preset.model, preset.tuning, chunks(), hz, track, start, contacts=track is not None, channels=channels
             )
             for rows in drives:
                 f.write(format_rows((), rows)[1:])
                 progress(shares[-1])
                 if track is not None and len(rows):
-                    knocked[:] = [int(rows[-1, -1])]
+                    knocked[:] = [int(rows[-1, len(TRAJECTORY_COLUMNS) + 1])]
 
     finished = False
     try:

@@ -3,6 +3,7 @@ hold (see docs/link.md, "Recordings")."""
 
 from __future__ import annotations
 
+from ..physics.channels import channels_of, column_name
 from ..physics.models import MODELS
 
 CONTROL_COLUMNS = ("steer", "throttle", "brake", "handbrake", "shift")
@@ -31,3 +32,8 @@ STATE_COLUMNS = tuple(
 any single-valued slot of any model's state but those named like a control or a pose
 column (the bicycle's steering angle `steer`: the `steer` column is the control)."""
 RECORDING_COLUMNS = CONTROL_COLUMNS + (TIME_COLUMN,) + POSE_COLUMNS + VELOCITY_COLUMNS + STATE_COLUMNS + IGNORED_COLUMNS
+CHANNEL_COLUMNS = frozenset(column_name(c) for model in MODELS.values() for c in channels_of(model))
+"""Optional columns of a trace or recording saved by the window: a model's channels
+(physics/channels.py), each named with its unit (`yaw_rate[deg/s]`; a pure number such
+as `gear` bare, as a recording's state value of that name); kept for the reader, never
+driven by, and NaN where a value was not known."""

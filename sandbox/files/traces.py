@@ -23,7 +23,14 @@ from ..csv_rows import format_rows
 from ..errors import TraceError, printable, shown
 from .disk import check_readable, read_failure, read_text, write_text_atomic
 from .package_data import find_builtin, package_folder
-from .recording_columns import CONTROL_COLUMNS, DEVICE_COLUMNS, POSE_COLUMNS, RECORDING_COLUMNS, TIME_COLUMN
+from .recording_columns import (
+    CHANNEL_COLUMNS,
+    CONTROL_COLUMNS,
+    DEVICE_COLUMNS,
+    POSE_COLUMNS,
+    RECORDING_COLUMNS,
+    TIME_COLUMN,
+)
 from .recording_header import TrackRef, comment_lines, is_comment, leading_comments, parse_comment
 from .recording_ticks import refuse_gap_in_trace, tick_steps
 
@@ -47,6 +54,9 @@ CHUNK_ROWS = 100_000
 TRACE_LIMIT = 64 * 1024 * 1024
 """bytes: about 3 million ticks (14 h at 60 Hz); larger files are refused unread."""
 
+UNCHECKED_COLUMNS = CHANNEL_COLUMNS - set(RECORDING_COLUMNS)
+"""The channels a file keeps that no fit reads (a recording's state values, such as
+`gear`, are checked as before): any number, NaN where a value was not known."""
 TRAJECTORY_COLUMNS = ("t", "x", "y", "heading", "vx", "vy", "speed", "slip_angle")
 BUILTIN_TRACES = package_folder("builtin_traces")
 """The built-in test drives, shipped inside the package (files/package_data.py;
@@ -87,7 +97,7 @@ def _header(line: str, source: str, number: int = 1) -> tuple[str, ...]:
     if twice:
         raise TraceError(f"{source} line {number}: column {shown(repr(twice[0]))} given twice; expected {expected}")
     if is_recording(header):
-        unknown = [(k, h) for k, h in enumerate(header, start=1) if h not in RECORDING_COLUMNS]
+        unknown = [(k, h) for k, h in enumerate(header, start=1) if h not in RECORDING_COLUMNS + tuple(CHANNEL_COLUMNS)]
         if unknown:
             k, name = unknown[0]
             raise TraceError(
@@ -95,7 +105,8 @@ def _header(line: str, source: str, number: int = 1) -> tuple[str, ...]:
                 f"(known: {', '.join(RECORDING_COLUMNS)})"
             )
         return header
-    if header not in CONTROL_HEADERS:
+    controls = header[: next((k for k, h in enumerate(header) if h in CHANNEL_COLUMNS), len(header))]
+    if controls not in CONTROL_HEADERS or any(h not in CHANNEL_COLUMNS for h in header[len(controls) :]):
         raise TraceError(f"{source} line {number}: header is {shown(repr(line.strip()))}, expected {expected}")
     return header
 
@@ -125,6 +136,9 @@ def _rows_one_by_one(lines: list[str], first: int, header: tuple[str, ...], sour
                 raise TraceError(
                     f"{source} line {number}: {name} {shown(repr(cell.strip()))} is not a number"
                 ) from None
+            if name in UNCHECKED_COLUMNS:  # a channel kept: any number, NaN where not known
+                row.append(value)
+                continue
             if not math.isfinite(value) and name not in TRACE_RANGES:
                 raise TraceError(f"{source} line {number}: {name} {shown(cell.strip())} is not a finite number")
             if not math.isfinite(value) or not lo <= value <= hi:
@@ -144,7 +158,10 @@ def table_rows(lines: list[str], first: int, header: tuple[str, ...], source: st
             warnings.simplefilter("ignore")  # "empty input": judged below
             rows = np.loadtxt(lines, delimiter=",", comments=None, dtype=np.float64, ndmin=2)
         lows, highs = np.array([TRACE_RANGES.get(name, (-np.inf, np.inf)) for name in header]).reshape(-1, 2).T
-        good = rows.shape[1] == width and bool(np.all((rows >= lows) & (rows <= highs) & np.isfinite(rows)))
+        free = np.array([name in UNCHECKED_COLUMNS for name in header])  # a channel may be NaN
+        good = rows.shape[1] == width and bool(
+            np.all(((rows >= lows) & (rows <= highs) & np.isfinite(rows)) | (free & ~np.isinf(rows)))
+        )
     except ValueError:
         good = False
     if not good or len(rows) != sum(1 for line in lines if line.strip()):
@@ -255,7 +272,11 @@ def trace_chunks(path: str | os.PathLike, rows_per_chunk: int = CHUNK_ROWS) -> I
 
 
 def save_trace(
-    path: str | os.PathLike, trace: np.ndarray, track: TrackRef | None = None, device: np.ndarray | None = None
+    path: str | os.PathLike,
+    trace: np.ndarray,
+    track: TrackRef | None = None,
+    device: np.ndarray | None = None,
+    channels: dict | None = None,
 ) -> None:
     """Write rows of the five controls (or of the pedals only); the handbrake and shift
     columns only when a row uses them, so pedal-only traces keep the three-column
@@ -263,7 +284,8 @@ def save_trace(
     names it above the header (recording_header.py; on the open field, nothing).
     `device`: (n, 3) raw device values (NaN: unknown, the control's value is written),
     written as DEVICE_COLUMNS only when a row's differ from its controls (a controller's
-    dead zone or shaping: a keyboard's drive keeps the header of before)."""
+    dead zone or shaping: a keyboard's drive keeps the header of before). `channels`:
+    column name (CHANNEL_COLUMNS) -> (n,) values, written last."""
     trace = np.asarray(trace, dtype=np.float64).reshape(len(trace), -1)
     pedals_only = trace.shape[1] == len(PEDAL_COLUMNS) or not trace[:, len(PEDAL_COLUMNS) :].any()
     columns = PEDAL_COLUMNS if pedals_only else TRACE_COLUMNS
@@ -273,6 +295,9 @@ def save_trace(
         device = np.where(np.isfinite(device), device, pedals)
         if np.any(device != pedals):
             columns, rows = columns + DEVICE_COLUMNS, np.hstack([rows, device])
+    if channels:
+        columns += tuple(channels)
+        rows = np.hstack([rows, np.column_stack([np.asarray(v, dtype=np.float64) for v in channels.values()])])
     text = comment_lines({}, track) + format_rows(columns, rows)
     write_text_atomic(path, text, TraceError)
 

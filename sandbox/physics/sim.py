@@ -19,6 +19,7 @@ from typing import Mapping
 import numpy as np
 
 from . import kernels
+from .channels import channel_values
 from .params import param_rows
 from .state import Controls, State, as_engine_controls, slip_angle
 from .track import Pose, Track
@@ -250,13 +251,15 @@ def trace_trajectory(
     track: Track | None = None,
     start: Pose | None = None,
     contacts: bool = False,
+    channels: tuple = (),
 ):
     """`run_trace` of a trace given as consecutive chunks of rows: yields each chunk's
     rows of the trajectory, the car carried on from one to the next (the same numbers,
     bit for bit, as one run of the whole trace; memory bounded by a chunk). On `track`
     (None: the open field) from `start` (model's unit; else the track's spawn); with
     `contacts` each row ends with the tick's wall contacts (0: none) and the cones
-    the car has knocked so far."""
+    the car has knocked so far; then the values of `channels` (physics/channels.py),
+    the throttle and brake received being the trace's."""
     track = None if track is None else track.in_unit(model.LENGTH_UNIT)
     walls = walls_for(track, model.LENGTH_UNIT)
     start = start if start is not None or track is None else track.spawn
@@ -265,7 +268,9 @@ def trace_trajectory(
     touched = ("wall_contacts", "cones_hit") if contacts else ()
     columns = [model.STATE.offset[name] for name in TRAJECTORY_SLOTS + drawn]
     columns += [model.STATE.offset[name] if name in model.STATE.offset else -1 for name in touched]
-    done = 0
+    whole = len(columns)  # with channels, the whole state row follows the trajectory's columns
+    columns += list(range(model.STATE.size)) if channels else []
+    done, before = 0, state.data[0].copy()
     for chunk in chunks:
         values = _record(model, params, chunk, hz, [max(c, 0) for c in columns], state, None, True, walls)
         x, y, heading, vx, vy, display = values.T[:6]
@@ -275,6 +280,12 @@ def trace_trajectory(
         if contacts:  # a model that meets no walls: none
             rows.append(values[:, 6] if columns[6] >= 0 else np.zeros(len(values)))
             rows.append(values[:, 7])
+        if channels:
+            states = values[:, whole:]
+            given = as_engine_controls(np.asarray(chunk, dtype=np.float64).reshape(len(chunk), -1))
+            inputs = {"throttle_received": given[:, 1], "brake_received": given[:, 2]}
+            rows += [channel_values(c, model.STATE, states, before, 1.0 / hz, inputs) for c in channels]
+            before = states[-1].copy()
         yield np.column_stack(rows)
 
 

@@ -52,6 +52,8 @@ class DriveSession:
         self.last_recording: np.ndarray | None = None
         self.recording_device: list = []  # the raw device values of every tick recorded (NaN: unknown)
         self.last_device: np.ndarray | None = None  # (n, 3) those of the last recording
+        self.recording_states: list = []  # the car's state row after every tick recorded (its channels)
+        self.last_states: np.ndarray | None = None  # (n + 1, state size): the last recording's, its start first
         self.ran_rows = np.zeros((0, 5))  # the controls of the last run (`drive_through`)
         self.replay: TraceSource | None = None
         self.playing = False
@@ -174,6 +176,8 @@ class DriveSession:
             self.recording_device.append(UNKNOWN_DEVICE if device is None else tuple(device))
         before = self.sim.state
         state = self.sim.tick(controls)
+        if self.recording is not None:
+            self._record_states(before.data[:1], state.data)
         self.travelled += step_length(before, state)
         c, lap = controls, self.laps.lap
         self.laps.after_ticks(before, state, [[c.steer, c.throttle, c.brake, c.handbrake, c.shift]], self.sim.dt)
@@ -211,6 +215,7 @@ class DriveSession:
         the replay's tick) the replay's distances are left as if each tick had run."""
         done = self.sim.ticks
         rows = np.asarray(rows, dtype=np.float64)
+        start = self.sim.state.data[:1].copy()
         sims = [self.sim] + [g.sim for g in self.ghosts]
         given = [rows] + [g.rows(rows) for g in self.ghosts]
         runs = [
@@ -240,6 +245,7 @@ class DriveSession:
         if self.recording is not None:
             self.recording.extend(tuple(row) + (0.0,) * (len(TRACE_COLUMNS) - len(row)) for row in rows.tolist())
             self.recording_device.extend([UNKNOWN_DEVICE] * len(rows))
+            self._record_states(start, runs[0].data)
         self.on_run(runs[0], runs[1:], done)
 
     # --- ghosts ----------------------------------------------------------------------
@@ -315,6 +321,14 @@ class DriveSession:
         self.stop_replay()
         self.reset()
         self.recording, self.recording_device = [], []
+        self.recording_states = []
+
+    def _record_states(self, before: np.ndarray, after: np.ndarray) -> None:
+        """The car's state rows `after` ticks recorded; `before` (the row they started
+        from) first when they are the recording's first."""
+        if not self.recording_states:
+            self.recording_states.append(before[0].copy())
+        self.recording_states.extend(after.copy())
 
     def stop_recording(self) -> np.ndarray | None:
         """The rows recorded (steer, throttle, brake, handbrake, shift per tick), kept as
@@ -323,6 +337,13 @@ class DriveSession:
             return None
         self.last_recording = np.array(self.recording, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS))
         self.last_device = np.array(self.recording_device, dtype=np.float64).reshape(-1, len(UNKNOWN_DEVICE))
+        try:  # None when the car changed model on the way (its rows' sizes differ)
+            self.last_states = np.array(self.recording_states, dtype=np.float64).reshape(
+                len(self.last_recording) + 1, -1
+            )
+        except ValueError:
+            self.last_states = None
+        self.recording_states = []
         self.recording = None
         return self.last_recording
 

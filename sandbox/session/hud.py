@@ -1,5 +1,5 @@
 """What a model shows in the HUD and the status line, read from its `HUD` declaration
-(next to its TELEMETRY): the regime it is in, and the engine gauges it has.
+(next to its CHANNELS): the regime it is in, and the engine gauges it has.
 
     HUD = {"regimes": ((test, text), ...), "gauges": {"rpm": slot, "gear": slot}}
 

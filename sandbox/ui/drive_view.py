@@ -119,6 +119,7 @@ class DriveView:
         shown, done = len(recent(car)), first + len(car)
         rows = w.drive.ran_rows[-shown:]
         device = getattr(w.drive.source, "device_rows", None)
+        w.plots.forget_tick_before()  # a run's rows follow no row the plots have
         w.plots.record(
             np.arange(done - shown + 1, done + 1) / w.sim.hz,
             recent(car),

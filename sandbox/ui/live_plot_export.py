@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import UserError
 from ..files.disk import write_text_atomic
 from .force_curve_plot import EXPORT_SUFFIXES, export_image
-from .telemetry import COLUMNS, LivePlots
+from .telemetry import CHANNEL_COLUMNS, COLUMNS, LivePlots
 
 
 def live_plots_csv(plots: LivePlots) -> str:
@@ -20,8 +20,8 @@ def live_plots_csv(plots: LivePlots) -> str:
     with its unit; blank where a curve has no value at that tick."""
     unit = f"{plots.length_unit}/s"
     names = {"t": "time [s]", "speed": f"speed [{unit}]", "slip": "slip angle [deg]"}
-    for (_, label, _), column in zip(plots.channels, ("channel_a", "channel_b")):
-        names[column] = f"{label} [{plots.channel_unit}]" if plots.channel_unit else label
+    for channel, column in zip(plots.channels, CHANNEL_COLUMNS):
+        names[column] = f"{channel.label} [{channel.unit}]" if channel.unit else channel.label
     for i, ghost in enumerate(plots.ghost_names):
         names[f"ghost{i}_speed"] = f"{ghost}: speed [{unit}]"
         names[f"ghost{i}_slip"] = f"{ghost}: slip angle [deg]"

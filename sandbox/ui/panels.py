@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QDockWidget,
     QHBoxLayout,
     QSplitter,
@@ -18,8 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..session.input_channels import telemetry_groups
+from ..session.input_channels import plot_channels
 from ..session.tuning import TuningChange
+from .channel_chooser import ChannelChooser, channel_names
 from .docks import DOCKS, Dock
 from .force_curve_plot import ForceCurvePlot
 from .laps_tab import LapsTab
@@ -97,21 +97,16 @@ class Panels:
         """The live plots (their readout and channel choice above them) beside the force curve."""
         w = self.window
         w.plots = LivePlots(self.hz, w.model.LENGTH_UNIT)
-        self.channel_box = QComboBox()
-        self.channel_box.setObjectName("telemetry_channels")
-        self.channel_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.channel_box.setToolTip(
-            "What the third plot shows: the model's own telemetry, or an input (steer, throttle, brake) "
-            "as the car received it beside the device's raw value"
-        )
-        self.channel_box.currentTextChanged.connect(self._show_channels)
+        self.chooser = ChannelChooser()
+        self.channel_box = self.chooser.box  # the presets
+        self.chooser.chosen.connect(self._show_channels)
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         row = QHBoxLayout()
         row.addWidget(w.plots.readout, 1)
-        row.addWidget(self.channel_box)
+        row.addWidget(self.chooser)
         column.addLayout(row)
         column.addWidget(w.plots, 1)
         self.set_units()
@@ -207,17 +202,28 @@ class Panels:
         w.track.set_units(unit, 1.0 if unit == "px" else w.px_per_metre)
         w.track.contact_note = contact_note(w.model, w.tuning)
         w.plots.set_units(unit)
-        self.channel_box.blockSignals(True)
-        self.channel_box.clear()
-        self.channel_box.addItems(list(telemetry_groups(w.model)))
-        self.channel_box.blockSignals(False)
-        self._show_channels(self.channel_box.currentText())
+        self.chooser.set_model(w.model, self._channels_chosen())
+        w.plots.set_channels(self.chooser.chosen_channels())
 
-    def _show_channels(self, group: str) -> None:
-        groups = telemetry_groups(self.window.model)
-        if group in groups:
-            unit, channels = groups[group]
-            self.window.plots.set_channels(group, unit, channels)
+    def _channels_chosen(self) -> tuple[str, ...] | None:
+        """The channels last chosen for this model (None: none kept, or not remembering)."""
+        w = self.window
+        if not w.remember:
+            return None
+        channels, key = plot_channels(w.model), f"plots/channels/{w.model.NAME}"
+        kept = settings().contains(key)
+        text = w.memory.setting(key, "", check=lambda t: channel_names(t, channels))
+        if kept and not text:  # damaged: said after the switch's own message, which would hide it
+            note = f"The channels kept for the {w.model.TITLE} ({key}) could not be used; its first preset is shown."
+            QTimer.singleShot(0, lambda: w.statusBar().showMessage(f"{w.statusBar().currentMessage()} {note}", 10000))
+        return channel_names(text, channels) if text else None
+
+    def _show_channels(self, channels: tuple) -> None:
+        """The channel plot shows `channels`, kept for this model."""
+        w = self.window
+        w.plots.set_channels(channels)
+        if w.remember:
+            settings().setValue(f"plots/channels/{w.model.NAME}", ",".join(c.name for c in channels))
 
     def tuning_changed(self, change: TuningChange | None = None) -> None:
         """The panels that follow the tuning (the force curve, the metrics, the sweep,

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from ..files.recorded_track import track_ref
 from ..files.traces import list_traces, load_trace_and_device, save_trace
+from ..session.input_channels import recorded_channels
 from .menus import add_action
 from .replay_bar import ReplayBar
 from .world_tracks import GAME
@@ -67,7 +68,10 @@ class ReplayControl:
         if on_game_level:
             said += " (driven on the game's level: Track → Save track as… keeps the level to open with it)"
         drive = w.drive
-        return w.files.attempt(lambda: save_trace(path, drive.last_recording, ref, drive.last_device), said)
+        states, model = drive.last_states, drive.sim.model
+        kept = states is not None and states.shape[1] == model.STATE.size  # the model it was driven with
+        channels = recorded_channels(model, states, drive.last_recording, drive.sim.hz) if kept else None
+        return w.files.attempt(lambda: save_trace(path, drive.last_recording, ref, drive.last_device, channels), said)
 
     def fill_traces_menu(self, menu) -> None:
         menu.clear()

@@ -12,7 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from ..session.input_channels import INPUT_KEYS
+from ..physics.channels import Channel, channel_values
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
 from .palette import CAR, CHANNELS, GAME, GHOSTS
 from .plot_style import AXIS_WIDTH, CompactAxis, style_plot
@@ -21,8 +21,14 @@ from .steady_view import SteadyViewBox
 
 WINDOW_SECONDS = 10.0
 MAX_GHOSTS = 4
+MAX_CHANNELS = 4
+"""Curves the channel plot draws at once (more cannot be told apart on a plot this short)."""
+MAX_UNITS = 2
+"""Units the channel plot shows at once: the first on the left axis, the second on the right."""
+CHANNEL_COLUMNS = tuple(f"channel_{i}" for i in range(MAX_CHANNELS))
 COLUMNS = (
-    ("t", "speed", "slip", "channel_a", "channel_b")
+    ("t", "speed", "slip")
+    + CHANNEL_COLUMNS
     + tuple(f"ghost{i}_{kind}" for i in range(MAX_GHOSTS) for kind in ("speed", "slip"))
     + ("game_speed", "game_slip")
 )
@@ -33,7 +39,7 @@ PLOT_COLUMNS = (  # the buffer's columns each plot draws: the car's, then each g
     (COLUMNS.index("slip"),)
     + tuple(COLUMNS.index(f"ghost{i}_slip") for i in range(MAX_GHOSTS))
     + (COLUMNS.index("game_slip"),),
-    (COLUMNS.index("channel_a"), COLUMNS.index("channel_b")),
+    tuple(COLUMNS.index(c) for c in CHANNEL_COLUMNS),
 )
 SIDE_WIDTH = 62
 """px: the column of names and units left of the plots (horizontal text: a rotated
@@ -56,6 +62,18 @@ class SecondsAgoAxis(pg.AxisItem):
 
 def _side(name: str, unit: str) -> str:
     return f"{html.escape(name)}<br><span style='color:#8a8a8a'>[{html.escape(unit)}]</span>" if unit else name
+
+
+def channel_units(channels) -> list[str]:
+    """The units of `channels`, each once, in order: the left axis's first."""
+    return list(dict.fromkeys(c.unit for c in channels))
+
+
+def shown_channels(channels) -> tuple[Channel, ...]:
+    """`channels` the channel plot can show together: the first MAX_CHANNELS of the first
+    MAX_UNITS units."""
+    units = channel_units(channels)[:MAX_UNITS]
+    return tuple(c for c in channels if c.unit in units)[:MAX_CHANNELS]
 
 
 class LivePlots(pg.GraphicsLayoutWidget):
@@ -87,8 +105,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
             for row in range(3)
         )
         self.plots = (self.speed_plot, self.slip_plot, self.channel_plot)
-        self.channels: tuple = ()
-        self.channel_unit = ""
+        self.channels: tuple[Channel, ...] = ()
+        self.state_layout = None  # the state rows' layout, and the row before the next tick's:
+        self._before = None  # the derived channels' tick before (None: not known)
         self.ghost_names: list[str] = []
         self.game_name = ""  # the linked game's, while its car is shown
         self.game = (math.nan, math.nan)  # the game car's newest speed and slip angle (°), recorded each tick
@@ -104,7 +123,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.slip_plot.setXLink(self.speed_plot)
         self.channel_plot.setXLink(self.speed_plot)
         self.channel_plot.enableAutoRange(y=True)
-        self.channel_curves = [self._curve(self.channel_plot, pg.mkPen(c, width=1)) for c in CHANNELS]
+        self.channel_curves = [self._curve(None, pg.mkPen(c, width=1)) for c in CHANNELS]
+        self._curve_boxes: list = [None] * MAX_CHANNELS  # the view box each curve is in
+        self.right_box = self._right_axis_box()
         self.speed_plot.setXRange(-WINDOW_SECONDS, 0, padding=0)
         self.speed_plot.setYRange(0, 100)
         self.speed_plot.enableAutoRange(y=True)
@@ -148,6 +169,22 @@ class LivePlots(pg.GraphicsLayoutWidget):
         self.scene().sigMouseMoved.connect(self._hover)
         self._label_sides()
 
+    def _right_axis_box(self) -> pg.ViewBox:
+        """A second view box over the channel plot, on its right axis: the curves of a
+        second unit (pyqtgraph's multiple-axes recipe); its axis shows only while used."""
+        box = SteadyViewBox()
+        plot = self.channel_plot
+        plot.scene().addItem(box)
+        axis = plot.getAxis("right")
+        axis.linkToView(box)
+        axis.setWidth(AXIS_WIDTH)
+        axis.setGrid(False)  # the left axis's grid is the plot's: a second one only crowds it
+        box.setXLink(plot)
+        box.enableAutoRange(y=True)
+        box.setMouseEnabled(x=False, y=True)
+        plot.getViewBox().sigResized.connect(lambda vb: box.setGeometry(vb.sceneBoundingRect()))
+        return box
+
     @staticmethod
     def _curve(plot, pen) -> pg.PlotCurveItem:
         """A bare curve item (on `plot` if given): PlotDataItem's setData costs ~200 µs a
@@ -178,44 +215,73 @@ class LivePlots(pg.GraphicsLayoutWidget):
     def _label_sides(self) -> None:
         self.sides[0].setText(_side("speed", f"{self.length_unit}/s"))
         self.sides[1].setText(_side("slip angle", "°"))
-        self.sides[2].setText(_side(" / ".join(label for _, label, _ in self.channels) or "channel", self.channel_unit))
+        units = channel_units(self.channels)
+        if len(units) > 1:
+            text = "<br>".join(
+                f"{side} <span style='color:#8a8a8a'>{f'[{html.escape(u)}]' if u else 'no unit'}</span>"
+                for side, u in zip("◀▶", units)
+            )
+        elif len(self.channels) <= 2:
+            text = _side(" / ".join(c.label for c in self.channels) or "channel", units[0] if units else "")
+        else:
+            text = _side("channels", units[0])
+        self.sides[2].setText(text)
 
     def set_hz(self, hz: int) -> None:
         """Size the buffers for WINDOW_SECONDS at `hz` ticks per second (starts afresh)."""
+        self.dt = 1.0 / hz
+        self._before = None
         self.buffer = RingBuffer(int(WINDOW_SECONDS * hz) + 1, len(COLUMNS))
         # what each plot shows, copied at its own refresh: the plots take turns, and a
         # curve keeps (not copies) its arrays, so a shared or ring-buffer view would
         # drift under a plot drawn a frame ago (row 0 of each block: t - now)
         self._shown = np.empty((3, 1 + max(map(len, PLOT_COLUMNS)), self.buffer.capacity))
 
-    def set_channels(self, group: str, unit: str, channels: tuple) -> None:
-        """Plot `channels` ((state key, label, factor), at most two) from now on; the
-        group's earlier values are not known, so its history starts blank."""
-        self.channels = tuple(channels)[:2]
-        self.channel_unit = unit
+    def set_channels(self, channels) -> None:
+        """Plot `channels` (physics.channels.Channel, as many as `shown_channels` keeps)
+        from now on: those of the first unit on the left axis, of a second on the right.
+        Their earlier values are not known, so their history starts blank."""
+        self.channels = shown_channels(channels)
+        units = channel_units(self.channels)
+        plot, right = self.channel_plot, self.right_box
+        for i, curve in enumerate(self.channel_curves):
+            box = (
+                None if i >= len(self.channels) else (plot.getViewBox() if self.channels[i].unit == units[0] else right)
+            )
+            if self._curve_boxes[i] is not box:  # idle curves leave: they cost every frame's auto-range
+                if self._curve_boxes[i] is not None:
+                    self._curve_boxes[i].removeItem(curve)
+                if box is not None:
+                    box.addItem(curve)
+                self._curve_boxes[i] = box
+        plot.showAxis("right", len(units) > 1)
         self._label_sides()
-        self.buffer.fill_columns(slice(3, 5), np.nan)  # the channel columns, not the ghosts'
-        self.channel_plot.getViewBox().setYRange(0, 1)  # the old group's range means nothing now
-        self.channel_plot.enableAutoRange(y=True)
+        first = COLUMNS.index(CHANNEL_COLUMNS[0])
+        self.buffer.fill_columns(slice(first, first + MAX_CHANNELS), np.nan)  # not the ghosts'
+        for box in (plot.getViewBox(), right):
+            box.setYRange(0, 1)  # the old channels' range means nothing now
+            box.enableAutoRange(y=True)
         self.show_readout()
+
+    def forget_tick_before(self) -> None:
+        """The next rows recorded do not follow the last ones (a jump): the derived
+        channels' first value is left blank."""
+        self._before = None
 
     def record(self, t, state, ghosts=(), inputs=None) -> None:
         """Add the states after one or more ticks (times `t`, one row of `state` each),
         and each ghost's speed (times its scale into this car's units) and slip angle:
         `ghosts` is ((state, scale), ...), the same rows; the game car's newest values
-        (`set_game`) with each row. `inputs`: the ticks' values of the input groups that
+        (`set_game`) with each row. `inputs`: the ticks' values of the input channels that
         are no state slot (session/input_channels.py INPUT_KEYS: a value or a row each);
         a key not given is blank."""
         blank = np.full(len(state), np.nan)
-        inputs = inputs or {}
-
-        def channel(key: str) -> np.ndarray:
-            if key in INPUT_KEYS:
-                return np.broadcast_to(np.asarray(inputs.get(key, np.nan), dtype=np.float64), (len(state),))
-            return state.channel(key)
-
-        values = [channel(key) * factor for key, _, factor in self.channels]
-        values += [blank] * (2 - len(values))
+        if state.layout is not self.state_layout:  # another model: its rows before mean nothing
+            self.state_layout, self._before = state.layout, None
+        rows = state.data
+        values = [channel_values(c, self.state_layout, rows, self._before, self.dt, inputs) for c in self.channels]
+        values += [blank] * (MAX_CHANNELS - len(values))
+        self._before = rows[-1].copy()
         shadows = []
         for i in range(MAX_GHOSTS):
             if i < len(ghosts):
@@ -231,6 +297,7 @@ class LivePlots(pg.GraphicsLayoutWidget):
         # not `clear`: GraphicsLayoutWidget binds its layout's clear() (remove all
         # plots) onto the instance under that name
         self.buffer.clear()
+        self._before = None
         self.refresh(0.0)
 
     def refresh(self, now: float, plot: int | None = None) -> None:
@@ -255,11 +322,8 @@ class LivePlots(pg.GraphicsLayoutWidget):
             np.take(data, columns, axis=0, out=shown[1:])
             ago, values = shown[0], shown[1:]
             if index == 2:
-                for curve, row, used in zip(self.channel_curves, values, (0, 1)):
-                    if used < len(self.channels):
-                        curve.setData(ago, row, connect="finite")
-                    elif curve.xData is not None and len(curve.xData):
-                        curve.setData(np.empty(0), np.empty(0))
+                for curve, row, _ in zip(self.channel_curves, values, self.channels):
+                    curve.setData(ago, row, connect="finite")
             else:
                 plot_item, car, ghosts = (
                     (self.speed_plot, self.speed_curve, self.ghost_speed_curves),
@@ -349,9 +413,9 @@ class LivePlots(pg.GraphicsLayoutWidget):
                 f"<span style='color:{GAME}'>━ game {html.escape(self.game_name)} "
                 f"{number(at('game_speed'), 1)} {unit} · {number(at('game_slip'), 1)}°</span>"
             )
-        for (_, label, _), colour, column in zip(self.channels, CHANNELS, ("channel_a", "channel_b")):
+        for channel, colour, column in zip(self.channels, CHANNELS, CHANNEL_COLUMNS):
+            unit = f" {html.escape(channel.unit)}" if channel.unit else ""
             parts.append(
-                f"<span style='color:{colour}'>━ {html.escape(label)} {number(at(column), 1)} "
-                f"{html.escape(self.channel_unit)}</span>"
+                f"<span style='color:{colour}'>━ {html.escape(channel.label)} {number(at(column), 1)}{unit}</span>"
             )
         self.readout.setText(" &nbsp; ".join(parts))

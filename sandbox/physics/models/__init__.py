@@ -6,7 +6,8 @@
 - tick(s, c, p, dt): the compiled kernel, one car one tick, in place
 - force_curve(params, speeds, dt) -> dict of arrays, top_speed(params, dt) -> float
 - body(params) -> dict of drawing sizes (wheel_base, track, length, width)
-- TELEMETRY: plot channel groups, name -> (unit, ((state key, label, factor), ...))
+- CHANNELS: what it produces per tick (`channels.Channel`s: name, label, unit, slot);
+  PRESETS: the plots' channel presets, name -> channel names
 - HUD: what the status line and the dashboard show ({"regimes": ((test, text), ...),
   "gauges": {"rpm": slot, "gear": slot}}, read by session/hud.py)
 - REFERENCE_POINT, TOP_SPEED_FORMULA, NO_TOP_SPEED: words for the metrics' tables

@@ -33,6 +33,7 @@ import math
 from typing import Mapping
 
 from ..car_shape import contact_slots, engine_param, shape_params
+from ..channels import Channel
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -89,10 +90,14 @@ PARAMS = (
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
-TELEMETRY = {
-    "front wheel angles": ("°", (("alpha", "outer α", DEGREES), ("beta", "inner β", DEGREES))),
-    "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
-}
+CHANNELS = (
+    Channel("wheel_outer", "outer wheel angle α", "°", DEGREES, slot="alpha"),
+    Channel("wheel_inner", "inner wheel angle β", "°", DEGREES, slot="beta"),
+    Channel("signed_speed", "signed speed", "m/s", slot="speed"),
+)
+"""What the car produces per tick besides the common channels (physics/channels.py)."""
+PRESETS = {"front wheel angles": ("wheel_outer", "wheel_inner"), "yaw rate": ("yaw_rate",)}
+"""The plots' channel presets: name -> channel names."""
 
 # What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
 # "regimes": the status line's regime, the first (test, text) whose test holds;

@@ -88,6 +88,7 @@ from typing import Mapping
 import numpy as np
 
 from ..car_shape import contact_slots
+from ..channels import Channel
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
 from ..walls import slide
@@ -115,9 +116,13 @@ REFERENCE_DT = 1.0 / 60.0
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
-TELEMETRY = {
-    "wheel angle": ("°", (("wheel_angle", "front wheels", DEGREES),)),
-}
+CHANNELS = (
+    Channel("wheel_angle", "front wheel angle", "°", DEGREES),
+    Channel("traction_fast", "fast traction (drift)", "0/1"),
+)
+"""What the car produces per tick besides the common channels (physics/channels.py)."""
+PRESETS = {"wheel angle": ("wheel_angle",)}
+"""The plots' channel presets: name -> channel names."""
 
 # What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
 # the recipe's two traction regimes (slow: steering lerp; fast: drift above slip_speed)

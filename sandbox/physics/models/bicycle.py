@@ -60,6 +60,7 @@ import math
 from typing import Mapping
 
 from ..car_shape import contact_slots, engine_param, shape_params
+from ..channels import Channel
 from ..kernel import kernel
 from ..params import Param
 from ..state import Layout, Slot, index_of
@@ -182,11 +183,19 @@ PARAMS = (
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
-TELEMETRY = {
-    "wheel angle": ("°", (("steer", "front wheel", DEGREES),)),
-    "speed": ("m/s", (("speed", "signed speed", 1.0),)),
-    "drawn vs path heading": ("°", (("display_heading", "drawn heading", DEGREES),)),
+CHANNELS = (
+    Channel("wheel_angle", "front wheel angle", "°", DEGREES, slot="steer"),
+    Channel("signed_speed", "signed speed", "m/s", slot="speed"),
+    Channel("drawn_heading", "drawn heading", "°", DEGREES, slot="display_heading"),
+    Channel("path_heading", "path heading", "°", DEGREES, slot="heading"),
+)
+"""What the car produces per tick besides the common channels (physics/channels.py)."""
+PRESETS = {
+    "wheel angle": ("wheel_angle",),
+    "speed": ("signed_speed",),
+    "drawn vs path heading": ("drawn_heading", "path_heading"),
 }
+"""The plots' channel presets: name -> channel names."""
 
 # What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
 # "regimes": the status line's regime, the first (test, text) whose test holds;

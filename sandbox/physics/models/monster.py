@@ -99,6 +99,7 @@ from __future__ import annotations
 import math
 
 from ..car_shape import first_shape_slot
+from ..channels import Channel
 from ..contact_impulse import bounce
 from ..kernel import kernel
 from ..state import Layout, Slot
@@ -164,14 +165,29 @@ GRIP_PARAMS = ("mu",)
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
-TELEMETRY = {
-    "rpm and gear": ("rpm", (("rpm", "rpm", 1.0), ("gear", "gear × 1000", 1000.0))),
-    "slip angles": ("°", (("alpha_front", "front", DEGREES), ("alpha_rear", "rear", DEGREES))),
-    "lateral forces": ("N", (("lat_front", "front", 1.0), ("lat_rear", "rear", 1.0))),
-    "axle loads": ("N", (("load_front", "front", 1.0), ("load_rear", "rear", 1.0))),
-    "slip ratio": ("", (("slip_ratio", "rear SR", 1.0),)),
-    "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
+CHANNELS = (
+    Channel("rpm", "engine speed", "rpm"),
+    Channel("gear", "gear", ""),
+    Channel("wheel_spin", "rear wheel spin", "rad/s", slot="wheel_omega"),
+    Channel("slip_ratio", "rear slip ratio", ""),
+    Channel("slip_front", "slip angle front", "°", DEGREES, slot="alpha_front"),
+    Channel("slip_rear", "slip angle rear", "°", DEGREES, slot="alpha_rear"),
+    Channel("lat_front", "lateral force front", "N"),
+    Channel("lat_rear", "lateral force rear", "N"),
+    Channel("load_front", "axle load front", "N"),
+    Channel("load_rear", "axle load rear", "N"),
+    Channel("traction", "rear traction", "N"),
+)
+"""What the car produces per tick besides the common channels (physics/channels.py)."""
+PRESETS = {
+    "rpm and gear": ("rpm", "gear"),
+    "slip angles": ("slip_front", "slip_rear"),
+    "lateral forces": ("lat_front", "lat_rear"),
+    "axle loads": ("load_front", "load_rear"),
+    "slip ratio": ("slip_ratio",),
+    "yaw rate": ("yaw_rate",),
 }
+"""The plots' channel presets: name -> channel names."""
 
 # What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
 # the engine's rpm and gear on the dashboard

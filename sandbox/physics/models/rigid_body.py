@@ -67,6 +67,7 @@ from typing import Mapping
 import numpy as np
 
 from ..car_shape import first_shape_slot
+from ..channels import Channel
 from ..contact_impulse import bounce
 from ..kernel import kernel
 from ..state import Layout, Slot, index_of
@@ -97,11 +98,23 @@ FRONT = (True, True, False, False)
 
 
 # Live plot channels: group -> (unit, ((state.extra key, label, factor), ...))
-TELEMETRY = {
-    "slip angles": ("°", (("slip_front", "front", DEGREES), ("slip_rear", "rear", DEGREES))),
-    "lateral forces": ("N", (("side_force_front", "front", 1.0), ("side_force_rear", "rear", 1.0))),
-    "yaw rate": ("°/s", (("omega", "ω", DEGREES),)),
+CHANNELS = (
+    Channel("slip_front", "slip angle front", "°", DEGREES),
+    Channel("slip_rear", "slip angle rear", "°", DEGREES),
+    Channel("side_force_front", "lateral force front", "N"),
+    Channel("side_force_rear", "lateral force rear", "N"),
+    *(
+        Channel(f"wheel_speed_{wheel}", f"wheel spin {wheel}", "rad/s", slot="wheel_speed", index=k)
+        for k, wheel in enumerate(("fl", "fr", "rl", "rr"))
+    ),
+)
+"""What the car produces per tick besides the common channels (physics/channels.py)."""
+PRESETS = {
+    "slip angles": ("slip_front", "slip_rear"),
+    "lateral forces": ("side_force_front", "side_force_rear"),
+    "yaw rate": ("yaw_rate",),
 }
+"""The plots' channel presets: name -> channel names."""
 
 # What the HUD and the status line show besides speed and slip (read by sandbox/session/hud.py):
 # "regimes": the status line's regime, the first (test, text) whose test holds;
