@@ -83,6 +83,7 @@ class TyrePlotItems:
             self.handles.append(target)
         self.range = None
         self.dragging: int | None = None
+        self.held: Handle | None = None  # the dragged handle as it was when the drag began
 
     def show(self, plot: TyrePlot) -> None:
         item = self.item
@@ -211,12 +212,13 @@ class TyresPanel(QWidget):
         target = items.handles[index]
         if target.placing:
             return
-        spec = items.specs[index]
+        if items.dragging != index:  # a drag begins: its handle read at the loads of now, to its end
+            items.dragging, items.held = index, items.specs[index]
+        spec = items.held
         pos = target.pos()
         asked = spec.value(pos.x(), pos.y())
         if not math.isfinite(asked):
             return
-        items.dragging = index
         param = self.tuning.param(spec.param)
         self._drag_from.setdefault(spec.param, float(self.tuning[spec.param]))
         value = param.snap(asked)
@@ -224,7 +226,7 @@ class TyresPanel(QWidget):
             self.tuning.set(spec.param, value)
 
     def _released(self, items: TyrePlotItems, index: int) -> None:
-        items.dragging = None
+        items.dragging, items.held = None, None
         name = items.specs[index].param
         if name not in self._drag_from:
             return
