@@ -127,7 +127,7 @@ def test_the_kinematic_curve_is_the_paths_lateral_acceleration():
     base, w = values["wheel_base"], values["track_width"]
     radius = math.hypot(base / 2, base / math.tan(alpha) - w / 2)
     np.testing.assert_allclose(curve.ys, curve.xs**2 / radius, rtol=1e-3)
-    assert "never slide" in plot.note
+    assert "never slide" in plot.remark
 
 
 def test_the_samplers_take_the_models_tuning_row():

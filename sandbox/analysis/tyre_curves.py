@@ -74,6 +74,9 @@ class TyrePlot:
     """(label, x): vertical lines (the arcade's slip speed)."""
     handles: tuple[Handle, ...] = ()
     note: str = ""
+    """A short line under the title (the loads the curves are drawn at)."""
+    remark: str = ""
+    """What to know to read the plot, shown below the plots."""
     extra: dict = field(default_factory=dict)
 
 
@@ -205,13 +208,11 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
             curves.append(Curve("forward", xs, forward))
     names = ("front left", "front right", "rear left", "rear right")
     points = tuple(Point(names[k], float(slips[k]), float(forces[k])) for k in range(4))
+    set_grip = float(tuning["side_grip"])
+    at = 0.25 * reach if not limit else min(0.25 * reach, 0.5 * cap / max(set_grip, 1e-9))  # below the cap
     handles = [
         Handle(
-            "side_grip",
-            "side grip (the slope, N·s/m)",
-            0.25 * reach,
-            0.25 * reach * float(tuning["side_grip"]),
-            lambda x, y: y / x if x > 1e-9 else math.nan,
+            "side_grip", "side grip as set (the slope)", at, at * set_grip, lambda x, y: y / x if x > 1e-9 else math.nan
         )
     ]
     limits = ()
@@ -219,12 +220,16 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
         limits = (("cap", float(cap)),)
         if tuning["grip_load"]:
             weight = float(tuning["mass"]) * model.GRAVITY / 4.0
-            handles.append(Handle("mu", "μ (the cap μ·m·g/4)", 0.8 * reach, float(cap), lambda x, y: y / weight))
+            handles.append(Handle("mu", "μ (the cap μ·m·g/4)", 0.97 * reach, float(cap), lambda x, y: y / weight))
         else:
-            handles.append(Handle("max_grip", "max grip (the cap)", 0.8 * reach, float(cap), lambda x, y: y))
-    note = "a patch slipping partly forward lies between the lines"
+            handles.append(Handle("max_grip", "max grip (the cap)", 0.97 * reach, float(cap), lambda x, y: y))
+    remark = "Rigid body: a patch slipping partly forward lies between the sideways and forward lines"
+    if np.max(curves[0].ys[1:] / xs[1:]) < set_grip * (1 - 1e-9) or np.max(curves[-1].ys[1:] / xs[1:]) < set_grip * (
+        1 - 1e-9
+    ):
+        remark += "; the tick lowers the side grip set (the handle) where it would be unstable at this tick rate"
     if not limit:
-        note += "; no cap (grip limit off): the force grows with the slip"
+        remark += "; no cap (Grip limit off): the force grows with the slip"
     return [
         TyrePlot(
             "each patch's force against its slip speed",
@@ -236,7 +241,8 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
             points,
             limits,
             handles=tuple(handles),
-            note=note,
+            note="" if limit else "no cap",
+            remark=remark + ".",
         )
     ]
 
@@ -264,7 +270,8 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
             (Point(f"car (slip angle {slip:+.1f}°)", speed, 100.0 * float(now[0])),),
             marks=(("slip speed", slip_speed),),
             handles=(Handle("slip_speed", "slip speed", slip_speed, 0.0, lambda x, y: x),),
-            note=f"slip angle now {slip:+.1f}°: above the slip speed the car drifts (fast traction)",
+            note=f"slip angle now {slip:+.1f}°",
+            remark="Arcade: above the slip speed the fast traction turns the velocity less each tick: the car drifts.",
         )
     ]
 
@@ -300,8 +307,8 @@ def _kinematic(model, tuning, hz, state) -> list[TyrePlot]:
             "m/s²",
             (Curve("asked", xs, ys),),
             (Point("car", speed, float(np.interp(speed, xs, ys))),),
-            note="kinematic tyres never slide: the car follows its wheels at any speed, "
-            "whatever acceleration the path asks",
+            remark="Kinematic tyres never slide: the car follows its wheels at any speed, "
+            "whatever lateral acceleration the path asks.",
         )
     ]
 

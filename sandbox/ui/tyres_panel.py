@@ -29,6 +29,8 @@ POINT_COLOURS = ("#29b6f6", "#4dd0e1", "#ff7043", "#ffab91")
 HANDLE_COLOUR = "#ffffff"
 LIMIT_PEN = pg.mkPen("#e53935", width=1, style=Qt.PenStyle.DashLine)
 MARK_PEN = pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine)
+DOTS_HINT = "Dots: where the wheels are this tick."
+DRAG_HINT = "Drag a square handle to change the parameter it stands for."
 RANGE_SLACK = 0.15
 """A plot's range is set again only when what it shows moves more than this share of
 it (a new range redraws the axes: not every frame while the load shifts)."""
@@ -44,7 +46,8 @@ class TyrePlotItems:
         item.getAxis("left").setWidth(AXIS_WIDTH)
         item.showGrid(x=True, y=True)
         item.setMenuEnabled(True)
-        item.addLegend(offset=(-6, 6), labelTextSize="7pt", verSpacing=-6)
+        legend = item.addLegend(offset=(-6, 6), labelTextSize="7pt", verSpacing=-6)
+        legend.setColumnCount(2 if len(plot.curves) + len(plot.points) > 4 else 1)
         item.vb.disableAutoRange()
         self.key = _key(plot)
         self.curves = [
@@ -113,8 +116,8 @@ class TyrePlotItems:
             return
         xs = [v for c in plot.curves for v in (float(c.xs.min()), float(c.xs.max()))]
         ys = [v for c in plot.curves for v in (float(c.ys.min()), float(c.ys.max()))]
-        xs += [p.x for p in plot.points] + [x for _, x in plot.marks]
-        ys += [p.y for p in plot.points] + [y for _, y in plot.limits] + [0.0]
+        xs += [p.x for p in plot.points] + [x for _, x in plot.marks] + [h.x for h in plot.handles]
+        ys += [p.y for p in plot.points] + [y for _, y in plot.limits] + [h.y for h in plot.handles] + [0.0]
         xs, ys = [v for v in xs if math.isfinite(v)], [v for v in ys if math.isfinite(v)]
         want = (min(xs), max(xs), min(ys), max(ys))
         if self.range is None or _moved(self.range, want):
@@ -170,10 +173,7 @@ class TyresPanel(QWidget):
         self.view = pg.GraphicsLayoutWidget()
         self.view.setObjectName("tyre_plots")
         layout.addWidget(self.view, 1)
-        self.hint = QLabel(
-            "Each tyre's force against its slip for the tuning now, the dots where the wheels are this tick; "
-            "drag a square handle to change the parameter it stands for."
-        )
+        self.hint = QLabel(f"{DOTS_HINT} {DRAG_HINT}")
         self.hint.setWordWrap(True)
         self.hint.setStyleSheet("color: #9e9e9e; font-size: 8pt")
         layout.addWidget(self.hint)
@@ -199,6 +199,11 @@ class TyresPanel(QWidget):
             self._rebuild()
         for items, plot in zip(self.items, self.plots):
             items.show(plot)
+        remarks = " ".join(plot.remark for plot in self.plots if plot.remark)
+        handles = any(plot.handles for plot in self.plots)
+        text = f"{remarks} {DOTS_HINT} {DRAG_HINT if handles else ''}".strip()
+        if text != self.hint.text():  # a new text lays the tab out again
+            self.hint.setText(text)
 
     def _rebuild(self) -> None:
         self.view.clear()
