@@ -43,12 +43,11 @@ def test_the_curves_drawn_are_the_tyre_functions_and_the_dots_the_state(corvette
             monster_tyres.lateral_force(tuning[f"cornering_{axle}"], x / DEGREES, load, tuning["mu"], 1.0) for x in xs
         ]
         np.testing.assert_allclose(ys, kernel, rtol=1e-12)
-    front, rear = (dot.getData() for dot in lateral.points)
-    assert (front[0][0], front[1][0]) == (state.channel("alpha_front")[0] * DEGREES, state.channel("lat_front")[0])
-    assert (rear[0][0], rear[1][0]) == (state.channel("alpha_rear")[0] * DEGREES, state.channel("lat_rear")[0])
+    front, rear = (dot.pos() for dot in lateral.points)
+    assert (front.x(), front.y()) == (state.channel("alpha_front")[0] * DEGREES, state.channel("lat_front")[0])
+    assert (rear.x(), rear.y()) == (state.channel("alpha_rear")[0] * DEGREES, state.channel("lat_rear")[0])
     (dot,) = traction.points
-    xs, ys = dot.getData()
-    assert (xs[0], ys[0]) == (state.channel("slip_ratio")[0], state.channel("traction")[0])
+    assert (dot.pos().x(), dot.pos().y()) == (state.channel("slip_ratio")[0], state.channel("traction")[0])
     xs, ys = traction.curves[0].getData()
     rear_load = float(state.channel("load_rear")[0])
     row = np.array([float(tuning[p.name]) for p in tuning.model.PARAMS])
@@ -106,10 +105,10 @@ def test_the_tab_is_drawn_only_in_front(corvette):
     w.panels.plots_dock.raise_()
     QApplication.processEvents()
     assert not w.tyres.active
-    shown = w.tyres.items[0].points[0].getData()
+    shown = w.tyres.items[0].points[0].pos().x()
     w.scripted_drive(0.5)
-    assert w.tyres.items[0].points[0].getData()[0][0] == shown[0][0]  # not redrawn behind the Plots
+    assert w.tyres.items[0].points[0].pos().x() == shown  # not redrawn behind the Plots
     w.panels.tyres_dock.raise_()
     QApplication.processEvents()
     state = w.sim.state
-    assert w.tyres.items[0].points[0].getData()[0][0] == state.channel("alpha_front")[0] * DEGREES
+    assert w.tyres.items[0].points[0].pos().x() == state.channel("alpha_front")[0] * DEGREES

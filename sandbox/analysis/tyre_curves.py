@@ -29,6 +29,8 @@ from ..physics.state import State
 SAMPLES = 121
 """Points of each curve."""
 DEGREES = 180.0 / math.pi
+STEADY = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+"""The steps a curve's extent is rounded up to (× 10ⁿ)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class Point:
     label: str
     x: float
     y: float
+    text: str = ""
+    """Written beside the point (the arcade's slip angle)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,15 @@ def tyre_plots(model: ModuleType, tuning: Mapping[str, object], hz: float, state
     return build(model, tuning, hz, state)
 
 
+def _steady(reach: float) -> float:
+    """`reach` rounded up to a step of STEADY × 10ⁿ: a curve reaching out to a moving
+    point changes its extent (and the plot its range) only now and then."""
+    if not reach > 0 or not math.isfinite(reach):
+        return 0.0
+    power = 10.0 ** math.floor(math.log10(reach))
+    return next(step * power for step in STEADY if step * power >= reach)
+
+
 def _value(state: State, name: str) -> float:
     return float(np.asarray(state.channel(name))[0])
 
@@ -115,14 +128,14 @@ def _monster(model, tuning, hz, state) -> list[TyrePlot]:
     stiffness = {"front": float(tuning["cornering_front"]), "rear": float(tuning["cornering_rear"])}
     peak = max(mu / min(stiffness.values()), 1e-3)  # rad: the later axle's limit
     now = {"front": _value(state, "alpha_front"), "rear": _value(state, "alpha_rear")}
-    reach = max(2.0 * peak, 1.15 * max(abs(a) for a in now.values()))  # the points on the curves
+    reach = max(2.0 * peak, _steady(1.15 * max(abs(a) for a in now.values())))  # the points on the curves
     alphas = np.linspace(-reach, reach, SAMPLES)
     curves, limits, handles = [], [], []
     for axle in ("front", "rear"):
         out = np.empty(SAMPLES)
         tyre_samplers.lateral_curve(stiffness[axle], alphas, loads[axle], mu, 1.0, out)
         curves.append(Curve(axle, alphas * DEGREES, out))
-        limits += [(f"μ·load {axle}", mu * loads[axle]), ("", -mu * loads[axle])]
+        limits += [(f"μ·load {axle}", mu * loads[axle]), ("", -mu * loads[axle])]  # the line says its value
         at = -0.5 * mu / stiffness[axle]  # rad: half way to the limit, on the positive-force side
         handles.append(
             Handle(
@@ -151,13 +164,13 @@ def _monster(model, tuning, hz, state) -> list[TyrePlot]:
         points,
         tuple(limits),
         handles=tuple(handles),
-        note=f"at the axle loads now: front {loads['front']:.0f} N, rear {loads['rear']:.0f} N",
+        note="at each axle's load now (weight transfer moves the limits)",
     )
     rear = loads["rear"]
     slope = float(tuning["traction_slope"])
     top = float(monster_tyres.peak_slip_ratio(p))
     sr = _value(state, "slip_ratio")
-    reach = max(3.0 * top, 1.15 * abs(sr))
+    reach = max(3.0 * top, _steady(1.15 * abs(sr)))
     ratios = np.linspace(-reach, reach, SAMPLES)
     out = np.empty(SAMPLES)
     tyre_samplers.traction_curve(p, ratios, rear, out)
@@ -182,7 +195,7 @@ def _monster(model, tuning, hz, state) -> list[TyrePlot]:
             ),
             Handle("mu", "μ (the peak μ·load)", -2.0 * top, -mu * rear, lambda x, y: abs(y) / max(rear, 1e-9)),
         ),
-        note=f"at the rear load now, {rear:.0f} N",
+        note="at the rear load now",
     )
     return [lateral, traction]
 
@@ -193,7 +206,7 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
     steer = _value(state, "wheel_angle")
     slips = np.asarray(state.channel("patch_slip")[0], dtype=np.float64).reshape(-1)
     forces = np.asarray(state.channel("patch_force")[0], dtype=np.float64).reshape(-1)
-    reach = max(4.0, 1.25 * float(slips.max(initial=0.0)))
+    reach = max(4.0, _steady(1.25 * float(slips.max(initial=0.0))))
     limit, cap = model.patch_limit(p, float(tuning["mass"]))
     if limit:
         grip = max(float(tuning["side_grip"]), float(tuning["forward_grip"]), 1e-9)
@@ -251,7 +264,7 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
     p = _row(model, tuning)
     slip_speed = float(tuning["slip_speed"])
     speed = float(state.speed[0])
-    reach = max(2.0 * slip_speed, 1.25 * speed, 100.0)
+    reach = max(2.0 * slip_speed, _steady(1.25 * speed), 100.0)
     # both sides of the step: the samples just below and just above the slip speed
     xs = np.unique(np.concatenate([np.linspace(0.0, reach, SAMPLES), [slip_speed, np.nextafter(slip_speed, np.inf)]]))
     out = np.empty(xs.size)
@@ -267,10 +280,9 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
             "traction weight",
             "% per tick",
             (Curve("traction", xs, 100.0 * out),),
-            (Point(f"car (slip angle {slip:+.1f}°)", speed, 100.0 * float(now[0])),),
+            (Point("car", speed, 100.0 * float(now[0]), f"slip angle {slip:+.1f}°"),),
             marks=(("slip speed", slip_speed),),
             handles=(Handle("slip_speed", "slip speed", slip_speed, 0.0, lambda x, y: x),),
-            note=f"slip angle now {slip:+.1f}°",
             remark="Arcade: above the slip speed the fast traction turns the velocity less each tick: the car drifts.",
         )
     ]

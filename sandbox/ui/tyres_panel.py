@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from ..analysis.tyre_curves import Handle, TyrePlot, tyre_plots
 from ..physics.state import State
@@ -27,6 +28,8 @@ from .tuning_panel import SetValues
 CURVE_COLOURS = ("#4fc3f7", "#ff8a65", "#aed581", "#ffd54f")
 POINT_COLOURS = ("#29b6f6", "#4dd0e1", "#ff7043", "#ffab91")
 HANDLE_COLOUR = "#ffffff"
+DOT = 9
+"""px: an operating point's diameter."""
 LIMIT_PEN = pg.mkPen("#e53935", width=1, style=Qt.PenStyle.DashLine)
 MARK_PEN = pg.mkPen("#29b6f6", width=1, style=Qt.PenStyle.DotLine)
 DOTS_HINT = "Dots: where the wheels are this tick."
@@ -50,20 +53,33 @@ class TyrePlotItems:
         legend.setColumnCount(2 if len(plot.curves) + len(plot.points) > 4 else 1)
         item.vb.disableAutoRange()
         self.key = _key(plot)
+        # 1-px lines: Qt strokes wider ones several times slower, and the tab redraws while driving
         self.curves = [
-            item.plot(pen=pg.mkPen(CURVE_COLOURS[i % 4], width=2), name=c.label) for i, c in enumerate(plot.curves)
+            item.plot(pen=pg.mkPen(CURVE_COLOURS[i % 4], width=1), name=c.label) for i, c in enumerate(plot.curves)
         ]
-        self.points = [
-            item.plot(
-                pen=None, symbol="o", symbolSize=9, symbolBrush=_point_colour(plot, i), symbolPen="w", name=p.label
-            )
-            for i, p in enumerate(plot.points)
-        ]
+        self.drawn: list[tuple] = [()] * len(plot.curves)  # each curve's data as last drawn
+        self.points = []
+        for i, point in enumerate(plot.points):
+            colour = _point_colour(plot, i)
+            # in the legend only: a plot item's setData costs a millisecond, a dot's move nothing
+            legend.addItem(pg.ScatterPlotItem(symbol="o", size=DOT, brush=colour, pen="w"), point.label)
+            dot = QGraphicsEllipseItem(-DOT / 2, -DOT / 2, DOT, DOT)
+            dot.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            dot.setBrush(pg.mkBrush(colour))
+            dot.setPen(pg.mkPen("w"))
+            dot.setZValue(10)
+            item.addItem(dot, ignoreBounds=True)
+            self.points.append(dot)
+        self.texts = []
+        for point in plot.points:
+            text = pg.TextItem("", color="#e0e0e0", anchor=(-0.1, 1.1))
+            text.setVisible(bool(point.text))
+            item.addItem(text)
+            self.texts.append(text)
         self.limits = []
         for label, _ in plot.limits:
-            line = pg.InfiniteLine(
-                angle=0, pen=LIMIT_PEN, label=label or None, labelOpts={"position": 0.1, "color": "#ef9a9a"}
-            )
+            text = f"{label} = {{value:.{_decimals(plot.y_unit)}f}} {plot.y_unit}" if label else None
+            line = pg.InfiniteLine(angle=0, pen=LIMIT_PEN, label=text, labelOpts={"position": 0.25, "color": "#ef9a9a"})
             item.addItem(line)
             self.limits.append(line)
         self.marks = []
@@ -85,18 +101,29 @@ class TyrePlotItems:
             item.addItem(target)
             self.handles.append(target)
         self.range = None
+        self.title = ""
         self.dragging: int | None = None
         self.held: Handle | None = None  # the dragged handle as it was when the drag began
 
     def show(self, plot: TyrePlot) -> None:
         item = self.item
-        item.setTitle(f"{plot.title}<br>{plot.note}" if plot.note else plot.title, size="8pt", color="#cfcfcf")
+        title = f"{plot.title}<br>{plot.note}" if plot.note else plot.title
+        if title != self.title:  # a new title lays the plot out again: not every frame
+            self.title = title
+            item.setTitle(title, size="8pt", color="#cfcfcf")
         set_label(item, "bottom", plot.x_label, plot.x_unit)
         set_label(item, "left", plot.y_label, plot.y_unit)
-        for line, curve in zip(self.curves, plot.curves):
-            line.setData(curve.xs, curve.ys)
-        for dot, point in zip(self.points, plot.points):
-            dot.setData([point.x], [point.y])
+        for i, (line, curve) in enumerate(zip(self.curves, plot.curves)):
+            last = self.drawn[i]
+            if not last or not (np.array_equal(last[0], curve.xs) and np.array_equal(last[1], curve.ys)):
+                line.setData(curve.xs, curve.ys)
+                self.drawn[i] = (curve.xs, curve.ys)
+        for dot, text, point in zip(self.points, self.texts, plot.points):
+            dot.setPos(point.x, point.y)
+            if point.text:
+                text.setPos(point.x, point.y)
+                if text.toPlainText() != point.text:
+                    text.setText(point.text)
         for line, (_, y) in zip(self.limits, plot.limits):
             line.setValue(y)
         for line, (_, x) in zip(self.marks, plot.marks):
@@ -121,10 +148,22 @@ class TyrePlotItems:
         xs, ys = [v for v in xs if math.isfinite(v)], [v for v in ys if math.isfinite(v)]
         want = (min(xs), max(xs), min(ys), max(ys))
         if self.range is None or _moved(self.range, want):
+            # a little room beyond: a point creeping out does not set the range every frame
+            want = (
+                want[0],
+                want[1],
+                want[2] - RANGE_SLACK / 2 * abs(want[2]),
+                want[3] + RANGE_SLACK / 2 * abs(want[3]),
+            )
             self.range = want
             pad_y = 0.08 * max(want[3] - want[2], 1e-9)
             self.item.setXRange(want[0], want[1], padding=0.02)
             self.item.setYRange(want[2] - pad_y, want[3] + pad_y, padding=0)
+
+
+def _decimals(unit: str) -> int:
+    """Decimals of a limit's value: none for newtons."""
+    return 0 if unit == "N" else 1
 
 
 def _point_colour(plot: TyrePlot, index: int) -> str:
@@ -151,7 +190,7 @@ def _key(plot: TyrePlot) -> tuple:
     """What the items are made for: a plot with other labels needs other items."""
     return (
         tuple(c.label for c in plot.curves),
-        tuple(p.label.split(" (")[0] for p in plot.points),
+        tuple(p.label for p in plot.points),
         tuple(label for label, _ in plot.limits),
         tuple(label for label, _ in plot.marks),
         tuple(h.param for h in plot.handles),
