@@ -54,9 +54,12 @@ class TyrePlotItems:
         item.vb.disableAutoRange()
         self.key = _key(plot)
         # 1-px lines: Qt strokes wider ones several times slower, and the tab redraws while driving
-        self.curves = [
-            item.plot(pen=pg.mkPen(CURVE_COLOURS[i % 4], width=1), name=c.label) for i, c in enumerate(plot.curves)
-        ]
+        # and plain curve items: a PlotDataItem's setData costs several times theirs
+        self.curves = []
+        for i, curve in enumerate(plot.curves):
+            line = pg.PlotCurveItem(pen=pg.mkPen(CURVE_COLOURS[i % 4], width=1), name=curve.label)
+            item.addItem(line)
+            self.curves.append(line)
         self.drawn: list[tuple] = [()] * len(plot.curves)  # each curve's data as last drawn
         self.points = []
         for i, point in enumerate(plot.points):
@@ -105,7 +108,8 @@ class TyrePlotItems:
         self.dragging: int | None = None
         self.held: Handle | None = None  # the dragged handle as it was when the drag began
 
-    def show(self, plot: TyrePlot) -> None:
+    def show(self, plot: TyrePlot, exact: bool = True) -> None:
+        """Show `plot`; not `exact`: a curve moved by less than a screen pixel stays as drawn."""
         item = self.item
         title = f"{plot.title}<br>{plot.note}" if plot.note else plot.title
         if title != self.title:  # a new title lays the plot out again: not every frame
@@ -113,9 +117,10 @@ class TyrePlotItems:
             item.setTitle(title, size="8pt", color="#cfcfcf")
         set_label(item, "bottom", plot.x_label, plot.x_unit)
         set_label(item, "left", plot.y_label, plot.y_unit)
+        (_, _), (bottom, top) = item.viewRange()
+        pixel = (top - bottom) / max(item.vb.height(), 1.0)
         for i, (line, curve) in enumerate(zip(self.curves, plot.curves)):
-            last = self.drawn[i]
-            if not last or not (np.array_equal(last[0], curve.xs) and np.array_equal(last[1], curve.ys)):
+            if _changed(self.drawn[i], curve.xs, curve.ys, 0.0 if exact else pixel):
                 line.setData(curve.xs, curve.ys)
                 self.drawn[i] = (curve.xs, curve.ys)
         for dot, text, point in zip(self.points, self.texts, plot.points):
@@ -125,7 +130,8 @@ class TyrePlotItems:
                 if text.toPlainText() != point.text:
                     text.setText(point.text)
         for line, (_, y) in zip(self.limits, plot.limits):
-            line.setValue(y)
+            if abs(line.value() - y) >= pixel:  # not for less than a screen pixel: a move costs a repaint
+                line.setValue(y)
         for line, (_, x) in zip(self.marks, plot.marks):
             line.setValue(x)
         self.specs = list(plot.handles)
@@ -159,6 +165,16 @@ class TyrePlotItems:
             pad_y = 0.08 * max(want[3] - want[2], 1e-9)
             self.item.setXRange(want[0], want[1], padding=0.02)
             self.item.setYRange(want[2] - pad_y, want[3] + pad_y, padding=0)
+
+
+def _changed(drawn: tuple, xs: np.ndarray, ys: np.ndarray, pixel: float) -> bool:
+    """Whether a curve drawn as `drawn` (xs, ys) differs from (xs, ys) by `pixel` or more
+    (any difference when `pixel` is 0)."""
+    if not drawn or not np.array_equal(drawn[0], xs):
+        return True
+    if pixel <= 0:
+        return not np.array_equal(drawn[1], ys)
+    return bool(np.max(np.abs(drawn[1] - ys), initial=0.0) >= pixel)
 
 
 def _decimals(unit: str) -> int:
@@ -228,8 +244,9 @@ class TyresPanel(QWidget):
         if self.active:
             self.refresh()
 
-    def refresh(self) -> None:
-        """Draw the curves and points for the tuning and the car now."""
+    def refresh(self, exact: bool = True) -> None:
+        """Draw the curves and points for the tuning and the car now (while driving, not
+        `exact`: a curve that moved less than a screen pixel is not drawn again)."""
         model, hz, state = self.now()
         if state.layout is not model.STATE:  # a model switch on its way: the car is not yet its
             state = State.at_rest(1, model.STATE)
@@ -237,7 +254,7 @@ class TyresPanel(QWidget):
         if [item.key for item in self.items] != [_key(plot) for plot in self.plots]:
             self._rebuild()
         for items, plot in zip(self.items, self.plots):
-            items.show(plot)
+            items.show(plot, exact)
         remarks = " ".join(plot.remark for plot in self.plots if plot.remark)
         handles = any(plot.handles for plot in self.plots)
         text = f"{remarks} {DOTS_HINT} {DRAG_HINT if handles else ''}".strip()
