@@ -137,3 +137,19 @@ def test_the_samplers_take_the_models_tuning_row():
     (row,), _ = param_rows(monster.PARAMS, values, 1)
     peak = monster_tyres.peak_slip_ratio(row)
     assert monster_tyres.traction_ratio(row, peak) == pytest.approx(values["mu"], rel=1e-9)
+
+
+@pytest.mark.parametrize("pacejka", [False, True])
+def test_the_traction_slope_handle_asks_for_the_slope_whose_curve_passes_there(pacejka):
+    """Dragged to a point of the curve of another slope, the handle asks for that slope:
+    the model's own traction at that slip, in either shape."""
+    values = dict(Tuning(monster.PARAMS))
+    values["pacejka"] = pacejka
+    state = driven(monster, values)
+    _, traction = tyre_plots(monster, values, HZ, state)
+    (handle,) = [h for h in traction.handles if h.param == "traction_slope"]
+    assert handle.value(handle.x, handle.y) == pytest.approx(values["traction_slope"], rel=1e-9)
+    other = dict(values, traction_slope=24.0)
+    rear = float(state.channel("load_rear")[0])
+    y = rear * float(monster.traction_ratio(handle.x, other))
+    assert handle.value(handle.x, y) == pytest.approx(24.0, rel=1e-9)

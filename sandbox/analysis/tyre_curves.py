@@ -23,6 +23,7 @@ import numpy as np
 
 from ..physics.models import monster_tyres, tyre_samplers
 from ..physics.models.geometry import RADIANS
+from ..physics.models.monster_params import P as MP
 from ..physics.params import param_rows
 from ..physics.state import State
 
@@ -118,6 +119,29 @@ def _slope_value(load: float) -> Callable[[float, float], float]:
     return value
 
 
+def _traction_slope_value(p: np.ndarray, load: float) -> Callable[[float, float], float]:
+    """The traction slope Ct (/SR) whose curve passes through (slip ratio, traction N) at
+    `load`: load·Fn,long(x) = y solved by halving on the model's own `traction_ratio` (the
+    traction rises with Ct at a slip before the peak, in either shape)."""
+    row = p.copy()
+
+    def traction(slope: float, x: float) -> float:
+        row[MP.traction_slope] = slope
+        return load * float(monster_tyres.traction_ratio(row, x))
+
+    def value(x: float, y: float) -> float:
+        if x * y <= 0:
+            return math.nan
+        x, y = abs(x), abs(y)
+        lo, hi = 0.0, 1e3
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if traction(mid, x) < y else (lo, mid)
+        return (lo + hi) / 2
+
+    return value
+
+
 def _monster(model, tuning, hz, state) -> list[TyrePlot]:
     p = _row(model, tuning)
     mu = float(tuning["mu"])
@@ -191,13 +215,18 @@ def _monster(model, tuning, hz, state) -> list[TyrePlot]:
                 "traction slope (at 0)",
                 at,
                 rear * float(monster_tyres.traction_ratio(p, at)),
-                lambda x, y: y / (x * max(rear, 1e-9)) if abs(x) > 1e-12 else math.nan,
+                _traction_slope_value(p, rear),
             ),
             Handle("mu", "μ (the peak μ·load)", -2.0 * top, -mu * rear, lambda x, y: abs(y) / max(rear, 1e-9)),
         ),
         note="at the rear load now",
     )
     return [lateral, traction]
+
+
+def _slope_through_origin(x: float, y: float) -> float:
+    """The slope (N·s/m) of the line from the origin through (slip speed, force)."""
+    return y / x if x > 1e-9 else math.nan
 
 
 def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
@@ -223,10 +252,11 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
     points = tuple(Point(names[k], float(slips[k]), float(forces[k])) for k in range(4))
     set_grip = float(tuning["side_grip"])
     at = 0.25 * reach if not limit else min(0.25 * reach, 0.5 * cap / max(set_grip, 1e-9))  # below the cap
+    forward_grip = float(tuning["forward_grip"])
+    ahead = 0.6 * reach if not limit else min(0.6 * reach, 0.5 * cap / max(forward_grip, 1e-9))
     handles = [
-        Handle(
-            "side_grip", "side grip as set (the slope)", at, at * set_grip, lambda x, y: y / x if x > 1e-9 else math.nan
-        )
+        Handle("side_grip", "side grip as set (the slope)", at, at * set_grip, _slope_through_origin),
+        Handle("forward_grip", "forward grip as set (the slope)", ahead, ahead * forward_grip, _slope_through_origin),
     ]
     limits = ()
     if limit:
@@ -237,10 +267,10 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
         else:
             handles.append(Handle("max_grip", "max grip (the cap)", 0.97 * reach, float(cap), lambda x, y: y))
     remark = "Rigid body: a patch slipping partly forward lies between the sideways and forward lines"
-    if np.max(curves[0].ys[1:] / xs[1:]) < set_grip * (1 - 1e-9) or np.max(curves[-1].ys[1:] / xs[1:]) < set_grip * (
-        1 - 1e-9
-    ):
-        remark += "; the tick lowers the side grip set (the handle) where it would be unstable at this tick rate"
+    steepest = {c.label: float(np.max(c.ys[1:] / xs[1:])) for c in curves}  # N·s/m: each line's slope as drawn
+    lowered = min(steepest["front sideways"], steepest["rear sideways"]) < set_grip * (1 - 1e-9)
+    if lowered or steepest["forward"] < forward_grip * (1 - 1e-9):
+        remark += "; the tick lowers the grips set (the handles) where they would be unstable at this tick rate"
     if not limit:
         remark += "; no cap (Grip limit off): the force grows with the slip"
     return [
