@@ -112,3 +112,18 @@ def test_the_tab_is_drawn_only_in_front(corvette):
     QApplication.processEvents()
     state = w.sim.state
     assert w.tyres.items[0].points[0].pos().x() == state.channel("alpha_front")[0] * DEGREES
+
+
+def test_another_model_gets_its_own_plots_while_the_tab_is_in_front(corvette):
+    w = corvette
+    w.apply_preset(load_preset(BUILTIN_DIR / "rigid_body_road.json"))
+    w.scripted_drive(2.0)
+    (patches,) = w.tyres.items
+    assert [h.param for h in patches.specs][:2] == ["side_grip", "forward_grip"]
+    state = w.sim.state
+    dots = [(dot.pos().x(), dot.pos().y()) for dot in patches.points]
+    assert dots == list(zip(state.channel("patch_slip")[0], state.channel("patch_force")[0]))
+    w.apply_preset(load_preset(BUILTIN_DIR / "bicycle_blog.json"))
+    w.scripted_drive(2.0)
+    (path,) = w.tyres.items
+    assert path.specs == [] and "never slide" in w.tyres.hint.text()
