@@ -15,7 +15,7 @@ the curves as handles (where each sits, and the value a dragged handle asks for)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable, Mapping
 
@@ -82,7 +82,6 @@ class TyrePlot:
     """A short line under the title (the loads the curves are drawn at)."""
     remark: str = ""
     """What to know to read the plot, shown below the plots."""
-    extra: dict = field(default_factory=dict)
 
 
 def tyre_plots(model: ModuleType, tuning: Mapping[str, object], hz: float, state: State) -> list[TyrePlot]:
