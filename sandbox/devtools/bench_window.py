@@ -90,8 +90,12 @@ def frame_stats(costs: list[float]) -> dict:
     return {"median_ms": statistics.median(costs), "p99_ms": costs[int(0.99 * (len(costs) - 1))], "max_ms": costs[-1]}
 
 
-def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghosts: int = 2) -> dict:
-    """Frame cost over `seconds` of scripted driving with every plot and `ghosts` ghosts.
+def frame_costs(
+    seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghosts: int = 2, tab: str = "", preset: str = ""
+) -> dict:
+    """Frame cost over `seconds` of scripted driving with every plot and `ghosts` ghosts;
+    `tab`: the bottom tab in front instead of the Plots ("tyres"), `preset`: a built-in
+    preset's file driven instead of the window's first.
 
     Each frame is `frame()`. Reports the median and 99th percentile frame time, how
     many frames ran zero or several ticks, and the growth of Python's allocated blocks
@@ -99,6 +103,10 @@ def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghos
     memory from the end of the first tenth to the end of the run.
     """
     with offscreen_window(size) as (app, window):
+        if preset:
+            window.apply_preset(load_preset(BUILTIN_DIR / preset))
+        if tab:
+            window.show_tab(tab)
         for name in GHOST_PRESETS[:ghosts]:
             window.set_ghost(load_preset(BUILTIN_DIR / name), name)
         hz = window.sim.hz
@@ -121,6 +129,8 @@ def frame_costs(seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghos
         "frames_not_one_tick": odd_frames,
         "ghosts": ghosts,
         "window": f"{size[0]}x{size[1]}",
+        "tab": tab or "plots",
+        "preset": preset or "the first",
         **frame_stats(costs),
         "python_blocks_growth": py_late - py_early,
         "rss_growth_mb": rss_late - rss_early,

@@ -92,6 +92,15 @@ DOCKS = (
         tip="The laps timed: sector colours, two laps overlaid with their delta, the map by a channel, CSV export",
     ),
     Dock(
+        "Tyres",
+        "tyres_dock",
+        lambda panels: panels.tyres_widget(),
+        Area.BottomDockWidgetArea,
+        behind="plots_dock",
+        tip="Each tyre's force curve for the tuning, where the wheels are on it while driving, handles to drag",
+        shown=lambda panels, visible: panels.window.tyres.set_active(visible),
+    ),
+    Dock(
         "Recording",
         "recording_dock",
         lambda panels: DivergencePlot(),

@@ -169,6 +169,9 @@ class DriveView:
             feel = getattr(w.panel, "feel_plot", None)
             if feel is not None and feel.isVisible():
                 feel.set_speed(speed)
+            tyres = getattr(w, "tyres", None)
+            if tyres is not None and tyres.active:  # the Tyres tab in front
+                tyres.refresh(exact=frame is None)
             replay = w.drive.replay
             if replay is not None:
                 w.replay.bar.show_position(replay.name, w.drive.replay_tick, len(replay), w.sim.hz)

@@ -30,6 +30,7 @@ from .sweep_panel import SweepPanel
 from .telemetry import LivePlots
 from .tune_panel import TunePanel
 from .tuning_panel import TuningPanel
+from .tyres_panel import TyresPanel
 from .window_memory import settings
 from .world_layer import contact_note
 
@@ -145,6 +146,11 @@ class Panels:
     def laps_widget(self) -> QWidget:
         self.window.laps = LapsTab()
         return self.window.laps
+
+    def tyres_widget(self) -> QWidget:
+        w = self.window
+        w.tyres = TyresPanel(w.tuning, w.undo, lambda: (w.model, w.sim.hz, w.sim.state))
+        return w.tyres
 
     def link_widget(self) -> QWidget:
         self.window.link_panel = LinkPanel()

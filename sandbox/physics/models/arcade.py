@@ -261,6 +261,14 @@ def _lerp(a: float, b: float, weight: float) -> float:
     return a + (b - a) * weight
 
 
+@kernel(inline=True)
+def traction_weight(speed, u, p):
+    """(fast, the traction lerp's weight) at `speed` px/s: above slip_speed the fast
+    traction, else the slow one, each a weight of `held` (u)."""
+    fast = speed > p[P.slip_speed]  # if velocity.length() > slip_speed: traction = traction_fast
+    return fast, u[HELD.weight_fast] if fast else u[HELD.weight_slow]  # traction * delta (guarded)
+
+
 @kernel
 def calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt):
     """The recipe's calculate_steering(delta) (Part 5): (new_heading, velocity after
@@ -277,8 +285,7 @@ def calculate_steering(x, y, hx, hy, vx, vy, speed, u, p, dt):
     # 3. var new_heading = (front_wheel - rear_wheel).normalized()
     nhx, nhy = _normalized(front_x - rear_x, front_y - rear_y, hx, hy)
     # choose which traction value to use - at lower speeds, slip should be low
-    fast = speed > p[P.slip_speed]  # if velocity.length() > slip_speed: traction = traction_fast
-    weight = u[HELD.weight_fast] if fast else u[HELD.weight_slow]  # traction * delta (guarded)
+    fast, weight = traction_weight(speed, u, p)
     d = nhx * vx + nhy * vy  # new_heading.dot(velocity.normalized()), the same sign
     if d > 0:  # velocity = lerp(velocity, new_heading * velocity.length(), traction * delta)
         vx, vy = _lerp(vx, nhx * speed, weight), _lerp(vy, nhy * speed, weight)

@@ -56,7 +56,9 @@ that met a wall, else 0.
 State after the common slots: omega (rad/s), wheel_speed (4 values, rad/s; order
 front-left, front-right, rear-left, rear-right), wheel_left, wheel_right (rad),
 slip_front, slip_rear (rad, tyre slip angles), side_force_front, side_force_rear (N),
-wall_contacts (count); all 0 in a fresh state.
+wall_contacts (count), and each patch's slip speed `patch_slip` (the length of its
+difference velocity, m/s) and the length of its response force `patch_force` (N) on
+the last tick, in the wheels' order; all 0 in a fresh state.
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ STATE = Layout(
         Slot("side_force_front", "N"),
         Slot("side_force_rear", "N"),
         Slot("wall_contacts", "count"),
+        Slot("patch_slip", "m/s", 0.0, 4),
+        Slot("patch_force", "N", 0.0, 4),
     )
 )
 S = STATE.index
@@ -234,6 +238,61 @@ def _forward_grip(
 
 
 @kernel
+def patch_limit(p, mass: float) -> tuple[bool, float]:
+    """(whether the patches' force is capped, the cap in N): `max_grip` with option
+    `grip_limit`, μ·m·g/4 with `grip_load` (which wins), else no cap."""
+    limit = p[P.grip_limit] != 0.0 or p[P.grip_load] != 0.0
+    cap = p[P.mu] * mass * GRAVITY / 4.0 if p[P.grip_load] != 0.0 else p[P.max_grip]
+    return limit, cap
+
+
+@kernel
+def side_grip_of(p, k: int, cos_steer: float, sin_steer: float, mass: float, inertia: float, dt: float) -> float:
+    """Wheel k's side grip (N·s/m) as the tick uses it: `side_grip`, at most the
+    guard's m_eff/(4·dt) along its side axis (−sin δ, cos δ) on the front, (0, 1) behind."""
+    ox, oy = CORNER_X[k] * p[P.half_length], CORNER_Y[k] * p[P.half_width]
+    fx, fy = (cos_steer, sin_steer) if FRONT[k] else (1.0, 0.0)
+    return min(p[P.side_grip], _grip_cap(ox, oy, -fy, fx, mass, inertia, dt))
+
+
+@kernel
+def forward_grip_of(p, cos_steer: float, sin_steer: float, mass: float, inertia: float, dt: float) -> float:
+    """The four wheels' forward grip (N·s/m) as the tick uses it (`_forward_grip`)."""
+    radius = p[P.wheel_radius]
+    spin_term = radius * radius / p[P.wheel_inertia]
+    return _forward_grip(
+        p[P.forward_grip], p[P.half_length], p[P.half_width], cos_steer, sin_steer, mass, inertia, spin_term, dt
+    )
+
+
+@kernel
+def patch_force(
+    side_mag: float,
+    forward_mag: float,
+    sx: float,
+    sy: float,
+    fx: float,
+    fy: float,
+    side_grip: float,
+    forward_grip: float,
+    limit: bool,
+    cap: float,
+) -> tuple[float, float, float]:
+    """Step 4, a patch's response force (vehicle frame, N) to its slip along its side
+    axis (sx, sy) and forward axis (fx, fy) (m/s): −side·side_grip − forward·forward_grip,
+    shrunk to `cap` N when `limit`; (rx, ry, the shrink factor ≤ 1)."""
+    rx = -sx * side_mag * side_grip - fx * forward_mag * forward_grip
+    ry = -sy * side_mag * side_grip - fy * forward_mag * forward_grip
+    shrink = 1.0
+    if limit:
+        size = math.hypot(rx, ry)
+        if size > cap:
+            shrink = cap / max(size, 1e-12)
+            rx, ry = rx * shrink, ry * shrink
+    return rx, ry, shrink
+
+
+@kernel
 def tick(s, c, p, dt, walls):
     """Advance one car (state row `s`, controls `c`, tuning `p`) by `dt` s among
     `walls` (walls.Walls, or None: the open field), in place."""
@@ -244,8 +303,7 @@ def tick(s, c, p, dt, walls):
     mass = p[P.mass]
     inertia = yaw_inertia(p[P.half_length], p[P.half_width], mass, p[P.box_inertia] != 0.0)
     inertia_w = p[P.wheel_inertia]
-    grip_limit = p[P.grip_limit] != 0.0 or p[P.grip_load] != 0.0
-    cap = p[P.mu] * mass * GRAVITY / 4.0 if p[P.grip_load] != 0.0 else p[P.max_grip]
+    grip_limit, cap = patch_limit(p, mass)
     vx, vy, omega = s[S.vx], s[S.vy], s[S.omega]
 
     ch, sh = math.cos(s[S.heading]), math.sin(s[S.heading])
@@ -258,17 +316,7 @@ def tick(s, c, p, dt, walls):
     top_spin = SPEED_LIMIT_M / radius
     # wheel axes (vehicle frame): forward (cos δ, sin δ), δ = steer on the front wheels, 0 behind
     cos_steer, sin_steer = math.cos(steer), math.sin(steer)
-    forward_grip = _forward_grip(
-        p[P.forward_grip],
-        p[P.half_length],
-        p[P.half_width],
-        cos_steer,
-        sin_steer,
-        mass,
-        inertia,
-        radius * radius / inertia_w,
-        dt,
-    )
+    forward_grip = forward_grip_of(p, cos_steer, sin_steer, mass, inertia, dt)
 
     force_x, force_y, torque = 0.0, 0.0, 0.0
     slip_front, slip_rear, side_front, side_rear = 0.0, 0.0, 0.0, 0.0
@@ -289,15 +337,8 @@ def tick(s, c, p, dt, walls):
         side_mag = dx * sx + dy * sy
         forward_mag = dx * fx + dy * fy
         # 4. response force (vehicle frame), optionally saturated
-        side_grip = min(p[P.side_grip], _grip_cap(ox, oy, sx, sy, mass, inertia, dt))
-        rx = -sx * side_mag * side_grip - fx * forward_mag * forward_grip
-        ry = -sy * side_mag * side_grip - fy * forward_mag * forward_grip
-        shrink = 1.0
-        if grip_limit:
-            size = math.hypot(rx, ry)
-            if size > cap:
-                shrink = cap / max(size, 1e-12)
-                rx, ry = rx * shrink, ry * shrink
+        side_grip = side_grip_of(p, k, cos_steer, sin_steer, mass, inertia, dt)
+        rx, ry, shrink = patch_force(side_mag, forward_mag, sx, sy, fx, fy, side_grip, forward_grip, grip_limit, cap)
         # 5. wheel torque: the reaction of the patch's forward force (−F·radius) + drive
         # (rear) + brake (against the spin, never past zero)
         road = forward_mag * forward_grip * shrink * radius
@@ -311,6 +352,8 @@ def tick(s, c, p, dt, walls):
         # telemetry: slip angle and lateral force of the tyre
         slip = math.atan2(side_mag, max(abs(gx * fx + gy * fy), 1e-6))
         side_force = rx * sx + ry * sy
+        s[S.patch_slip + k] = math.hypot(side_mag, forward_mag)
+        s[S.patch_force + k] = math.hypot(rx, ry)
         if front:
             slip_front += slip
             side_front += side_force
