@@ -22,6 +22,7 @@ from ..session.input_channels import telemetry_groups
 from ..session.tuning import TuningChange
 from .docks import DOCKS, Dock
 from .force_curve_plot import ForceCurvePlot
+from .gg_panel import GGPanel
 from .laps_tab import LapsTab
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
@@ -151,6 +152,17 @@ class Panels:
         self.window.laps = LapsTab()
         return self.window.laps
 
+    def gg_widget(self) -> QWidget:
+        self.window.gg = GGPanel()
+        return self.window.gg
+
+    def gg_shown(self, shown: bool) -> None:
+        """The g-g tab came to the front (it follows the car from now) or left it."""
+        w = self.window
+        if shown:
+            w.gg.set_car(w.model, w.tuning, w.sim.hz)
+        w.gg.set_active(shown)
+
     def link_widget(self) -> QWidget:
         self.window.link_panel = LinkPanel()
         return self.window.link_panel
@@ -234,6 +246,8 @@ class Panels:
         if self.tune_dock.isVisible() and front:
             self.sync_tune()
         w.sensitivity.request(w.model, w.tuning, w.sim.hz)
+        if w.gg.active:
+            w.gg.set_car(w.model, w.tuning, w.sim.hz)
 
     def show_curves(self) -> None:
         """The force curve of the tuning now, under the preset's name."""
@@ -283,6 +297,9 @@ class Panels:
             w.sweep.settle()
         elif name == "sensitivity":
             w.sensitivity.settle()
+        elif name == "gg":
+            w.gg.settle()
+            w.gg.refresh()
         elif name == "tune":
             self.sync_tune()
             w.tune.settle_targets()
