@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -42,6 +43,10 @@ SPEED_COLOURS = 16
 """Steps of the trail's speed colours (slow blue to fast red)."""
 AGE_STEPS = 6
 """Steps of the trail's fading with age."""
+ENVELOPE_STEP = 0.002
+"""The envelope is drawn again when its forward reach moves by this share of the axes' span."""
+RANGE_MARGIN = 0.15
+"""The axes reach this much beyond the envelope (or the trail, where it goes further)."""
 USE_WARN = 0.9
 """Friction-circle use from which a bar turns orange; red from 100 %."""
 
@@ -74,6 +79,9 @@ class GGPanel(QWidget):
         self._before: np.ndarray | None = None  # the row before it
         self._time = 0.0
         self._brushes = _brushes()
+        self._envelope_reach: float | None = None  # the forward reach of the envelope drawn (length/s²)
+        self._range: np.ndarray | None = None  # the axes' reach: across, ahead, behind (unit shown)
+        self._span = 1.0  # the longitudinal axis's span (unit shown)
         self.job = Worker(self, "g-g limits")
         self.job.active = False
         self.job.finished.connect(self._limits_ready)
@@ -81,6 +89,7 @@ class GGPanel(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("gg_plot")
         self.plot.setAspectLocked(True)
+        self.plot.disableAutoRange()  # `_fit_range` sets it
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMenuEnabled(False)
         for side in ("left", "bottom"):
@@ -102,6 +111,8 @@ class GGPanel(QWidget):
         self.seconds.valueChanged.connect(self._resize_buffer)
         self.speeds = QLabel("")
         self.speeds.setToolTip("The trail's points are coloured by the car's speed over the trail's span")
+        # its text changes while driving: a fixed size keeps that from laying the column out again
+        self.speeds.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.envelope_text = QLabel("")
         self.envelope_text.setStyleSheet("color: gray")
         self.envelope_text.setWordWrap(True)
@@ -146,6 +157,8 @@ class GGPanel(QWidget):
             self._resize_buffer()
             self.limits = None
             self.envelope.setData([], [])
+            self._range = None
+        self._envelope_reach = None  # drawn again for the new limits
         self.envelope_text.setText("measuring the car's limits…")
         car = (model, dict(tuning), float(hz))
         self.job.request(lambda task: _measured(*car))
@@ -155,6 +168,7 @@ class GGPanel(QWidget):
         if model is not self.model:
             return
         self.limits = limits
+        self._envelope_reach, self._range = None, None
         if not (math.isfinite(limits.lateral) and limits.lateral > 0 and math.isfinite(limits.braking)):
             self.envelope_text.setText("no envelope: the car showed no lateral grip or braking in its manoeuvres")
             return
@@ -249,6 +263,7 @@ class GGPanel(QWidget):
             x, y = self.point()
             self.live.setData([x], [y])
             self._draw_envelope(float(speed[-1]))
+            self._fit_range(data[2] / self.scale, data[1] / self.scale)
         else:
             self.trail.setData([], [])
             self.live.setData([], [])
@@ -274,11 +289,40 @@ class GGPanel(QWidget):
         return lateral / self.scale, longitudinal / self.scale
 
     def _draw_envelope(self, speed: float) -> None:
+        """The envelope at `speed`, drawn again only when its forward reach has moved by
+        ENVELOPE_STEP of the axes' span (each redraw repaints the plot)."""
+        limits = self.limits
+        reach = np.interp(speed, limits.accel[:, 0], limits.accel[:, 1]) if limits is not None else math.nan
+        moved = abs(reach - self._envelope_reach) / self.scale if self._envelope_reach is not None else math.inf
+        if moved < ENVELOPE_STEP * self._span:
+            return
         shape = self.envelope_at(speed)
+        self._envelope_reach = reach if shape is not None else None
         if shape is None:
             self.envelope.setData([], [])
         else:
             self.envelope.setData(*shape)
+
+    def _fit_range(self, x: np.ndarray, y: np.ndarray) -> None:
+        """The axes fixed (no autorange: it lays the axes out anew at every redraw) round
+        the envelope, with RANGE_MARGIN more each way; widened when the trail leaves them."""
+        limits = self.limits
+        known = limits is not None and math.isfinite(limits.lateral) and math.isfinite(limits.braking)
+        across = limits.lateral if known else 0.0
+        ahead = float(np.max(limits.accel[:, 1])) if known else 0.0
+        behind = limits.braking if known else 0.0
+        if len(x):
+            across = max(across, float(np.max(np.abs(x))) * self.scale)
+            ahead = max(ahead, float(np.max(y)) * self.scale)
+            behind = max(behind, -float(np.min(y)) * self.scale)
+        wanted = np.array([across, ahead, behind]) * (1 + RANGE_MARGIN) / self.scale
+        if self._range is not None and np.all(wanted <= self._range) and np.all(wanted >= 0.5 * self._range):
+            return
+        self._range = np.maximum(wanted, 1e-3)
+        self._span = float(self._range[1] + self._range[2])
+        self.plot.setRange(
+            xRange=(-self._range[0], self._range[0]), yRange=(-self._range[2], self._range[1]), padding=0
+        )
 
     def _show_use(self, use: GripUse | None) -> None:
         if use is None:
