@@ -67,3 +67,11 @@ def test_the_rigid_body_without_a_cap_and_the_arcade_say_what_they_show():
     assert rigid.note.startswith(NO_CAP) and len(rigid.use) == 0
     plain = grip_use(arcade, Tuning(arcade.PARAMS, {}), arcade.STATE.rest(1)[0], arcade.STATE.rest(1)[0], 60)
     assert plain.note == NO_FORCES and len(plain.use) == 0 and len(plain.loads) == 0
+
+
+def test_an_axle_on_a_surface_without_grip_has_no_share_to_show():
+    state = State.at_rest(1, monster.STATE)
+    state.extra["load_front"], state.extra["load_rear"] = 6000.0, 9000.0
+    state.data[0, monster.STATE.offset["surface_grip"]] = 0.0  # ice with no grip at all: μ·Fz = 0
+    use = grip_use(monster, Tuning(monster.PARAMS, {}), state.data[0], state.data[0], 60)
+    assert np.all(np.isnan(use.use))

@@ -101,6 +101,11 @@ def patch_forces(s, steer, p, dt):
     return out
 
 
+def _share(force: float, limit: float) -> float:
+    """`force` over `limit` (NaN where there is no limit: μ or the load at 0)."""
+    return force / limit if limit > 0 else math.nan
+
+
 def _value(layout: Layout, row: np.ndarray, name: str) -> float:
     return float(row[layout.offset[name]])
 
@@ -115,8 +120,8 @@ def grip_use(model: ModuleType, tuning: Mapping, before: np.ndarray, after: np.n
         front, rear = _value(layout, after, "load_front"), _value(layout, after, "load_rear")
         use = np.array(
             [
-                abs(_value(layout, after, "lat_front")) / (mu * front),
-                math.hypot(_value(layout, after, "traction"), _value(layout, after, "lat_rear")) / (mu * rear),
+                _share(abs(_value(layout, after, "lat_front")), mu * front),
+                _share(math.hypot(_value(layout, after, "traction"), _value(layout, after, "lat_rear")), mu * rear),
             ]
         )
         static = np.array([float(v) for v in axle_loads(tuning, 0.0)])
@@ -132,5 +137,6 @@ def grip_use(model: ModuleType, tuning: Mapping, before: np.ndarray, after: np.n
         steer = _value(layout, after, "wheel_angle")
         forces = patch_forces(np.ascontiguousarray(before, dtype=np.float64), steer, row, 1.0 / hz)
         cap = row[rb.P.mu] * row[rb.P.mass] * rb.GRAVITY / 4.0 if tuning["grip_load"] else row[rb.P.max_grip]
-        return GripUse(PATCHES, np.hypot(forces[:, 0], forces[:, 1]) / cap, np.empty(0), np.empty(0), quarter)
+        use = np.array([_share(math.hypot(fx, fy), cap) for fx, fy in forces])
+        return GripUse(PATCHES, use, np.empty(0), np.empty(0), quarter)
     return GripUse((), np.empty(0), np.empty(0), np.empty(0), NO_FORCES)

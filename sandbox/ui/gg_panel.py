@@ -271,7 +271,7 @@ class GGPanel(QWidget):
 
     def _show_speeds(self, slowest: float, fastest: float) -> None:
         unit = f"{self.model.LENGTH_UNIT}/s"
-        text = f"trail colour: speed, blue {slowest:.0f} {unit} → red {fastest:.0f} {unit}"
+        text = f"colour: speed {slowest:.0f} → {fastest:.0f} {unit} (blue → red)"
         if self.speeds.text() != text:
             self.speeds.setText(text)
 
@@ -331,10 +331,11 @@ class GGPanel(QWidget):
         if labels != self._bar_labels:
             self._make_bars(use)
             self._bar_labels = labels
+        self._set_note(use.note)
         for bar, share, name in zip(self.use_bars, use.use, use.labels):
             percent = 100.0 * share if math.isfinite(share) else 0.0
             bar.setValue(int(round(min(percent, 150.0))))
-            bar.setFormat(f"{name}: {percent:.0f} %")
+            bar.setFormat(f"{name}: {percent:.0f} %" if math.isfinite(share) else f"{name}: — (no grip: μ or load 0)")
             colour = "#c62828" if share >= 1.0 else "#ef6c00" if share >= USE_WARN else "#2e7d32"
             if bar.property("colour") != colour:
                 bar.setProperty("colour", colour)
@@ -366,7 +367,6 @@ class GGPanel(QWidget):
             1000,
             "the load it carries now (N), against its load at rest",
         )
-        self._set_note(use.note)
 
     def _add_bars(self, title: str, title_tip: str, names, top: int, tip: str) -> list[QProgressBar]:
         """A titled bar (0 … `top`) for each of `names` below the bars there are (none
