@@ -368,14 +368,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--tab",
-        choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity", "laps", "tyres"),
+        choices=("tuning", "metrics", "sweep", "tune", "link", "sensitivity", "laps", "tyres", "gg"),
         default="tuning",
         help="the side panel's tab to show: tuning (default), metrics (computed for the tuning and "
         "the ghosts), sweep (a 2-parameter sweep of the first two parameters, run first), tune "
         "(an auto-tune of the first metric to 10 %% more, run first), link (not listening), sensitivity "
         "(the What changes what table below the car), laps (the driver's two laps of --track, the "
         "second overlaid on the first with its delta), tyres (the force curves below the car, the wheels' "
-        "operating points on them)",
+        "operating points on them), gg (the g-g diagram with the grip envelope, each "
+        "tyre's grip used and the loads)",
     )
     p.add_argument(
         "--section",

@@ -24,7 +24,7 @@ def test_a_screenshot_draws_one_tab_strip_for_each_group_of_panels(qtbot, tmp_pa
     assert ["Plots", "What changes what"] in strips(window)  # the copy Qt let go of, not yet deleted
     window.save_screenshot(tmp_path / "window.png")
     assert sorted(strips(window)) == [
-        ["Plots", "What changes what", "Laps", "Tyres"],
+        ["Plots", "What changes what", "Laps", "Tyres", "g-g"],
         ["Tuning", "Metrics", "Sweep", "Tune", "Link"],
     ]
     assert (tmp_path / "window.png").stat().st_size > 0

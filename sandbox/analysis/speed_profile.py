@@ -7,7 +7,8 @@ v² + 2·a_accel(v)·ds, a backward pass lets it fall by at most the brake's v²
 (straight-line kinematics, v² = v0² + 2as). By default the grips are taken apart (no
 friction circle): braking and accelerating do not eat into the lateral grip, as in the
 simple profile a lap-time estimate is usually made with. With `combined` (the lap
-driver's choice) they share it as a friction ellipse: at a point using a share
+driver's choice) they share it as a friction ellipse, the car's grip envelope
+(`grip_envelope`, which the g-g diagram draws too): at a point using a share
 u = v²·|κ| / a_lat of its lateral grip, the car accelerates or brakes at most
 √(1 − u²) of its straight-line figure, so it brakes before a bend rather than in it.
 On a steady circle (u = 1 all round, nothing to gain or lose) both give √(a_lat·R).
@@ -28,6 +29,7 @@ import math
 import numpy as np
 
 from ..physics.kernel import kernel
+from .grip_envelope import accelerating_limit, braking_limit, drive_at
 
 
 @kernel
@@ -36,7 +38,7 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed, 
     closed line: the last is the lap's length; n for an open one). The car accelerates
     at most np.interp(v, accel_v, accel_a) (a table of speeds, ascending, and
     accelerations) and brakes at most `a_brake`; `closed` (bool) wraps the passes;
-    `combined` (bool): through the friction ellipse (`_left_over`)."""
+    `combined` (bool): through the friction ellipse (`grip_envelope`)."""
     n = kappa.shape[0]
     v = np.empty(n)
     for i in range(n):
@@ -53,9 +55,10 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed, 
             i = (start + step) % n
             j = (i + 1) % n
             ds = s[i + 1] - s[i]
-            drive = np.interp(v[i], accel_v, accel_a)
-            if combined and drive > 0:
-                drive *= _left_over(v[i], kappa[i], a_lat)
+            if combined:
+                drive = accelerating_limit(v[i], v[i] * v[i] * abs(kappa[i]), a_lat, accel_v, accel_a)
+            else:
+                drive = drive_at(v[i], accel_v, accel_a)
             squared = v[i] * v[i] + 2.0 * drive * ds
             reachable = math.sqrt(max(0.0, squared))  # drag beating the drive may stop it
             if reachable < v[j]:
@@ -66,7 +69,7 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed, 
             j = (end - step) % n
             i = (j - 1) % n
             ds = s[i + 1] - s[i]
-            brake = a_brake * _left_over(v[j], kappa[j], a_lat) if combined else a_brake
+            brake = braking_limit(v[j] * v[j] * abs(kappa[j]), a_lat, a_brake) if combined else a_brake
             reachable = math.sqrt(v[j] * v[j] + 2.0 * brake * ds)
             if reachable < v[i]:
                 v[i] = reachable
@@ -74,14 +77,6 @@ def forward_backward(s, kappa, a_lat, a_brake, accel_v, accel_a, v_top, closed, 
         if not (changed and closed):
             break
     return v
-
-
-@kernel
-def _left_over(v, kappa, a_lat):
-    """The share of the straight-line grip left at speed `v` on curvature `kappa`: the
-    friction ellipse's √(1 − u²), u = v²·|κ| / a_lat (0 at the lateral limit)."""
-    u = v * v * abs(kappa) / a_lat
-    return math.sqrt(max(0.0, 1.0 - u * u))
 
 
 def profile(

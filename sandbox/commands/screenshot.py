@@ -56,6 +56,7 @@ def run(args) -> None:
         driver_at_wheel,
         driver_laps_in_tab,
         fit_dialog_in,
+        gg_in_tab,
         open_recording,
         replay_at,
         run_fit,
@@ -93,6 +94,8 @@ def run(args) -> None:
         if track is not None:
             window.world.show_track(*track)
         window.track.set_zoom(args.zoom)
+        if args.tab == "gg":  # in front before the drive: it records only while shown
+            gg_in_tab(window)
         if args.recording is not None:  # the recording's controls drive the car: its replay at --drive s
             open_recording(window, args.recording, args.drive)
         elif args.driver:

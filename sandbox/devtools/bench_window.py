@@ -94,7 +94,7 @@ def frame_costs(
     seconds: float = 60.0, size: tuple[int, int] = (1400, 860), ghosts: int = 2, tab: str = "", preset: str = ""
 ) -> dict:
     """Frame cost over `seconds` of scripted driving with every plot and `ghosts` ghosts;
-    `tab`: the bottom tab in front instead of the Plots ("tyres"), `preset`: a built-in
+    `tab`: the bottom tab in front instead of the Plots ("tyres", "gg"), `preset`: a built-in
     preset's file driven instead of the window's first.
 
     Each frame is `frame()`. Reports the median and 99th percentile frame time, how

@@ -101,6 +101,16 @@ DOCKS = (
         shown=lambda panels, visible: panels.window.tyres.set_active(visible),
     ),
     Dock(
+        "g-g",
+        "gg_dock",
+        lambda panels: panels.gg_widget(),
+        Area.BottomDockWidgetArea,
+        behind="plots_dock",
+        menu_text="&g-g diagram",
+        tip="Longitudinal against lateral acceleration with the grip envelope, each tyre's grip used, the loads",
+        shown=lambda panels, visible: panels.gg_shown(visible),
+    ),
+    Dock(
         "Recording",
         "recording_dock",
         lambda panels: DivergencePlot(),

@@ -103,12 +103,14 @@ class DriveView:
         w.keys.release_all()
         w.track.clear_trail()
         w.plots.reset_data()
+        w.gg.clear()
 
     def _drive_ticked(self, state: State, shadows) -> None:
         w = self.window
         w.track.record(state, w.body)
         inputs = tick_inputs(w.drive.controls, getattr(w.drive.source, "device", None))
         w.plots.record(w.sim.time, state, shadows, inputs)
+        w.gg.record(w.sim.time, state.data)
 
     def _drive_ran(self, car: State, runs: list[State], first: int) -> None:
         """The trail and the plots' window as if each tick of a run had been drawn."""
@@ -126,6 +128,7 @@ class DriveView:
             [(recent(states), w.drive.ghost_scale(g)) for g, states in zip(w.drive.ghosts, runs)],
             tick_inputs(rows, None if device is None else device[done - shown : done]),
         )
+        w.gg.record(done / w.sim.hz, car.data)
 
     def _show_laps(self) -> None:
         """The Laps tab shows the session's lap book once it has a lap it has not shown,
@@ -164,6 +167,8 @@ class DriveView:
         w.track.dashboard = self._dashboard(state, speed)
         w.track.show_state(state, w.body)
         w.plots.refresh(w.sim.time, None if frame is None else frame % REFRESH_TURNS)
+        if due(1) and w.gg.active:  # with the slip plot; drawn only while its tab is in front
+            w.gg.refresh()
         if due(2):  # with the channel plot, the lightest of the three
             w.curves.set_speed(speed)
             feel = getattr(w.panel, "feel_plot", None)

@@ -22,6 +22,7 @@ from ..session.tuning import TuningChange
 from .channel_chooser import ChannelChooser, channel_names
 from .docks import DOCKS, Dock
 from .force_curve_plot import ForceCurvePlot
+from .gg_panel import GGPanel
 from .laps_tab import LapsTab
 from .link_panel import LinkPanel
 from .metrics_panel import MetricsPanel
@@ -152,6 +153,17 @@ class Panels:
         w.tyres = TyresPanel(w.tuning, w.undo, lambda: (w.model, w.sim.hz, w.sim.state))
         return w.tyres
 
+    def gg_widget(self) -> QWidget:
+        self.window.gg = GGPanel()
+        return self.window.gg
+
+    def gg_shown(self, shown: bool) -> None:
+        """The g-g tab came to the front (it follows the car from now) or left it."""
+        w = self.window
+        if shown:
+            w.gg.set_car(w.model, w.tuning, w.sim.hz)
+        w.gg.set_active(shown)
+
     def link_widget(self) -> QWidget:
         self.window.link_panel = LinkPanel()
         return self.window.link_panel
@@ -246,6 +258,8 @@ class Panels:
         if self.tune_dock.isVisible() and front:
             self.sync_tune()
         w.sensitivity.request(w.model, w.tuning, w.sim.hz)
+        if w.gg.active:
+            w.gg.set_car(w.model, w.tuning, w.sim.hz)
 
     def show_curves(self) -> None:
         """The force curve of the tuning now, under the preset's name."""
@@ -297,6 +311,9 @@ class Panels:
             w.sweep.settle()
         elif name == "sensitivity":
             w.sensitivity.settle()
+        elif name == "gg":
+            w.gg.settle()
+            w.gg.refresh()
         elif name == "tune":
             self.sync_tune()
             w.tune.settle_targets()

@@ -146,3 +146,13 @@ def driver_laps_in_tab(window, laps: int = 2) -> None:
         window.laps.choose(driven.laps[0].number, driven.laps[-1].number)
     dock = window.panels.by_name["laps_dock"]
     window.resizeDocks([dock], [round(window.height() * LAPS_DOCK_SHARE)], Qt.Orientation.Vertical)
+
+
+def gg_in_tab(window) -> None:
+    """The g-g tab in front at LAPS_DOCK_SHARE of the window's height (its diagram is
+    square), the car's limits measured: brought forward before the drive, which it
+    records only while shown."""
+    dock = window.panels.by_name["gg_dock"]
+    dock.raise_()
+    window.resizeDocks([dock], [round(window.height() * LAPS_DOCK_SHARE)], Qt.Orientation.Vertical)
+    window.gg.settle()

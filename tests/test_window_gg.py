@@ -1,0 +1,89 @@
+"""The g-g tab in the real window, offscreen: the live point drawn is the car's
+accelerations from its states at that tick, a car on a steady circle sits at v²/R
+(R from three points of its path; across its body, cos(slip) of it), the envelope drawn is the driver's
+(the shared kernel at the car's measured limits), and nothing is recorded while the
+tab is hidden."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sandbox.analysis.grip_envelope import outline
+from sandbox.physics.car_frame import accelerations
+
+
+def gg_in_front(window, qtbot):
+    window.panels.by_name["gg_dock"].raise_()
+    qtbot.waitUntil(lambda: window.gg.active)
+    window.gg.settle()
+
+
+def circumradius(a, b, c) -> float:
+    """Radius of the circle through three points: |ab|·|bc|·|ca| / (4·area)."""
+    ab, bc, ca = math.dist(a, b), math.dist(b, c), math.dist(c, a)
+    area = abs((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])) / 2
+    return ab * bc * ca / (4 * area)
+
+
+def test_the_live_point_is_the_accelerations_of_the_last_tick(window, qtbot):
+    gg_in_front(window, qtbot)
+    window.drive.drive_through([[0.6, 1.0, 0.0]] * 90)
+    before = window.sim.state.data[0].copy()
+    window.drive.drive_through([[0.6, 1.0, 0.0]])
+    after = window.sim.state.data[0]
+    window.drive_view.refresh()
+    o = window.model.STATE.offset
+    along, across = accelerations(
+        before[o["vx"]], before[o["vy"]], after[o["vx"]], after[o["vy"]], after[o["heading"]], 1 / window.sim.hz
+    )
+    x, y = window.gg.live.getData()
+    scale = window.gg.scale
+    assert (x[0] * scale, y[0] * scale) == pytest.approx((float(across), float(along)), rel=1e-12)
+    assert window.gg.unit == "px/s²"  # the arcade's own units
+    assert "px/s²" in window.gg.plot.getAxis("left").labelText
+
+
+def test_a_car_on_a_steady_circle_sits_at_v_squared_over_r_lateral(window, qtbot):
+    gg_in_front(window, qtbot)
+    window.drive.drive_through([[0.5, 1.0, 0.0]] * (40 * window.sim.hz))  # long enough to settle at top speed
+    path = []
+    for _ in range(3):
+        window.drive.drive_through([[0.5, 1.0, 0.0]] * 20)
+        path.append((float(window.sim.state.x[0]), float(window.sim.state.y[0])))
+    window.drive_view.refresh()
+    state = window.sim.state
+    speed = float(state.speed[0])
+    centripetal = speed**2 / circumradius(*path)
+    # the arcade car slides round: its body is turned by the slip angle from its path, so the
+    # centripetal acceleration shows across the body as cos(slip) of it, along it as sin(slip)
+    slip = math.atan2(float(state.vy[0]), float(state.vx[0])) - float(state.heading[0])
+    lateral, longitudinal = window.gg.point()
+    assert math.hypot(lateral, longitudinal) * window.gg.scale == pytest.approx(centripetal, rel=0.01)
+    assert lateral * window.gg.scale == pytest.approx(centripetal * math.cos(slip), rel=0.01)
+
+
+def test_the_envelope_drawn_is_the_drivers_at_the_current_speed(window, qtbot):
+    gg_in_front(window, qtbot)
+    window.drive.drive_through([[0.0, 1.0, 0.0]] * 60)
+    window.drive_view.refresh()
+    limits = window.gg.limits
+    assert limits is not None and limits.lateral > 0
+    speed = float(window.sim.state.speed[0])
+    lateral, longitudinal = outline(
+        speed, limits.lateral, limits.braking, limits.accel[:, 0].copy(), limits.accel[:, 1].copy(), 61
+    )
+    drawn_x, drawn_y = window.gg.envelope.getData()
+    assert np.allclose(drawn_x, lateral) and np.allclose(drawn_y, longitudinal)  # px/s²: a scale of 1
+    assert drawn_x.max() == pytest.approx(limits.lateral)  # its lateral extent: the skid pad's grip
+    assert drawn_y.min() == pytest.approx(-limits.braking)
+    assert "no tyre forces" in window.gg.note.text()
+
+
+def test_nothing_is_recorded_while_the_tab_is_hidden(window, qtbot):
+    window.panels.plots_dock.raise_()
+    qtbot.waitUntil(lambda: not window.gg.active)
+    window.drive.drive_through([[0.0, 1.0, 0.0]] * 30)
+    assert window.gg.buffer.count == 0 and window.gg.point() is None
