@@ -4,17 +4,17 @@ figures): steady circles held by a closed-loop driver (ISO 4138), and a step ste
 compile-time constant and nothing here enters Python.
 
 The driver: the throttle is (v* − v)/(THROTTLE_BAND·v*) within 0…1, v* the target
-speed (a full-throttle tick on and off would rock the dynamic car's load between
-its axles); the steer input u (0…1, a right turn) is
-multiplied each tick by (κ*/κ)^(STEER_GAIN·dt), κ* the circle's curvature and κ the
-car's turn of heading over the distance its reference point went that tick (its yaw
-rate / speed: in steady state the path's curvature, and quicker to follow the steer
-than the velocity's turn), the ratio kept within [1/4, 4]: an integrator on log u, so
-a car whose curvature follows its steer settles on the steer the circle needs
-whatever its units. The steer is adjusted only while the speed is within HELD_SHARE
-of its target (speeding up moves the dynamic car's load rearward, which a steer
-adjusted meanwhile would have to undo). The road-wheel angle δ is the state's
-`wheel_angle`, as the model applied it.
+speed, plus on the circles the integral of that over THROTTLE_RESET_S (a full-
+throttle tick on and off would rock the dynamic car's load between its axles); the
+steer input u (0…1, a right turn) is multiplied each tick by (κ*/κ)^(STEER_GAIN·dt),
+κ* the circle's curvature and κ the car's turn of heading over the distance its
+reference point went that tick (its yaw rate / speed: in steady state the path's
+curvature, and quicker to follow the steer than the velocity's turn), the ratio kept
+within [1/4, 4]: an integrator on log u, so a car whose curvature follows its steer
+settles on the steer the circle needs whatever its units. The steer is adjusted only
+while the speed is within HELD_SHARE of its target (speeding up moves the dynamic
+car's load rearward, which a steer adjusted meanwhile would have to undo). The road-
+wheel angle δ is the state's `wheel_angle`, as the model applied it.
 
 A step is held when, over its last AVERAGE_S, the mean path curvature is within
 HELD_SHARE of the circle's, the mean speed within HELD_SHARE of the target, and the
@@ -39,6 +39,10 @@ STEER_GAIN = 4.0
 below the dynamic car's yaw mode (about 5 rad/s) so the loop does not ring."""
 THROTTLE_BAND = 0.05
 """The driver's throttle goes from full to none over this share of the target speed."""
+THROTTLE_RESET_S = 0.5
+"""s: on the circles, the driver's throttle also integrates the speed error within the
+band (reset time of a PI controller): the arcade's friction takes a third of its
+throttle, which the band alone would leave a few percent short of the speed."""
 START_STEER = 0.05
 """The driver's first steer input (a share of full lock)."""
 REACH_S = 20.0
@@ -112,6 +116,7 @@ def hold_circle(model, s, p, dt, speed, curvature, u, stats):
     n = 0
     settled = False
     window_steer = u
+    held_throttle = 0.0
     for tick in range(reach + hold):
         now = speed_of(s)
         if reached < 0 and now >= speed * (1.0 - HELD_SHARE / 2):
@@ -122,7 +127,10 @@ def hold_circle(model, s, p, dt, speed, curvature, u, stats):
             second_ago = now
         if reached >= 0 and (tick >= reached + hold or settled):
             break
-        c[0], c[1] = u, throttle(now, speed)
+        error = (speed - now) / (THROTTLE_BAND * speed)
+        if abs(error) < 1.0:  # within the band, either side
+            held_throttle = min(max(held_throttle + error * dt / THROTTLE_RESET_S, 0.0), 1.0)
+        c[0], c[1] = u, min(max(error + held_throttle, 0.0), 1.0)
         x, y, heading = s[X], s[Y], s[HEADING]
         direction = math.atan2(s[VY], s[VX])
         tick_on(model, s, c, p, dt, None)
