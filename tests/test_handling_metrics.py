@@ -167,3 +167,19 @@ def test_the_step_steer_bypasses_the_steering_time():
     _, _, slow = figures("monster_corvette_c5", steer_time=0.5, return_time=0.5)
     for name in ("step_response_time", "step_overshoot", "understeer_gradient"):
         assert slow[name] == quick[name]
+
+
+def test_the_arcade_gets_its_figures_in_its_own_units():
+    """The recipe's car holds its circles (600 px) and is measured in px: the gradient per
+    1000 px/s², no "100" of the manoeuvres' reference speed worked into the texts."""
+    preset, _, got = figures("recipe_defaults")
+    rows = {row["name"]: row for row in table(preset.model, {k: np.array([v]) for k, v in got.items()})}
+    assert rows["understeer_gradient"]["unit"] == "° per 1000 px/s²"
+    assert rows["yaw_gain_slow"]["unit"] == "1/s" and rows["step_overshoot"]["unit"] == "%"
+    assert rows["max_drift_angle"]["point"] == "circle of 600 px, open field"
+    for name in handling.HANDLING_METRICS:
+        assert "100 px/s" not in rows[name]["how"] + rows[name]["label"]
+    # the steady yaw gain of a car on a circle is its speed over the radius per unit of steer:
+    # positive, and growing with the speed for a car that is not far into understeer
+    assert 0 < got["yaw_gain_slow"] < got["yaw_gain_middle"] < got["yaw_gain_fast"]
+    assert got["max_drift_angle"] > 0

@@ -196,7 +196,7 @@ def missing(name: str, model: ModuleType, gradient: float) -> str:
     if name == "step_peak_time":
         return "none: the yaw rate does not pass its steady value by 1 %"
     if name.startswith("yaw_gain") or name.startswith("step_"):
-        circle = "0.2 g" if unit == "m" else "0.2 × 500 px/s²"
+        circle = "0.2 g" if unit == "m" else "100 px/s²"
         return f"n/a: the car could not hold the {circle} circle at that speed (not reached, or at full lock)"
     if name in ("understeer_gradient", "max_drift_angle"):
         what = "0.1-0.3 g steps" if unit == "m" else "steps up to 150 px/s²"

@@ -24,14 +24,14 @@ dynamic car, …), which is not the spec sheet's rear-axle circle.
 | peak_lateral_accel | largest sideways acceleration in the full-lock runs, speed × turn rate of the velocity over 0.25 s (single-tick steps of instant steering are not accelerations a driver feels) |
 | standing_quarter | full throttle straight from rest: the time to cover a quarter mile (402.336 m), or 4000 px for models in pixels |
 | skidpad_lateral | the steady lateral acceleration of the full-lock circles, mean speed² / path radius over the last second, the larger of the two (the skid pad's figure: the car's grip held round a circle) |
-| understeer_gradient | ISO 4138, constant radius: on a circle of 40 m (600 px) a driver holds the radius while the speed is raised in steps of 0.1 g (100 px/s²) of lateral acceleration, each held steady; K is the slope of the road-wheel angle δ against a_y over 0.1-0.3 g (δ = L/R + K·a_y), in °/g (° per 10³ px/s²) |
-| yaw_gain_slow, _middle, _fast | steady yaw rate / δ (1/s) on circles of 0.2 g (200 px/s²) at 30, 60, 90 km/h (150, 300, 450 px/s) |
+| understeer_gradient | ISO 4138, constant radius: on a circle of 40 m (600 px) a driver holds the radius while the speed is raised in steps of 0.1 g (50 px/s²) of lateral acceleration, each held steady; K is the slope of the road-wheel angle δ against a_y over 0.1-0.3 g (δ = L/R + K·a_y), in °/g (° per 10³ px/s²) |
+| yaw_gain_slow, _middle, _fast | steady yaw rate / δ (1/s) on circles of 0.2 g (100 px/s²) at 30, 60, 90 km/h (200, 350, 500 px/s) |
 | characteristic_speed, critical_speed | √(L/K) for an understeering car (K > 0, where the yaw gain peaks), √(L/−K) for an oversteering one (K < 0, where it diverges); L the wheel base |
-| step_response_time, step_peak_time, step_overshoot | ISO 7401, step steer at 60 km/h (300 px/s): the steer ramped in 0.1 s to the steer of the 0.2 g circle at that speed, time zero at half the steer; the yaw rate's time to 90 % of its steady value, the time of its peak, and how far the peak passes it (%) |
+| step_response_time, step_peak_time, step_overshoot | ISO 7401, step steer at 60 km/h (350 px/s): the steer ramped in 0.1 s to the steer of the 0.2 g circle at that speed, time zero at half the steer; the yaw rate's time to 90 % of its steady value, the time of its peak, and how far the peak passes it (%) |
 | max_drift_angle | the largest steady slip angle β (°, the velocity's angle from the heading at the reference point) of the constant-radius steps held (models with slip angles) |
 
-The handling figures (handling_runs.py) run on a copy of the tuning with the steering
-feel's steer and return times at 0 (at once): the tests set the steer themselves.
+The handling figures (handling.py, handling_runs.py) run on a copy of the tuning with the
+steering feel's steer and return times at 0 (at once): the tests set the steer themselves.
 
 NaN means the manoeuvre could not reach its mark (100 never reached, no top speed).
 """
