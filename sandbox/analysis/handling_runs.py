@@ -16,7 +16,7 @@ while the speed is within HELD_SHARE of its target (speeding up moves the dynami
 car's load rearward, which a steer adjusted meanwhile would have to undo). The road-
 wheel angle δ is the state's `wheel_angle`, as the model applied it.
 
-A step is held when, over its last AVERAGE_S, the mean path curvature is within
+A step is held when, over its last window of AVERAGE_S, the mean path curvature is within
 HELD_SHARE of the circle's, the mean speed within HELD_SHARE of the target, and the
 steer short of full lock. Lateral acceleration a_y = v̄²·κ̄ (means of that window).
 """
@@ -29,11 +29,12 @@ import numpy as np
 from numba import literally, prange
 
 from ..physics.kernel import kernel
+from ..physics.state import GENERIC
 from .run_walls import tick_on
 from .straight_runs import HEADING, VX, VY, X, Y, controls_row, speed_of, start_state
 
-WHEEL_ANGLE = 5
-"""Column of the common `wheel_angle` slot (state.py's GENERIC layout)."""
+WHEEL_ANGLE = GENERIC.offset["wheel_angle"]
+"""Column of the common `wheel_angle` slot, the same in every model's layout."""
 STEER_GAIN = 4.0
 """1/s: the driver's steer integrator (log u per second per unit of log curvature error),
 below the dynamic car's yaw mode (about 5 rad/s) so the loop does not ring."""
@@ -52,7 +53,8 @@ REACH_GAIN = 0.005
 HOLD_S = 4.0
 """s: the longest a step is held once its speed is reached: it ends sooner, at the end
 of a window of AVERAGE_S over which the curvature was within SETTLED of the circle's
-and the steer moved by under SETTLED."""
+and the steer moved by under SETTLED (the steps past the gradient's, which give only
+the drift angle: HELD_SHARE)."""
 SETTLED = 0.003
 AVERAGE_S = 0.5
 """s: the windows a held step is judged by; its figures are its last window's."""
@@ -97,10 +99,10 @@ def throttle(now, speed):
 
 
 @kernel
-def hold_circle(model, s, p, dt, speed, curvature, u, stats):
+def hold_circle(model, s, p, dt, speed, curvature, u, settle, stats):
     """Drive from `s` (in place) at `speed` on a path of `curvature` (1/length, a
     right turn), steer input starting at `u`: until the speed is reached (at most
-    REACH_S), then until settled (at most HOLD_S). Fills `stats` (slots above) from the last window:
+    REACH_S), then until settled within `settle` (at most HOLD_S). Fills `stats` (slots above) from the last window:
     mean speed, path curvature, δ (rad), yaw rate (rad/s), slip angle β (rad, the
     velocity's angle from the heading), whether held (1.0/0.0), the steer input at
     the end; returns that input."""
@@ -155,7 +157,7 @@ def hold_circle(model, s, p, dt, speed, curvature, u, stats):
             fastest = max(fastest, u)
             if n == average and travelled > 0.0:
                 off = abs(turned / travelled / curvature - 1.0)
-                settled = off <= SETTLED and abs(u / window_steer - 1.0) <= SETTLED
+                settled = off <= settle and abs(u / window_steer - 1.0) <= settle
     stats[:] = math.nan
     stats[HELD] = 0.0
     stats[STEER] = u
@@ -192,7 +194,8 @@ def constant_radius(model, p, dt, defaults, radius, base, scale, wheel_base, out
         a = k * STEP_SHARE * base
         guess = 2.0 * u - before if k > 2 else u  # the steer a straight line through the last two steps gives
         before = u
-        u = hold_circle(model, s, p, dt, math.sqrt(a * radius), 1.0 / radius, min(max(guess, 0.0), 1.0), stats)
+        settle = SETTLED if k <= LINEAR_STEPS else HELD_SHARE
+        u = hold_circle(model, s, p, dt, math.sqrt(a * radius), 1.0 / radius, min(max(guess, 0.0), 1.0), settle, stats)
         if stats[HELD] == 0.0:
             break
         beta = abs(stats[MEAN_SLIP]) * RADIANS_TO_DEGREES
@@ -298,7 +301,7 @@ def car_handling(model, p, dt, defaults, radius, base, scale, wheel_base, speeds
             gradient = out[K_GRADIENT] / (scale * RADIANS_TO_DEGREES) if known else 0.0  # rad per length/s²
             ratio = (now + gradient) / (was + gradient)
             u = min(u * ratio, 1.0) if ratio > 0.0 else u
-        u = hold_circle(model, s, p, dt, v, GAIN_SHARE * base / (v * v), u, stats)
+        u = hold_circle(model, s, p, dt, v, GAIN_SHARE * base / (v * v), u, SETTLED, stats)
         held = stats[HELD] == 1.0 and stats[MEAN_DELTA] != 0.0
         out[GAIN_1 + j] = stats[MEAN_YAW] / stats[MEAN_DELTA] if held else math.nan
         if j == step_at and held:
