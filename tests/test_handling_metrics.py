@@ -183,3 +183,17 @@ def test_the_arcade_gets_its_figures_in_its_own_units():
     # positive, and growing with the speed for a car that is not far into understeer
     assert 0 < got["yaw_gain_slow"] < got["yaw_gain_middle"] < got["yaw_gain_fast"]
     assert got["max_drift_angle"] > 0
+
+
+def test_every_metric_kind_has_a_unit_decimals_and_tune_limits():
+    """The tune panel and the targets read a tolerance and a range for every kind of
+    metric: the handling figures' kinds (gradient, gain, percent) have them too."""
+    from sandbox.analysis.metrics import DECIMALS, METRICS, unit_of
+    from sandbox.analysis.tune_space import DEFAULT_TOLERANCE, LIMITS, SMALLEST_TOLERANCE
+    from sandbox.physics.models import MODELS
+
+    for metric in METRICS.values():
+        for model in (MODELS["arcade"], MODELS["monster"]):
+            assert unit_of(metric.kind, model)
+        assert metric.kind in DECIMALS and metric.kind in DEFAULT_TOLERANCE
+        assert metric.kind in SMALLEST_TOLERANCE and metric.kind in LIMITS
