@@ -113,7 +113,9 @@ def test_metrics_command_prints_json():
     data = json.loads(out)
     assert data["model"] == "arcade" and data["hz"] == 60
     names = [m["name"] for m in data["metrics"]]
-    assert names[0] == "top_speed" and len(names) == 13 and "turning_circle" in names
+    # thirteen manoeuvre figures, then the ten handling figures (understeer gradient … drift angle)
+    assert names[0] == "top_speed" and len(names) == 23 and "turning_circle" in names
+    assert names[13] == "understeer_gradient" and names[-1] == "max_drift_angle"
     assert data["metrics"][0]["value"] == pytest.approx(645, abs=1) and data["metrics"][0]["unit"] == "px/s"
     # beside it, the recipe's balance engine_power + friction·dt·v + drag·dt·v² = 0 solved by hand
     p = json.loads((BUILTIN_DIR / "go_kart.json").read_text())["params"]

@@ -3,6 +3,7 @@ recompute after a slider change, and a click that sweeps."""
 
 import os
 
+import numpy as np
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -23,7 +24,8 @@ def test_the_table_shows_every_slider_against_every_metric(window):
     panel = _show(window)
     result = panel.result
     expected = sensitivity(window.model, dict(window.tuning), window.sim.hz)
-    assert result.params == expected.params and (result.per_share == expected.per_share).all()
+    # equal, NaN where a figure has none (the step steer's peak time of a car that does not overshoot)
+    assert result.params == expected.params and np.array_equal(result.per_share, expected.per_share, equal_nan=True)
     assert panel.table.rowCount() == len(result.params) and panel.table.columnCount() == len(result.metrics)
     row, column = result.params.index("engine_power"), result.metrics.index("top_speed")
     cell = panel.table.item(row, column)

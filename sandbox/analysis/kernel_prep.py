@@ -73,7 +73,7 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
         return all(bool(f.signatures) for f in _curve_kernels(model))
     from ..physics import kernels
     from ..physics.sim import model_number
-    from . import manoeuvres
+    from . import handling_runs, manoeuvres
 
     number = model_number(model)
     plain = ()  # compiled functions called as they are, not through `kernels.call`
@@ -92,8 +92,14 @@ def is_prepared(model: ModuleType, level: str = "drive") -> bool:
     else:
         drivers = {
             "drive": (kernels.run_one,),
-            "metrics": (kernels.run_one, manoeuvres.metrics_rows),
-            "everything": (kernels.run_one, manoeuvres.metrics_rows, manoeuvres.metrics_rows_parallel),
+            "metrics": (kernels.run_one, manoeuvres.metrics_rows, handling_runs.handling_rows),
+            "everything": (
+                kernels.run_one,
+                manoeuvres.metrics_rows,
+                manoeuvres.metrics_rows_parallel,
+                handling_runs.handling_rows,
+                handling_runs.handling_rows_parallel,
+            ),
         }[level]
     return all(kernels.compiled(driver, number) for driver in drivers) and all(bool(f.signatures) for f in plain)
 

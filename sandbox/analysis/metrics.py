@@ -24,6 +24,14 @@ dynamic car, …), which is not the spec sheet's rear-axle circle.
 | peak_lateral_accel | largest sideways acceleration in the full-lock runs, speed × turn rate of the velocity over 0.25 s (single-tick steps of instant steering are not accelerations a driver feels) |
 | standing_quarter | full throttle straight from rest: the time to cover a quarter mile (402.336 m), or 4000 px for models in pixels |
 | skidpad_lateral | the steady lateral acceleration of the full-lock circles, mean speed² / path radius over the last second, the larger of the two (the skid pad's figure: the car's grip held round a circle) |
+| understeer_gradient | ISO 4138, constant radius: on a circle of 40 m (600 px) a driver holds the radius while the speed is raised in steps of 0.1 g (50 px/s²) of lateral acceleration, each held steady; K is the slope of the road-wheel angle δ against a_y over 0.1-0.3 g (δ = L/R + K·a_y), in °/g (° per 10³ px/s²) |
+| yaw_gain_slow, _middle, _fast | steady yaw rate / δ (1/s) on circles of 0.2 g (100 px/s²) at 30, 60, 90 km/h (200, 350, 500 px/s) |
+| characteristic_speed, critical_speed | √(L/K) for an understeering car (K > 0, where the yaw gain peaks), √(L/−K) for an oversteering one (K < 0, where it diverges); L the wheel base |
+| step_response_time, step_peak_time, step_overshoot | ISO 7401, step steer at 60 km/h (350 px/s): the steer ramped in 0.1 s to the steer of the 0.2 g circle at that speed, time zero at half the steer; the yaw rate's time to 90 % of its steady value, the time of its peak, and how far the peak passes it (%) |
+| max_drift_angle | the largest steady slip angle β (°, the velocity's angle from the heading at the reference point) of the constant-radius steps held (models with slip angles) |
+
+The handling figures (handling.py, handling_runs.py) run on a copy of the tuning with the
+steering feel's steer and return times at 0 (at once): the tests set the steer themselves.
 
 NaN means the manoeuvre could not reach its mark (100 never reached, no top speed).
 """
@@ -38,7 +46,7 @@ import numpy as np
 
 from ..physics import kernels  # first: it loads the models, which `sim` needs loaded before it
 from ..physics.sim import model_number, tuning_rows
-from . import manoeuvres
+from . import handling, manoeuvres
 
 
 class Metric(NamedTuple):
@@ -113,7 +121,10 @@ METRICS = {
         "larger of the slow and the top-speed circle.",
     ),
 }
-DECIMALS = {"speed": 1, "time": 2, "distance": 1, "deg": 1, "accel": 2}
+MANOEUVRE_COUNT = len(METRICS)
+"""The figures of the manoeuvres (manoeuvres.car_metrics' slots); the handling figures follow."""
+METRICS.update({name: Metric(*fields) for name, fields in handling.HANDLING_METRICS.items()})
+DECIMALS = {"speed": 1, "time": 2, "distance": 1, "deg": 1, "accel": 2, "gradient": 2, "gain": 2, "percent": 1}
 """Decimal places each unit kind is shown with."""
 
 
@@ -139,7 +150,9 @@ def walking_pace(model: ModuleType) -> float:
 
 
 def point_of(name: str, model: ModuleType) -> str:
-    """Where a distance metric is measured ("" for the others)."""
+    """Where a distance metric or a handling figure is measured ("" for the others)."""
+    if name in handling.HANDLING_METRICS:
+        return handling.point(name, model)
     if name.startswith("radius"):
         return f"path of {model.REFERENCE_POINT}"
     if name == "turning_circle":
@@ -158,7 +171,17 @@ def formula_top_speed(model: ModuleType, params: Mapping[str, object], hz: float
 
 def unit_of(kind: str, model: ModuleType) -> str:
     length = model.LENGTH_UNIT
-    return {"speed": f"{length}/s", "time": "s", "distance": length, "deg": "°", "accel": f"{length}/s²"}[kind]
+    gradient = "°/g" if length == "m" else f"° per 1000 {length}/s²"
+    return {
+        "speed": f"{length}/s",
+        "time": "s",
+        "distance": length,
+        "deg": "°",
+        "accel": f"{length}/s²",
+        "gradient": gradient,
+        "gain": "1/s",
+        "percent": "%",
+    }[kind]
 
 
 def _tuning(model: ModuleType, row: np.ndarray) -> dict:
@@ -203,11 +226,24 @@ def compute(model: ModuleType, params: Mapping[str, object], hz: float) -> dict[
     """Every metric for every tuning in `params` (arrays of one length, or scalars):
     name -> array, one entry per tuning."""
     rows, which, arguments = manoeuvre_arguments(model, params, hz)
-    out = np.empty((len(rows), len(METRICS)))
+    out = np.empty((len(rows), MANOEUVRE_COUNT))
     run = manoeuvres.metrics_rows_parallel if len(rows) > 1 else manoeuvres.metrics_rows
     kernels.call(run, model_number(model), rows, *arguments, out)
     out = out[which]
-    return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
+    values = {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(list(METRICS)[:MANOEUVRE_COUNT])}
+    return values | handling_figures(model, rows, which, hz)
+
+
+def wheel_bases(model: ModuleType, rows: np.ndarray) -> np.ndarray:
+    """(k,): the wheel base (model units) of each tuning row (the model's `body`)."""
+    return np.array([model.body(_tuning(model, row))["wheel_base"] for row in rows], dtype=np.float64)
+
+
+def handling_figures(model: ModuleType, rows: np.ndarray, which: np.ndarray, hz: float) -> dict[str, np.ndarray]:
+    """The handling figures (handling.py) of tuning rows `rows`, as `compute` gives them
+    (each tuning's row `which`)."""
+    found = handling.measure(model, rows, 1.0 / hz, wheel_bases(model, rows))
+    return {name: np.ascontiguousarray(v[which]) for name, v in found.items()}
 
 
 def table(model: ModuleType, values: Mapping[str, np.ndarray], index: int = 0) -> list[dict]:
@@ -236,6 +272,9 @@ def missing_reason(name: str, value: float, model: ModuleType, values: Mapping[s
     """Why a metric has no value for this tuning ("" when it has one)."""
     if math.isfinite(value):
         return ""
+    if name in handling.HANDLING_METRICS:
+        gradient = float(np.asarray(values["understeer_gradient"]).reshape(-1)[index])
+        return handling.missing(name, model, gradient)
     top = float(np.asarray(values["top_speed"]).reshape(-1)[index])
     _, ref_label = reference_speed(model)
     if name == "top_speed":

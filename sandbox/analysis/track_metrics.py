@@ -8,7 +8,10 @@ top speed from the parameters is a formula and takes none. The circles aim at 25
 the open field's top speed, so a track too short for the top speed run still drives
 the slow circle. A track without walls (the open field, a course of cones) gives the
 open field's figures. A model that does not meet walls yet drives through them: its
-figures are the open field's (`meets_walls` says which).
+figures are the open field's (`meets_walls` says which). The handling figures
+(handling.py: steady circles up to 40 m round, a step steer at speed) are always the
+open field's: a track rarely has the room, and they describe the car, not the place;
+no wall is met in their runs (met_at NaN).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from ..physics.sim import model_number
 from ..physics.track import Track
 from ..physics.walls import walls_for
 from . import manoeuvres
-from .metrics import METRICS, compute, manoeuvre_arguments
+from .metrics import MANOEUVRE_COUNT, METRICS, compute, manoeuvre_arguments
 
 
 def meets_walls(model: ModuleType) -> bool:
@@ -47,13 +50,18 @@ def compute_on_track(
     start = np.array([spawn.x, spawn.y, spawn.heading], dtype=np.float64)
     aims = np.empty(len(rows))
     aims[which] = open_field["top_speed"]
-    out = np.empty((len(rows), len(METRICS)))
-    met = np.full((len(rows), len(METRICS)), math.nan)
+    out = np.empty((len(rows), MANOEUVRE_COUNT))
+    met = np.full((len(rows), MANOEUVRE_COUNT), math.nan)
     kernels.call(manoeuvres.metrics_rows_on, model_number(model), rows, *arguments, out, (walls, start, aims, met))
     out, met = out[which], met[which]
     out[np.isfinite(met)] = math.nan
-    values = {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(METRICS)}
-    return values, {name: np.ascontiguousarray(met[:, j]) for j, name in enumerate(METRICS)}
+    on_track = list(METRICS)[:MANOEUVRE_COUNT]
+    values = {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(on_track)}
+    met_at = {name: np.ascontiguousarray(met[:, j]) for j, name in enumerate(on_track)}
+    for name in list(METRICS)[MANOEUVRE_COUNT:]:  # the handling figures: the open field's
+        values[name] = open_field[name]
+        met_at[name] = np.full(np.size(open_field[name]), math.nan)
+    return values, met_at
 
 
 def wall_note(seconds: float) -> str:

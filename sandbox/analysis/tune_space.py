@@ -18,8 +18,10 @@ from .lap_metrics import LAP_METRICS, figure_names, metric_of
 from .metrics import unit_of
 
 DEFAULT_TOLERANCE = {"speed": 0.02, "time": 0.02, "distance": 0.02, "deg": 0.02, "accel": 0.02}
+DEFAULT_TOLERANCE |= {"gradient": 0.05, "gain": 0.02, "percent": 0.05}  # the handling figures
 """Share of the target value taken as its tolerance when none is given."""
 SMALLEST_TOLERANCE = {"speed": 0.01, "time": 0.001, "distance": 0.01, "deg": 0.01, "accel": 0.001}
+SMALLEST_TOLERANCE |= {"gradient": 0.01, "gain": 0.01, "percent": 0.1}
 """Model units: a default tolerance is never below this (a target of 0 still has one)."""
 LIMITS = {
     "speed": (0.0, math.inf),
@@ -27,6 +29,9 @@ LIMITS = {
     "distance": (0.0, math.inf),
     "deg": (0.0, 90.0),
     "accel": (0.0, math.inf),
+    "gradient": (-math.inf, math.inf),  # below 0: oversteer
+    "gain": (-math.inf, math.inf),
+    "percent": (0.0, math.inf),
 }
 """What each kind of metric can be at all: a target outside is refused."""
 FINEST_TOLERANCE = 1e-9

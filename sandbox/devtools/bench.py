@@ -63,6 +63,7 @@ TARGETS = {
     "tick_ns": {"arcade": 100, "bicycle": 1000, "ackermann": 1000, "rigid_body": 1000, "monster": 1000},
     "batch_car_ticks_per_s": {"arcade": 4e7, "bicycle": 1.5e7, "ackermann": 1.5e7, "rigid_body": 8e6, "monster": 8e6},
     "metrics_ms": 16,
+    "handling_ms": 50,
     "scaling_spread": 2.0,
     "sweep_s": 0.5,
     "seek_ms": 16,
@@ -223,6 +224,29 @@ def metrics_ms(repeats: int = 7) -> dict:
     return out
 
 
+def handling_ms(repeats: int = 7) -> dict:
+    """Median milliseconds of the handling figures alone (understeer gradient, yaw gains,
+    step steer, drift angle: one compiled call) for one tuning, per model, after a
+    warm-up run."""
+    from ..analysis.handling import measure
+    from ..analysis.metrics import wheel_bases
+    from ..physics.sim import tuning_rows
+
+    out = {}
+    for name in DEFAULT_PRESETS:
+        preset = _preset(name)
+        rows, _ = tuning_rows(preset.model, preset.tuning, 1)
+        bases = wheel_bases(preset.model, rows)
+        measure(preset.model, rows, 1.0 / preset.hz, bases)  # compile or load first
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            measure(preset.model, rows, 1.0 / preset.hz, bases)
+            times.append(time.perf_counter() - start)
+        out[name] = statistics.median(times) * 1000
+    return out
+
+
 def _step(what: str) -> None:
     """Where the bench is, on stderr (stdout carries only the figures)."""
     print(f"bench: {what}…", file=sys.stderr, flush=True)
@@ -269,6 +293,7 @@ def run(quick: bool = False) -> dict:
     figures["sweep"] = sweep_seconds(side=30 if quick else 100)
     figures["seek_ms"] = seek_ms(1 if quick else 5)
     figures["metrics_ms"] = metrics_ms(5 if quick else 9)
+    figures["handling_ms"] = handling_ms(5 if quick else 9)
     _step("auto-tune and sensitivity")
     figures["tune"] = bench_tune.tune_seconds()
     figures["tune_s"] = {name: r["seconds"] for name, r in figures["tune"].items()}
@@ -362,6 +387,15 @@ def report(f: dict) -> str:
         t["metrics_ms"],
         True,
     )
+    if "handling_ms" in f:
+        lines += _per_model(
+            "handling figures alone (one tuning: constant radius, yaw gains, step steer; median), ms:",
+            f["handling_ms"],
+            "ms",
+            1,
+            t["handling_ms"],
+            True,
+        )
     if "tune" in f:
         lines += _per_model(
             "auto-tune, three targets over four free parameters from the preset's tuning, s "
