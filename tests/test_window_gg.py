@@ -87,3 +87,24 @@ def test_nothing_is_recorded_while_the_tab_is_hidden(window, qtbot):
     qtbot.waitUntil(lambda: not window.gg.active)
     window.drive.drive_through([[0.0, 1.0, 0.0]] * 30)
     assert window.gg.buffer.count == 0 and window.gg.point() is None
+
+
+def test_the_bars_show_each_axle_s_grip_used_and_load_from_the_state(window, qtbot):
+    """The Corvette mid-corner: each bar reads the friction-circle use the state's forces
+    give (|F|/(μ·load), worked here from the state's slots) and the axle's load; the
+    bars are drawn with the window's frame, not painted at each change."""
+    from sandbox.files.presets import find_preset, load_preset
+
+    window.apply_preset(load_preset(find_preset("monster_corvette_c5")))
+    gg_in_front(window, qtbot)
+    window.drive.drive_through([[0.4, 1.0, 0.0]] * 150)
+    window.drive_view.refresh()
+    s = window.sim.state.extra
+    mu = float(window.tuning["mu"])
+    front = abs(float(s["lat_front"][0])) / (mu * float(s["load_front"][0]))
+    rear = math.hypot(float(s["traction"][0]), float(s["lat_rear"][0])) / (mu * float(s["load_rear"][0]))
+    texts = [bar.text() for bar in window.gg.use_bars]
+    assert texts == [f"front: {100 * front:.0f} %", f"rear: {100 * rear:.0f} %"]
+    loads = [bar.text() for bar in window.gg.load_bars]
+    assert loads[0].startswith(f"front: {float(s['load_front'][0]):,.0f} N".replace(",", " "))
+    assert all(bar.updatesEnabled() for bar in window.gg.use_bars + window.gg.load_bars)

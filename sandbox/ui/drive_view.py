@@ -168,7 +168,7 @@ class DriveView:
         w.track.show_state(state, w.body)
         w.plots.refresh(w.sim.time, None if frame is None else frame % REFRESH_TURNS)
         if due(1) and w.gg.active:  # with the slip plot; drawn only while its tab is in front
-            w.gg.refresh()
+            w.gg.refresh(exact=frame is None)
         if due(2):  # with the channel plot, the lightest of the three
             w.curves.set_speed(speed)
             feel = getattr(w.panel, "feel_plot", None)
