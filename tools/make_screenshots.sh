@@ -25,6 +25,8 @@ shot --preset recipe_defaults --recording tests/data/recordings/game_arcade_wall
 shot --preset recipe_defaults --tab tune --drive 3 --size 1440x900 --out screenshots/sizes/recipe_tune_1440x900.png
 shot --preset monster_corvette_c5 --tab sensitivity --drive 2 --size 1440x900 --out screenshots/sizes/corvette_sensitivity_1440x900.png
 shot --preset drift --track club_circuit --tab laps --size 1400x900 --out screenshots/laps_tab.png
+shot --preset monster_corvette_c5 --tab tyres --drive 3 --out screenshots/tyres_corvette.png
+shot --preset rigid_body_road --tab tyres --drive 5 --out screenshots/tyres_rigid_body.png
 shot --preset monster_corvette_c5 --drive 3.2 --tab gg --out screenshots/gg_corvette.png
 shot --preset rigid_body_road --drive 3.4 --tab gg --out screenshots/gg_rigid_body.png
 shot --preset drift --track club_circuit --driver --drive 14 --zoom-to-track --size 1440x900 --out screenshots/driver_club_circuit.png
