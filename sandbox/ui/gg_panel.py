@@ -29,7 +29,8 @@ from ..analysis.grip_envelope import outline
 from ..analysis.grip_use import GripUse, grip_use
 from ..analysis.kernel_prep import DRIVER, prepare
 from ..analysis.lap_plan import Limits, car_limits
-from ..physics.car_frame import STANDARD_G, accelerations
+from ..physics.car_frame import STANDARD_G
+from ..physics.channels import derived
 from .ring_buffer import RingBuffer
 from .worker import Worker
 
@@ -219,11 +220,9 @@ class GGPanel(QWidget):
             previous, after = np.vstack([self._last[None, :], rows[:-1]]), rows
         if len(after):
             o = layout.offset
-            heading = o["display_heading"] if "display_heading" in o else o["heading"]
-            along, across = accelerations(
-                previous[:, o["vx"]], previous[:, o["vy"]], after[:, o["vx"]], after[:, o["vy"]],
-                after[:, heading], 1.0 / self.hz,
-            )  # fmt: skip
+            # the plots' own channels (channels.derived): one definition of the car's frame
+            along = derived("accel_long", layout, after, previous[0], 1.0 / self.hz)
+            across = derived("accel_lat", layout, after, previous[0], 1.0 / self.hz)
             times = time_s - np.arange(len(after))[::-1] / self.hz
             speed = np.hypot(after[:, o["vx"]], after[:, o["vy"]])
             self.buffer.extend(np.column_stack([times, along, across, speed]))
