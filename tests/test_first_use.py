@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from cold_runs import run_cold
 from sandbox.analysis.metrics import compute, table
 
@@ -68,7 +70,8 @@ def test_a_drag_while_the_metrics_are_prepared_says_so_then_shows_the_dragged_tu
     computed = window.metrics.job
     qtbot.waitUntil(lambda: not window.metrics.preparing and computed.shown == computed.generation, timeout=LONG_MS)
     expected = table(window.model, compute(window.model, dict(window.tuning), window.sim.hz))
-    assert [r["value"] for r in window.metrics.rows] == [r["value"] for r in expected]
+    # NaN: a figure the tuning has none of (a step steer without overshoot has no peak time)
+    np.testing.assert_array_equal([r["value"] for r in window.metrics.rows], [r["value"] for r in expected])
     assert "MainThread" not in held.threads
     window.undo.undo()
     assert window.tuning["engine_power"] == first[-1]

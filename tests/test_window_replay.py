@@ -24,8 +24,9 @@ def test_recording_captures_every_ticks_controls(window, tmp_path):
     assert window.replay.save_recording_to(tmp_path / "mine.csv")
     from sandbox.files.traces import load_trace
 
-    # pedals only: the three-column file every earlier version reads
-    assert (tmp_path / "mine.csv").read_text().splitlines()[0] == "steer,throttle,brake"
+    # pedals only: the three control columns every earlier version reads, then the car's channels
+    header = (tmp_path / "mine.csv").read_text().splitlines()[0].split(",")
+    assert header[:3] == ["steer", "throttle", "brake"] and "handbrake" not in header and "speed[px/s]" in header
     assert np.array_equal(load_trace(tmp_path / "mine.csv"), rows)
 
 
@@ -50,7 +51,8 @@ def test_handbrake_and_gear_shifts_are_recorded_and_replay_exactly(window, tmp_p
     assert rows[:, 3].sum() == 15 and rows[:, 4].tolist().count(1.0) == 2  # handbrake ticks, shifts
     assert gear == 3.0
     assert window.replay.save_recording_to(tmp_path / "drift.csv")
-    assert (tmp_path / "drift.csv").read_text().splitlines()[0] == "steer,throttle,brake,handbrake,shift"
+    header = (tmp_path / "drift.csv").read_text().splitlines()[0].split(",")
+    assert header[:5] == ["steer", "throttle", "brake", "handbrake", "shift"] and "rpm[rpm]" in header
     window.keys.held.clear()
     assert window.replay.open_trace_file(tmp_path / "drift.csv")
     window.replay.scrub(len(rows))

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
+from ..analysis.handling import HANDLING_METRICS
 from ..analysis.kernel_prep import LAPS, is_prepared, prepare
 from ..analysis.lap_metrics import lap_figures, lap_note, lap_track, metric_of, sector_names
 from ..analysis.metrics import DECIMALS, compute, table, unit_of
@@ -39,10 +40,10 @@ MISSING = QColor("#757575")
 
 
 def value_text(row: dict) -> str:
-    """A metric's value with its decimals and unit, or why it has none (a lap figure:
-    "—", its tooltip says why)."""
+    """A metric's value with its decimals and unit, or why it has none (a lap figure or a
+    handling figure, whose reasons are long for the side panel: "—", its tooltip says why)."""
     if row["missing"]:
-        return "—" if row.get("dash") else row["missing"]
+        return "—" if row.get("dash") or row["name"] in HANDLING_METRICS else row["missing"]
     return f"{row['value']:.{row['decimals']}f} {row['unit']}"
 
 
