@@ -17,7 +17,8 @@ without reassociating anything, and each car gets the bits of its one-car `tick`
 On the open field (no walls, or none in the world) the loop is compiled with None
 for the walls: no contact code in it, the same loop as before there were walls. Among
 walls each tick runs that same loop over every car, then moves again, meeting the
-walls, each car whose move came within reach of one (`walls.moved_clear_of_walls`):
+walls, each car whose move came within reach of one (`walls.padded_move`, tested
+as the one-car tick tests it, all the cars' look-ups in one vectorised loop):
 most cars are far from every wall on most ticks, and the bits are the same. On a
 track with cones or surfaces the chunk runs each car's own tick instead (the
 drivers' `each_car`): counting cones and reading the grip are the one-car tick's; so
@@ -36,7 +37,8 @@ from numba.extending import intrinsic
 from .car_shape import first_shape_slot
 from .kernel import inlined, kernel
 from .steer_feel import FEEL_GROUP, all_neutral, feel_slots, input_reader, mark_held
-from .walls import is_open, moved_clear_of_walls
+from .walls import clearance_look, is_open, needed_clearance, padded_move, shape_reach
+from .world import raster_look
 from .world_step import has_items
 
 CHUNK = 256
@@ -48,7 +50,7 @@ def held_controls(module, each_car):
     per car, then `advance` tick after tick across the chunk; on a track with cones
     or surfaces `each_car` (what a tick does there is in the one-car tick only)."""
     moved, n_held, n_params, code = _code(module)
-    settle, show, held_of, step, step_among, held_values = module.settle, module.show, *code
+    settle, show, held_of, step, step_among, among_walls, held_values = module.settle, module.show, *code
     neutral, mark = all_neutral(module), mark_held(module)
 
     def chunk(model, states, start, stop, controls, params, which, dt, ticks, walls):
@@ -71,9 +73,9 @@ def held_controls(module, each_car):
                 for j in range(stop - start):
                     step(car, u, p, j, dt, None)
         else:
-            before = np.empty_like(car)
+            look, at = among_walls(car, p)
             for _ in range(ticks):
-                step_among(car, before, u, p, dt, walls)
+                step_among(car, look, at, u, p, dt, walls)
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
@@ -88,7 +90,7 @@ def trace_controls(module, each_car):
     tick: each tick `held` for every car, then `advance` across the chunk; as
     `held_controls`, `each_car` on a track with cones or surfaces."""
     moved, n_held, n_params, code = _code(module)
-    settle, show, held_of, step, step_among, held_values = module.settle, module.show, *code
+    settle, show, held_of, step, step_among, among_walls, held_values = module.settle, module.show, *code
     neutral, mark = all_neutral(module), mark_held(module)
 
     def chunk(model, states, start, stop, trace, params, which, dt, walls):
@@ -100,7 +102,7 @@ def trace_controls(module, each_car):
         for i in range(start, stop):
             settle(states[i])
         car, u, p = _columns(states, start, stop, params, which, moved, n_held, n_params)
-        before = np.empty_like(car)
+        look, at = among_walls(car, p)
         for t in range(trace.shape[0]):
             c = (trace[t, 0], trace[t, 1], trace[t, 2], trace[t, 3], trace[t, 4])
             for j in range(stop - start):
@@ -111,7 +113,7 @@ def trace_controls(module, each_car):
                 for j in range(stop - start):
                     step(car, u, p, j, dt, None)
             else:
-                step_among(car, before, u, p, dt, walls)
+                step_among(car, look, at, u, p, dt, walls)
         _back(states, start, car, moved)
         for j in range(stop - start):
             show(states[start + j], held_values(u, j))
@@ -184,27 +186,45 @@ def _column_steps(module, n_moves: int, n_moved: int, n_held: int, n_params: int
             car[k, j] = after[k]
 
     @inlined
-    def step_among(car, before, u, p, dt, walls):
-        # every car moved as on the open field (the loop the compiler vectorises), then
-        # the few whose move came near a wall moved again from where they were, meeting it
+    def step_among(car, look, at, u, p, dt, walls):
+        # every car moved as on the open field (the loop the compiler vectorises); each
+        # car's look-up whether that move came within reach of a wall, its arithmetic in
+        # a loop without a branch or a read of the world (vectorised too); then the few
+        # that came near a wall moved again from where they were (`look`'s first rows),
+        # meeting it. The same test, to the bit, as the one-car tick's `clear_of_walls`.
         m = car.shape[1]
-        for k in range(n_moved):
+        k, raster, values = clearance_look(walls)
+        for i in range(n_moved):
             for j in range(m):
-                before[k, j] = car[k, j]
+                look[i, j] = car[i, j]
         for j in range(m):
             step(car, u, p, j, dt, None)
         for j in range(m):
-            tuning = _column(p, j, n_params)
-            if not moved_clear_of_walls(walls, tuning, first, before[0, j], before[1, j], car[0, j], car[1, j]):
-                for k in range(n_moved):
-                    car[k, j] = before[k, j]
+            mx, my = padded_move(look[0, j], look[1, j], car[0, j], car[1, j])
+            look[n_moved + 1, j] = needed_clearance(look[n_moved, j], mx, my, k)
+            look[n_moved + 2, j], at[j] = raster_look(raster, look[0, j] * k, look[1, j] * k)
+        for j in range(m):
+            if not max(look[n_moved + 2, j], values[at[j]]) > look[n_moved + 1, j]:
+                for i in range(n_moved):
+                    car[i, j] = look[i, j]
                 step(car, u, p, j, dt, walls)
+
+    @inlined
+    def among_walls(car, p):
+        # room for step_among: the cars' slots before a tick, their shapes' reach
+        # (`shape_reach`, held with the tuning), the clearance each move needs and the
+        # look-ups' distances outside the raster; and where each look-up reads
+        m = car.shape[1]
+        look = np.empty((n_moved + 3, m))
+        for j in range(m):
+            look[n_moved, j] = shape_reach(_column(p, j, n_params), first)
+        return look, np.empty(m, dtype=np.int64)
 
     @inlined
     def held_values(u, j):
         return _column(u, j, n_held)
 
-    return held_of, step, step_among, held_values
+    return held_of, step, step_among, among_walls, held_values
 
 
 @intrinsic

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+import numpy as np
 from numba.core import types
 from numba.extending import overload
 
@@ -40,7 +41,7 @@ from .cones import cone_count
 from .kernel import OPTIONS, kernel
 from .surfaces import surface_count
 from .track import DEFAULT_WALL_FRICTION, DEFAULT_WALL_RESTITUTION, Track
-from .world import EMPTY, World, build_world, clearance_at, has_walls
+from .world import EMPTY, World, build_world, clearance_at, has_walls, raster_of
 
 
 class Walls(NamedTuple):
@@ -96,44 +97,58 @@ def _is_open_of(walls):
 
 
 @kernel(inline=True)
+def shape_reach(p, first) -> float:
+    """How far the car's shape (tuning row `p`, from slot `first`) reaches from its
+    position, in model units, for every kind at once: half its length and width's
+    diagonal (a rectangle's exactly; more than a capsule's or a circle's, which lie
+    inside it) plus its offset."""
+    length, width, ox, oy = p[first + 1], p[first + 2], p[first + 3], p[first + 4]
+    return 0.5 * math.sqrt(length * length + width * width) + math.sqrt(ox * ox + oy * oy)
+
+
+@kernel(inline=True)
+def needed_clearance(reach, mx, my, k) -> float:
+    """The clearance (px) a car reaching `reach` (model units) needs to move by
+    (mx, my) without meeting anything: the reach, the motion and twice the safe margin
+    (the engines' margins are the same 0.08 px)."""
+    return (reach + math.sqrt(mx * mx + my * my)) * k + 2 * contact_godot3.SAFE_MARGIN
+
+
+@kernel(inline=True)
 def clear_of_walls(walls, p, first, x, y, mx, my) -> bool:
     """Whether the car at (x, y) (model units) moving by (mx, my) this tick cannot
-    reach any wall: the world's clearance at it is more than the shape's reach, the
-    motion and twice the safe margin (`world.clearance_at`). The usual case between
-    walls, decided in one look-up; kept apart from the contact itself (a separate
-    compiled call, `_slide_near`/`_slide_pose_near`, contact_impulse's `_bounce_near`) so that a tick away from walls
-    stays as small as the open field's."""
-    # the shape's reach, for every kind at once: half its length and width's diagonal
-    # (a rectangle's exactly; more than a capsule's or a circle's, which lie inside it)
-    length, width, ox, oy = p[first + 1], p[first + 2], p[first + 3], p[first + 4]
-    shape = 0.5 * math.sqrt(length * length + width * width) + math.sqrt(ox * ox + oy * oy)
+    reach any wall: the world's clearance at it is more than `needed_clearance`
+    (`world.clearance_at`). The usual case between walls, decided in one look-up;
+    kept apart from the contact itself (a separate compiled call,
+    `_slide_near`/`_slide_pose_near`, contact_impulse's `_bounce_near`) so that a tick
+    away from walls stays as small as the open field's."""
     k = walls.scale
-    # the engines' safe margins are the same 0.08 px
-    far = (shape + math.sqrt(mx * mx + my * my)) * k + 2 * contact_godot3.SAFE_MARGIN
-    return clearance_at(walls.world, x * k, y * k) > far
+    return clearance_at(walls.world, x * k, y * k) > needed_clearance(shape_reach(p, first), mx, my, k)
 
 
-def moved_clear_of_walls(walls, p, first, x0, y0, x1, y1) -> bool:
-    """Whether a car moved from (x0, y0) to (x1, y1) as on the open field would have
-    met no wall on the way (`clear_of_walls` of the move; always, without walls): then
-    the tick among walls gives the same bits, so a batch can move its cars as on the
-    open field first. The move read back from the positions differs from the one the
-    tick took in its last bits: the slack is a thousand times that, so a car this says
-    is clear the tick found clear too. Compiled code only."""
-    raise TypeError("walls.moved_clear_of_walls is called from compiled code")
+@kernel(inline=True)
+def padded_move(x0, y0, x1, y1):
+    """The move from (x0, y0) to (x1, y1) read back from the positions, padded by a
+    slack a thousand times the last bits it can differ by from the move the tick took:
+    a car whose padded move is `clear_of_walls` was found clear by its tick too, so a
+    batch can move its cars as on the open field first and test the moves after."""
+    mx, my = x1 - x0, y1 - y0
+    slack = 1e-12 * (abs(x0) + abs(y0) + abs(mx) + abs(my)) + 1e-12
+    return mx + math.copysign(slack, mx), my + math.copysign(slack, my)
 
 
-@overload(moved_clear_of_walls, jit_options=OPTIONS, inline="always")
-def _moved_clear_of(walls, p, first, x0, y0, x1, y1):
+def clearance_look(walls):
+    """(px per model unit, `world.raster_of`, the world's floats the raster's
+    look-ups read) of `walls`: what a loop over cars reads once. Compiled code only;
+    without walls, an empty raster (never read: the open field moves no car again)."""
+    raise TypeError("walls.clearance_look is called from compiled code")
+
+
+@overload(clearance_look, jit_options=OPTIONS, inline="always")
+def _clearance_look_of(walls):
     if _open(walls):
-        return lambda walls, p, first, x0, y0, x1, y1: True
-
-    def among_walls(walls, p, first, x0, y0, x1, y1):
-        mx, my = x1 - x0, y1 - y0
-        slack = 1e-12 * (abs(x0) + abs(y0) + abs(mx) + abs(my)) + 1e-12
-        return clear_of_walls(walls, p, first, x0, y0, mx + math.copysign(slack, mx), my + math.copysign(slack, my))
-
-    return among_walls
+        return lambda walls: (1.0, (0.0, 0.0, 1.0, 1.0, 1.0, 0), np.empty(0))
+    return lambda walls: (walls.scale, raster_of(walls.world), walls.world.floats)
 
 
 @kernel

@@ -300,19 +300,34 @@ def cell_index(world, value: float, axis: int) -> int:
 
 
 @kernel(inline=True)
+def raster_of(world):
+    """The clearance raster as (x0, y0, cell, nx, ny, where its values start in
+    `world.floats`): read once, out of a loop over cars."""
+    at = world.ints[F_CLEAR_GRID]
+    f = world.floats
+    return f[at], f[at + 1], f[at + 2], f[at + 3], f[at + 4], world.ints[F_CLEARANCE]
+
+
+@kernel(inline=True)
+def raster_look(raster, x: float, y: float):
+    """(how far (x, y) lies outside `raster` (0 inside), where its nearest cell's value
+    sits in `world.floats`): a look-up without the read, so that a loop over cars
+    computes it for all of them at once and reads the values after."""
+    x0, y0, cell, nx, ny, first = raster
+    u, v = (x - x0) / cell, (y - y0) / cell
+    i, j = min(max(math.floor(u), 0.0), nx - 1), min(max(math.floor(v), 0.0), ny - 1)
+    return max(-u, u - nx, -v, v - ny, 0.0) * cell, first + int(j * nx + i)
+
+
+@kernel(inline=True)
 def clearance_at(world, x: float, y: float) -> float:
     """A distance from (x, y) that no item is nearer than: the clearance raster's
     value at the point; a point outside the raster is at least as far from every item
     as from the raster's edge, and at least its nearest raster cell's value (the items
     lie inside, so the point's nearest raster point is between them and it). A world
     with walls only (`has_walls`): the open field has no raster."""
-    at = world.ints[F_CLEAR_GRID]
-    x0, y0, cell = world.floats[at], world.floats[at + 1], world.floats[at + 2]
-    nx, ny = world.floats[at + 3], world.floats[at + 4]
-    u, v = (x - x0) / cell, (y - y0) / cell
-    i, j = min(max(math.floor(u), 0.0), nx - 1), min(max(math.floor(v), 0.0), ny - 1)
-    outside = max(-u, u - nx, -v, v - ny, 0.0) * cell
-    return max(outside, world.floats[world.ints[F_CLEARANCE] + int(j * nx + i)])
+    outside, at = raster_look(raster_of(world), x, y)
+    return max(outside, world.floats[at])
 
 
 @kernel
