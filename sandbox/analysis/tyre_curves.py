@@ -328,8 +328,8 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
     slip = math.degrees(float(state.sideslip[0])) if speed > 0 else 0.0
     # the two tractions' handles midway along their stretches of the step
     slow, fast = 0.5 * slip_speed, 0.5 * (slip_speed + xs[-1])
-    levels = np.empty(2)
-    tyre_samplers.arcade_weight_curve(p, 1.0 / hz, np.array([slow, fast]), levels)
+    levels, dt = np.empty(2), 1.0 / hz
+    tyre_samplers.arcade_weight_curve(p, dt, np.array([slow, fast]), levels)
     return [
         TyrePlot(
             "traction: the share of the turn the velocity takes a tick, against speed",
@@ -342,19 +342,13 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
             marks=(("slip speed", slip_speed),),
             handles=(
                 Handle("slip_speed", "slip speed", slip_speed, 0.0, lambda x, y: x),
-                Handle(
-                    "traction_slow",
-                    "traction slow",
-                    slow,
-                    100.0 * float(levels[0]),
-                    _arcade_traction_value(p, AP.traction_slow, slow, 1.0 / hz),
-                ),
-                Handle(
-                    "traction_fast",
-                    "traction fast",
-                    fast,
-                    100.0 * float(levels[1]),
-                    _arcade_traction_value(p, AP.traction_fast, fast, 1.0 / hz),
+                *(
+                    Handle(
+                        name, name.replace("_", " "), x, 100.0 * float(level), _arcade_traction_value(p, slot, x, dt)
+                    )
+                    for name, slot, x, level in zip(
+                        ("traction_slow", "traction_fast"), (AP.traction_slow, AP.traction_fast), (slow, fast), levels
+                    )
                 ),
             ),
             remark="Arcade: above the slip speed the fast traction turns the velocity less each tick: the car drifts.",
