@@ -115,7 +115,7 @@ def second_shape(last, tick):
 
 
 @kernel
-def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
+def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None, standing=None):
     """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
 
     Settled: a geometric approach (each step r times the last, 0 < r < 1) whose
@@ -127,6 +127,10 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
     (within `ticks`), and that speed is the figure. Speeds are kept in `history`
     (unless it is empty). Returns (top speed or inf, first time at `ref` or NaN,
     ticks run, how it settled: 0 no, 1 extrapolated, 2 fixed point, 3 sawtooth).
+    With `standing` (two slots: a distance, then NaN) standing[1] becomes the time (s)
+    the run first covers that distance from where it started, as `standing_start`
+    times it from the same state (the same ticks: the standing start is the straight
+    run's beginning); NaN while it has not.
     """
     literally(model)
     c = controls_row(0.0, 1.0, 0.0)
@@ -138,8 +142,14 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
     top = math.inf
     how = 0
     ran = 0
+    x0, y0, gone_before = s[X], s[Y], 0.0
     for tick in range(1, ticks + 1):
         tick_on(model, s, c, p, dt, world)
+        if standing is not None and standing[1] != standing[1]:
+            gone = math.hypot(s[X] - x0, s[Y] - y0)
+            if gone >= standing[0]:
+                standing[1] = (tick - 1 + (standing[0] - gone_before) / (gone - gone_before)) * dt
+            gone_before = gone
         ran = tick
         speed = speed_of(s)
         if keep:
