@@ -115,7 +115,7 @@ def second_shape(last, tick):
 
 
 @kernel
-def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None, standing=None):
+def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None, standing=None, at_ref=None):
     """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
 
     Settled: a geometric approach (each step r times the last, 0 < r < 1) whose
@@ -130,7 +130,8 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None, standi
     With `standing` (two slots: a distance, then NaN) standing[1] becomes the time (s)
     the run first covers that distance from where it started, as `standing_start`
     times it from the same state (the same ticks: the standing start is the straight
-    run's beginning); NaN while it has not.
+    run's beginning); NaN while it has not. With `at_ref` (a state row) the state at
+    the first time at `ref` is copied into it.
     """
     literally(model)
     c = controls_row(0.0, 1.0, 0.0)
@@ -157,6 +158,8 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None, standi
         last[tick % window] = speed
         if t_ref != t_ref and speed >= ref:
             t_ref = tick * dt
+            if at_ref is not None:
+                at_ref[:] = s
         step = speed - previous
         if how == 1:  # `exact`: from an extrapolated figure on to the fixed point
             if step == 0:
@@ -211,22 +214,38 @@ def distance_run(model, s, c, p, dt, ticks, forward, world=None):
 @kernel
 def braking_from_ref(model, s, p, dt, ref, world=None):
     """Full throttle from `s` (in place) to `ref`, then full brake until the car no
-    longer moves forward: the braking distance, NaN if not stopped in time."""
+    longer moves forward (`brake_to_stop`; both within `brake_ref_ticks`): the braking
+    distance, NaN if not stopped in time."""
     literally(model)
     c = controls_row(0.0, 1.0, 0.0)
-    braking, done = False, False
+    ticks = brake_ref_ticks(dt)
+    for tick in range(ticks):
+        tick_on(model, s, c, p, dt, world)
+        if speed_of(s) >= ref:
+            return brake_to_stop(model, s, p, dt, ticks - tick - 1, world)
+    return math.nan
+
+
+@kernel
+def brake_ref_ticks(dt):
+    """Ticks of the run from rest to `ref` and the braking after it, together."""
+    return int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)
+
+
+@kernel
+def brake_to_stop(model, s, p, dt, ticks, world=None):
+    """Full brake from `s` (in place) until the car no longer moves forward, at most
+    `ticks`: the distance, NaN if not stopped in time."""
+    literally(model)
+    c = controls_row(0.0, 0.0, 1.0)
     travelled = 0.0
-    for _ in range(int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)):
-        c[1], c[2] = (0.0, 1.0) if braking else (1.0, 0.0)
+    for _ in range(ticks):
         x, y = s[X], s[Y]
         tick_on(model, s, c, p, dt, world)
-        if braking:
-            travelled += math.hypot(s[X] - x, s[Y] - y)
-            done = forward_of(s) <= 0
-        braking = braking or speed_of(s) >= ref
-        if done:
-            break
-    return travelled if done else math.nan
+        travelled += math.hypot(s[X] - x, s[Y] - y)
+        if forward_of(s) <= 0:
+            return travelled
+    return math.nan
 
 
 @kernel
