@@ -133,17 +133,21 @@ def has_slip(model: ModuleType) -> bool:
 
 def measure(model: ModuleType, rows: np.ndarray, dt: float, wheel_bases: np.ndarray) -> dict[str, np.ndarray]:
     """Every handling figure (HANDLING_METRICS order) for each tuning row (k, P):
-    name -> (k,) array. One compiled call for the batch (over the cores from two)."""
+    name -> (k,) array. One compiled call for the batch's distinct rows (over the cores
+    from two)."""
     unit = model.LENGTH_UNIT
     k = len(rows)
-    out = np.empty((k, hr.HANDLING_SLOTS))
-    run = hr.handling_rows_parallel if k > 1 else hr.handling_rows
+    # rows that differ only in what the tests set themselves (the feel's times) run once
+    distinct, which = np.unique(np.column_stack([instant_rows(model, rows), wheel_bases]), axis=0, return_inverse=True)
+    runs = np.empty((len(distinct), hr.HANDLING_SLOTS))
+    run = hr.handling_rows_parallel if len(distinct) > 1 else hr.handling_rows
     speeds = np.array(SPEEDS[unit], dtype=np.float64)
     defaults = model.STATE.defaults
     kernels.call(
-        run, model_number(model), instant_rows(model, rows), dt, defaults, RADIUS[unit], BASE[unit], SCALE[unit],
-        wheel_bases, speeds, STEP_AT, out,
+        run, model_number(model), np.ascontiguousarray(distinct[:, :-1]), dt, defaults, RADIUS[unit], BASE[unit],
+        SCALE[unit], np.ascontiguousarray(distinct[:, -1]), speeds, STEP_AT, runs,
     )  # fmt: skip
+    out = runs[which.reshape(-1)]
     gradient = out[:, hr.K_GRADIENT]
     per_unit = gradient / (SCALE[unit] * hr.RADIANS_TO_DEGREES)  # rad per (length/s²)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -29,6 +29,8 @@ from .straight_runs import (
     SETTLE_LIMIT_S,
     STOP_LIMIT_S,
     UNLIMITED_RUN_S,
+    brake_ref_ticks,
+    brake_to_stop,
     braking_from_ref,
     controls_row,
     distance_run,
@@ -94,7 +96,9 @@ def track_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, sta
     ticks = int((SETTLE_LIMIT_S if has_top else UNLIMITED_RUN_S) / dt)
     history = np.empty(ticks)
     begin(met)
-    top, t_ref, ran, _ = straight_run(model, cruising, p, dt, ticks, ref, False, history, world)
+    quarter = np.array([standing, math.nan])  # the standing start, timed on the way
+    at_ref = np.empty(cruising.shape[0])  # and the state at 100, which braking from 100 brakes from
+    top, t_ref, ran, _ = straight_run(model, cruising, p, dt, ticks, ref, False, history, world, quarter, at_ref)
     straight = met[MET_AT]
     t90 = math.nan
     for k in range(ran):
@@ -115,7 +119,12 @@ def track_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, sta
         out[BRAKE_TOP] = math.nan if going else distance
     met_at[BRAKE_TOP] = either(straight, met[MET_AT])
     begin(met)
-    out[BRAKE_REF] = math.nan if top < ref else braking_from_ref(model, start_state(defaults, start), p, dt, ref, world)
+    if top < ref:
+        out[BRAKE_REF] = math.nan
+    elif walls is None and t_ref == t_ref:  # on the open field the straight run went the same way to 100
+        out[BRAKE_REF] = brake_to_stop(model, at_ref, p, dt, brake_ref_ticks(dt) - int(np.rint(t_ref / dt)), world)
+    else:
+        out[BRAKE_REF] = braking_from_ref(model, start_state(defaults, start), p, dt, ref, world)
     met_at[BRAKE_REF] = met[MET_AT]
     # reverse: none when the model has no top speed and nothing settled
     begin(met)
@@ -144,8 +153,11 @@ def track_metrics(model, p, dt, has_top, ref, pace, body, defaults, display, sta
     out[SLIP], out[LATERAL], out[STEADY_LATERAL] = peaks[0], peaks[1], peaks[2]
     met_at[SLIP] = met_at[LATERAL] = met_at[STEADY_LATERAL] = either(circle_low, circle_top)
     begin(met)
-    ticks = int(SETTLE_LIMIT_S / dt)
-    out[STANDING] = standing_start(model, start_state(defaults, start), p, dt, standing, ticks, world)
+    if walls is None and quarter[1] == quarter[1]:
+        out[STANDING] = quarter[1]  # on the open field the straight run covered it (among walls: when met)
+    else:
+        ticks = int(SETTLE_LIMIT_S / dt)
+        out[STANDING] = standing_start(model, start_state(defaults, start), p, dt, standing, ticks, world)
     met_at[STANDING] = met[MET_AT]
 
 

@@ -1,7 +1,8 @@
 """What changes what: how much each metric moves when each slider moves.
 
 For every slider parameter p at value v, two central differences, all of them one
-batch of `metrics.compute` (four tunings a parameter):
+batch of `metrics.compute` (four tunings a parameter; a tuning two probes share, such
+as a probe clamped onto the slider's own value, is run once):
  - per step: (m(v + step) − m(v − step)) / 2, the change one slider step makes;
  - per 10 %: (m(v + R/10) − m(v − R/10)) / 2, R the slider's range.
 Near an end of the range the two points are clamped into it and the difference is
@@ -45,6 +46,25 @@ def _probes(p, value: float, move: float) -> tuple[float, float]:
     return max(p.min, value - move), min(p.max, value + move)
 
 
+def _distinct(sliders, tuning, moves) -> tuple[list[tuple[int, float]], np.ndarray]:
+    """The distinct tunings of the probes, each once (parameter index, value; -1 for the
+    tuning itself, first), and which of them each probe is: (low, high) of each move in
+    turn, then the tuning. A probe clamped onto the tuning's own value, or onto another
+    probe's (the step's and the share's at an end of the range), is run once."""
+    index = {(-1, 0.0): 0}
+    probes = [(-1, 0.0)]
+    which = []
+    for j, low, high, _ in moves:
+        for value in (low, high):
+            key = (-1, 0.0) if value == float(tuning[sliders[j].name]) else (j, value)
+            if key not in index:
+                index[key] = len(probes)
+                probes.append(key)
+            which.append(index[key])
+    which.append(0)
+    return probes, np.array(which, dtype=np.int64)
+
+
 def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float, track: Track | None = None) -> Sensitivity:
     """Every slider against every metric, as one batch; with a closed `track`, against
     its lap figures too (`lap_metrics.measure`)."""
@@ -55,17 +75,17 @@ def sensitivity(model: ModuleType, tuning: Mapping[str, object], hz: float, trac
         for move in (p.step, SHARE * (p.max - p.min)):
             low, high = _probes(p, value, move)
             moves.append((j, low, high, move))
-    n = 2 * len(moves) + 1
+    probes, which = _distinct(sliders, tuning, moves)
     batch = {
-        name: np.full(n, value, dtype=np.float64) if not isinstance(value, bool) else value
+        name: np.full(len(probes), value, dtype=np.float64) if not isinstance(value, bool) else value
         for name, value in tuning.items()
     }
-    for k, (j, low, high, _) in enumerate(moves):
-        column = batch[sliders[j].name]
-        column[2 * k], column[2 * k + 1] = low, high
+    for k, (j, value) in enumerate(probes):
+        if j >= 0:
+            batch[sliders[j].name][k] = value
     achieved = measure(model, batch, hz, track)
     names = figure_names(track)
-    table = np.array([np.asarray(achieved[name], dtype=np.float64) for name in names]).T  # (n, metrics)
+    table = np.array([np.asarray(achieved[name], dtype=np.float64) for name in names]).T[which]  # (n, metrics)
     changes = np.full((len(moves), len(names)), np.nan)
     for k, (_, low, high, move) in enumerate(moves):
         if high > low:

@@ -115,7 +115,7 @@ def second_shape(last, tick):
 
 
 @kernel
-def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
+def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None, standing=None, at_ref=None):
     """Full throttle from state `s` (in place) until the speed settles, at most `ticks`.
 
     Settled: a geometric approach (each step r times the last, 0 < r < 1) whose
@@ -127,6 +127,11 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
     (within `ticks`), and that speed is the figure. Speeds are kept in `history`
     (unless it is empty). Returns (top speed or inf, first time at `ref` or NaN,
     ticks run, how it settled: 0 no, 1 extrapolated, 2 fixed point, 3 sawtooth).
+    With `standing` (two slots: a distance, then NaN) standing[1] becomes the time (s)
+    the run first covers that distance from where it started, as `standing_start`
+    times it from the same state (the same ticks: the standing start is the straight
+    run's beginning); NaN while it has not. With `at_ref` (a state row) the state at
+    the first time at `ref` is copied into it.
     """
     literally(model)
     c = controls_row(0.0, 1.0, 0.0)
@@ -138,8 +143,14 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
     top = math.inf
     how = 0
     ran = 0
+    x0, y0, gone_before = s[X], s[Y], 0.0
     for tick in range(1, ticks + 1):
         tick_on(model, s, c, p, dt, world)
+        if standing is not None and standing[1] != standing[1]:
+            gone = math.hypot(s[X] - x0, s[Y] - y0)
+            if gone >= standing[0]:
+                standing[1] = (tick - 1 + (standing[0] - gone_before) / (gone - gone_before)) * dt
+            gone_before = gone
         ran = tick
         speed = speed_of(s)
         if keep:
@@ -147,6 +158,8 @@ def straight_run(model, s, p, dt, ticks, ref, exact, history, world=None):
         last[tick % window] = speed
         if t_ref != t_ref and speed >= ref:
             t_ref = tick * dt
+            if at_ref is not None:
+                at_ref[:] = s
         step = speed - previous
         if how == 1:  # `exact`: from an extrapolated figure on to the fixed point
             if step == 0:
@@ -201,22 +214,38 @@ def distance_run(model, s, c, p, dt, ticks, forward, world=None):
 @kernel
 def braking_from_ref(model, s, p, dt, ref, world=None):
     """Full throttle from `s` (in place) to `ref`, then full brake until the car no
-    longer moves forward: the braking distance, NaN if not stopped in time."""
+    longer moves forward (`brake_to_stop`; both within `brake_ref_ticks`): the braking
+    distance, NaN if not stopped in time."""
     literally(model)
     c = controls_row(0.0, 1.0, 0.0)
-    braking, done = False, False
+    ticks = brake_ref_ticks(dt)
+    for tick in range(ticks):
+        tick_on(model, s, c, p, dt, world)
+        if speed_of(s) >= ref:
+            return brake_to_stop(model, s, p, dt, ticks - tick - 1, world)
+    return math.nan
+
+
+@kernel
+def brake_ref_ticks(dt):
+    """Ticks of the run from rest to `ref` and the braking after it, together."""
+    return int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)
+
+
+@kernel
+def brake_to_stop(model, s, p, dt, ticks, world=None):
+    """Full brake from `s` (in place) until the car no longer moves forward, at most
+    `ticks`: the distance, NaN if not stopped in time."""
+    literally(model)
+    c = controls_row(0.0, 0.0, 1.0)
     travelled = 0.0
-    for _ in range(int((SETTLE_LIMIT_S + STOP_LIMIT_S) / dt)):
-        c[1], c[2] = (0.0, 1.0) if braking else (1.0, 0.0)
+    for _ in range(ticks):
         x, y = s[X], s[Y]
         tick_on(model, s, c, p, dt, world)
-        if braking:
-            travelled += math.hypot(s[X] - x, s[Y] - y)
-            done = forward_of(s) <= 0
-        braking = braking or speed_of(s) >= ref
-        if done:
-            break
-    return travelled if done else math.nan
+        travelled += math.hypot(s[X] - x, s[Y] - y)
+        if forward_of(s) <= 0:
+            return travelled
+    return math.nan
 
 
 @kernel
