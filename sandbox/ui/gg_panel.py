@@ -77,7 +77,6 @@ class GGPanel(QWidget):
         self.active = False
         self.buffer = RingBuffer(2, 4)
         self._last: np.ndarray | None = None  # the newest state row
-        self._before: np.ndarray | None = None  # the row before it
         self._time = 0.0
         self._turns = 0  # refreshes so far (the bars change every other one while driving)
         self._brushes = _brushes()
@@ -197,12 +196,12 @@ class GGPanel(QWidget):
 
     def _resize_buffer(self) -> None:
         self.buffer = RingBuffer(int(self.seconds.value() * self.hz) + 1, 4)
-        self._last = self._before = None
+        self._last = None
 
     def clear(self) -> None:
         """The car placed again: the trail starts afresh."""
         self.buffer.clear()
-        self._last = self._before = None
+        self._last = None
 
     # --- the drive ----------------------------------------------------------------------
     def record(self, time_s: float, rows: np.ndarray) -> None:
@@ -226,7 +225,6 @@ class GGPanel(QWidget):
             times = time_s - np.arange(len(after))[::-1] / self.hz
             speed = np.hypot(after[:, o["vx"]], after[:, o["vy"]])
             self.buffer.extend(np.column_stack([times, along, across, speed]))
-            self._before = previous[-1].copy()
         self._last = rows[-1].copy()
         self._time = time_s
 
@@ -239,9 +237,9 @@ class GGPanel(QWidget):
 
     def use(self) -> GripUse | None:
         """The friction-circle use and loads of the newest tick (None before one)."""
-        if self._last is None or self._before is None:
+        if self._last is None:
             return None
-        return grip_use(self.model, self.tuning, self._before, self._last, self.hz)
+        return grip_use(self.model, self.tuning, self._last)
 
     # --- drawing ------------------------------------------------------------------------
     def refresh(self, exact: bool = True) -> None:
