@@ -108,3 +108,38 @@ def test_the_bars_show_each_axle_s_grip_used_and_load_from_the_state(window, qtb
     loads = [bar.text() for bar in window.gg.load_bars]
     assert loads[0].startswith(f"front: {float(s['load_front'][0]):,.0f} N".replace(",", " "))
     assert all(bar.updatesEnabled() for bar in window.gg.use_bars + window.gg.load_bars)
+
+
+def remembering_window(qtbot):
+    from sandbox.ui.app import MainWindow
+
+    window = MainWindow(remember=True)
+    qtbot.addWidget(window)
+    with qtbot.waitExposed(window):
+        window.show()
+    return window
+
+
+def test_the_trail_length_is_kept_between_runs(qtbot):
+    first = remembering_window(qtbot)
+    assert first.gg.seconds.value() == 3.0  # nothing kept yet: the default
+    first.gg.seconds.setValue(7.5)
+    first.close()
+    again = remembering_window(qtbot)
+    assert again.gg.seconds.value() == 7.5
+    again.close()
+
+
+@pytest.mark.parametrize("kept", ["long", "100", "nan"])
+def test_a_damaged_trail_length_starts_at_the_default_with_a_note(qtbot, kept):
+    from sandbox.ui.gg_panel import TRAIL_KEY
+    from sandbox.ui.window_memory import settings
+
+    store = settings()
+    store.setValue(TRAIL_KEY, kept)
+    store.sync()
+    window = remembering_window(qtbot)
+    assert window.gg.seconds.value() == 3.0
+    assert f"The setting {TRAIL_KEY} ({kept!r}) could not be used" in window.statusBar().currentMessage()
+    assert not settings().contains(TRAIL_KEY)  # replaced: said once
+    window.close()

@@ -32,8 +32,11 @@ from ..analysis.lap_plan import Limits, car_limits
 from ..physics.car_frame import STANDARD_G
 from ..physics.channels import derived
 from .ring_buffer import RingBuffer
+from .window_memory import settings
 from .worker import Worker
 
+TRAIL_KEY = "gg/trail_s"
+"""Where the trail's length (s) is kept between runs (QSettings)."""
 TRAIL_S = 3.0
 """s of driving the trail shows by default."""
 TRAIL_RANGE_S = (0.5, 30.0)
@@ -143,6 +146,14 @@ class GGPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
         layout.addWidget(column)
+
+    def remember_trail(self, memory) -> None:
+        """The trail's length kept between runs under TRAIL_KEY: the one kept shown now
+        (a damaged one: the default, said by `memory`, the window's SessionMemory), each
+        change kept."""
+        low, high = TRAIL_RANGE_S
+        self.seconds.setValue(memory.setting(TRAIL_KEY, TRAIL_S, low=low, high=high))
+        self.seconds.valueChanged.connect(lambda seconds: settings().setValue(TRAIL_KEY, float(seconds)))
 
     # --- the car ------------------------------------------------------------------------
     def set_car(self, model, tuning, hz: int) -> None:
