@@ -13,6 +13,7 @@ import pytest
 
 from sandbox.analysis.grip_envelope import outline
 from sandbox.physics.car_frame import accelerations
+from test_window_channels import start  # a window remembering between runs
 
 
 def gg_in_front(window, qtbot):
@@ -110,22 +111,12 @@ def test_the_bars_show_each_axle_s_grip_used_and_load_from_the_state(window, qtb
     assert all(bar.updatesEnabled() for bar in window.gg.use_bars + window.gg.load_bars)
 
 
-def remembering_window(qtbot):
-    from sandbox.ui.app import MainWindow
-
-    window = MainWindow(remember=True)
-    qtbot.addWidget(window)
-    with qtbot.waitExposed(window):
-        window.show()
-    return window
-
-
 def test_the_trail_length_is_kept_between_runs(qtbot):
-    first = remembering_window(qtbot)
+    first = start(qtbot)
     assert first.gg.seconds.value() == 3.0  # nothing kept yet: the default
     first.gg.seconds.setValue(7.5)
     first.close()
-    again = remembering_window(qtbot)
+    again = start(qtbot)
     assert again.gg.seconds.value() == 7.5
     again.close()
 
@@ -138,7 +129,7 @@ def test_a_damaged_trail_length_starts_at_the_default_with_a_note(qtbot, kept):
     store = settings()
     store.setValue(TRAIL_KEY, kept)
     store.sync()
-    window = remembering_window(qtbot)
+    window = start(qtbot)
     assert window.gg.seconds.value() == 3.0
     assert f"The setting {TRAIL_KEY} ({kept!r}) could not be used" in window.statusBar().currentMessage()
     assert not settings().contains(TRAIL_KEY)  # replaced: said once
