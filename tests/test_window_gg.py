@@ -134,3 +134,19 @@ def test_a_damaged_trail_length_starts_at_the_default_with_a_note(qtbot, kept):
     assert f"The setting {TRAIL_KEY} ({kept!r}) could not be used" in window.statusBar().currentMessage()
     assert not settings().contains(TRAIL_KEY)  # replaced: said once
     window.close()
+
+
+def test_the_trail_colours_its_points_by_speed_and_fades_them_with_age(window, qtbot):
+    """Speeding up from rest in a straight line for longer than the trail: its oldest
+    point is its slowest (the first colour, the faintest step), its newest the fastest
+    (the last colour, the strongest step), drawn on top; every point of the trail drawn."""
+    from sandbox.ui.gg_panel import AGE_STEPS, SPEED_COLOURS
+
+    gg_in_front(window, qtbot)
+    window.drive.drive_through([[0.0, 1.0, 0.0]] * (4 * window.sim.hz))  # the trail: 3 s
+    window.drive_view.refresh()
+    styles = window.gg.trail.styles()
+    assert sum(count for _, count in styles) == window.gg.buffer.count == 3 * window.sim.hz + 1
+    drawn = [style for style, _ in styles]
+    assert drawn == sorted(drawn)  # the newer over the older
+    assert drawn[0] == 0 and drawn[-1] == AGE_STEPS * SPEED_COLOURS - 1

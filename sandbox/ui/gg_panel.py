@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
+    QGraphicsItem,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -31,6 +32,7 @@ from ..analysis.kernel_prep import DRIVER, prepare
 from ..analysis.lap_plan import Limits, car_limits
 from ..physics.car_frame import STANDARD_G
 from ..physics.channels import derived
+from .gg_trail import TrailItem, pens_of
 from .ring_buffer import RingBuffer
 from .window_memory import settings
 from .worker import Worker
@@ -55,12 +57,14 @@ USE_WARN = 0.9
 """Friction-circle use from which a bar turns orange; red from 100 %."""
 
 
-def _brushes() -> list[list[pg.QtGui.QBrush]]:
-    """[age step][speed step] brushes: the speed's colour, fainter with age."""
+def trail_colours() -> list[QColor]:
+    """The trail's colour of age step a (0 the oldest) and speed step c at a·SPEED_COLOURS
+    + c: the speed's colour (slow blue to fast red), fainter with age."""
     colours = pg.colormap.get("CET-R4").getLookupTable(0.0, 1.0, SPEED_COLOURS, alpha=False)
     return [
-        [pg.mkBrush(int(r), int(g), int(b), int(40 + 215 * (a + 1) / AGE_STEPS)) for r, g, b in colours]
+        QColor(int(r), int(g), int(b), int(40 + 215 * (a + 1) / AGE_STEPS))
         for a in range(AGE_STEPS)
+        for r, g, b in colours
     ]
 
 
@@ -82,7 +86,6 @@ class GGPanel(QWidget):
         self._last: np.ndarray | None = None  # the newest state row
         self._time = 0.0
         self._turns = 0  # refreshes so far (the bars change every other one while driving)
-        self._brushes = _brushes()
         self._envelope_reach: float | None = None  # the forward reach of the envelope drawn (length/s²)
         self._range: np.ndarray | None = None  # the axes' reach: across, ahead, behind (unit shown)
         self._span = 1.0  # the longitudinal axis's span (unit shown)
@@ -98,8 +101,10 @@ class GGPanel(QWidget):
         self.plot.setMenuEnabled(False)
         for side in ("left", "bottom"):
             self.plot.getAxis(side).enableAutoSIPrefix(False)  # the unit is in the label: no ×0.001
+            # its grid lines span the plot: kept as a picture, not drawn again with each trail
+            self.plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.envelope = self.plot.plot(pen=pg.mkPen("#2e7d32", width=2), name="envelope")
-        self.trail = pg.ScatterPlotItem(size=5, pen=None)
+        self.trail = TrailItem(pens_of(trail_colours()))
         self.live = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k", width=1.5), brush=pg.mkBrush("#ffeb3b"))
         self.plot.addItem(self.trail)
         self.plot.addItem(self.live)
@@ -270,15 +275,13 @@ class GGPanel(QWidget):
             self._show_speeds(slowest, fastest)
             age = (self._time - data[0]) / max(self.seconds.value(), 1e-9)
             fade = np.clip(((1.0 - age) * AGE_STEPS).astype(int), 0, AGE_STEPS - 1)
-            self.trail.setData(
-                data[2] / self.scale, data[1] / self.scale, brush=[self._brushes[a][c] for a, c in zip(fade, colour)]
-            )
+            self.trail.set_points(data[2] / self.scale, data[1] / self.scale, fade * SPEED_COLOURS + colour)
             x, y = self.point()
             self.live.setData([x], [y])
             self._draw_envelope(float(speed[-1]))
             self._fit_range(data[2] / self.scale, data[1] / self.scale)
         else:
-            self.trail.setData([], [])
+            self.trail.set_points(np.empty(0), np.empty(0), np.empty(0, dtype=int))
             self.live.setData([], [])
         if exact or self._turns % 2:
             self._show_use(self.use())
