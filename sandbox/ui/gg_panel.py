@@ -49,8 +49,9 @@ SPEED_COLOURS = 16
 """Steps of the trail's speed colours (slow blue to fast red)."""
 AGE_STEPS = 6
 """Steps of the trail's fading with age."""
-ENVELOPE_STEP = 0.002
-"""The envelope is drawn again when its forward reach moves by this share of the axes' span."""
+ENVELOPE_STEP = 0.01
+"""While driving, the envelope is drawn again when its forward reach moves by this share
+of the axes' span (about 3 px: each redraw repaints the whole plot, ~5 ms)."""
 RANGE_MARGIN = 0.15
 """The axes reach this much beyond the envelope (or the trail, where it goes further)."""
 USE_WARN = 0.9
@@ -278,7 +279,7 @@ class GGPanel(QWidget):
             self.trail.set_points(data[2] / self.scale, data[1] / self.scale, fade * SPEED_COLOURS + colour)
             x, y = self.point()
             self.live.setData([x], [y])
-            self._draw_envelope(float(speed[-1]))
+            self._draw_envelope(float(speed[-1]), exact)
             self._fit_range(data[2] / self.scale, data[1] / self.scale)
         else:
             self.trail.set_points(np.empty(0), np.empty(0), np.empty(0, dtype=int))
@@ -305,13 +306,13 @@ class GGPanel(QWidget):
         )
         return lateral / self.scale, longitudinal / self.scale
 
-    def _draw_envelope(self, speed: float) -> None:
-        """The envelope at `speed`, drawn again only when its forward reach has moved by
-        ENVELOPE_STEP of the axes' span (each redraw repaints the plot)."""
+    def _draw_envelope(self, speed: float, exact: bool = True) -> None:
+        """The envelope at `speed`; while driving (`exact` False) drawn again only when
+        its forward reach has moved by ENVELOPE_STEP of the axes' span."""
         limits = self.limits
         reach = np.interp(speed, limits.accel[:, 0], limits.accel[:, 1]) if limits is not None else math.nan
         moved = abs(reach - self._envelope_reach) / self.scale if self._envelope_reach is not None else math.inf
-        if moved < ENVELOPE_STEP * self._span:
+        if moved == 0 or (not exact and moved < ENVELOPE_STEP * self._span):
             return
         shape = self.envelope_at(speed)
         self._envelope_reach = reach if shape is not None else None
