@@ -1,6 +1,7 @@
-"""Friction-circle use and loads from known forces: a dynamic car's axles and the rigid
-body's patches worked by hand (the patch forces themselves, the state's `patch_force`,
-are held to m·Δv in test_tyre_curves.py), and the models without tyre forces saying so."""
+"""Friction-circle use and loads from known forces: a dynamic car's axles (its front brake
+force held to m·a) and the rigid body's patches worked by hand (the patch forces
+themselves, the state's `patch_force`, are held to m·Δv in test_tyre_curves.py), and
+the models without tyre forces saying so."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def test_a_dynamic_cars_axles_use_their_forces_over_mu_times_load():
     tuning = Tuning(monster.PARAMS, {"mu": 0.8})
     state = State.at_rest(1, monster.STATE)
     for name, value in {
-        "lat_front": -2400.0,  # over 0.8 · 6000 N: 50 %
+        "lat_front": -2400.0,  # with the brake's 3200 N: √(2400² + 3200²) = 4000 N over 0.8 · 6000 N
+        "brake_front": -3200.0,
         "load_front": 6000.0,
         "traction": 3000.0,  # √(3000² + 4000²) = 5000 N over 0.8 · 10000 N: 62.5 %
         "lat_rear": 4000.0,
@@ -28,11 +30,27 @@ def test_a_dynamic_cars_axles_use_their_forces_over_mu_times_load():
         state.extra[name] = value
     use = grip_use(monster, tuning, state.data[0])
     assert use.labels == ("front", "rear")
-    assert use.use == pytest.approx([0.5, 0.625])
+    assert use.use == pytest.approx([4000 / 4800, 0.625])
     assert use.loads == pytest.approx([6000.0, 10000.0])
     # at rest the Corvette's 1500 kg sit on b = c = 1.25 m: half the weight on each axle
     g = 9.8  # the seed's gravity
     assert use.static == pytest.approx([1500 * g / 2, 1500 * g / 2])
+
+
+def test_the_dynamic_cars_front_brake_force_is_the_one_that_slowed_it():
+    """Braking in a straight line at 30 m/s: the front's force is the text's
+    Fbraking = −u·Cbraking (within μ × front load), and with the rear's traction and the
+    resistance −(Cdrag·v + Crr)·v it makes m·a along the car ("Straight line physics")."""
+    tuning = Tuning(monster.PARAMS)
+    state = State.at_rest(1, monster.STATE)
+    state.vx[:] = 30.0
+    after = step(monster, state, Controls(brake=0.5), tuning, 1 / 60)
+    value = {name: float(after.channel(name)[0]) for name in ("brake_front", "load_front", "traction", "accel_long")}
+    assert value["brake_front"] == pytest.approx(-min(0.5 * tuning["brake_force"], tuning["mu"] * value["load_front"]))
+    assert value["brake_front"] < -1000.0
+    resistance = (tuning["c_drag"] * 30.0 + tuning["c_rr"]) * 30.0
+    forces = value["traction"] + value["brake_front"] - resistance
+    assert tuning["mass"] * value["accel_long"] == pytest.approx(forces, rel=1e-12)
 
 
 def sliding_sideways(values: dict, speed: float, grip: float = 1.0) -> np.ndarray:

@@ -388,7 +388,10 @@ def test_a_recording_holds_one_row_per_tick_with_the_pose_and_the_lost_ticks(lin
     assert summary.seconds == pytest.approx((6 - 2 + 1) / 60)
     with open(summary.path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == "steer,throttle,brake,handbrake,shift,t,x,y,heading,vx,vy,omega,rpm".split(",")
+    assert rows[0][:13] == "steer,throttle,brake,handbrake,shift,t,x,y,heading,vx,vy,omega,rpm".split(",")
+    # then what the pose gives (the game sends its yaw rate, omega): nothing over a tick after a lost one
+    assert rows[0][13:] == ["speed[px/s]", "sideslip[deg]", "accel_long[px/s^2]", "accel_lat[px/s^2]"]
+    assert [r[rows[0].index("accel_long[px/s^2]")] == "nan" for r in rows[1:]] == [True, False, False, True]
     assert [float(r[rows[0].index("t")]) for r in rows[1:]] == [2 / 60, 3 / 60, 4 / 60, 6 / 60]
     assert [float(r[rows[0].index("x")]) for r in rows[1:]] == [4.0, 6.0, 8.0, 12.0]  # the peer's x = 2 tick
     assert [float(r[rows[0].index("rpm")]) for r in rows[1:]] == [1002.0, 1003.0, 1004.0, 1006.0]

@@ -153,3 +153,34 @@ def test_the_traction_slope_handle_asks_for_the_slope_whose_curve_passes_there(p
     rear = float(state.channel("load_rear")[0])
     y = rear * float(monster.traction_ratio(handle.x, other))
     assert handle.value(handle.x, y) == pytest.approx(24.0, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "hz, options", [(60, {}), (30, {}), (30, {"rate_independent": True}), (60, {"recipe_2020": True})]
+)
+def test_the_arcade_traction_handles_sit_on_their_levels_and_ask_for_the_traction_there(hz, options):
+    """Each traction's handle sits on its level of the step, midway along its stretch,
+    and a drag to y % asks for the traction whose weight is y % a tick: y/100/dt by the
+    recipe's traction·delta, 1 − (1 − y/100)^(dt₀/dt) over dt₀ = 1/60 s with the rate
+    option (the weight compounds), y/100 itself in the 2020 recipe (a share per tick)."""
+    values = dict(Tuning(arcade.PARAMS)) | options
+    if options.get("recipe_2020"):
+        values |= {"traction_slow": 0.7, "traction_fast": 0.1}
+    dt = 1.0 / hz
+    (plot,) = tyre_plots(arcade, values, hz, sim.at_rest(arcade))
+    handles = {h.param: h for h in plot.handles}
+    slow, fast = handles["traction_slow"], handles["traction_fast"]
+    assert slow.x < values["slip_speed"] < fast.x
+    for handle in (slow, fast):
+        below = handle.x <= values["slip_speed"]
+        (level,) = {y for x, y in zip(plot.curves[0].xs, plot.curves[0].ys) if (x <= values["slip_speed"]) == below}
+        assert handle.y == pytest.approx(level, rel=1e-12)
+        assert handle.value(handle.x, handle.y) == pytest.approx(values[handle.param], rel=1e-9)
+    if options.get("recipe_2020"):
+        expected = 0.25
+    elif options.get("rate_independent"):
+        expected = (1.0 - (1.0 - 0.25) ** ((1 / 60) / dt)) * 60
+    else:
+        expected = 0.25 / dt
+    assert slow.value(slow.x, 25.0) == pytest.approx(expected, rel=1e-9)
+    assert fast.value(fast.x, 25.0) == pytest.approx(expected, rel=1e-9)

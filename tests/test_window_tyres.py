@@ -127,3 +127,24 @@ def test_another_model_gets_its_own_plots_while_the_tab_is_in_front(corvette):
     w.scripted_drive(2.0)
     (path,) = w.tyres.items
     assert path.specs == [] and "never slide" in w.tyres.hint.text()
+
+
+def test_the_arcades_fast_traction_handle_dragged_up_asks_for_more_grip(corvette):
+    """The recipe car: its fast traction's handle sits at traction·dt (4.2 % a tick at
+    60 Hz for 2.5 /s); dragged to twice that height it asks for twice the traction,
+    and one undo brings the old value back."""
+    w = corvette
+    w.apply_preset(load_preset(BUILTIN_DIR / "recipe_defaults.json"))
+    w.scripted_drive(1.0)
+    QApplication.processEvents()  # the new model's plot laid out before the mouse aims at it
+    (weights,) = w.tyres.items
+    index = [h.param for h in weights.specs].index("traction_fast")
+    spec, target = weights.specs[index], weights.handles[index]
+    before, steps = w.tuning["traction_fast"], w.undo.count()
+    assert spec.y == pytest.approx(100 * before / w.sim.hz, rel=1e-9)
+    drag(w, target, spec.x, 2 * spec.y)
+    assert w.tuning["traction_fast"] == pytest.approx(2 * before, abs=0.15)  # the mouse lands on a pixel
+    assert w.panel.sliders["traction_fast"].value() == w.tuning["traction_fast"]
+    assert w.undo.count() == steps + 1
+    w.undo.undo()
+    assert w.tuning["traction_fast"] == before

@@ -4,10 +4,9 @@ dock shows beside its diagram, from the car's state after a tick (no Qt).
 Friction-circle use = √(Fx² + Fy²) / (μ·Fz), the force the tyre gives the road over
 the most its friction allows, as a share (1 = 100 %):
 - dynamic car (per axle): the rear's traction and lateral force over μ·(rear load);
-  the front's lateral force over μ·(front load) (its brake force is not among the
-  state's slots, so the front shows its side force only). The model caps the traction
-  and the side force each at μ·load, apart: a rear axle driven and cornering at once
-  can pass 100 % (√2 at most). μ is the tuning's times the surface's grip; the loads
+  the front's brake force and lateral force over μ·(front load). The model caps the
+  force along and the side force each at μ·load, apart: an axle driven or braked and
+  cornering at once can pass 100 % (√2 at most). μ is the tuning's times the surface's grip; the loads
   (N) carry the weight transfer, beside their values at rest;
 - rigid body (per patch, front-left, front-right, rear-left, rear-right): the length of
   each patch's force as the tick wrote it (its `patch_force` slots) over the tick's own
@@ -72,7 +71,9 @@ def grip_use(model: ModuleType, tuning: Mapping, after: np.ndarray) -> GripUse:
         front, rear = _value(layout, after, "load_front"), _value(layout, after, "load_rear")
         use = np.array(
             [
-                _share(abs(_value(layout, after, "lat_front")), mu * front),
+                _share(
+                    math.hypot(_value(layout, after, "brake_front"), _value(layout, after, "lat_front")), mu * front
+                ),
                 _share(math.hypot(_value(layout, after, "traction"), _value(layout, after, "lat_rear")), mu * rear),
             ]
         )

@@ -22,6 +22,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..physics.models import monster_tyres, tyre_samplers
+from ..physics.models.arcade import P as AP
 from ..physics.models.geometry import RADIANS
 from ..physics.models.monster_params import P as MP
 from ..physics.params import param_rows
@@ -136,6 +137,30 @@ def _traction_slope_value(p: np.ndarray, load: float) -> Callable[[float, float]
         for _ in range(60):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if traction(mid, x) < y else (lo, mid)
+        return (lo + hi) / 2
+
+    return value
+
+
+def _arcade_traction_value(p: np.ndarray, slot: int, speed: float, dt: float) -> Callable[[float, float], float]:
+    """The traction in tuning slot `slot` (traction_slow or traction_fast) whose lerp weight at `speed`
+    is y % a tick: solved by halving on the model's own weight (it rises with the
+    traction, and stays at 100 % once a tick takes the whole turn)."""
+    row = p.copy()
+    at, out = np.array([speed]), np.empty(1)
+
+    def weight(traction: float) -> float:
+        row[slot] = traction
+        tyre_samplers.arcade_weight_curve(row, dt, at, out)
+        return 100.0 * float(out[0])
+
+    def value(x: float, y: float) -> float:
+        if not math.isfinite(y):
+            return math.nan
+        lo, hi = 0.0, 1e3
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if weight(mid) < y else (lo, mid)
         return (lo + hi) / 2
 
     return value
@@ -301,6 +326,10 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
     now = np.empty(1)
     tyre_samplers.arcade_weight_curve(p, 1.0 / hz, np.array([speed]), now)
     slip = math.degrees(float(state.sideslip[0])) if speed > 0 else 0.0
+    # the two tractions' handles midway along their stretches of the step
+    slow, fast = 0.5 * slip_speed, 0.5 * (slip_speed + xs[-1])
+    levels, dt = np.empty(2), 1.0 / hz
+    tyre_samplers.arcade_weight_curve(p, dt, np.array([slow, fast]), levels)
     return [
         TyrePlot(
             "traction: the share of the turn the velocity takes a tick, against speed",
@@ -311,7 +340,17 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
             (Curve("traction", xs, 100.0 * out),),
             (Point("car", speed, 100.0 * float(now[0]), f"slip angle {slip:+.1f}°"),),
             marks=(("slip speed", slip_speed),),
-            handles=(Handle("slip_speed", "slip speed", slip_speed, 0.0, lambda x, y: x),),
+            handles=(
+                Handle("slip_speed", "slip speed", slip_speed, 0.0, lambda x, y: x),
+                *(
+                    Handle(
+                        name, name.replace("_", " "), x, 100.0 * float(level), _arcade_traction_value(p, slot, x, dt)
+                    )
+                    for name, slot, x, level in zip(
+                        ("traction_slow", "traction_fast"), (AP.traction_slow, AP.traction_fast), (slow, fast), levels
+                    )
+                ),
+            ),
             remark="Arcade: above the slip speed the fast traction turns the velocity less each tick: the car drifts.",
         )
     ]

@@ -95,6 +95,7 @@ class LinkServer:
         self._bugs = Failures()
         self._recording_hz: float | None = None  # the tick rate of the game whose ticks it holds
         self._recording_switches: dict[str, bool] = {}  # and that game's switches
+        self._recording_car: tuple[str, str] = ("", "")  # and its car's model and unit of length
         self._recording_held = False  # stopped by the user, not yet written: no tick more is kept
         self._recording_ended: str | None = None  # why it ended before it was stopped (a new hello)
         self._heard_at = -math.inf  # when the linked game last sent something accepted
@@ -220,6 +221,7 @@ class LinkServer:
             self._recording_lost += gap if self._recording else 0
             if self._recording_hz is None:
                 self._recording_hz, self._recording_switches = self._game.hz, dict(self._game.switches)
+                self._recording_car = (self._game.model, self._game.units)
             self._recording.append(telemetry)
         self._ticks, self._slot = self._ticks + 1, True  # the game's tick is the clock of the sets
         self._flush()
@@ -446,7 +448,10 @@ class LinkServer:
         with self._cond:
             rows, lost = list(self._recording or []), self._recording_lost
             hz, ended, switches = self._recording_hz, self._recording_ended, self._recording_switches
-        summary = recorder.write_recording(path, rows, lost, hz, ended=ended, switches=switches)
+            model, units = self._recording_car
+        summary = recorder.write_recording(
+            path, rows, lost, hz, ended=ended, switches=switches, model=model, units=units
+        )
         self.discard_recording()
         return summary
 

@@ -177,6 +177,7 @@ CHANNELS = (
     Channel("load_front", "axle load front", "N"),
     Channel("load_rear", "axle load rear", "N"),
     Channel("traction", "rear traction", "N"),
+    Channel("brake_front", "brake force front", "N"),
 )
 """What the car produces per tick besides the common channels (physics/channels.py)."""
 PRESETS = {
@@ -208,6 +209,7 @@ STATE = Layout(
         Slot("load_front", "N"),
         Slot("load_rear", "N"),
         Slot("traction", "N"),
+        Slot("brake_front", "N"),
         Slot("accel_long", "m/s²"),
         Slot("wheel_left", "rad"),
         Slot("wheel_right", "rad"),
@@ -335,7 +337,7 @@ def tick(s, c, p, dt, walls):
     s[S.slip_ratio], s[S.alpha_front], s[S.alpha_rear] = end_slip, alpha_f, alpha_r
     s[S.lat_front], s[S.lat_rear], s[S.load_front], s[S.load_rear] = lat_f, lat_r, front_load, rear_load
     s[S.traction], s[S.accel_long], s[S.wheel_left], s[S.wheel_right] = traction, ax, delta, delta
-    s[S.heading_x], s[S.heading_y] = hx, hy
+    s[S.brake_front], s[S.heading_x], s[S.heading_y] = f_braking, hx, hy
 
 
 __all__ = [
