@@ -13,6 +13,7 @@ import pytest
 
 from sandbox.analysis.grip_envelope import outline
 from sandbox.physics.car_frame import accelerations
+from test_window_channels import start  # a window remembering between runs
 
 
 def gg_in_front(window, qtbot):
@@ -108,3 +109,44 @@ def test_the_bars_show_each_axle_s_grip_used_and_load_from_the_state(window, qtb
     loads = [bar.text() for bar in window.gg.load_bars]
     assert loads[0].startswith(f"front: {float(s['load_front'][0]):,.0f} N".replace(",", " "))
     assert all(bar.updatesEnabled() for bar in window.gg.use_bars + window.gg.load_bars)
+
+
+def test_the_trail_length_is_kept_between_runs(qtbot):
+    first = start(qtbot)
+    assert first.gg.seconds.value() == 3.0  # nothing kept yet: the default
+    first.gg.seconds.setValue(7.5)
+    first.close()
+    again = start(qtbot)
+    assert again.gg.seconds.value() == 7.5
+    again.close()
+
+
+@pytest.mark.parametrize("kept", ["long", "100", "nan"])
+def test_a_damaged_trail_length_starts_at_the_default_with_a_note(qtbot, kept):
+    from sandbox.ui.gg_panel import TRAIL_KEY
+    from sandbox.ui.window_memory import settings
+
+    store = settings()
+    store.setValue(TRAIL_KEY, kept)
+    store.sync()
+    window = start(qtbot)
+    assert window.gg.seconds.value() == 3.0
+    assert f"The setting {TRAIL_KEY} ({kept!r}) could not be used" in window.statusBar().currentMessage()
+    assert not settings().contains(TRAIL_KEY)  # replaced: said once
+    window.close()
+
+
+def test_the_trail_colours_its_points_by_speed_and_fades_them_with_age(window, qtbot):
+    """Speeding up from rest in a straight line for longer than the trail: its oldest
+    point is its slowest (the first colour, the faintest step), its newest the fastest
+    (the last colour, the strongest step), drawn on top; every point of the trail drawn."""
+    from sandbox.ui.gg_panel import AGE_STEPS, SPEED_COLOURS
+
+    gg_in_front(window, qtbot)
+    window.drive.drive_through([[0.0, 1.0, 0.0]] * (4 * window.sim.hz))  # the trail: 3 s
+    window.drive_view.refresh()
+    styles = window.gg.trail.styles()
+    assert sum(count for _, count in styles) == window.gg.buffer.count == 3 * window.sim.hz + 1
+    drawn = [style for style, _ in styles]
+    assert drawn == sorted(drawn)  # the newer over the older
+    assert drawn[0] == 0 and drawn[-1] == AGE_STEPS * SPEED_COLOURS - 1

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
+    QGraphicsItem,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -31,9 +32,13 @@ from ..analysis.kernel_prep import DRIVER, prepare
 from ..analysis.lap_plan import Limits, car_limits
 from ..physics.car_frame import STANDARD_G
 from ..physics.channels import derived
+from .gg_trail import TrailItem, pens_of
 from .ring_buffer import RingBuffer
+from .window_memory import settings
 from .worker import Worker
 
+TRAIL_KEY = "gg/trail_s"
+"""Where the trail's length (s) is kept between runs (QSettings)."""
 TRAIL_S = 3.0
 """s of driving the trail shows by default."""
 TRAIL_RANGE_S = (0.5, 30.0)
@@ -44,20 +49,23 @@ SPEED_COLOURS = 16
 """Steps of the trail's speed colours (slow blue to fast red)."""
 AGE_STEPS = 6
 """Steps of the trail's fading with age."""
-ENVELOPE_STEP = 0.002
-"""The envelope is drawn again when its forward reach moves by this share of the axes' span."""
+ENVELOPE_STEP = 0.01
+"""While driving, the envelope is drawn again when its forward reach moves by this share
+of the axes' span (about 3 px: each redraw repaints the whole plot, ~5 ms)."""
 RANGE_MARGIN = 0.15
 """The axes reach this much beyond the envelope (or the trail, where it goes further)."""
 USE_WARN = 0.9
 """Friction-circle use from which a bar turns orange; red from 100 %."""
 
 
-def _brushes() -> list[list[pg.QtGui.QBrush]]:
-    """[age step][speed step] brushes: the speed's colour, fainter with age."""
+def trail_colours() -> list[QColor]:
+    """The trail's colour of age step a (0 the oldest) and speed step c at a·SPEED_COLOURS
+    + c: the speed's colour (slow blue to fast red), fainter with age."""
     colours = pg.colormap.get("CET-R4").getLookupTable(0.0, 1.0, SPEED_COLOURS, alpha=False)
     return [
-        [pg.mkBrush(int(r), int(g), int(b), int(40 + 215 * (a + 1) / AGE_STEPS)) for r, g, b in colours]
+        QColor(int(r), int(g), int(b), int(40 + 215 * (a + 1) / AGE_STEPS))
         for a in range(AGE_STEPS)
+        for r, g, b in colours
     ]
 
 
@@ -77,10 +85,8 @@ class GGPanel(QWidget):
         self.active = False
         self.buffer = RingBuffer(2, 4)
         self._last: np.ndarray | None = None  # the newest state row
-        self._before: np.ndarray | None = None  # the row before it
         self._time = 0.0
         self._turns = 0  # refreshes so far (the bars change every other one while driving)
-        self._brushes = _brushes()
         self._envelope_reach: float | None = None  # the forward reach of the envelope drawn (length/s²)
         self._range: np.ndarray | None = None  # the axes' reach: across, ahead, behind (unit shown)
         self._span = 1.0  # the longitudinal axis's span (unit shown)
@@ -96,8 +102,10 @@ class GGPanel(QWidget):
         self.plot.setMenuEnabled(False)
         for side in ("left", "bottom"):
             self.plot.getAxis(side).enableAutoSIPrefix(False)  # the unit is in the label: no ×0.001
+            # its grid lines span the plot: kept as a picture, not drawn again with each trail
+            self.plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.envelope = self.plot.plot(pen=pg.mkPen("#2e7d32", width=2), name="envelope")
-        self.trail = pg.ScatterPlotItem(size=5, pen=None)
+        self.trail = TrailItem(pens_of(trail_colours()))
         self.live = pg.ScatterPlotItem(size=12, pen=pg.mkPen("k", width=1.5), brush=pg.mkBrush("#ffeb3b"))
         self.plot.addItem(self.trail)
         self.plot.addItem(self.live)
@@ -144,6 +152,14 @@ class GGPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
         layout.addWidget(column)
+
+    def remember_trail(self, memory) -> None:
+        """The trail's length kept between runs under TRAIL_KEY: the one kept shown now
+        (a damaged one: the default, said by `memory`, the window's SessionMemory), each
+        change kept."""
+        low, high = TRAIL_RANGE_S
+        self.seconds.setValue(memory.setting(TRAIL_KEY, TRAIL_S, low=low, high=high))
+        self.seconds.valueChanged.connect(lambda seconds: settings().setValue(TRAIL_KEY, float(seconds)))
 
     # --- the car ------------------------------------------------------------------------
     def set_car(self, model, tuning, hz: int) -> None:
@@ -197,12 +213,12 @@ class GGPanel(QWidget):
 
     def _resize_buffer(self) -> None:
         self.buffer = RingBuffer(int(self.seconds.value() * self.hz) + 1, 4)
-        self._last = self._before = None
+        self._last = None
 
     def clear(self) -> None:
         """The car placed again: the trail starts afresh."""
         self.buffer.clear()
-        self._last = self._before = None
+        self._last = None
 
     # --- the drive ----------------------------------------------------------------------
     def record(self, time_s: float, rows: np.ndarray) -> None:
@@ -226,7 +242,6 @@ class GGPanel(QWidget):
             times = time_s - np.arange(len(after))[::-1] / self.hz
             speed = np.hypot(after[:, o["vx"]], after[:, o["vy"]])
             self.buffer.extend(np.column_stack([times, along, across, speed]))
-            self._before = previous[-1].copy()
         self._last = rows[-1].copy()
         self._time = time_s
 
@@ -239,9 +254,9 @@ class GGPanel(QWidget):
 
     def use(self) -> GripUse | None:
         """The friction-circle use and loads of the newest tick (None before one)."""
-        if self._last is None or self._before is None:
+        if self._last is None:
             return None
-        return grip_use(self.model, self.tuning, self._before, self._last, self.hz)
+        return grip_use(self.model, self.tuning, self._last)
 
     # --- drawing ------------------------------------------------------------------------
     def refresh(self, exact: bool = True) -> None:
@@ -261,15 +276,13 @@ class GGPanel(QWidget):
             self._show_speeds(slowest, fastest)
             age = (self._time - data[0]) / max(self.seconds.value(), 1e-9)
             fade = np.clip(((1.0 - age) * AGE_STEPS).astype(int), 0, AGE_STEPS - 1)
-            self.trail.setData(
-                data[2] / self.scale, data[1] / self.scale, brush=[self._brushes[a][c] for a, c in zip(fade, colour)]
-            )
+            self.trail.set_points(data[2] / self.scale, data[1] / self.scale, fade * SPEED_COLOURS + colour)
             x, y = self.point()
             self.live.setData([x], [y])
-            self._draw_envelope(float(speed[-1]))
+            self._draw_envelope(float(speed[-1]), exact)
             self._fit_range(data[2] / self.scale, data[1] / self.scale)
         else:
-            self.trail.setData([], [])
+            self.trail.set_points(np.empty(0), np.empty(0), np.empty(0, dtype=int))
             self.live.setData([], [])
         if exact or self._turns % 2:
             self._show_use(self.use())
@@ -293,13 +306,13 @@ class GGPanel(QWidget):
         )
         return lateral / self.scale, longitudinal / self.scale
 
-    def _draw_envelope(self, speed: float) -> None:
-        """The envelope at `speed`, drawn again only when its forward reach has moved by
-        ENVELOPE_STEP of the axes' span (each redraw repaints the plot)."""
+    def _draw_envelope(self, speed: float, exact: bool = True) -> None:
+        """The envelope at `speed`; while driving (`exact` False) drawn again only when
+        its forward reach has moved by ENVELOPE_STEP of the axes' span."""
         limits = self.limits
         reach = np.interp(speed, limits.accel[:, 0], limits.accel[:, 1]) if limits is not None else math.nan
         moved = abs(reach - self._envelope_reach) / self.scale if self._envelope_reach is not None else math.inf
-        if moved < ENVELOPE_STEP * self._span:
+        if moved == 0 or (not exact and moved < ENVELOPE_STEP * self._span):
             return
         shape = self.envelope_at(speed)
         self._envelope_reach = reach if shape is not None else None

@@ -155,6 +155,8 @@ class Panels:
 
     def gg_widget(self) -> QWidget:
         self.window.gg = GGPanel()
+        if self.window.remember:
+            self.window.gg.remember_trail(self.window.memory)
         return self.window.gg
 
     def gg_shown(self, shown: bool) -> None:
