@@ -214,7 +214,8 @@ def test_a_drive_is_recorded_with_one_row_per_tick_and_bad_input_counted(running
     recording = report["recording"]
     with open(out_csv, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == "steer,throttle,brake,handbrake,shift,t,x,y,heading,vx,vy,omega,rpm".split(",")
+    assert rows[0][:13] == "steer,throttle,brake,handbrake,shift,t,x,y,heading,vx,vy,omega,rpm".split(",")
+    assert rows[0][13:] == ["speed[px/s]", "sideslip[deg]", "accel_long[px/s^2]", "accel_lat[px/s^2]"]  # its pose's
     assert recording["rows"] == len(rows) - 1 > 0
     ticks = [round(float(row[5]) * 60) for row in rows[1:]]
     assert ticks == sorted(ticks)
