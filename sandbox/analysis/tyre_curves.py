@@ -119,6 +119,16 @@ def _slope_value(load: float) -> Callable[[float, float], float]:
     return value
 
 
+def _halving(rising: Callable[[float], float], y: float) -> float:
+    """The value v in 0…1000 where `rising(v)` (never falling) reaches `y`, by halving
+    (60 halvings: to the last bits)."""
+    lo, hi = 0.0, 1e3
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if rising(mid) < y else (lo, mid)
+    return (lo + hi) / 2
+
+
 def _traction_slope_value(p: np.ndarray, load: float) -> Callable[[float, float], float]:
     """The traction slope Ct (/SR) whose curve passes through (slip ratio, traction N) at
     `load`: load·Fn,long(x) = y solved by halving on the model's own `traction_ratio` (the
@@ -132,12 +142,7 @@ def _traction_slope_value(p: np.ndarray, load: float) -> Callable[[float, float]
     def value(x: float, y: float) -> float:
         if x * y <= 0:
             return math.nan
-        x, y = abs(x), abs(y)
-        lo, hi = 0.0, 1e3
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if traction(mid, x) < y else (lo, mid)
-        return (lo + hi) / 2
+        return _halving(lambda slope: traction(slope, abs(x)), abs(y))
 
     return value
 
@@ -155,13 +160,7 @@ def _arcade_traction_value(p: np.ndarray, slot: int, speed: float, dt: float) ->
         return 100.0 * float(out[0])
 
     def value(x: float, y: float) -> float:
-        if not math.isfinite(y):
-            return math.nan
-        lo, hi = 0.0, 1e3
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if weight(mid) < y else (lo, mid)
-        return (lo + hi) / 2
+        return _halving(weight, y) if math.isfinite(y) else math.nan
 
     return value
 

@@ -86,7 +86,7 @@ def game_channels(
             over_tick and (hz is None or (channel.source == "yaw_rate" and "omega" in columns))
         ):
             continue
-        value = channel_values(channel, layout, states, None, 1.0 / hz if hz else 1.0).copy()
+        value = channel_values(channel, layout, states, None, 1.0 / hz if hz else 1.0)
         if over_tick:
             value[after_gap] = np.nan
         names.append(column_name(channel))
