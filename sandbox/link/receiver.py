@@ -9,8 +9,9 @@ shared by all of them (OTHERS_RATE). What is over an allowance is counted and di
 unread. While other addresses send more than SHIELD_RATE a second and a game is linked,
 the shield (shield.py) has the system itself keep all but a sample of them out, so a
 flood cannot crowd the game's datagrams out of the system's buffer even when this
-thread gets little of the processor. What the buffer cannot hold the system drops, and
-counts (Linux)."""
+thread gets little of the processor. On Linux the linked game's datagrams come on a
+socket of its own (game_socket.py), with a buffer no flood shares. What a buffer cannot
+hold the system drops, and counts (Linux)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from collections import Counter, OrderedDict
 from typing import Callable
 
 from .failures import NOT_HANDLED, Failures
+from .game_socket import open_game_socket
 from .protocol import MAX_BYTES, LinkError, check_host
 from .shield import SAMPLE, lower_shield, raise_shield
 
@@ -52,9 +54,6 @@ SHIELD_DOWN_RATE = 500.0
 """...and below which it comes down again."""
 METER_S = 0.25
 """s over which the rate of the other addresses' datagrams is measured."""
-COUNTED = 64
-"""datagrams of a round read with the system's count of drops (a slower read): a round
-that small (no flood) has its last datagram's count, so nothing dropped goes uncounted."""
 PARSE_BYTES = 1_000_000
 """bytes of a round handed on at most (more would hold the thread for a while)."""
 POLL_BUSY_S = 0.001
@@ -71,8 +70,8 @@ RECEIVE_BUFFER = 4 * 1024 * 1024
 """bytes of the socket's receive buffer asked for: a burst of telemetry waits there, not
 lost (the system may give less: Linux at most net.core.rmem_max)."""
 
-SO_RXQ_OVFL = getattr(socket, "SO_RXQ_OVFL", 40)
-"""Linux: each datagram comes with the count of those the system dropped, its buffer full."""
+SO_MEMINFO, MEMINFO_DROPS = 55, 8
+"""Linux: a socket's memory figures (u32 each), the count of datagrams it dropped ninth."""
 
 Datagram = tuple[bytes, tuple[str, int]]
 Address = tuple[str, int]
@@ -124,8 +123,10 @@ class Receiver:
         # it on another thread never meets a key being added ("not handled": a bug, logged once)
         self.failures: Counter[str] = Counter(dict.fromkeys(("system buffer full", "flood", NOT_HANDLED), 0))
         self.bugs = Failures()
-        self._counts_system_drops = False
         self._system_drops = 0
+        self._game_sock: socket.socket | None = None  # the game's own socket (game_socket.py), when open...
+        self._game_sock_for: Address | None = None  # ...for this game
+        self._game_sock_drops = 0
         now = time.perf_counter()
         self._game_allowance = Allowance(GAME_RATE, GAME_BURST, now)
         self._others = Allowance(OTHERS_RATE, OTHERS_BURST, now)
@@ -149,7 +150,6 @@ class Receiver:
             raise LinkError(f"cannot listen on {where}: {getattr(exc, 'strerror', None) or exc}") from None
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
-            self._counts_system_drops = _ask_for_system_drops(sock)
             sock.bind(address)
             sock.setblocking(False)
         except OSError as exc:
@@ -192,8 +192,9 @@ class Receiver:
                     time.sleep(POLL_BUSY_S)
                     readable = True
                 else:
+                    waiting = [sock] if self._game_sock is None else [sock, self._game_sock]
                     try:
-                        readable = bool(select.select([sock], [], [], POLL_S)[0])
+                        readable = bool(select.select(waiting, [], [], POLL_S)[0])
                     except (OSError, ValueError):
                         break
                 try:
@@ -206,35 +207,45 @@ class Receiver:
                     time.sleep(GAME_FLOOD_PAUSE_S)
         finally:
             sock.close()
+            if self._game_sock is not None:
+                self._game_sock.close()
 
-    def _read_counting_drops(self, sock: socket.socket, buffer: bytearray) -> tuple[int, tuple]:
-        """One datagram, and the system's count of those it dropped so far (its buffer
-        full), added to the failures as "system buffer full"."""
-        size, ancillary, _, address = sock.recvmsg_into([buffer], socket.CMSG_SPACE(4))
-        for level, kind, data in ancillary:
-            if level == socket.SOL_SOCKET and kind == SO_RXQ_OVFL and len(data) >= 4:
-                total = int.from_bytes(data[:4], sys.byteorder)
-                if total > self._system_drops:  # with the shield up, mostly those it kept out
-                    self.failures["flood" if self._shielded else "system buffer full"] += total - self._system_drops
-                    self._system_drops = total
-        return size, address
+    def _count_system_drops(self, sock: socket.socket) -> None:
+        """The datagrams the system dropped since the last look (its buffers full, or
+        kept out by the shield), added to the failures."""
+        dropped = _system_drops(sock)
+        if dropped > self._system_drops:  # with the shield up, mostly those it kept out
+            self.failures["flood" if self._shielded else "system buffer full"] += dropped - self._system_drops
+            self._system_drops = dropped
+        if self._game_sock is not None:
+            dropped = _system_drops(self._game_sock)
+            self.failures["system buffer full"] += max(0, dropped - self._game_sock_drops)
+            self._game_sock_drops = max(dropped, self._game_sock_drops)
+
+    def _follow_game(self, sock: socket.socket, game: Address | None) -> None:
+        """The game's own socket opened for `game` (closed when the game is another, or none)."""
+        if game == self._game_sock_for:
+            return
+        if self._game_sock is not None:
+            self._game_sock.close()
+        self._game_sock, self._game_sock_for, self._game_sock_drops = None, game, 0
+        if game is not None:
+            self._game_sock = open_game_socket(sock, game, RECEIVE_BUFFER)
 
     def _round(self, sock: socket.socket, buffer: bytearray) -> bool:
-        """Read what the socket holds (up to DRAIN datagrams); hand on those the
-        allowances hold, by source address before any parse. True when it read DRAIN
-        (more may be waiting)."""
+        """Read what the listening socket holds (up to DRAIN datagrams), then what the
+        game's own socket holds; hand on those the allowances hold, by source address
+        before any parse. True when it read DRAIN (more may be waiting)."""
         now, game = time.perf_counter(), self._game()
+        self._follow_game(sock, game)
         game_left, budget = int(self._game_allowance.refill(now)), PARSE_BYTES
         game_kept = game_seen = 0
         view, kept, discarded, count = memoryview(buffer), [], 0, 0
         muted: set[Address] = set()  # addresses out of their allowance: the rest of the round discarded at once
         receive = sock.recvfrom_into
-        for count in range(DRAIN):
+        for count in range(DRAIN):  # noqa: B007 (after the loop: how many were read)
             try:
-                if count < COUNTED and self._counts_system_drops:  # the system's drops so far come with it
-                    size, address = self._read_counting_drops(sock, buffer)
-                else:
-                    size, address = receive(buffer)
+                size, address = receive(buffer)
             except ConnectionRefusedError:  # an earlier send's "port unreachable", reported here
                 continue
             except OSError:  # nothing more waiting (or the socket is gone)
@@ -257,11 +268,28 @@ class Receiver:
             kept.append((bytes(view[:size]), source))
         else:
             count = DRAIN
+        strangers = count - game_seen
+        if self._game_sock is not None:  # after the listening socket: it may hold the game's older ones
+            for _ in range(DRAIN):
+                try:
+                    size, address = self._game_sock.recvfrom_into(buffer)
+                except ConnectionRefusedError:  # the game's port closed, reported to its socket
+                    continue
+                except OSError:
+                    break
+                game_seen += 1
+                if game_kept >= game_left or size > budget:
+                    discarded += 1
+                    continue
+                game_kept += 1
+                budget -= size
+                kept.append((bytes(view[:size]), address[:2]))
         if kept or discarded:
             self._busy_until = time.perf_counter() + BUSY_S
         self._game_allowance.left -= game_kept
         self._game_floods = game_seen > game_kept
-        self._strangers += (count - game_seen) * (SAMPLE if self._shielded else 1)
+        self._strangers += strangers * (SAMPLE if self._shielded else 1)
+        self._count_system_drops(sock)
         self._guard(sock, game, now)
         self._on_round(kept, discarded)
         return count >= DRAIN
@@ -295,10 +323,11 @@ class Receiver:
         return allowance.take(now) and self._others.take(now)
 
 
-def _ask_for_system_drops(sock: socket.socket) -> bool:
-    """True when the system will tell the count of datagrams it dropped (Linux)."""
+def _system_drops(sock: socket.socket) -> int:
+    """The datagrams the system dropped for `sock` so far (0 where it does not say: not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return 0
     try:
-        sock.setsockopt(socket.SOL_SOCKET, SO_RXQ_OVFL, 1)
+        return int.from_bytes(sock.getsockopt(socket.SOL_SOCKET, SO_MEMINFO, 36)[4 * MEMINFO_DROPS :], sys.byteorder)
     except OSError:
-        return False
-    return hasattr(sock, "recvmsg_into")
+        return 0
