@@ -233,3 +233,21 @@ def test_force_curve_has_a_line_per_gear_and_the_top_speed_balances():
     # straight-line simulation reaches the same top speed (wheels slip a little: within 2 %)
     s = drive(State.at_rest(), Controls(0, 1, 0), p, 60 * 120)
     assert s.speed[0] == pytest.approx(top, rel=0.02)
+
+
+def test_whether_a_tuning_has_a_top_speed_is_whether_its_net_force_ever_falls_to_zero():
+    """The batch answer (`has_top_speeds`, tuning rows) against the force curve's net
+    acceleration over the top-speed grid: the Corvette balances drag (finite); with no
+    drag nor rolling resistance and a sixth gear whose redline speed,
+    redline·2π/60·Rw/(x6·xd), is beyond the grid's 150 m/s, nothing balances it (inf)."""
+    from sandbox.physics.params import param_rows
+
+    tunings = [corvette(), corvette(c_drag=0.0, c_rr=0.0, gear_6=0.5, differential=1.0), corvette(mass=900.0)]
+    p = tunings[1]
+    redline_speed = p["redline_rpm"] * 2 * math.pi / 60 * p["wheel_radius"] / (p["gear_6"] * p["differential"])
+    assert redline_speed > mo.TOP_SPEED_GRID[-1]
+    rows = np.vstack([param_rows(mo.PARAMS, t, 1)[0] for t in tunings])
+    expected = [bool(np.any(mo.force_curve(t, mo.TOP_SPEED_GRID, DT)["net"] <= 0)) for t in tunings]
+    assert expected == [True, False, True]
+    assert mo.has_top_speeds(rows, DT).tolist() == expected
+    assert [math.isfinite(mo.top_speed(t, DT)) for t in tunings] == expected

@@ -192,7 +192,10 @@ def _tuning(model: ModuleType, row: np.ndarray) -> dict:
 def has_top_speed(model: ModuleType, rows: np.ndarray, dt: float) -> np.ndarray:
     """Per tuning row (sim.tuning_rows): whether the model declares a finite top speed
     (`model.top_speed`); without one the straight run lasts
-    manoeuvres.UNLIMITED_RUN_S and reverse is "none" when nothing settles."""
+    manoeuvres.UNLIMITED_RUN_S and reverse is "none" when nothing settles. A model
+    whose top speed takes a search answers for all rows at once (`has_top_speeds`)."""
+    if hasattr(model, "has_top_speeds"):
+        return model.has_top_speeds(rows, dt)
     return np.array([math.isfinite(model.top_speed(_tuning(model, row), dt)) for row in rows], dtype=np.bool_)
 
 

@@ -117,8 +117,9 @@ class TyrePlotItems:
             item.setTitle(title, size="8pt", color="#cfcfcf")
         set_label(item, "bottom", plot.x_label, plot.x_unit)
         set_label(item, "left", plot.y_label, plot.y_unit)
-        (_, _), (bottom, top) = item.viewRange()
+        (left, right), (bottom, top) = item.viewRange()
         pixel = (top - bottom) / max(item.vb.height(), 1.0)
+        pixel_x = (right - left) / max(item.vb.width(), 1.0)
         for i, (line, curve) in enumerate(zip(self.curves, plot.curves)):
             if _changed(self.drawn[i], curve.xs, curve.ys, 0.0 if exact else pixel):
                 line.setData(curve.xs, curve.ys)
@@ -137,6 +138,9 @@ class TyrePlotItems:
         self.specs = list(plot.handles)
         for i, (target, spec) in enumerate(zip(self.handles, plot.handles)):
             if i != self.dragging and all(math.isfinite(v) for v in (spec.x, spec.y)):
+                at = target.pos()
+                if not exact and abs(at.x() - spec.x) < pixel_x and abs(at.y() - spec.y) < pixel:
+                    continue  # moved less than a screen pixel while driving: a move costs a repaint
                 target.placing = True
                 target.setPos(spec.x, spec.y)
                 target.placing = False

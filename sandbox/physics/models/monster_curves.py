@@ -24,23 +24,27 @@ TOP_SPEED_GRID = np.linspace(0.0, 150.0, 3001)
 
 
 @kernel
+def _gear_acceleration(p, ratio, v):
+    """Drive force / M (m/s²) at full throttle with gear `ratio`, wheels rolling at `v` (m/s)."""
+    rpm = drivetrain.rpm_from_wheel(p, v / p[P.wheel_radius], ratio)
+    full_throttle = drivetrain.lookup_torque_curve(p, max(rpm, p[P.idle_rpm]))
+    return drivetrain.drive_force(p, full_throttle, ratio) / p[P.mass]
+
+
+@kernel
 def _gear_accelerations(p, gear, speeds, out):
-    """out[i] = drive force / M at full throttle in `gear`, wheels rolling at speeds[i]."""
+    """out[i] = `_gear_acceleration` in `gear` at speeds[i]."""
     ratio = drivetrain.ratio_of_gear(p, gear)
     for i in range(speeds.shape[0]):
-        rpm = drivetrain.rpm_from_wheel(p, speeds[i] / p[P.wheel_radius], ratio)
-        full_throttle = drivetrain.lookup_torque_curve(p, max(rpm, p[P.idle_rpm]))
-        out[i] = drivetrain.drive_force(p, full_throttle, ratio) / p[P.mass]
+        out[i] = _gear_acceleration(p, ratio, speeds[i])
 
 
 @kernel
 def _net_acceleration(p, v):
     """force_curve's `net` at one speed: the best gear's drive minus the resistance."""
-    speeds, out = np.array([v]), np.empty(1)
     best = -math.inf
     for gear in range(1, len(GEAR_NAMES) + 1):
-        _gear_accelerations(p, gear, speeds, out)
-        best = max(best, out[0])
+        best = max(best, _gear_acceleration(p, drivetrain.ratio_of_gear(p, gear), v))
     return best - (p[P.c_drag] * v * v + p[P.c_rr] * v) / p[P.mass]
 
 
@@ -166,3 +170,22 @@ def top_speed(p: Mapping[str, float], dt: float) -> float:
     speeds from 0 to 150 m/s where `net` ≤ 0, then bisection (`_top_speed`)."""
     (row,), _ = param_rows(PARAMS, p, 1)
     return float(_top_speed(row, TOP_SPEED_GRID))
+
+
+@kernel
+def _has_top_speeds(rows, grid, out):
+    """out[i]: whether `_top_speed` of rows[i] is finite (some speed of `grid` has
+    `net` ≤ 0), looked for from the fastest down, where drag wins first."""
+    for i in range(rows.shape[0]):
+        out[i] = False
+        for j in range(grid.shape[0] - 1, -1, -1):
+            if _net_acceleration(rows[i], grid[j]) <= 0:
+                out[i] = True
+                break
+
+
+def has_top_speeds(rows: np.ndarray, dt: float) -> np.ndarray:
+    """Per tuning row (k, P) (params.param_rows): whether `top_speed` is finite."""
+    out = np.empty(len(rows), dtype=np.bool_)
+    _has_top_speeds(np.ascontiguousarray(rows, dtype=np.float64), TOP_SPEED_GRID, out)
+    return out
