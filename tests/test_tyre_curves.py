@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from sandbox.analysis.tyre_curves import DEGREES, tyre_plots
+from sandbox.analysis.tyre_curves import DEGREES, HeldExtent, _steady, tyre_plots
 from sandbox.physics import sim
 from sandbox.physics.models import ackermann, arcade, monster, monster_tyres, rigid_body
 from sandbox.physics.params import Tuning, param_rows
@@ -184,3 +184,32 @@ def test_the_arcade_traction_handles_sit_on_their_levels_and_ask_for_the_tractio
         expected = 0.25 / dt
     assert slow.value(slow.x, 25.0) == pytest.approx(expected, rel=1e-9)
     assert fast.value(fast.x, 25.0) == pytest.approx(expected, rel=1e-9)
+
+
+def test_while_driving_a_curves_extent_grows_at_once_and_shrinks_only_after_its_hold():
+    """The tab's held extent: a point that needs more room gets it on that refresh; one
+    that needs less keeps the wider curve until it has needed no more for the hold
+    (2 s); the extents are steps of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10ⁿ."""
+    now = [0.0]
+    held = HeldExtent(lambda: now[0], hold_s=2.0)
+    assert held("lateral", 0.35) == pytest.approx(0.4)
+    assert held("lateral", 0.9) == pytest.approx(1.0)  # grown at once
+    now[0] = 1.5
+    assert held("lateral", 0.35) == pytest.approx(1.0)  # held
+    assert held("traction", 0.07) == pytest.approx(0.08)  # each curve its own
+    now[0] = 2.5
+    assert held("lateral", 0.35) == pytest.approx(0.4)  # 2.5 s since it last needed 1.0
+
+    # the dynamic car's slip-angle axis: drawn out to the held extent while the point comes back in
+    values = dict(Tuning(monster.PARAMS))
+    state = driven(monster, values)
+    alpha = max(abs(float(state.channel(f"alpha_{axle}")[0])) for axle in ("front", "rear"))
+    now[0] = 10.0
+    held = HeldExtent(lambda: now[0], hold_s=2.0)
+    held("lateral", 4.6)  # a moment ago a point asked for 4.6 rad of curve: a step of 5
+    lateral, _ = tyre_plots(monster, values, HZ, state, held)
+    assert lateral.curves[0].xs[-1] == pytest.approx(5.0 * DEGREES)
+    now[0] = 12.5
+    lateral, _ = tyre_plots(monster, values, HZ, state, held)
+    peak = values["mu"] / min(values["cornering_front"], values["cornering_rear"])
+    assert lateral.curves[0].xs[-1] == pytest.approx(max(2.0 * peak, _steady(1.15 * alpha)) * DEGREES)

@@ -85,11 +85,18 @@ class TyrePlot:
     """What to know to read the plot, shown below the plots."""
 
 
-def tyre_plots(model: ModuleType, tuning: Mapping[str, object], hz: float, state: State) -> list[TyrePlot]:
+Extent = Callable[[str, float], float]
+"""(which curve, how far out its points are) -> how far out the curve is drawn."""
+
+
+def tyre_plots(
+    model: ModuleType, tuning: Mapping[str, object], hz: float, state: State, extent: Extent | None = None
+) -> list[TyrePlot]:
     """The Tyres tab's plots for `model` under `tuning` at `hz` ticks per second, the
-    car in `state` (its first row)."""
+    car in `state` (its first row). `extent`: how far out each curve is drawn to take
+    its points in (default `_steady`; the tab holds it, `HeldExtent`)."""
     build = BUILDERS.get(model.NAME, _kinematic)
-    return build(model, tuning, hz, state)
+    return build(model, tuning, hz, state, extent or (lambda _, reach: _steady(reach)))
 
 
 def _steady(reach: float) -> float:
@@ -99,6 +106,25 @@ def _steady(reach: float) -> float:
         return 0.0
     power = 10.0 ** math.floor(math.log10(reach))
     return next(step * power for step in STEADY if step * power >= reach)
+
+
+class HeldExtent:
+    """A curve's extent as the Tyres tab draws it while driving: `_steady`, grown at
+    once to take a point in, but shrunk only after the point has needed no more than
+    the smaller extent for `hold_s` (a point crossing a step back and forth would
+    redraw the curve and the plot's axes each time). `clock`: seconds, increasing."""
+
+    def __init__(self, clock: Callable[[], float], hold_s: float = 2.0):
+        self.clock, self.hold_s = clock, hold_s
+        self.shown: dict[str, tuple[float, float]] = {}  # curve -> (extent, when last needed)
+
+    def __call__(self, key: str, reach: float) -> float:
+        want, now = _steady(reach), self.clock()
+        shown, needed = self.shown.get(key, (0.0, now))
+        if want >= shown or now - needed >= self.hold_s:
+            self.shown[key] = (want, now)
+            return want
+        return shown
 
 
 def _value(state: State, name: str) -> float:
@@ -165,7 +191,7 @@ def _arcade_traction_value(p: np.ndarray, slot: int, speed: float, dt: float) ->
     return value
 
 
-def _monster(model, tuning, hz, state) -> list[TyrePlot]:
+def _monster(model, tuning, hz, state, extent: Extent) -> list[TyrePlot]:
     p = _row(model, tuning)
     mu = float(tuning["mu"])
     loads = {"front": _value(state, "load_front"), "rear": _value(state, "load_rear")}
@@ -175,7 +201,7 @@ def _monster(model, tuning, hz, state) -> list[TyrePlot]:
     stiffness = {"front": float(tuning["cornering_front"]), "rear": float(tuning["cornering_rear"])}
     peak = max(mu / min(stiffness.values()), 1e-3)  # rad: the later axle's limit
     now = {"front": _value(state, "alpha_front"), "rear": _value(state, "alpha_rear")}
-    reach = max(2.0 * peak, _steady(1.15 * max(abs(a) for a in now.values())))  # the points on the curves
+    reach = max(2.0 * peak, extent("lateral", 1.15 * max(abs(a) for a in now.values())))  # the points on the curves
     alphas = np.linspace(-reach, reach, SAMPLES)
     curves, limits, handles = [], [], []
     for axle in ("front", "rear"):
@@ -217,7 +243,7 @@ def _monster(model, tuning, hz, state) -> list[TyrePlot]:
     slope = float(tuning["traction_slope"])
     top = float(monster_tyres.peak_slip_ratio(p))
     sr = _value(state, "slip_ratio")
-    reach = max(3.0 * top, _steady(1.15 * abs(sr)))
+    reach = max(3.0 * top, extent("traction", 1.15 * abs(sr)))
     ratios = np.linspace(-reach, reach, SAMPLES)
     out = np.empty(SAMPLES)
     tyre_samplers.traction_curve(p, ratios, rear, out)
@@ -252,13 +278,13 @@ def _slope_through_origin(x: float, y: float) -> float:
     return y / x if x > 1e-9 else math.nan
 
 
-def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
+def _rigid_body(model, tuning, hz, state, extent: Extent) -> list[TyrePlot]:
     p = _row(model, tuning)
     dt = 1.0 / hz
     steer = _value(state, "wheel_angle")
     slips = np.asarray(state.channel("patch_slip")[0], dtype=np.float64).reshape(-1)
     forces = np.asarray(state.channel("patch_force")[0], dtype=np.float64).reshape(-1)
-    reach = max(4.0, _steady(1.25 * float(slips.max(initial=0.0))))
+    reach = max(4.0, extent("patch", 1.25 * float(slips.max(initial=0.0))))
     limit, cap = model.patch_limit(p, float(tuning["mass"]))
     if limit:
         grip = max(float(tuning["side_grip"]), float(tuning["forward_grip"]), 1e-9)
@@ -313,11 +339,11 @@ def _rigid_body(model, tuning, hz, state) -> list[TyrePlot]:
     ]
 
 
-def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
+def _arcade(model, tuning, hz, state, extent: Extent) -> list[TyrePlot]:
     p = _row(model, tuning)
     slip_speed = float(tuning["slip_speed"])
     speed = float(state.speed[0])
-    reach = max(2.0 * slip_speed, _steady(1.25 * speed), 100.0)
+    reach = max(2.0 * slip_speed, extent("speed", 1.25 * speed), 100.0)
     # both sides of the step: the samples just below and just above the slip speed
     xs = np.unique(np.concatenate([np.linspace(0.0, reach, SAMPLES), [slip_speed, np.nextafter(slip_speed, np.inf)]]))
     out = np.empty(xs.size)
@@ -355,7 +381,7 @@ def _arcade(model, tuning, hz, state) -> list[TyrePlot]:
     ]
 
 
-def _kinematic(model, tuning, hz, state) -> list[TyrePlot]:
+def _kinematic(model, tuning, hz, state, extent: Extent) -> list[TyrePlot]:
     """Lateral acceleration v·ω the path asks at the wheel angle now, from one tick of
     the model's own kernel at each pedal speed (centre speed |Δp|/dt, ω = Δheading/dt)."""
     p = _row(model, tuning)

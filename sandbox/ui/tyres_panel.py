@@ -10,6 +10,7 @@ Drawn only while the tab is in front (`set_active`)."""
 from __future__ import annotations
 
 import math
+import time
 from typing import Callable
 
 import numpy as np
@@ -18,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
-from ..analysis.tyre_curves import Handle, TyrePlot, tyre_plots
+from ..analysis.tyre_curves import Handle, HeldExtent, TyrePlot, tyre_plots
 from ..physics.state import State
 from ..session.tuning import LiveTuning, TuningChange
 from . import qt  # noqa: F401  (binding choice before pyqtgraph)
@@ -227,6 +228,7 @@ class TyresPanel(QWidget):
         self.plots: list[TyrePlot] = []
         self.items: list[TyrePlotItems] = []
         self._drag_from: dict[str, float] = {}
+        self._extent = HeldExtent(time.monotonic)  # a point crossing a step does not redraw the axes each time
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.view = pg.GraphicsLayoutWidget()
@@ -254,7 +256,7 @@ class TyresPanel(QWidget):
         model, hz, state = self.now()
         if state.layout is not model.STATE:  # a model switch on its way: the car is not yet its
             state = State.at_rest(1, model.STATE)
-        self.plots = tyre_plots(model, self.tuning, hz, state)
+        self.plots = tyre_plots(model, self.tuning, hz, state, self._extent)
         if [item.key for item in self.items] != [_key(plot) for plot in self.plots]:
             self._rebuild()
         for items, plot in zip(self.items, self.plots):
@@ -267,6 +269,7 @@ class TyresPanel(QWidget):
 
     def _rebuild(self) -> None:
         self.view.clear()
+        self._extent = HeldExtent(time.monotonic)
         self.items = []
         for row, plot in enumerate(self.plots):
             item = self.view.addPlot(row=0, col=row, axisItems={"left": CompactAxis("left")})
