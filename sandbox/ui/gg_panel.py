@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
     QHBoxLayout,
     QLabel,
-    QProgressBar,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -33,6 +32,7 @@ from ..analysis.lap_plan import Limits, car_limits
 from ..physics.car_frame import STANDARD_G
 from ..physics.channels import derived
 from .gg_trail import TrailItem, pens_of
+from .grip_bars import Bar, GripBars
 from .ring_buffer import RingBuffer
 from .window_memory import settings
 from .worker import Worker
@@ -126,14 +126,13 @@ class GGPanel(QWidget):
         self.envelope_text = QLabel("")
         self.envelope_text.setStyleSheet("color: gray")
         self.envelope_text.setWordWrap(True)
-        self.bars = QVBoxLayout()
-        self.bars.setSpacing(2)
+        self.bars = GripBars()
         self.note = QLabel("")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: gray")
         self._bar_labels: tuple = ()
-        self.use_bars: list[QProgressBar] = []
-        self.load_bars: list[QProgressBar] = []
+        self.use_bars: list[Bar] = []
+        self.load_bars: list[Bar] = []
         side = QVBoxLayout()
         row = QHBoxLayout()
         row.addWidget(QLabel("trail"))
@@ -142,7 +141,7 @@ class GGPanel(QWidget):
         side.addLayout(row)
         side.addWidget(self.speeds)
         side.addWidget(self.envelope_text)
-        side.addLayout(self.bars)
+        side.addWidget(self.bars)
         side.addWidget(self.note)
         side.addStretch(1)
         column = QWidget()
@@ -353,27 +352,18 @@ class GGPanel(QWidget):
         for bar, share, name in zip(self.use_bars, use.use, use.labels):
             percent = 100.0 * share if math.isfinite(share) else 0.0
             text = f"{name}: {percent:.0f} %" if math.isfinite(share) else f"{name}: — (no grip: μ or load 0)"
-            _set_bar(bar, int(round(min(percent, 150.0))), text)
             colour = "#c62828" if share >= 1.0 else "#ef6c00" if share >= USE_WARN else "#2e7d32"
-            if bar.property("colour") != colour:  # the palette: a style sheet of its own cost 5 ms a change
-                bar.setProperty("colour", colour)
-                pal = bar.palette()
-                pal.setColor(pal.ColorRole.Highlight, QColor(colour))
-                bar.setPalette(pal)
+            self.bars.set(bar, int(round(min(percent, 150.0))), text, colour)
         if not self.load_bars:
             return
         total = float(np.sum(use.loads)) or 1.0
         for bar, load, rest, name in zip(self.load_bars, use.loads, use.static, use.labels):
-            _set_bar(
-                bar, int(round(1000 * load / total)), f"{name}: {load:,.0f} N (rest {rest:,.0f})".replace(",", " ")
-            )
+            text = f"{name}: {load:,.0f} N (rest {rest:,.0f})".replace(",", " ")
+            self.bars.set(bar, int(round(1000 * load / total)), text)
 
     def _make_bars(self, use: GripUse) -> None:
-        while self.bars.count():
-            item = self.bars.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
-        self.use_bars = self._add_bars(
+        self.bars.clear()
+        self.use_bars = self.bars.group(
             "friction-circle use √(Fx² + Fy²) / (μ·Fz)",
             "Each tyre's (or axle's) force on the road over the most its friction allows, in percent "
             "(orange from 90 %, red at the limit)",
@@ -381,26 +371,13 @@ class GGPanel(QWidget):
             150,
             "its force over μ × its load, in percent (the bar ends at 150 %)",
         )
-        self.load_bars = self._add_bars(
+        self.load_bars = self.bars.group(
             "loads (share of the weight)",
             "What each axle carries now, with the weight transfer, against its load at rest",
             use.labels if len(use.loads) else (),
             1000,
             "the load it carries now (N), against its load at rest",
         )
-
-    def _add_bars(self, title: str, title_tip: str, names, top: int, tip: str) -> list[QProgressBar]:
-        """A titled bar (0 … `top`) for each of `names` below the bars there are (none
-        and no title without names)."""
-        bars = []
-        if names:
-            label = QLabel(title)
-            label.setToolTip(title_tip)
-            self.bars.addWidget(label)
-        for name in names:
-            bars.append(_bar(top, f"{name}: {tip}"))
-            self.bars.addWidget(bars[-1])
-        return bars
 
     def _set_note(self, text: str) -> None:
         if self.note.text() != text:
@@ -409,32 +386,6 @@ class GGPanel(QWidget):
     def settle(self) -> None:
         """Block until the limits asked for are measured and shown (tests, screenshots)."""
         self.job.settle()
-
-
-def _set_bar(bar: QProgressBar, value: int, text: str) -> None:
-    """A bar's value and text, painted with the window's next frame: QProgressBar paints
-    itself at once when its text changes (about 0.4 ms each, a whole frame's worth for
-    four bars), unless its updates are held."""
-    bar.setUpdatesEnabled(False)
-    bar.setValue(value)
-    bar.setFormat(text)
-    bar.setUpdatesEnabled(True)  # asks for one paint, with the rest of the frame
-
-
-def _bar(top: int, tip: str) -> QProgressBar:
-    bar = QProgressBar()
-    bar.setRange(0, top)
-    bar.setTextVisible(True)
-    bar.setToolTip(tip)
-    bar.setMaximumHeight(18)
-    # its width never follows its text: a bar whose number grew a digit laid the whole
-    # dock out again, plot included (7 ms)
-    bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-    bar.setProperty("colour", "")
-    pal = bar.palette()
-    pal.setColor(pal.ColorRole.Highlight, QColor("#2e7d32"))
-    bar.setPalette(pal)
-    return bar
 
 
 def _measured(model, tuning, hz: float):
