@@ -99,6 +99,20 @@ class Allowance:
         return True
 
 
+class _Take:
+    """One round's sorting: the game's address and the datagrams of its allowance left,
+    the bytes still to hand on (PARSE_BYTES a round), the datagrams kept (oldest
+    first), the game's seen and kept, and how many were discarded unread."""
+
+    __slots__ = ("game", "game_left", "budget", "kept", "muted", "game_seen", "game_kept", "discarded")
+
+    def __init__(self, game: Address | None, game_left: int):
+        self.game, self.game_left, self.budget = game, game_left, PARSE_BYTES
+        self.kept: list[Datagram] = []
+        self.muted: set[Address] = set()  # addresses out of their allowance this round
+        self.game_seen = self.game_kept = self.discarded = 0
+
+
 class Receiver:
     """Binds `host`:`port` (0: any free port) and, on its thread, calls
     `on_round(datagrams, discarded)` with the datagrams of each round kept for parsing
@@ -238,61 +252,49 @@ class Receiver:
         before any parse. True when it read DRAIN (more may be waiting)."""
         now, game = time.perf_counter(), self._game()
         self._follow_game(sock, game)
-        game_left, budget = int(self._game_allowance.refill(now)), PARSE_BYTES
-        game_kept = game_seen = 0
-        view, kept, discarded, count = memoryview(buffer), [], 0, 0
-        muted: set[Address] = set()  # addresses out of their allowance: the rest of the round discarded at once
-        receive = sock.recvfrom_into
-        for count in range(DRAIN):  # noqa: B007 (after the loop: how many were read)
-            try:
-                size, address = receive(buffer)
-            except ConnectionRefusedError:  # an earlier send's "port unreachable", reported here
-                continue
-            except OSError:  # nothing more waiting (or the socket is gone)
-                break
-            source = address[:2]
-            if source in muted:  # first: in a flood, nearly every datagram
-                discarded += 1
-                continue
-            if source == game:
-                game_seen += 1
-                if game_kept >= game_left or size > budget:
-                    discarded += 1
-                    continue
-                game_kept += 1
-            elif size > budget or not self._admit(source, now):
-                muted.add(source)
-                discarded += 1
-                continue
-            budget -= size
-            kept.append((bytes(view[:size]), source))
-        else:
-            count = DRAIN
-        strangers = count - game_seen
+        take = _Take(game, int(self._game_allowance.refill(now)))
+        listened = self._drain(sock, buffer, take, now)
+        strangers = listened - take.game_seen
         if self._game_sock is not None:  # after the listening socket: it may hold the game's older ones
-            for _ in range(DRAIN):
-                try:
-                    size, address = self._game_sock.recvfrom_into(buffer)
-                except ConnectionRefusedError:  # the game's port closed, reported to its socket
-                    continue
-                except OSError:
-                    break
-                game_seen += 1
-                if game_kept >= game_left or size > budget:
-                    discarded += 1
-                    continue
-                game_kept += 1
-                budget -= size
-                kept.append((bytes(view[:size]), address[:2]))
-        if kept or discarded:
+            self._drain(self._game_sock, buffer, take, now)
+        if take.kept or take.discarded:
             self._busy_until = time.perf_counter() + BUSY_S
-        self._game_allowance.left -= game_kept
-        self._game_floods = game_seen > game_kept
+        self._game_allowance.left -= take.game_kept
+        self._game_floods = take.game_seen > take.game_kept
         self._strangers += strangers * (SAMPLE if self._shielded else 1)
         self._count_system_drops(sock)
         self._guard(sock, game, now)
-        self._on_round(kept, discarded)
-        return count >= DRAIN
+        self._on_round(take.kept, take.discarded)
+        return listened >= DRAIN
+
+    def _drain(self, reader: socket.socket, buffer: bytearray, take: _Take, now: float) -> int:
+        """Read up to DRAIN datagrams of `reader` into `take`, each sorted by where it
+        came from before any parse: how many were read."""
+        view, receive, game, muted = memoryview(buffer), reader.recvfrom_into, take.game, take.muted
+        for count in range(DRAIN):
+            try:
+                size, address = receive(buffer)
+            except ConnectionRefusedError:  # an earlier send's "port unreachable" (or the game's port closed)
+                continue
+            except OSError:  # nothing more waiting (or the socket is gone)
+                return count
+            source = address[:2]
+            if source in muted:  # first: in a flood, nearly every datagram
+                take.discarded += 1
+                continue
+            if source == game:
+                take.game_seen += 1
+                if take.game_kept >= take.game_left or size > take.budget:
+                    take.discarded += 1
+                    continue
+                take.game_kept += 1
+            elif size > take.budget or not self._admit(source, now):
+                muted.add(source)  # out of its allowance: the rest of the round discarded at once
+                take.discarded += 1
+                continue
+            take.budget -= size
+            take.kept.append((bytes(view[:size]), source))
+        return DRAIN
 
     def _guard(self, sock: socket.socket, game: Address | None, now: float) -> None:
         """Raise the shield for `game` when the other addresses flood, lower it when they
