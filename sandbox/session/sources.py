@@ -85,7 +85,13 @@ class PadSource:
             self._shift = float(reading.shift)
 
     def controls_for_tick(self, tick: int) -> Controls:
+        return self.beside(self.other.controls_for_tick(tick))
+
+    def beside(self, other: Controls) -> Controls:
+        """This tick's controls of the pads and `other` (the other source's, read this
+        tick), per control the larger: the pads' gear shift pressed since the last
+        poll counts here, once."""
         pads = self.pads
         if self._shift:
             pads, self._shift = Controls(pads.steer, pads.throttle, pads.brake, pads.handbrake, self._shift), 0.0
-        return larger_controls(self.other.controls_for_tick(tick), pads)
+        return larger_controls(other, pads)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
 
 from ..physics.state import Controls
 from ..session.input_channels import device_values
-from ..session.sources import PadSource, larger_controls
+from ..session.sources import PadSource
 from .x11_repeat import detectable_auto_repeat
 
 
@@ -107,7 +107,7 @@ class DriveKeys(QObject):
         the devices' raw values of this tick."""
         keyboard = self.controls()
         self.device = device_values(keyboard, self.pads.reading)
-        return larger_controls(keyboard, self.pads.controls_for_tick(tick))
+        return self.pads.beside(keyboard)
 
     def detach(self) -> None:
         """Stop watching the application's events (the window is closing)."""
