@@ -376,3 +376,30 @@ def _keyed(key, data):
     from sandbox.physics.kernel_cache_guard import KEYED
 
     return (KEYED, key, data)
+
+
+def _kernel_folder(package_parent: Path, cache: Path) -> str:
+    """The kernel folder a run of the package under `package_parent` uses, cache root `cache`."""
+    env = dict(os.environ, PYTHONPATH=str(package_parent), CAR_SANDBOX_KERNEL_CACHE=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    code = "import os, sandbox.physics; print(os.environ['NUMBA_CACHE_DIR'])"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=package_parent)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_an_install_elsewhere_has_a_kernel_folder_of_its_own(tmp_path):
+    """numba files each kernel under its source file's path, but what says a model's
+    kernels are ready (kernel_prep's markers) is the folder's: two installs of the same
+    version in different places (a wheel beside a checkout) sharing one folder would
+    each take the other's kernels as ready and compile its own on the window's
+    workers. Each place gets its own folder; the same place keeps its folder."""
+    cache = tmp_path / "cache"
+    places = []
+    for name in ("first", "second"):
+        shutil.copytree(ROOT / "sandbox", tmp_path / name / "sandbox", ignore=shutil.ignore_patterns("__pycache__"))
+        places.append(tmp_path / name)
+    first, second = (_kernel_folder(place, cache) for place in places)
+    assert Path(first).parent == Path(second).parent == cache
+    assert first != second
+    assert _kernel_folder(places[0], cache) == first

@@ -4,8 +4,13 @@ numba's own cache sits beside the source (unwritable in a read-only install) and
 checks only the timestamp of the file a function is in, so it can serve a stale
 kernel after a function it calls, in another file, changed. Here the cache is a
 folder in the user's cache directory (platformdirs) named after a hash of every
-source file that holds compiled code and of the numba version: any change to them
-starts a fresh folder, and folders no version has used for a week are removed.
+source file that holds compiled code, of where the package is and of the numba
+version: any change to them starts a fresh folder, and folders no version has used
+for a week are removed. Where the package is counts because numba files each kernel
+under its source file's path while what says a model's kernels are ready
+(kernel_prep's markers, `is_warm`) is the folder's alone: an install elsewhere (a
+wheel beside a checkout) sharing the folder would take the other's kernels as ready
+and compile its own on a worker of the window.
 What numba reads and writes there is checked (`kernel_cache_guard`): no state of
 the folder stops a run.
 """
@@ -27,14 +32,15 @@ ENV = "NUMBA_CACHE_DIR"
 STALE_SECONDS = 7 * 24 * 3600
 
 
-def source_hash() -> str:
-    """Hash of the compiled sources, numba's version and the Python version."""
+def source_hash(package: Path = PACKAGE) -> str:
+    """Hash of the compiled sources of `package` (this one), where it is, numba's
+    version and the Python version."""
     from importlib.metadata import version
 
-    digest = hashlib.sha256(f"{version('numba')} {sys.version_info[:2]}".encode())
+    digest = hashlib.sha256(f"{version('numba')} {sys.version_info[:2]} {package}".encode())
     for folder in COMPILED_SOURCES:
-        for path in sorted((PACKAGE / folder).rglob("*.py")):
-            digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        for path in sorted((package / folder).rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
