@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import faulthandler
-
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
@@ -60,8 +58,6 @@ Shift while dragging: 10× slower · a clicked number box: the wheel moves one s
 
 UNDO_LIMIT = 1000
 """Undo steps kept (older ones are dropped): hours of slider moves stay bounded."""
-STUCK_CLOSE_S = 20.0
-"""s a close told by the system (SIGTERM) may take before every thread's stack is written to stderr."""
 
 
 class MainWindow(QMainWindow):
@@ -304,9 +300,6 @@ class MainWindow(QMainWindow):
         """Close without asking (told to stop by the system): the autosave keeps an
         unsaved tuning for the next start."""
         self._quit_agreed = True
-        # still running this long after (a worker or a thread the exit waits for is stuck):
-        # where every thread is goes to stderr, to say what held it
-        faulthandler.dump_traceback_later(STUCK_CLOSE_S, exit=False)
         self.close()
 
     def closeEvent(self, event) -> None:
