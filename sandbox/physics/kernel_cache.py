@@ -32,15 +32,15 @@ ENV = "NUMBA_CACHE_DIR"
 STALE_SECONDS = 7 * 24 * 3600
 
 
-def source_hash(package: Path = PACKAGE) -> str:
-    """Hash of the compiled sources of `package` (this one), where it is, numba's
-    version and the Python version."""
+def source_hash() -> str:
+    """Hash of the compiled sources, where the package is, numba's version and the
+    Python version."""
     from importlib.metadata import version
 
-    digest = hashlib.sha256(f"{version('numba')} {sys.version_info[:2]} {package}".encode())
+    digest = hashlib.sha256(f"{version('numba')} {sys.version_info[:2]} {PACKAGE}".encode())
     for folder in COMPILED_SOURCES:
-        for path in sorted((package / folder).rglob("*.py")):
-            digest.update(path.relative_to(package).as_posix().encode())
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            digest.update(path.relative_to(PACKAGE).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
